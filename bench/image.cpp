@@ -1,0 +1,218 @@
+// image: the 4K inversion (sync, pageable and pinned streams, kernel only, CPU) and the RGB exercise
+// (inversion then saturation: sync, pipelined over pinned streams, CPU).
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "bench/common.hpp"
+#include "harness/nvtx.hpp"
+#include "harness/registry.hpp"
+#include "kernels/host_data.hpp"
+#include "kernels/image.cuh"
+#include "kernels/image_cpu.hpp"
+
+namespace {
+using harness::phase;
+using harness::phase_range;
+
+constexpr std::size_t width = 3840, height = 2160;
+constexpr std::size_t gray_bytes = width * height;
+constexpr std::size_t rgb_pixels = width * height;
+constexpr std::size_t rgb_bytes = 3 * rgb_pixels;
+constexpr float saturation = 1.5f;
+
+/// Host input/output of one image, in pageable (std::vector) or pinned memory.
+struct host_image {
+  host_image(std::size_t n, bool pinned) : pinned_(pinned) {
+    if (pinned) { pin_in = harness::pinned_buffer<std::uint8_t>(n); pin_out = harness::pinned_buffer<std::uint8_t>(n); }
+    else { vec_in.resize(n); vec_out.resize(n); }
+    kernels::fill_bytes(in(), n, kernels::fresh_seed());
+    std::memset(out(), 0x5A, n);  // poison
+  }
+  std::uint8_t* in() { return pinned_ ? pin_in.get() : vec_in.data(); }
+  std::uint8_t* out() { return pinned_ ? pin_out.get() : vec_out.data(); }
+  bool pinned_;
+  std::vector<std::uint8_t> vec_in, vec_out;
+  harness::pinned_buffer<std::uint8_t> pin_in, pin_out;
+};
+
+// --- 4K grayscale inversion -------------------------------------------------------------------
+
+/// The exercise's base code: pageable memory, cudaMemcpy, kernel, cudaDeviceSynchronize, cudaMemcpy back.
+class invert_sync final : public harness::fixture {
+ public:
+  invert_sync() : host_(gray_bytes, false), d_in_(gray_bytes), d_out_(gray_bytes) {}
+  void run(cudaStream_t) override {
+    { phase_range p(phase::h2d); CB_CHECK(cudaMemcpy(d_in_.get(), host_.in(), gray_bytes, cudaMemcpyHostToDevice)); }
+    { phase_range p(phase::kernel); kernels::launch_invert(d_in_.get(), d_out_.get(), gray_bytes, nullptr); CB_CHECK(cudaDeviceSynchronize()); }
+    { phase_range p(phase::d2h); CB_CHECK(cudaMemcpy(host_.out(), d_out_.get(), gray_bytes, cudaMemcpyDeviceToHost)); }
+  }
+  std::string verify() override { return check_inverted(host_.in(), host_.out()); }
+  static std::string check_inverted(const std::uint8_t* in, const std::uint8_t* out) {
+    std::vector<std::uint8_t> want(gray_bytes);
+    kernels::invert_cpu(in, want.data(), gray_bytes);
+    return kernels::compare_elements(out, want.data(), gray_bytes, 0);
+  }
+ private:
+  host_image host_;
+  harness::device_buffer<std::uint8_t> d_in_, d_out_;
+};
+
+/// The image split over N streams with cudaMemcpyAsync, from pageable or pinned host memory.
+class invert_streams final : public harness::fixture {
+ public:
+  invert_streams(int n, bool pinned) : fan_(n), host_(gray_bytes, pinned), d_in_(gray_bytes), d_out_(gray_bytes) {}
+  void run(cudaStream_t s) override {
+    fan_.fork(s);
+    for (int i = 0; i < fan_.size(); ++i) {
+      auto [b, e] = bench::chunk(gray_bytes, fan_.size(), i);
+      { phase_range p(phase::h2d); CB_CHECK(cudaMemcpyAsync(d_in_.get() + b, host_.in() + b, e - b, cudaMemcpyHostToDevice, fan_[i])); }
+      { phase_range p(phase::kernel); kernels::launch_invert(d_in_.get() + b, d_out_.get() + b, e - b, fan_[i]); }
+      { phase_range p(phase::d2h); CB_CHECK(cudaMemcpyAsync(host_.out() + b, d_out_.get() + b, e - b, cudaMemcpyDeviceToHost, fan_[i])); }
+    }
+    fan_.join(s);
+  }
+  std::string verify() override { return invert_sync::check_inverted(host_.in(), host_.out()); }
+ private:
+  bench::stream_fan fan_;
+  host_image host_;
+  harness::device_buffer<std::uint8_t> d_in_, d_out_;
+};
+
+/// The kernel alone on device-resident data (cold L2).
+class invert_kernel_only final : public harness::fixture {
+ public:
+  invert_kernel_only() : host_(gray_bytes, false), d_in_(gray_bytes), d_out_(gray_bytes) {
+    CB_CHECK(cudaMemcpy(d_in_.get(), host_.in(), gray_bytes, cudaMemcpyHostToDevice));
+    CB_CHECK(cudaMemset(d_out_.get(), 0x5A, gray_bytes));
+  }
+  void run(cudaStream_t s) override {
+    phase_range p(phase::kernel);
+    kernels::launch_invert(d_in_.get(), d_out_.get(), gray_bytes, s);
+  }
+  std::string verify() override {
+    CB_CHECK(cudaMemcpy(host_.out(), d_out_.get(), gray_bytes, cudaMemcpyDeviceToHost));
+    return invert_sync::check_inverted(host_.in(), host_.out());
+  }
+ private:
+  host_image host_;
+  harness::device_buffer<std::uint8_t> d_in_, d_out_;
+};
+
+/// The CPU baseline.
+class invert_cpu_case final : public harness::fixture {
+ public:
+  invert_cpu_case() : host_(gray_bytes, false) {}
+  void run(cudaStream_t) override { phase_range p(phase::host); kernels::invert_cpu(host_.in(), host_.out(), gray_bytes); }
+  std::string verify() override {
+    for (std::size_t i = 0; i < gray_bytes; ++i)
+      if (host_.out()[i] + host_.in()[i] != 255) return "pixel " + std::to_string(i) + " is not 255 - input";
+    return {};
+  }
+ private:
+  host_image host_;
+};
+
+// --- RGB exercise: inversion, then saturation -------------------------------------------------
+
+std::string check_rgb(const std::uint8_t* in, const std::uint8_t* out) {
+  std::vector<std::uint8_t> inverted(rgb_bytes), want(rgb_bytes);
+  kernels::invert_cpu(in, inverted.data(), rgb_bytes);
+  kernels::saturate_rgb_cpu(inverted.data(), want.data(), rgb_pixels, saturation);
+  return kernels::compare_elements(out, want.data(), rgb_bytes, 1);
+}
+
+/// Pageable, synchronous, both kernels on the legacy stream (the exercise's base code).
+class rgb_sync final : public harness::fixture {
+ public:
+  rgb_sync() : host_(rgb_bytes, false), d_in_(rgb_bytes), d_mid_(rgb_bytes), d_out_(rgb_bytes) {}
+  void run(cudaStream_t) override {
+    { phase_range p(phase::h2d); CB_CHECK(cudaMemcpy(d_in_.get(), host_.in(), rgb_bytes, cudaMemcpyHostToDevice)); }
+    {
+      phase_range p(phase::kernel);
+      kernels::launch_invert(d_in_.get(), d_mid_.get(), rgb_bytes, nullptr);
+      kernels::launch_saturate_rgb(d_mid_.get(), d_out_.get(), rgb_pixels, saturation, nullptr);
+      CB_CHECK(cudaDeviceSynchronize());
+    }
+    { phase_range p(phase::d2h); CB_CHECK(cudaMemcpy(host_.out(), d_out_.get(), rgb_bytes, cudaMemcpyDeviceToHost)); }
+  }
+  std::string verify() override { return check_rgb(host_.in(), host_.out()); }
+ private:
+  host_image host_;
+  harness::device_buffer<std::uint8_t> d_in_, d_mid_, d_out_;
+};
+
+/// Pinned memory, rows split over N streams so copies and both kernels of different chunks overlap.
+class rgb_pipelined final : public harness::fixture {
+ public:
+  explicit rgb_pipelined(int n) : fan_(n), host_(rgb_bytes, true), d_in_(rgb_bytes), d_mid_(rgb_bytes), d_out_(rgb_bytes) {}
+  void run(cudaStream_t s) override {
+    fan_.fork(s);
+    for (int i = 0; i < fan_.size(); ++i) {
+      auto [pb, pe] = bench::chunk(rgb_pixels, fan_.size(), i);
+      const std::size_t b = 3 * pb, len = 3 * (pe - pb);
+      { phase_range p(phase::h2d); CB_CHECK(cudaMemcpyAsync(d_in_.get() + b, host_.in() + b, len, cudaMemcpyHostToDevice, fan_[i])); }
+      {
+        phase_range p(phase::kernel);
+        kernels::launch_invert(d_in_.get() + b, d_mid_.get() + b, len, fan_[i]);
+        kernels::launch_saturate_rgb(d_mid_.get() + b, d_out_.get() + b, pe - pb, saturation, fan_[i]);
+      }
+      { phase_range p(phase::d2h); CB_CHECK(cudaMemcpyAsync(host_.out() + b, d_out_.get() + b, len, cudaMemcpyDeviceToHost, fan_[i])); }
+    }
+    fan_.join(s);
+  }
+  std::string verify() override { return check_rgb(host_.in(), host_.out()); }
+ private:
+  bench::stream_fan fan_;
+  host_image host_;
+  harness::device_buffer<std::uint8_t> d_in_, d_mid_, d_out_;
+};
+
+class rgb_cpu final : public harness::fixture {
+ public:
+  rgb_cpu() : host_(rgb_bytes, false), mid_(rgb_bytes) {}
+  void run(cudaStream_t) override {
+    phase_range p(phase::host);
+    kernels::invert_cpu(host_.in(), mid_.data(), rgb_bytes);
+    kernels::saturate_rgb_cpu(mid_.data(), host_.out(), rgb_pixels, saturation);
+  }
+  std::string verify() override { return check_rgb(host_.in(), host_.out()); }
+ private:
+  host_image host_;
+  std::vector<std::uint8_t> mid_;
+};
+
+void register_image(harness::family_builder& f, const harness::preset& p) {
+  using harness::cache_state;
+  using harness::where;
+  f.describe("4K (3840x2160) image: 8-bit inversion 255-p, and the RGB exercise (inversion then saturation x1.5)")
+      .tolerance("inversion exact; saturation within 1 level")
+      .reference("cpu", "cpu")
+      .reference("sync", "sync")
+      .reference("naive", "sync");
+  const harness::work_counts gray{.bytes_read = double(gray_bytes), .bytes_written = double(gray_bytes), .items = double(gray_bytes)};
+  // Two kernels: each reads and writes the whole image once.
+  const harness::work_counts rgb{.bytes_read = 2.0 * rgb_bytes, .bytes_written = 2.0 * rgb_bytes, .items = double(rgb_pixels)};
+  const double size = double(gray_bytes);
+  f.add({.variant = "sync", .on = where::gpu, .work = gray, .size = size, .make = [] { return std::make_unique<invert_sync>(); }});
+  const std::vector<int> all_streams{1, 2, 4, 8, 16};
+  for (int n : p.pick(all_streams, all_streams, all_streams)) {
+    f.add({.variant = "async_pageable_streams", .params = std::to_string(n), .on = where::gpu, .work = gray, .size = size,
+           .make = [n] { return std::make_unique<invert_streams>(n, false); }});
+    f.add({.variant = "pinned_streams", .params = std::to_string(n), .on = where::gpu, .work = gray, .size = size,
+           .make = [n] { return std::make_unique<invert_streams>(n, true); }});
+  }
+  f.add({.variant = "kernel_only", .on = where::gpu, .cache = cache_state::cold, .work = gray, .size = size,
+         .make = [] { return std::make_unique<invert_kernel_only>(); }});
+  f.add({.variant = "cpu", .on = where::cpu, .work = gray, .size = size, .make = [] { return std::make_unique<invert_cpu_case>(); }});
+
+  f.add({.variant = "rgb_sync", .on = where::gpu, .work = rgb, .size = size, .make = [] { return std::make_unique<rgb_sync>(); }});
+  for (int n : p.pick<int>({4}, {1, 2, 4, 8, 16}, {1, 2, 4, 8, 16}))
+    f.add({.variant = "rgb_pipelined_streams", .params = std::to_string(n), .on = where::gpu, .work = rgb, .size = size,
+           .make = [n] { return std::make_unique<rgb_pipelined>(n); }});
+  f.add({.variant = "rgb_cpu", .on = where::cpu, .work = rgb, .size = size, .make = [] { return std::make_unique<rgb_cpu>(); }});
+}
+
+}  // namespace
+
+CB_REGISTER_FAMILY(image, register_image);

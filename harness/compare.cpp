@@ -1,0 +1,162 @@
+// Verdicts: Mann-Whitney U at alpha AND a median shift of at least the threshold; threshold alone with one sample.
+#include "harness/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "harness/options.hpp"
+#include "harness/stats.hpp"
+
+namespace harness {
+
+const char* to_string(verdict v) {
+  switch (v) {
+    case verdict::regression: return "regression";
+    case verdict::improvement: return "improvement";
+    case verdict::unchanged: return "unchanged";
+    case verdict::inconclusive: return "inconclusive";
+    case verdict::new_case: return "new";
+    case verdict::missing: return "missing";
+    case verdict::failed: return "failed";
+    case verdict::skipped: return "skipped";
+  }
+  return "?";
+}
+
+std::size_t comparison::count(verdict v) const {
+  std::size_t n = 0;
+  for (auto& c : cases) n += c.v == v;
+  return n;
+}
+
+namespace {
+std::string device_label(const run_result& r) {
+  if (!r.device) return "unknown device";
+  return r.device->available ? r.device->name : "no GPU";
+}
+
+void check_devices(const run_result& base, const run_result& cur, comparison& out, bool allow) {
+  if (!base.device || !cur.device) return;  // foreign Google Benchmark output: nothing to check
+  const device_info& b = *base.device;
+  const device_info& c = *cur.device;
+  std::string problem;
+  if (b.available != c.available || b.name != c.name)
+    problem = fmt::format("different GPU models ({} vs {})", device_label(base), device_label(cur));
+  else if (b.available && (b.sm_clock_khz != c.sm_clock_khz || b.memory_clock_khz != c.memory_clock_khz))
+    problem = fmt::format("different clocks (SM {} vs {} MHz, memory {} vs {} MHz)", b.sm_clock_khz / 1000,
+                          c.sm_clock_khz / 1000, b.memory_clock_khz / 1000, c.memory_clock_khz / 1000);
+  if (!problem.empty()) {
+    if (!allow)
+      throw input_error(fmt::format("{} and {}: refusing to compare runs from {}; pass --allow-device-mismatch to compare anyway",
+                                    base.source, cur.source, problem));
+    out.header_notes.push_back("compared despite " + problem + " (--allow-device-mismatch)");
+  }
+  if (b.driver_version != c.driver_version)
+    out.header_notes.push_back(fmt::format("driver changed: {} -> {}", cuda_version_string(b.driver_version), cuda_version_string(c.driver_version)));
+  if (b.runtime_version != c.runtime_version)
+    out.header_notes.push_back(fmt::format("CUDA runtime changed: {} -> {}", cuda_version_string(b.runtime_version), cuda_version_string(c.runtime_version)));
+}
+
+case_comparison compare_case(const case_result& b, const case_result& c, const compare_settings& s) {
+  case_comparison r;
+  r.name = c.name;
+  r.family = c.family;
+  if (c.status == case_status::failed || b.status == case_status::failed) {
+    r.v = verdict::failed;
+    r.note = c.status == case_status::failed ? "current: " + c.message : "baseline: " + b.message;
+    return r;
+  }
+  if (c.status == case_status::skipped || b.status == case_status::skipped) {
+    r.v = verdict::skipped;
+    r.note = c.status == case_status::skipped ? "current: " + c.message : "baseline: " + b.message;
+    return r;
+  }
+  r.base_median_s = b.median_s;
+  r.cur_median_s = c.median_s;
+  r.change = c.median_s / b.median_s - 1;
+  r.base_samples_s = b.samples_s;
+  r.cur_samples_s = c.samples_s;
+  r.base_n = b.samples_s.size();
+  r.cur_n = c.samples_s.size();
+  r.base_noise = summarize(b.samples_s).cv();
+  r.cur_noise = summarize(c.samples_s).cv();
+  const bool testable = r.base_n >= 2 && r.cur_n >= 2 && !b.aggregates_only && !c.aggregates_only;
+  if (!testable) {
+    r.method = b.aggregates_only || c.aggregates_only ? "threshold only (aggregates only: no rank test)"
+                                                      : "threshold only (1 sample a side)";
+    r.detectable = std::numeric_limits<double>::quiet_NaN();
+    r.v = r.change >= s.threshold ? verdict::regression : r.change <= -s.threshold ? verdict::improvement : verdict::unchanged;
+    return r;
+  }
+  r.method = "rank test";
+  r.p_value = mann_whitney(b.samples_s, c.samples_s).p_value;
+  r.detectable = min_detectable_change(b.samples_s, c.samples_s, s.alpha);
+  const bool significant = r.p_value < s.alpha;
+  if (significant && r.change >= s.threshold) r.v = verdict::regression;
+  else if (significant && r.change <= -s.threshold) r.v = verdict::improvement;
+  else if (std::fabs(r.change) >= s.threshold || r.detectable > s.threshold) {
+    r.v = verdict::inconclusive;
+    r.note = std::fabs(r.change) >= s.threshold ? "shift above the threshold but not significant"
+                                                 : fmt::format("too noisy to detect a {:.0f}% change", 100 * s.threshold);
+  } else r.v = verdict::unchanged;
+  return r;
+}
+}  // namespace
+
+comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s) {
+  comparison out;
+  out.base_source = base.source;
+  out.cur_source = cur.source;
+  out.base_device = device_label(base);
+  out.cur_device = device_label(cur);
+  out.settings = s;
+  check_devices(base, cur, out, s.allow_device_mismatch);
+  if (base.injected) out.header_notes.push_back("baseline ran with --inject-slowdown=" + *base.injected);
+  if (cur.injected) out.header_notes.push_back("current run used --inject-slowdown=" + *cur.injected + " (a validation run)");
+
+  std::map<std::string, std::vector<double>> log_ratios;
+  for (const case_result& c : cur.cases) {
+    const case_result* b = base.find(c.name);
+    const bool inputs_differ = b && b->bytes > 0 && c.bytes > 0 && b->bytes != c.bytes;
+    if (!b || inputs_differ) {
+      case_comparison r;
+      r.name = c.name;
+      r.family = c.family;
+      r.v = verdict::new_case;
+      r.cur_median_s = c.median_s;
+      if (inputs_differ) r.note = fmt::format("inputs differ from the baseline ({:.0f} vs {:.0f} bytes)", c.bytes, b->bytes);
+      out.cases.push_back(r);
+      if (inputs_differ) {
+        case_comparison m = r;
+        m.v = verdict::missing;
+        m.base_median_s = b->median_s;
+        m.cur_median_s = 0;
+        out.cases.push_back(m);
+      }
+      continue;
+    }
+    case_comparison r = compare_case(*b, c, s);
+    if (r.base_median_s > 0 && r.cur_median_s > 0) log_ratios[r.family].push_back(std::log(r.cur_median_s / r.base_median_s));
+    out.cases.push_back(std::move(r));
+  }
+  for (const case_result& b : base.cases) {
+    if (cur.find(b.name)) continue;
+    case_comparison r;
+    r.name = b.name;
+    r.family = b.family;
+    r.v = verdict::missing;
+    r.base_median_s = b.median_s;
+    out.cases.push_back(r);
+  }
+  for (auto& [family, logs] : log_ratios) {
+    double sum = 0;
+    for (double l : logs) sum += l;
+    out.family_geomean[family] = std::exp(sum / double(logs.size()));
+  }
+  return out;
+}
+
+}  // namespace harness

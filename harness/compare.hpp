@@ -1,0 +1,54 @@
+// Baseline against current: a verdict per case from the rank test and the threshold, plus run-level checks.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/results.hpp"
+
+namespace harness {
+
+enum class verdict { regression, improvement, unchanged, inconclusive, new_case, missing, failed, skipped };
+const char* to_string(verdict v);
+
+/// Defaults chosen from A/A runs on an H100 (docs/validation.md says how).
+struct compare_settings {
+  double threshold = 0.05;   ///< relative median change that matters (5%)
+  double alpha = 0.01;       ///< significance level of the Mann-Whitney U test
+  bool allow_device_mismatch = false;
+  std::optional<std::string> md_path, html_path, json_path;
+};
+
+struct case_comparison {
+  std::string name;
+  std::string family;
+  verdict v = verdict::unchanged;
+  std::string method;        ///< "rank test", "threshold only (1 sample a side)", "threshold only (aggregates only)"
+  double base_median_s = 0, cur_median_s = 0;
+  double change = 0;         ///< cur/base - 1
+  double base_noise = 0, cur_noise = 0;  ///< coefficient of variation of the repetitions
+  std::size_t base_n = 0, cur_n = 0;
+  double p_value = 1;
+  double detectable = 0;     ///< smallest change the test could reveal here (NaN when no test ran)
+  std::string note;
+  std::vector<double> base_samples_s, cur_samples_s;
+};
+
+struct comparison {
+  std::string base_source, cur_source;
+  std::string base_device, cur_device;
+  std::vector<std::string> header_notes;  ///< driver/runtime changes, injected slowdowns, ...
+  compare_settings settings;
+  std::vector<case_comparison> cases;
+  std::map<std::string, double> family_geomean;  ///< geometric mean of cur/base per family
+
+  std::size_t count(verdict v) const;
+  bool has_regression() const { return count(verdict::regression) > 0; }
+};
+
+/// Compares two runs; throws input_error when the devices differ and that is not allowed.
+comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s);
+
+}  // namespace harness

@@ -1,0 +1,60 @@
+// Device description from cudaGetDeviceProperties and device attributes (CUDA 13 moved clocks there).
+#include "harness/device_query.hpp"
+
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+namespace harness {
+
+device_info query_device(int ordinal) {
+  device_info d;
+  cudaDriverGetVersion(&d.driver_version);
+  cudaRuntimeGetVersion(&d.runtime_version);
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    d.unavailable_reason = fmt::format("no usable CUDA device: {} ({})", cudaGetErrorString(e), cudaGetErrorName(e));
+    cudaGetLastError();  // clear the sticky-free error so later calls start clean
+    return d;
+  }
+  if (ordinal < 0 || ordinal >= count) {
+    d.unavailable_reason = fmt::format("CUDA device {} does not exist ({} visible)", ordinal, count);
+    return d;
+  }
+  cudaDeviceProp p{};
+  e = cudaGetDeviceProperties(&p, ordinal);
+  if (e == cudaSuccess) e = cudaSetDevice(ordinal);
+  if (e == cudaSuccess) e = cudaFree(nullptr);  // create the context now, outside any timed region
+  if (e != cudaSuccess) {
+    d.unavailable_reason = fmt::format("CUDA device {} unusable: {}", ordinal, cudaGetErrorString(e));
+    return d;
+  }
+  d.available = true;
+  d.ordinal = ordinal;
+  d.name = p.name;
+  d.cc_major = p.major;
+  d.cc_minor = p.minor;
+  d.sm_count = p.multiProcessorCount;
+  cudaDeviceGetAttribute(&d.sm_clock_khz, cudaDevAttrClockRate, ordinal);
+  cudaDeviceGetAttribute(&d.memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal);
+  cudaDeviceGetAttribute(&d.memory_bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal);
+  d.l2_bytes = p.l2CacheSize;
+  d.total_memory_bytes = static_cast<std::int64_t>(p.totalGlobalMem);
+  char bus[32] = {};
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, ordinal) == cudaSuccess) d.pci_bus_id = bus;
+  std::string uuid = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    uuid += fmt::format("{:02x}", static_cast<unsigned char>(p.uuid.bytes[i]));
+    if (i == 3 || i == 5 || i == 7 || i == 9) uuid += '-';
+  }
+  d.uuid = uuid;
+  return d;
+}
+
+std::size_t free_device_memory() {
+  std::size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return 0;
+  return free_b;
+}
+
+}  // namespace harness

@@ -1,0 +1,22 @@
+// Human-readable times and rates.
+#include "harness/format.hpp"
+
+#include <fmt/format.h>
+
+namespace harness {
+
+std::string format_time(double s) {
+  if (s >= 1) return fmt::format("{:.3f} s", s);
+  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
+  if (s >= 1e-6) return fmt::format("{:.2f} us", s * 1e6);
+  return fmt::format("{:.1f} ns", s * 1e9);
+}
+
+std::string format_rate(double v, const char* unit) {
+  if (v >= 1e12) return fmt::format("{:.2f} T{}", v / 1e12, unit);
+  if (v >= 1e9) return fmt::format("{:.2f} G{}", v / 1e9, unit);
+  if (v >= 1e6) return fmt::format("{:.2f} M{}", v / 1e6, unit);
+  return fmt::format("{:.2f} {}", v, unit);
+}
+
+}  // namespace harness

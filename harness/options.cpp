@@ -1,0 +1,97 @@
+// Runner option parsing.
+#include "harness/options.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+#include "harness/presets.hpp"
+
+namespace harness {
+
+std::string run_usage() {
+  return R"(usage: ./run_bench [options]
+       ./run_bench compare BASELINE.json CURRENT.json [--md F] [--html F] [--json F] [--threshold PCT] [--alpha P] [--allow-device-mismatch]
+       ./run_bench report RESULT.json [--md F] [--html F]
+       ./run_bench trend RESULT_DIR [--html F]
+
+Runs the CUDA benchmark suite (Google Benchmark cases named family/variant/parameters).
+
+options:
+  --filter=REGEX          run the cases whose name matches (e.g. conv2d, image/pinned)
+  --json=FILE             write results as Google Benchmark JSON, with the device description
+  --list                  list the cases the filter selects, then exit
+  --preset=NAME           quick (default, <= 60 s on a GPU), nightly or full
+  --repetitions=N         repetitions per case (default: the preset's)
+  --device=N              CUDA device ordinal (default 0)
+  --compare-to=FILE|auto  after the run, compare against a baseline (auto: the stored one for this GPU and preset)
+  --save-baseline         store the run as reports/baselines/<gpu-model>/<preset>.json
+  --threshold=PCT, --alpha=P, --allow-device-mismatch, --md=FILE, --html=FILE, --verdict=FILE
+                          passed to the comparison (see `./run_bench compare --help`)
+  --benchmark_*           passed to Google Benchmark untouched
+  -h, --help              this text
+exit status: 0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a regression;
+             2 usage or input error
+)";
+}
+
+int parse_int(const std::string& text, const std::string& what, int lo, int hi) {
+  char* end = nullptr;
+  errno = 0;
+  long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || v < lo || v > hi)
+    throw usage_error(what + " expects a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                      ", got '" + text + "'");
+  return int(v);
+}
+
+double parse_double(const std::string& text, const std::string& what, double lo, double hi) {
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
+    throw usage_error(what + " expects a number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                      ", got '" + text + "'");
+  return v;
+}
+
+bool take_value(const std::vector<std::string>& args, std::size_t& i, const std::string& name, std::string& value) {
+  const std::string& a = args[i];
+  if (a == name) {
+    if (i + 1 >= args.size()) throw usage_error(name + " needs a value");
+    value = args[++i];
+    return true;
+  }
+  if (a.size() > name.size() && a.compare(0, name.size(), name) == 0 && a[name.size()] == '=') {
+    value = a.substr(name.size() + 1);
+    return true;
+  }
+  return false;
+}
+
+run_options parse_run_options(const std::vector<std::string>& args) {
+  run_options o;
+  std::string v;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-h" || a == "--help") o.help = true;
+    else if (a == "--list") o.list = true;
+    else if (a == "--save-baseline") o.save_baseline = true;
+    else if (a == "--allow-device-mismatch") o.allow_device_mismatch = true;
+    else if (take_value(args, i, "--filter", v)) { if (v.empty()) throw usage_error("--filter needs a regular expression"); o.filter = v; }
+    else if (take_value(args, i, "--json", v)) { if (v.empty()) throw usage_error("--json needs a file name"); o.json_path = v; }
+    else if (take_value(args, i, "--preset", v)) { preset_by_name(v); o.preset = v; }
+    else if (take_value(args, i, "--repetitions", v)) o.repetitions = parse_int(v, "--repetitions", 1, 1000);
+    else if (take_value(args, i, "--device", v)) o.device = parse_int(v, "--device", 0, 1023);
+    else if (take_value(args, i, "--compare-to", v)) { if (v.empty()) throw usage_error("--compare-to needs a file or 'auto'"); o.compare_to = v; }
+    else if (take_value(args, i, "--threshold", v)) o.threshold_pct = parse_double(v, "--threshold", 0, 1000);
+    else if (take_value(args, i, "--alpha", v)) o.alpha = parse_double(v, "--alpha", 1e-9, 0.5);
+    else if (take_value(args, i, "--md", v)) o.md_path = v;
+    else if (take_value(args, i, "--html", v)) o.html_path = v;
+    else if (take_value(args, i, "--verdict", v)) o.verdict_path = v;
+    else if (a.rfind("--benchmark_", 0) == 0) o.benchmark_flags.push_back(a);
+    else throw usage_error("unknown option '" + a + "'");
+  }
+  return o;
+}
+
+}  // namespace harness

@@ -1,0 +1,53 @@
+// Command-line options of the runner, parsed without side effects so they are unit-tested.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace harness {
+
+/// Bad command-line input: the runner prints the message (and the usage) and exits 2.
+class usage_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Bad input files (missing, unreadable, not benchmark JSON, ...): one line naming the file, exit 2.
+class input_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct run_options {
+  std::string filter = ".";
+  std::optional<std::string> json_path;
+  bool list = false;
+  bool help = false;
+  std::string preset = "quick";
+  std::optional<int> repetitions;
+  std::vector<std::string> benchmark_flags;  ///< --benchmark_* passed through untouched
+  std::optional<std::string> compare_to;     ///< a baseline file, or "auto"
+  bool save_baseline = false;
+  std::optional<double> threshold_pct;
+  std::optional<double> alpha;
+  bool allow_device_mismatch = false;
+  std::optional<std::string> md_path, html_path, verdict_path;
+  int device = 0;
+};
+
+/// Parses the runner's arguments (without argv[0]); throws usage_error on anything it does not know.
+run_options parse_run_options(const std::vector<std::string>& args);
+
+/// The runner's usage text.
+std::string run_usage();
+
+/// Parses a whole number or a percentage; `what` names the option in the error.
+int parse_int(const std::string& text, const std::string& what, int lo, int hi);
+double parse_double(const std::string& text, const std::string& what, double lo, double hi);
+
+/// Splits "--name=value" / "--name value" forms; returns true and advances i when `args[i]` is `name`.
+bool take_value(const std::vector<std::string>& args, std::size_t& i, const std::string& name, std::string& value);
+
+}  // namespace harness

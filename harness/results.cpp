@@ -1,0 +1,162 @@
+// Reading benchmark JSON into the result model, with the validation that makes bad input a clear error.
+#include "harness/results.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <regex>
+#include <set>
+
+#include "harness/atomic_file.hpp"
+#include "harness/options.hpp"
+#include "harness/stats.hpp"
+
+namespace harness {
+
+std::string canonical_case_name(const std::string& gbench_name) {
+  static const std::regex suffix(
+      R"(/(iterations:\d+|repeats:\d+|manual_time|real_time|min_time:[0-9.e+-]+s?|min_warmup_time:[0-9.e+-]+s?|process_time))");
+  return std::regex_replace(gbench_name, suffix, "");
+}
+
+const char* to_string(case_status s) {
+  switch (s) {
+    case case_status::ok: return "ok";
+    case case_status::failed: return "failed";
+    case case_status::skipped: return "skipped";
+  }
+  return "?";
+}
+
+const case_result* run_result::find(const std::string& name) const {
+  for (auto& c : cases)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+namespace {
+double unit_to_seconds(const std::string& unit, const std::string& source, const std::string& name) {
+  if (unit == "ns") return 1e-9;
+  if (unit == "us") return 1e-6;
+  if (unit == "ms") return 1e-3;
+  if (unit == "s") return 1.0;
+  throw input_error(fmt::format("{}: case '{}' has unknown time_unit '{}'", source, name, unit));
+}
+
+void split_name(case_result& c) {
+  auto first = c.name.find('/');
+  if (first == std::string::npos) { c.family = c.name; return; }
+  c.family = c.name.substr(0, first);
+  auto second = c.name.find('/', first + 1);
+  c.variant = c.name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
+  if (second != std::string::npos) c.params = c.name.substr(second + 1);
+}
+}  // namespace
+
+run_result parse_run(const nlohmann::json& j, const std::string& source) {
+  run_result r;
+  r.source = source;
+  if (!j.is_object() || !j.contains("benchmarks") || !j["benchmarks"].is_array())
+    throw input_error(source + ": not Google Benchmark output (no 'benchmarks' array)");
+  const auto& rows = j["benchmarks"];
+  if (rows.empty()) throw input_error(source + ": holds no results (empty 'benchmarks')");
+  r.context = j.value("context", nlohmann::json::object());
+  if (r.context.contains("device") && r.context["device"].is_object())
+    r.device = device_info_from_json(r.context["device"]);
+  nlohmann::json meta = r.context.value("cudabench", nlohmann::json::object());
+  r.preset = meta.value("preset", "");
+  r.git_revision = meta.value("git_revision", "");
+  r.git_dirty = meta.value("git_dirty", false);
+  r.date = r.context.value("date", "");
+  if (meta.contains("inject_slowdown") && meta["inject_slowdown"].is_string()) r.injected = meta["inject_slowdown"].get<std::string>();
+  for (auto& [fam, fj] : meta.value("families", nlohmann::json::object()).items()) {
+    family_refs f;
+    f.description = fj.value("description", "");
+    for (auto& [role, variant] : fj.value("references", nlohmann::json::object()).items()) f.references[role] = variant;
+    r.families[fam] = f;
+  }
+  const nlohmann::json case_meta = meta.value("cases", nlohmann::json::object());
+
+  std::map<std::string, std::size_t> index;
+  std::set<std::string> seen_rows;
+  std::map<std::string, double> median_aggregate;
+  auto get_case = [&](const std::string& name) -> case_result& {
+    auto it = index.find(name);
+    if (it != index.end()) return r.cases[it->second];
+    index[name] = r.cases.size();
+    case_result c;
+    c.name = name;
+    split_name(c);
+    if (case_meta.contains(name)) {
+      const auto& m = case_meta[name];
+      c.size = m.value("size", 0.0);
+      c.bytes = m.value("bytes", 0.0);
+      c.on = m.value("on", "");
+    }
+    r.cases.push_back(std::move(c));
+    return r.cases.back();
+  };
+
+  for (const auto& row : rows) {
+    if (!row.is_object() || !row.contains("name") || !row["name"].is_string())
+      throw input_error(source + ": a result row has no name");
+    const std::string raw = row.contains("run_name") && row["run_name"].is_string() ? row["run_name"].get<std::string>()
+                                                                                      : row["name"].get<std::string>();
+    const std::string name = canonical_case_name(raw);
+    const std::string run_type = row.value("run_type", "iteration");
+    const std::string agg = row.value("aggregate_name", "");
+    const long rep = row.value("repetition_index", -1L);
+    const std::string key = fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, rep, row.value("threads", 1));
+    if (!seen_rows.insert(key).second)
+      throw input_error(fmt::format("{}: duplicate case name '{}'", source, name));
+    case_result& c = get_case(name);
+
+    const bool error = row.value("error_occurred", false);
+    const bool skipped = row.value("skipped", false);
+    if (error || skipped) {
+      c.status = skipped ? case_status::skipped : case_status::failed;
+      c.message = skipped ? row.value("skip_message", "") : row.value("error_message", "");
+      continue;
+    }
+    if (run_type == "aggregate" && row.value("aggregate_unit", "time") != "time") continue;  // e.g. cv
+    if (!row.contains("real_time") || !row["real_time"].is_number())
+      throw input_error(fmt::format("{}: case '{}' has no numeric real_time", source, name));
+    const double t = row["real_time"].get<double>();
+    if (!std::isfinite(t) || t <= 0)
+      throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number ({})", source, name, t));
+    const double seconds = t * unit_to_seconds(row.value("time_unit", "ns"), source, name);
+    if (run_type == "aggregate") {
+      if (agg == "median") median_aggregate[name] = seconds;
+      continue;
+    }
+    c.samples_s.push_back(seconds);
+    if (c.samples_s.size() == 1) {
+      for (auto& [k, v] : row.items())
+        if (v.is_number() && k != "real_time" && k != "cpu_time" && k != "iterations" && k != "repetitions" &&
+            k != "repetition_index" && k != "threads" && k != "family_index" && k != "per_family_instance_index")
+          c.counters[k] = v.get<double>();
+      c.label = row.value("label", "");
+      if (row.contains("cudabench") && row["cudabench"].is_object()) c.correct = row["cudabench"].value("correct", true);
+    }
+  }
+  for (auto& c : r.cases) {
+    if (c.status != case_status::ok) continue;
+    if (!c.samples_s.empty()) c.median_s = median(c.samples_s);
+    else if (median_aggregate.count(c.name)) { c.median_s = median_aggregate[c.name]; c.aggregates_only = true; }
+    else throw input_error(fmt::format("{}: case '{}' has neither per-repetition rows nor a median", source, c.name));
+  }
+  return r;
+}
+
+run_result load_run(const std::string& path) {
+  const std::string text = read_file(path);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw input_error(fmt::format("{}: invalid JSON ({})", path, e.what()));
+  }
+  return parse_run(j, path);
+}
+
+}  // namespace harness

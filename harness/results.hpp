@@ -1,0 +1,63 @@
+// The result model: Google Benchmark JSON (ours or any binary's, 1.7 or 1.8+) read into cases and samples.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/device_info.hpp"
+
+namespace harness {
+
+/// Google Benchmark appends "/iterations:1", "/repeats:10", "/manual_time", ... to names; this drops them.
+std::string canonical_case_name(const std::string& gbench_name);
+
+enum class case_status { ok, failed, skipped };
+const char* to_string(case_status s);
+
+/// One case of a run: its per-repetition times (seconds) and what else the row said.
+struct case_result {
+  std::string name;
+  std::string family, variant, params;  ///< split from the name (family/variant/params)
+  case_status status = case_status::ok;
+  std::string message;                  ///< why failed or skipped
+  std::vector<double> samples_s;        ///< one per repetition (iteration rows)
+  double median_s = 0;                  ///< median of samples, or the median aggregate when only aggregates exist
+  bool aggregates_only = false;         ///< no per-repetition rows: no rank test possible
+  std::map<std::string, double> counters;  ///< from the first repetition (rates use its own time)
+  std::string label;
+  double size = 0;        ///< from our metadata (0 if unknown)
+  double bytes = 0;       ///< bytes per run from our metadata (0 if unknown)
+  std::string on;         ///< "gpu" / "cpu" / "" (unknown)
+  bool correct = true;    ///< false for teaching cases that are wrong by design
+};
+
+struct family_refs {
+  std::string description;
+  std::map<std::string, std::string> references;  ///< role -> variant
+};
+
+struct run_result {
+  std::string source;                   ///< the file it came from
+  nlohmann::json context;
+  std::optional<device_info> device;    ///< absent for foreign Google Benchmark output
+  std::string preset;
+  std::string git_revision;
+  bool git_dirty = false;
+  std::string date;
+  std::optional<std::string> injected;  ///< --inject-slowdown used for this run
+  std::map<std::string, family_refs> families;
+  std::vector<case_result> cases;       ///< in file order
+
+  const case_result* find(const std::string& name) const;
+};
+
+/// Parses benchmark JSON; throws input_error("<source>: <problem>") for anything that is not usable.
+run_result parse_run(const nlohmann::json& j, const std::string& source);
+/// Reads and parses a file (missing, unreadable, invalid JSON: input_error naming the file).
+run_result load_run(const std::string& path);
+
+}  // namespace harness

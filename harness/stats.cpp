@@ -1,0 +1,137 @@
+// Summaries, the adaptive stopping rule, the Mann-Whitney U test and clock filtering.
+#include "harness/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace harness {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+  auto mid = v.begin() + v.size() / 2;
+  std::nth_element(v.begin(), mid, v.end());
+  if (v.size() % 2) return *mid;
+  return (*mid + *std::max_element(v.begin(), mid)) / 2;
+}
+
+summary summarize(std::vector<double> v) {
+  summary s;
+  s.n = v.size();
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  s.min = v.front();
+  s.max = v.back();
+  s.median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  s.mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+  double ss = 0;
+  for (double x : v) ss += (x - s.mean) * (x - s.mean);
+  s.stddev = v.size() > 1 ? std::sqrt(ss / double(v.size() - 1)) : 0;
+  return s;
+}
+
+const char* to_string(stop_reason r) {
+  switch (r) {
+    case stop_reason::none: return "none";
+    case stop_reason::noise: return "noise";
+    case stop_reason::time_cap: return "time_cap";
+  }
+  return "?";
+}
+
+stop_reason stop_rule(const std::vector<double>& samples_s, double measured_s, const sampling_policy& p) {
+  if (samples_s.empty()) return stop_reason::none;
+  if (measured_s >= p.max_time_s) return stop_reason::time_cap;
+  if (int(samples_s.size()) < p.min_samples || measured_s < p.min_time_s) return stop_reason::none;
+  return summarize(samples_s).rel_stderr() <= p.target_noise ? stop_reason::noise : stop_reason::none;
+}
+
+namespace {
+// Number of arrangements of m a's and n b's with U = u, by the usual recursion; returns the distribution.
+std::vector<double> exact_u_distribution(int m, int n) {
+  // f[i][j][u]: flattened; sizes are tiny (<= 10 x 10).
+  std::vector<std::vector<std::vector<double>>> f(m + 1, std::vector<std::vector<double>>(n + 1));
+  for (int i = 0; i <= m; ++i)
+    for (int j = 0; j <= n; ++j) {
+      f[i][j].assign(i * j + 1, 0.0);
+      if (i == 0 || j == 0) { f[i][j][0] = 1; continue; }
+      for (int u = 0; u <= i * j; ++u) {
+        double v = 0;
+        if (u - j >= 0 && u - j <= (i - 1) * j) v += f[i - 1][j][u - j];
+        if (u <= i * (j - 1)) v += f[i][j - 1][u];
+        f[i][j][u] = v;
+      }
+    }
+  return f[m][n];
+}
+}  // namespace
+
+rank_test mann_whitney(const std::vector<double>& a, const std::vector<double>& b) {
+  rank_test r;
+  const std::size_t n1 = a.size(), n2 = b.size(), n = n1 + n2;
+  if (n1 == 0 || n2 == 0) return r;
+  std::vector<std::pair<double, int>> all;
+  all.reserve(n);
+  for (double x : a) all.emplace_back(x, 0);
+  for (double x : b) all.emplace_back(x, 1);
+  std::sort(all.begin(), all.end(), [](auto& l, auto& rr) { return l.first < rr.first; });
+  double rank_sum_a = 0, tie_term = 0;
+  bool ties = false;
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i;
+    while (j < n && all[j].first == all[i].first) ++j;
+    double avg_rank = (double(i) + double(j) + 1) / 2;  // ranks are 1-based
+    double t = double(j - i);
+    if (t > 1) { ties = true; tie_term += t * t * t - t; }
+    for (std::size_t k = i; k < j; ++k)
+      if (all[k].second == 0) rank_sum_a += avg_rank;
+    i = j;
+  }
+  r.u = rank_sum_a - double(n1) * (n1 + 1) / 2;
+  if (!ties && n1 <= 10 && n2 <= 10) {
+    auto dist = exact_u_distribution(int(n1), int(n2));
+    double total = std::accumulate(dist.begin(), dist.end(), 0.0);
+    int u = int(std::lround(r.u));
+    double lower = 0, upper = 0;
+    for (int k = 0; k <= u; ++k) lower += dist[k];
+    for (int k = u; k < int(dist.size()); ++k) upper += dist[k];
+    r.p_value = std::min(1.0, 2 * std::min(lower, upper) / total);
+    r.exact = true;
+    return r;
+  }
+  double mu = double(n1) * n2 / 2;
+  double var = double(n1) * n2 / 12 * ((n + 1) - tie_term / (double(n) * (n - 1)));
+  if (var <= 0) { r.p_value = 1; return r; }
+  double z = (std::fabs(r.u - mu) - 0.5) / std::sqrt(var);
+  r.p_value = z <= 0 ? 1.0 : std::min(1.0, std::erfc(z / std::sqrt(2.0)));
+  return r;
+}
+
+double min_detectable_change(const std::vector<double>& a, const std::vector<double>& b, double alpha) {
+  if (a.size() < 2 || b.size() < 2) return std::numeric_limits<double>::quiet_NaN();
+  // Each side normalised to its own median, so only the noise matters; then shift one until the
+  // test separates them. A 0.1% grid is fine enough for a threshold stated in whole percent.
+  const double ma = median(a), mb = median(b);
+  if (!(ma > 0) || !(mb > 0)) return std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> na(a.size()), shifted(b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) na[i] = a[i] / ma;
+  for (int step = 1; step <= 10000; ++step) {
+    double s = step * 0.001;
+    for (std::size_t i = 0; i < b.size(); ++i) shifted[i] = b[i] / mb * (1 + s);
+    if (mann_whitney(na, shifted).p_value < alpha) return s;
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+std::size_t filter_by_clock(std::vector<double>& samples, const std::vector<double>& clocks, double reference_clock,
+                            double fraction) {
+  if (clocks.size() != samples.size() || reference_clock <= 0) return samples.size();
+  std::vector<double> kept;
+  for (std::size_t i = 0; i < samples.size(); ++i)
+    if (clocks[i] >= fraction * reference_clock) kept.push_back(samples[i]);
+  samples.swap(kept);
+  return samples.size();
+}
+
+}  // namespace harness

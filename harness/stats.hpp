@@ -1,0 +1,48 @@
+// Statistics for measuring and comparing: summaries, the stopping rule, Mann-Whitney U, clock filtering.
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "harness/presets.hpp"
+
+namespace harness {
+
+struct summary {
+  std::size_t n = 0;
+  double mean = 0, median = 0, stddev = 0, min = 0, max = 0;
+  double cv() const { return mean > 0 ? stddev / mean : 0; }                       ///< spread of one sample
+  double rel_stderr() const { return n > 1 ? cv() / std::sqrt(double(n)) : 1.0; }  ///< noise of the mean
+};
+
+summary summarize(std::vector<double> v);
+double median(std::vector<double> v);
+
+/// Why a case stopped measuring.
+enum class stop_reason { none, noise, time_cap };
+const char* to_string(stop_reason r);
+
+/// Noise reached: at least min_samples, at least min_time_s measured, rel. std. error <= target.
+/// Time cap: max_time_s measured (at least one sample). Otherwise keep going.
+stop_reason stop_rule(const std::vector<double>& samples_s, double measured_s, const sampling_policy& p);
+
+/// Two-sided Mann-Whitney U test, normal approximation with tie and continuity corrections
+/// (exact enumeration when both sides have at most 10 samples and there are no ties).
+struct rank_test {
+  double u = 0;
+  double p_value = 1;
+  bool exact = false;
+};
+rank_test mann_whitney(const std::vector<double>& a, const std::vector<double>& b);
+
+/// Smallest relative shift the rank test can reveal given these samples' noise at `alpha`: each side is
+/// normalised to its median and one is scaled until the test separates them. NaN with < 2 samples a side;
+/// infinity when no shift up to 1000% would be detected (too few samples for this alpha).
+double min_detectable_change(const std::vector<double>& a, const std::vector<double>& b, double alpha);
+
+/// Drops samples whose measured SM clock was below `fraction` of `reference_clock`; returns kept count.
+std::size_t filter_by_clock(std::vector<double>& samples, const std::vector<double>& clocks, double reference_clock,
+                            double fraction);
+
+}  // namespace harness

@@ -1,0 +1,143 @@
+// compare / report / trend commands.
+#include "reports/compare_command.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "harness/atomic_file.hpp"
+#include "reports/speedup.hpp"
+#include "reports/trend.hpp"
+#include "reports/writers.hpp"
+
+namespace reports {
+using harness::input_error;
+using harness::usage_error;
+
+namespace {
+const char* compare_usage = R"(usage: ./run_bench compare BASELINE.json CURRENT.json [options]
+  --md FILE                Markdown report (CI job summary, pull-request comment)
+  --html FILE              self-contained HTML report with SVG charts
+  --json FILE              machine-readable verdicts
+  --threshold PCT          smallest median change that counts (default 5)
+  --alpha P                significance level of the Mann-Whitney U test (default 0.01)
+  --allow-device-mismatch  compare runs from different GPU models or clocks
+exit status: 0 no regression, 1 at least one regression, 2 usage or input error
+)";
+const char* report_usage = R"(usage: ./run_bench report RESULT.json [--md FILE] [--html FILE]
+  speedup tables of one run: each variant against its family's reference variants
+)";
+const char* trend_usage = R"(usage: ./run_bench trend RESULT_DIR [--html FILE] [--threshold PCT] [--hold N]
+  one line per case over the runs in RESULT_DIR (oldest first); flags steps that hold for N runs (default 3)
+)";
+
+void write_if(const std::optional<std::string>& path, const std::string& text) {
+  if (path) harness::write_file_atomically(*path, text);
+}
+}  // namespace
+
+harness::compare_settings compare_settings_from(const harness::run_options& o) {
+  harness::compare_settings s;
+  if (o.threshold_pct) s.threshold = *o.threshold_pct / 100;
+  if (o.alpha) s.alpha = *o.alpha;
+  s.allow_device_mismatch = o.allow_device_mismatch;
+  s.md_path = o.md_path;
+  s.html_path = o.html_path;
+  s.json_path = o.verdict_path;
+  return s;
+}
+
+void check_report_outputs(const harness::compare_settings& s) {
+  for (auto* p : {&s.md_path, &s.html_path, &s.json_path})
+    if (*p) harness::check_writable(**p);
+}
+
+int compare_and_report(const harness::run_result& base, const harness::run_result& cur, const harness::compare_settings& s) {
+  const harness::comparison c = harness::compare_runs(base, cur, s);
+  fmt::print("{}", terminal_writer(::isatty(STDOUT_FILENO) != 0).render(c));
+  write_if(s.md_path, markdown_writer().render(c));
+  write_if(s.html_path, html_writer().render(c));
+  write_if(s.json_path, verdict_json_writer().render(c));
+  return c.has_regression() ? 1 : 0;
+}
+
+std::string baseline_file_for(const harness::device_info& d, const std::string& preset) {
+  return fmt::format("{}/reports/baselines/{}/{}.json", CUDABENCH_SOURCE_DIR, d.model_slug(), preset);
+}
+
+std::string resolve_baseline(const std::string& spec, const harness::device_info& d, const std::string& preset) {
+  if (spec != "auto") return spec;
+  std::string path = baseline_file_for(d, preset);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw input_error(fmt::format("{}: no stored baseline for {} / {} (store one with --save-baseline)", path,
+                                  d.available ? d.name : "no GPU", preset));
+  return path;
+}
+
+int report_main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const std::string cmd = args.empty() ? "" : args[0];
+  const char* usage = cmd == "compare" ? compare_usage : cmd == "report" ? report_usage : cmd == "trend" ? trend_usage : nullptr;
+  if (!usage) {
+    fmt::print(stderr, "run_bench: expected compare, report or trend\n{}{}{}", compare_usage, report_usage, trend_usage);
+    return 2;
+  }
+  try {
+    std::vector<std::string> positional;
+    harness::run_options o;
+    std::optional<std::string> json_out;
+    std::size_t hold = 3;
+    std::string v;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      if (a == "-h" || a == "--help") { fmt::print("{}", usage); return 0; }
+      if (a == "--allow-device-mismatch" && cmd == "compare") o.allow_device_mismatch = true;
+      else if (harness::take_value(args, i, "--md", v) && cmd != "trend") o.md_path = v;
+      else if (harness::take_value(args, i, "--html", v)) o.html_path = v;
+      else if (harness::take_value(args, i, "--json", v) && cmd == "compare") o.verdict_path = v;
+      else if (harness::take_value(args, i, "--threshold", v) && cmd != "report") o.threshold_pct = harness::parse_double(v, "--threshold", 0, 1000);
+      else if (harness::take_value(args, i, "--alpha", v) && cmd == "compare") o.alpha = harness::parse_double(v, "--alpha", 1e-9, 0.5);
+      else if (harness::take_value(args, i, "--hold", v) && cmd == "trend") hold = std::size_t(harness::parse_int(v, "--hold", 2, 1000));
+      else if (!a.empty() && a[0] == '-') throw usage_error("unknown option '" + a + "' for " + cmd);
+      else positional.push_back(a);
+    }
+    const std::size_t want = cmd == "compare" ? 2 : 1;
+    if (positional.size() != want)
+      throw usage_error(fmt::format("{} expects {} file argument(s), got {}", cmd, want, positional.size()));
+    harness::compare_settings s = compare_settings_from(o);
+    if (cmd == "compare") {
+      check_report_outputs(s);
+      harness::run_result base = harness::load_run(positional[0]);
+      harness::run_result cur = harness::load_run(positional[1]);
+      return compare_and_report(base, cur, s);
+    }
+    if (cmd == "report") {
+      check_report_outputs(s);
+      harness::run_result run = harness::load_run(positional[0]);
+      auto tables = speedup_tables(run);
+      fmt::print("{}", speedups_terminal(tables));
+      std::string paper = paper_table(run);
+      if (!paper.empty()) fmt::print("\nconv2d in the layout of the paper's Table 1:\n{}", paper);
+      std::string md = speedups_markdown(tables, "Speedups: " + run.source);
+      if (!paper.empty()) md += "\n### conv2d in the layout of the paper's Table 1\n\n" + paper;
+      write_if(s.md_path, md);
+      write_if(s.html_path, speedups_html(run, tables));
+      return 0;
+    }
+    if (s.html_path) harness::check_writable(*s.html_path);
+    trend t = build_trend(positional[0], o.threshold_pct ? *o.threshold_pct / 100 : 0.05, hold);
+    fmt::print("{}", trend_terminal(t));
+    write_if(s.html_path, trend_html(t));
+    return 0;
+  } catch (const usage_error& e) {
+    fmt::print(stderr, "run_bench {}: {}\n{}", cmd, e.what(), usage);
+    return 2;
+  } catch (const input_error& e) {
+    fmt::print(stderr, "run_bench {}: {}\n", cmd, e.what());
+    return 2;
+  }
+}
+
+}  // namespace reports

@@ -1,0 +1,103 @@
+// Self-contained HTML pages: the comparison of two runs and the speedup report of one run.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <algorithm>
+#include <map>
+
+#include "harness/format.hpp"
+#include "reports/svg.hpp"
+#include "reports/writers.hpp"
+
+namespace reports {
+namespace {
+std::string page(const std::string& title, const std::string& body) {
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + svg::escape(title) +
+         "</title><style>body{font-family:sans-serif;margin:20px;color:#222}table{border-collapse:collapse;font-size:12px}"
+         "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
+         ".regression{background:#fdd}.improvement{background:#dfd}.inconclusive{background:#ffd}.chart{margin:12px 0}</style></head><body>\n<h1>" +
+         svg::escape(title) + "</h1>\n" + body + "</body></html>\n";
+}
+std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
+}  // namespace
+
+std::string html_writer::render(const harness::comparison& c) const {
+  std::string body = fmt::format("<p>baseline <code>{}</code> ({}) &rarr; current <code>{}</code> ({}); threshold {:.1f}%, alpha {:g}</p>\n",
+                                 svg::escape(c.base_source), svg::escape(c.base_device), svg::escape(c.cur_source),
+                                 svg::escape(c.cur_device), 100 * c.settings.threshold, c.settings.alpha);
+  for (auto& n : c.header_notes) body += "<p><b>note:</b> " + svg::escape(n) + "</p>\n";
+  body += fmt::format("<p><b>{} regression(s)</b>, {} improvement(s), {} unchanged, {} inconclusive</p>\n",
+                      c.count(harness::verdict::regression), c.count(harness::verdict::improvement),
+                      c.count(harness::verdict::unchanged), c.count(harness::verdict::inconclusive));
+  std::map<std::string, std::vector<svg::spread>> spreads;
+  std::vector<std::pair<std::string, double>> changes;
+  for (auto& r : c.cases) {
+    if (r.base_samples_s.empty() || r.cur_samples_s.empty()) continue;
+    auto mm = [](const std::vector<double>& v) { return std::minmax_element(v.begin(), v.end()); };
+    auto [bl, bh] = mm(r.base_samples_s);
+    auto [cl, ch] = mm(r.cur_samples_s);
+    spreads[r.family].push_back({r.name, *bl, r.base_median_s, *bh, *cl, r.cur_median_s, *ch});
+  }
+  for (auto& [family, g] : c.family_geomean) changes.emplace_back(family, g);
+  if (!changes.empty()) body += "<div class=\"chart\">" + svg::bars("Geometric mean current/baseline per family (1 = unchanged)", changes, "x", 1.0) + "</div>\n";
+  for (auto& [family, rows] : spreads)
+    body += "<div class=\"chart\">" + svg::spreads(family + ": baseline vs current, spread of the repetitions", rows) + "</div>\n";
+  body += "<table><tr><th>case</th><th>baseline</th><th>current</th><th>change</th><th>noise b/c</th><th>p</th><th>detectable</th><th>verdict</th></tr>\n";
+  for (auto& r : c.cases) {
+    const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
+    body += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                        to_string(r.v), svg::escape(r.name), r.base_median_s > 0 ? harness::format_time(r.base_median_s) : "-",
+                        r.cur_median_s > 0 ? harness::format_time(r.cur_median_s) : "-", measured ? format_change(r.change) : "-",
+                        measured ? pct(r.base_noise) : "-", measured ? pct(r.cur_noise) : "-",
+                        measured && r.method == "rank test" ? fmt::format("{:.3g}", r.p_value) : "-",
+                        measured ? pct(r.detectable) : "-", to_string(r.v));
+  }
+  body += "</table>\n";
+  return page("cudabench comparison", body);
+}
+
+std::string speedups_html(const harness::run_result& run, const std::vector<speedup_table>& tables) {
+  std::string body;
+  if (run.device && run.device->available)
+    body += fmt::format("<p>{} &middot; driver {} &middot; runtime {} &middot; preset {} &middot; revision {}{}</p>\n",
+                        svg::escape(run.device->name), harness::cuda_version_string(run.device->driver_version),
+                        harness::cuda_version_string(run.device->runtime_version), svg::escape(run.preset),
+                        svg::escape(run.git_revision.substr(0, 12)), run.git_dirty ? " (dirty)" : "");
+  // Time against size per family (log-log), one line per variant.
+  std::map<std::string, std::map<std::string, svg::series>> by_family;
+  for (auto& t : tables)
+    for (auto& r : t.rows) {
+      auto& s = by_family[t.family][r.variant];
+      s.name = r.variant;
+      if (t.size > 0) s.points.emplace_back(t.size, r.time_s * 1e3);
+    }
+  for (auto& [family, variants] : by_family) {
+    std::vector<svg::series> ss;
+    for (auto& [v, s] : variants) if (s.points.size() > 1) ss.push_back(s);
+    if (!ss.empty()) body += "<div class=\"chart\">" + svg::loglog(family + ": time against size", "size", "median (ms)", ss) + "</div>\n";
+  }
+  for (auto& t : tables) {
+    body += fmt::format("<h2>{} &mdash; size {}</h2>\n", svg::escape(t.family), svg::escape(t.size_label));
+    for (auto& [role, ref] : t.references) {
+      std::vector<std::pair<std::string, double>> v;
+      for (auto& r : t.rows) v.emplace_back(r.variant, r.speedup.at(role));
+      body += "<div class=\"chart\">" + svg::bars("speedup over " + role + " (" + ref + ")", v, "x", 1.0) + "</div>\n";
+    }
+    std::vector<std::pair<std::string, double>> bw;
+    for (auto& r : t.rows) if (r.bw_fraction >= 0) bw.emplace_back(r.variant, 100 * r.bw_fraction);
+    if (!bw.empty()) body += "<div class=\"chart\">" + svg::bars("% of theoretical DRAM bandwidth", bw, "%", 100) + "</div>\n";
+    body += "<table><tr><th>variant</th><th>median</th><th>% peak BW</th>";
+    for (auto& [role, ref] : t.references) body += "<th>vs " + svg::escape(role) + "</th>";
+    body += "</tr>\n";
+    for (auto& r : t.rows) {
+      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td>", svg::escape(r.variant), harness::format_time(r.time_s),
+                          r.bw_fraction >= 0 ? pct(r.bw_fraction) : "-");
+      for (auto& [role, ref] : t.references) body += fmt::format("<td>{:.2f}x</td>", r.speedup.at(role));
+      body += "</tr>\n";
+    }
+    body += "</table>\n";
+  }
+  return page("cudabench report: " + run.source, body);
+}
+
+}  // namespace reports

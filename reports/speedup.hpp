@@ -1,0 +1,34 @@
+// Speedup tables of one run: per family and size, each variant against the family's reference variants.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/results.hpp"
+
+namespace reports {
+
+struct speedup_row {
+  std::string variant;   ///< variant/params without the family, e.g. "pinned_streams/4"
+  std::string name;      ///< the whole case name
+  double time_s = 0;
+  double bw_fraction = -1;                  ///< -1 when unknown
+  std::map<std::string, double> speedup;    ///< role -> reference time / this time
+};
+
+struct speedup_table {
+  std::string family;
+  double size = 0;
+  std::string size_label;
+  std::map<std::string, std::string> references;  ///< role -> reference case name found in this group
+  std::vector<speedup_row> rows;
+};
+
+/// Groups the run's measured cases by family and size; roles come from the run's own metadata.
+std::vector<speedup_table> speedup_tables(const harness::run_result& run);
+
+/// Table 1 of the source paper for conv2d: size; CPU, naive and tiled times; speedups over CPU.
+std::string paper_table(const harness::run_result& run);
+
+}  // namespace reports

@@ -1,0 +1,37 @@
+// Tiny SVG chart builders for the self-contained HTML reports (no script, no external resources).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace reports::svg {
+
+struct series {
+  std::string name;
+  std::vector<std::pair<double, double>> points;  ///< (x, y)
+};
+
+/// Escapes text for HTML/SVG.
+std::string escape(const std::string& s);
+
+/// Lines on log-log axes (e.g. time against size), one colour per series, with a legend.
+std::string loglog(const std::string& title, const std::string& x_label, const std::string& y_label, const std::vector<series>& s);
+
+/// Horizontal bars, one per label (e.g. speedups); a dashed line marks `reference` when > 0.
+std::string bars(const std::string& title, const std::vector<std::pair<std::string, double>>& values, const std::string& unit,
+                 double reference);
+
+/// Per label, the baseline and current spread (min..max line, median dot), relative to the baseline median.
+struct spread {
+  std::string label;
+  double base_min, base_median, base_max;
+  double cur_min, cur_median, cur_max;
+};
+std::string spreads(const std::string& title, const std::vector<spread>& rows);
+
+/// A value over run index (a trend), with marked points.
+std::string trend(const std::string& title, const std::vector<double>& values, const std::vector<std::string>& x_labels,
+                  const std::vector<std::size_t>& marked);
+
+}  // namespace reports::svg

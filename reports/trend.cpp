@@ -1,0 +1,102 @@
+// Trend building and sustained-shift detection.
+#include "reports/trend.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "harness/options.hpp"
+#include "harness/format.hpp"
+#include "harness/stats.hpp"
+#include "reports/svg.hpp"
+
+namespace reports {
+
+std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double threshold, std::size_t hold,
+                                          std::vector<double>* sizes) {
+  std::vector<std::size_t> out;
+  std::size_t level_start = 0;  // the current level begins here: windows never reach back across a step
+  for (std::size_t i = 1; i + hold <= v.size(); ++i) {
+    std::vector<double> before, after;
+    for (std::size_t k = std::max(level_start, i >= 5 ? i - 5 : 0); k < i; ++k) if (std::isfinite(v[k])) before.push_back(v[k]);
+    for (std::size_t k = i; k < i + hold; ++k) if (std::isfinite(v[k])) after.push_back(v[k]);
+    if (before.size() < 2 || after.size() < hold) continue;
+    const double ref = harness::median(before);
+    const double change = harness::median(after) / ref - 1;
+    if (std::fabs(change) < threshold) continue;
+    bool same_side = std::all_of(after.begin(), after.end(), [&](double x) {
+      return change > 0 ? x / ref - 1 >= threshold / 2 : x / ref - 1 <= -threshold / 2;
+    });
+    if (!same_side) continue;
+    out.push_back(i);
+    if (sizes) sizes->push_back(change);
+    level_start = i;
+    i += hold - 1;
+  }
+  return out;
+}
+
+trend build_trend(const std::string& dir, double threshold, std::size_t hold) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw harness::input_error(dir + ": not a directory");
+  std::vector<harness::run_result> runs;
+  for (auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    runs.push_back(harness::load_run(e.path().string()));
+  }
+  if (runs.empty()) throw harness::input_error(dir + ": holds no .json results");
+  std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.date == b.date ? a.source < b.source : a.date < b.date; });
+  trend t;
+  std::map<std::string, std::size_t> index;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    t.runs.push_back(fs::path(runs[r].source).filename().string());
+    for (auto& c : runs[r].cases) {
+      if (!index.count(c.name)) {
+        index[c.name] = t.series.size();
+        t.series.push_back({c.name, std::vector<double>(runs.size(), std::nan("")), {}, {}});
+      }
+      if (c.status == harness::case_status::ok) t.series[index[c.name]].medians_s[r] = c.median_s;
+    }
+  }
+  for (auto& s : t.series) s.shifts = sustained_shifts(s.medians_s, threshold, hold, &s.shift_sizes);
+  return t;
+}
+
+std::string trend_terminal(const trend& t) {
+  std::string out = fmt::format("{} runs: {} .. {}\n", t.runs.size(), t.runs.front(), t.runs.back());
+  std::size_t flagged = 0;
+  for (auto& s : t.series) {
+    double last = std::nan("");
+    for (double v : s.medians_s) if (std::isfinite(v)) last = v;
+    std::string shifts;
+    for (std::size_t k = 0; k < s.shifts.size(); ++k)
+      shifts += fmt::format(" step {:+.1f}% at {}", 100 * s.shift_sizes[k], t.runs[s.shifts[k]]);
+    flagged += !s.shifts.empty();
+    out += fmt::format("{:<44} last {:>12}{}\n", s.name, std::isfinite(last) ? harness::format_time(last) : "-", shifts);
+  }
+  out += fmt::format("{} case(s) with a sustained shift\n", flagged);
+  return out;
+}
+
+std::string trend_html(const trend& t) {
+  std::string body;
+  for (auto& s : t.series) {
+    std::vector<double> v;
+    std::vector<std::string> labels;
+    std::vector<std::size_t> marked;
+    for (std::size_t i = 0; i < s.medians_s.size(); ++i) {
+      if (!std::isfinite(s.medians_s[i])) continue;
+      if (std::find(s.shifts.begin(), s.shifts.end(), i) != s.shifts.end()) marked.push_back(v.size());
+      v.push_back(s.medians_s[i] * 1e3);
+      labels.push_back(t.runs[i]);
+    }
+    body += "<div class=\"chart\">" + svg::trend(s.name + " (ms)" + (s.shifts.empty() ? "" : " — sustained shift"), v, labels, marked) + "</div>\n";
+  }
+  return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>cudabench trend</title><style>body{font-family:sans-serif;margin:20px}"
+         ".chart{margin:8px 0}</style></head><body><h1>Trend over " + std::to_string(t.runs.size()) + " runs</h1>" + body + "</body></html>\n";
+}
+
+}  // namespace reports

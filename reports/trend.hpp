@@ -1,0 +1,36 @@
+// Trends over many nightly results: a series per case and the sustained shifts in it.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/results.hpp"
+
+namespace reports {
+
+struct trend_series {
+  std::string name;
+  std::vector<double> medians_s;         ///< one per run (NaN where the case did not run)
+  std::vector<std::size_t> shifts;       ///< indices where a sustained step starts
+  std::vector<double> shift_sizes;       ///< relative size of each step
+};
+
+struct trend {
+  std::vector<std::string> runs;         ///< file names, oldest first
+  std::vector<trend_series> series;
+};
+
+/// A step at i: the `hold` runs from i on all sit on the same side of the median of the (up to 5) runs
+/// before i, each by at least `threshold`/2, and their median moved by at least `threshold`.
+/// A single noisy run never qualifies.
+std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double threshold, std::size_t hold,
+                                          std::vector<double>* sizes = nullptr);
+
+/// Loads every *.json of `dir` (oldest first, by the run's date, then the file name).
+trend build_trend(const std::string& dir, double threshold, std::size_t hold);
+
+std::string trend_terminal(const trend& t);
+std::string trend_html(const trend& t);
+
+}  // namespace reports

@@ -1,0 +1,156 @@
+// Terminal, Markdown and JSON renderings of a comparison, and of speedup tables.
+#include "reports/writers.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "harness/format.hpp"
+
+namespace reports {
+using harness::comparison;
+using harness::verdict;
+
+std::string format_change(double change) { return fmt::format("{:+.1f}%", 100 * change); }
+
+namespace {
+std::string time_or_dash(double s) { return s > 0 ? harness::format_time(s) : "-"; }
+std::string pct_or_dash(double v) { return std::isfinite(v) && v >= 0 ? fmt::format("{:.1f}%", 100 * v) : "-"; }
+std::string detectable_text(const harness::case_comparison& c) {
+  if (std::isnan(c.detectable)) return "-";
+  if (std::isinf(c.detectable)) return "none";
+  return fmt::format("{:.1f}%", 100 * c.detectable);
+}
+const char* verdict_color(verdict v) {
+  switch (v) {
+    case verdict::regression: case verdict::failed: return "31";
+    case verdict::improvement: return "32";
+    case verdict::inconclusive: case verdict::skipped: return "33";
+    default: return "0";
+  }
+}
+std::string summary_line(const comparison& c) {
+  return fmt::format("{} regression(s), {} improvement(s), {} unchanged, {} inconclusive, {} new, {} missing, {} failed, {} skipped",
+                     c.count(verdict::regression), c.count(verdict::improvement), c.count(verdict::unchanged),
+                     c.count(verdict::inconclusive), c.count(verdict::new_case), c.count(verdict::missing),
+                     c.count(verdict::failed), c.count(verdict::skipped));
+}
+std::string settings_line(const comparison& c) {
+  return fmt::format("threshold {:.1f}%, alpha {:g} (Mann-Whitney U, two-sided)", 100 * c.settings.threshold, c.settings.alpha);
+}
+}  // namespace
+
+std::string terminal_writer::render(const comparison& c) const {
+  std::string out = fmt::format("baseline: {} ({})\ncurrent:  {} ({})\n{}\n", c.base_source, c.base_device, c.cur_source,
+                                c.cur_device, settings_line(c));
+  for (auto& n : c.header_notes) out += "note: " + n + "\n";
+  out += fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>10} {:>13}  {}\n", "case", "baseline", "current", "change",
+                     "noise-b", "noise-c", "detectable", "verdict", "method / note");
+  for (auto& r : c.cases) {
+    std::string v = to_string(r.v);
+    std::string vs = color_ ? fmt::format("\033[{}m{:>13}\033[0m", verdict_color(r.v), v) : fmt::format("{:>13}", v);
+    const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
+    out += fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>10} {}  {}\n", r.name, time_or_dash(r.base_median_s),
+                       time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
+                       measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-",
+                       measured ? detectable_text(r) : "-", vs, r.note.empty() ? r.method : r.method.empty() ? r.note : r.method + "; " + r.note);
+  }
+  for (auto& [family, g] : c.family_geomean) out += fmt::format("geomean {:<20} current/baseline = {:.3f}\n", family, g);
+  out += summary_line(c) + "\n";
+  return out;
+}
+
+std::string markdown_writer::render(const comparison& c) const {
+  std::string out = "## Benchmark comparison\n\n";
+  out += fmt::format("**{}**\n\n", summary_line(c));
+  out += fmt::format("- baseline: `{}` ({})\n- current: `{}` ({})\n- {}\n", c.base_source, c.base_device, c.cur_source,
+                     c.cur_device, settings_line(c));
+  for (auto& n : c.header_notes) out += "- note: " + n + "\n";
+  auto table = [&](auto pred) {
+    std::string t = "| case | baseline | current | change | noise (b / c) | detectable | verdict | method |\n|---|---:|---:|---:|---:|---:|---|---|\n";
+    for (auto& r : c.cases) {
+      if (!pred(r)) continue;
+      const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
+      t += fmt::format("| `{}` | {} | {} | {} | {} / {} | {} | {} | {} |\n", r.name, time_or_dash(r.base_median_s),
+                       time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
+                       measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-",
+                       measured ? detectable_text(r) : "-", to_string(r.v),
+                       r.note.empty() ? r.method : r.method.empty() ? r.note : r.method + "; " + r.note);
+    }
+    return t;
+  };
+  if (c.count(verdict::regression)) out += "\n### Regressions\n\n" + table([](auto& r) { return r.v == verdict::regression; });
+  if (c.count(verdict::improvement)) out += "\n### Improvements\n\n" + table([](auto& r) { return r.v == verdict::improvement; });
+  if (!c.family_geomean.empty()) {
+    out += "\n### Geometric mean per family (current / baseline)\n\n| family | ratio |\n|---|---:|\n";
+    for (auto& [family, g] : c.family_geomean) out += fmt::format("| {} | {:.3f} |\n", family, g);
+  }
+  out += fmt::format("\n<details><summary>All {} cases</summary>\n\n{}\n</details>\n", c.cases.size(), table([](auto&) { return true; }));
+  return out;
+}
+
+std::string verdict_json_writer::render(const comparison& c) const {
+  nlohmann::ordered_json j;
+  j["schema_version"] = 1;
+  j["regression"] = c.has_regression();
+  j["baseline"] = c.base_source;
+  j["current"] = c.cur_source;
+  j["settings"] = {{"threshold", c.settings.threshold}, {"alpha", c.settings.alpha}};
+  j["notes"] = c.header_notes;
+  nlohmann::ordered_json counts;
+  for (verdict v : {verdict::regression, verdict::improvement, verdict::unchanged, verdict::inconclusive, verdict::new_case,
+                    verdict::missing, verdict::failed, verdict::skipped})
+    counts[to_string(v)] = c.count(v);
+  j["counts"] = counts;
+  nlohmann::ordered_json cases = nlohmann::ordered_json::array();
+  for (auto& r : c.cases) {
+    nlohmann::ordered_json x = {{"name", r.name}, {"verdict", to_string(r.v)}, {"method", r.method}};
+    if (r.base_median_s > 0) x["baseline_median_s"] = r.base_median_s;
+    if (r.cur_median_s > 0) x["current_median_s"] = r.cur_median_s;
+    if (r.base_median_s > 0 && r.cur_median_s > 0) {
+      x["change"] = r.change;
+      x["p_value"] = r.p_value;
+      if (std::isfinite(r.detectable)) x["detectable_change"] = r.detectable;
+    }
+    if (!r.note.empty()) x["note"] = r.note;
+    cases.push_back(x);
+  }
+  j["cases"] = cases;
+  j["family_geomean"] = c.family_geomean;
+  return j.dump(2) + "\n";
+}
+
+std::string speedups_terminal(const std::vector<speedup_table>& tables) {
+  std::string out;
+  for (auto& t : tables) {
+    out += fmt::format("\n{} (size {})\n", t.family, t.size_label);
+    std::string head = fmt::format("  {:<32} {:>12} {:>7}", "variant", "median", "%peak");
+    for (auto& [role, name] : t.references) head += fmt::format(" {:>14}", "vs " + role);
+    out += head + "\n";
+    for (auto& r : t.rows) {
+      std::string line = fmt::format("  {:<32} {:>12} {:>7}", r.variant, harness::format_time(r.time_s), pct_or_dash(r.bw_fraction));
+      for (auto& [role, name] : t.references) line += fmt::format(" {:>13.2f}x", r.speedup.at(role));
+      out += line + "\n";
+    }
+  }
+  return out;
+}
+
+std::string speedups_markdown(const std::vector<speedup_table>& tables, const std::string& title) {
+  std::string out = "## " + title + "\n";
+  for (auto& t : tables) {
+    out += fmt::format("\n### {} — size {}\n\n| variant | median | % of peak BW |", t.family, t.size_label);
+    std::string rule = "|---|---:|---:|";
+    for (auto& [role, name] : t.references) { out += fmt::format(" speedup vs {} (`{}`) |", role, name); rule += "---:|"; }
+    out += "\n" + rule + "\n";
+    for (auto& r : t.rows) {
+      out += fmt::format("| `{}` | {} | {} |", r.variant, harness::format_time(r.time_s), pct_or_dash(r.bw_fraction));
+      for (auto& [role, name] : t.references) out += fmt::format(" {:.2f}x |", r.speedup.at(role));
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace reports
