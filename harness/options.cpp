@@ -28,6 +28,8 @@ options:
   --save-baseline         store the run as reports/baselines/<gpu-model>/<preset>.json
   --threshold=PCT, --alpha=P, --allow-device-mismatch, --md=FILE, --html=FILE, --verdict=FILE
                           passed to the comparison (see `./run_bench compare --help`)
+  --nsys, --ncu           run under Nsight Systems / Nsight Compute (see docs/profiling.md)
+  --profile               a few clean samples per case (what --nsys/--ncu use)
   --benchmark_*           passed to Google Benchmark untouched
   -h, --help              this text
 exit status: 0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a regression;
@@ -77,6 +79,7 @@ run_options parse_run_options(const std::vector<std::string>& args) {
     else if (a == "--list") o.list = true;
     else if (a == "--save-baseline") o.save_baseline = true;
     else if (a == "--allow-device-mismatch") o.allow_device_mismatch = true;
+    else if (a == "--profile") o.profile = true;
     else if (take_value(args, i, "--filter", v)) { if (v.empty()) throw usage_error("--filter needs a regular expression"); o.filter = v; }
     else if (take_value(args, i, "--json", v)) { if (v.empty()) throw usage_error("--json needs a file name"); o.json_path = v; }
     else if (take_value(args, i, "--preset", v)) { preset_by_name(v); o.preset = v; }

@@ -35,6 +35,7 @@ struct run_options {
   bool allow_device_mismatch = false;
   std::optional<std::string> md_path, html_path, verdict_path;
   int device = 0;
+  bool profile = false;  ///< under a profiler: a few clean samples per case, one repetition
 };
 
 /// Parses the runner's arguments (without argv[0]); throws usage_error on anything it does not know.

@@ -117,6 +117,10 @@ int run_main(int argc, char** argv) {
   try {
     preset p = preset_by_name(opt.preset);
     if (opt.repetitions) p.repetitions = *opt.repetitions;
+    if (opt.profile) {  // a profile wants a few clean runs, not thousands
+      p.repetitions = 1;
+      p.sampling = {.min_samples = 3, .min_time_s = 0, .max_time_s = 2.0, .target_noise = 1, .warmup_s = 0};
+    }
     const suite s = build_suite(p);
     const std::vector<const case_def*> selected = select_cases(s, opt.filter);
     if (selected.empty()) {

@@ -1,0 +1,169 @@
+// conv2d: 5x5 fp32 convolution of square matrices: CPU (sequential and threaded), naive and tiled
+// kernels, and cuDNN's fastest algorithm. Timed with a random mask; checked with it and with ones.
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "bench/common.hpp"
+#include "harness/nvtx.hpp"
+#include "harness/registry.hpp"
+#include "kernels/conv2d.cuh"
+#include "kernels/conv2d_cpu.hpp"
+#include "kernels/conv2d_cudnn.hpp"
+#include "kernels/host_data.hpp"
+
+namespace {
+using harness::phase;
+using harness::phase_range;
+constexpr int taps = kernels::conv_mask * kernels::conv_mask;
+constexpr double rel_tolerance = 1e-5;  ///< |got - want| <= tol * sum |w x| (+ tiny absolute)
+constexpr int sampled_points = 4096;
+
+enum class variant { naive, tiled, cudnn };
+
+std::array<float, taps> random_mask(std::uint64_t seed) {
+  std::array<float, taps> m{};
+  kernels::fill_uniform(m.data(), taps, -1.0f, 1.0f, seed);
+  return m;
+}
+
+/// Checks `out` (n x n) at sampled positions (always including the corners) and that no element is NaN.
+std::string check_conv(const float* in, const float* out, int n, const float* mask, std::uint64_t seed) {
+  const std::size_t total = std::size_t(n) * n;
+  for (std::size_t i = 0; i < total; ++i)
+    if (std::isnan(out[i])) return "element " + std::to_string(i) + " was not written";
+  std::mt19937_64 g(seed);
+  std::uniform_int_distribution<int> d(0, n - 1);
+  std::array<float, taps> abs_mask{};
+  for (int k = 0; k < taps; ++k) abs_mask[k] = std::fabs(mask[k]);
+  for (int s = 0; s < sampled_points; ++s) {
+    int r = s < 4 ? (s & 1) * (n - 1) : d(g), c = s < 4 ? (s >> 1) * (n - 1) : d(g);
+    const double want = kernels::conv2d_reference_at(in, n, mask, r, c);
+    double mag = 0;
+    for (int i = 0; i < kernels::conv_mask; ++i)
+      for (int j = 0; j < kernels::conv_mask; ++j) {
+        int rr = r + i - kernels::conv_radius, cc = c + j - kernels::conv_radius;
+        if (rr >= 0 && rr < n && cc >= 0 && cc < n) mag += abs_mask[i * kernels::conv_mask + j] * std::fabs(in[std::size_t(rr) * n + cc]);
+      }
+    const double got = out[std::size_t(r) * n + c];
+    if (std::fabs(got - want) > rel_tolerance * mag + 1e-6)
+      return "output (" + std::to_string(r) + ", " + std::to_string(c) + ") is " + std::to_string(got) + ", want " + std::to_string(want);
+  }
+  return {};
+}
+
+class conv_gpu final : public harness::fixture {
+ public:
+  conv_gpu(variant v, int n) : v_(v), n_(n), total_(std::size_t(n) * n), mask_(random_mask(kernels::fresh_seed())) {
+    bench::require_device_memory(2.0 * total_ * sizeof(float));
+    bench::require_host_memory(2.0 * total_ * sizeof(float));
+    h_in_.resize(total_);
+    h_out_.resize(total_);
+    kernels::fill_uniform(h_in_.data(), total_, -1.0f, 1.0f, kernels::fresh_seed());
+    d_in_ = harness::device_buffer<float>(total_);
+    d_out_ = harness::device_buffer<float>(total_);
+    d_mask_ = harness::device_buffer<float>(taps);
+    CB_CHECK(cudaMemcpy(d_in_.get(), h_in_.data(), total_ * sizeof(float), cudaMemcpyHostToDevice));
+    set_mask(mask_.data());
+    if (v_ == variant::cudnn) cudnn_ = std::make_unique<kernels::cudnn_conv5x5>(n_, d_in_.get(), d_mask_.get(), d_out_.get());
+    poison();
+  }
+  void run(cudaStream_t s) override {
+    phase_range p(phase::kernel);
+    if (v_ == variant::naive) kernels::conv2d_naive(d_in_.get(), d_out_.get(), n_, s);
+    else if (v_ == variant::tiled) kernels::conv2d_tiled(d_in_.get(), d_out_.get(), n_, s);
+    else cudnn_->run(s);
+  }
+  std::string verify() override {
+    std::string problem = fetch_and_check(mask_.data());
+    if (!problem.empty()) return "random mask: " + problem;
+    // The source's mask of ones, checked the same way, then the timed (random) mask is restored.
+    std::array<float, taps> ones;
+    ones.fill(1.0f);
+    set_mask(ones.data());
+    poison();
+    run(nullptr);
+    CB_CHECK(cudaDeviceSynchronize());
+    problem = fetch_and_check(ones.data());
+    set_mask(mask_.data());
+    return problem.empty() ? problem : "mask of ones: " + problem;
+  }
+  std::string note() const override { return cudnn_ ? cudnn_->algorithm() : ""; }
+
+ private:
+  void set_mask(const float* m) {
+    kernels::conv2d_set_mask(m, nullptr);
+    CB_CHECK(cudaMemcpy(d_mask_.get(), m, taps * sizeof(float), cudaMemcpyHostToDevice));
+  }
+  void poison() { CB_CHECK(cudaMemset(d_out_.get(), 0xFF, total_ * sizeof(float))); }  // all-ones bits: NaN
+  std::string fetch_and_check(const float* mask) {
+    CB_CHECK(cudaMemcpy(h_out_.data(), d_out_.get(), total_ * sizeof(float), cudaMemcpyDeviceToHost));
+    return check_conv(h_in_.data(), h_out_.data(), n_, mask, kernels::fresh_seed());
+  }
+  variant v_;
+  int n_;
+  std::size_t total_;
+  std::array<float, taps> mask_;
+  std::vector<float> h_in_, h_out_;
+  harness::device_buffer<float> d_in_, d_out_, d_mask_;
+  std::unique_ptr<kernels::cudnn_conv5x5> cudnn_;
+};
+
+class conv_cpu final : public harness::fixture {
+ public:
+  conv_cpu(int n, int threads) : n_(n), threads_(threads), mask_(random_mask(kernels::fresh_seed())) {
+    const std::size_t total = std::size_t(n) * n;
+    bench::require_host_memory(2.0 * total * sizeof(float));
+    in_.resize(total);
+    out_.assign(total, std::nanf(""));
+    kernels::fill_uniform(in_.data(), total, -1.0f, 1.0f, kernels::fresh_seed());
+  }
+  void run(cudaStream_t) override {
+    phase_range p(phase::host);
+    if (threads_ <= 1) kernels::conv2d_cpu_seq(in_.data(), out_.data(), n_, mask_.data());
+    else kernels::conv2d_cpu_par(in_.data(), out_.data(), n_, mask_.data(), threads_);
+  }
+  std::string verify() override { return check_conv(in_.data(), out_.data(), n_, mask_.data(), kernels::fresh_seed()); }
+  std::string note() const override { return threads_ > 1 ? std::to_string(threads_) + " threads" : ""; }
+
+ private:
+  int n_, threads_;
+  std::array<float, taps> mask_;
+  std::vector<float> in_, out_;
+};
+
+void register_conv2d(harness::family_builder& f, const harness::preset& p) {
+  f.describe("5x5 fp32 convolution, zero padding, square n x n input; mask in constant memory for the kernels")
+      .tolerance("sampled outputs within 1e-5 x sum|w x| of a double-precision reference, every output written")
+      .reference("cpu", "cpu_seq")
+      .reference("cpu_parallel", "cpu_par")
+      .reference("naive", "naive")
+      .reference("vendor", "cudnn");
+  const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  const std::vector<int> gpu_sizes = p.pick<int>({1024, 4096}, {1024, 2048, 4096, 8192, 16384}, {1024, 2048, 4096, 8192, 16384});
+  // The sequential CPU takes tens of seconds at 16384; only the full preset goes there.
+  const std::vector<int> seq_sizes = p.pick<int>({1024}, {1024, 2048, 4096}, {1024, 2048, 4096, 8192, 16384});
+  const std::vector<int> par_sizes = p.pick<int>({1024, 4096}, {1024, 2048, 4096, 8192}, {1024, 2048, 4096, 8192, 16384});
+  auto work = [](int n) {
+    const double elems = double(n) * n;
+    return harness::work_counts{.bytes_read = 4 * elems, .bytes_written = 4 * elems, .items = elems, .flops = 2.0 * taps * elems};
+  };
+  for (int n : gpu_sizes) {
+    const std::string ps = std::to_string(n);
+    for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled}, std::pair{"cudnn", variant::cudnn}})
+      f.add({.variant = name, .params = ps, .on = harness::where::gpu, .cache = harness::cache_state::cold, .work = work(n),
+             .size = double(n), .make = [v, n] { return std::make_unique<conv_gpu>(v, n); }});
+  }
+  for (int n : seq_sizes)
+    f.add({.variant = "cpu_seq", .params = std::to_string(n), .on = harness::where::cpu, .work = work(n), .size = double(n),
+           .make = [n] { return std::make_unique<conv_cpu>(n, 1); }});
+  for (int n : par_sizes)
+    f.add({.variant = "cpu_par", .params = std::to_string(n), .on = harness::where::cpu, .work = work(n), .size = double(n),
+           .make = [n, threads] { return std::make_unique<conv_cpu>(n, threads); }});
+}
+
+}  // namespace
+
+CB_REGISTER_FAMILY(conv2d, register_conv2d);

@@ -1,0 +1,128 @@
+// dot: a.b with a per-block shared-memory reduction and the final sum on the CPU, from host data;
+// the same split over K streams driven from K host threads; and the CPU baseline.
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "bench/common.hpp"
+#include "harness/nvtx.hpp"
+#include "harness/registry.hpp"
+#include "harness/worker_pool.hpp"
+#include "kernels/host_data.hpp"
+#include "kernels/vector_cpu.hpp"
+#include "kernels/vector_ops.cuh"
+
+namespace {
+using harness::phase;
+using harness::phase_range;
+using kernels::vector_config;
+constexpr double rel_tolerance = 1e-4;  ///< inputs in [0, 1): no cancellation, fp32 partial sums stay well within this
+
+std::string check_dot(double got, double want) {
+  if (std::fabs(got - want) <= rel_tolerance * std::fabs(want)) return {};
+  return "dot product is " + std::to_string(got) + ", want " + std::to_string(want);
+}
+
+/// One chunk's pipeline on its own stream: copy in, partial sums, copy partials out, finish on the host.
+struct dot_lane {
+  dot_lane(const float* h_a, const float* h_b, std::size_t n)
+      : h_a(h_a), h_b(h_b), n(n), d_a(n), d_b(n), d_partials(vector_config::dot_blocks), h_partials(vector_config::dot_blocks) {}
+  void enqueue(cudaStream_t s) {
+    { phase_range p(phase::h2d);
+      CB_CHECK(cudaMemcpyAsync(d_a.get(), h_a, n * sizeof(float), cudaMemcpyHostToDevice, s));
+      CB_CHECK(cudaMemcpyAsync(d_b.get(), h_b, n * sizeof(float), cudaMemcpyHostToDevice, s)); }
+    { phase_range p(phase::kernel); kernels::dot_partials(d_a.get(), d_b.get(), n, d_partials.get(), s); }
+    { phase_range p(phase::d2h);
+      CB_CHECK(cudaMemcpyAsync(h_partials.get(), d_partials.get(), h_partials.bytes(), cudaMemcpyDeviceToHost, s)); }
+  }
+  double finish(cudaStream_t s) {
+    CB_CHECK(cudaStreamSynchronize(s));
+    phase_range p(phase::host);
+    double sum = 0;
+    for (float v : h_partials) sum += v;
+    return sum;
+  }
+  const float *h_a, *h_b;
+  std::size_t n;
+  harness::device_buffer<float> d_a, d_b, d_partials;
+  harness::pinned_buffer<float> h_partials;
+};
+
+class dot_gpu final : public harness::fixture {
+ public:
+  dot_gpu(std::size_t n, int k) : n_(n), fan_(k), h_a_(n), h_b_(n), result_(k, 0.0) {
+    bench::require_device_memory(2.0 * n * sizeof(float));
+    kernels::fill_uniform(h_a_.get(), n, 0.0f, 1.0f, kernels::fresh_seed());
+    kernels::fill_uniform(h_b_.get(), n, 0.0f, 1.0f, kernels::fresh_seed());
+    want_ = kernels::dot_cpu(h_a_.get(), h_b_.get(), n);
+    for (int i = 0; i < k; ++i) {
+      auto [b, e] = bench::chunk(n, k, i);
+      lanes_.push_back(std::make_unique<dot_lane>(h_a_.get() + b, h_b_.get() + b, e - b));
+    }
+    if (k > 1) pool_ = std::make_unique<harness::worker_pool>(k, [this](int i) {
+      lanes_[i]->enqueue(fan_[i]);
+      result_[i] = lanes_[i]->finish(fan_[i]);
+    });
+  }
+  void run(cudaStream_t s) override {
+    fan_.fork(s);
+    if (pool_) pool_->run_round();
+    else { lanes_[0]->enqueue(fan_[0]); result_[0] = lanes_[0]->finish(fan_[0]); }
+    fan_.join(s);
+    got_ = 0;
+    for (double r : result_) got_ += r;
+  }
+  std::string verify() override { return check_dot(got_, want_); }
+ private:
+  std::size_t n_;
+  bench::stream_fan fan_;
+  harness::pinned_buffer<float> h_a_, h_b_;
+  std::vector<std::unique_ptr<dot_lane>> lanes_;
+  std::vector<double> result_;
+  std::unique_ptr<harness::worker_pool> pool_;
+  double want_ = 0, got_ = 0;
+};
+
+class dot_cpu_case final : public harness::fixture {
+ public:
+  explicit dot_cpu_case(std::size_t n) : a_(n), b_(n) {
+    kernels::fill_uniform(a_.data(), n, 0.0f, 1.0f, kernels::fresh_seed());
+    kernels::fill_uniform(b_.data(), n, 0.0f, 1.0f, kernels::fresh_seed());
+  }
+  // Accumulates in double: a sequential fp32 sum of 2^24 terms loses percents once the sum dwarfs a term.
+  void run(cudaStream_t) override { phase_range p(phase::host); got_ = kernels::dot_cpu(a_.data(), b_.data(), a_.size()); }
+  /// Independent check: the two halves must add up to the whole.
+  std::string verify() override {
+    const std::size_t h = a_.size() / 2;
+    return check_dot(got_, kernels::dot_cpu(a_.data(), b_.data(), h) + kernels::dot_cpu(a_.data() + h, b_.data() + h, a_.size() - h));
+  }
+ private:
+  std::vector<float> a_, b_;
+  double got_ = 0;
+};
+
+void register_dot(harness::family_builder& f, const harness::preset& p) {
+  f.describe("dot product of fp32 vectors in [0, 1) from pinned host memory: copies, per-block sums, final sum on the CPU")
+      .tolerance("relative 1e-4 against a double-precision sum")
+      .reference("cpu", "cpu")
+      .reference("naive", "shared");
+  const std::vector<std::size_t> sizes = p.pick<std::size_t>({1u << 24}, {1u << 20, 1u << 24, 1u << 26}, {1u << 20, 1u << 24, 1u << 26, 1u << 28});
+  const std::vector<int> lanes = p.pick<int>({1, 4}, {1, 2, 4, 8}, {1, 2, 4, 8, 16});
+  for (std::size_t n : sizes) {
+    const harness::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * vector_config::dot_blocks,
+                                 .items = double(n), .flops = 2.0 * double(n)};
+    const std::string ps = std::to_string(n);
+    f.add({.variant = "shared", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n),
+           .make = [n] { return std::make_unique<dot_gpu>(n, 1); }});
+    for (int k : lanes)
+      if (k > 1)
+        f.add({.variant = "threads_streams", .params = ps + "/" + std::to_string(k), .on = harness::where::gpu, .work = w,
+               .size = double(n), .make = [n, k] { return std::make_unique<dot_gpu>(n, k); }});
+    f.add({.variant = "cpu", .params = ps, .on = harness::where::cpu, .work = w, .size = double(n),
+           .make = [n] { return std::make_unique<dot_cpu_case>(n); }});
+  }
+}
+
+}  // namespace
+
+CB_REGISTER_FAMILY(dot, register_dot);

@@ -1,0 +1,141 @@
+// histogram: 256 bins over ints in [0, 256): naive (racy, kept for teaching), global atomics,
+// shared memory with the merge on the CPU or the GPU, CUB, and the CPU baseline.
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "bench/common.hpp"
+#include "harness/nvtx.hpp"
+#include "harness/registry.hpp"
+#include "kernels/histogram.cuh"
+#include "kernels/histogram_cpu.hpp"
+#include "kernels/host_data.hpp"
+
+namespace {
+using harness::phase;
+using harness::phase_range;
+using kernels::histogram_bins;
+using kernels::histogram_config;
+
+enum class variant { naive, atomic_global, shared_cpu_merge, shared_gpu_merge, cub };
+
+/// Input on the device, the expected histogram on the host.
+class histogram_gpu final : public harness::fixture {
+ public:
+  histogram_gpu(variant v, std::size_t n) : v_(v), n_(n) {
+    bench::require_device_memory(double(n) * sizeof(int) + 4.0 * histogram_bins * histogram_config::shared_blocks);
+    std::vector<int> h_in(n);
+    kernels::fill_ints(h_in.data(), n, 0, histogram_bins, kernels::fresh_seed());
+    kernels::histogram_cpu(h_in.data(), n, want_.data());
+    d_in_ = harness::device_buffer<int>(n);
+    d_hist_ = harness::device_buffer<unsigned>(histogram_bins);
+    CB_CHECK(cudaMemcpy(d_in_.get(), h_in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    CB_CHECK(cudaMemset(d_hist_.get(), 0xFF, histogram_bins * sizeof(unsigned)));  // poison
+    if (v == variant::shared_cpu_merge || v == variant::shared_gpu_merge) {
+      d_partials_ = harness::device_buffer<unsigned>(std::size_t(histogram_bins) * histogram_config::shared_blocks);
+      h_partials_ = harness::pinned_buffer<unsigned>(d_partials_.size());
+    }
+    if (v == variant::cub) cub_ = std::make_unique<kernels::cub_histogram>(d_in_.get(), n, d_hist_.get());
+  }
+  void run(cudaStream_t s) override {
+    switch (v_) {
+      case variant::naive: { phase_range p(phase::kernel); kernels::histogram_naive(d_in_.get(), n_, d_hist_.get(), s); break; }
+      case variant::atomic_global: { phase_range p(phase::kernel); kernels::histogram_atomic_global(d_in_.get(), n_, d_hist_.get(), s); break; }
+      case variant::cub: { phase_range p(phase::kernel); cub_->run(s); break; }
+      case variant::shared_gpu_merge: {
+        phase_range p(phase::kernel);
+        kernels::histogram_shared_partials(d_in_.get(), n_, d_partials_.get(), s);
+        kernels::histogram_merge_partials(d_partials_.get(), d_hist_.get(), s);
+        break;
+      }
+      case variant::shared_cpu_merge: {
+        { phase_range p(phase::kernel); kernels::histogram_shared_partials(d_in_.get(), n_, d_partials_.get(), s); }
+        {
+          phase_range p(phase::d2h);
+          CB_CHECK(cudaMemcpyAsync(h_partials_.get(), d_partials_.get(), h_partials_.bytes(), cudaMemcpyDeviceToHost, s));
+          CB_CHECK(cudaStreamSynchronize(s));
+        }
+        // The merge is host work inside the timed region: the stop event is recorded after it returns.
+        phase_range p(phase::host);
+        kernels::merge_partials_cpu(h_partials_.get(), histogram_config::shared_blocks, merged_.data());
+        break;
+      }
+    }
+  }
+  std::string verify() override {
+    std::array<unsigned, histogram_bins> got{};
+    if (v_ == variant::shared_cpu_merge) got = merged_;
+    else CB_CHECK(cudaMemcpy(got.data(), d_hist_.get(), sizeof got, cudaMemcpyDeviceToHost));
+    if (v_ == variant::naive) {
+      // Wrong by design: count what the race lost instead of failing.
+      unsigned long long total = 0;
+      for (unsigned c : got) total += c;
+      lost_ = double(n_) - double(total);
+      return total <= n_ ? std::string() : "the racy kernel counted more than it read";
+    }
+    return kernels::compare_elements(got.data(), want_.data(), histogram_bins, 0);
+  }
+  void add_counters(std::map<std::string, double>& c) const override {
+    if (v_ == variant::naive) { c["lost_counts"] = lost_; c["lost_fraction"] = lost_ / double(n_); }
+  }
+  std::string note() const override { return v_ == variant::naive ? "incorrect by design (racy increments)" : ""; }
+
+ private:
+  variant v_;
+  std::size_t n_;
+  std::array<unsigned, histogram_bins> want_{}, merged_{};
+  harness::device_buffer<int> d_in_;
+  harness::device_buffer<unsigned> d_hist_, d_partials_;
+  harness::pinned_buffer<unsigned> h_partials_;
+  std::unique_ptr<kernels::cub_histogram> cub_;
+  double lost_ = 0;
+};
+
+class histogram_cpu_case final : public harness::fixture {
+ public:
+  explicit histogram_cpu_case(std::size_t n) : in_(n) {
+    bench::require_host_memory(double(n) * sizeof(int));
+    kernels::fill_ints(in_.data(), n, 0, histogram_bins, kernels::fresh_seed());
+  }
+  void run(cudaStream_t) override { phase_range p(phase::host); kernels::histogram_cpu(in_.data(), in_.size(), hist_.data()); }
+  std::string verify() override {
+    unsigned long long total = 0;
+    for (unsigned c : hist_) total += c;
+    if (total != in_.size()) return "counts add up to " + std::to_string(total) + ", not " + std::to_string(in_.size());
+    // Spot-check three bins by counting them directly.
+    for (int bin : {0, 128, 255}) {
+      unsigned direct = 0;
+      for (int v : in_) direct += v == bin;
+      if (direct != hist_[bin]) return "bin " + std::to_string(bin) + " is wrong";
+    }
+    return {};
+  }
+ private:
+  std::vector<int> in_;
+  std::array<unsigned, histogram_bins> hist_{};
+};
+
+void register_histogram(harness::family_builder& f, const harness::preset& p) {
+  f.describe("256-bin histogram of ints uniform in [0, 256); the input is device-resident for GPU variants")
+      .tolerance("exact counts (naive: counts lost to the race are reported, not checked)")
+      .reference("cpu", "cpu")
+      .reference("naive", "atomic_global")
+      .reference("vendor", "cub");
+  const std::vector<std::size_t> sizes = p.pick<std::size_t>({1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 28},
+                                                             {1u << 20, 1u << 22, 1u << 24, 1u << 26, 1u << 28});
+  const std::array<std::pair<const char*, variant>, 5> variants{{{"naive", variant::naive}, {"atomic_global", variant::atomic_global},
+                                                                  {"shared_cpu_merge", variant::shared_cpu_merge},
+                                                                  {"shared_gpu_merge", variant::shared_gpu_merge}, {"cub", variant::cub}}};
+  for (std::size_t n : sizes) {
+    const harness::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4.0 * histogram_bins, .items = double(n)};
+    for (auto [name, v] : variants)
+      f.add({.variant = name, .params = std::to_string(n), .on = harness::where::gpu, .cache = harness::cache_state::cold,
+             .work = w, .size = double(n), .make = [v, n] { return std::make_unique<histogram_gpu>(v, n); }});
+    f.add({.variant = "cpu", .params = std::to_string(n), .on = harness::where::cpu, .work = w, .size = double(n),
+           .make = [n] { return std::make_unique<histogram_cpu_case>(n); }});
+  }
+}
+
+}  // namespace
+
+CB_REGISTER_FAMILY(histogram, register_histogram);

@@ -1,0 +1,108 @@
+// matmul: fp32 square C = A B: CPU, naive and tiled kernels, and cuBLAS SGEMM (pure fp32) as the reference.
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "bench/common.hpp"
+#include "harness/nvtx.hpp"
+#include "harness/registry.hpp"
+#include "kernels/host_data.hpp"
+#include "kernels/matmul.cuh"
+#include "kernels/matmul_cpu.hpp"
+
+namespace {
+using harness::phase;
+using harness::phase_range;
+constexpr int sampled_points = 1024;
+constexpr double rel_tolerance = 1e-4;  ///< |got - want| <= tol * sum |a_ik b_kj|: fp32 passes, a wrong index does not
+
+enum class variant { naive, tiled, cublas };
+
+/// Checks sampled elements (corners included) against double-precision dot products, and that none is NaN.
+std::string check_matmul(const float* a, const float* b, const float* c, int n) {
+  const std::size_t total = std::size_t(n) * n;
+  for (std::size_t i = 0; i < total; ++i)
+    if (std::isnan(c[i])) return "element " + std::to_string(i) + " was not written";
+  std::mt19937_64 g(kernels::fresh_seed());
+  std::uniform_int_distribution<int> d(0, n - 1);
+  for (int s = 0; s < sampled_points; ++s) {
+    const int r = s < 4 ? (s & 1) * (n - 1) : d(g), col = s < 4 ? (s >> 1) * (n - 1) : d(g);
+    double mag = 0;
+    const double want = kernels::matmul_reference_at(a, b, n, r, col, &mag);
+    const double got = c[std::size_t(r) * n + col];
+    if (std::fabs(got - want) > rel_tolerance * mag + 1e-6)
+      return "C(" + std::to_string(r) + ", " + std::to_string(col) + ") is " + std::to_string(got) + ", want " + std::to_string(want);
+  }
+  return {};
+}
+
+class matmul_gpu final : public harness::fixture {
+ public:
+  matmul_gpu(variant v, int n) : v_(v), n_(n), total_(std::size_t(n) * n), a_(total_), b_(total_), c_(total_) {
+    bench::require_device_memory(3.0 * total_ * sizeof(float));
+    kernels::fill_uniform(a_.data(), total_, -1.0f, 1.0f, kernels::fresh_seed());
+    kernels::fill_uniform(b_.data(), total_, -1.0f, 1.0f, kernels::fresh_seed());
+    d_a_ = harness::device_buffer<float>(total_);
+    d_b_ = harness::device_buffer<float>(total_);
+    d_c_ = harness::device_buffer<float>(total_);
+    CB_CHECK(cudaMemcpy(d_a_.get(), a_.data(), total_ * sizeof(float), cudaMemcpyHostToDevice));
+    CB_CHECK(cudaMemcpy(d_b_.get(), b_.data(), total_ * sizeof(float), cudaMemcpyHostToDevice));
+    CB_CHECK(cudaMemset(d_c_.get(), 0xFF, total_ * sizeof(float)));  // NaN poison
+    if (v == variant::cublas) cublas_ = std::make_unique<kernels::cublas_sgemm>();
+  }
+  void run(cudaStream_t s) override {
+    phase_range p(phase::kernel);
+    if (v_ == variant::naive) kernels::matmul_naive(d_a_.get(), d_b_.get(), d_c_.get(), n_, s);
+    else if (v_ == variant::tiled) kernels::matmul_tiled(d_a_.get(), d_b_.get(), d_c_.get(), n_, s);
+    else cublas_->run(d_a_.get(), d_b_.get(), d_c_.get(), n_, s);
+  }
+  std::string verify() override {
+    CB_CHECK(cudaMemcpy(c_.data(), d_c_.get(), total_ * sizeof(float), cudaMemcpyDeviceToHost));
+    return check_matmul(a_.data(), b_.data(), c_.data(), n_);
+  }
+ private:
+  variant v_;
+  int n_;
+  std::size_t total_;
+  std::vector<float> a_, b_, c_;
+  harness::device_buffer<float> d_a_, d_b_, d_c_;
+  std::unique_ptr<kernels::cublas_sgemm> cublas_;
+};
+
+class matmul_cpu_case final : public harness::fixture {
+ public:
+  explicit matmul_cpu_case(int n) : n_(n), a_(std::size_t(n) * n), b_(a_.size()), c_(a_.size(), std::nanf("")) {
+    kernels::fill_uniform(a_.data(), a_.size(), -1.0f, 1.0f, kernels::fresh_seed());
+    kernels::fill_uniform(b_.data(), b_.size(), -1.0f, 1.0f, kernels::fresh_seed());
+  }
+  void run(cudaStream_t) override { phase_range p(phase::host); kernels::matmul_cpu(a_.data(), b_.data(), c_.data(), n_); }
+  std::string verify() override { return check_matmul(a_.data(), b_.data(), c_.data(), n_); }
+ private:
+  int n_;
+  std::vector<float> a_, b_, c_;
+};
+
+void register_matmul(harness::family_builder& f, const harness::preset& p) {
+  f.describe("fp32 square matrix multiply C = A B, row-major, inputs uniform in [-1, 1)")
+      .tolerance("sampled elements within 1e-4 x sum|a b| of a double-precision reference")
+      .reference("cpu", "cpu")
+      .reference("naive", "naive")
+      .reference("vendor", "cublas");
+  const std::vector<int> gpu_sizes = p.pick<int>({1024, 2048}, {1024, 2048, 4096}, {1024, 2048, 4096, 8192});
+  const std::vector<int> cpu_sizes = p.pick<int>({1024}, {1024}, {1024, 2048});
+  auto work = [](int n) {
+    const double e = double(n) * n;
+    return harness::work_counts{.bytes_read = 8 * e, .bytes_written = 4 * e, .items = e, .flops = 2.0 * e * n};
+  };
+  for (int n : gpu_sizes)
+    for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled}, std::pair{"cublas", variant::cublas}})
+      f.add({.variant = name, .params = std::to_string(n), .on = harness::where::gpu, .cache = harness::cache_state::cold,
+             .work = work(n), .size = double(n), .make = [v, n] { return std::make_unique<matmul_gpu>(v, n); }});
+  for (int n : cpu_sizes)
+    f.add({.variant = "cpu", .params = std::to_string(n), .on = harness::where::cpu, .work = work(n), .size = double(n),
+           .make = [n] { return std::make_unique<matmul_cpu_case>(n); }});
+}
+
+}  // namespace
+
+CB_REGISTER_FAMILY(matmul, register_matmul);

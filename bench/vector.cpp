@@ -1,0 +1,139 @@
+// vector: c = a + b from host data to a result on the device: explicit copies from pinned memory,
+// unified memory migrated on demand, unified memory prefetched; and the CPU baseline.
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "bench/common.hpp"
+#include "harness/nvtx.hpp"
+#include "harness/registry.hpp"
+#include "kernels/host_data.hpp"
+#include "kernels/vector_cpu.hpp"
+#include "kernels/vector_ops.cuh"
+
+namespace {
+using harness::phase;
+using harness::phase_range;
+
+std::string check_sum(const float* a, const float* b, const float* c, std::size_t n) {
+  std::vector<float> want(n);
+  kernels::vector_add_cpu(a, b, want.data(), n);
+  return kernels::compare_elements(c, want.data(), n, 0);
+}
+
+class vector_explicit final : public harness::fixture {
+ public:
+  explicit vector_explicit(std::size_t n) : n_(n) {
+    bench::require_device_memory(3.0 * n * sizeof(float));
+    bench::require_host_memory(4.0 * n * sizeof(float));
+    h_a_ = harness::pinned_buffer<float>(n);
+    h_b_ = harness::pinned_buffer<float>(n);
+    kernels::fill_uniform(h_a_.get(), n, -1.0f, 1.0f, kernels::fresh_seed());
+    kernels::fill_uniform(h_b_.get(), n, -1.0f, 1.0f, kernels::fresh_seed());
+    d_a_ = harness::device_buffer<float>(n);
+    d_b_ = harness::device_buffer<float>(n);
+    d_c_ = harness::device_buffer<float>(n);
+    CB_CHECK(cudaMemset(d_c_.get(), 0xFF, n * sizeof(float)));
+  }
+  void run(cudaStream_t s) override {
+    {
+      phase_range p(phase::h2d);
+      CB_CHECK(cudaMemcpyAsync(d_a_.get(), h_a_.get(), h_a_.bytes(), cudaMemcpyHostToDevice, s));
+      CB_CHECK(cudaMemcpyAsync(d_b_.get(), h_b_.get(), h_b_.bytes(), cudaMemcpyHostToDevice, s));
+    }
+    phase_range p(phase::kernel);
+    kernels::vector_add(d_a_.get(), d_b_.get(), d_c_.get(), n_, s);
+  }
+  std::string verify() override {
+    std::vector<float> c(n_);
+    CB_CHECK(cudaMemcpy(c.data(), d_c_.get(), n_ * sizeof(float), cudaMemcpyDeviceToHost));
+    return check_sum(h_a_.get(), h_b_.get(), c.data(), n_);
+  }
+ private:
+  std::size_t n_;
+  harness::pinned_buffer<float> h_a_, h_b_;
+  harness::device_buffer<float> d_a_, d_b_, d_c_;
+};
+
+/// Unified memory; before every timed run the pages are sent back to the host (untimed).
+class vector_managed final : public harness::fixture {
+ public:
+  vector_managed(std::size_t n, bool prefetch) : n_(n), prefetch_(prefetch) {
+    int dev = 0, concurrent = 0;
+    CB_CHECK(cudaGetDevice(&dev));
+    CB_CHECK(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, dev));
+    if (!concurrent) throw harness::skip_case("the device has no concurrent managed access (no on-demand migration)");
+    bench::require_device_memory(3.0 * n * sizeof(float));  // managed memory never beyond free device memory
+    device_ = {cudaMemLocationTypeDevice, dev};
+    a_ = harness::managed_buffer<float>(n);
+    b_ = harness::managed_buffer<float>(n);
+    c_ = harness::managed_buffer<float>(n);
+    kernels::fill_uniform(a_.get(), n, -1.0f, 1.0f, kernels::fresh_seed());
+    kernels::fill_uniform(b_.get(), n, -1.0f, 1.0f, kernels::fresh_seed());
+    std::memset(c_.get(), 0xFF, n * sizeof(float));
+  }
+  void prepare(cudaStream_t s) override {
+    const cudaMemLocation host{cudaMemLocationTypeHost, 0};
+    for (auto* buf : {&a_, &b_, &c_}) CB_CHECK(cudaMemPrefetchAsync(buf->get(), buf->bytes(), host, 0, s));
+    CB_CHECK(cudaStreamSynchronize(s));
+  }
+  void run(cudaStream_t s) override {
+    if (prefetch_) {
+      phase_range p(phase::h2d);
+      for (auto* buf : {&a_, &b_, &c_}) CB_CHECK(cudaMemPrefetchAsync(buf->get(), buf->bytes(), device_, 0, s));
+    }
+    phase_range p(phase::kernel);
+    kernels::vector_add(a_.get(), b_.get(), c_.get(), n_, s);
+  }
+  std::string verify() override {
+    CB_CHECK(cudaDeviceSynchronize());
+    return check_sum(a_.get(), b_.get(), c_.get(), n_);
+  }
+ private:
+  std::size_t n_;
+  bool prefetch_;
+  cudaMemLocation device_{};
+  harness::managed_buffer<float> a_, b_, c_;
+};
+
+class vector_cpu_case final : public harness::fixture {
+ public:
+  explicit vector_cpu_case(std::size_t n) : a_(n), b_(n), c_(n, std::nanf("")) {
+    bench::require_host_memory(3.0 * n * sizeof(float));
+    kernels::fill_uniform(a_.data(), n, -1.0f, 1.0f, kernels::fresh_seed());
+    kernels::fill_uniform(b_.data(), n, -1.0f, 1.0f, kernels::fresh_seed());
+  }
+  void run(cudaStream_t) override { phase_range p(phase::host); kernels::vector_add_cpu(a_.data(), b_.data(), c_.data(), a_.size()); }
+  std::string verify() override {
+    for (std::size_t i = 0; i < a_.size(); ++i)
+      if (c_[i] != a_[i] + b_[i]) return "element " + std::to_string(i) + " is not a + b";
+    return {};
+  }
+ private:
+  std::vector<float> a_, b_, c_;
+};
+
+void register_vector(harness::family_builder& f, const harness::preset& p) {
+  f.describe("c = a + b, fp32, from inputs in host memory to the result on the device")
+      .tolerance("exact")
+      .reference("cpu", "cpu")
+      .reference("naive", "explicit");
+  const std::vector<std::size_t> sizes = p.pick<std::size_t>({1u << 24}, {1u << 20, 1u << 24, 1u << 28},
+                                                             {1u << 20, 1u << 22, 1u << 24, 1u << 26, 1u << 28});
+  for (std::size_t n : sizes) {
+    const harness::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * double(n), .items = double(n)};
+    const std::string ps = std::to_string(n);
+    f.add({.variant = "explicit", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n),
+           .make = [n] { return std::make_unique<vector_explicit>(n); }});
+    f.add({.variant = "managed", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n),
+           .make = [n] { return std::make_unique<vector_managed>(n, false); }});
+    f.add({.variant = "managed_prefetch", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n),
+           .make = [n] { return std::make_unique<vector_managed>(n, true); }});
+    f.add({.variant = "cpu", .params = ps, .on = harness::where::cpu, .work = w, .size = double(n),
+           .make = [n] { return std::make_unique<vector_cpu_case>(n); }});
+  }
+}
+
+}  // namespace
+
+CB_REGISTER_FAMILY(vector, register_vector);

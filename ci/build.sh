@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Configures (once) and builds in Release into build/, incrementally. Quiet unless something fails.
+# Usage: ci/build.sh [TARGET...]   (no target: everything, tests included)
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${CUDABENCH_BUILD_DIR:-$root/build}"
+mkdir -p "$build"
+log="$build/build.log"
+jobs=$(nproc 2>/dev/null || echo 2)
+cuda_root=${CUDA_HOME:-/usr/local/cuda}
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  echo "configuring $build ..." >&2
+  if ! cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "run_bench: configuring failed (log: $log)" >&2
+    exit 2
+  fi
+fi
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+echo "building ($jobs jobs; log: $log) ..." >&2
+if ! cmake --build "$build" -j "$jobs" "${targets[@]}" >>"$log" 2>&1; then
+  grep -E -B2 -A8 "error|Error" "$log" | tail -n 60 >&2
+  echo "run_bench: the build failed (log: $log)" >&2
+  exit 2
+fi

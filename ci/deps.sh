@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs what the build needs and the machine lacks (Debian/Ubuntu packages), or says exactly what to run.
+# Usage: ci/deps.sh [--tests]   (--tests: also the test-only tools; a browser for the HTML test is best effort)
+# Exit status: 0 ready, 2 something is missing and could not be installed here.
+set -uo pipefail
+
+want_tests=0
+[ "${1:-}" = "--tests" ] && want_tests=1
+
+cuda_root=${CUDA_HOME:-/usr/local/cuda}
+if ! command -v nvcc >/dev/null 2>&1 && [ ! -x "$cuda_root/bin/nvcc" ]; then
+  echo "run_bench: the CUDA toolkit (nvcc) is not installed: expected $cuda_root/bin/nvcc or nvcc on PATH (set CUDA_HOME)" >&2
+  exit 2
+fi
+
+# package -> a file that shows it is there (however it was installed)
+declare -A probe=(
+  [cmake]=/usr/bin/cmake
+  [g++]=/usr/bin/g++
+  [libbenchmark-dev]=/usr/include/benchmark/benchmark.h
+  [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
+  [libfmt-dev]=/usr/include/fmt/core.h
+  [libgtest-dev]=/usr/include/gtest/gtest.h
+)
+missing=()
+for pkg in cmake g++ libbenchmark-dev nlohmann-json3-dev libfmt-dev libgtest-dev; do
+  [ -e "${probe[$pkg]}" ] || missing+=("$pkg")
+done
+if [ "$want_tests" = 1 ] && ! command -v python3 >/dev/null 2>&1; then missing+=(python3); fi
+
+apt_install() {
+  export DEBIAN_FRONTEND=noninteractive
+  if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -print -quit 2>/dev/null)" ]; then
+    apt-get update -qq || return 1
+  fi
+  apt-get install -y -qq --no-install-recommends "$@" >/dev/null || { apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@" >/dev/null; }
+}
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "run_bench: missing packages; install them with:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 2
+  fi
+  echo "installing: ${missing[*]}" >&2
+  if ! apt_install "${missing[@]}"; then
+    echo "run_bench: could not install ${missing[*]} with apt-get" >&2
+    exit 2
+  fi
+fi
+
+# Headless Chromium renders the HTML report in a test; without it that test skips and says why.
+if [ "$want_tests" = 1 ] && ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  echo "installing chromium (for the HTML rendering test; best effort)" >&2
+  apt_install chromium || echo "note: chromium could not be installed; the HTML rendering test will skip" >&2
+fi
+
+cmake_version=$(cmake --version | head -n1 | awk '{print $3}')
+if [ "$(printf '%s\n' 3.25 "$cmake_version" | sort -V | head -n1)" != 3.25 ]; then
+  echo "run_bench: CMake $cmake_version is too old; 3.25 or newer is needed" >&2
+  exit 2
+fi
+exit 0

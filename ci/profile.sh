@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs the benchmark binary, under Nsight Systems (--nsys) or Nsight Compute (--ncu) when asked.
+# Usage: ci/profile.sh BINARY [--nsys|--ncu] [runner options...]
+#   --nsys  nsys profile --trace=cuda,nvtx,osrt, one report named after the preset and time
+#   --ncu   ncu --nvtx --nvtx-include "cudabench@CASE/" per selected case; kernel duration and DRAM
+#           throughput go to a CSV beside the --json file (or ncu-<preset>-<time>.csv)
+# Profiled runs pass --profile to the binary: a few clean samples per case instead of thousands.
+set -uo pipefail
+bin=$1; shift
+mode=""
+args=()
+for a in "$@"; do
+  case "$a" in
+    --nsys) mode=nsys ;;
+    --ncu) mode=ncu ;;
+    *) args+=("$a") ;;
+  esac
+done
+[ -z "$mode" ] && exec "$bin" "${args[@]}"
+
+preset=quick json=""
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case "${args[$i]}" in
+    --preset=*) preset=${args[$i]#--preset=} ;;
+    --preset) preset=${args[$((i + 1))]:-quick} ;;
+    --json=*) json=${args[$i]#--json=} ;;
+    --json) json=${args[$((i + 1))]:-} ;;
+  esac
+done
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+
+if [ "$mode" = nsys ]; then
+  if ! command -v nsys >/dev/null 2>&1; then
+    echo "run_bench: --nsys needs Nsight Systems (nsys), which is not installed or not on PATH" >&2
+    exit 2
+  fi
+  "$bin" --list "${args[@]}" >/dev/null || exit $?   # bad options fail before the profiler starts
+  exec nsys profile --trace=cuda,nvtx,osrt --output "cudabench-$preset-$stamp" "$bin" --profile "${args[@]}"
+fi
+
+if ! command -v ncu >/dev/null 2>&1; then
+  echo "run_bench: --ncu needs Nsight Compute (ncu), which is not installed or not on PATH" >&2
+  exit 2
+fi
+# Filter out --filter: each case runs alone, selected by name and by its NVTX range.
+cases=$("$bin" --list "${args[@]}") || exit $?
+plain=()
+for a in "${args[@]}"; do case "$a" in --filter=*|--json=*|--compare-to=*|--save-baseline) ;; *) plain+=("$a") ;; esac; done
+csv=${json:+${json%.json}.ncu.csv}
+csv=${csv:-ncu-$preset-$stamp.csv}
+tmp="$csv.tmp.$$"
+: >"$tmp"
+status=0
+while read -r name kind _; do
+  [ "$kind" = gpu ] || continue
+  regex="^$(printf '%s' "$name" | sed 's/[][\.*^$+?(){}|]/\\&/g')\$"
+  echo "ncu: $name" >&2
+  ncu --clock-control none --nvtx --nvtx-include "cudabench@$name/" --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
+      --csv --page raw "$bin" --profile --filter="$regex" "${plain[@]}" 2>/dev/null | grep -E '^"' | sed "s|^|\"$name\",|" >>"$tmp" || status=1
+done <<<"$cases"
+mv "$tmp" "$csv"
+echo "ncu results: $csv" >&2
+exit $status

@@ -1,0 +1,74 @@
+// cuDNN forward convolution for the conv2d family.
+#include "kernels/conv2d_cudnn.hpp"
+
+#include <fmt/format.h>
+
+#include "harness/cuda_handles.hpp"
+#include "kernels/vendor_handle.hpp"
+
+namespace kernels {
+
+struct cudnn_conv5x5::impl {
+  vendor_handle<cudnnHandle_t, cudnnDestroy> handle;
+  vendor_handle<cudnnTensorDescriptor_t, cudnnDestroyTensorDescriptor> x, y;
+  vendor_handle<cudnnFilterDescriptor_t, cudnnDestroyFilterDescriptor> w;
+  vendor_handle<cudnnConvolutionDescriptor_t, cudnnDestroyConvolutionDescriptor> conv;
+  cudnnConvolutionFwdAlgo_t algo{};
+  harness::device_buffer<unsigned char> workspace;
+  const float *in = nullptr, *mask = nullptr;
+  float* out = nullptr;
+  std::string algo_name;
+};
+
+namespace {
+template <typename H, auto Create>
+H create() {
+  H h{};
+  CB_CHECK(Create(&h));
+  return h;
+}
+}  // namespace
+
+cudnn_conv5x5::cudnn_conv5x5(int n, const float* d_in, const float* d_mask, float* d_out) : impl_(std::make_unique<impl>()) {
+  impl& p = *impl_;
+  p.in = d_in;
+  p.mask = d_mask;
+  p.out = d_out;
+  p.handle = decltype(p.handle)(create<cudnnHandle_t, cudnnCreate>());
+  p.x = decltype(p.x)(create<cudnnTensorDescriptor_t, cudnnCreateTensorDescriptor>());
+  p.y = decltype(p.y)(create<cudnnTensorDescriptor_t, cudnnCreateTensorDescriptor>());
+  p.w = decltype(p.w)(create<cudnnFilterDescriptor_t, cudnnCreateFilterDescriptor>());
+  p.conv = decltype(p.conv)(create<cudnnConvolutionDescriptor_t, cudnnCreateConvolutionDescriptor>());
+  CB_CHECK(cudnnSetTensor4dDescriptor(p.x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, n, n));
+  CB_CHECK(cudnnSetTensor4dDescriptor(p.y, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, n, n));
+  CB_CHECK(cudnnSetFilter4dDescriptor(p.w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, 1, 1, 5, 5));
+  CB_CHECK(cudnnSetConvolution2dDescriptor(p.conv, 2, 2, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+  CB_CHECK(cudnnSetConvolutionMathType(p.conv, CUDNN_FMA_MATH));
+  constexpr int wanted = CUDNN_CONVOLUTION_FWD_ALGO_COUNT;
+  cudnnConvolutionFwdAlgoPerf_t perf[wanted];
+  int found = 0;
+  CB_CHECK(cudnnFindConvolutionForwardAlgorithm(p.handle, p.x, p.w, p.conv, p.y, wanted, &found, perf));
+  int best = -1;
+  for (int i = 0; i < found && best < 0; ++i)
+    if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].mathType == CUDNN_FMA_MATH) best = i;
+  if (best < 0) throw harness::cuda_error("cuDNN found no FMA-math forward algorithm for this convolution");
+  p.algo = perf[best].algo;
+  p.algo_name = fmt::format("cuDNN algo {}", int(p.algo));
+  std::size_t ws = 0;
+  CB_CHECK(cudnnGetConvolutionForwardWorkspaceSize(p.handle, p.x, p.w, p.conv, p.y, p.algo, &ws));
+  if (ws) p.workspace = harness::device_buffer<unsigned char>(ws);
+}
+
+cudnn_conv5x5::~cudnn_conv5x5() = default;
+
+void cudnn_conv5x5::run(cudaStream_t s) {
+  impl& p = *impl_;
+  CB_CHECK(cudnnSetStream(p.handle, s));
+  const float alpha = 1, beta = 0;
+  CB_CHECK(cudnnConvolutionForward(p.handle, &alpha, p.x, p.in, p.w, p.mask, p.conv, p.algo, p.workspace.get(),
+                                   p.workspace.bytes(), &beta, p.y, p.out));
+}
+
+const std::string& cudnn_conv5x5::algorithm() const { return impl_->algo_name; }
+
+}  // namespace kernels

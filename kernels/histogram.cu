@@ -1,0 +1,80 @@
+// Histogram kernels (naive, global atomics, shared memory with CPU or GPU merge) and the CUB reference.
+#include "kernels/histogram.cuh"
+
+#include <cub/device/device_histogram.cuh>
+
+#include <algorithm>
+
+#include "harness/cuda_check.hpp"
+
+namespace kernels {
+namespace {
+using cfg = histogram_config;
+
+unsigned grid_for(std::size_t n) { return unsigned(std::clamp<std::size_t>((n + cfg::block - 1) / cfg::block, 1, 65535)); }
+
+__global__ void naive_kernel(const int* __restrict__ in, std::size_t n, unsigned* hist) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+    hist[in[i]]++;  // racy on purpose: the source's first version
+}
+
+__global__ void atomic_global_kernel(const int* __restrict__ in, std::size_t n, unsigned* hist) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+    atomicAdd(&hist[in[i]], 1u);
+}
+
+__global__ void __launch_bounds__(cfg::block) shared_kernel(const int* __restrict__ in, std::size_t n, unsigned* partials) {
+  __shared__ unsigned local[histogram_bins];
+  for (int b = threadIdx.x; b < histogram_bins; b += blockDim.x) local[b] = 0;
+  __syncthreads();
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+    atomicAdd(&local[in[i]], 1u);
+  __syncthreads();
+  for (int b = threadIdx.x; b < histogram_bins; b += blockDim.x) partials[std::size_t(blockIdx.x) * histogram_bins + b] = local[b];
+}
+
+__global__ void merge_kernel(const unsigned* __restrict__ partials, unsigned* hist) {
+  const int bin = blockIdx.x * blockDim.x + threadIdx.x;
+  if (bin >= histogram_bins) return;
+  unsigned sum = 0;
+  for (int b = 0; b < cfg::shared_blocks; ++b) sum += partials[std::size_t(b) * histogram_bins + bin];
+  hist[bin] = sum;
+}
+}  // namespace
+
+void histogram_naive(const int* d_in, std::size_t n, unsigned* d_hist, cudaStream_t s) {
+  CB_CHECK(cudaMemsetAsync(d_hist, 0, histogram_bins * sizeof(unsigned), s));
+  naive_kernel<<<grid_for(n), cfg::block, 0, s>>>(d_in, n, d_hist);
+  CB_CHECK_LAUNCH("histogram naive_kernel");
+}
+
+void histogram_atomic_global(const int* d_in, std::size_t n, unsigned* d_hist, cudaStream_t s) {
+  CB_CHECK(cudaMemsetAsync(d_hist, 0, histogram_bins * sizeof(unsigned), s));
+  atomic_global_kernel<<<grid_for(n), cfg::block, 0, s>>>(d_in, n, d_hist);
+  CB_CHECK_LAUNCH("histogram atomic_global_kernel");
+}
+
+void histogram_shared_partials(const int* d_in, std::size_t n, unsigned* d_partials, cudaStream_t s) {
+  shared_kernel<<<cfg::shared_blocks, cfg::block, 0, s>>>(d_in, n, d_partials);
+  CB_CHECK_LAUNCH("histogram shared_kernel");
+}
+
+void histogram_merge_partials(const unsigned* d_partials, unsigned* d_hist, cudaStream_t s) {
+  merge_kernel<<<1, histogram_bins, 0, s>>>(d_partials, d_hist);
+  CB_CHECK_LAUNCH("histogram merge_kernel");
+}
+
+cub_histogram::cub_histogram(const int* d_in, std::size_t n, unsigned* d_hist) : in_(d_in), n_(n), hist_(d_hist) {
+  CB_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes_, in_, hist_, histogram_bins + 1, 0, histogram_bins,
+                                               static_cast<long long>(n_)));
+  CB_CHECK(cudaMalloc(&temp_, temp_bytes_));
+}
+
+cub_histogram::~cub_histogram() { CB_CHECK_NOTHROW(cudaFree(temp_)); }
+
+void cub_histogram::run(cudaStream_t s) {
+  CB_CHECK(cub::DeviceHistogram::HistogramEven(temp_, temp_bytes_, in_, hist_, histogram_bins + 1, 0, histogram_bins,
+                                               static_cast<long long>(n_), s));
+}
+
+}  // namespace kernels

@@ -1,0 +1,42 @@
+// Launchers of the reduce family: the sum of n floats into one, on the device.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace kernels {
+
+struct reduce_config {
+  static constexpr int block = 256;
+  static constexpr int max_blocks = 1024;    ///< first-pass blocks of the two-pass variants (grid-stride)
+  static constexpr int items = 8;            ///< elements per thread per level of the recursive variant
+};
+
+/// Two passes of a shared-memory tree reduction; d_partials holds max_blocks floats.
+void reduce_shared_tree(const float* d_in, std::size_t n, float* d_partials, float* d_result, cudaStream_t s);
+/// Two passes of a warp-shuffle reduction; d_partials holds max_blocks floats.
+void reduce_warp_shuffle(const float* d_in, std::size_t n, float* d_partials, float* d_result, cudaStream_t s);
+/// Floats each of the two scratch buffers of reduce_recursive needs for n inputs.
+std::size_t reduce_recursive_scratch(std::size_t n);
+/// One launch from the host; each level tail-launches the next (dynamic parallelism,
+/// cudaStreamTailLaunch) until one block is left.
+void reduce_recursive(const float* d_in, std::size_t n, float* d_a, float* d_b, float* d_result, cudaStream_t s);
+
+/// cub::DeviceReduce::Sum, temp storage owned by the object.
+class cub_sum {
+ public:
+  cub_sum(const float* d_in, std::size_t n, float* d_result);
+  ~cub_sum();
+  cub_sum(const cub_sum&) = delete;
+  cub_sum& operator=(const cub_sum&) = delete;
+  void run(cudaStream_t s);
+ private:
+  const float* in_;
+  std::size_t n_;
+  float* result_;
+  void* temp_ = nullptr;
+  std::size_t temp_bytes_ = 0;
+};
+
+}  // namespace kernels

@@ -1,0 +1,44 @@
+// Vector add and the per-block dot product.
+#include "kernels/vector_ops.cuh"
+
+#include <algorithm>
+
+#include "harness/cuda_check.hpp"
+
+namespace kernels {
+namespace {
+using cfg = vector_config;
+
+__global__ void add_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, std::size_t n) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+    c[i] = a[i] + b[i];
+}
+
+__global__ void __launch_bounds__(cfg::block) dot_kernel(const float* __restrict__ a, const float* __restrict__ b, std::size_t n,
+                                                          float* __restrict__ partials) {
+  __shared__ float cache[cfg::block];
+  float sum = 0;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+    sum += a[i] * b[i];
+  cache[threadIdx.x] = sum;
+  __syncthreads();
+  for (int half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) cache[threadIdx.x] += cache[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partials[blockIdx.x] = cache[0];
+}
+}  // namespace
+
+void vector_add(const float* d_a, const float* d_b, float* d_c, std::size_t n, cudaStream_t s) {
+  const unsigned grid = unsigned(std::clamp<std::size_t>((n + cfg::block - 1) / cfg::block, 1, 132 * 32));
+  add_kernel<<<grid, cfg::block, 0, s>>>(d_a, d_b, d_c, n);
+  CB_CHECK_LAUNCH("vector add_kernel");
+}
+
+void dot_partials(const float* d_a, const float* d_b, std::size_t n, float* d_partials, cudaStream_t s) {
+  dot_kernel<<<cfg::dot_blocks, cfg::block, 0, s>>>(d_a, d_b, n, d_partials);
+  CB_CHECK_LAUNCH("dot_kernel");
+}
+
+}  // namespace kernels

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# End-to-end tests of the command line: exit statuses, messages, JSON shape, compare/report/trend.
+# Usage: tests/cli_test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+build=$1 src=$2
+bench="$build/bench/cudabench" report="$build/reports/cudabench-report" fx="$src/tests/fixtures"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS [CONDITION...]
+  local name=$1 want=$2 got=$3
+  shift 3
+  if [ "$want" != "$got" ]; then echo "FAIL $name: exit status $got, want $want"; fail=$((fail + 1)); return; fi
+  for cond in "$@"; do
+    if ! eval "$cond"; then echo "FAIL $name: $cond"; fail=$((fail + 1)); return; fi
+  done
+  echo "ok   $name"; pass=$((pass + 1))
+}
+run() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+
+s=$(run "$bench" --frobnicate); check "unknown option" 2 "$s" 'grep -q "unknown option .--frobnicate." "$tmp/err"' 'grep -q "^usage:" "$tmp/err"'
+s=$(run "$bench" --filter=no_such_case_xyz); check "filter matching nothing" 2 "$s" 'grep -q "no case matches --filter=no_such_case_xyz" "$tmp/err"'
+s=$(run "$bench" --filter='('); check "invalid filter regex" 2 "$s" 'grep -q "invalid regular expression" "$tmp/err"'
+s=$(run "$bench" --preset=huge); check "unknown preset" 2 "$s" 'grep -q "unknown preset .huge." "$tmp/err"'
+s=$(run "$bench" --filter=image/cpu --json "$tmp/no/such/dir/out.json"); check "unwritable --json fails before any case" 2 "$s" \
+  'grep -q "cannot write" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
+s=$(run "$bench" --help); check "help" 0 "$s" 'grep -q -- "--preset" "$tmp/out"'
+
+s=$(run "$bench" --list); check "list shows every family and variant" 0 "$s" \
+  'for v in image/sync image/async_pageable_streams/16 image/pinned_streams/1 image/kernel_only image/cpu image/rgb_sync image/rgb_pipelined_streams image/rgb_cpu histogram/naive histogram/atomic_global histogram/shared_cpu_merge histogram/shared_gpu_merge histogram/cub histogram/cpu conv2d/cpu_seq conv2d/cpu_par conv2d/naive conv2d/tiled conv2d/cudnn matmul/cpu matmul/naive matmul/tiled matmul/cublas vector/explicit vector/managed vector/managed_prefetch vector/cpu dot/shared dot/threads_streams dot/cpu reduce/shared_tree reduce/warp_shuffle reduce/recursive_tail reduce/cub reduce/cpu; do grep -q "^$v" "$tmp/out" || { echo "missing $v"; exit 1; }; done'
+
+s=$(run "$bench" --filter=image --json "$tmp/image.json"); check "image family runs; JSON has the device and the skips" 0 "$s" \
+  'python3 "$src/tests/check_result_json.py" "$tmp/image.json" image' '! ls "$tmp" | grep -q "gbench\|tmp\."'
+
+s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_same.json"); check "compare identical: exit 0" 0 "$s" '! grep -q " regression " "$tmp/out"'
+s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_slowed.json" --md "$tmp/c.md" --html "$tmp/c.html" --json "$tmp/c.json"); check "compare slowed: exit 1, exactly that case" 1 "$s" \
+  '[ "$(grep -c " regression " "$tmp/out")" = 1 ]' 'grep " regression " "$tmp/out" | grep -q conv2d/tiled/4096' \
+  '[ -s "$tmp/c.md" ] && [ -s "$tmp/c.html" ] && [ -s "$tmp/c.json" ]'
+s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_faster.json"); check "compare improvement: exit 0" 0 "$s" 'grep -q improvement "$tmp/out"'
+s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_other_gpu.json"); check "compare different GPUs: refused" 2 "$s" 'grep -q "different GPU models" "$tmp/err"'
+s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_other_gpu.json" --allow-device-mismatch); check "compare different GPUs: allowed" 0 "$s"
+for bad in bad_invalid bad_not_benchmark bad_empty bad_negative_time bad_zero_time bad_unknown_unit bad_duplicate bad_nan_time does_not_exist; do
+  s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/$bad.json" --md "$tmp/$bad.md")
+  check "compare rejects $bad" 2 "$s" "grep -q '$bad.json' \"\$tmp/err\"" "[ \"\$(wc -l <\"\$tmp/err\")\" = 1 ]" "[ ! -e \"\$tmp/$bad.md\" ]"
+done
+s=$(run "$report" compare "$fx/synthetic_base.json"); check "compare with one file: usage" 2 "$s" 'grep -q "expects 2 file" "$tmp/err"'
+s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_same.json" --md "$tmp/nodir/x.md"); check "compare unwritable output" 2 "$s"
+s=$(run "$report" report "$fx/synthetic_base.json" --md "$tmp/r.md" --html "$tmp/r.html"); check "report" 0 "$s" '[ -s "$tmp/r.md" ] && [ -s "$tmp/r.html" ]'
+s=$(run "$report" trend "$fx/trend" --html "$tmp/t.html"); check "trend flags the sustained step only" 0 "$s" \
+  'grep -q "conv2d/tiled/4096.*step +1[0-9]" "$tmp/out"' 'grep -q "^1 case(s) with a sustained shift" "$tmp/out"'
+if ! command -v nsys >/dev/null 2>&1; then
+  s=$(run "$src/ci/profile.sh" "$bench" --nsys --filter=image/cpu); check "--nsys without nsys: exit 2 before running" 2 "$s" 'grep -q "needs Nsight Systems" "$tmp/err"'
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,104 @@
+// Tests of harness/compare: verdicts on synthetic pairs whose answer is known.
+#include "harness/compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/options.hpp"
+
+using namespace harness;
+
+namespace {
+run_result fixture(const std::string& name) { return load_run(std::string(CUDABENCH_FIXTURES) + "/" + name); }
+const case_comparison& find(const comparison& c, const std::string& name) {
+  for (auto& r : c.cases) if (r.name == name) return r;
+  throw std::runtime_error("no case " + name);
+}
+}  // namespace
+
+TEST(Compare, IdenticalDistributionsFlagNothing) {
+  comparison c = compare_runs(fixture("synthetic_base.json"), fixture("synthetic_same.json"), {});
+  EXPECT_FALSE(c.has_regression());
+  EXPECT_EQ(c.count(verdict::unchanged), c.cases.size());
+  for (auto& r : c.cases) EXPECT_EQ(r.method, "rank test");
+}
+
+TEST(Compare, ExactlyTheSlowedCaseIsFlagged) {
+  comparison c = compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {});
+  EXPECT_EQ(c.count(verdict::regression), 1u);
+  const case_comparison& r = find(c, "conv2d/tiled/4096");
+  EXPECT_EQ(r.v, verdict::regression);
+  EXPECT_NEAR(r.change, 0.10, 0.02);
+  EXPECT_LT(r.p_value, 0.001);
+  EXPECT_LT(r.detectable, 0.05);
+  EXPECT_LT(c.family_geomean.at("conv2d"), 1.15);
+  EXPECT_GT(c.family_geomean.at("conv2d"), 1.05);
+}
+
+TEST(Compare, ImprovementsAreReportedAndNeverFail) {
+  comparison c = compare_runs(fixture("synthetic_base.json"), fixture("synthetic_faster.json"), {});
+  EXPECT_EQ(find(c, "image/sync").v, verdict::improvement);
+  EXPECT_FALSE(c.has_regression());
+}
+
+TEST(Compare, NoisyCaseIsInconclusive) {
+  comparison c = compare_runs(fixture("synthetic_noisy_base.json"), fixture("synthetic_noisy.json"), {});
+  EXPECT_EQ(find(c, "histogram/cub/1048576").v, verdict::inconclusive);
+  EXPECT_FALSE(c.has_regression());
+}
+
+TEST(Compare, ThresholdAloneWithOneSampleASide) {
+  run_result base = fixture("gbench17_single.json");
+  run_result cur = base;
+  for (auto& c : cur.cases)
+    if (c.name == "image/sync") { c.samples_s[0] *= 1.2; c.median_s *= 1.2; }
+  comparison c = compare_runs(base, cur, {});
+  const case_comparison& r = find(c, "image/sync");
+  EXPECT_EQ(r.v, verdict::regression);
+  EXPECT_EQ(r.method, "threshold only (1 sample a side)");
+  EXPECT_EQ(find(c, "BM_Broken").v, verdict::failed);
+}
+
+TEST(Compare, AggregatesOnlySaysNoTestRan) {
+  comparison c = compare_runs(fixture("gbench18_aggregates.json"), fixture("gbench18_aggregates.json"), {});
+  EXPECT_EQ(find(c, "image/sync").method, "threshold only (aggregates only: no rank test)");
+  EXPECT_EQ(find(c, "BM_NeedsGPU").v, verdict::skipped);
+}
+
+TEST(Compare, NewAndMissingCases) {
+  run_result base = fixture("synthetic_base.json"), cur = fixture("synthetic_same.json");
+  cur.cases.erase(cur.cases.begin());  // image/sync gone
+  cur.cases[0].name = "image/pinned_streams/8";  // a case that changed its parameters
+  comparison c = compare_runs(base, cur, {});
+  EXPECT_EQ(find(c, "image/sync").v, verdict::missing);
+  EXPECT_EQ(find(c, "image/pinned_streams/4").v, verdict::missing);
+  EXPECT_EQ(find(c, "image/pinned_streams/8").v, verdict::new_case);
+}
+
+TEST(Compare, DifferentGpuModelsAreRefusedUnlessAllowed) {
+  run_result base = fixture("synthetic_base.json"), other = fixture("synthetic_other_gpu.json");
+  try {
+    compare_runs(base, other, {});
+    FAIL() << "expected a refusal";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("different GPU models"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("--allow-device-mismatch"), std::string::npos);
+  }
+  compare_settings s;
+  s.allow_device_mismatch = true;
+  comparison c = compare_runs(base, other, s);
+  ASSERT_FALSE(c.header_notes.empty());
+}
+
+TEST(Compare, DriverChangeIsShownInTheHeader) {
+  run_result base = fixture("synthetic_base.json"), cur = fixture("synthetic_same.json");
+  cur.device->driver_version = 13010;
+  comparison c = compare_runs(base, cur, {});
+  ASSERT_EQ(c.header_notes.size(), 1u);
+  EXPECT_NE(c.header_notes[0].find("driver changed: 13.0 -> 13.1"), std::string::npos);
+}
+
+TEST(Compare, ClockDifferenceIsRefused) {
+  run_result base = fixture("synthetic_base.json"), cur = fixture("synthetic_same.json");
+  cur.device->sm_clock_khz = 1500000;
+  EXPECT_THROW(compare_runs(base, cur, {}), input_error);
+}

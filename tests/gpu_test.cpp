@@ -1,0 +1,103 @@
+// GPU tests (ctest label gpu): each kernel against its CPU reference on fresh random input.
+// Without a usable device every test skips and says why.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "harness/cuda_handles.hpp"
+#include "harness/device_query.hpp"
+#include "kernels/histogram.cuh"
+#include "kernels/histogram_cpu.hpp"
+#include "kernels/host_data.hpp"
+#include "kernels/image.cuh"
+#include "kernels/image_cpu.hpp"
+#include "kernels/reduce.cuh"
+#include "kernels/vector_cpu.hpp"
+#include "kernels/vector_ops.cuh"
+
+using namespace kernels;
+
+namespace {
+const harness::device_info& device() {
+  static const harness::device_info d = harness::query_device(0);
+  return d;
+}
+}  // namespace
+
+// GTEST_SKIP returns from the function it is in, so this has to expand inside each test body.
+#define REQUIRE_GPU() \
+  if (!device().available) GTEST_SKIP() << device().unavailable_reason
+
+TEST(Gpu, InvertOnOddSizesAndOffsets) {
+  REQUIRE_GPU();
+  for (std::size_t n : {1u, 15u, 16u, 4097u, 1000003u}) {
+    std::vector<std::uint8_t> in(n + 3), out(n + 3), want(n);
+    fill_bytes(in.data(), in.size(), fresh_seed());
+    harness::device_buffer<std::uint8_t> d_in(n + 3), d_out(n + 3);
+    CB_CHECK(cudaMemcpy(d_in.get(), in.data(), in.size(), cudaMemcpyHostToDevice));
+    launch_invert(d_in.get() + 3, d_out.get() + 1, n, nullptr);  // unaligned: the scalar path
+    CB_CHECK(cudaMemcpy(out.data(), d_out.get() + 1, n, cudaMemcpyDeviceToHost));
+    invert_cpu(in.data() + 3, want.data(), n);
+    ASSERT_EQ(compare_elements(out.data(), want.data(), n, 0), "") << "n=" << n;
+  }
+}
+
+TEST(Gpu, HistogramVariantsAgreeWithTheCpu) {
+  REQUIRE_GPU();
+  const std::size_t n = 1 << 20;
+  std::vector<int> in(n);
+  fill_ints(in.data(), n, 0, 256, fresh_seed());
+  unsigned want[256], got[256];
+  histogram_cpu(in.data(), n, want);
+  harness::device_buffer<int> d_in(n);
+  harness::device_buffer<unsigned> d_hist(256), d_partials(256 * histogram_config::shared_blocks);
+  CB_CHECK(cudaMemcpy(d_in.get(), in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  histogram_atomic_global(d_in.get(), n, d_hist.get(), nullptr);
+  CB_CHECK(cudaMemcpy(got, d_hist.get(), sizeof got, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(compare_elements(got, want, 256, 0), "");
+  histogram_shared_partials(d_in.get(), n, d_partials.get(), nullptr);
+  histogram_merge_partials(d_partials.get(), d_hist.get(), nullptr);
+  CB_CHECK(cudaMemcpy(got, d_hist.get(), sizeof got, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(compare_elements(got, want, 256, 0), "");
+  cub_histogram cub(d_in.get(), n, d_hist.get());
+  cub.run(nullptr);
+  CB_CHECK(cudaMemcpy(got, d_hist.get(), sizeof got, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(compare_elements(got, want, 256, 0), "");
+}
+
+TEST(Gpu, ReductionsAgreeWithTheCpu) {
+  REQUIRE_GPU();
+  for (std::size_t n : {1u, 1000u, 1u << 20, (1u << 22) + 7}) {
+    std::vector<float> in(n);
+    fill_uniform(in.data(), n, 0, 1, fresh_seed());
+    const double want = sum_cpu(in.data(), n);
+    harness::device_buffer<float> d_in(n), d_res(1), d_a(reduce_recursive_scratch(n) + reduce_config::max_blocks),
+        d_b(reduce_recursive_scratch(n) + reduce_config::max_blocks);
+    CB_CHECK(cudaMemcpy(d_in.get(), in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    auto got = [&] { float r = 0; CB_CHECK(cudaMemcpy(&r, d_res.get(), sizeof r, cudaMemcpyDeviceToHost)); return double(r); };
+    reduce_shared_tree(d_in.get(), n, d_a.get(), d_res.get(), nullptr);
+    EXPECT_NEAR(got(), want, 1e-4 * want + 1e-6) << "tree n=" << n;
+    reduce_warp_shuffle(d_in.get(), n, d_a.get(), d_res.get(), nullptr);
+    EXPECT_NEAR(got(), want, 1e-4 * want + 1e-6) << "shuffle n=" << n;
+    reduce_recursive(d_in.get(), n, d_a.get(), d_b.get(), d_res.get(), nullptr);
+    CB_CHECK(cudaDeviceSynchronize());
+    EXPECT_NEAR(got(), want, 1e-4 * want + 1e-6) << "recursive n=" << n;
+  }
+}
+
+TEST(Gpu, DotPartialsSumToTheDotProduct) {
+  REQUIRE_GPU();
+  const std::size_t n = 3'000'001;
+  std::vector<float> a(n), b(n), partials(vector_config::dot_blocks);
+  fill_uniform(a.data(), n, 0, 1, fresh_seed());
+  fill_uniform(b.data(), n, 0, 1, fresh_seed());
+  harness::device_buffer<float> d_a(n), d_b(n), d_p(vector_config::dot_blocks);
+  CB_CHECK(cudaMemcpy(d_a.get(), a.data(), n * 4, cudaMemcpyHostToDevice));
+  CB_CHECK(cudaMemcpy(d_b.get(), b.data(), n * 4, cudaMemcpyHostToDevice));
+  dot_partials(d_a.get(), d_b.get(), n, d_p.get(), nullptr);
+  CB_CHECK(cudaMemcpy(partials.data(), d_p.get(), partials.size() * 4, cudaMemcpyDeviceToHost));
+  const double got = std::accumulate(partials.begin(), partials.end(), 0.0), want = dot_cpu(a.data(), b.data(), n);
+  EXPECT_NEAR(got, want, 1e-4 * want);
+}

@@ -1,0 +1,66 @@
+// Tests of harness/options and presets: the runner's command line.
+#include "harness/options.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/presets.hpp"
+
+using namespace harness;
+
+TEST(Options, Defaults) {
+  run_options o = parse_run_options({});
+  EXPECT_EQ(o.filter, ".");
+  EXPECT_EQ(o.preset, "quick");
+  EXPECT_FALSE(o.json_path);
+  EXPECT_FALSE(o.list);
+}
+
+TEST(Options, BothSpellingsOfValues) {
+  run_options o = parse_run_options({"--filter=conv", "--json", "out.json", "--preset", "nightly", "--repetitions=3", "--list"});
+  EXPECT_EQ(o.filter, "conv");
+  EXPECT_EQ(*o.json_path, "out.json");
+  EXPECT_EQ(o.preset, "nightly");
+  EXPECT_EQ(*o.repetitions, 3);
+  EXPECT_TRUE(o.list);
+}
+
+TEST(Options, BenchmarkFlagsPassThrough) {
+  run_options o = parse_run_options({"--benchmark_color=false", "--benchmark_enable_random_interleaving=true"});
+  ASSERT_EQ(o.benchmark_flags.size(), 2u);
+  EXPECT_EQ(o.benchmark_flags[0], "--benchmark_color=false");
+}
+
+TEST(Options, CompareSettings) {
+  run_options o = parse_run_options({"--compare-to=auto", "--threshold=3", "--alpha=0.05", "--allow-device-mismatch", "--save-baseline"});
+  EXPECT_EQ(*o.compare_to, "auto");
+  EXPECT_DOUBLE_EQ(*o.threshold_pct, 3);
+  EXPECT_DOUBLE_EQ(*o.alpha, 0.05);
+  EXPECT_TRUE(o.allow_device_mismatch);
+  EXPECT_TRUE(o.save_baseline);
+}
+
+TEST(Options, BadInputIsAUsageError) {
+  EXPECT_THROW(parse_run_options({"--frobnicate"}), usage_error);
+  EXPECT_THROW(parse_run_options({"--preset=huge"}), usage_error);
+  EXPECT_THROW(parse_run_options({"--repetitions=0"}), usage_error);
+  EXPECT_THROW(parse_run_options({"--repetitions=ten"}), usage_error);
+  EXPECT_THROW(parse_run_options({"--json"}), usage_error);
+  EXPECT_THROW(parse_run_options({"--filter="}), usage_error);
+  EXPECT_THROW(parse_run_options({"--alpha=2"}), usage_error);
+  EXPECT_THROW(parse_run_options({"--threshold=-1"}), usage_error);
+}
+
+TEST(Options, UsageNamesEveryOption) {
+  const std::string u = run_usage();
+  for (const char* opt : {"--filter", "--json", "--list", "--preset", "--repetitions", "--compare-to", "--save-baseline", "--benchmark_"})
+    EXPECT_NE(u.find(opt), std::string::npos) << opt;
+}
+
+TEST(Presets, QuickIsSmallerThanNightly) {
+  preset q = preset_by_name("quick"), n = preset_by_name("nightly"), f = preset_by_name("full");
+  EXPECT_EQ(q.repetitions, 1);
+  EXPECT_GE(n.repetitions, 5);  // enough for the rank test
+  EXPECT_LE(q.sampling.max_time_s, n.sampling.max_time_s);
+  EXPECT_EQ(f.pick<int>({1}, {2}, {3}), std::vector<int>{3});
+  EXPECT_THROW(preset_by_name("slow"), usage_error);
+}

@@ -1,0 +1,101 @@
+// Tests of reports/: the Markdown golden file, speedup tables, verdict JSON, HTML and trend shifts.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "harness/atomic_file.hpp"
+#include "harness/compare.hpp"
+#include "harness/options.hpp"
+#include "reports/speedup.hpp"
+#include "reports/trend.hpp"
+#include "reports/writers.hpp"
+
+using namespace harness;
+
+namespace {
+const std::string dir = CUDABENCH_FIXTURES;
+run_result fixture(const std::string& name) { return load_run(dir + "/" + name); }
+}  // namespace
+
+TEST(Markdown, MatchesTheGoldenFile) {
+  // Sources are given relative to the fixtures so the golden file does not depend on the checkout path.
+  run_result base = fixture("synthetic_base.json"), cur = fixture("synthetic_slowed.json");
+  base.source = "synthetic_base.json";
+  cur.source = "synthetic_slowed.json";
+  const std::string got = reports::markdown_writer().render(compare_runs(base, cur, {}));
+  if (std::getenv("CUDABENCH_UPDATE_GOLDEN")) write_file_atomically(dir + "/golden_compare.md", got);
+  EXPECT_EQ(got, read_file(dir + "/golden_compare.md"));
+}
+
+TEST(Markdown, RegressionsComeFirstAndEverythingIsFolded) {
+  const std::string md = reports::markdown_writer().render(compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {}));
+  const auto reg = md.find("### Regressions"), details = md.find("<details>");
+  ASSERT_NE(reg, std::string::npos);
+  ASSERT_NE(details, std::string::npos);
+  EXPECT_LT(reg, details);
+  EXPECT_EQ(md.find("### Improvements"), std::string::npos);
+}
+
+TEST(VerdictJson, IsMachineReadable) {
+  auto j = nlohmann::json::parse(reports::verdict_json_writer().render(compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {})));
+  EXPECT_TRUE(j["regression"].get<bool>());
+  EXPECT_EQ(j["counts"]["regression"], 1);
+  EXPECT_EQ(j["cases"].size(), 4u);
+}
+
+TEST(Html, IsSelfContained) {
+  const std::string html = reports::html_writer().render(compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {}));
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // the SVG namespace is the only URL
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+}
+
+TEST(Speedups, UseTheFamilyReferences) {
+  run_result r;
+  r.source = "synthetic";
+  r.families["image"].references = {{"cpu", "cpu"}, {"sync", "sync"}};
+  auto add = [&](std::string name, std::string variant, std::string params, double t) {
+    case_result c;
+    c.name = name; c.family = "image"; c.variant = variant; c.params = params; c.size = 8294400; c.median_s = t;
+    c.samples_s = {t};
+    r.cases.push_back(c);
+  };
+  add("image/cpu", "cpu", "", 2e-3);
+  add("image/sync", "sync", "", 8e-3);
+  add("image/pinned_streams/4", "pinned_streams", "4", 0.5e-3);
+  auto tables = reports::speedup_tables(r);
+  ASSERT_EQ(tables.size(), 1u);
+  const auto& rows = tables[0].rows;
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[2].variant, "pinned_streams/4");
+  EXPECT_DOUBLE_EQ(rows[2].speedup.at("sync"), 16.0);
+  EXPECT_DOUBLE_EQ(rows[2].speedup.at("cpu"), 4.0);
+  EXPECT_DOUBLE_EQ(rows[1].speedup.at("sync"), 1.0);
+}
+
+TEST(Trend, OneNoisyPointIsNotAShift) {
+  std::vector<double> v{1, 1.01, 0.99, 1, 1.5, 1, 1.01, 0.99, 1};
+  EXPECT_TRUE(reports::sustained_shifts(v, 0.05, 3).empty());
+}
+
+TEST(Trend, ASustainedStepIsFlaggedOnce) {
+  std::vector<double> v{1, 1.01, 0.99, 1, 1.2, 1.21, 1.19, 1.2, 1.2};
+  std::vector<double> sizes;
+  auto shifts = reports::sustained_shifts(v, 0.05, 3, &sizes);
+  ASSERT_EQ(shifts.size(), 1u);
+  EXPECT_EQ(shifts[0], 4u);
+  EXPECT_NEAR(sizes[0], 0.2, 0.02);
+}
+
+TEST(Trend, DirectoryOfRuns) {
+  auto t = reports::build_trend(dir + "/trend", 0.05, 3);
+  EXPECT_EQ(t.runs.size(), 8u);
+  std::size_t flagged = 0;
+  for (auto& s : t.series) flagged += !s.shifts.empty();
+  EXPECT_EQ(flagged, 1u);
+  EXPECT_THROW(reports::build_trend(dir + "/no_such_dir", 0.05, 3), input_error);
+}

@@ -1,0 +1,101 @@
+// Tests of harness/stats: summaries, the stopping rule, Mann-Whitney U, detectable change, clock filtering.
+#include "harness/stats.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace harness;
+
+namespace {
+std::vector<double> normal(double mean, double rel_sd, int n, unsigned seed) {
+  std::mt19937 g(seed);
+  std::normal_distribution<double> d(mean, mean * rel_sd);
+  std::vector<double> v(n);
+  for (auto& x : v) x = d(g);
+  return v;
+}
+}  // namespace
+
+TEST(Stats, SummaryOfKnownValues) {
+  summary s = summarize({4, 1, 3, 2});
+  EXPECT_EQ(s.n, 4u);
+  EXPECT_DOUBLE_EQ(s.median, 2.5);
+  EXPECT_DOUBLE_EQ(s.mean, 2.5);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 4);
+  EXPECT_NEAR(s.stddev, 1.2909944, 1e-6);
+  EXPECT_DOUBLE_EQ(median({5, 1, 9}), 5);
+  EXPECT_TRUE(std::isnan(median({})));
+}
+
+TEST(StopRule, WaitsForMinimumSamplesAndTime) {
+  sampling_policy p{.min_samples = 10, .min_time_s = 0.01, .max_time_s = 1, .target_noise = 0.005, .warmup_s = 0};
+  std::vector<double> quiet(5, 1e-3);
+  EXPECT_EQ(stop_rule(quiet, 0.005, p), stop_reason::none);  // too few samples
+  quiet.assign(10, 1e-3);
+  EXPECT_EQ(stop_rule(quiet, 0.005, p), stop_reason::none);  // too little time
+  EXPECT_EQ(stop_rule(quiet, 0.010, p), stop_reason::noise);
+}
+
+TEST(StopRule, NoisySamplesRunToTheCap) {
+  sampling_policy p{.min_samples = 10, .min_time_s = 0, .max_time_s = 1, .target_noise = 0.005, .warmup_s = 0};
+  auto bimodal = normal(1e-3, 0.01, 20, 1);
+  for (std::size_t i = 0; i < bimodal.size(); i += 2) bimodal[i] *= 2;  // two modes, 2x apart
+  EXPECT_EQ(stop_rule(bimodal, 0.5, p), stop_reason::none);
+  EXPECT_EQ(stop_rule(bimodal, 1.0, p), stop_reason::time_cap);
+}
+
+TEST(StopRule, DriftKeepsNoiseHigh) {
+  sampling_policy p{.min_samples = 10, .min_time_s = 0, .max_time_s = 10, .target_noise = 0.005, .warmup_s = 0};
+  std::vector<double> drift;
+  for (int i = 0; i < 30; ++i) drift.push_back(1e-3 * (1 + 0.02 * i));  // thermal-style drift: 60% over the run
+  EXPECT_EQ(stop_rule(drift, 0.05, p), stop_reason::none);
+  EXPECT_EQ(stop_rule(normal(1e-3, 0.005, 30, 2), 0.05, p), stop_reason::noise);
+}
+
+TEST(MannWhitney, IdenticalSamplesAreNotSignificant) {
+  auto a = normal(100, 0.01, 10, 3);
+  EXPECT_GT(mann_whitney(a, a).p_value, 0.9);
+}
+
+TEST(MannWhitney, ExactPValueOfCompleteSeparation) {
+  std::vector<double> a{1, 2, 3, 4, 5}, b{6, 7, 8, 9, 10};
+  rank_test r = mann_whitney(a, b);
+  EXPECT_TRUE(r.exact);
+  EXPECT_DOUBLE_EQ(r.u, 0);
+  EXPECT_NEAR(r.p_value, 2.0 / 252.0, 1e-12);  // C(10,5) = 252 arrangements, two-sided
+}
+
+TEST(MannWhitney, NormalApproximationForLargeSamples) {
+  auto a = normal(100, 0.01, 30, 4), b = normal(105, 0.01, 30, 5);
+  rank_test r = mann_whitney(a, b);
+  EXPECT_FALSE(r.exact);
+  EXPECT_LT(r.p_value, 1e-6);
+  EXPECT_GT(mann_whitney(a, normal(100, 0.01, 30, 6)).p_value, 0.01);
+}
+
+TEST(MannWhitney, TiesAreHandled) {
+  std::vector<double> a{1, 1, 1, 2, 2}, b{1, 1, 2, 2, 2};
+  rank_test r = mann_whitney(a, b);
+  EXPECT_FALSE(r.exact);
+  EXPECT_GT(r.p_value, 0.3);
+}
+
+TEST(DetectableChange, GrowsWithNoise) {
+  auto quiet_a = normal(100, 0.002, 10, 7), quiet_b = normal(100, 0.002, 10, 8);
+  auto noisy_a = normal(100, 0.05, 10, 9), noisy_b = normal(100, 0.05, 10, 10);
+  double quiet = min_detectable_change(quiet_a, quiet_b, 0.01);
+  double noisy = min_detectable_change(noisy_a, noisy_b, 0.01);
+  EXPECT_LT(quiet, 0.02);
+  EXPECT_GT(noisy, 0.05);
+  EXPECT_TRUE(std::isnan(min_detectable_change({1}, {1}, 0.01)));
+}
+
+TEST(ClockFilter, DropsThrottledSamples) {
+  std::vector<double> samples{1, 2, 3, 4};
+  std::vector<double> clocks{1980, 1200, 1975, 1990};
+  EXPECT_EQ(filter_by_clock(samples, clocks, 1980, 0.9), 3u);
+  EXPECT_EQ(samples, (std::vector<double>{1, 3, 4}));
+}
