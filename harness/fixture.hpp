@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace harness {
 
@@ -68,7 +69,8 @@ struct family_def {
   std::string name;
   std::string description;
   std::string tolerance;
-  std::map<std::string, std::string> references;  ///< role ("cpu", "naive", "sync", "vendor") -> variant
+  /// role ("cpu", "naive", "sync", "vendor") -> candidate variants; a speedup table uses the first one it holds
+  std::map<std::string, std::vector<std::string>> references;
 };
 
 }  // namespace harness

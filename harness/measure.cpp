@@ -161,8 +161,10 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     if (c.on == where::gpu && device_.theoretical_bandwidth() > 0 && c.work.bytes() > 0)
       st.counters["bw_peak_fraction"] = c.work.bytes() / t / device_.theoretical_bandwidth();
     st.counters["samples"] = double(s.n);
-    st.counters["noise_pct"] = 100 * s.rel_stderr();
-    st.counters["cv_pct"] = 100 * s.cv();
+    if (s.n > 1) {  // one sample has no spread to report
+      st.counters["noise_pct"] = 100 * s.rel_stderr();
+      st.counters["cv_pct"] = 100 * s.cv();
+    }
     std::map<std::string, double> extra;
     fx.add_counters(extra);
     for (auto& [k, v] : extra) st.counters[k] = v;

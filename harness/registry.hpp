@@ -15,8 +15,12 @@ class family_builder {
   explicit family_builder(family_def& f, std::vector<case_def>& out) : family_(f), cases_(out) {}
   family_builder& describe(std::string text) { family_.description = std::move(text); return *this; }
   family_builder& tolerance(std::string text) { family_.tolerance = std::move(text); return *this; }
-  /// Names the variant that plays `role` ("cpu", "naive", "sync", "vendor") in speedup tables.
-  family_builder& reference(std::string role, std::string variant) { family_.references[role] = std::move(variant); return *this; }
+  /// Names a variant that plays `role` ("cpu", "naive", "sync", "vendor") in speedup tables; several calls
+  /// for one role give candidates, and each table uses the first one present among its cases.
+  family_builder& reference(const std::string& role, std::string variant) {
+    family_.references[role].push_back(std::move(variant));
+    return *this;
+  }
   family_builder& add(case_def c) { c.family = family_.name; cases_.push_back(std::move(c)); return *this; }
 
  private:

@@ -69,10 +69,16 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
   r.git_dirty = meta.value("git_dirty", false);
   r.date = r.context.value("date", "");
   if (meta.contains("inject_slowdown") && meta["inject_slowdown"].is_string()) r.injected = meta["inject_slowdown"].get<std::string>();
-  for (auto& [fam, fj] : meta.value("families", nlohmann::json::object()).items()) {
+  const nlohmann::json families = meta.value("families", nlohmann::json::object());  // kept alive for items()
+  for (auto& [fam, fj] : families.items()) {
     family_refs f;
     f.description = fj.value("description", "");
-    for (auto& [role, variant] : fj.value("references", nlohmann::json::object()).items()) f.references[role] = variant;
+    const nlohmann::json refs = fj.value("references", nlohmann::json::object());
+    for (auto& [role, variants] : refs.items()) {
+      if (variants.is_string()) f.references[role].push_back(variants.get<std::string>());
+      else if (variants.is_array())
+        for (auto& v : variants) if (v.is_string()) f.references[role].push_back(v.get<std::string>());
+    }
     r.families[fam] = f;
   }
   const nlohmann::json case_meta = meta.value("cases", nlohmann::json::object());
@@ -156,7 +162,11 @@ run_result load_run(const std::string& path) {
   } catch (const nlohmann::json::parse_error& e) {
     throw input_error(fmt::format("{}: invalid JSON ({})", path, e.what()));
   }
-  return parse_run(j, path);
+  try {
+    return parse_run(j, path);
+  } catch (const nlohmann::json::exception& e) {  // a field of the wrong type somewhere
+    throw input_error(fmt::format("{}: not benchmark output we can read ({})", path, e.what()));
+  }
 }
 
 }  // namespace harness

@@ -37,7 +37,7 @@ struct case_result {
 
 struct family_refs {
   std::string description;
-  std::map<std::string, std::string> references;  ///< role -> variant
+  std::map<std::string, std::vector<std::string>> references;  ///< role -> candidate variants, first present wins
 };
 
 struct run_result {

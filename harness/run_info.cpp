@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 
 namespace harness {
@@ -23,11 +24,16 @@ std::string first_line_of(const std::string& cmd, bool& ok) {
 }
 }  // namespace
 
+std::string source_dir() {
+  const char* env = std::getenv("CUDABENCH_SOURCE_DIR");
+  return env && *env ? env : CUDABENCH_SOURCE_DIR;
+}
+
 run_info collect_run_info(const std::string& preset, int repetitions) {
   run_info r;
   r.preset = preset;
   r.repetitions = repetitions;
-  const std::string git = std::string("git -C '") + CUDABENCH_SOURCE_DIR + "' ";
+  const std::string git = "git -C '" + source_dir() + "' ";
   bool ok = false;
   r.git_revision = first_line_of(git + "rev-parse HEAD", ok);
   if (!ok || r.git_revision.empty()) r.git_revision = "unknown";

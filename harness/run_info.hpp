@@ -16,7 +16,10 @@ struct run_info {
   std::string started_utc;  ///< ISO 8601
 };
 
-/// Reads git (of the source tree this binary was built from) and the host name.
+/// The source tree: $CUDABENCH_SOURCE_DIR (set by ./run_bench) or where this binary was built from.
+std::string source_dir();
+
+/// Reads git (of the source tree) and the host name.
 run_info collect_run_info(const std::string& preset, int repetitions);
 
 }  // namespace harness

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "harness/atomic_file.hpp"
+#include "harness/run_info.hpp"
 #include "reports/speedup.hpp"
 #include "reports/trend.hpp"
 #include "reports/writers.hpp"
@@ -63,7 +64,7 @@ int compare_and_report(const harness::run_result& base, const harness::run_resul
 }
 
 std::string baseline_file_for(const harness::device_info& d, const std::string& preset) {
-  return fmt::format("{}/reports/baselines/{}/{}.json", CUDABENCH_SOURCE_DIR, d.model_slug(), preset);
+  return fmt::format("{}/reports/baselines/{}/{}.json", harness::source_dir(), d.model_slug(), preset);
 }
 
 std::string resolve_baseline(const std::string& spec, const harness::device_info& d, const std::string& preset) {

@@ -45,10 +45,13 @@ std::vector<speedup_table> speedup_tables(const harness::run_result& run) {
   for (auto& t : tables) {
     auto fam = run.families.find(t.family);
     if (fam == run.families.end()) continue;
-    for (auto& [role, variant] : fam->second.references) {
+    for (auto& [role, candidates] : fam->second.references) {
       const speedup_row* ref = nullptr;
-      for (auto& r : t.rows)
-        if (r.variant == variant || r.name == t.family + "/" + variant) { ref = &r; break; }
+      for (auto& variant : candidates) {
+        for (auto& r : t.rows)
+          if (r.variant == variant || r.name == t.family + "/" + variant) { ref = &r; break; }
+        if (ref) break;
+      }
       if (!ref) continue;
       t.references[role] = ref->name;
       const double ref_time = ref->time_s;

@@ -57,7 +57,7 @@ TEST(Html, IsSelfContained) {
 TEST(Speedups, UseTheFamilyReferences) {
   run_result r;
   r.source = "synthetic";
-  r.families["image"].references = {{"cpu", "cpu"}, {"sync", "sync"}};
+  r.families["image"].references = {{"cpu", {"cpu"}}, {"sync", {"rgb_sync", "sync"}}};
   auto add = [&](std::string name, std::string variant, std::string params, double t) {
     case_result c;
     c.name = name; c.family = "image"; c.variant = variant; c.params = params; c.size = 8294400; c.median_s = t;

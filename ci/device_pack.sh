@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Packs what a GPU machine without packages needs into .devlibs/ (ignored by git): the binaries in the
+# build's layout and the shared libraries Debian provides but that machine lacks (Google Benchmark, fmt).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${CUDABENCH_BUILD_DIR:-$root/build}"
+out="$root/.devlibs"
+rm -rf "$out"
+mkdir -p "$out/bench" "$out/reports" "$out/tests" "$out/lib"
+cp "$build/bench/cudabench" "$out/bench/"
+cp "$build/reports/cudabench-report" "$out/reports/"
+cp "$build/tests/gpu_tests" "$build/tests/unit_tests" "$out/tests/"
+for lib in $(ldd "$build/bench/cudabench" | awk '/libbenchmark|libfmt/ {print $3}'); do cp -L "$lib" "$out/lib/"; done
+du -sh "$out"
