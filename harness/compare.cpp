@@ -114,20 +114,34 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   out.cur_device = device_label(cur);
   out.settings = s;
   check_devices(base, cur, out, s.allow_device_mismatch);
+  auto mean_clock = [](const run_result& r) {
+    double sum = 0;
+    int n = 0;
+    for (auto& c : r.cases)
+      if (auto it = c.counters.find("sm_clock_mhz"); it != c.counters.end() && it->second > 0) { sum += it->second; ++n; }
+    return n ? sum / n : 0.0;
+  };
+  const double base_clock = mean_clock(base), cur_clock = mean_clock(cur);
+  if (base_clock > 0 && cur_clock > 0 && std::fabs(cur_clock / base_clock - 1) > 0.05)
+    out.header_notes.push_back(fmt::format("warning: the SM clocks measured during the runs differ ({:.0f} vs {:.0f} MHz mean)",
+                                           base_clock, cur_clock));
   if (base.injected) out.header_notes.push_back("baseline ran with --inject-slowdown=" + *base.injected);
   if (cur.injected) out.header_notes.push_back("current run used --inject-slowdown=" + *cur.injected + " (a validation run)");
 
   std::map<std::string, std::vector<double>> log_ratios;
   for (const case_result& c : cur.cases) {
     const case_result* b = base.find(c.name);
-    const bool inputs_differ = b && b->bytes > 0 && c.bytes > 0 && b->bytes != c.bytes;
+    const bool bytes_differ = b && b->bytes > 0 && c.bytes > 0 && b->bytes != c.bytes;
+    const bool cache_differs = b && !b->cache.empty() && !c.cache.empty() && b->cache != c.cache;
+    const bool inputs_differ = bytes_differ || cache_differs;
     if (!b || inputs_differ) {
       case_comparison r;
       r.name = c.name;
       r.family = c.family;
       r.v = verdict::new_case;
       r.cur_median_s = c.median_s;
-      if (inputs_differ) r.note = fmt::format("inputs differ from the baseline ({:.0f} vs {:.0f} bytes)", c.bytes, b->bytes);
+      if (bytes_differ) r.note = fmt::format("inputs differ from the baseline ({:.0f} vs {:.0f} bytes)", c.bytes, b->bytes);
+      else if (cache_differs) r.note = fmt::format("L2 state differs from the baseline ({} vs {})", c.cache, b->cache);
       out.cases.push_back(r);
       if (inputs_differ) {
         case_comparison m = r;

@@ -4,7 +4,10 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
+#include <regex>
 
+#include "harness/gpu_probes.hpp"
 #include "harness/nvtx.hpp"
 #include "harness/stats.hpp"
 
@@ -17,6 +20,7 @@ struct case_driver::gpu_state {
   stream main;
   event start, stop;
   l2_flusher flusher;
+  clock_probe probe;
 };
 
 namespace {
@@ -30,7 +34,8 @@ double wall_seconds() {
 }
 }  // namespace
 
-case_driver::case_driver(const device_info& device, const preset& p) : device_(device), preset_(p) {}
+case_driver::case_driver(const device_info& device, const preset& p, measure_settings settings)
+    : device_(device), preset_(p), settings_(std::move(settings)) {}
 case_driver::~case_driver() = default;
 
 void case_driver::skip(benchmark::State& st, const std::string& name, const std::string& why) {
@@ -81,52 +86,89 @@ fixture& case_driver::fixture_for(const case_def& c) {
   return *cached_;
 }
 
-std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, std::string& stop) {
+bool case_driver::injected(const case_def& c) const {
+  return settings_.inject_regex && std::regex_search(c.name(), std::regex(*settings_.inject_regex));
+}
+
+std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, run_record& rec) {
   gpu_state& g = *gpu_;
-  const bool cold = c.cache == cache_state::cold;
-  auto timed_run = [&] {
+  const bool cold = cache_of(c) == cache_state::cold;
+  double inject_ns = 0;
+  int batch = 1;
+  // One sample: `batch` runs between two events, then (untimed) a probe of the SM clock.
+  auto timed_run = [&](double& clock_mhz) {
     fx.prepare(g.main);
     if (cold) {
       phase_range p(phase::flush);
       g.flusher.flush(g.main);
     }
     g.start.record(g.main);
-    fx.run(g.main);
+    for (int k = 0; k < batch; ++k) fx.run(g.main);
+    if (inject_ns > 0) spin_for(g.main, inject_ns * batch);
     g.stop.record(g.main);
-    g.stop.synchronize();
+    g.probe.enqueue(g.main);
+    g.main.synchronize();
     CB_CHECK(cudaGetLastError());
-    return double(g.stop.elapsed_ms_since(g.start)) * 1e-3;
+    clock_mhz = g.probe.mhz();
+    return double(g.stop.elapsed_ms_since(g.start)) * 1e-3 / batch;
   };
+  std::vector<double> warm_times;
   {
     phase_range p(phase::warmup);
-    double warm = fresh_run_s_;
-    int runs = 0;
-    do { warm += timed_run(); } while (warm < preset_.sampling.warmup_s && ++runs < 10000);
+    double warm = fresh_run_s_, clock = 0;
+    do {
+      warm_times.push_back(timed_run(clock));
+      warm += warm_times.back();
+    } while ((warm < preset_.sampling.warmup_s || warm_times.size() < 3) && warm_times.size() < 10000);
   }
+  const double warm_median = median(warm_times);
+  // Launch overhead dominates tiny kernels: time a batch of back-to-back launches (hot cases only;
+  // a cold case needs its flush before every run).
+  constexpr double min_sample_s = 50e-6;
+  if (!cold && warm_median < 20e-6) batch = int(std::min(1000.0, std::ceil(min_sample_s / warm_median)));
+  if (injected(c)) inject_ns = settings_.inject_pct / 100 * warm_median * 1e9;
+
   phase_range p(phase::measure);
   std::vector<double> samples;
-  double measured = 0;
+  const double peak_mhz = device_.sm_clock_khz / 1e3;
+  double measured = 0, clock_sum = 0;
   for (;;) {
-    samples.push_back(timed_run());
-    measured += samples.back();
+    double clock = 0;
+    const double t = timed_run(clock);
+    measured += t * batch;
+    if (peak_mhz > 0 && clock > 0 && clock < settings_.throttle_fraction * peak_mhz && rec.clock_discards < 1000) {
+      ++rec.clock_discards;  // throttled: not a sample of this kernel at its clock
+      if (measured < preset_.sampling.max_time_s) continue;
+    }
+    samples.push_back(t);
+    clock_sum += clock;
     stop_reason r = stop_rule(samples, measured, preset_.sampling);
-    if (r != stop_reason::none) { stop = to_string(r); break; }
+    if (r != stop_reason::none) { rec.stop = to_string(r); break; }
   }
+  rec.batch = batch;
+  rec.sm_clock_mhz = clock_sum / double(samples.size());
+  rec.injected = inject_ns > 0;
   return samples;
 }
 
-std::vector<double> case_driver::measure_cpu(fixture& fx, std::string& stop) {
+std::vector<double> case_driver::measure_cpu(fixture& fx, const case_def& c, run_record& rec) {
+  double inject_s = 0;
   auto timed_run = [&] {
     fx.prepare(nullptr);
     const double t0 = wall_seconds();
     fx.run(nullptr);
+    const double work = wall_seconds() - t0;
+    while (inject_s > 0 && wall_seconds() - t0 < work + inject_s) {
+    }  // the injected slowdown is busy CPU time, like the case's own work
     return wall_seconds() - t0;
   };
+  std::vector<double> warm_times;
   {
     phase_range p(phase::warmup);
     double warm = fresh_run_s_;
-    while (warm < preset_.sampling.warmup_s) warm += timed_run();
+    while (warm < preset_.sampling.warmup_s) { warm_times.push_back(timed_run()); warm += warm_times.back(); }
   }
+  if (injected(c)) inject_s = settings_.inject_pct / 100 * (warm_times.empty() ? fresh_run_s_ : median(warm_times));
   phase_range p(phase::measure);
   std::vector<double> samples;
   double measured = 0;
@@ -134,8 +176,9 @@ std::vector<double> case_driver::measure_cpu(fixture& fx, std::string& stop) {
     samples.push_back(timed_run());
     measured += samples.back();
     stop_reason r = stop_rule(samples, measured, preset_.sampling);
-    if (r != stop_reason::none) { stop = to_string(r); break; }
+    if (r != stop_reason::none) { rec.stop = to_string(r); break; }
   }
+  rec.injected = inject_s > 0;
   return samples;
 }
 
@@ -148,9 +191,10 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     if (auto it = known_failures_.find(name); it != known_failures_.end()) return fail(st, name, it->second);
     fixture& fx = fixture_for(c);
     summary s;
-    std::string stop;
+    run_record rec;
+    rec.cache = c.on == where::gpu && cache_of(c) == cache_state::cold ? "cold" : "hot";
     for (auto _ : st) {
-      std::vector<double> samples = c.on == where::gpu ? measure_gpu(fx, c, stop) : measure_cpu(fx, stop);
+      std::vector<double> samples = c.on == where::gpu ? measure_gpu(fx, c, rec) : measure_cpu(fx, c, rec);
       s = summarize(samples);
       st.SetIterationTime(s.median);
     }
@@ -168,9 +212,18 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     std::map<std::string, double> extra;
     fx.add_counters(extra);
     for (auto& [k, v] : extra) st.counters[k] = v;
-    run_record rec{stop, c.cache == cache_state::cold ? "cold" : "hot", s.n, s.rel_stderr(), true, fx.note()};
+    if (c.on == where::gpu) {
+      st.counters["sm_clock_mhz"] = rec.sm_clock_mhz;
+      st.counters["throttle_discards"] = double(rec.clock_discards);
+      if (rec.batch > 1) st.counters["batch"] = rec.batch;
+    }
+    rec.samples = s.n;
+    rec.noise = s.rel_stderr();
+    rec.note = fx.note();
     rec.correct = rec.note.find("incorrect") == std::string::npos;
     std::string label = rec.cache;
+    if (rec.batch > 1) label += fmt::format(", batch of {}", rec.batch);
+    if (rec.injected) label += fmt::format(", injected +{:g}%", settings_.inject_pct);
     if (!rec.note.empty()) label += ", " + rec.note;
     st.SetLabel(label);
     records_[name].push_back(rec);

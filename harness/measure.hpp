@@ -22,6 +22,10 @@ struct run_record {
   std::string stop;     ///< "noise" or "time_cap"
   std::string cache;    ///< "cold" or "hot"
   std::size_t samples = 0;
+  int batch = 1;        ///< runs per sample (tiny hot kernels are timed over a batch of launches)
+  double sm_clock_mhz = 0;       ///< mean SM clock measured right after each kept sample
+  std::size_t clock_discards = 0; ///< samples dropped because the SM clock was throttled
+  bool injected = false;          ///< --inject-slowdown added work to this case
   double noise = 0;     ///< relative standard error of the mean
   bool correct = true;  ///< false for cases wrong by design (histogram/naive)
   std::string note;
@@ -29,9 +33,17 @@ struct run_record {
 
 enum class case_outcome { passed, skipped, failed };
 
+/// How cases are measured beyond the preset: forced cache state, injected slowdown.
+struct measure_settings {
+  std::optional<cache_state> cache_override;
+  std::optional<std::string> inject_regex;
+  double inject_pct = 0;
+  double throttle_fraction = 0.75;  ///< samples with the SM clock under this fraction of its peak are discarded
+};
+
 class case_driver {
  public:
-  case_driver(const device_info& device, const preset& p);
+  case_driver(const device_info& device, const preset& p, measure_settings settings = {});
   ~case_driver();
   case_driver(const case_driver&) = delete;
   case_driver& operator=(const case_driver&) = delete;
@@ -45,13 +57,16 @@ class case_driver {
  private:
   struct gpu_state;
   fixture& fixture_for(const case_def& c);
-  std::vector<double> measure_gpu(fixture& fx, const case_def& c, std::string& stop);
-  std::vector<double> measure_cpu(fixture& fx, std::string& stop);
+  std::vector<double> measure_gpu(fixture& fx, const case_def& c, run_record& rec);
+  std::vector<double> measure_cpu(fixture& fx, const case_def& c, run_record& rec);
+  cache_state cache_of(const case_def& c) const { return settings_.cache_override.value_or(c.cache); }
+  bool injected(const case_def& c) const;
   void skip(benchmark::State& st, const std::string& name, const std::string& why);
   void fail(benchmark::State& st, const std::string& name, const std::string& why);
 
   const device_info& device_;
   const preset& preset_;
+  measure_settings settings_;
   std::unique_ptr<gpu_state> gpu_;
   std::string cached_name_;
   std::unique_ptr<fixture> cached_;

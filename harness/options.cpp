@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <regex>
 
 #include "harness/presets.hpp"
 
@@ -28,6 +29,10 @@ options:
   --save-baseline         store the run as reports/baselines/<gpu-model>/<preset>.json
   --threshold=PCT, --alpha=P, --allow-device-mismatch, --md=FILE, --html=FILE, --verdict=FILE
                           passed to the comparison (see `./run_bench compare --help`)
+  --cache=declared|hot|cold  L2 state of GPU cases: as each case declares (default), or all hot / all cold
+  --inject-slowdown=CASE_REGEX:PCT
+                          validation only: adds PCT% of a case's warm-up median as real GPU work (a calibrated
+                          spin) inside the timed region of matching cases; recorded in the JSON
   --nsys, --ncu           run under Nsight Systems / Nsight Compute (see docs/profiling.md)
   --profile               a few clean samples per case (what --nsys/--ncu use)
   --benchmark_*           passed to Google Benchmark untouched
@@ -91,6 +96,21 @@ run_options parse_run_options(const std::vector<std::string>& args) {
     else if (take_value(args, i, "--md", v)) o.md_path = v;
     else if (take_value(args, i, "--html", v)) o.html_path = v;
     else if (take_value(args, i, "--verdict", v)) o.verdict_path = v;
+    else if (take_value(args, i, "--inject-slowdown", v)) {
+      const auto colon = v.rfind(':');
+      if (colon == std::string::npos || colon == 0) throw usage_error("--inject-slowdown expects CASE_REGEX:PCT, got '" + v + "'");
+      o.inject_regex = v.substr(0, colon);
+      try {
+        std::regex check(*o.inject_regex);
+      } catch (const std::regex_error& e) {
+        throw usage_error("--inject-slowdown: invalid regular expression '" + *o.inject_regex + "': " + e.what());
+      }
+      o.inject_pct = parse_double(v.substr(colon + 1), "--inject-slowdown percentage", 0, 1000);
+    }
+    else if (take_value(args, i, "--cache", v)) {
+      if (v != "declared" && v != "hot" && v != "cold") throw usage_error("--cache expects declared, hot or cold, got '" + v + "'");
+      o.cache = v;
+    }
     else if (a.rfind("--benchmark_", 0) == 0) o.benchmark_flags.push_back(a);
     else throw usage_error("unknown option '" + a + "'");
   }

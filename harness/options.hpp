@@ -36,6 +36,9 @@ struct run_options {
   std::optional<std::string> md_path, html_path, verdict_path;
   int device = 0;
   bool profile = false;  ///< under a profiler: a few clean samples per case, one repetition
+  std::optional<std::string> inject_regex;  ///< --inject-slowdown=REGEX:PCT (validation runs only)
+  double inject_pct = 0;
+  std::string cache = "declared";           ///< declared | hot | cold: L2 state of GPU cases
 };
 
 /// Parses the runner's arguments (without argv[0]); throws usage_error on anything it does not know.

@@ -15,7 +15,7 @@ preset preset_by_name(const std::string& name) {
   } else if (name == "nightly") {
     p.level = 1;
     p.repetitions = 10;
-    p.sampling = {.min_samples = 20, .min_time_s = 0.05, .max_time_s = 0.5, .target_noise = 0.005, .warmup_s = 0.02};
+    p.sampling = {.min_samples = 10, .min_time_s = 0.02, .max_time_s = 0.1, .target_noise = 0.005, .warmup_s = 0.01};
   } else if (name == "full") {
     p.level = 2;
     p.repetitions = 10;

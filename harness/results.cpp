@@ -142,7 +142,10 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
             k != "repetition_index" && k != "threads" && k != "family_index" && k != "per_family_instance_index")
           c.counters[k] = v.get<double>();
       c.label = row.value("label", "");
-      if (row.contains("cudabench") && row["cudabench"].is_object()) c.correct = row["cudabench"].value("correct", true);
+      if (row.contains("cudabench") && row["cudabench"].is_object()) {
+        c.correct = row["cudabench"].value("correct", true);
+        c.cache = row["cudabench"].value("cache", "");
+      }
     }
   }
   for (auto& c : r.cases) {

@@ -33,6 +33,7 @@ struct case_result {
   double bytes = 0;       ///< bytes per run from our metadata (0 if unknown)
   std::string on;         ///< "gpu" / "cpu" / "" (unknown)
   bool correct = true;    ///< false for teaching cases that are wrong by design
+  std::string cache;      ///< "cold" / "hot" / "" (unknown)
 };
 
 struct family_refs {

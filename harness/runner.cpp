@@ -36,7 +36,7 @@ std::vector<const case_def*> select_cases(const suite& s, const std::string& fil
   return out;
 }
 
-nlohmann::ordered_json context_json(const run_info& info, const suite& s,
+nlohmann::ordered_json context_json(const run_info& info, const run_options& opt, const suite& s,
                                     const std::vector<const case_def*>& selected) {
   nlohmann::ordered_json meta;
   meta["schema_version"] = 1;
@@ -46,6 +46,8 @@ nlohmann::ordered_json context_json(const run_info& info, const suite& s,
   meta["git_dirty"] = info.git_dirty;
   meta["host_name"] = info.host_name;
   meta["started_utc"] = info.started_utc;
+  meta["cache"] = opt.cache;
+  if (opt.inject_regex) meta["inject_slowdown"] = fmt::format("{}:{:g}", *opt.inject_regex, opt.inject_pct);
   nlohmann::ordered_json families = nlohmann::ordered_json::object();
   for (const auto& f : s.families) {
     families[f.name] = {{"description", f.description}, {"tolerance", f.tolerance}, {"references", f.references}};
@@ -94,7 +96,8 @@ nlohmann::ordered_json finish_json(const std::string& raw_path, const device_inf
     if (it == driver.records().end() || k >= it->second.size()) continue;
     const run_record& r = it->second[k];
     row["cudabench"] = {{"cache", r.cache}, {"stop", r.stop}, {"samples", r.samples}, {"noise", r.noise},
-                        {"correct", r.correct}, {"note", r.note}};
+                        {"batch", r.batch}, {"sm_clock_mhz", r.sm_clock_mhz}, {"clock_discards", r.clock_discards},
+                        {"injected", r.injected}, {"correct", r.correct}, {"note", r.note}};
   }
   return j;
 }
@@ -151,7 +154,11 @@ int run_main(int argc, char** argv) {
     const std::string raw_path = (json_path ? *json_path : std::string("cudabench-run")) + ".gbench." + std::to_string(::getpid());
     const bool need_json = json_path || compare_path || baseline_path;
 
-    case_driver driver(dev, p);
+    measure_settings ms;
+    if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
+    ms.inject_regex = opt.inject_regex;
+    ms.inject_pct = opt.inject_pct;
+    case_driver driver(dev, p, ms);
     for (const case_def* c : selected) {
       auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&driver, c](benchmark::State& st) { driver.run(st, *c); });
       b->Iterations(1)->Repetitions(p.repetitions)->UseManualTime()->Unit(benchmark::kMicrosecond);
@@ -180,7 +187,7 @@ int run_main(int argc, char** argv) {
 
     int status = failed ? 1 : 0;
     if (need_json) {
-      nlohmann::ordered_json j = finish_json(raw_path, dev, context_json(info, s, selected), driver);
+      nlohmann::ordered_json j = finish_json(raw_path, dev, context_json(info, opt, s, selected), driver);
       std::remove(raw_path.c_str());
       const std::string text = j.dump(2) + "\n";
       if (json_path) { write_file_atomically(*json_path, text); fmt::print("results: {}\n", *json_path); }

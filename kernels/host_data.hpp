@@ -1,10 +1,14 @@
 // Random inputs and comparisons shared by the CPU references and the checks (plain C++).
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace kernels {
 
@@ -14,26 +18,50 @@ inline std::uint64_t fresh_seed() {
   return (std::uint64_t(rd()) << 32) ^ rd();
 }
 
+/// Runs fn(begin, end, chunk_seed) over [0, n) in chunks of 2^20 on all cores; each chunk has its own
+/// seed derived from `seed`, so the data depends on the seed alone, not on the thread count.
+template <typename Fn>
+void parallel_chunks(std::size_t n, std::uint64_t seed, Fn fn) {
+  constexpr std::size_t chunk = std::size_t(1) << 20;
+  const std::size_t chunks = (n + chunk - 1) / chunk;
+  const std::size_t workers = std::min<std::size_t>(chunks, std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t c; (c = next.fetch_add(1)) < chunks;)
+      fn(c * chunk, std::min(n, (c + 1) * chunk), seed ^ (0x9E3779B97F4A7C15ull * (c + 1)));
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+}
+
 inline void fill_bytes(std::uint8_t* p, std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 g(seed);
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    std::uint64_t v = g();
-    for (int k = 0; k < 8; ++k) p[i + k] = std::uint8_t(v >> (8 * k));
-  }
-  for (; i < n; ++i) p[i] = std::uint8_t(g());
+  parallel_chunks(n, seed, [p](std::size_t b, std::size_t e, std::uint64_t s) {
+    std::mt19937_64 g(s);
+    std::size_t i = b;
+    for (; i + 8 <= e; i += 8) {
+      std::uint64_t v = g();
+      for (int k = 0; k < 8; ++k) p[i + k] = std::uint8_t(v >> (8 * k));
+    }
+    for (; i < e; ++i) p[i] = std::uint8_t(g());
+  });
 }
 
 inline void fill_uniform(float* p, std::size_t n, float lo, float hi, std::uint64_t seed) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  for (std::size_t i = 0; i < n; ++i) p[i] = d(g);
+  parallel_chunks(n, seed, [=](std::size_t b, std::size_t e, std::uint64_t s) {
+    std::mt19937_64 g(s);
+    std::uniform_real_distribution<float> d(lo, hi);
+    for (std::size_t i = b; i < e; ++i) p[i] = d(g);
+  });
 }
 
 inline void fill_ints(int* p, std::size_t n, int lo, int hi_exclusive, std::uint64_t seed) {
-  std::mt19937_64 g(seed);
-  std::uniform_int_distribution<int> d(lo, hi_exclusive - 1);
-  for (std::size_t i = 0; i < n; ++i) p[i] = d(g);
+  parallel_chunks(n, seed, [=](std::size_t b, std::size_t e, std::uint64_t s) {
+    std::mt19937_64 g(s);
+    std::uniform_int_distribution<int> d(lo, hi_exclusive - 1);
+    for (std::size_t i = b; i < e; ++i) p[i] = d(g);
+  });
 }
 
 /// Elementwise comparison with an absolute tolerance; returns "" or a description of the first mismatch.
