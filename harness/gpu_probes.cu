@@ -10,7 +10,7 @@ __device__ unsigned long long global_ns() {
 }
 
 __global__ void clock_probe_kernel(unsigned long long* out) {
-  constexpr unsigned long long window_ns = 10000;
+  constexpr unsigned long long window_ns = 5000;
   const unsigned long long t0 = global_ns();
   const long long c0 = clock64();
   unsigned long long t1 = t0;

@@ -8,7 +8,7 @@
 
 namespace harness {
 
-/// Measures the SM clock with a one-thread kernel that counts clock64() cycles over ~10 us of %globaltimer.
+/// Measures the SM clock with a one-thread kernel that counts clock64() cycles over ~5 us of %globaltimer.
 /// Owns device and pinned buffers, so it is move-only.
 class clock_probe {
  public:

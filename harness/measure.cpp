@@ -113,13 +113,14 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, run
     return double(g.stop.elapsed_ms_since(g.start)) * 1e-3 / batch;
   };
   std::vector<double> warm_times;
+  const std::size_t min_warm_runs = fresh_run_s_ > 0 ? 3 : 1;  // later repetitions find the case warm
   {
     phase_range p(phase::warmup);
     double warm = fresh_run_s_, clock = 0;
     do {
       warm_times.push_back(timed_run(clock));
       warm += warm_times.back();
-    } while ((warm < preset_.sampling.warmup_s || warm_times.size() < 3) && warm_times.size() < 10000);
+    } while ((warm < preset_.sampling.warmup_s || warm_times.size() < min_warm_runs) && warm_times.size() < 10000);
   }
   const double warm_median = median(warm_times);
   // Launch overhead dominates tiny kernels: time a batch of back-to-back launches (hot cases only;

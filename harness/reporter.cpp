@@ -29,7 +29,7 @@ bool table_reporter::ReportContext(const Context& ctx) {
 }
 
 void table_reporter::print_row(const Run& run) {
-  const std::string name = canonical_case_name(run.benchmark_name());
+  const std::string name = canonical_case_name(run.run_name.str());
   const std::string progress = fmt::format("[{}/{}]", done_, total_);
   auto paint = [&](const char* code, const std::string& text) {
     return color_ ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
@@ -60,21 +60,21 @@ void table_reporter::print_row(const Run& run) {
 }
 
 void table_reporter::ReportRuns(const std::vector<Run>& runs) {
-  ++done_;
-  bool printed = false;
+  // With repetitions Google Benchmark reports each repetition, then the aggregates: the median row stands
+  // for the case. A skipped or failed case has no aggregates, so its first row is shown.
   for (const Run& run : runs) {
-    const bool aggregate = run.run_type == Run::RT_Aggregate;
-    if (aggregate && run.aggregate_name != "median") continue;
-    if (!aggregate && run.repetitions > 1 && runs.size() > 1) {
 #if CUDABENCH_GBENCH_HAS_SKIP_MESSAGE
-      const bool bad = run.skipped != benchmark::internal::NotSkipped;
+    const bool bad = run.skipped != benchmark::internal::NotSkipped;
 #else
-      const bool bad = run.error_occurred;
+    const bool bad = run.error_occurred;
 #endif
-      if (!bad || printed) continue;  // with repetitions the median row stands for the case
-    }
+    const bool aggregate = run.run_type == Run::RT_Aggregate;
+    const std::string name = run.run_name.str();
+    const bool shown = bad ? name == last_bad_ : aggregate ? run.aggregate_name != "median" : run.repetitions > 1;
+    if (shown) continue;
+    if (bad) last_bad_ = name;
+    ++done_;
     print_row(run);
-    printed = true;
   }
   std::fflush(stdout);
 }

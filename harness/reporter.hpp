@@ -25,6 +25,7 @@ class table_reporter : public benchmark::BenchmarkReporter {
   const run_info& info_;
   std::size_t total_;
   std::size_t done_ = 0;
+  std::string last_bad_;  ///< a skipped/failed case is reported once per repetition; show it once
   bool color_;
 };
 

@@ -126,7 +126,7 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
     }
     if (run_type == "aggregate" && row.value("aggregate_unit", "time") != "time") continue;  // e.g. cv
     if (!row.contains("real_time") || !row["real_time"].is_number())
-      throw input_error(fmt::format("{}: case '{}' has no numeric real_time", source, name));
+      throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number (NaN or missing real_time)", source, name));
     const double t = row["real_time"].get<double>();
     if (!std::isfinite(t) || t <= 0)
       throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number ({})", source, name, t));
@@ -157,8 +157,13 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
   return r;
 }
 
+std::string sanitize_gbench_json(const std::string& text) {
+  static const std::regex bare(R"((:\s*)-?(nan|NaN|inf|Inf|Infinity)\b)");
+  return std::regex_replace(text, bare, "$1null");
+}
+
 run_result load_run(const std::string& path) {
-  const std::string text = read_file(path);
+  const std::string text = sanitize_gbench_json(read_file(path));
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);

@@ -56,6 +56,10 @@ struct run_result {
   const case_result* find(const std::string& name) const;
 };
 
+/// Google Benchmark writes NaN and infinity as bare words, which JSON does not allow; this turns such
+/// values into null so the document parses and the row gets a clear message instead.
+std::string sanitize_gbench_json(const std::string& text);
+
 /// Parses benchmark JSON; throws input_error("<source>: <problem>") for anything that is not usable.
 run_result parse_run(const nlohmann::json& j, const std::string& source);
 /// Reads and parses a file (missing, unreadable, invalid JSON: input_error naming the file).

@@ -35,9 +35,15 @@ run_info collect_run_info(const std::string& preset, int repetitions) {
   r.repetitions = repetitions;
   const std::string git = "git -C '" + source_dir() + "' ";
   bool ok = false;
-  r.git_revision = first_line_of(git + "rev-parse HEAD", ok);
-  if (!ok || r.git_revision.empty()) r.git_revision = "unknown";
-  else {
+  if (const char* rev = std::getenv("CUDABENCH_GIT_REVISION"); rev && *rev) {  // a copy without .git (GPU machine)
+    r.git_revision = rev;
+    const char* dirty = std::getenv("CUDABENCH_GIT_DIRTY");
+    r.git_dirty = dirty && std::string(dirty) == "1";
+  } else {
+    r.git_revision = first_line_of(git + "rev-parse HEAD", ok);
+  }
+  if (r.git_revision.empty()) r.git_revision = "unknown";
+  else if (ok) {
     std::string status = first_line_of(git + "status --porcelain --untracked-files=no", ok);
     r.git_dirty = ok && !status.empty();
   }

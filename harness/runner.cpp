@@ -70,7 +70,7 @@ nlohmann::ordered_json finish_json(const std::string& raw_path, const device_inf
                                    const case_driver& driver) {
   nlohmann::ordered_json j;
   try {
-    j = nlohmann::ordered_json::parse(read_file(raw_path));
+    j = nlohmann::ordered_json::parse(sanitize_gbench_json(read_file(raw_path)));
   } catch (const nlohmann::json::parse_error& e) {
     throw input_error(raw_path + ": Google Benchmark wrote invalid JSON: " + e.what());
   }
