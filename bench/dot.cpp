@@ -117,7 +117,7 @@ void register_dot(harness::family_builder& f, const harness::preset& p) {
     for (int k : lanes)
       if (k > 1)
         f.add({.variant = "threads_streams", .params = ps + "/" + std::to_string(k), .on = harness::where::gpu, .work = w,
-               .size = double(n), .make = [n, k] { return std::make_unique<dot_gpu>(n, k); }});
+               .size = double(n), .host_bound = true, .make = [n, k] { return std::make_unique<dot_gpu>(n, k); }});
     f.add({.variant = "cpu", .params = ps, .on = harness::where::cpu, .work = w, .size = double(n),
            .make = [n] { return std::make_unique<dot_cpu_case>(n); }});
   }

@@ -130,7 +130,8 @@ void register_histogram(harness::family_builder& f, const harness::preset& p) {
     const harness::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4.0 * histogram_bins, .items = double(n)};
     for (auto [name, v] : variants)
       f.add({.variant = name, .params = std::to_string(n), .on = harness::where::gpu, .cache = harness::cache_state::cold,
-             .work = w, .size = double(n), .make = [v, n] { return std::make_unique<histogram_gpu>(v, n); }});
+             .work = w, .size = double(n), .host_bound = v == variant::shared_cpu_merge,
+             .make = [v, n] { return std::make_unique<histogram_gpu>(v, n); }});
     f.add({.variant = "cpu", .params = std::to_string(n), .on = harness::where::cpu, .work = w, .size = double(n),
            .make = [n] { return std::make_unique<histogram_cpu_case>(n); }});
   }

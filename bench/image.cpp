@@ -195,10 +195,10 @@ void register_image(harness::family_builder& f, const harness::preset& p) {
   // Two kernels: each reads and writes the whole image once.
   const harness::work_counts rgb{.bytes_read = 2.0 * rgb_bytes, .bytes_written = 2.0 * rgb_bytes, .items = double(rgb_pixels)};
   const double size = double(gray_bytes), rgb_size = double(rgb_bytes);  // distinct sizes: separate speedup tables
-  f.add({.variant = "sync", .on = where::gpu, .work = gray, .size = size, .make = [] { return std::make_unique<invert_sync>(); }});
+  f.add({.variant = "sync", .on = where::gpu, .work = gray, .size = size, .host_bound = true, .make = [] { return std::make_unique<invert_sync>(); }});
   const std::vector<int> all_streams{1, 2, 4, 8, 16};
   for (int n : p.pick(all_streams, all_streams, all_streams)) {
-    f.add({.variant = "async_pageable_streams", .params = std::to_string(n), .on = where::gpu, .work = gray, .size = size,
+    f.add({.variant = "async_pageable_streams", .params = std::to_string(n), .on = where::gpu, .work = gray, .size = size, .host_bound = true,
            .make = [n] { return std::make_unique<invert_streams>(n, false); }});
     f.add({.variant = "pinned_streams", .params = std::to_string(n), .on = where::gpu, .work = gray, .size = size,
            .make = [n] { return std::make_unique<invert_streams>(n, true); }});
@@ -207,7 +207,7 @@ void register_image(harness::family_builder& f, const harness::preset& p) {
          .make = [] { return std::make_unique<invert_kernel_only>(); }});
   f.add({.variant = "cpu", .on = where::cpu, .work = gray, .size = size, .make = [] { return std::make_unique<invert_cpu_case>(); }});
 
-  f.add({.variant = "rgb_sync", .on = where::gpu, .work = rgb, .size = rgb_size, .make = [] { return std::make_unique<rgb_sync>(); }});
+  f.add({.variant = "rgb_sync", .on = where::gpu, .work = rgb, .size = rgb_size, .host_bound = true, .make = [] { return std::make_unique<rgb_sync>(); }});
   for (int n : p.pick<int>({4}, {1, 2, 4, 8, 16}, {1, 2, 4, 8, 16}))
     f.add({.variant = "rgb_pipelined_streams", .params = std::to_string(n), .on = where::gpu, .work = rgb, .size = rgb_size,
            .make = [n] { return std::make_unique<rgb_pipelined>(n); }});

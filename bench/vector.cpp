@@ -125,9 +125,9 @@ void register_vector(harness::family_builder& f, const harness::preset& p) {
     const std::string ps = std::to_string(n);
     f.add({.variant = "explicit", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n),
            .make = [n] { return std::make_unique<vector_explicit>(n); }});
-    f.add({.variant = "managed", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n),
+    f.add({.variant = "managed", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n), .host_bound = true,
            .make = [n] { return std::make_unique<vector_managed>(n, false); }});
-    f.add({.variant = "managed_prefetch", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n),
+    f.add({.variant = "managed_prefetch", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n), .host_bound = true,
            .make = [n] { return std::make_unique<vector_managed>(n, true); }});
     f.add({.variant = "cpu", .params = ps, .on = harness::where::cpu, .work = w, .size = double(n),
            .make = [n] { return std::make_unique<vector_cpu_case>(n); }});

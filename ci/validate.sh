@@ -18,7 +18,7 @@ run_one() {  # run_one NAME [extra options]
   local now=$(( $(date +%s) - start ))
   if [ "$last" -gt 0 ] && [ $(( now + last + last / 5 )) -gt "$budget" ]; then echo "skip $name: would not fit the budget"; return 1; fi
   local t0=$(date +%s)
-  "$bench" --preset=nightly --json "$out/$name.json" --benchmark_color=false "$@" >"$out/$name.log" 2>&1
+  "$bench" --preset=nightly --json "$out/$name.json" --benchmark_color=false ${NIGHTLY_OPTS:-} "$@" >"$out/$name.log" 2>&1
   local rc=$?
   last=$(( $(date +%s) - t0 ))
   echo "$name: exit $rc, wall $last s, $(tail -n 2 "$out/$name.log" | head -n 1)"

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -83,25 +84,32 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   r.cur_n = c.samples_s.size();
   r.base_noise = summarize(b.samples_s).cv();
   r.cur_noise = summarize(c.samples_s).cv();
+  const double class_threshold = b.host_bound || c.host_bound ? s.host_threshold : s.threshold;
+  r.gate = std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));
   const bool testable = r.base_n >= 2 && r.cur_n >= 2 && !b.aggregates_only && !c.aggregates_only;
   if (!testable) {
     r.method = b.aggregates_only || c.aggregates_only ? "threshold only (aggregates only: no rank test)"
                                                       : "threshold only (1 sample a side)";
     r.detectable = std::numeric_limits<double>::quiet_NaN();
-    r.v = r.change >= s.threshold ? verdict::regression : r.change <= -s.threshold ? verdict::improvement : verdict::unchanged;
+    r.gate = class_threshold;
+    r.v = r.change >= r.gate ? verdict::regression : r.change <= -r.gate ? verdict::improvement : verdict::unchanged;
+    if (class_threshold != s.threshold) r.note = fmt::format("host-bound: gate {:.0f}%", 100 * r.gate);
     return r;
   }
   r.method = "rank test";
   r.p_value = mann_whitney(b.samples_s, c.samples_s).p_value;
   r.detectable = min_detectable_change(b.samples_s, c.samples_s, s.alpha);
   const bool significant = r.p_value < s.alpha;
-  if (significant && r.change >= s.threshold) r.v = verdict::regression;
-  else if (significant && r.change <= -s.threshold) r.v = verdict::improvement;
-  else if (std::fabs(r.change) >= s.threshold || r.detectable > s.threshold) {
+  if (significant && r.change >= r.gate) r.v = verdict::regression;
+  else if (significant && r.change <= -r.gate) r.v = verdict::improvement;
+  else if (std::fabs(r.change) >= class_threshold || r.detectable > class_threshold || r.gate > class_threshold) {
+    // Either a large shift the test cannot confirm, or noise too high to resolve a change of the threshold.
     r.v = verdict::inconclusive;
-    r.note = std::fabs(r.change) >= s.threshold ? "shift above the threshold but not significant"
-                                                 : fmt::format("too noisy to detect a {:.0f}% change", 100 * s.threshold);
+    r.note = std::fabs(r.change) >= r.gate ? "shift above the gate but not significant"
+             : r.gate > class_threshold    ? fmt::format("noise floor {:.1f}% above the {:.0f}% threshold", 100 * r.gate, 100 * class_threshold)
+                                           : fmt::format("too noisy to detect a {:.0f}% change", 100 * class_threshold);
   } else r.v = verdict::unchanged;
+  if (class_threshold > s.threshold && r.note.empty()) r.note = fmt::format("host-bound: gate {:.0f}%", 100 * r.gate);
   return r;
 }
 }  // namespace

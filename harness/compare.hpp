@@ -15,8 +15,10 @@ const char* to_string(verdict v);
 
 /// Defaults chosen from A/A runs on an H100 (docs/validation.md says how).
 struct compare_settings {
-  double threshold = 0.05;   ///< relative median change that matters (5%)
-  double alpha = 0.01;       ///< significance level of the Mann-Whitney U test
+  double threshold = 0.05;       ///< relative median change that matters for device-bound cases (5%)
+  double host_threshold = 0.50;  ///< the same for host-bound cases (CPU baselines, pageable/managed copies)
+  double noise_floor = 3;        ///< a change must also exceed this many times the repetitions' CV
+  double alpha = 0.01;           ///< significance level of the Mann-Whitney U test
   bool allow_device_mismatch = false;
   std::optional<std::string> md_path, html_path, json_path;
 };
@@ -32,6 +34,7 @@ struct case_comparison {
   std::size_t base_n = 0, cur_n = 0;
   double p_value = 1;
   double detectable = 0;     ///< smallest change the test could reveal here (NaN when no test ran)
+  double gate = 0;           ///< the change this case had to exceed: max(threshold for its class, noise floor)
   std::string note;
   std::vector<double> base_samples_s, cur_samples_s;
 };

@@ -59,6 +59,9 @@ struct case_def {
   cache_state cache = cache_state::hot;
   work_counts work;
   double size = 0;           ///< the problem size a report plots against (elements, matrix side, ...)
+  /// Host work or pageable/managed transfers dominate the time (CPU cases always): compare gates such
+  /// cases with the wider host threshold, because host timings drift between runs (docs/validation.md).
+  bool host_bound = false;
   fixture_factory make;
 
   std::string name() const { return params.empty() ? family + "/" + variant : family + "/" + variant + "/" + params; }

@@ -27,7 +27,8 @@ options:
   --device=N              CUDA device ordinal (default 0)
   --compare-to=FILE|auto  after the run, compare against a baseline (auto: the stored one for this GPU and preset)
   --save-baseline         store the run as reports/baselines/<gpu-model>/<preset>.json
-  --threshold=PCT, --alpha=P, --allow-device-mismatch, --md=FILE, --html=FILE, --verdict=FILE
+  --threshold=PCT, --host-threshold=PCT, --noise-floor=K, --alpha=P, --allow-device-mismatch,
+  --md=FILE, --html=FILE, --verdict=FILE
                           passed to the comparison (see `./run_bench compare --help`)
   --cache=declared|hot|cold  L2 state of GPU cases: as each case declares (default), or all hot / all cold
   --inject-slowdown=CASE_REGEX:PCT
@@ -93,6 +94,8 @@ run_options parse_run_options(const std::vector<std::string>& args) {
     else if (take_value(args, i, "--compare-to", v)) { if (v.empty()) throw usage_error("--compare-to needs a file or 'auto'"); o.compare_to = v; }
     else if (take_value(args, i, "--threshold", v)) o.threshold_pct = parse_double(v, "--threshold", 0, 1000);
     else if (take_value(args, i, "--alpha", v)) o.alpha = parse_double(v, "--alpha", 1e-9, 0.5);
+    else if (take_value(args, i, "--host-threshold", v)) o.host_threshold_pct = parse_double(v, "--host-threshold", 0, 1000);
+    else if (take_value(args, i, "--noise-floor", v)) o.noise_floor = parse_double(v, "--noise-floor", 0, 100);
     else if (take_value(args, i, "--md", v)) o.md_path = v;
     else if (take_value(args, i, "--html", v)) o.html_path = v;
     else if (take_value(args, i, "--verdict", v)) o.verdict_path = v;

@@ -31,6 +31,8 @@ struct run_options {
   std::optional<std::string> compare_to;     ///< a baseline file, or "auto"
   bool save_baseline = false;
   std::optional<double> threshold_pct;
+  std::optional<double> host_threshold_pct;
+  std::optional<double> noise_floor;
   std::optional<double> alpha;
   bool allow_device_mismatch = false;
   std::optional<std::string> md_path, html_path, verdict_path;

@@ -98,6 +98,7 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
       c.size = m.value("size", 0.0);
       c.bytes = m.value("bytes", 0.0);
       c.on = m.value("on", "");
+      c.host_bound = m.value("bound", "") == "host";
     }
     r.cases.push_back(std::move(c));
     return r.cases.back();
@@ -124,7 +125,8 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
       c.message = skipped ? row.value("skip_message", "") : row.value("error_message", "");
       continue;
     }
-    if (run_type == "aggregate" && row.value("aggregate_unit", "time") != "time") continue;  // e.g. cv
+    // Of the aggregates only the median is used (stddev rows may legitimately be 0, cv has no time unit).
+    if (run_type == "aggregate" && (agg != "median" || row.value("aggregate_unit", "time") != "time")) continue;
     if (!row.contains("real_time") || !row["real_time"].is_number())
       throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number (NaN or missing real_time)", source, name));
     const double t = row["real_time"].get<double>();

@@ -34,6 +34,7 @@ struct case_result {
   std::string on;         ///< "gpu" / "cpu" / "" (unknown)
   bool correct = true;    ///< false for teaching cases that are wrong by design
   std::string cache;      ///< "cold" / "hot" / "" (unknown)
+  bool host_bound = false;  ///< from our metadata: host work dominates its time
 };
 
 struct family_refs {

@@ -58,6 +58,7 @@ nlohmann::ordered_json context_json(const run_info& info, const run_options& opt
     cases[c->name()] = {{"family", c->family}, {"variant", c->variant}, {"params", c->params},
                         {"on", c->on == where::gpu ? "gpu" : "cpu"},
                         {"cache", c->cache == cache_state::cold ? "cold" : "hot"},
+                        {"bound", c->on == where::cpu || c->host_bound ? "host" : "device"},
                         {"size", c->size}, {"bytes", c->work.bytes()}, {"items", c->work.items}, {"flops", c->work.flops}};
   }
   meta["cases"] = cases;
@@ -132,8 +133,9 @@ int run_main(int argc, char** argv) {
     }
     if (opt.list) {
       for (const case_def* c : selected)
-        fmt::print("{:<44} {}{}\n", c->name(), c->on == where::gpu ? "gpu" : "cpu",
-                   c->cache == cache_state::cold ? " cold-L2" : "");
+        fmt::print("{:<44} {}{}{}\n", c->name(), c->on == where::gpu ? "gpu" : "cpu",
+                   c->on == where::gpu && c->cache == cache_state::cold ? " cold-L2" : "",
+                   c->on == where::cpu || c->host_bound ? " host-bound" : "");
       return 0;
     }
     const device_info dev = query_device(opt.device);

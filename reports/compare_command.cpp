@@ -21,7 +21,9 @@ const char* compare_usage = R"(usage: ./run_bench compare BASELINE.json CURRENT.
   --md FILE                Markdown report (CI job summary, pull-request comment)
   --html FILE              self-contained HTML report with SVG charts
   --json FILE              machine-readable verdicts
-  --threshold PCT          smallest median change that counts (default 5)
+  --threshold PCT          smallest median change that counts for device-bound cases (default 5)
+  --host-threshold PCT     the same for host-bound cases: CPU baselines, pageable/managed copies (default 50)
+  --noise-floor K          a change must also exceed K x the repetitions' coefficient of variation (default 3)
   --alpha P                significance level of the Mann-Whitney U test (default 0.01)
   --allow-device-mismatch  compare runs from different GPU models or clocks
 exit status: 0 no regression, 1 at least one regression, 2 usage or input error
@@ -42,6 +44,8 @@ harness::compare_settings compare_settings_from(const harness::run_options& o) {
   harness::compare_settings s;
   if (o.threshold_pct) s.threshold = *o.threshold_pct / 100;
   if (o.alpha) s.alpha = *o.alpha;
+  if (o.host_threshold_pct) s.host_threshold = *o.host_threshold_pct / 100;
+  if (o.noise_floor) s.noise_floor = *o.noise_floor;
   s.allow_device_mismatch = o.allow_device_mismatch;
   s.md_path = o.md_path;
   s.html_path = o.html_path;
@@ -100,6 +104,8 @@ int report_main(int argc, char** argv) {
       else if (harness::take_value(args, i, "--json", v) && cmd == "compare") o.verdict_path = v;
       else if (harness::take_value(args, i, "--threshold", v) && cmd != "report") o.threshold_pct = harness::parse_double(v, "--threshold", 0, 1000);
       else if (harness::take_value(args, i, "--alpha", v) && cmd == "compare") o.alpha = harness::parse_double(v, "--alpha", 1e-9, 0.5);
+      else if (harness::take_value(args, i, "--host-threshold", v) && cmd == "compare") o.host_threshold_pct = harness::parse_double(v, "--host-threshold", 0, 1000);
+      else if (harness::take_value(args, i, "--noise-floor", v) && cmd == "compare") o.noise_floor = harness::parse_double(v, "--noise-floor", 0, 100);
       else if (harness::take_value(args, i, "--hold", v) && cmd == "trend") hold = std::size_t(harness::parse_int(v, "--hold", 2, 1000));
       else if (!a.empty() && a[0] == '-') throw usage_error("unknown option '" + a + "' for " + cmd);
       else positional.push_back(a);

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# On a GPU machine (binaries from ci/device_pack.sh): for every cold kernel-only case of a result file whose
+# median is at least MIN_US (20), profiles the case alone with Nsight Compute, selecting its kernels by the
+# case's NVTX range, and compares the harness median with ncu's gpu__time_duration per run.
+# Usage: ci/ncu_accuracy.sh RESULT.json [MIN_US]      (writes $OUT/ncu_accuracy.csv and prints a table)
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${OUT:-$root/out}"
+result=$1 min_us=${2:-20}
+export LD_LIBRARY_PATH="$root/.devlibs/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CUDABENCH_SOURCE_DIR="$root"
+bench="$root/.devlibs/bench/cudabench"
+command -v ncu >/dev/null || { echo "ncu not found" >&2; exit 2; }
+cases=$(python3 - "$result" "$min_us" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); meta = j["context"]["cudabench"]["cases"]
+for r in j["benchmarks"]:
+    m = meta.get(r["name"], {})
+    if r.get("run_type") == "iteration" and m.get("on") == "gpu" and m.get("cache") == "cold" and r.get("real_time", 0) >= float(sys.argv[2]):
+        print(r["name"], r["real_time"])
+PY
+)
+: >"$out/ncu_raw.csv"
+while read -r name median; do
+  [ -n "$name" ] || continue
+  regex="^$(printf '%s' "$name" | sed 's/[][\.*^$+?(){}|]/\\&/g')\$"
+  ncu --clock-control none --nvtx --nvtx-include "cudabench@$name/" --metrics gpu__time_duration.sum --csv --page raw \
+      "$bench" --profile --filter="$regex" 2>/dev/null | grep -E '^"[0-9]' | sed "s|^|\"$name\",\"$median\",|" >>"$out/ncu_raw.csv"
+done <<<"$cases"
+python3 - "$out/ncu_raw.csv" "$out/ncu_accuracy.csv" <<'PY'
+import csv, statistics, sys
+rows = {}
+for r in csv.reader(open(sys.argv[1])):
+    case, median, kernel, dur = r[0], float(r[1]), r[6] if len(r) > 6 else "", r[-1]
+    rows.setdefault(case, {"median": median, "kernels": []})["kernels"].append((r, dur))
+w = csv.writer(open(sys.argv[2], "w"))
+w.writerow(["case", "harness_median_us", "ncu_us_per_run", "ratio", "kernels"])
+print("%-36s %12s %12s %8s  %s" % ("case", "harness us", "ncu us", "ratio", "kernels per run"))
+for case, d in rows.items():
+    # Columns: ID, PID, process, host, kernel name, ...; the kernel name is the column holding '('.
+    names, durs = [], []
+    for r, dur in d["kernels"]:
+        name = next((c for c in r[2:-1] if "(" in c or "_kernel" in c), r[6])
+        if "clock_probe" in name or "spin_kernel" in name:
+            continue  # the harness's own probes run outside the timed region
+        try:
+            durs.append(float(dur.replace(",", "")))
+        except ValueError:
+            continue
+        names.append(name.split("(")[0].split("<")[0][-40:])
+    if not durs:
+        print("%-36s no kernels under its NVTX range" % case); continue
+    first = names[0]
+    runs = max(1, names.count(first))
+    per_run = sum(durs) / runs / 1e3  # ns -> us
+    ratio = d["median"] / per_run
+    w.writerow([case, d["median"], "%.3f" % per_run, "%.4f" % ratio, len(names) // runs])
+    print("%-36s %12.2f %12.2f %8.3f  %d (%s)" % (case, d["median"], per_run, ratio, len(names) // runs, first))
+PY
