@@ -23,7 +23,7 @@ PY
 while read -r name median; do
   [ -n "$name" ] || continue
   regex="^$(printf '%s' "$name" | sed 's/[][\.*^$+?(){}|]/\\&/g')\$"
-  ncu --clock-control none --nvtx --nvtx-include "cudabench@$name/" --metrics gpu__time_duration.sum --csv --page raw \
+  ncu --clock-control none --nvtx --nvtx-include "cudabench@$name/" --metrics gpu__time_duration.sum --csv --page raw --print-units base \
       "$bench" --profile --filter="$regex" 2>/dev/null | grep -E '^"[0-9]' | sed "s|^|\"$name\",\"$median\",|" >>"$out/ncu_raw.csv"
 done <<<"$cases"
 python3 - "$out/ncu_raw.csv" "$out/ncu_accuracy.csv" <<'PY'
