@@ -20,11 +20,33 @@ for r in j["benchmarks"]:
 PY
 )
 : >"$out/ncu_raw.csv"
+: >"$out/ncu_stderr.log"
+# Nsight Compute reads '/' in --nvtx-include as range nesting; our case names contain '/', so the case
+# ranges are named with ':' for profiling (CUDABENCH_NVTX_SEPARATOR) and the filter names domain@range/.
+export CUDABENCH_NVTX_SEPARATOR=:
+filter_for() {  # the --nvtx-include expression for a case, in the form chosen below
+  case "$form" in
+    domain) echo "cudabench@${1//\//:}/" ;;
+    regex) echo "regex:cudabench@${1//\//:}/" ;;
+    plain) echo "${1//\//:}/" ;;
+  esac
+}
+first=$(head -n 1 <<<"$cases" | awk '{print $1}')
+form=""
+for f in domain regex plain; do  # which spelling of the filter this ncu accepts
+  form=$f
+  n=$(ncu --clock-control none --nvtx --nvtx-include "$(filter_for "$first")" --metrics gpu__time_duration.sum --csv --page raw \
+        "$bench" --profile --filter="^$first\$" 2>>"$out/ncu_stderr.log" | grep -c -E '^"[0-9]')
+  echo "filter form $f on $first: $n kernel rows" | tee -a "$out/ncu_stderr.log"
+  [ "$n" -gt 0 ] && break
+done
 while read -r name median; do
   [ -n "$name" ] || continue
   regex="^$(printf '%s' "$name" | sed 's/[][\.*^$+?(){}|]/\\&/g')\$"
-  ncu --clock-control none --nvtx --nvtx-include "cudabench@$name/" --metrics gpu__time_duration.sum --csv --page raw --print-units base \
-      "$bench" --profile --filter="$regex" 2>/dev/null | grep -E '^"[0-9]' | sed "s|^|\"$name\",\"$median\",|" >>"$out/ncu_raw.csv"
+  range=$(filter_for "$name")
+  echo "== $name ($range)" >>"$out/ncu_stderr.log"
+  ncu --clock-control none --nvtx --nvtx-include "$range" --metrics gpu__time_duration.sum --csv --page raw --print-units base \
+      "$bench" --profile --filter="$regex" 2>>"$out/ncu_stderr.log" | tee -a "$out/ncu_stdout.log" | grep -E '^"[0-9]' | sed "s|^|\"$name\",\"$median\",|" >>"$out/ncu_raw.csv"
 done <<<"$cases"
 python3 - "$out/ncu_raw.csv" "$out/ncu_accuracy.csv" <<'PY'
 import csv, statistics, sys

@@ -55,7 +55,7 @@ while read -r name kind _; do
   [ "$kind" = gpu ] || continue
   regex="^$(printf '%s' "$name" | sed 's/[][\.*^$+?(){}|]/\\&/g')\$"
   echo "ncu: $name" >&2
-  ncu --clock-control none --nvtx --nvtx-include "cudabench@$name/" --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
+  CUDABENCH_NVTX_SEPARATOR=: ncu --clock-control none --nvtx --nvtx-include "cudabench@${name//\//:}/" --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
       --csv --page raw "$bin" --profile --filter="$regex" "${plain[@]}" 2>/dev/null | grep -E '^"' | sed "s|^|\"$name\",|" >>"$tmp" || status=1
 done <<<"$cases"
 mv "$tmp" "$csv"

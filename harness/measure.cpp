@@ -185,7 +185,7 @@ std::vector<double> case_driver::measure_cpu(fixture& fx, const case_def& c, run
 
 void case_driver::run(benchmark::State& st, const case_def& c) {
   const std::string name = c.name();
-  case_range range(name);
+  case_range range(nvtx_case_name(name));
   try {
     if (c.on == where::gpu && !device_.available) return skip(st, name, device_.unavailable_reason);
     if (auto it = known_skips_.find(name); it != known_skips_.end()) return skip(st, name, it->second);

@@ -4,6 +4,7 @@
 #include <nvtx3/nvtx3.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 namespace harness {
@@ -18,6 +19,15 @@ enum class phase { setup, verify, warmup, measure, h2d, kernel, d2h, host, flush
 
 const char* phase_name(phase p) noexcept;
 std::uint32_t phase_argb(phase p) noexcept;
+
+/// The case range's name: the case name, with '/' replaced by $CUDABENCH_NVTX_SEPARATOR when that is set
+/// (Nsight Compute's --nvtx-include reads '/' as range nesting, so profiling scripts set ':').
+inline std::string nvtx_case_name(std::string name) {
+  static const char* sep = std::getenv("CUDABENCH_NVTX_SEPARATOR");
+  if (sep && *sep)
+    for (auto& ch : name) if (ch == '/') ch = *sep;
+  return name;
+}
 
 /// A range named after a case; everything the case does nests inside it.
 class case_range {
