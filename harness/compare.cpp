@@ -161,6 +161,8 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
       continue;
     }
     case_comparison r = compare_case(*b, c, s);
+    if (!b->label.empty() && !c.label.empty() && b->label != c.label)
+      r.note += (r.note.empty() ? "" : "; ") + fmt::format("label changed: '{}' -> '{}'", b->label, c.label);
     if (r.base_median_s > 0 && r.cur_median_s > 0) log_ratios[r.family].push_back(std::log(r.cur_median_s / r.base_median_s));
     out.cases.push_back(std::move(r));
   }
