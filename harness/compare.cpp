@@ -84,7 +84,16 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   r.cur_n = c.samples_s.size();
   r.base_noise = summarize(b.samples_s).cv();
   r.cur_noise = summarize(c.samples_s).cv();
-  const double class_threshold = b.host_bound || c.host_bound ? s.host_threshold : s.threshold;
+  const bool host = b.host_bound || c.host_bound;
+  if (host && !s.host_threshold) {
+    // Reported, never gating: host timings drift between runs far beyond any useful threshold.
+    r.method = "host-bound: not gated";
+    r.gate = std::numeric_limits<double>::infinity();
+    r.v = std::fabs(r.change) >= s.threshold ? verdict::inconclusive : verdict::unchanged;
+    r.note = "host-bound case; --host-threshold gates it";
+    return r;
+  }
+  const double class_threshold = host ? *s.host_threshold : s.threshold;
   r.gate = std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));
   const bool testable = r.base_n >= 2 && r.cur_n >= 2 && !b.aggregates_only && !c.aggregates_only;
   if (!testable) {

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <optional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,9 @@ const char* to_string(verdict v);
 /// Defaults chosen from A/A runs on an H100 (docs/validation.md says how).
 struct compare_settings {
   double threshold = 0.05;       ///< relative median change that matters for device-bound cases (5%)
-  double host_threshold = 0.50;  ///< the same for host-bound cases (CPU baselines, pageable/managed copies)
+  /// The same for host-bound cases (CPU baselines, pageable/managed copies, host merges). Unset: they are
+  /// reported but never gate, because on the H100 VM their medians moved by up to 5x between runs.
+  std::optional<double> host_threshold;
   double noise_floor = 3;        ///< a change must also exceed this many times the repetitions' CV
   double alpha = 0.01;           ///< significance level of the Mann-Whitney U test
   bool allow_device_mismatch = false;

@@ -22,7 +22,8 @@ const char* compare_usage = R"(usage: ./run_bench compare BASELINE.json CURRENT.
   --html FILE              self-contained HTML report with SVG charts
   --json FILE              machine-readable verdicts
   --threshold PCT          smallest median change that counts for device-bound cases (default 5)
-  --host-threshold PCT     the same for host-bound cases: CPU baselines, pageable/managed copies (default 50)
+  --host-threshold PCT     gate host-bound cases too (CPU baselines, pageable/managed copies, host merges)
+                           at this threshold; by default they are reported but never gate
   --noise-floor K          a change must also exceed K x the repetitions' coefficient of variation (default 3)
   --alpha P                significance level of the Mann-Whitney U test (default 0.01)
   --allow-device-mismatch  compare runs from different GPU models or clocks

@@ -37,8 +37,10 @@ std::string summary_line(const comparison& c) {
                      c.count(verdict::failed), c.count(verdict::skipped));
 }
 std::string settings_line(const comparison& c) {
-  return fmt::format("threshold {:.1f}% (host-bound {:.0f}%), noise floor {:g} x CV, alpha {:g} (Mann-Whitney U, two-sided)",
-                     100 * c.settings.threshold, 100 * c.settings.host_threshold, c.settings.noise_floor, c.settings.alpha);
+  return fmt::format("threshold {:.1f}% (host-bound cases: {}), noise floor {:g} x CV, alpha {:g} (Mann-Whitney U, two-sided)",
+                     100 * c.settings.threshold,
+                     c.settings.host_threshold ? fmt::format("{:.0f}%", 100 * *c.settings.host_threshold) : std::string("not gated"),
+                     c.settings.noise_floor, c.settings.alpha);
 }
 }  // namespace
 
