@@ -26,7 +26,10 @@ missing=()
 for pkg in cmake g++ libbenchmark-dev nlohmann-json3-dev libfmt-dev libgtest-dev; do
   [ -e "${probe[$pkg]}" ] || missing+=("$pkg")
 done
-if [ "$want_tests" = 1 ] && ! command -v python3 >/dev/null 2>&1; then missing+=(python3); fi
+if [ "$want_tests" = 1 ]; then
+  command -v python3 >/dev/null 2>&1 || missing+=(python3)
+  python3 -c "import yaml" >/dev/null 2>&1 || missing+=(python3-yaml)  # the workflow lint test
+fi
 
 apt_install() {
   export DEBIAN_FRONTEND=noninteractive

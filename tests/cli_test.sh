@@ -48,6 +48,15 @@ s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_same.json" --
 s=$(run "$report" report "$fx/synthetic_base.json" --md "$tmp/r.md" --html "$tmp/r.html"); check "report" 0 "$s" '[ -s "$tmp/r.md" ] && [ -s "$tmp/r.html" ]'
 s=$(run "$report" trend "$fx/trend" --html "$tmp/t.html"); check "trend flags the sustained step only" 0 "$s" \
   'grep -q "conv2d/tiled/4096.*step +1[0-9]" "$tmp/out"' 'grep -q "^1 case(s) with a sustained shift" "$tmp/out"'
+mkdir -p "$tmp/src"
+s=$(CUDABENCH_SOURCE_DIR="$tmp/src" run "$bench" --filter=image/cpu --save-baseline); check "--save-baseline stores reports/baselines/<gpu>/quick.json" 0 "$s" \
+  '[ "$(find "$tmp/src/reports/baselines" -name quick.json | wc -l)" = 1 ]'
+s=$(CUDABENCH_SOURCE_DIR="$tmp/src" run "$bench" --filter=image/cpu --compare-to=auto --verdict "$tmp/v.json"); check "--compare-to=auto finds it" 0 "$s" \
+  'grep -q "image/cpu" "$tmp/out"' '[ -s "$tmp/v.json" ]'
+s=$(CUDABENCH_SOURCE_DIR="$tmp/nowhere" run "$bench" --filter=image/cpu --compare-to=auto); check "--compare-to=auto without a stored baseline: exit 2 before running" 2 "$s" \
+  'grep -q "no stored baseline" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
+s=$(run "$bench" --filter=image/cpu --inject-slowdown='image/cpu:1001'); check "--inject-slowdown outside 0-1000" 2 "$s" 'grep -q "inject-slowdown" "$tmp/err"'
+s=$(run "$bench" --filter=image/cpu --inject-slowdown='image/(:5'); check "--inject-slowdown bad regex" 2 "$s" 'grep -q "invalid regular expression" "$tmp/err"'
 if ! command -v nsys >/dev/null 2>&1; then
   s=$(run "$src/ci/profile.sh" "$bench" --nsys --filter=image/cpu); check "--nsys without nsys: exit 2 before running" 2 "$s" 'grep -q "needs Nsight Systems" "$tmp/err"'
 fi

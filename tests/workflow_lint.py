@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Lints the CI files: every workflow is valid YAML with triggers and jobs, every script a workflow runs
+exists and is executable, the nightly job runs on a self-hosted GPU runner, and the SLURM script asks for
+the GPU partition. Usage: tests/workflow_lint.py SOURCE_DIR"""
+import os
+import re
+import sys
+
+import yaml
+
+root = sys.argv[1]
+problems = []
+wf_dir = os.path.join(root, ".github", "workflows")
+workflows = sorted(f for f in os.listdir(wf_dir) if f.endswith((".yml", ".yaml")))
+for want in ("ci.yml", "nightly.yml", "baseline.yml"):
+    if want not in workflows:
+        problems.append("missing workflow " + want)
+for name in workflows:
+    path = os.path.join(wf_dir, name)
+    try:
+        doc = yaml.safe_load(open(path))
+    except yaml.YAMLError as e:
+        problems.append("%s: invalid YAML: %s" % (name, e)); continue
+    triggers = doc.get("on", doc.get(True))  # YAML 1.1 reads a bare `on` key as true
+    if not triggers:
+        problems.append(name + ": no triggers (on:)")
+    jobs = doc.get("jobs") or {}
+    if not jobs:
+        problems.append(name + ": no jobs")
+    for job_name, job in jobs.items():
+        for step in job.get("steps", []):
+            for script in re.findall(r"(?:^|\s)(?:bash\s+)?(?:\./)?((?:\.ci|ci)/[\w./-]+)", step.get("run", "")):
+                full = os.path.join(root, script)
+                if not os.path.isfile(full):
+                    problems.append("%s: job %s runs %s, which does not exist" % (name, job_name, script))
+                elif not os.access(full, os.X_OK):
+                    problems.append("%s: job %s runs %s, which is not executable" % (name, job_name, script))
+    if name in ("nightly.yml", "baseline.yml"):
+        for job_name, job in jobs.items():
+            runs_on = job.get("runs-on", [])
+            if "self-hosted" not in runs_on or "gpu" not in runs_on:
+                problems.append("%s: job %s must run on [self-hosted, gpu]" % (name, job_name))
+    if name == "nightly.yml" and not ("schedule" in triggers and "workflow_dispatch" in triggers):
+        problems.append("nightly.yml: needs schedule and workflow_dispatch triggers")
+sbatch = os.path.join(root, "ci", "slurm", "nightly.sbatch")
+text = open(sbatch).read() if os.path.isfile(sbatch) else ""
+for want in ("#SBATCH --partition=gpu", "#SBATCH --gres=gpu:1", "ci/nightly.sh"):
+    if want not in text:
+        problems.append("ci/slurm/nightly.sbatch: missing " + want)
+for p in problems:
+    print("FAIL", p)
+print("%d workflow file(s) checked, %d problem(s)" % (len(workflows), len(problems)))
+sys.exit(1 if problems else 0)
