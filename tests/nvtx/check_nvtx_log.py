@@ -15,13 +15,24 @@ case_ranges = collections.Counter()
 measured = set()
 colours = collections.defaultdict(set)
 main = None
+foreign = collections.Counter()
+foreign_stacks = collections.defaultdict(list)
 for n, line in enumerate(open(log), 1):
     parts = line.rstrip("\n").split("\t")
     if parts[0] == "domain":
         continue
     kind, thread, domain = parts[0], parts[1], parts[2]
     if domain != "cudabench":
-        errors.append("line %d: range in domain '%s', not cudabench" % (n, domain))
+        # Libraries keep their own domains (CUB's is CCCL); they must balance but are not ours to name.
+        foreign[domain] += kind == "push"
+        fstack = foreign_stacks[(thread, domain)]
+        if kind == "pop":
+            if not fstack: errors.append("line %d: pop with no open range in domain %s" % (n, domain))
+            else: fstack.pop()
+        else:
+            if parts[4] in PHASES: errors.append("line %d: phase '%s' in domain '%s', not cudabench" % (n, parts[4], domain))
+            fstack.append(parts[4])
+        continue
     stack = stacks[thread]
     if kind == "pop":
         if not stack:
@@ -49,6 +60,9 @@ for n, line in enumerate(open(log), 1):
 for thread, stack in stacks.items():
     if stack:
         errors.append("thread %s ends with %d unpopped range(s), from %s" % (thread, len(stack), stack[:3]))
+for (thread, domain), stack in foreign_stacks.items():
+    if stack:
+        errors.append("domain %s on thread %s ends with %d unpopped range(s)" % (domain, thread, len(stack)))
 for phase, cs in colours.items():
     if len(cs) != 1:
         errors.append("phase '%s' has several colours %s" % (phase, sorted(cs)))
@@ -69,5 +83,6 @@ for r in rows:
         errors.append("case '%s' was measured without a 'measure' phase" % r["run_name"])
 for e in errors[:30]:
     print("FAIL", e)
-print("%d case range(s), %d phase(s) with colours, %d thread(s), %d problem(s)" % (sum(case_ranges.values()), len(colours), len(stacks), len(errors)))
+print("%d case range(s), %d phase(s) with colours, %d thread(s), other domains %s, %d problem(s)" % (
+    sum(case_ranges.values()), len(colours), len(stacks), dict(foreign) or "none", len(errors)))
 sys.exit(1 if errors else 0)
