@@ -7,7 +7,6 @@
 #include <algorithm>
 
 #include "harness/cuda_check.hpp"
-#include "kernels/block_reduce.cuh"
 
 namespace kernels {
 namespace {
@@ -33,8 +32,13 @@ __global__ void __launch_bounds__(cfg::block) tree_kernel(const float* __restric
   __shared__ float cache[cfg::block];
   float sum = 0;
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) sum += in[i];
-  sum = block_tree_sum(sum, cache);
-  if (threadIdx.x == 0) out[blockIdx.x] = sum;
+  cache[threadIdx.x] = sum;
+  __syncthreads();
+  for (int half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) cache[threadIdx.x] += cache[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = cache[0];
 }
 
 __global__ void __launch_bounds__(cfg::block) shuffle_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ out) {
