@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <algorithm>
 #include <regex>
 
 #include "harness/presets.hpp"
@@ -25,6 +26,7 @@ options:
   --preset=NAME           quick (default, <= 60 s on a GPU), nightly or full
   --repetitions=N         repetitions per case (default: the preset's)
   --device=N              CUDA device ordinal (default 0)
+  --devices=all|0,2       one process per device, in parallel; results merged into --json, names dev<N>/...
   --compare-to=FILE|auto  after the run, compare against a baseline (auto: the stored one for this GPU and preset)
   --save-baseline         store the run as reports/baselines/<gpu-model>/<preset>.json
   --threshold=PCT, --host-threshold=PCT, --noise-floor=K, --alpha=P, --allow-device-mismatch,
@@ -76,6 +78,46 @@ bool take_value(const std::vector<std::string>& args, std::size_t& i, const std:
   return false;
 }
 
+std::vector<int> parse_device_list(const std::string& spec, int count) {
+  std::vector<int> out;
+  if (spec == "all") {
+    for (int d = 0; d < count; ++d) out.push_back(d);
+  } else {
+    std::size_t start = 0;
+    while (start <= spec.size()) {
+      const std::size_t comma = std::min(spec.find(',', start), spec.size());
+      const int d = parse_int(spec.substr(start, comma - start), "--devices", 0, 1 << 20);
+      if (d >= count) throw usage_error("--devices: device " + std::to_string(d) + " does not exist (" + std::to_string(count) + " visible)");
+      if (std::find(out.begin(), out.end(), d) != out.end()) throw usage_error("--devices: device " + std::to_string(d) + " is listed twice");
+      out.push_back(d);
+      start = comma + 1;
+    }
+  }
+  if (out.empty()) throw usage_error("--devices: no CUDA device to run on");
+  return out;
+}
+
+std::vector<std::string> child_arguments(const std::vector<std::string>& args, int device, const std::string& json) {
+  std::vector<std::string> out;
+  const std::string suffix = ".dev" + std::to_string(device);
+  auto with_suffix = [&](const std::string& path) {
+    const auto slash = path.rfind('/'), dot = path.rfind('.');
+    return dot == std::string::npos || (slash != std::string::npos && dot < slash) ? path + suffix
+                                                                                   : path.substr(0, dot) + suffix + path.substr(dot);
+  };
+  std::string v;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (take_value(args, i, "--devices", v) || take_value(args, i, "--device", v) || take_value(args, i, "--json", v)) continue;
+    bool renamed = false;
+    for (const char* name : {"--md", "--html", "--verdict"})
+      if (!renamed && take_value(args, i, name, v)) { out.push_back(std::string(name) + "=" + with_suffix(v)); renamed = true; }
+    if (!renamed) out.push_back(args[i]);
+  }
+  out.push_back("--device=" + std::to_string(device));
+  out.push_back("--json=" + json);
+  return out;
+}
+
 run_options parse_run_options(const std::vector<std::string>& args) {
   run_options o;
   std::string v;
@@ -113,6 +155,11 @@ run_options parse_run_options(const std::vector<std::string>& args) {
     else if (take_value(args, i, "--cache", v)) {
       if (v != "declared" && v != "hot" && v != "cold") throw usage_error("--cache expects declared, hot or cold, got '" + v + "'");
       o.cache = v;
+    }
+    else if (take_value(args, i, "--devices", v)) {
+      if (v.empty()) throw usage_error("--devices expects 'all' or a list of ordinals such as 0,2");
+      parse_device_list(v, 1 << 20);  // the form now; the ordinals once the device count is known
+      o.devices = v;
     }
     else if (a.rfind("--benchmark_", 0) == 0) o.benchmark_flags.push_back(a);
     else throw usage_error("unknown option '" + a + "'");

@@ -41,7 +41,16 @@ struct run_options {
   std::optional<std::string> inject_regex;  ///< --inject-slowdown=REGEX:PCT (validation runs only)
   double inject_pct = 0;
   std::string cache = "declared";           ///< declared | hot | cold: L2 state of GPU cases
+  std::optional<std::string> devices;       ///< --devices=all|0,2: one process per device, results merged
 };
+
+/// The device ordinals of a --devices value ("all" or "0,2") for a machine with `count` devices;
+/// throws usage_error naming what is wrong (an ordinal that does not exist, a malformed list, no device).
+std::vector<int> parse_device_list(const std::string& spec, int count);
+
+/// The arguments of the child process that runs `args` on one device: --devices, --device and --json are
+/// replaced (--device=N, --json=JSON), and report outputs (--md, --html, --verdict) get a ".devN" suffix.
+std::vector<std::string> child_arguments(const std::vector<std::string>& args, int device, const std::string& json);
 
 /// Parses the runner's arguments (without argv[0]); throws usage_error on anything it does not know.
 run_options parse_run_options(const std::vector<std::string>& args);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "harness/atomic_file.hpp"
+#include "harness/merge.hpp"
 #include "harness/options.hpp"
 #include "harness/stats.hpp"
 
@@ -44,12 +45,14 @@ double unit_to_seconds(const std::string& unit, const std::string& source, const
 }
 
 void split_name(case_result& c) {
-  auto first = c.name.find('/');
-  if (first == std::string::npos) { c.family = c.name; return; }
-  c.family = c.name.substr(0, first);
-  auto second = c.name.find('/', first + 1);
-  c.variant = c.name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
-  if (second != std::string::npos) c.params = c.name.substr(second + 1);
+  auto [device, name] = split_device_prefix(c.name);
+  c.device = device;
+  auto first = name.find('/');
+  if (first == std::string::npos) { c.family = name; return; }
+  c.family = name.substr(0, first);
+  auto second = name.find('/', first + 1);
+  c.variant = name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
+  if (second != std::string::npos) c.params = name.substr(second + 1);
 }
 }  // namespace
 

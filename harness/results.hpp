@@ -22,6 +22,7 @@ const char* to_string(case_status s);
 struct case_result {
   std::string name;
   std::string family, variant, params;  ///< split from the name (family/variant/params)
+  int device = -1;                      ///< N of a "devN/" prefix (results merged by --devices), else -1
   case_status status = case_status::ok;
   std::string message;                  ///< why failed or skipped
   std::vector<double> samples_s;        ///< one per repetition (iteration rows)

@@ -10,6 +10,7 @@
 
 #include "harness/atomic_file.hpp"
 #include "harness/device_query.hpp"
+#include "harness/fanout.hpp"
 #include "harness/measure.hpp"
 #include "harness/options.hpp"
 #include "harness/registry.hpp"
@@ -119,6 +120,7 @@ int run_main(int argc, char** argv) {
     return 0;
   }
   try {
+    if (opt.devices && !opt.list) return run_on_devices(opt, args);
     preset p = preset_by_name(opt.preset);
     if (opt.repetitions) p.repetitions = *opt.repetitions;
     if (opt.profile) {  // a profile wants a few clean runs, not thousands

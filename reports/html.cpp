@@ -67,7 +67,7 @@ std::string speedups_html(const harness::run_result& run, const std::vector<spee
   std::map<std::string, std::map<std::string, svg::series>> by_family;
   for (auto& t : tables)
     for (auto& r : t.rows) {
-      auto& s = by_family[t.family][r.variant];
+      auto& s = by_family[t.device >= 0 ? fmt::format("{} (device {})", t.family, t.device) : t.family][r.variant];
       s.name = r.variant;
       if (t.size > 0) s.points.emplace_back(t.size, r.time_s * 1e3);
     }
@@ -77,7 +77,8 @@ std::string speedups_html(const harness::run_result& run, const std::vector<spee
     if (!ss.empty()) body += "<div class=\"chart\">" + svg::loglog(family + ": time against size", "size", "median (ms)", ss) + "</div>\n";
   }
   for (auto& t : tables) {
-    body += fmt::format("<h2>{} &mdash; size {}</h2>\n", svg::escape(t.family), svg::escape(t.size_label));
+    body += fmt::format("<h2>{} &mdash; size {}{}</h2>\n", svg::escape(t.family), svg::escape(t.size_label),
+                        t.device >= 0 ? fmt::format(", device {}", t.device) : "");
     for (auto& [role, ref] : t.references) {
       std::vector<std::pair<std::string, double>> v;
       for (auto& r : t.rows) v.emplace_back(r.variant, r.speedup.at(role));

@@ -27,8 +27,8 @@ std::vector<speedup_table> speedup_tables(const harness::run_result& run) {
   auto table_for = [&](const harness::case_result& c) -> speedup_table& {
     const std::string label = size_label(c);
     for (auto& t : tables)
-      if (t.family == c.family && t.size_label == label) return t;
-    tables.push_back({c.family, c.size, label, {}, {}});
+      if (t.family == c.family && t.device == c.device && t.size_label == label) return t;
+    tables.push_back({c.family, c.device, c.size, label, {}, {}});
     return tables.back();
   };
   for (const auto& c : run.cases) {
@@ -49,7 +49,7 @@ std::vector<speedup_table> speedup_tables(const harness::run_result& run) {
       const speedup_row* ref = nullptr;
       for (auto& variant : candidates) {
         for (auto& r : t.rows)
-          if (r.variant == variant || r.name == t.family + "/" + variant) { ref = &r; break; }
+          if (r.variant == variant) { ref = &r; break; }
         if (ref) break;
       }
       if (!ref) continue;
@@ -58,7 +58,9 @@ std::vector<speedup_table> speedup_tables(const harness::run_result& run) {
       for (auto& r : t.rows) r.speedup[role] = ref_time / r.time_s;
     }
   }
-  std::stable_sort(tables.begin(), tables.end(), [](auto& a, auto& b) { return a.family == b.family ? a.size < b.size : false; });
+  std::stable_sort(tables.begin(), tables.end(), [](auto& a, auto& b) {
+    return a.family == b.family && a.device == b.device ? a.size < b.size : false;
+  });
   return tables;
 }
 

@@ -19,6 +19,7 @@ struct speedup_row {
 
 struct speedup_table {
   std::string family;
+  int device = -1;   ///< for results merged by --devices
   double size = 0;
   std::string size_label;
   std::map<std::string, std::string> references;  ///< role -> reference case name found in this group

@@ -127,7 +127,7 @@ std::string verdict_json_writer::render(const comparison& c) const {
 std::string speedups_terminal(const std::vector<speedup_table>& tables) {
   std::string out;
   for (auto& t : tables) {
-    out += fmt::format("\n{} (size {})\n", t.family, t.size_label);
+    out += fmt::format("\n{} (size {}){}\n", t.family, t.size_label, t.device >= 0 ? fmt::format(", device {}", t.device) : "");
     std::string head = fmt::format("  {:<32} {:>12} {:>7}", "variant", "median", "%peak");
     for (auto& [role, name] : t.references) head += fmt::format(" {:>14}", "vs " + role);
     out += head + "\n";
@@ -143,7 +143,8 @@ std::string speedups_terminal(const std::vector<speedup_table>& tables) {
 std::string speedups_markdown(const std::vector<speedup_table>& tables, const std::string& title) {
   std::string out = "## " + title + "\n";
   for (auto& t : tables) {
-    out += fmt::format("\n### {} — size {}\n\n| variant | median | % of peak BW |", t.family, t.size_label);
+    out += fmt::format("\n### {} — size {}{}\n\n| variant | median | % of peak BW |", t.family, t.size_label,
+                       t.device >= 0 ? fmt::format(", device {}", t.device) : "");
     std::string rule = "|---|---:|---:|";
     for (auto& [role, name] : t.references) { out += fmt::format(" speedup vs {} (`{}`) |", role, name); rule += "---:|"; }
     out += "\n" + rule + "\n";

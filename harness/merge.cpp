@@ -1,0 +1,52 @@
+// Merging per-device results.
+#include "harness/merge.hpp"
+
+#include <regex>
+
+#include "harness/options.hpp"
+
+namespace harness {
+
+std::pair<int, std::string> split_device_prefix(const std::string& name) {
+  static const std::regex prefix(R"(^dev(\d+)/(.*)$)");
+  std::smatch m;
+  if (std::regex_match(name, m, prefix)) return {std::stoi(m[1].str()), m[2].str()};
+  return {-1, name};
+}
+
+nlohmann::ordered_json merge_device_results(const std::vector<device_run>& runs) {
+  nlohmann::ordered_json merged;
+  nlohmann::ordered_json devices = nlohmann::ordered_json::array();
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  nlohmann::ordered_json cases = nlohmann::ordered_json::object();
+  for (const device_run& run : runs) {
+    const std::string prefix = "dev" + std::to_string(run.ordinal) + "/";
+    if (run.result.is_null()) {
+      devices.push_back({{"ordinal", run.ordinal}, {"available", false}, {"problem", run.problem}});
+      continue;
+    }
+    const auto& ctx = run.result.at("context");
+    if (merged.is_null()) {
+      merged["context"] = ctx;
+      merged["context"]["cudabench"].erase("cases");
+    }
+    nlohmann::ordered_json dev = ctx.value("device", nlohmann::ordered_json::object());
+    dev["ordinal"] = run.ordinal;
+    devices.push_back(dev);
+    if (ctx.contains("cudabench") && ctx["cudabench"].contains("cases"))
+      for (auto& [name, meta] : ctx["cudabench"]["cases"].items()) cases[prefix + name] = meta;
+    for (auto row : run.result.at("benchmarks")) {
+      for (const char* key : {"name", "run_name"})
+        if (row.contains(key)) row[key] = prefix + row[key].get<std::string>();
+      row["device_ordinal"] = run.ordinal;
+      rows.push_back(row);
+    }
+  }
+  if (merged.is_null()) throw input_error("--devices: no device produced a result");
+  merged["context"]["devices"] = devices;
+  merged["context"]["cudabench"]["cases"] = cases;
+  merged["benchmarks"] = rows;
+  return merged;
+}
+
+}  // namespace harness
