@@ -99,7 +99,10 @@ std::string verdict_json_writer::render(const comparison& c) const {
   j["regression"] = c.has_regression();
   j["baseline"] = c.base_source;
   j["current"] = c.cur_source;
-  j["settings"] = {{"threshold", c.settings.threshold}, {"alpha", c.settings.alpha}};
+  j["settings"] = {{"threshold", c.settings.threshold},
+                   {"host_threshold", c.settings.host_threshold ? nlohmann::ordered_json(*c.settings.host_threshold) : nlohmann::ordered_json()},
+                   {"noise_floor", c.settings.noise_floor},
+                   {"alpha", c.settings.alpha}};
   j["notes"] = c.header_notes;
   nlohmann::ordered_json counts;
   for (verdict v : {verdict::regression, verdict::improvement, verdict::unchanged, verdict::inconclusive, verdict::new_case,
