@@ -46,6 +46,8 @@ class fixture {
   virtual void add_counters(std::map<std::string, double>&) const {}
   /// A remark shown with the result (e.g. "incorrect by design").
   virtual std::string note() const { return {}; }
+  /// False for teaching cases that are wrong by design (they are timed, never failed, and labelled so).
+  virtual bool correct() const { return true; }
 };
 
 using fixture_factory = std::function<std::unique_ptr<fixture>()>;

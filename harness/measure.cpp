@@ -221,7 +221,7 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     rec.samples = s.n;
     rec.noise = s.rel_stderr();
     rec.note = fx.note();
-    rec.correct = rec.note.find("incorrect") == std::string::npos;
+    rec.correct = fx.correct();
     std::string label = rec.cache;
     if (rec.batch > 1) label += fmt::format(", batch of {}", rec.batch);
     if (rec.injected) label += fmt::format(", injected +{:g}%", settings_.inject_pct);
