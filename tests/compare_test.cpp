@@ -102,3 +102,28 @@ TEST(Compare, ClockDifferenceIsRefused) {
   cur.device->sm_clock_khz = 1500000;
   EXPECT_THROW(compare_runs(base, cur, {}), input_error);
 }
+
+TEST(Compare, RealH100RunsFromTwoBoards) {
+  // Recorded on two H100 boards of the lent machines (quick preset, one repetition: threshold only).
+  run_result a = fixture("h100/quick_board_a.json"), b = fixture("h100/quick_board_b.json");
+  ASSERT_TRUE(a.device && b.device);
+  EXPECT_EQ(a.device->name, "NVIDIA H100 80GB HBM3");
+  EXPECT_NE(a.device->uuid, b.device->uuid);
+  EXPECT_EQ(a.cases.size(), 61u);
+  comparison c = compare_runs(a, b, {});
+  EXPECT_EQ(c.cases.size(), 61u);
+  EXPECT_EQ(c.count(verdict::new_case) + c.count(verdict::missing) + c.count(verdict::failed), 0u);
+  for (auto& r : c.cases) {
+    if (!r.method.empty() && r.method != "host-bound: not gated") {
+      EXPECT_EQ(r.method, "threshold only (1 sample a side)") << r.name;
+    }
+  }
+  EXPECT_FALSE(c.has_regression()) << "two quiet quick runs of the same binary";
+}
+
+TEST(Compare, StoredH100BaselineLoads) {
+  run_result r = load_run(std::string(CUDABENCH_SOURCE) + "/reports/baselines/NVIDIA_H100_80GB_HBM3/nightly.json");
+  EXPECT_EQ(r.preset, "nightly");
+  EXPECT_EQ(r.cases.size(), 95u);
+  for (auto& c : r.cases) EXPECT_EQ(c.samples_s.size(), 6u) << c.name;
+}
