@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <cstddef>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/cuda_handles.hpp"
@@ -45,6 +47,13 @@ class stream_fan {
   std::vector<harness::event> done_;
   harness::event forked_{cudaEventDisableTiming};
 };
+
+/// `count` positions of an n x n output to check against a reference: the four corners (where boundary
+/// handling goes wrong), then uniformly random ones from a fresh seed.
+std::vector<std::pair<int, int>> sampled_positions(int n, int count);
+
+/// "" when no element is NaN (outputs are poisoned with NaN before the run), else the first unwritten one.
+std::string check_all_written(const float* out, std::size_t n);
 
 /// [begin, end) of chunk i when n items are split into `parts` nearly equal chunks.
 inline std::pair<std::size_t, std::size_t> chunk(std::size_t n, int parts, int i) {

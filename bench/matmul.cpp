@@ -18,15 +18,10 @@ constexpr double rel_tolerance = 1e-4;  ///< |got - want| <= tol * sum |a_ik b_k
 
 enum class variant { naive, tiled, cublas };
 
-/// Checks sampled elements (corners included) against double-precision dot products, and that none is NaN.
+/// Checks sampled elements (corners included) against double-precision dot products, and that all were written.
 std::string check_matmul(const float* a, const float* b, const float* c, int n) {
-  const std::size_t total = std::size_t(n) * n;
-  for (std::size_t i = 0; i < total; ++i)
-    if (std::isnan(c[i])) return "element " + std::to_string(i) + " was not written";
-  std::mt19937_64 g(kernels::fresh_seed());
-  std::uniform_int_distribution<int> d(0, n - 1);
-  for (int s = 0; s < sampled_points; ++s) {
-    const int r = s < 4 ? (s & 1) * (n - 1) : d(g), col = s < 4 ? (s >> 1) * (n - 1) : d(g);
+  if (std::string unwritten = bench::check_all_written(c, std::size_t(n) * n); !unwritten.empty()) return unwritten;
+  for (auto [r, col] : bench::sampled_positions(n, sampled_points)) {
     double mag = 0;
     const double want = kernels::matmul_reference_at(a, b, n, r, col, &mag);
     const double got = c[std::size_t(r) * n + col];

@@ -15,14 +15,7 @@ done
 if [ -z "$from" ]; then exec "$root/run_bench" --preset="$preset" --save-baseline; fi
 [ -f "$from" ] || { echo "ci/baseline.sh: $from: no such file" >&2; exit 2; }
 "$root/run_bench" compare "$from" "$from" >/dev/null || { echo "ci/baseline.sh: $from: not a usable result" >&2; exit 2; }
-read -r model file_preset < <(python3 - "$from" <<'PY'
-import json, re, sys
-ctx = json.load(open(sys.argv[1]))["context"]
-name = ctx.get("device", {}).get("name") or "no-gpu"
-print(re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9.-]", "_", name)).strip("_"), ctx.get("cudabench", {}).get("preset", "nightly"))
-PY
-)
-dest="$root/reports/baselines/$model/$file_preset.json"
+dest=$(python3 "$root/ci/baseline_path.py" "$from" "$root") || exit 2
 mkdir -p "$(dirname "$dest")"
 cp "$from" "$dest.tmp.$$" && mv "$dest.tmp.$$" "$dest"
 echo "baseline saved: $dest"

@@ -12,14 +12,7 @@ json="$dir/nightly-$stamp.json"
 "$root/run_bench" --preset=nightly --json "$json" || run_status=$?
 run_status=${run_status:-0}
 [ -f "$json" ] || exit "$run_status"   # refused before running (usage or input error)
-baseline=$(python3 - "$json" "$root" <<'PY'
-import json, re, sys
-ctx = json.load(open(sys.argv[1]))["context"]
-name = ctx.get("device", {}).get("name") or "no-gpu"
-slug = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9.-]", "_", name)).strip("_")
-print("%s/reports/baselines/%s/%s.json" % (sys.argv[2], slug, ctx["cudabench"]["preset"]))
-PY
-)
+baseline=$(python3 "$root/ci/baseline_path.py" "$json" "$root") || exit 2
 status=$run_status
 if [ -f "$baseline" ]; then
   "$root/run_bench" compare "$baseline" "$json" --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" --json "$dir/verdict-$stamp.json"

@@ -32,6 +32,40 @@ class verification_failed : public std::runtime_error {
 double wall_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+
+/// One timed run as the sampling loop sees it.
+struct sample {
+  double seconds = 0;      ///< the time of one run (a batch's time divided by its size)
+  double cost = 0;         ///< measured time it used up (seconds x batch)
+  bool discard = false;    ///< throttled: not a sample of the case at its clock
+  double clock_mhz = 0;
+};
+
+/// Takes samples from `next` until the stopping rule says enough. A discarded sample still uses up time,
+/// and is kept after all once the time cap is reached (the case then reports what it got).
+template <typename Next>
+std::vector<sample> sample_until_stopped(Next next, const sampling_policy& policy, std::string& stop) {
+  std::vector<sample> kept;
+  std::vector<double> seconds;
+  double measured = 0;
+  for (;;) {
+    const sample s = next();
+    measured += s.cost;
+    if (s.discard && measured < policy.max_time_s) continue;
+    kept.push_back(s);
+    seconds.push_back(s.seconds);
+    if (stop_reason r = stop_rule(seconds, measured, policy); r != stop_reason::none) {
+      stop = to_string(r);
+      return kept;
+    }
+  }
+}
+
+std::vector<double> seconds_of(const std::vector<sample>& kept) {
+  std::vector<double> out;
+  for (const sample& s : kept) out.push_back(s.seconds);
+  return out;
+}
 }  // namespace
 
 case_driver::case_driver(const device_info& device, const preset& p, measure_settings settings)
@@ -130,26 +164,21 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, run
   if (injected(c)) inject_ns = settings_.inject_pct / 100 * warm_median * 1e9;
 
   phase_range p(phase::measure);
-  std::vector<double> samples;
   const double peak_mhz = device_.sm_clock_khz / 1e3;
-  double measured = 0, clock_sum = 0;
-  for (;;) {
-    double clock = 0;
-    const double t = timed_run(clock);
-    measured += t * batch;
-    if (peak_mhz > 0 && clock > 0 && clock < settings_.throttle_fraction * peak_mhz && rec.clock_discards < 1000) {
-      ++rec.clock_discards;  // throttled: not a sample of this kernel at its clock
-      if (measured < preset_.sampling.max_time_s) continue;
-    }
-    samples.push_back(t);
-    clock_sum += clock;
-    stop_reason r = stop_rule(samples, measured, preset_.sampling);
-    if (r != stop_reason::none) { rec.stop = to_string(r); break; }
-  }
+  const std::vector<sample> kept = sample_until_stopped([&] {
+    sample s;
+    s.seconds = timed_run(s.clock_mhz);
+    s.cost = s.seconds * batch;
+    s.discard = peak_mhz > 0 && s.clock_mhz > 0 && s.clock_mhz < settings_.throttle_fraction * peak_mhz && rec.clock_discards < 1000;
+    rec.clock_discards += s.discard;
+    return s;
+  }, preset_.sampling, rec.stop);
+  double clock_sum = 0;
+  for (const sample& s : kept) clock_sum += s.clock_mhz;
   rec.batch = batch;
-  rec.sm_clock_mhz = clock_sum / double(samples.size());
+  rec.sm_clock_mhz = clock_sum / double(kept.size());
   rec.injected = inject_ns > 0;
-  return samples;
+  return seconds_of(kept);
 }
 
 std::vector<double> case_driver::measure_cpu(fixture& fx, const case_def& c, run_record& rec) {
@@ -171,16 +200,13 @@ std::vector<double> case_driver::measure_cpu(fixture& fx, const case_def& c, run
   }
   if (injected(c)) inject_s = settings_.inject_pct / 100 * (warm_times.empty() ? fresh_run_s_ : median(warm_times));
   phase_range p(phase::measure);
-  std::vector<double> samples;
-  double measured = 0;
-  for (;;) {
-    samples.push_back(timed_run());
-    measured += samples.back();
-    stop_reason r = stop_rule(samples, measured, preset_.sampling);
-    if (r != stop_reason::none) { rec.stop = to_string(r); break; }
-  }
+  const std::vector<sample> kept = sample_until_stopped([&] {
+    sample s;
+    s.seconds = s.cost = timed_run();
+    return s;
+  }, preset_.sampling, rec.stop);
   rec.injected = inject_s > 0;
-  return samples;
+  return seconds_of(kept);
 }
 
 void case_driver::run(benchmark::State& st, const case_def& c) {

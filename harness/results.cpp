@@ -100,7 +100,6 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
       const auto& m = case_meta[name];
       c.size = m.value("size", 0.0);
       c.bytes = m.value("bytes", 0.0);
-      c.on = m.value("on", "");
       c.host_bound = m.value("bound", "") == "host";
     }
     r.cases.push_back(std::move(c));

@@ -32,7 +32,6 @@ struct case_result {
   std::string label;
   double size = 0;        ///< from our metadata (0 if unknown)
   double bytes = 0;       ///< bytes per run from our metadata (0 if unknown)
-  std::string on;         ///< "gpu" / "cpu" / "" (unknown)
   bool correct = true;    ///< false for teaching cases that are wrong by design
   std::string cache;      ///< "cold" / "hot" / "" (unknown)
   bool host_bound = false;  ///< from our metadata: host work dominates its time

@@ -1,6 +1,7 @@
 // CPU references of the conv2d family.
 #include "kernels/conv2d_cpu.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -35,13 +36,17 @@ void conv2d_cpu_par(const float* in, float* out, int n, const float* mask, int t
   for (auto& th : pool) th.join();
 }
 
-double conv2d_reference_at(const float* in, int n, const float* mask, int row, int col) {
-  double sum = 0;
+double conv2d_reference_at(const float* in, int n, const float* mask, int row, int col, double* abs_sum) {
+  double sum = 0, mag = 0;
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < m; ++j) {
       const int r = row + i - rad, c = col + j - rad;
-      if (r >= 0 && r < n && c >= 0 && c < n) sum += double(mask[i * m + j]) * in[std::size_t(r) * n + c];
+      if (r < 0 || r >= n || c < 0 || c >= n) continue;
+      const double p = double(mask[i * m + j]) * in[std::size_t(r) * n + c];
+      sum += p;
+      mag += std::fabs(p);
     }
+  if (abs_sum) *abs_sum = mag;
   return sum;
 }
 

@@ -51,6 +51,8 @@ s=$(run "$report" trend "$fx/trend" --html "$tmp/t.html"); check "trend flags th
 mkdir -p "$tmp/src"
 s=$(CUDABENCH_SOURCE_DIR="$tmp/src" run "$bench" --filter=image/cpu --save-baseline); check "--save-baseline stores reports/baselines/<gpu>/quick.json" 0 "$s" \
   '[ "$(find "$tmp/src/reports/baselines" -name quick.json | wc -l)" = 1 ]'
+stored=$(find "$tmp/src/reports/baselines" -name quick.json)
+s=$(run python3 "$src/ci/baseline_path.py" "$stored" "$tmp/src"); check "ci/baseline_path.py names the file --save-baseline wrote" 0 "$s" '[ "$(cat "$tmp/out")" = "$stored" ]'
 s=$(CUDABENCH_SOURCE_DIR="$tmp/src" run "$bench" --filter=image/cpu --compare-to=auto --verdict "$tmp/v.json"); check "--compare-to=auto finds it" 0 "$s" \
   'grep -q "image/cpu" "$tmp/out"' '[ -s "$tmp/v.json" ]'
 s=$(CUDABENCH_SOURCE_DIR="$tmp/nowhere" run "$bench" --filter=image/cpu --compare-to=auto); check "--compare-to=auto without a stored baseline: exit 2 before running" 2 "$s" \

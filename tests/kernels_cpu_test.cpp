@@ -63,6 +63,10 @@ TEST(Conv2dCpu, MaskOfOnesSumsTheNeighbourhood) {
   conv2d_cpu_seq(in.data(), out.data(), n, ones.data());
   EXPECT_FLOAT_EQ(out[0], 9);          // corner: 3x3 inside the image
   EXPECT_FLOAT_EQ(out[3 * n + 3], 25);  // interior
+  std::vector<float> signs(n * n, -1.0f);
+  double mag = 0;
+  EXPECT_DOUBLE_EQ(conv2d_reference_at(signs.data(), n, ones.data(), 0, 0, &mag), -9);
+  EXPECT_DOUBLE_EQ(mag, 9);  // the error bound sums magnitudes, not values
 }
 
 TEST(MatmulCpu, MatchesTheDoubleReference) {
