@@ -1,39 +1,102 @@
 #!/usr/bin/env bash
-# What issue 5 still needs from a GPU machine (binaries from ci/device_pack.sh in .devlibs/):
-#  1. --devices=all on the machine's GPUs, and the merged result checked;
-#  2. ./run_bench --ncu's path (ci/profile.sh) over every GPU case of the quick preset except cuDNN (its
-#     algorithm search runs thousands of kernels under ncu), and a check that ncu's NVTX filter found each
-#     case's kernels inside the case's own range.
+# What issue 5 needs from a GPU machine (binaries from ci/device_pack.sh in .devlibs/), in two parts that
+# each fit one device call:
+#   ci/device_issue5.sh checks  GPU and CLI tests and the quick suite (ci/device_check.sh); the quick suite
+#                               with --cache=hot (batched tiny kernels); --devices=all and its errors;
+#                               --nsys through ci/profile.sh; the NVTX recorder check over every case of
+#                               the full preset (--profile)
+#   ci/device_issue5.sh ncu     ./run_bench --ncu's path (ci/profile.sh) over every GPU case of the quick
+#                               preset except cuDNN (its algorithm search runs thousands of kernels under
+#                               ncu), and a check that ncu's NVTX filter found each case's kernels inside
+#                               the case's own range
+# Results go under $OUT (or ./out); each part ends with a short summary.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${OUT:-$root/out}"
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$root/.devlibs/lib" CUDABENCH_SOURCE_DIR="$root"
+export CUDABENCH_GIT_REVISION="$(cat "$root/.devlibs/revision" 2>/dev/null)" CUDABENCH_GIT_DIRTY="$(cat "$root/.devlibs/dirty" 2>/dev/null)"
 bench="$root/.devlibs/bench/cudabench"
-echo "== --devices=all"
-"$bench" --devices=all --filter='^(image/pinned_streams/4|conv2d/tiled/4096|reduce/cub/16777216)$' --json "$out/devices.json"
-echo "exit $?"
-python3 - "$out/devices.json" <<'PY'
+summary="$out/summary.txt"
+note() { echo "$*" | tee -a "$summary"; }
+
+checks() {
+  echo "== device_check (gpu tests, cli tests, quick suite)"
+  "$root/ci/device_check.sh" >"$out/check.txt" 2>&1
+  grep -E "PASSED|FAILED|passed|failed|wall time|case\(s\)" "$out/check.txt" | tee -a "$summary"
+
+  echo "== quick suite, --cache=hot"
+  "$bench" --cache=hot --json "$out/hot.json" >"$out/hot.txt" 2>&1
+  note "hot quick suite exit $?"
+  python3 - "$out/hot.json" <<'PY' | tee -a "$summary"
+import json, sys
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+batched = [(r["name"], int(r["batch"]), r["real_time"], r["time_unit"]) for r in rows if r.get("batch", 1) > 1]
+print("%d rows, %d batched:" % (len(rows), len(batched)))
+for b in batched: print("  %-40s batch %5d  %.3f %s" % b)
+PY
+
+  echo "== --devices"
+  "$bench" --devices=all --filter='^(image/pinned_streams/4|conv2d/tiled/4096|reduce/cub/16777216|histogram/cpu/1048576)$' \
+      --json "$out/devices.json" >"$out/devices.txt" 2>&1
+  note "--devices=all exit $?"
+  python3 - "$out/devices.json" <<'PY' | tee -a "$summary"
 import json, sys
 j = json.load(open(sys.argv[1]))
-print("devices:", [(d.get("ordinal"), d.get("name")) for d in j["context"]["devices"]])
-print("rows:", sorted({r["name"] for r in j["benchmarks"]}))
+print("devices:", [(d.get("ordinal"), d.get("name")) for d in j["context"].get("devices", [])])
+for r in j["benchmarks"]:
+    print("  %-36s %-10s %10.3f %s %s" % (r["name"], r.get("run_type", ""), r.get("real_time", float("nan")), r.get("time_unit", ""), r.get("error_message", "")))
 PY
-echo "== --ncu over every GPU case"
-timeout "${NCU_TIMEOUT_S:-400}" "$root/ci/profile.sh" "$bench" --ncu --filter='^(image|histogram|matmul|vector|dot|reduce|conv2d/(naive|tiled))/' --json "$out/ncu_run.json" 2>"$out/ncu.err"
-python3 - "$out/ncu_run.ncu.csv" <<'PY'
-import collections, csv, subprocess, sys, os
-rows = collections.Counter()
-inside = collections.Counter()
-for r in csv.reader(open(sys.argv[1])):
+  for bad in "--devices=0,7" "--devices=0,0" "--devices="; do
+    "$bench" "$bad" --filter=image/cpu >/dev/null 2>"$out/bad.err"
+    note "$bad: exit $? $(head -n 1 "$out/bad.err")"
+  done
+
+  echo "== --nsys through ci/profile.sh"
+  (cd "$out" && timeout 60 "$root/ci/profile.sh" "$bench" --nsys --filter='^image/pinned_streams/4$' >"$out/nsys.txt" 2>&1)
+  note "--nsys exit $? ($(command -v nsys || echo 'no nsys on PATH')); files: $(cd "$out" && ls cudabench-quick-* 2>/dev/null | tr '\n' ' ')"
+  tail -n 5 "$out/nsys.txt"
+  (cd "$out" && tar czf nsys.tgz nsys.txt cudabench-quick-* 2>/dev/null; rm -f cudabench-quick-*)
+
+  echo "== NVTX recorder, full preset, --profile"
+  start=$(date +%s)
+  timeout 300 "$root/tests/nvtx/nvtx_test.sh" "$bench" "$root/.devlibs/lib/libnvtx_recorder.so" "$root" --preset=full --profile 2>&1 | tail -n 5 | tee -a "$summary"
+  note "nvtx full: status ${PIPESTATUS[0]}, $(( $(date +%s) - start )) s"
+  (cd "$out" && tar czf checks.tgz check.txt hot.txt devices.txt gpu.txt quick.txt 2>/dev/null && rm -f check.txt hot.txt devices.txt gpu.txt quick.txt bad.err nsys.txt)
+}
+
+ncu_all() {
+  local filter='^(image|histogram|matmul|vector|dot|reduce|conv2d/(naive|tiled))/'
+  [ -n "${NCU_FILTER:-}" ] && filter=$NCU_FILTER
+  echo "== --ncu over every GPU case matching $filter"
+  start=$(date +%s)
+  timeout "${NCU_TIMEOUT_S:-560}" "$root/ci/profile.sh" "$bench" --ncu --filter="$filter" --json "$out/ncu_run.json" 2>"$out/ncu.err"
+  note "ncu: status $?, $(( $(date +%s) - start )) s"
+  csv="$out/ncu_run.ncu.csv"
+  [ -f "$csv" ] || csv=$(ls "$out"/ncu_run.ncu.csv.tmp.* 2>/dev/null | head -n 1)
+  python3 - "$csv" "$bench" "$filter" <<'PY' | tee -a "$summary"
+import collections, csv, subprocess, sys
+path, bench, flt = sys.argv[1:4]
+kernels, inside, names = collections.Counter(), collections.Counter(), collections.defaultdict(set)
+for r in csv.reader(open(path)):
+    if len(r) < 6 or not r[1].isdigit(): continue   # header and unit rows
     case = r[0]
-    rows[case] += 1
-    if "ASCII:" + case.replace("/", ":") in ",".join(r):
+    kernels[case] += 1
+    # the kernel's NVTX stack: its outermost range's name comes first, after "ASCII:"
+    stack = next((f for f in r if "ASCII:" in f), "")
+    if stack.split("ASCII:")[1].split('"')[0].replace(":", "/") == case if stack else False:
         inside[case] += 1
-bench = os.path.join(os.environ.get("CUDABENCH_SOURCE_DIR", "."), ".devlibs/bench/cudabench")
-listed = subprocess.run([bench, "--list", "--filter=^(image|histogram|matmul|vector|dot|reduce|conv2d/(naive|tiled))/"],
-                        capture_output=True, text=True).stdout.split("\n")
+listed = subprocess.run([bench, "--list", "--filter=" + flt], capture_output=True, text=True).stdout.splitlines()
 gpu = [l.split()[0] for l in listed if len(l.split()) > 1 and l.split()[1] == "gpu"]
-missing = [c for c in gpu if inside[c] == 0]
-print("%d GPU cases, %d with kernels inside their own NVTX range; missing: %s" % (len(gpu), len(gpu) - len(missing), missing or "none"))
+print("%-40s %8s %8s" % ("case", "kernels", "inside"))
+for c in gpu: print("%-40s %8d %8d" % (c, kernels[c], inside[c]))
+bad = [c for c in gpu if kernels[c] == 0 or inside[c] != kernels[c]]
+print("%d GPU cases; %d with all profiled kernels inside their own NVTX range; not: %s" % (len(gpu), len(gpu) - len(bad), bad or "none"))
 PY
+}
+
+case "${1:-}" in
+  checks) checks ;;
+  ncu) ncu_all ;;
+  *) echo "usage: ci/device_issue5.sh checks|ncu" >&2; exit 2 ;;
+esac
