@@ -112,7 +112,7 @@ void register_dot(harness::family_builder& f, const harness::preset& p) {
     const harness::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * vector_config::dot_blocks,
                                  .items = double(n), .flops = 2.0 * double(n)};
     const std::string ps = std::to_string(n);
-    f.add({.variant = "shared", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n),
+    f.add({.variant = "shared", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n), .syncs = true,
            .make = [n] { return std::make_unique<dot_gpu>(n, 1); }});
     for (int k : lanes)
       if (k > 1)

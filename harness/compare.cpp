@@ -82,30 +82,33 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   r.cur_samples_s = c.samples_s;
   r.base_n = b.samples_s.size();
   r.cur_n = c.samples_s.size();
-  r.base_noise = summarize(b.samples_s).cv();
-  r.cur_noise = summarize(c.samples_s).cv();
+  // The spread of the repetitions: undefined (shown as "-") with a single repetition a side.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  r.base_noise = r.base_n >= 2 ? summarize(b.samples_s).cv() : nan;
+  r.cur_noise = r.cur_n >= 2 ? summarize(c.samples_s).cv() : nan;
   const bool host = b.host_bound || c.host_bound;
+  const bool testable = r.base_n >= 2 && r.cur_n >= 2 && !b.aggregates_only && !c.aggregates_only;
   if (host && !s.host_threshold) {
     // Reported, never gating: host timings drift between runs far beyond any useful threshold.
     r.method = "host-bound: not gated";
+    r.detectable = testable ? min_detectable_change(b.samples_s, c.samples_s, s.alpha) : nan;
     r.gate = std::numeric_limits<double>::infinity();
     r.v = std::fabs(r.change) >= s.threshold ? verdict::inconclusive : verdict::unchanged;
     r.note = "host-bound case; --host-threshold gates it";
     return r;
   }
   const double class_threshold = host ? *s.host_threshold : s.threshold;
-  r.gate = std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));
-  const bool testable = r.base_n >= 2 && r.cur_n >= 2 && !b.aggregates_only && !c.aggregates_only;
   if (!testable) {
     r.method = b.aggregates_only || c.aggregates_only ? "threshold only (aggregates only: no rank test)"
                                                       : "threshold only (1 sample a side)";
-    r.detectable = std::numeric_limits<double>::quiet_NaN();
+    r.detectable = nan;
     r.gate = class_threshold;
     r.v = r.change >= r.gate ? verdict::regression : r.change <= -r.gate ? verdict::improvement : verdict::unchanged;
     if (class_threshold != s.threshold) r.note = fmt::format("host-bound: gate {:.0f}%", 100 * r.gate);
     return r;
   }
   r.method = "rank test";
+  r.gate = std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));
   r.p_value = mann_whitney(b.samples_s, c.samples_s).p_value;
   r.detectable = min_detectable_change(b.samples_s, c.samples_s, s.alpha);
   const bool significant = r.p_value < s.alpha;

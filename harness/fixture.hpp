@@ -64,6 +64,9 @@ struct case_def {
   /// Host work or pageable/managed transfers dominate the time (CPU cases always): compare gates such
   /// cases with the wider host threshold, because host timings drift between runs (docs/validation.md).
   bool host_bound = false;
+  /// run() itself waits for the GPU (a stream synchronize inside the timed work), so the harness must not
+  /// hold the stream back until the work is queued (host-bound cases are never held either).
+  bool syncs = false;
   fixture_factory make;
 
   std::string name() const { return params.empty() ? family + "/" + variant : family + "/" + variant + "/" + params; }

@@ -1,5 +1,7 @@
-// Kernels the harness itself launches: the clock probe and the calibrated spin.
+// Kernels the harness itself launches: the clock probe, the stream blocker and the calibrated spin.
 #include "harness/gpu_probes.hpp"
+
+#include <atomic>
 
 namespace harness {
 namespace {
@@ -28,7 +30,35 @@ __global__ void spin_kernel(unsigned long long ns) {
   while (global_ns() - t0 < ns) {
   }
 }
+__global__ void stream_blocker_kernel(volatile int* flags, unsigned long long timeout_ns) {
+  const unsigned long long t0 = global_ns();
+  while (flags[0] == 0) {
+    if (global_ns() - t0 > timeout_ns) {
+      flags[1] = 1;
+      return;
+    }
+  }
+}
 }  // namespace
+
+stream_blocker::stream_blocker(double timeout_ns) : flags_(2), timeout_ns_(timeout_ns) { flags_[0] = flags_[1] = 0; }
+
+// The flags are shared with a running kernel: volatile accesses, so neither side caches them.
+void stream_blocker::hold(cudaStream_t s) {
+  volatile int* f = flags_.get();
+  f[1] = 0;
+  f[0] = 0;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  stream_blocker_kernel<<<1, 1, 0, s>>>(flags_.get(), static_cast<unsigned long long>(timeout_ns_));
+  CB_CHECK_LAUNCH("stream_blocker_kernel");
+}
+
+void stream_blocker::release() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  static_cast<volatile int*>(flags_.get())[0] = 1;
+}
+
+bool stream_blocker::timed_out() const { return static_cast<const volatile int*>(flags_.get())[1] != 0; }
 
 clock_probe::clock_probe() : d_(2), h_(2) { h_[0] = h_[1] = 0; }
 

@@ -22,6 +22,22 @@ class clock_probe {
   pinned_buffer<unsigned long long> h_;
 };
 
+/// Holds a stream back while the host queues the timed work, so the start event does not fire on an idle
+/// GPU before the work's launches arrive (launch latency would be timed otherwise). hold() enqueues a
+/// one-thread kernel that spins on a flag in pinned host memory; release() sets the flag. The kernel gives
+/// up after `timeout_ns` (work that waits on the host itself would deadlock otherwise) and says so.
+class stream_blocker {
+ public:
+  explicit stream_blocker(double timeout_ns = 100e6);
+  void hold(cudaStream_t s);
+  void release();
+  /// After the stream has synchronised: whether the last hold gave up before release() came.
+  bool timed_out() const;
+ private:
+  pinned_buffer<int> flags_;  ///< [0] release (host writes), [1] timed out (device writes)
+  double timeout_ns_;
+};
+
 /// Enqueues a one-thread kernel on `s` that busy-waits for `ns` nanoseconds of %globaltimer.
 void spin_for(cudaStream_t s, double ns);
 

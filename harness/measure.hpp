@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct run_record {
   double sm_clock_mhz = 0;       ///< mean SM clock measured right after each kept sample
   std::size_t clock_discards = 0; ///< samples dropped because the SM clock was throttled
   bool injected = false;          ///< --inject-slowdown added work to this case
+  bool held = false;              ///< the stream was held until each sample's work was queued (stream_blocker)
+  std::string note_harness;       ///< what the harness had to change about the measurement, if anything
   double noise = 0;     ///< relative standard error of the mean
   bool correct = true;  ///< false for cases wrong by design (histogram/naive)
   std::string note;
@@ -39,6 +42,9 @@ struct measure_settings {
   std::optional<std::string> inject_regex;
   double inject_pct = 0;
   double throttle_fraction = 0.75;  ///< samples with the SM clock under this fraction of its peak are discarded
+  /// Hold the stream until a sample's work is queued, so launch latency stays out of the timed region
+  /// (off under profilers, which serialise launches, and with --no-blocking-kernel).
+  bool hold_stream = true;
 };
 
 class case_driver {
@@ -74,6 +80,7 @@ class case_driver {
   std::map<std::string, std::string> known_failures_, known_skips_;
   std::map<std::string, std::vector<run_record>> records_;
   std::map<std::string, case_outcome> outcomes_;
+  std::set<std::string> unheld_;  ///< cases whose queued work turned out to wait on the host
 };
 
 /// Prefix that marks a skip inside an error message on Google Benchmark 1.7 (no SkipWithMessage there).

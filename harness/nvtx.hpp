@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace harness {
@@ -29,23 +30,82 @@ inline std::string nvtx_case_name(std::string name) {
   return name;
 }
 
+/// The case range and stage (setup, verify, warmup, measure) open on the thread that drives the cases.
+/// NVTX ranges belong to a thread, so worker threads open them again around their jobs (worker_pool does):
+/// a profiler's NVTX filter then finds a worker's launches under the case's range too.
+struct open_ranges {
+  std::string case_name;  ///< "" when no case is running
+  phase stage = phase::setup;
+};
+
+/// The driving thread's ranges. Written by that thread only; workers read a copy handed over under a lock.
+inline open_ranges& driving_ranges() noexcept {
+  static open_ranges r;
+  return r;
+}
+
 /// A range named after a case; everything the case does nests inside it.
 class case_range {
  public:
-  explicit case_range(const std::string& name)
-      : range_{nvtx3::event_attributes{nvtx3::message{name}, nvtx3::color{0xFF76B900u}}} {}
+  /// `driving`: opened by the thread that drives the case (false for a worker's copy of it).
+  explicit case_range(const std::string& name, bool driving = true)
+      : range_{nvtx3::event_attributes{nvtx3::message{name}, nvtx3::color{0xFF76B900u}}}, driving_(driving) {
+    if (driving_) driving_ranges() = {name, phase::setup};
+  }
+  ~case_range() {
+    if (driving_) driving_ranges().case_name.clear();
+  }
+  case_range(const case_range&) = delete;
+  case_range& operator=(const case_range&) = delete;
  private:
   nvtx3::scoped_range_in<nvtx_domain> range_;
+  bool driving_;
 };
 
-/// A range for one phase (copy in, kernel, copy out, ...).
+/// A range for one phase (copy in, kernel, copy out, ...). The stages setup, verify, warmup and measure
+/// are opened by the driving thread only, and recorded for worker threads to mirror.
 class phase_range {
  public:
-  explicit phase_range(phase p)
-      : range_{nvtx3::event_attributes{nvtx3::message{phase_name(p)},
-                                       nvtx3::color{phase_argb(p)}}} {}
+  explicit phase_range(phase p, bool driving = true)
+      : range_{nvtx3::event_attributes{nvtx3::message{phase_name(p)}, nvtx3::color{phase_argb(p)}}},
+        stage_(driving && is_stage(p)), previous_(stage_ ? driving_ranges().stage : p) {
+    if (stage_) driving_ranges().stage = p;
+  }
+  ~phase_range() {
+    if (stage_) driving_ranges().stage = previous_;
+  }
+  phase_range(const phase_range&) = delete;
+  phase_range& operator=(const phase_range&) = delete;
+  static bool is_stage(phase p) noexcept {
+    return p == phase::setup || p == phase::verify || p == phase::warmup || p == phase::measure;
+  }
  private:
   nvtx3::scoped_range_in<nvtx_domain> range_;
+  bool stage_;
+  phase previous_;
+};
+
+/// The ranges a worker thread has opened again for its current job (none: empty case name).
+inline open_ranges& worker_ranges() noexcept {
+  thread_local open_ranges r;
+  return r;
+}
+
+/// On a worker thread: the driving thread's case range and stage, opened again for the worker's job.
+class mirrored_ranges {
+ public:
+  explicit mirrored_ranges(const open_ranges& r) {
+    if (r.case_name.empty()) return;
+    case_.emplace(r.case_name, false);
+    stage_.emplace(r.stage, false);
+    worker_ranges() = r;
+  }
+  ~mirrored_ranges() { worker_ranges().case_name.clear(); }
+  mirrored_ranges(const mirrored_ranges&) = delete;
+  mirrored_ranges& operator=(const mirrored_ranges&) = delete;
+ private:
+  std::optional<case_range> case_;
+  std::optional<phase_range> stage_;
 };
 
 inline const char* phase_name(phase p) noexcept {

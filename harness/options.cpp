@@ -36,6 +36,8 @@ options:
   --inject-slowdown=CASE_REGEX:PCT
                           validation only: adds PCT% of a case's warm-up median as real GPU work (a calibrated
                           spin) inside the timed region of matching cases; recorded in the JSON
+  --no-blocking-kernel    do not hold the stream with a spinning kernel while a GPU sample's work is queued
+                          (held by default, so launch latency stays out of the timed region)
   --nsys, --ncu           run under Nsight Systems / Nsight Compute (see docs/profiling.md)
   --profile               a few clean samples per case (what --nsys/--ncu use)
   --benchmark_*           passed to Google Benchmark untouched
@@ -128,6 +130,7 @@ run_options parse_run_options(const std::vector<std::string>& args) {
     else if (a == "--save-baseline") o.save_baseline = true;
     else if (a == "--allow-device-mismatch") o.allow_device_mismatch = true;
     else if (a == "--profile") o.profile = true;
+    else if (a == "--no-blocking-kernel") o.no_blocking_kernel = true;
     else if (take_value(args, i, "--filter", v)) { if (v.empty()) throw usage_error("--filter needs a regular expression"); o.filter = v; }
     else if (take_value(args, i, "--json", v)) { if (v.empty()) throw usage_error("--json needs a file name"); o.json_path = v; }
     else if (take_value(args, i, "--preset", v)) { preset_by_name(v); o.preset = v; }

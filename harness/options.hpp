@@ -38,6 +38,7 @@ struct run_options {
   std::optional<std::string> md_path, html_path, verdict_path;
   int device = 0;
   bool profile = false;  ///< under a profiler: a few clean samples per case, one repetition
+  bool no_blocking_kernel = false;  ///< do not hold the stream while a sample's work is queued
   std::optional<std::string> inject_regex;  ///< --inject-slowdown=REGEX:PCT (validation runs only)
   double inject_pct = 0;
   std::string cache = "declared";           ///< declared | hot | cold: L2 state of GPU cases

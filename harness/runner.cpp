@@ -99,7 +99,7 @@ nlohmann::ordered_json finish_json(const std::string& raw_path, const device_inf
     const run_record& r = it->second[k];
     row["cudabench"] = {{"cache", r.cache}, {"stop", r.stop}, {"samples", r.samples}, {"noise", r.noise},
                         {"batch", r.batch}, {"sm_clock_mhz", r.sm_clock_mhz}, {"clock_discards", r.clock_discards},
-                        {"injected", r.injected}, {"correct", r.correct}, {"note", r.note}};
+                        {"injected", r.injected}, {"held", r.held}, {"correct", r.correct}, {"note", r.note}};
   }
   return j;
 }
@@ -162,6 +162,7 @@ int run_main(int argc, char** argv) {
     if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
     ms.inject_regex = opt.inject_regex;
     ms.inject_pct = opt.inject_pct;
+    ms.hold_stream = !opt.profile && !opt.no_blocking_kernel;
     case_driver driver(dev, p, ms);
     for (const case_def* c : selected) {
       auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&driver, c](benchmark::State& st) { driver.run(st, *c); });

@@ -8,9 +8,12 @@
 #include <thread>
 #include <vector>
 
+#include "harness/nvtx.hpp"
+
 namespace harness {
 
-/// Threads are created once, outside any timed region; run_round() wakes them and waits for all.
+/// Threads are created once, outside any timed region; run_round() wakes them and waits for all. Each job
+/// runs inside the caller's case range and stage, opened again on the worker's thread (mirrored_ranges).
 /// Owns threads, so it is neither copyable nor movable.
 class worker_pool {
  public:
@@ -28,6 +31,7 @@ class worker_pool {
   void run_round() {
     std::unique_lock<std::mutex> l(m_);
     ++generation_;
+    ranges_ = driving_ranges();
     pending_ = int(threads_.size());
     error_ = nullptr;
     wake_.notify_all();
@@ -39,14 +43,19 @@ class worker_pool {
   void loop(int i) {
     unsigned long seen = 0;
     for (;;) {
+      open_ranges ranges;
       {
         std::unique_lock<std::mutex> l(m_);
         wake_.wait(l, [&] { return stopping_ || generation_ != seen; });
         if (stopping_) return;
         seen = generation_;
+        ranges = ranges_;
       }
       std::exception_ptr e;
-      try { job_(i); } catch (...) { e = std::current_exception(); }
+      try {
+        mirrored_ranges mirror(ranges);
+        job_(i);
+      } catch (...) { e = std::current_exception(); }
       std::lock_guard<std::mutex> l(m_);
       if (e && !error_) error_ = e;
       if (--pending_ == 0) done_.notify_one();
@@ -58,6 +67,7 @@ class worker_pool {
   std::condition_variable wake_, done_;
   unsigned long generation_ = 0;
   int pending_ = 0;
+  open_ranges ranges_;  ///< the caller's ranges for this round
   bool stopping_ = false;
   std::exception_ptr error_;
 };

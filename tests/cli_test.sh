@@ -61,7 +61,7 @@ s=$(run "$bench" --filter=image/cpu --inject-slowdown='image/cpu:1001'); check "
 s=$(run "$bench" --filter=image/cpu --inject-slowdown='image/(:5'); check "--inject-slowdown bad regex" 2 "$s" 'grep -q "invalid regular expression" "$tmp/err"'
 s=$(CUDABENCH_TEST_DEVICE_COUNT=2 run "$bench" --devices=all --filter=image/cpu --json "$tmp/merged.json"); check "--devices=all: one process per device, merged" 0 "$s" \
   'grep -q "device 1: exit 0" "$tmp/out"' 'python3 -c "import json,sys; j=json.load(open(sys.argv[1])); n={r[\"name\"] for r in j[\"benchmarks\"]}; assert {\"dev0/image/cpu\",\"dev1/image/cpu\"} <= n, n; assert len(j[\"context\"][\"devices\"]) == 2" "$tmp/merged.json"'
-s=$(run "$bench" --devices=all --filter=image/cpu); check "--devices without a device: exit 2" 2 "$s" 'grep -q "no CUDA device" "$tmp/err"'
+s=$(CUDABENCH_TEST_DEVICE_COUNT=0 run "$bench" --devices=all --filter=image/cpu); check "--devices without a device: exit 2" 2 "$s" 'grep -q "no CUDA device" "$tmp/err"'
 if ! command -v nsys >/dev/null 2>&1; then
   s=$(run "$src/ci/profile.sh" "$bench" --nsys --filter=image/cpu); check "--nsys without nsys: exit 2 before running" 2 "$s" 'grep -q "needs Nsight Systems" "$tmp/err"'
 fi

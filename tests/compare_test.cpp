@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "harness/options.hpp"
 
 using namespace harness;
@@ -55,7 +57,23 @@ TEST(Compare, ThresholdAloneWithOneSampleASide) {
   const case_comparison& r = find(c, "image/sync");
   EXPECT_EQ(r.v, verdict::regression);
   EXPECT_EQ(r.method, "threshold only (1 sample a side)");
+  // One repetition a side: no spread and no detectable change to report (shown as "-", never "0.0%").
+  EXPECT_TRUE(std::isnan(r.base_noise));
+  EXPECT_TRUE(std::isnan(r.cur_noise));
+  EXPECT_TRUE(std::isnan(r.detectable));
   EXPECT_EQ(find(c, "BM_Broken").v, verdict::failed);
+}
+
+TEST(Compare, HostBoundCasesWithOneRepetitionReportNoSpread) {
+  comparison c = compare_runs(fixture("h100/quick_board_a.json"), fixture("h100/quick_board_b.json"), {});
+  int host = 0;
+  for (auto& r : c.cases) {
+    if (r.method != "host-bound: not gated") continue;
+    ++host;
+    EXPECT_TRUE(std::isnan(r.detectable)) << r.name;
+    EXPECT_TRUE(std::isnan(r.base_noise)) << r.name;
+  }
+  EXPECT_GT(host, 0);
 }
 
 TEST(Compare, AggregatesOnlySaysNoTestRan) {

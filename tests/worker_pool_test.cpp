@@ -20,3 +20,28 @@ TEST(WorkerPool, AJobsExceptionReachesTheCaller) {
   EXPECT_THROW(pool.run_round(), std::runtime_error);
   EXPECT_THROW(pool.run_round(), std::runtime_error);  // the pool survives a failed round
 }
+
+TEST(WorkerPool, JobsRunInsideTheCallersCaseRangeAndStage) {
+  // NVTX ranges belong to a thread: each job opens the driving thread's case range and stage again, so a
+  // profiler's NVTX filter finds the worker's launches under the case.
+  std::vector<harness::open_ranges> seen(3);
+  harness::worker_pool pool(3, [&](int i) { seen[i] = harness::worker_ranges(); });
+  {
+    harness::case_range c("dot/threads_streams/16777216/4");
+    harness::phase_range warm(harness::phase::warmup);
+    pool.run_round();
+    for (auto& r : seen) {
+      EXPECT_EQ(r.case_name, "dot/threads_streams/16777216/4");
+      EXPECT_EQ(r.stage, harness::phase::warmup);
+    }
+    {
+      harness::phase_range measure(harness::phase::measure);
+      pool.run_round();
+      for (auto& r : seen) EXPECT_EQ(r.stage, harness::phase::measure);
+    }
+    pool.run_round();
+    for (auto& r : seen) EXPECT_EQ(r.stage, harness::phase::warmup);  // the stage closed, the previous one is back
+  }
+  pool.run_round();  // no case open: the jobs run without ranges
+  for (auto& r : seen) EXPECT_EQ(r.case_name, "");
+}

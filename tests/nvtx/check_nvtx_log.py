@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks a log of the NVTX recorder against a run's JSON: every case that ran opened exactly one range
-named after it per repetition, phase ranges nest inside it (worker threads' phases while it is open),
+named after it per repetition, phase ranges nest inside it (worker threads open the case range again, with
+its stage, around their jobs, only while the driving thread has it open),
 pushes and pops balance on every thread, every range is in the project's domain, and each phase has one
 colour of its own. Usage: check_nvtx_log.py NVTX_LOG RESULT_JSON"""
 import collections
@@ -16,6 +17,7 @@ measured = set()
 colours = collections.defaultdict(set)
 main = None
 foreign = collections.Counter()
+mirrored = collections.Counter()
 foreign_stacks = collections.defaultdict(list)
 for n, line in enumerate(open(log), 1):
     parts = line.rstrip("\n").split("\t")
@@ -45,12 +47,18 @@ for n, line in enumerate(open(log), 1):
         main = thread
     open_case = stacks[main][0] if stacks[main] else None
     if not stack and message not in PHASES:
-        if thread != main:
-            errors.append("line %d: case range '%s' outside the main thread" % (n, message))
-        case_ranges[message] += 1
+        if thread == main:
+            case_ranges[message] += 1
+        elif message != open_case:
+            errors.append("line %d: worker thread %s opened case range '%s' while the driving thread has %s open" % (
+                n, thread, message, "'%s'" % open_case if open_case else "none"))
+        else:
+            mirrored[message] += 1
     elif message not in PHASES:
         errors.append("line %d: range '%s' nested inside '%s' is not a phase" % (n, message, stack[0]))
     else:
+        if not stack and thread != main:
+            errors.append("line %d: phase '%s' on worker thread %s outside a case range" % (n, message, thread))
         if open_case is None:
             errors.append("line %d: phase '%s' outside any case range" % (n, message))
         colours[message].add(colour)
@@ -83,6 +91,6 @@ for r in rows:
         errors.append("case '%s' was measured without a 'measure' phase" % r["run_name"])
 for e in errors[:30]:
     print("FAIL", e)
-print("%d case range(s), %d phase(s) with colours, %d thread(s), other domains %s, %d problem(s)" % (
-    sum(case_ranges.values()), len(colours), len(stacks), dict(foreign) or "none", len(errors)))
+print("%d case range(s), %d mirrored on worker threads (%d case(s)), %d phase(s) with colours, %d thread(s), other domains %s, %d problem(s)" % (
+    sum(case_ranges.values()), sum(mirrored.values()), len(mirrored), len(colours), len(stacks), dict(foreign) or "none", len(errors)))
 sys.exit(1 if errors else 0)
