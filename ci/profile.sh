@@ -5,6 +5,7 @@
 #   --ncu   ncu --nvtx --nvtx-include "cudabench@CASE/" per selected case; kernel duration and DRAM
 #           throughput go to a CSV beside the --json file (or ncu-<preset>-<time>.csv)
 # Profiled runs pass --profile to the binary: a few clean samples per case instead of thousands.
+# NSYS and NCU name the profilers' executables where they are not on PATH (default: nsys, ncu).
 set -uo pipefail
 bin=$1; shift
 mode=""
@@ -29,17 +30,18 @@ for ((i = 0; i < ${#args[@]}; i++)); do
 done
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 
+nsys=${NSYS:-nsys} ncu=${NCU:-ncu}
 if [ "$mode" = nsys ]; then
-  if ! command -v nsys >/dev/null 2>&1; then
-    echo "run_bench: --nsys needs Nsight Systems (nsys), which is not installed or not on PATH" >&2
+  if ! command -v "$nsys" >/dev/null 2>&1; then
+    echo "run_bench: --nsys needs Nsight Systems ($nsys), which is not installed or not on PATH (set NSYS=/path/to/nsys)" >&2
     exit 2
   fi
   "$bin" --list "${args[@]}" >/dev/null || exit $?   # bad options fail before the profiler starts
-  exec nsys profile --trace=cuda,nvtx,osrt --output "cudabench-$preset-$stamp" "$bin" --profile "${args[@]}"
+  exec "$nsys" profile --trace=cuda,nvtx,osrt --output "cudabench-$preset-$stamp" "$bin" --profile "${args[@]}"
 fi
 
-if ! command -v ncu >/dev/null 2>&1; then
-  echo "run_bench: --ncu needs Nsight Compute (ncu), which is not installed or not on PATH" >&2
+if ! command -v "$ncu" >/dev/null 2>&1; then
+  echo "run_bench: --ncu needs Nsight Compute ($ncu), which is not installed or not on PATH (set NCU=/path/to/ncu)" >&2
   exit 2
 fi
 # Filter out --filter: each case runs alone, selected by name and by its NVTX range.
@@ -55,7 +57,7 @@ while read -r name kind _; do
   [ "$kind" = gpu ] || continue
   regex="^$(printf '%s' "$name" | sed 's/[][\.*^$+?(){}|]/\\&/g')\$"
   echo "ncu: $name" >&2
-  CUDABENCH_NVTX_SEPARATOR=: ncu --clock-control none --nvtx --nvtx-include "cudabench@${name//\//:}/" --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
+  CUDABENCH_NVTX_SEPARATOR=: "$ncu" --clock-control none --nvtx --nvtx-include "cudabench@${name//\//:}/" --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
       --csv --page raw "$bin" --profile --filter="$regex" "${plain[@]}" 2>/dev/null | grep -E '^"' | sed "s|^|\"$name\",|" >>"$tmp" || status=1
 done <<<"$cases"
 mv "$tmp" "$csv"

@@ -65,6 +65,7 @@ s=$(CUDABENCH_TEST_DEVICE_COUNT=0 run "$bench" --devices=all --filter=image/cpu)
 if ! command -v nsys >/dev/null 2>&1; then
   s=$(run "$src/ci/profile.sh" "$bench" --nsys --filter=image/cpu); check "--nsys without nsys: exit 2 before running" 2 "$s" 'grep -q "needs Nsight Systems" "$tmp/err"'
 fi
+s=$(NCU=/no/such/ncu run "$src/ci/profile.sh" "$bench" --ncu --filter=image/cpu); check "--ncu with NCU naming no program: exit 2, named" 2 "$s" 'grep -q "needs Nsight Compute (/no/such/ncu)" "$tmp/err"'
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -2,12 +2,15 @@
 // Without a usable device every test skips and says why.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "harness/cuda_handles.hpp"
 #include "harness/device_query.hpp"
+#include "harness/gpu_probes.hpp"
 #include "kernels/histogram.cuh"
 #include "kernels/histogram_cpu.hpp"
 #include "kernels/host_data.hpp"
@@ -100,4 +103,32 @@ TEST(Gpu, DotPartialsSumToTheDotProduct) {
   CB_CHECK(cudaMemcpy(partials.data(), d_p.get(), partials.size() * 4, cudaMemcpyDeviceToHost));
   const double got = std::accumulate(partials.begin(), partials.end(), 0.0), want = dot_cpu(a.data(), b.data(), n);
   EXPECT_NEAR(got, want, 1e-4 * want);
+}
+
+// The held stream: host time spent between the start and stop events stays out of the measurement when the
+// stream is held, and is measured when it is not; a hold nobody releases gives up and says so.
+TEST(Gpu, StreamBlockerKeepsHostTimeOutOfTheTimedRegion) {
+  REQUIRE_GPU();
+  harness::stream s;
+  harness::event start, stop;
+  harness::stream_blocker blocker;
+  auto timed_ms = [&](bool hold) {
+    if (hold) blocker.hold(s);
+    start.record(s);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the host still queueing
+    harness::spin_for(s, 10e3);                                  // 10 us of GPU work
+    stop.record(s);
+    if (hold) blocker.release();
+    s.synchronize();
+    EXPECT_FALSE(hold && blocker.timed_out());
+    return double(stop.elapsed_ms_since(start));
+  };
+  timed_ms(true);  // warm-up: module load, first launch
+  EXPECT_LT(timed_ms(true), 5.0);
+  EXPECT_GE(timed_ms(false), 19.0);
+
+  harness::stream_blocker impatient(2e6);  // gives up after 2 ms
+  impatient.hold(s);
+  s.synchronize();  // never released
+  EXPECT_TRUE(impatient.timed_out());
 }

@@ -64,9 +64,15 @@ TEST(Options, InjectSlowdownAndCache) {
   EXPECT_THROW(parse_run_options({"--cache=warm"}), usage_error);
 }
 
+TEST(Options, BlockingKernelIsOnUnlessTurnedOff) {
+  EXPECT_FALSE(parse_run_options({}).no_blocking_kernel);
+  EXPECT_TRUE(parse_run_options({"--no-blocking-kernel"}).no_blocking_kernel);
+  EXPECT_THROW(parse_run_options({"--no-blocking-kernel=1"}), usage_error);
+}
+
 TEST(Options, UsageNamesEveryOption) {
   const std::string u = run_usage();
-  for (const char* opt : {"--filter", "--json", "--list", "--preset", "--repetitions", "--compare-to", "--save-baseline", "--benchmark_"})
+  for (const char* opt : {"--filter", "--json", "--list", "--preset", "--repetitions", "--compare-to", "--save-baseline", "--no-blocking-kernel", "--profile", "--benchmark_"})
     EXPECT_NE(u.find(opt), std::string::npos) << opt;
 }
 
