@@ -37,7 +37,16 @@ if [ "$mode" = nsys ]; then
     exit 2
   fi
   "$bin" --list "${args[@]}" >/dev/null || exit $?   # bad options fail before the profiler starts
-  exec "$nsys" profile --trace=cuda,nvtx,osrt --output "cudabench-$preset-$stamp" "$bin" --profile "${args[@]}"
+  report="cudabench-$preset-$stamp"
+  "$nsys" profile --trace=cuda,nvtx,osrt --output "$report" "$bin" --profile "${args[@]}"
+  status=$?
+  # nsys can exit 0 having written only its raw .qdstrm stream when its importer fails: say so.
+  if [ ! -f "$report.nsys-rep" ]; then
+    echo "run_bench: nsys wrote no report ($report.nsys-rep)${status:+ (nsys exit $status)}$( [ -f "$report.qdstrm" ] && echo "; only the raw $report.qdstrm, which its importer could not convert")" >&2
+    exit 1
+  fi
+  echo "nsys report: $report.nsys-rep" >&2
+  exit $status
 fi
 
 if ! command -v "$ncu" >/dev/null 2>&1; then

@@ -38,7 +38,8 @@ options:
                           spin) inside the timed region of matching cases; recorded in the JSON
   --no-blocking-kernel    do not hold the stream with a spinning kernel while a GPU sample's work is queued
                           (held by default, so launch latency stays out of the timed region)
-  --nsys, --ncu           run under Nsight Systems / Nsight Compute (see docs/profiling.md)
+  --nsys, --ncu           run under Nsight Systems / Nsight Compute (see docs/profiling.md); NSYS=/path and
+                          NCU=/path name the profilers where they are not on PATH
   --profile               a few clean samples per case (what --nsys/--ncu use)
   --benchmark_*           passed to Google Benchmark untouched
   -h, --help              this text

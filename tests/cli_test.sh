@@ -65,6 +65,11 @@ s=$(CUDABENCH_TEST_DEVICE_COUNT=0 run "$bench" --devices=all --filter=image/cpu)
 if ! command -v nsys >/dev/null 2>&1; then
   s=$(run "$src/ci/profile.sh" "$bench" --nsys --filter=image/cpu); check "--nsys without nsys: exit 2 before running" 2 "$s" 'grep -q "needs Nsight Systems" "$tmp/err"'
 fi
+# An nsys that exits 0 but leaves only its raw stream (as on a machine whose importer fails): not a success.
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --output ] && : >"$2.qdstrm"; shift; done\nexit 0\n' >"$tmp/fake-nsys"; chmod +x "$tmp/fake-nsys"
+abs_bench="$(cd "$(dirname "$bench")" && pwd)/$(basename "$bench")" abs_src="$(cd "$src" && pwd)"
+s=$(cd "$tmp" && NSYS="$tmp/fake-nsys" run "$abs_src/ci/profile.sh" "$abs_bench" --nsys --filter=image/cpu); check "--nsys that writes no report: exit 1, said" 1 "$s" \
+  'grep -q "nsys wrote no report" "$tmp/err"' 'grep -q "only the raw cudabench-quick-.*qdstrm" "$tmp/err"'
 s=$(NCU=/no/such/ncu run "$src/ci/profile.sh" "$bench" --ncu --filter=image/cpu); check "--ncu with NCU naming no program: exit 2, named" 2 "$s" 'grep -q "needs Nsight Compute (/no/such/ncu)" "$tmp/err"'
 
 echo "$pass passed, $fail failed"
