@@ -2,8 +2,10 @@
 # Runs the benchmark binary, under Nsight Systems (--nsys) or Nsight Compute (--ncu) when asked.
 # Usage: ci/profile.sh BINARY [--nsys|--ncu] [runner options...]
 #   --nsys  nsys profile --trace=cuda,nvtx,osrt, one report named after the preset and time
-#   --ncu   ncu --nvtx --nvtx-include "cudabench@CASE/" per selected case; kernel duration and DRAM
-#           throughput go to a CSV beside the --json file (or ncu-<preset>-<time>.csv)
+#   --ncu   ncu --nvtx --nvtx-include "cudabench@CASE/measure/kernel/" per selected case: the kernels of the
+#           timed work (not set-up, checks, warm-up or the harness's probes; NCU_RANGES=case widens it to
+#           everything inside the case's range); kernel duration and DRAM throughput go to a CSV beside the
+#           --json file (or ncu-<preset>-<time>.csv)
 # Profiled runs pass --profile to the binary: a few clean samples per case instead of thousands.
 # NSYS and NCU name the profilers' executables where they are not on PATH (default: nsys, ncu).
 set -uo pipefail
@@ -56,7 +58,15 @@ fi
 # Filter out --filter: each case runs alone, selected by name and by its NVTX range.
 cases=$("$bin" --list "${args[@]}") || exit $?
 plain=()
-for a in "${args[@]}"; do case "$a" in --filter=*|--json=*|--compare-to=*|--save-baseline) ;; *) plain+=("$a") ;; esac; done
+skip_next=0
+for a in "${args[@]}"; do
+  if [ "$skip_next" = 1 ]; then skip_next=0; continue; fi
+  case "$a" in
+    --filter|--json|--compare-to) skip_next=1 ;;   # the value follows
+    --filter=*|--json=*|--compare-to=*|--save-baseline) ;;
+    *) plain+=("$a") ;;
+  esac
+done
 csv=${json:+${json%.json}.ncu.csv}
 csv=${csv:-ncu-$preset-$stamp.csv}
 tmp="$csv.tmp.$$"
@@ -66,8 +76,14 @@ while read -r name kind _; do
   [ "$kind" = gpu ] || continue
   regex="^$(printf '%s' "$name" | sed 's/[][\.*^$+?(){}|]/\\&/g')\$"
   echo "ncu: $name" >&2
-  CUDABENCH_NVTX_SEPARATOR=: "$ncu" --clock-control none --nvtx --nvtx-include "cudabench@${name//\//:}/" --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
+  range="cudabench@${name//\//:}/"
+  [ "${NCU_RANGES:-measured}" = case ] || range="${range}measure/kernel/"
+  CUDABENCH_NVTX_SEPARATOR=: "$ncu" --clock-control none --nvtx --nvtx-include "$range" --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
       --csv --page raw "$bin" --profile --filter="$regex" "${plain[@]}" 2>/dev/null | grep -E '^"' | sed "s|^|\"$name\",|" >>"$tmp" || status=1
+  if ! grep -q "^\"$name\",\"[0-9]" "$tmp"; then
+    echo "run_bench: ncu profiled no kernel of $name under the NVTX range $range" >&2
+    status=1
+  fi
 done <<<"$cases"
 mv "$tmp" "$csv"
 echo "ncu results: $csv" >&2

@@ -70,6 +70,15 @@ printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --output ] && : >"$2.qdstrm";
 abs_bench="$(cd "$(dirname "$bench")" && pwd)/$(basename "$bench")" abs_src="$(cd "$src" && pwd)"
 s=$(cd "$tmp" && NSYS="$tmp/fake-nsys" run "$abs_src/ci/profile.sh" "$abs_bench" --nsys --filter=image/cpu); check "--nsys that writes no report: exit 1, said" 1 "$s" \
   'grep -q "nsys wrote no report" "$tmp/err"' 'grep -q "only the raw cudabench-quick-.*qdstrm" "$tmp/err"'
+# Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
+printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
+printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"
+chmod +x "$tmp/ncu-none" "$tmp/ncu-one"
+s=$(NCU="$tmp/ncu-none" run "$src/ci/profile.sh" "$bench" --ncu --filter='^reduce/cub/1048576$' --json "$tmp/p.json"); check "--ncu that profiles no kernel: exit 1, said" 1 "$s" \
+  'grep -q "ncu profiled no kernel of reduce/cub/1048576 under the NVTX range cudabench@reduce:cub:1048576/measure/kernel/" "$tmp/err"'
+s=$(NCU="$tmp/ncu-one" run "$src/ci/profile.sh" "$bench" --ncu --filter '^reduce/cub/1048576$' --json "$tmp/p.json"); check "--ncu: CSV beside the JSON, one case at a time, the timed kernels' range" 0 "$s" \
+  'grep -q "^\"reduce/cub/1048576\",\"0\",\"k(int)\"" "$tmp/p.ncu.csv"' 'grep -q -- "--nvtx-include cudabench@reduce:cub:1048576/measure/kernel/" "$tmp/ncu-args"' \
+  'grep -qF -- "--profile --filter=^reduce/cub/1048576\$" "$tmp/ncu-args"' '! grep -q -- "--json" "$tmp/ncu-args"'
 s=$(NCU=/no/such/ncu run "$src/ci/profile.sh" "$bench" --ncu --filter=image/cpu); check "--ncu with NCU naming no program: exit 2, named" 2 "$s" 'grep -q "needs Nsight Compute (/no/such/ncu)" "$tmp/err"'
 
 echo "$pass passed, $fail failed"
