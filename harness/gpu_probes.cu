@@ -53,7 +53,7 @@ void stream_blocker::hold(cudaStream_t s) {
   CB_CHECK_LAUNCH("stream_blocker_kernel");
 }
 
-void stream_blocker::release() {
+void stream_blocker::release() noexcept {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   static_cast<volatile int*>(flags_.get())[0] = 1;
 }

@@ -30,12 +30,28 @@ class stream_blocker {
  public:
   explicit stream_blocker(double timeout_ns = 100e6);
   void hold(cudaStream_t s);
-  void release();
+  void release() noexcept;
   /// After the stream has synchronised: whether the last hold gave up before release() came.
   bool timed_out() const;
  private:
   pinned_buffer<int> flags_;  ///< [0] release (host writes), [1] timed out (device writes)
   double timeout_ns_;
+};
+
+/// Holds a stream for a scope (none when given no blocker): released at the end of the scope, also when
+/// queuing the work throws.
+class scoped_hold {
+ public:
+  scoped_hold(stream_blocker* b, cudaStream_t s) : b_(b) {
+    if (b_) b_->hold(s);
+  }
+  ~scoped_hold() {
+    if (b_) b_->release();
+  }
+  scoped_hold(const scoped_hold&) = delete;
+  scoped_hold& operator=(const scoped_hold&) = delete;
+ private:
+  stream_blocker* b_;
 };
 
 /// Enqueues a one-thread kernel on `s` that busy-waits for `ns` nanoseconds of %globaltimer.

@@ -141,12 +141,13 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, run
         phase_range p(phase::flush);
         g.flusher.flush(g.main);
       }
-      if (hold) g.blocker.hold(g.main);
-      g.start.record(g.main);
-      for (int k = 0; k < batch; ++k) fx.run(g.main);
-      if (inject_ns > 0) spin_for(g.main, inject_ns * batch);
-      g.stop.record(g.main);
-      if (hold) g.blocker.release();
+      {
+        scoped_hold held(hold ? &g.blocker : nullptr, g.main);
+        g.start.record(g.main);
+        for (int k = 0; k < batch; ++k) fx.run(g.main);
+        if (inject_ns > 0) spin_for(g.main, inject_ns * batch);
+        g.stop.record(g.main);
+      }
       g.probe.enqueue(g.main);
       g.main.synchronize();
       CB_CHECK(cudaGetLastError());
