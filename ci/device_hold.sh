@@ -8,12 +8,7 @@
 #   5. a nightly run with 6 repetitions, the candidate for the stored baseline
 # Everything lands in $OUT/hold.tgz plus $OUT/summary.txt and $OUT/nightly.json.
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${OUT:-$root/out}"
-mkdir -p "$out"
-export LD_LIBRARY_PATH="$root/.devlibs/lib" CUDABENCH_SOURCE_DIR="$root"
-export CUDABENCH_GIT_REVISION="$(cat "$root/.devlibs/revision" 2>/dev/null)" CUDABENCH_GIT_DIRTY="$(cat "$root/.devlibs/dirty" 2>/dev/null)"
-bench="$root/.devlibs/bench/cudabench"
+. "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
 summary="$out/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 work=$(mktemp -d)

@@ -10,12 +10,7 @@
 #                               each case's kernels inside the case's own range
 # Results go under $OUT (or ./out); each part ends with a short summary.
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${OUT:-$root/out}"
-mkdir -p "$out"
-export LD_LIBRARY_PATH="$root/.devlibs/lib" CUDABENCH_SOURCE_DIR="$root"
-export CUDABENCH_GIT_REVISION="$(cat "$root/.devlibs/revision" 2>/dev/null)" CUDABENCH_GIT_DIRTY="$(cat "$root/.devlibs/dirty" 2>/dev/null)"
-bench="$root/.devlibs/bench/cudabench"
+. "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
 summary="$out/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 
@@ -73,29 +68,7 @@ ncu_all() {
   note "ncu: status $?, $(( $(date +%s) - start )) s"
   csv="$out/ncu_run.ncu.csv"
   [ -f "$csv" ] || csv=$(ls "$out"/ncu_run.ncu.csv.tmp.* 2>/dev/null | head -n 1)
-  python3 - "$csv" "$bench" "$filter" <<'PY' | tee -a "$summary"
-import collections, csv, subprocess, sys
-path, bench, flt = sys.argv[1:4]
-kernels, inside, own = collections.Counter(), collections.Counter(), collections.Counter()
-for r in csv.reader(open(path)):
-    if len(r) < 6 or not r[1].isdigit(): continue   # header and unit rows
-    case = r[0]
-    kernels[case] += 1
-    # the case's own kernels, not the harness's probes (ncu shortens some names, namespaces and all)
-    own[case] += not any(k in r[7] for k in ("clock_probe_kernel", "stream_blocker_kernel", "spin_kernel"))
-    # the kernel's NVTX stack: its outermost range's name comes first, after "ASCII:"
-    stack = next((f for f in r if "ASCII:" in f), "")
-    if stack.split("ASCII:")[1].split('"')[0].replace(":", "/") == case if stack else False:
-        inside[case] += 1
-listed = subprocess.run([bench, "--list", "--filter=" + flt], capture_output=True, text=True).stdout.splitlines()
-gpu = [l.split()[0] for l in listed if len(l.split()) > 1 and l.split()[1] == "gpu"]
-print("%-40s %8s %8s %8s" % ("case", "kernels", "inside", "its own"))
-for c in gpu: print("%-40s %8d %8d %8d" % (c, kernels[c], inside[c], own[c]))
-# Each case's own kernels must be found (a kernel launched outside the range is simply not profiled),
-# and every profiled kernel must sit under the case's range.
-bad = [c for c in gpu if own[c] == 0 or inside[c] != kernels[c]]
-print("%d GPU cases; %d with their own kernels found, all inside their own NVTX range; not: %s" % (len(gpu), len(gpu) - len(bad), bad or "none"))
-PY
+  python3 "$root/ci/ncu_check.py" "$csv" "$bench" "$filter" | tee -a "$summary"
 }
 
 case "${1:-}" in

@@ -3,9 +3,8 @@
 # device that does not exist among three asked for (CUDABENCH_TEST_DEVICE_COUNT=3), one device, and
 # --compare-to=auto on a GPU model without a stored baseline. Results under $OUT.
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."; OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-export LD_LIBRARY_PATH=$PWD/.devlibs/lib CUDABENCH_SOURCE_DIR=$PWD CUDABENCH_GIT_REVISION=$(cat .devlibs/revision) CUDABENCH_GIT_DIRTY=$(cat .devlibs/dirty)
-b=.devlibs/bench/cudabench; nvidia-smi -L
+. "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
+b=$bench OUT=$out; nvidia-smi -L
 f='^(image/pinned_streams/4|conv2d/tiled/4096|conv2d/cudnn/4096|reduce/cub/16777216|matmul/cublas/2048|histogram/cpu/1048576)$'
 t=$(date +%s); $b --devices=all --filter="$f" --json $OUT/two.json >$OUT/two.txt 2>&1; echo "all: exit $? $(( $(date +%s)-t )) s"; cat $OUT/two.txt | tail -n 25
 CUDABENCH_TEST_DEVICE_COUNT=3 $b --devices=all --filter='^(reduce/cub/16777216|histogram/cpu/1048576)$' --json $OUT/three.json >$OUT/three.txt 2>&1; echo "3 of 2: exit $?"; tail -n 8 $OUT/three.txt

@@ -4,11 +4,8 @@
 # case's NVTX range, and compares the harness median with ncu's gpu__time_duration per run.
 # Usage: ci/ncu_accuracy.sh RESULT.json [MIN_US]      (writes $OUT/ncu_accuracy.csv and prints a table)
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${OUT:-$root/out}"
+. "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
 result=$1 min_us=${2:-20}
-export LD_LIBRARY_PATH="$root/.devlibs/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CUDABENCH_SOURCE_DIR="$root"
-bench="$root/.devlibs/bench/cudabench"
 command -v ncu >/dev/null || { echo "ncu not found" >&2; exit 2; }
 cases=$(python3 - "$result" "$min_us" <<'PY'
 import json, sys

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Reads ncu raw CSV output (ncu_stdout.log) and compares per-run kernel time with the harness medians.
 Usage: ci/ncu_parse.py NCU_STDOUT_LOG OUT_CSV RESULT_JSON"""
-import csv, json, statistics, sys
+import csv, json, os, statistics, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ncu_check import nvtx_ranges
 # ncu's raw CSV: a header row per run, then one row per kernel; the NVTX push/pop stack of the kernel is a
 # column ("cudabench:<case>:...:ASCII:<case>" then the phase ranges), the duration is gpu__time_duration.sum.
 medians = {r["name"]: r["real_time"] for r in json.load(open(sys.argv[3]))["benchmarks"] if "real_time" in r}
@@ -12,11 +14,10 @@ for line in open(sys.argv[1]):
     if not (hdr and line.startswith('"') and line[1:2].isdigit()):
         continue
     r = next(csv.reader([line]))
-    stack = r[4]
-    if "ASCII:" not in stack:
+    names = nvtx_ranges(r[4])
+    if not names:
         continue
-    case = stack.split("ASCII:")[1].split('"')[0].replace(":", "/")
-    phase = stack.split("ASCII:")[-1].split('"')[0]
+    case, phase = names[0].replace(":", "/"), names[-1]
     kernel = r[hdr.index("Kernel Name")]
     ns = float(r[hdr.index("gpu__time_duration.sum")].replace(",", ""))
     per_case.setdefault(case, []).append((phase, kernel, ns))

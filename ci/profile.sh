@@ -21,13 +21,19 @@ for a in "$@"; do
 done
 [ -z "$mode" ] && exec "$bin" "${args[@]}"
 
-preset=quick json=""
+# One pass over the options: the preset and --json name the outputs; `plain` is what each per-case ncu run
+# gets (not --filter, which that run replaces, nor the outputs and baseline options of the whole run).
+preset=quick json="" plain=()
 for ((i = 0; i < ${#args[@]}; i++)); do
-  case "${args[$i]}" in
-    --preset=*) preset=${args[$i]#--preset=} ;;
-    --preset) preset=${args[$((i + 1))]:-quick} ;;
-    --json=*) json=${args[$i]#--json=} ;;
-    --json) json=${args[$((i + 1))]:-} ;;
+  a=${args[$i]} next=${args[$((i + 1))]:-}
+  case "$a" in
+    --preset=*) preset=${a#--preset=}; plain+=("$a") ;;
+    --preset) preset=${next:-quick}; plain+=("$a" "$next"); i=$((i + 1)) ;;
+    --json=*) json=${a#--json=} ;;
+    --json) json=$next; i=$((i + 1)) ;;
+    --filter|--compare-to) i=$((i + 1)) ;;
+    --filter=*|--compare-to=*|--save-baseline) ;;
+    *) plain+=("$a") ;;
   esac
 done
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -55,18 +61,8 @@ if ! command -v "$ncu" >/dev/null 2>&1; then
   echo "run_bench: --ncu needs Nsight Compute ($ncu), which is not installed or not on PATH (set NCU=/path/to/ncu)" >&2
   exit 2
 fi
-# Filter out --filter: each case runs alone, selected by name and by its NVTX range.
+# Each case runs alone, selected by name and by its NVTX range.
 cases=$("$bin" --list "${args[@]}") || exit $?
-plain=()
-skip_next=0
-for a in "${args[@]}"; do
-  if [ "$skip_next" = 1 ]; then skip_next=0; continue; fi
-  case "$a" in
-    --filter|--json|--compare-to) skip_next=1 ;;   # the value follows
-    --filter=*|--json=*|--compare-to=*|--save-baseline) ;;
-    *) plain+=("$a") ;;
-  esac
-done
 csv=${json:+${json%.json}.ncu.csv}
 csv=${csv:-ncu-$preset-$stamp.csv}
 tmp="$csv.tmp.$$"

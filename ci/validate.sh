@@ -5,12 +5,7 @@
 #   ci/validate.sh inject PCT NAME      a nightly run with PCT% injected into one case of each family
 # Stops starting runs when the next one would not finish inside $BUDGET_S seconds (default 560).
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${OUT:-$root/out}"
-mkdir -p "$out"
-export LD_LIBRARY_PATH="$root/.devlibs/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CUDABENCH_SOURCE_DIR="$root"
-export CUDABENCH_GIT_REVISION="$(cat "$root/.devlibs/revision" 2>/dev/null)" CUDABENCH_GIT_DIRTY="$(cat "$root/.devlibs/dirty" 2>/dev/null)"
-bench="$root/.devlibs/bench/cudabench" report="$root/.devlibs/reports/cudabench-report"
+. "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
 budget=${BUDGET_S:-560} start=$(date +%s) last=0
 injected='^(image/pinned_streams/4|histogram/cub/16777216|conv2d/tiled/4096|matmul/cublas/2048|vector/explicit/16777216|dot/shared/16777216|reduce/cub/16777216)$'
 run_one() {  # run_one NAME [extra options]

@@ -193,7 +193,6 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, run
   for (const sample& s : kept) clock_sum += s.clock_mhz;
   rec.batch = batch;
   rec.held = hold;
-  if (unheld_.count(c.name())) rec.note_harness = "its work waited on the host: timed without holding the stream";
   rec.sm_clock_mhz = clock_sum / double(kept.size());
   rec.injected = inject_ns > 0;
   return seconds_of(kept);
@@ -265,7 +264,7 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     rec.samples = s.n;
     rec.noise = s.rel_stderr();
     rec.note = fx.note();
-    if (!rec.note_harness.empty()) rec.note += (rec.note.empty() ? "" : "; ") + rec.note_harness;
+    if (unheld_.count(name)) rec.note += (rec.note.empty() ? "" : "; ") + std::string("its work waited on the host: timed without holding the stream");
     rec.correct = fx.correct();
     std::string label = rec.cache;
     if (rec.batch > 1) label += fmt::format(", batch of {}", rec.batch);

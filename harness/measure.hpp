@@ -28,7 +28,6 @@ struct run_record {
   std::size_t clock_discards = 0; ///< samples dropped because the SM clock was throttled
   bool injected = false;          ///< --inject-slowdown added work to this case
   bool held = false;              ///< the stream was held until each sample's work was queued (stream_blocker)
-  std::string note_harness;       ///< what the harness had to change about the measurement, if anything
   double noise = 0;     ///< relative standard error of the mean
   bool correct = true;  ///< false for cases wrong by design (histogram/naive)
   std::string note;
