@@ -1,7 +1,5 @@
-// Host memory check for bench cases.
+// Sampled positions and unwritten-output checks for bench cases.
 #include "bench/common.hpp"
-
-#include <unistd.h>
 
 #include <cmath>
 #include <random>
@@ -22,12 +20,6 @@ std::string check_all_written(const float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i)
     if (std::isnan(out[i])) return "element " + std::to_string(i) + " was not written";
   return {};
-}
-
-void require_host_memory(double bytes) {
-  const double avail = double(::sysconf(_SC_AVPHYS_PAGES)) * double(::sysconf(_SC_PAGESIZE));
-  if (avail > 0 && bytes > 0.8 * avail)
-    throw harness::skip_case(fmt::format("needs {:.2f} GiB of host memory, {:.2f} GiB available", bytes / (1 << 30), avail / (1 << 30)));
 }
 
 }  // namespace bench

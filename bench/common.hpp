@@ -1,4 +1,4 @@
-// Small helpers the bench/ files share: memory checks and stream fork/join around the timed stream.
+// Small helpers the bench/ files share: stream fork/join around the timed stream, sampled checks.
 #pragma once
 
 #include <fmt/format.h>
@@ -8,21 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "harness/cuda_handles.hpp"
-#include "harness/device_query.hpp"
-#include "harness/fixture.hpp"
+#include "cudabench/cuda_handles.hpp"
+#include "cudabench/fixture.hpp"
 
 namespace bench {
-
-/// Skips the case (harness::skip_case) unless `bytes` of device memory are free, with headroom.
-inline void require_device_memory(double bytes) {
-  const double free_b = double(harness::free_device_memory());
-  if (bytes > 0.9 * free_b)
-    throw harness::skip_case(fmt::format("needs {:.2f} GiB of device memory, {:.2f} GiB free", bytes / (1 << 30), free_b / (1 << 30)));
-}
-
-/// Skips the case unless `bytes` of host memory are available.
-void require_host_memory(double bytes);
 
 /// N worker streams that fork from and join back into the stream a case is timed on.
 class stream_fan {
@@ -39,13 +28,13 @@ class stream_fan {
   }
   /// `main` waits for everything the workers queued.
   void join(cudaStream_t main) {
-    for (std::size_t i = 0; i < streams_.size(); ++i) harness::stream_wait(main, streams_[i], done_[i]);
+    for (std::size_t i = 0; i < streams_.size(); ++i) cudabench::stream_wait(main, streams_[i], done_[i]);
   }
 
  private:
-  std::vector<harness::stream> streams_;
-  std::vector<harness::event> done_;
-  harness::event forked_{cudaEventDisableTiming};
+  std::vector<cudabench::stream> streams_;
+  std::vector<cudabench::event> done_;
+  cudabench::event forked_{cudaEventDisableTiming};
 };
 
 /// `count` positions of an n x n output to check against a reference: the four corners (where boundary

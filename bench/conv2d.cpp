@@ -7,16 +7,17 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "harness/nvtx.hpp"
-#include "harness/registry.hpp"
+#include "cudabench/requirements.hpp"
+#include "cudabench/nvtx.hpp"
+#include "cudabench/registry.hpp"
 #include "kernels/conv2d.cuh"
 #include "kernels/conv2d_cpu.hpp"
 #include "kernels/conv2d_cudnn.hpp"
 #include "kernels/host_data.hpp"
 
 namespace {
-using harness::phase;
-using harness::phase_range;
+using cudabench::phase;
+using cudabench::phase_range;
 constexpr int taps = kernels::conv_mask * kernels::conv_mask;
 constexpr double rel_tolerance = 1e-5;  ///< |got - want| <= tol * sum |w x| (+ tiny absolute)
 constexpr int sampled_points = 4096;
@@ -42,17 +43,17 @@ std::string check_conv(const float* in, const float* out, int n, const float* ma
   return {};
 }
 
-class conv_gpu final : public harness::fixture {
+class conv_gpu final : public cudabench::fixture {
  public:
   conv_gpu(variant v, int n) : v_(v), n_(n), total_(std::size_t(n) * n), mask_(random_mask(kernels::fresh_seed())) {
-    bench::require_device_memory(2.0 * total_ * sizeof(float));
-    bench::require_host_memory(2.0 * total_ * sizeof(float));
+    cudabench::require_device_memory(2.0 * total_ * sizeof(float));
+    cudabench::require_host_memory(2.0 * total_ * sizeof(float));
     h_in_.resize(total_);
     h_out_.resize(total_);
     kernels::fill_uniform(h_in_.data(), total_, -1.0f, 1.0f, kernels::fresh_seed());
-    d_in_ = harness::device_buffer<float>(total_);
-    d_out_ = harness::device_buffer<float>(total_);
-    d_mask_ = harness::device_buffer<float>(taps);
+    d_in_ = cudabench::device_buffer<float>(total_);
+    d_out_ = cudabench::device_buffer<float>(total_);
+    d_mask_ = cudabench::device_buffer<float>(taps);
     CB_CHECK(cudaMemcpy(d_in_.get(), h_in_.data(), total_ * sizeof(float), cudaMemcpyHostToDevice));
     set_mask(mask_.data());
     if (v_ == variant::cudnn) cudnn_ = std::make_unique<kernels::cudnn_conv5x5>(n_, d_in_.get(), d_mask_.get(), d_out_.get());
@@ -95,15 +96,15 @@ class conv_gpu final : public harness::fixture {
   std::size_t total_;
   std::array<float, taps> mask_;
   std::vector<float> h_in_, h_out_;
-  harness::device_buffer<float> d_in_, d_out_, d_mask_;
+  cudabench::device_buffer<float> d_in_, d_out_, d_mask_;
   std::unique_ptr<kernels::cudnn_conv5x5> cudnn_;
 };
 
-class conv_cpu final : public harness::fixture {
+class conv_cpu final : public cudabench::fixture {
  public:
   conv_cpu(int n, int threads) : n_(n), threads_(threads), mask_(random_mask(kernels::fresh_seed())) {
     const std::size_t total = std::size_t(n) * n;
-    bench::require_host_memory(2.0 * total * sizeof(float));
+    cudabench::require_host_memory(2.0 * total * sizeof(float));
     in_.resize(total);
     out_.assign(total, std::nanf(""));
     kernels::fill_uniform(in_.data(), total, -1.0f, 1.0f, kernels::fresh_seed());
@@ -122,7 +123,7 @@ class conv_cpu final : public harness::fixture {
   std::vector<float> in_, out_;
 };
 
-void register_conv2d(harness::family_builder& f, const harness::preset& p) {
+void register_conv2d(cudabench::family_builder& f, const cudabench::preset&) {
   f.describe("5x5 fp32 convolution, zero padding, square n x n input; mask in constant memory for the kernels")
       .tolerance("sampled outputs within 1e-5 x sum|w x| of a double-precision reference, every output written")
       .reference("cpu", "cpu_seq")
@@ -130,25 +131,25 @@ void register_conv2d(harness::family_builder& f, const harness::preset& p) {
       .reference("naive", "naive")
       .reference("vendor", "cudnn");
   const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
-  const std::vector<int> gpu_sizes = p.pick<int>({1024, 4096}, {1024, 4096, 16384}, {1024, 2048, 4096, 8192, 16384});
+  const std::vector<int> gpu_sizes = f.sizes<int>({1024, 4096}, {1024, 4096, 16384}, {1024, 2048, 4096, 8192, 16384});
   // The sequential CPU takes tens of seconds at 16384; only the full preset goes there.
-  const std::vector<int> seq_sizes = p.pick<int>({1024}, {1024, 2048}, {1024, 2048, 4096, 8192, 16384});
-  const std::vector<int> par_sizes = p.pick<int>({1024, 4096}, {1024, 4096, 8192}, {1024, 2048, 4096, 8192, 16384});
+  const std::vector<int> seq_sizes = f.sizes<int>({1024}, {1024, 2048}, {1024, 2048, 4096, 8192, 16384});
+  const std::vector<int> par_sizes = f.sizes<int>({1024, 4096}, {1024, 4096, 8192}, {1024, 2048, 4096, 8192, 16384});
   auto work = [](int n) {
     const double elems = double(n) * n;
-    return harness::work_counts{.bytes_read = 4 * elems, .bytes_written = 4 * elems, .items = elems, .flops = 2.0 * taps * elems};
+    return cudabench::work_counts{.bytes_read = 4 * elems, .bytes_written = 4 * elems, .items = elems, .flops = 2.0 * taps * elems};
   };
   for (int n : gpu_sizes) {
     const std::string ps = std::to_string(n);
     for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled}, std::pair{"cudnn", variant::cudnn}})
-      f.add({.variant = name, .params = ps, .on = harness::where::gpu, .cache = harness::cache_state::cold, .work = work(n),
+      f.add({.variant = name, .params = ps, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = work(n),
              .size = double(n), .make = [v, n] { return std::make_unique<conv_gpu>(v, n); }});
   }
   for (int n : seq_sizes)
-    f.add({.variant = "cpu_seq", .params = std::to_string(n), .on = harness::where::cpu, .work = work(n), .size = double(n),
+    f.add({.variant = "cpu_seq", .params = std::to_string(n), .on = cudabench::where::cpu, .work = work(n), .size = double(n),
            .make = [n] { return std::make_unique<conv_cpu>(n, 1); }});
   for (int n : par_sizes)
-    f.add({.variant = "cpu_par", .params = std::to_string(n), .on = harness::where::cpu, .work = work(n), .size = double(n),
+    f.add({.variant = "cpu_par", .params = std::to_string(n), .on = cudabench::where::cpu, .work = work(n), .size = double(n),
            .make = [n, threads] { return std::make_unique<conv_cpu>(n, threads); }});
 }
 

@@ -5,16 +5,17 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "harness/nvtx.hpp"
-#include "harness/registry.hpp"
-#include "harness/worker_pool.hpp"
+#include "cudabench/requirements.hpp"
+#include "cudabench/nvtx.hpp"
+#include "cudabench/registry.hpp"
+#include "cudabench/worker_pool.hpp"
 #include "kernels/host_data.hpp"
 #include "kernels/vector_cpu.hpp"
 #include "kernels/vector_ops.cuh"
 
 namespace {
-using harness::phase;
-using harness::phase_range;
+using cudabench::phase;
+using cudabench::phase_range;
 using kernels::vector_config;
 constexpr double rel_tolerance = 1e-4;  ///< inputs in [0, 1): no cancellation, fp32 partial sums stay well within this
 
@@ -44,14 +45,14 @@ struct dot_lane {
   }
   const float *h_a, *h_b;
   std::size_t n;
-  harness::device_buffer<float> d_a, d_b, d_partials;
-  harness::pinned_buffer<float> h_partials;
+  cudabench::device_buffer<float> d_a, d_b, d_partials;
+  cudabench::pinned_buffer<float> h_partials;
 };
 
-class dot_gpu final : public harness::fixture {
+class dot_gpu final : public cudabench::fixture {
  public:
   dot_gpu(std::size_t n, int k) : n_(n), fan_(k), h_a_(n), h_b_(n), result_(k, 0.0) {
-    bench::require_device_memory(2.0 * n * sizeof(float));
+    cudabench::require_device_memory(2.0 * n * sizeof(float));
     kernels::fill_uniform(h_a_.get(), n, 0.0f, 1.0f, kernels::fresh_seed());
     kernels::fill_uniform(h_b_.get(), n, 0.0f, 1.0f, kernels::fresh_seed());
     want_ = kernels::dot_cpu(h_a_.get(), h_b_.get(), n);
@@ -59,7 +60,7 @@ class dot_gpu final : public harness::fixture {
       auto [b, e] = bench::chunk(n, k, i);
       lanes_.push_back(std::make_unique<dot_lane>(h_a_.get() + b, h_b_.get() + b, e - b));
     }
-    if (k > 1) pool_ = std::make_unique<harness::worker_pool>(k, [this](int i) {
+    if (k > 1) pool_ = std::make_unique<cudabench::worker_pool>(k, [this](int i) {
       lanes_[i]->enqueue(fan_[i]);
       result_[i] = lanes_[i]->finish(fan_[i]);
     });
@@ -76,14 +77,14 @@ class dot_gpu final : public harness::fixture {
  private:
   std::size_t n_;
   bench::stream_fan fan_;
-  harness::pinned_buffer<float> h_a_, h_b_;
+  cudabench::pinned_buffer<float> h_a_, h_b_;
   std::vector<std::unique_ptr<dot_lane>> lanes_;
   std::vector<double> result_;
-  std::unique_ptr<harness::worker_pool> pool_;
+  std::unique_ptr<cudabench::worker_pool> pool_;
   double want_ = 0, got_ = 0;
 };
 
-class dot_cpu_case final : public harness::fixture {
+class dot_cpu_case final : public cudabench::fixture {
  public:
   explicit dot_cpu_case(std::size_t n) : a_(n), b_(n) {
     kernels::fill_uniform(a_.data(), n, 0.0f, 1.0f, kernels::fresh_seed());
@@ -101,24 +102,24 @@ class dot_cpu_case final : public harness::fixture {
   double got_ = 0;
 };
 
-void register_dot(harness::family_builder& f, const harness::preset& p) {
+void register_dot(cudabench::family_builder& f, const cudabench::preset& p) {
   f.describe("dot product of fp32 vectors in [0, 1) from pinned host memory: copies, per-block sums, final sum on the CPU")
       .tolerance("relative 1e-4 against a double-precision sum")
       .reference("cpu", "cpu")
       .reference("naive", "shared");
-  const std::vector<std::size_t> sizes = p.pick<std::size_t>({1u << 24}, {1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 26, 1u << 28});
+  const std::vector<std::size_t> sizes = f.sizes<std::size_t>({1u << 24}, {1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 26, 1u << 28});
   const std::vector<int> lanes = p.pick<int>({1, 4}, {1, 2, 4, 8}, {1, 2, 4, 8, 16});
   for (std::size_t n : sizes) {
-    const harness::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * vector_config::dot_blocks,
+    const cudabench::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * vector_config::dot_blocks,
                                  .items = double(n), .flops = 2.0 * double(n)};
     const std::string ps = std::to_string(n);
-    f.add({.variant = "shared", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n), .syncs = true,
+    f.add({.variant = "shared", .params = ps, .on = cudabench::where::gpu, .work = w, .size = double(n), .syncs = true,
            .make = [n] { return std::make_unique<dot_gpu>(n, 1); }});
     for (int k : lanes)
       if (k > 1)
-        f.add({.variant = "threads_streams", .params = ps + "/" + std::to_string(k), .on = harness::where::gpu, .work = w,
+        f.add({.variant = "threads_streams", .params = ps + "/" + std::to_string(k), .on = cudabench::where::gpu, .work = w,
                .size = double(n), .host_bound = true, .make = [n, k] { return std::make_unique<dot_gpu>(n, k); }});
-    f.add({.variant = "cpu", .params = ps, .on = harness::where::cpu, .work = w, .size = double(n),
+    f.add({.variant = "cpu", .params = ps, .on = cudabench::where::cpu, .work = w, .size = double(n),
            .make = [n] { return std::make_unique<dot_cpu_case>(n); }});
   }
 }

@@ -5,35 +5,36 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "harness/nvtx.hpp"
-#include "harness/registry.hpp"
+#include "cudabench/requirements.hpp"
+#include "cudabench/nvtx.hpp"
+#include "cudabench/registry.hpp"
 #include "kernels/histogram.cuh"
 #include "kernels/histogram_cpu.hpp"
 #include "kernels/host_data.hpp"
 
 namespace {
-using harness::phase;
-using harness::phase_range;
+using cudabench::phase;
+using cudabench::phase_range;
 using kernels::histogram_bins;
 using kernels::histogram_config;
 
 enum class variant { naive, atomic_global, shared_cpu_merge, shared_gpu_merge, cub };
 
 /// Input on the device, the expected histogram on the host.
-class histogram_gpu final : public harness::fixture {
+class histogram_gpu final : public cudabench::fixture {
  public:
   histogram_gpu(variant v, std::size_t n) : v_(v), n_(n) {
-    bench::require_device_memory(double(n) * sizeof(int) + 4.0 * histogram_bins * histogram_config::shared_blocks);
+    cudabench::require_device_memory(double(n) * sizeof(int) + 4.0 * histogram_bins * histogram_config::shared_blocks);
     std::vector<int> h_in(n);
     kernels::fill_ints(h_in.data(), n, 0, histogram_bins, kernels::fresh_seed());
     kernels::histogram_cpu(h_in.data(), n, want_.data());
-    d_in_ = harness::device_buffer<int>(n);
-    d_hist_ = harness::device_buffer<unsigned>(histogram_bins);
+    d_in_ = cudabench::device_buffer<int>(n);
+    d_hist_ = cudabench::device_buffer<unsigned>(histogram_bins);
     CB_CHECK(cudaMemcpy(d_in_.get(), h_in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
     CB_CHECK(cudaMemset(d_hist_.get(), 0xFF, histogram_bins * sizeof(unsigned)));  // poison
     if (v == variant::shared_cpu_merge || v == variant::shared_gpu_merge) {
-      d_partials_ = harness::device_buffer<unsigned>(std::size_t(histogram_bins) * histogram_config::shared_blocks);
-      h_partials_ = harness::pinned_buffer<unsigned>(d_partials_.size());
+      d_partials_ = cudabench::device_buffer<unsigned>(std::size_t(histogram_bins) * histogram_config::shared_blocks);
+      h_partials_ = cudabench::pinned_buffer<unsigned>(d_partials_.size());
     }
     if (v == variant::cub) cub_ = std::make_unique<kernels::cub_histogram>(d_in_.get(), n, d_hist_.get());
   }
@@ -85,17 +86,17 @@ class histogram_gpu final : public harness::fixture {
   variant v_;
   std::size_t n_;
   std::array<unsigned, histogram_bins> want_{}, merged_{};
-  harness::device_buffer<int> d_in_;
-  harness::device_buffer<unsigned> d_hist_, d_partials_;
-  harness::pinned_buffer<unsigned> h_partials_;
+  cudabench::device_buffer<int> d_in_;
+  cudabench::device_buffer<unsigned> d_hist_, d_partials_;
+  cudabench::pinned_buffer<unsigned> h_partials_;
   std::unique_ptr<kernels::cub_histogram> cub_;
   double lost_ = 0;
 };
 
-class histogram_cpu_case final : public harness::fixture {
+class histogram_cpu_case final : public cudabench::fixture {
  public:
   explicit histogram_cpu_case(std::size_t n) : in_(n) {
-    bench::require_host_memory(double(n) * sizeof(int));
+    cudabench::require_host_memory(double(n) * sizeof(int));
     kernels::fill_ints(in_.data(), n, 0, histogram_bins, kernels::fresh_seed());
   }
   void run(cudaStream_t) override { phase_range p(phase::host); kernels::histogram_cpu(in_.data(), in_.size(), hist_.data()); }
@@ -116,24 +117,24 @@ class histogram_cpu_case final : public harness::fixture {
   std::array<unsigned, histogram_bins> hist_{};
 };
 
-void register_histogram(harness::family_builder& f, const harness::preset& p) {
+void register_histogram(cudabench::family_builder& f, const cudabench::preset&) {
   f.describe("256-bin histogram of ints uniform in [0, 256); the input is device-resident for GPU variants")
       .tolerance("exact counts (naive: counts lost to the race are reported, not checked)")
       .reference("cpu", "cpu")
       .reference("naive", "atomic_global")
       .reference("vendor", "cub");
-  const std::vector<std::size_t> sizes = p.pick<std::size_t>({1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 28},
+  const std::vector<std::size_t> sizes = f.sizes<std::size_t>({1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 28},
                                                              {1u << 20, 1u << 22, 1u << 24, 1u << 26, 1u << 28});
   const std::array<std::pair<const char*, variant>, 5> variants{{{"naive", variant::naive}, {"atomic_global", variant::atomic_global},
                                                                   {"shared_cpu_merge", variant::shared_cpu_merge},
                                                                   {"shared_gpu_merge", variant::shared_gpu_merge}, {"cub", variant::cub}}};
   for (std::size_t n : sizes) {
-    const harness::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4.0 * histogram_bins, .items = double(n)};
+    const cudabench::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4.0 * histogram_bins, .items = double(n)};
     for (auto [name, v] : variants)
-      f.add({.variant = name, .params = std::to_string(n), .on = harness::where::gpu, .cache = harness::cache_state::cold,
+      f.add({.variant = name, .params = std::to_string(n), .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold,
              .work = w, .size = double(n), .host_bound = v == variant::shared_cpu_merge,
              .make = [v, n] { return std::make_unique<histogram_gpu>(v, n); }});
-    f.add({.variant = "cpu", .params = std::to_string(n), .on = harness::where::cpu, .work = w, .size = double(n),
+    f.add({.variant = "cpu", .params = std::to_string(n), .on = cudabench::where::cpu, .work = w, .size = double(n),
            .make = [n] { return std::make_unique<histogram_cpu_case>(n); }});
   }
 }

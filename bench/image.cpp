@@ -5,15 +5,15 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "harness/nvtx.hpp"
-#include "harness/registry.hpp"
+#include "cudabench/nvtx.hpp"
+#include "cudabench/registry.hpp"
 #include "kernels/host_data.hpp"
 #include "kernels/image.cuh"
 #include "kernels/image_cpu.hpp"
 
 namespace {
-using harness::phase;
-using harness::phase_range;
+using cudabench::phase;
+using cudabench::phase_range;
 
 constexpr std::size_t width = 3840, height = 2160;
 constexpr std::size_t gray_bytes = width * height;
@@ -24,7 +24,7 @@ constexpr float saturation = 1.5f;
 /// Host input/output of one image, in pageable (std::vector) or pinned memory.
 struct host_image {
   host_image(std::size_t n, bool pinned) : pinned_(pinned) {
-    if (pinned) { pin_in = harness::pinned_buffer<std::uint8_t>(n); pin_out = harness::pinned_buffer<std::uint8_t>(n); }
+    if (pinned) { pin_in = cudabench::pinned_buffer<std::uint8_t>(n); pin_out = cudabench::pinned_buffer<std::uint8_t>(n); }
     else { vec_in.resize(n); vec_out.resize(n); }
     kernels::fill_bytes(in(), n, kernels::fresh_seed());
     std::memset(out(), 0x5A, n);  // poison
@@ -33,13 +33,13 @@ struct host_image {
   std::uint8_t* out() { return pinned_ ? pin_out.get() : vec_out.data(); }
   bool pinned_;
   std::vector<std::uint8_t> vec_in, vec_out;
-  harness::pinned_buffer<std::uint8_t> pin_in, pin_out;
+  cudabench::pinned_buffer<std::uint8_t> pin_in, pin_out;
 };
 
 // --- 4K grayscale inversion -------------------------------------------------------------------
 
 /// The exercise's base code: pageable memory, cudaMemcpy, kernel, cudaDeviceSynchronize, cudaMemcpy back.
-class invert_sync final : public harness::fixture {
+class invert_sync final : public cudabench::fixture {
  public:
   invert_sync() : host_(gray_bytes, false), d_in_(gray_bytes), d_out_(gray_bytes) {}
   void run(cudaStream_t) override {
@@ -55,11 +55,11 @@ class invert_sync final : public harness::fixture {
   }
  private:
   host_image host_;
-  harness::device_buffer<std::uint8_t> d_in_, d_out_;
+  cudabench::device_buffer<std::uint8_t> d_in_, d_out_;
 };
 
 /// The image split over N streams with cudaMemcpyAsync, from pageable or pinned host memory.
-class invert_streams final : public harness::fixture {
+class invert_streams final : public cudabench::fixture {
  public:
   invert_streams(int n, bool pinned) : fan_(n), host_(gray_bytes, pinned), d_in_(gray_bytes), d_out_(gray_bytes) {}
   void run(cudaStream_t s) override {
@@ -76,11 +76,11 @@ class invert_streams final : public harness::fixture {
  private:
   bench::stream_fan fan_;
   host_image host_;
-  harness::device_buffer<std::uint8_t> d_in_, d_out_;
+  cudabench::device_buffer<std::uint8_t> d_in_, d_out_;
 };
 
 /// The kernel alone on device-resident data (cold L2).
-class invert_kernel_only final : public harness::fixture {
+class invert_kernel_only final : public cudabench::fixture {
  public:
   invert_kernel_only() : host_(gray_bytes, false), d_in_(gray_bytes), d_out_(gray_bytes) {
     CB_CHECK(cudaMemcpy(d_in_.get(), host_.in(), gray_bytes, cudaMemcpyHostToDevice));
@@ -96,11 +96,11 @@ class invert_kernel_only final : public harness::fixture {
   }
  private:
   host_image host_;
-  harness::device_buffer<std::uint8_t> d_in_, d_out_;
+  cudabench::device_buffer<std::uint8_t> d_in_, d_out_;
 };
 
 /// The CPU baseline.
-class invert_cpu_case final : public harness::fixture {
+class invert_cpu_case final : public cudabench::fixture {
  public:
   invert_cpu_case() : host_(gray_bytes, false) {}
   void run(cudaStream_t) override { phase_range p(phase::host); kernels::invert_cpu(host_.in(), host_.out(), gray_bytes); }
@@ -123,7 +123,7 @@ std::string check_rgb(const std::uint8_t* in, const std::uint8_t* out) {
 }
 
 /// Pageable, synchronous, both kernels on the legacy stream (the exercise's base code).
-class rgb_sync final : public harness::fixture {
+class rgb_sync final : public cudabench::fixture {
  public:
   rgb_sync() : host_(rgb_bytes, false), d_in_(rgb_bytes), d_mid_(rgb_bytes), d_out_(rgb_bytes) {}
   void run(cudaStream_t) override {
@@ -139,11 +139,11 @@ class rgb_sync final : public harness::fixture {
   std::string verify() override { return check_rgb(host_.in(), host_.out()); }
  private:
   host_image host_;
-  harness::device_buffer<std::uint8_t> d_in_, d_mid_, d_out_;
+  cudabench::device_buffer<std::uint8_t> d_in_, d_mid_, d_out_;
 };
 
 /// Pinned memory, rows split over N streams so copies and both kernels of different chunks overlap.
-class rgb_pipelined final : public harness::fixture {
+class rgb_pipelined final : public cudabench::fixture {
  public:
   explicit rgb_pipelined(int n) : fan_(n), host_(rgb_bytes, true), d_in_(rgb_bytes), d_mid_(rgb_bytes), d_out_(rgb_bytes) {}
   void run(cudaStream_t s) override {
@@ -165,10 +165,10 @@ class rgb_pipelined final : public harness::fixture {
  private:
   bench::stream_fan fan_;
   host_image host_;
-  harness::device_buffer<std::uint8_t> d_in_, d_mid_, d_out_;
+  cudabench::device_buffer<std::uint8_t> d_in_, d_mid_, d_out_;
 };
 
-class rgb_cpu final : public harness::fixture {
+class rgb_cpu final : public cudabench::fixture {
  public:
   rgb_cpu() : host_(rgb_bytes, false), mid_(rgb_bytes) {}
   void run(cudaStream_t) override {
@@ -182,18 +182,18 @@ class rgb_cpu final : public harness::fixture {
   std::vector<std::uint8_t> mid_;
 };
 
-void register_image(harness::family_builder& f, const harness::preset& p) {
-  using harness::cache_state;
-  using harness::where;
+void register_image(cudabench::family_builder& f, const cudabench::preset& p) {
+  using cudabench::cache_state;
+  using cudabench::where;
   f.describe("4K (3840x2160) image: 8-bit inversion 255-p, and the RGB exercise (inversion then saturation x1.5)")
       .tolerance("inversion exact; saturation within 1 level")
       .reference("cpu", "cpu")
       .reference("cpu", "rgb_cpu")
       .reference("sync", "sync")
       .reference("sync", "rgb_sync");
-  const harness::work_counts gray{.bytes_read = double(gray_bytes), .bytes_written = double(gray_bytes), .items = double(gray_bytes)};
+  const cudabench::work_counts gray{.bytes_read = double(gray_bytes), .bytes_written = double(gray_bytes), .items = double(gray_bytes)};
   // Two kernels: each reads and writes the whole image once.
-  const harness::work_counts rgb{.bytes_read = 2.0 * rgb_bytes, .bytes_written = 2.0 * rgb_bytes, .items = double(rgb_pixels)};
+  const cudabench::work_counts rgb{.bytes_read = 2.0 * rgb_bytes, .bytes_written = 2.0 * rgb_bytes, .items = double(rgb_pixels)};
   const double size = double(gray_bytes), rgb_size = double(rgb_bytes);  // distinct sizes: separate speedup tables
   f.add({.variant = "sync", .on = where::gpu, .work = gray, .size = size, .host_bound = true, .make = [] { return std::make_unique<invert_sync>(); }});
   const std::vector<int> all_streams{1, 2, 4, 8, 16};

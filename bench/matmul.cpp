@@ -4,15 +4,16 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "harness/nvtx.hpp"
-#include "harness/registry.hpp"
+#include "cudabench/requirements.hpp"
+#include "cudabench/nvtx.hpp"
+#include "cudabench/registry.hpp"
 #include "kernels/host_data.hpp"
 #include "kernels/matmul.cuh"
 #include "kernels/matmul_cpu.hpp"
 
 namespace {
-using harness::phase;
-using harness::phase_range;
+using cudabench::phase;
+using cudabench::phase_range;
 constexpr int sampled_points = 1024;
 constexpr double rel_tolerance = 1e-4;  ///< |got - want| <= tol * sum |a_ik b_kj|: fp32 passes, a wrong index does not
 
@@ -31,15 +32,15 @@ std::string check_matmul(const float* a, const float* b, const float* c, int n) 
   return {};
 }
 
-class matmul_gpu final : public harness::fixture {
+class matmul_gpu final : public cudabench::fixture {
  public:
   matmul_gpu(variant v, int n) : v_(v), n_(n), total_(std::size_t(n) * n), a_(total_), b_(total_), c_(total_) {
-    bench::require_device_memory(3.0 * total_ * sizeof(float));
+    cudabench::require_device_memory(3.0 * total_ * sizeof(float));
     kernels::fill_uniform(a_.data(), total_, -1.0f, 1.0f, kernels::fresh_seed());
     kernels::fill_uniform(b_.data(), total_, -1.0f, 1.0f, kernels::fresh_seed());
-    d_a_ = harness::device_buffer<float>(total_);
-    d_b_ = harness::device_buffer<float>(total_);
-    d_c_ = harness::device_buffer<float>(total_);
+    d_a_ = cudabench::device_buffer<float>(total_);
+    d_b_ = cudabench::device_buffer<float>(total_);
+    d_c_ = cudabench::device_buffer<float>(total_);
     CB_CHECK(cudaMemcpy(d_a_.get(), a_.data(), total_ * sizeof(float), cudaMemcpyHostToDevice));
     CB_CHECK(cudaMemcpy(d_b_.get(), b_.data(), total_ * sizeof(float), cudaMemcpyHostToDevice));
     CB_CHECK(cudaMemset(d_c_.get(), 0xFF, total_ * sizeof(float)));  // NaN poison
@@ -60,11 +61,11 @@ class matmul_gpu final : public harness::fixture {
   int n_;
   std::size_t total_;
   std::vector<float> a_, b_, c_;
-  harness::device_buffer<float> d_a_, d_b_, d_c_;
+  cudabench::device_buffer<float> d_a_, d_b_, d_c_;
   std::unique_ptr<kernels::cublas_sgemm> cublas_;
 };
 
-class matmul_cpu_case final : public harness::fixture {
+class matmul_cpu_case final : public cudabench::fixture {
  public:
   explicit matmul_cpu_case(int n) : n_(n), a_(std::size_t(n) * n), b_(a_.size()), c_(a_.size(), std::nanf("")) {
     kernels::fill_uniform(a_.data(), a_.size(), -1.0f, 1.0f, kernels::fresh_seed());
@@ -77,24 +78,24 @@ class matmul_cpu_case final : public harness::fixture {
   std::vector<float> a_, b_, c_;
 };
 
-void register_matmul(harness::family_builder& f, const harness::preset& p) {
+void register_matmul(cudabench::family_builder& f, const cudabench::preset&) {
   f.describe("fp32 square matrix multiply C = A B, row-major, inputs uniform in [-1, 1)")
       .tolerance("sampled elements within 1e-4 x sum|a b| of a double-precision reference")
       .reference("cpu", "cpu")
       .reference("naive", "naive")
       .reference("vendor", "cublas");
-  const std::vector<int> gpu_sizes = p.pick<int>({1024, 2048}, {1024, 2048, 4096}, {1024, 2048, 4096, 8192});
-  const std::vector<int> cpu_sizes = p.pick<int>({1024}, {1024}, {1024, 2048});
+  const std::vector<int> gpu_sizes = f.sizes<int>({1024, 2048}, {1024, 2048, 4096}, {1024, 2048, 4096, 8192});
+  const std::vector<int> cpu_sizes = f.sizes<int>({1024}, {1024}, {1024, 2048});
   auto work = [](int n) {
     const double e = double(n) * n;
-    return harness::work_counts{.bytes_read = 8 * e, .bytes_written = 4 * e, .items = e, .flops = 2.0 * e * n};
+    return cudabench::work_counts{.bytes_read = 8 * e, .bytes_written = 4 * e, .items = e, .flops = 2.0 * e * n};
   };
   for (int n : gpu_sizes)
     for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled}, std::pair{"cublas", variant::cublas}})
-      f.add({.variant = name, .params = std::to_string(n), .on = harness::where::gpu, .cache = harness::cache_state::cold,
+      f.add({.variant = name, .params = std::to_string(n), .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold,
              .work = work(n), .size = double(n), .make = [v, n] { return std::make_unique<matmul_gpu>(v, n); }});
   for (int n : cpu_sizes)
-    f.add({.variant = "cpu", .params = std::to_string(n), .on = harness::where::cpu, .work = work(n), .size = double(n),
+    f.add({.variant = "cpu", .params = std::to_string(n), .on = cudabench::where::cpu, .work = work(n), .size = double(n),
            .make = [n] { return std::make_unique<matmul_cpu_case>(n); }});
 }
 

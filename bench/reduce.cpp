@@ -5,15 +5,16 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "harness/nvtx.hpp"
-#include "harness/registry.hpp"
+#include "cudabench/requirements.hpp"
+#include "cudabench/nvtx.hpp"
+#include "cudabench/registry.hpp"
 #include "kernels/host_data.hpp"
 #include "kernels/reduce.cuh"
 #include "kernels/vector_cpu.hpp"
 
 namespace {
-using harness::phase;
-using harness::phase_range;
+using cudabench::phase;
+using cudabench::phase_range;
 constexpr double rel_tolerance = 1e-4;  ///< inputs in [0, 1): tree-ordered fp32 sums land far inside this
 
 enum class variant { shared_tree, warp_shuffle, recursive_tail, cub };
@@ -23,20 +24,20 @@ std::string check_sum(double got, double want) {
   return "sum is " + std::to_string(got) + ", want " + std::to_string(want);
 }
 
-class reduce_gpu final : public harness::fixture {
+class reduce_gpu final : public cudabench::fixture {
  public:
   reduce_gpu(variant v, std::size_t n) : v_(v), n_(n) {
-    bench::require_device_memory(double(n) * sizeof(float) * 1.1);
+    cudabench::require_device_memory(double(n) * sizeof(float) * 1.1);
     std::vector<float> h(n);
     kernels::fill_uniform(h.data(), n, 0.0f, 1.0f, kernels::fresh_seed());
     want_ = kernels::sum_cpu(h.data(), n);
-    d_in_ = harness::device_buffer<float>(n);
+    d_in_ = cudabench::device_buffer<float>(n);
     CB_CHECK(cudaMemcpy(d_in_.get(), h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-    d_result_ = harness::device_buffer<float>(1);
+    d_result_ = cudabench::device_buffer<float>(1);
     CB_CHECK(cudaMemset(d_result_.get(), 0xFF, sizeof(float)));  // NaN poison
     const std::size_t scratch = v == variant::recursive_tail ? kernels::reduce_recursive_scratch(n) : kernels::reduce_config::max_blocks;
-    d_a_ = harness::device_buffer<float>(scratch);
-    d_b_ = harness::device_buffer<float>(scratch);
+    d_a_ = cudabench::device_buffer<float>(scratch);
+    d_b_ = cudabench::device_buffer<float>(scratch);
     if (v == variant::cub) cub_ = std::make_unique<kernels::cub_sum>(d_in_.get(), n, d_result_.get());
   }
   void run(cudaStream_t s) override {
@@ -57,14 +58,14 @@ class reduce_gpu final : public harness::fixture {
   variant v_;
   std::size_t n_;
   double want_ = 0;
-  harness::device_buffer<float> d_in_, d_result_, d_a_, d_b_;
+  cudabench::device_buffer<float> d_in_, d_result_, d_a_, d_b_;
   std::unique_ptr<kernels::cub_sum> cub_;
 };
 
-class reduce_cpu_case final : public harness::fixture {
+class reduce_cpu_case final : public cudabench::fixture {
  public:
   explicit reduce_cpu_case(std::size_t n) : in_(n) {
-    bench::require_host_memory(double(n) * sizeof(float));
+    cudabench::require_host_memory(double(n) * sizeof(float));
     kernels::fill_uniform(in_.data(), n, 0.0f, 1.0f, kernels::fresh_seed());
   }
   void run(cudaStream_t) override { phase_range p(phase::host); got_ = kernels::sum_cpu(in_.data(), in_.size()); }
@@ -79,22 +80,22 @@ class reduce_cpu_case final : public harness::fixture {
   double got_ = 0;
 };
 
-void register_reduce(harness::family_builder& f, const harness::preset& p) {
+void register_reduce(cudabench::family_builder& f, const cudabench::preset&) {
   f.describe("sum of n fp32 values uniform in [0, 1), device-resident input, result left on the device")
       .tolerance("relative 1e-4 against a double-precision sum")
       .reference("cpu", "cpu")
       .reference("naive", "shared_tree")
       .reference("vendor", "cub");
-  const std::vector<std::size_t> sizes = p.pick<std::size_t>({1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 28},
+  const std::vector<std::size_t> sizes = f.sizes<std::size_t>({1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 28},
                                                              {1u << 20, 1u << 22, 1u << 24, 1u << 26, 1u << 28});
   for (std::size_t n : sizes) {
-    const harness::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4, .items = double(n)};
+    const cudabench::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4, .items = double(n)};
     const std::string ps = std::to_string(n);
     for (auto [name, v] : {std::pair{"shared_tree", variant::shared_tree}, std::pair{"warp_shuffle", variant::warp_shuffle},
                            std::pair{"recursive_tail", variant::recursive_tail}, std::pair{"cub", variant::cub}})
-      f.add({.variant = name, .params = ps, .on = harness::where::gpu, .cache = harness::cache_state::cold, .work = w,
+      f.add({.variant = name, .params = ps, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = w,
              .size = double(n), .make = [v, n] { return std::make_unique<reduce_gpu>(v, n); }});
-    f.add({.variant = "cpu", .params = ps, .on = harness::where::cpu, .work = w, .size = double(n),
+    f.add({.variant = "cpu", .params = ps, .on = cudabench::where::cpu, .work = w, .size = double(n),
            .make = [n] { return std::make_unique<reduce_cpu_case>(n); }});
   }
 }

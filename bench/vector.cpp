@@ -5,15 +5,16 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "harness/nvtx.hpp"
-#include "harness/registry.hpp"
+#include "cudabench/requirements.hpp"
+#include "cudabench/nvtx.hpp"
+#include "cudabench/registry.hpp"
 #include "kernels/host_data.hpp"
 #include "kernels/vector_cpu.hpp"
 #include "kernels/vector_ops.cuh"
 
 namespace {
-using harness::phase;
-using harness::phase_range;
+using cudabench::phase;
+using cudabench::phase_range;
 
 std::string check_sum(const float* a, const float* b, const float* c, std::size_t n) {
   std::vector<float> want(n);
@@ -21,18 +22,18 @@ std::string check_sum(const float* a, const float* b, const float* c, std::size_
   return kernels::compare_elements(c, want.data(), n, 0);
 }
 
-class vector_explicit final : public harness::fixture {
+class vector_explicit final : public cudabench::fixture {
  public:
   explicit vector_explicit(std::size_t n) : n_(n) {
-    bench::require_device_memory(3.0 * n * sizeof(float));
-    bench::require_host_memory(4.0 * n * sizeof(float));
-    h_a_ = harness::pinned_buffer<float>(n);
-    h_b_ = harness::pinned_buffer<float>(n);
+    cudabench::require_device_memory(3.0 * n * sizeof(float));
+    cudabench::require_host_memory(4.0 * n * sizeof(float));
+    h_a_ = cudabench::pinned_buffer<float>(n);
+    h_b_ = cudabench::pinned_buffer<float>(n);
     kernels::fill_uniform(h_a_.get(), n, -1.0f, 1.0f, kernels::fresh_seed());
     kernels::fill_uniform(h_b_.get(), n, -1.0f, 1.0f, kernels::fresh_seed());
-    d_a_ = harness::device_buffer<float>(n);
-    d_b_ = harness::device_buffer<float>(n);
-    d_c_ = harness::device_buffer<float>(n);
+    d_a_ = cudabench::device_buffer<float>(n);
+    d_b_ = cudabench::device_buffer<float>(n);
+    d_c_ = cudabench::device_buffer<float>(n);
     CB_CHECK(cudaMemset(d_c_.get(), 0xFF, n * sizeof(float)));
   }
   void run(cudaStream_t s) override {
@@ -51,23 +52,23 @@ class vector_explicit final : public harness::fixture {
   }
  private:
   std::size_t n_;
-  harness::pinned_buffer<float> h_a_, h_b_;
-  harness::device_buffer<float> d_a_, d_b_, d_c_;
+  cudabench::pinned_buffer<float> h_a_, h_b_;
+  cudabench::device_buffer<float> d_a_, d_b_, d_c_;
 };
 
 /// Unified memory; before every timed run the pages are sent back to the host (untimed).
-class vector_managed final : public harness::fixture {
+class vector_managed final : public cudabench::fixture {
  public:
   vector_managed(std::size_t n, bool prefetch) : n_(n), prefetch_(prefetch) {
     int dev = 0, concurrent = 0;
     CB_CHECK(cudaGetDevice(&dev));
     CB_CHECK(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, dev));
-    if (!concurrent) throw harness::skip_case("the device has no concurrent managed access (no on-demand migration)");
-    bench::require_device_memory(3.0 * n * sizeof(float));  // managed memory never beyond free device memory
+    if (!concurrent) throw cudabench::skip_case("the device has no concurrent managed access (no on-demand migration)");
+    cudabench::require_device_memory(3.0 * n * sizeof(float));  // managed memory never beyond free device memory
     device_ = {cudaMemLocationTypeDevice, dev};
-    a_ = harness::managed_buffer<float>(n);
-    b_ = harness::managed_buffer<float>(n);
-    c_ = harness::managed_buffer<float>(n);
+    a_ = cudabench::managed_buffer<float>(n);
+    b_ = cudabench::managed_buffer<float>(n);
+    c_ = cudabench::managed_buffer<float>(n);
     kernels::fill_uniform(a_.get(), n, -1.0f, 1.0f, kernels::fresh_seed());
     kernels::fill_uniform(b_.get(), n, -1.0f, 1.0f, kernels::fresh_seed());
     std::memset(c_.get(), 0xFF, n * sizeof(float));
@@ -93,13 +94,13 @@ class vector_managed final : public harness::fixture {
   std::size_t n_;
   bool prefetch_;
   cudaMemLocation device_{};
-  harness::managed_buffer<float> a_, b_, c_;
+  cudabench::managed_buffer<float> a_, b_, c_;
 };
 
-class vector_cpu_case final : public harness::fixture {
+class vector_cpu_case final : public cudabench::fixture {
  public:
   explicit vector_cpu_case(std::size_t n) : a_(n), b_(n), c_(n, std::nanf("")) {
-    bench::require_host_memory(3.0 * n * sizeof(float));
+    cudabench::require_host_memory(3.0 * n * sizeof(float));
     kernels::fill_uniform(a_.data(), n, -1.0f, 1.0f, kernels::fresh_seed());
     kernels::fill_uniform(b_.data(), n, -1.0f, 1.0f, kernels::fresh_seed());
   }
@@ -113,23 +114,23 @@ class vector_cpu_case final : public harness::fixture {
   std::vector<float> a_, b_, c_;
 };
 
-void register_vector(harness::family_builder& f, const harness::preset& p) {
+void register_vector(cudabench::family_builder& f, const cudabench::preset&) {
   f.describe("c = a + b, fp32, from inputs in host memory to the result on the device")
       .tolerance("exact")
       .reference("cpu", "cpu")
       .reference("naive", "explicit");
-  const std::vector<std::size_t> sizes = p.pick<std::size_t>({1u << 24}, {1u << 24, 1u << 28},
+  const std::vector<std::size_t> sizes = f.sizes<std::size_t>({1u << 24}, {1u << 24, 1u << 28},
                                                              {1u << 20, 1u << 22, 1u << 24, 1u << 26, 1u << 28});
   for (std::size_t n : sizes) {
-    const harness::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * double(n), .items = double(n)};
+    const cudabench::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * double(n), .items = double(n)};
     const std::string ps = std::to_string(n);
-    f.add({.variant = "explicit", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n),
+    f.add({.variant = "explicit", .params = ps, .on = cudabench::where::gpu, .work = w, .size = double(n),
            .make = [n] { return std::make_unique<vector_explicit>(n); }});
-    f.add({.variant = "managed", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n), .host_bound = true,
+    f.add({.variant = "managed", .params = ps, .on = cudabench::where::gpu, .work = w, .size = double(n), .host_bound = true,
            .make = [n] { return std::make_unique<vector_managed>(n, false); }});
-    f.add({.variant = "managed_prefetch", .params = ps, .on = harness::where::gpu, .work = w, .size = double(n), .host_bound = true,
+    f.add({.variant = "managed_prefetch", .params = ps, .on = cudabench::where::gpu, .work = w, .size = double(n), .host_bound = true,
            .make = [n] { return std::make_unique<vector_managed>(n, true); }});
-    f.add({.variant = "cpu", .params = ps, .on = harness::where::cpu, .work = w, .size = double(n),
+    f.add({.variant = "cpu", .params = ps, .on = cudabench::where::cpu, .work = w, .size = double(n),
            .make = [n] { return std::make_unique<vector_cpu_case>(n); }});
   }
 }

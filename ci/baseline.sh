@@ -12,10 +12,10 @@ for a in "$@"; do
     *) from=$a ;;
   esac
 done
-if [ -z "$from" ]; then exec "$root/run_bench" --preset="$preset" --save-baseline; fi
+if [ -z "$from" ]; then exec "$root/run_bench" --preset="$preset" --save-baseline --baseline-dir="$root/reports/baselines"; fi
 [ -f "$from" ] || { echo "ci/baseline.sh: $from: no such file" >&2; exit 2; }
 "$root/run_bench" compare "$from" "$from" >/dev/null || { echo "ci/baseline.sh: $from: not a usable result" >&2; exit 2; }
-dest=$(python3 "$root/ci/baseline_path.py" "$from" "$root") || exit 2
+dest=$(python3 "$root/ci/baseline_path.py" "$from" "$root/reports/baselines") || exit 2
 mkdir -p "$(dirname "$dest")"
 cp "$from" "$dest.tmp.$$" && mv "$dest.tmp.$$" "$dest"
 echo "baseline saved: $dest"

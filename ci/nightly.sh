@@ -12,7 +12,7 @@ json="$dir/nightly-$stamp.json"
 "$root/run_bench" --preset=nightly --json "$json" || run_status=$?
 run_status=${run_status:-0}
 [ -f "$json" ] || exit "$run_status"   # refused before running (usage or input error)
-baseline=$(python3 "$root/ci/baseline_path.py" "$json" "$root") || exit 2
+baseline=$(python3 "$root/ci/baseline_path.py" "$json" "$root/reports/baselines") || exit 2
 status=$run_status
 if [ -f "$baseline" ]; then
   "$root/run_bench" compare "$baseline" "$json" --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" --json "$dir/verdict-$stamp.json"

@@ -10,9 +10,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/options.hpp"
+#include "harness/errors.hpp"
 
-namespace harness {
+namespace cudabench {
 namespace {
 std::string temp_name(const std::string& path) { return path + ".tmp." + std::to_string(::getpid()); }
 }  // namespace
@@ -60,4 +60,4 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-}  // namespace harness
+}  // namespace cudabench

@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace harness {
+namespace cudabench {
 
 /// Writes `content` to `path` atomically; throws input_error naming the path on failure.
 void write_file_atomically(const std::string& path, const std::string& content);
@@ -14,4 +14,4 @@ void check_writable(const std::string& path);
 /// Reads a whole file; throws input_error naming the path when it is missing or unreadable.
 std::string read_file(const std::string& path);
 
-}  // namespace harness
+}  // namespace cudabench

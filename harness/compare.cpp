@@ -8,10 +8,10 @@
 #include <limits>
 #include <set>
 
-#include "harness/options.hpp"
+#include "harness/errors.hpp"
 #include "harness/stats.hpp"
 
-namespace harness {
+namespace cudabench {
 
 const char* to_string(verdict v) {
   switch (v) {
@@ -195,4 +195,4 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   return out;
 }
 
-}  // namespace harness
+}  // namespace cudabench

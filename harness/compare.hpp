@@ -9,7 +9,7 @@
 
 #include "harness/results.hpp"
 
-namespace harness {
+namespace cudabench {
 
 enum class verdict { regression, improvement, unchanged, inconclusive, new_case, missing, failed, skipped };
 const char* to_string(verdict v);
@@ -57,4 +57,4 @@ struct comparison {
 /// Compares two runs; throws input_error when the devices differ and that is not allowed.
 comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s);
 
-}  // namespace harness
+}  // namespace cudabench

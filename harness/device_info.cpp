@@ -5,7 +5,7 @@
 
 #include <cctype>
 
-namespace harness {
+namespace cudabench {
 
 std::string device_info::model_slug() const {
   std::string out;
@@ -75,4 +75,4 @@ device_info device_info_from_json(const nlohmann::json& j) {
   return d;
 }
 
-}  // namespace harness
+}  // namespace cudabench

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-namespace harness {
+namespace cudabench {
 
 struct device_info {
   bool available = false;
@@ -39,4 +39,4 @@ std::string cuda_version_string(int v);
 nlohmann::ordered_json to_json(const device_info& d);
 device_info device_info_from_json(const nlohmann::json& j);
 
-}  // namespace harness
+}  // namespace cudabench

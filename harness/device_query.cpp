@@ -4,7 +4,7 @@
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
-namespace harness {
+namespace cudabench {
 
 device_info query_device(int ordinal) {
   device_info d;
@@ -57,4 +57,4 @@ std::size_t free_device_memory() {
   return free_b;
 }
 
-}  // namespace harness
+}  // namespace cudabench

@@ -3,7 +3,7 @@
 
 #include "harness/device_info.hpp"
 
-namespace harness {
+namespace cudabench {
 
 /// Never throws: a missing driver or device comes back as available == false with the reason.
 device_info query_device(int ordinal);
@@ -11,4 +11,4 @@ device_info query_device(int ordinal);
 /// Free device memory in bytes (0 without a device).
 std::size_t free_device_memory();
 
-}  // namespace harness
+}  // namespace cudabench

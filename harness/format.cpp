@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-namespace harness {
+namespace cudabench {
 
 std::string format_time(double s) {
   if (s >= 1) return fmt::format("{:.3f} s", s);
@@ -19,4 +19,4 @@ std::string format_rate(double v, const char* unit) {
   return fmt::format("{:.2f} {}", v, unit);
 }
 
-}  // namespace harness
+}  // namespace cudabench

@@ -3,7 +3,7 @@
 
 #include <atomic>
 
-namespace harness {
+namespace cudabench {
 namespace {
 __device__ unsigned long long global_ns() {
   unsigned long long t;
@@ -76,4 +76,4 @@ void spin_for(cudaStream_t s, double ns) {
   CB_CHECK_LAUNCH("spin_kernel");
 }
 
-}  // namespace harness
+}  // namespace cudabench

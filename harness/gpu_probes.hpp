@@ -4,9 +4,9 @@
 
 #include <cuda_runtime.h>
 
-#include "harness/cuda_handles.hpp"
+#include "cudabench/cuda_handles.hpp"
 
-namespace harness {
+namespace cudabench {
 
 /// Measures the SM clock with a one-thread kernel that counts clock64() cycles over ~5 us of %globaltimer.
 /// Owns device and pinned buffers, so it is move-only.
@@ -57,4 +57,4 @@ class scoped_hold {
 /// Enqueues a one-thread kernel on `s` that busy-waits for `ns` nanoseconds of %globaltimer.
 void spin_for(cudaStream_t s, double ns);
 
-}  // namespace harness
+}  // namespace cudabench

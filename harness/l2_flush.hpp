@@ -5,9 +5,9 @@
 
 #include <cstddef>
 
-#include "harness/cuda_handles.hpp"
+#include "cudabench/cuda_handles.hpp"
 
-namespace harness {
+namespace cudabench {
 
 /// Evicts the L2 by writing a buffer twice its size (nvbench's l2flush does the same).
 /// Owns a device allocation, so it is move-only.
@@ -20,4 +20,4 @@ class l2_flusher {
   int value_ = 0;
 };
 
-}  // namespace harness
+}  // namespace cudabench

@@ -5,13 +5,15 @@
 
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <regex>
 
 #include "harness/gpu_probes.hpp"
-#include "harness/nvtx.hpp"
+#include "harness/l2_flush.hpp"
+#include "cudabench/nvtx.hpp"
 #include "harness/stats.hpp"
 
-namespace harness {
+namespace cudabench {
 
 /// The stream every GPU case is timed on, its events and the L2 flusher. The stream is a blocking one,
 /// so cases that use the legacy default stream (cudaMemcpy) are ordered with its events.
@@ -34,6 +36,18 @@ double wall_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+/// Host CPU time of the whole process (worker threads included), in seconds.
+double process_cpu_seconds() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+/// Runs whose time is under this are timed in batches, so a sample's overhead stays small against it.
+constexpr double batch_below_s = 20e-6;
+constexpr double min_sample_s = 50e-6;
+constexpr std::size_t max_warmup_runs = 10000;
+
 /// One timed run as the sampling loop sees it.
 struct sample {
   double seconds = 0;      ///< the time of one run (a batch's time divided by its size)
@@ -42,20 +56,21 @@ struct sample {
   double clock_mhz = 0;
 };
 
-/// Takes samples from `next` until the stopping rule says enough. A discarded sample still uses up time,
-/// and is kept after all once the time cap is reached (the case then reports what it got).
+/// Takes samples from `next` until the stopping rule says enough: O(1) per sample (running statistics).
+/// A discarded sample still uses up time, and is kept after all once the time cap is reached (the case
+/// then reports what it got).
 template <typename Next>
 std::vector<sample> sample_until_stopped(Next next, const sampling_policy& policy, std::string& stop) {
   std::vector<sample> kept;
-  std::vector<double> seconds;
+  running_stats stats;
   double measured = 0;
   for (;;) {
     const sample s = next();
     measured += s.cost;
     if (s.discard && measured < policy.max_time_s) continue;
     kept.push_back(s);
-    seconds.push_back(s.seconds);
-    if (stop_reason r = stop_rule(seconds, measured, policy); r != stop_reason::none) {
+    stats.add(s.seconds);
+    if (stop_reason r = stop_rule(stats, measured, policy); r != stop_reason::none) {
       stop = to_string(r);
       return kept;
     }
@@ -64,26 +79,71 @@ std::vector<sample> sample_until_stopped(Next next, const sampling_policy& polic
 
 std::vector<double> seconds_of(const std::vector<sample>& kept) {
   std::vector<double> out;
+  out.reserve(kept.size());
   for (const sample& s : kept) out.push_back(s.seconds);
   return out;
 }
+
+/// Runs per sample for a case whose single run takes `run_s`: enough runs to fill min_sample_s.
+int batch_for(double run_s, int most) {
+  if (!(run_s < batch_below_s)) return 1;
+  return int(std::min(double(most), std::ceil(min_sample_s / std::max(run_s, 1e-9))));
+}
 }  // namespace
+
+cpu_samples sample_cpu(fixture& fx, const sampling_policy& policy, double already_warm_s, double inject_pct) {
+  cpu_samples out;
+  double inject_s = 0;
+  auto timed_batch = [&](int batch) {
+    fx.prepare(nullptr);
+    const double t0 = wall_seconds();
+    for (int k = 0; k < batch; ++k) fx.run(nullptr);
+    const double work = wall_seconds() - t0;
+    while (inject_s > 0 && wall_seconds() - t0 < work + inject_s * batch) {
+    }  // the injected slowdown is busy CPU time, like the case's own work
+    return (wall_seconds() - t0) / batch;
+  };
+  std::vector<double> warm_times;
+  {
+    phase_range p(phase::warmup);
+    double warm = already_warm_s;
+    while (warm < policy.warmup_s && warm_times.size() < max_warmup_runs) {
+      warm_times.push_back(timed_batch(1));
+      warm += warm_times.back();
+    }
+  }
+  const double run_s = warm_times.empty() ? already_warm_s : median(warm_times);
+  out.batch = batch_for(run_s, 1 << 20);
+  if (inject_pct > 0) inject_s = inject_pct / 100 * run_s;
+  out.injected = inject_s > 0;
+  phase_range p(phase::measure);
+  const double cpu0 = process_cpu_seconds();
+  const std::vector<sample> kept = sample_until_stopped([&] {
+    sample s;
+    s.seconds = timed_batch(out.batch);
+    s.cost = s.seconds * out.batch;
+    return s;
+  }, policy, out.stop);
+  out.cpu_per_run_s = (process_cpu_seconds() - cpu0) / double(kept.size() * std::size_t(out.batch));
+  out.seconds = seconds_of(kept);
+  return out;
+}
 
 case_driver::case_driver(const device_info& device, const preset& p, measure_settings settings)
     : device_(device), preset_(p), settings_(std::move(settings)) {}
 case_driver::~case_driver() = default;
 
 void case_driver::skip(benchmark::State& st, const std::string& name, const std::string& why) {
-  outcomes_[name] = case_outcome::skipped;
+  results_[name] = {case_outcome::skipped, why, {}};
 #if CUDABENCH_GBENCH_HAS_SKIP_MESSAGE
   st.SkipWithMessage(why);
 #else
-  st.SkipWithError((skip_prefix + why).c_str());
+  st.SkipWithError(why.c_str());  // Google Benchmark 1.7 has no skip with a message; our results say which
 #endif
 }
 
 void case_driver::fail(benchmark::State& st, const std::string& name, const std::string& why) {
-  outcomes_[name] = case_outcome::failed;
+  results_[name] = {case_outcome::failed, why, {}};
   st.SkipWithError(why.c_str());
 }
 
@@ -125,7 +185,8 @@ bool case_driver::injected(const case_def& c) const {
   return settings_.inject_regex && std::regex_search(c.name(), std::regex(*settings_.inject_regex));
 }
 
-std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, run_record& rec) {
+std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, repetition& rep) {
+  run_record& rec = rep.record;
   gpu_state& g = *gpu_;
   const bool cold = cache_of(c) == cache_state::cold;
   double inject_ns = 0;
@@ -173,14 +234,14 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, run
   }
   const double warm_median = median(warm_times);
   // Launch overhead dominates tiny kernels: time a batch of back-to-back launches (hot cases only;
-  // a cold case needs its flush before every run).
-  constexpr double min_sample_s = 50e-6;
-  // At most 256 launches: more could fill the launch queue behind a held stream and block the host.
-  if (!cold && warm_median < 20e-6) batch = int(std::min(256.0, std::ceil(min_sample_s / warm_median)));
+  // a cold case needs its flush before every run). At most 256 launches: more could fill the launch
+  // queue behind a held stream and block the host.
+  if (!cold) batch = batch_for(warm_median, 256);
   if (injected(c)) inject_ns = settings_.inject_pct / 100 * warm_median * 1e9;
 
   phase_range p(phase::measure);
   const double peak_mhz = device_.sm_clock_khz / 1e3;
+  const double cpu0 = process_cpu_seconds();
   const std::vector<sample> kept = sample_until_stopped([&] {
     sample s;
     s.seconds = timed_run(s.clock_mhz);
@@ -189,6 +250,7 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, run
     rec.clock_discards += s.discard;
     return s;
   }, preset_.sampling, rec.stop);
+  rep.cpu_time_s = (process_cpu_seconds() - cpu0) / double(kept.size() * std::size_t(batch));
   double clock_sum = 0;
   for (const sample& s : kept) clock_sum += s.clock_mhz;
   rec.batch = batch;
@@ -198,93 +260,75 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, run
   return seconds_of(kept);
 }
 
-std::vector<double> case_driver::measure_cpu(fixture& fx, const case_def& c, run_record& rec) {
-  double inject_s = 0;
-  auto timed_run = [&] {
-    fx.prepare(nullptr);
-    const double t0 = wall_seconds();
-    fx.run(nullptr);
-    const double work = wall_seconds() - t0;
-    while (inject_s > 0 && wall_seconds() - t0 < work + inject_s) {
-    }  // the injected slowdown is busy CPU time, like the case's own work
-    return wall_seconds() - t0;
-  };
-  std::vector<double> warm_times;
-  {
-    phase_range p(phase::warmup);
-    double warm = fresh_run_s_;
-    while (warm < preset_.sampling.warmup_s) { warm_times.push_back(timed_run()); warm += warm_times.back(); }
-  }
-  if (injected(c)) inject_s = settings_.inject_pct / 100 * (warm_times.empty() ? fresh_run_s_ : median(warm_times));
-  phase_range p(phase::measure);
-  const std::vector<sample> kept = sample_until_stopped([&] {
-    sample s;
-    s.seconds = s.cost = timed_run();
-    return s;
-  }, preset_.sampling, rec.stop);
-  rec.injected = inject_s > 0;
-  return seconds_of(kept);
+std::vector<double> case_driver::measure_cpu(fixture& fx, const case_def& c, repetition& rep) {
+  cpu_samples got = sample_cpu(fx, preset_.sampling, fresh_run_s_, injected(c) ? settings_.inject_pct : 0);
+  rep.record.stop = got.stop;
+  rep.record.batch = got.batch;
+  rep.record.injected = got.injected;
+  rep.cpu_time_s = got.cpu_per_run_s;
+  return std::move(got.seconds);
 }
 
 void case_driver::run(benchmark::State& st, const case_def& c) {
   const std::string name = c.name();
   case_range range(nvtx_case_name(name));
+  if (auto it = results_.find(name); it != results_.end() && it->second.outcome != case_outcome::passed) {
+    // Skipped or failed in an earlier repetition: say so again without building the fixture again.
+    const std::string why = it->second.message;
+    return it->second.outcome == case_outcome::skipped ? skip(st, name, why) : fail(st, name, why);
+  }
   try {
     if (c.on == where::gpu && !device_.available) return skip(st, name, device_.unavailable_reason);
-    if (auto it = known_skips_.find(name); it != known_skips_.end()) return skip(st, name, it->second);
-    if (auto it = known_failures_.find(name); it != known_failures_.end()) return fail(st, name, it->second);
     fixture& fx = fixture_for(c);
-    summary s;
-    run_record rec;
+    repetition rep;
+    run_record& rec = rep.record;
     rec.cache = c.on == where::gpu && cache_of(c) == cache_state::cold ? "cold" : "hot";
+    summary s;
     for (auto _ : st) {
-      std::vector<double> samples = c.on == where::gpu ? measure_gpu(fx, c, rec) : measure_cpu(fx, c, rec);
-      s = summarize(samples);
+      std::vector<double> samples = c.on == where::gpu ? measure_gpu(fx, c, rep) : measure_cpu(fx, c, rep);
+      s = summarize(std::move(samples));
       st.SetIterationTime(s.median);
     }
     const double t = s.median;
-    st.counters["bytes_per_second"] = c.work.bytes() / t;
-    if (c.work.items > 0) st.counters["items_per_second"] = c.work.items / t;
-    if (c.work.flops > 0) st.counters["flops_per_second"] = c.work.flops / t;
+    rep.real_time_s = t;
+    auto& k = rep.counters;
+    k["bytes_per_second"] = c.work.bytes() / t;
+    if (c.work.items > 0) k["items_per_second"] = c.work.items / t;
+    if (c.work.flops > 0) k["flops_per_second"] = c.work.flops / t;
     if (c.on == where::gpu && device_.theoretical_bandwidth() > 0 && c.work.bytes() > 0)
-      st.counters["bw_peak_fraction"] = c.work.bytes() / t / device_.theoretical_bandwidth();
-    st.counters["samples"] = double(s.n);
+      k["bw_peak_fraction"] = c.work.bytes() / t / device_.theoretical_bandwidth();
+    k["samples"] = double(s.n);
     if (s.n > 1) {  // one sample has no spread to report
-      st.counters["noise_pct"] = 100 * s.rel_stderr();
-      st.counters["cv_pct"] = 100 * s.cv();
+      k["noise_pct"] = 100 * s.rel_stderr();
+      k["cv_pct"] = 100 * s.cv();
     }
-    std::map<std::string, double> extra;
-    fx.add_counters(extra);
-    for (auto& [k, v] : extra) st.counters[k] = v;
+    fx.add_counters(k);
     if (c.on == where::gpu) {
-      st.counters["sm_clock_mhz"] = rec.sm_clock_mhz;
-      st.counters["throttle_discards"] = double(rec.clock_discards);
-      if (rec.batch > 1) st.counters["batch"] = rec.batch;
+      k["sm_clock_mhz"] = rec.sm_clock_mhz;
+      k["throttle_discards"] = double(rec.clock_discards);
     }
+    if (rec.batch > 1) k["batch"] = rec.batch;
     rec.samples = s.n;
     rec.noise = s.rel_stderr();
     rec.note = fx.note();
     if (unheld_.count(name)) rec.note += (rec.note.empty() ? "" : "; ") + std::string("its work waited on the host: timed without holding the stream");
     rec.correct = fx.correct();
-    std::string label = rec.cache;
-    if (rec.batch > 1) label += fmt::format(", batch of {}", rec.batch);
-    if (rec.injected) label += fmt::format(", injected +{:g}%", settings_.inject_pct);
-    if (!rec.note.empty()) label += ", " + rec.note;
-    st.SetLabel(label);
-    records_[name].push_back(rec);
-    if (!outcomes_.count(name)) outcomes_[name] = case_outcome::passed;
+    rep.label = rec.cache;
+    if (rec.batch > 1) rep.label += fmt::format(", batch of {}", rec.batch);
+    if (rec.injected) rep.label += fmt::format(", injected +{:g}%", settings_.inject_pct);
+    if (!rec.note.empty()) rep.label += ", " + rec.note;
+    st.SetLabel(rep.label);
+    results_[name].repetitions.push_back(std::move(rep));
   } catch (const skip_case& e) {
-    known_skips_[name] = e.what();
     cached_.reset();
     cached_name_.clear();
     skip(st, name, e.what());
   } catch (const std::exception& e) {
     std::string why = dynamic_cast<const verification_failed*>(&e) ? e.what() : std::string("error: ") + e.what();
-    known_failures_[name] = why;
     cached_.reset();
     cached_name_.clear();
     fail(st, name, why);
   }
 }
 
-}  // namespace harness
+}  // namespace cudabench

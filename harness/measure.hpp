@@ -1,4 +1,4 @@
-// The case driver: builds and checks a case's fixture, measures it, and reports through Google Benchmark.
+// The case driver: builds and checks a case's fixture, measures it, and records the results in memory.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -10,30 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "harness/cuda_handles.hpp"
+#include "cudabench/fixture.hpp"
+#include "cudabench/presets.hpp"
 #include "harness/device_info.hpp"
-#include "harness/fixture.hpp"
-#include "harness/l2_flush.hpp"
-#include "harness/presets.hpp"
+#include "harness/results_model.hpp"
 
-namespace harness {
-
-/// What one repetition of a case recorded beyond its time (goes into the JSON row).
-struct run_record {
-  std::string stop;     ///< "noise" or "time_cap"
-  std::string cache;    ///< "cold" or "hot"
-  std::size_t samples = 0;
-  int batch = 1;        ///< runs per sample (tiny hot kernels are timed over a batch of launches)
-  double sm_clock_mhz = 0;       ///< mean SM clock measured right after each kept sample
-  std::size_t clock_discards = 0; ///< samples dropped because the SM clock was throttled
-  bool injected = false;          ///< --inject-slowdown added work to this case
-  bool held = false;              ///< the stream was held until each sample's work was queued (stream_blocker)
-  double noise = 0;     ///< relative standard error of the mean
-  bool correct = true;  ///< false for cases wrong by design (histogram/naive)
-  std::string note;
-};
-
-enum class case_outcome { passed, skipped, failed };
+namespace cudabench {
 
 /// How cases are measured beyond the preset: forced cache state, injected slowdown.
 struct measure_settings {
@@ -46,6 +28,20 @@ struct measure_settings {
   bool hold_stream = true;
 };
 
+/// What sampling a CPU case gave: the per-run times of its samples and how it stopped.
+struct cpu_samples {
+  std::vector<double> seconds;  ///< one per sample: a batch's time divided by its size
+  std::string stop;             ///< "noise" or "time_cap"
+  int batch = 1;                ///< runs per sample (tiny cases are timed over a batch)
+  double cpu_per_run_s = 0;     ///< host CPU time per run over the measurement
+  bool injected = false;
+};
+
+/// Warms up and samples a CPU fixture under `policy` (host clock). `already_warm_s` counts towards the
+/// warm-up (the verification run of a fresh fixture); `inject_pct` adds busy time as --inject-slowdown does.
+/// Each sample costs O(1), and sampling stops at policy.max_time_s or policy.max_samples at the latest.
+cpu_samples sample_cpu(fixture& fx, const sampling_policy& policy, double already_warm_s = 0, double inject_pct = 0);
+
 class case_driver {
  public:
   case_driver(const device_info& device, const preset& p, measure_settings settings = {});
@@ -53,17 +49,17 @@ class case_driver {
   case_driver(const case_driver&) = delete;
   case_driver& operator=(const case_driver&) = delete;
 
-  /// The body of every registered case.
+  /// The body of every registered case: one call per repetition.
   void run(benchmark::State& st, const case_def& c);
 
-  const std::map<std::string, std::vector<run_record>>& records() const { return records_; }
-  const std::map<std::string, case_outcome>& outcomes() const { return outcomes_; }
+  /// Everything measured so far, by case name.
+  const std::map<std::string, measured_case>& results() const { return results_; }
 
  private:
   struct gpu_state;
   fixture& fixture_for(const case_def& c);
-  std::vector<double> measure_gpu(fixture& fx, const case_def& c, run_record& rec);
-  std::vector<double> measure_cpu(fixture& fx, const case_def& c, run_record& rec);
+  std::vector<double> measure_gpu(fixture& fx, const case_def& c, repetition& rep);
+  std::vector<double> measure_cpu(fixture& fx, const case_def& c, repetition& rep);
   cache_state cache_of(const case_def& c) const { return settings_.cache_override.value_or(c.cache); }
   bool injected(const case_def& c) const;
   void skip(benchmark::State& st, const std::string& name, const std::string& why);
@@ -76,13 +72,8 @@ class case_driver {
   std::string cached_name_;
   std::unique_ptr<fixture> cached_;
   double fresh_run_s_ = 0;  ///< duration of the verification run of a just-built fixture (counts as warm-up)
-  std::map<std::string, std::string> known_failures_, known_skips_;
-  std::map<std::string, std::vector<run_record>> records_;
-  std::map<std::string, case_outcome> outcomes_;
+  std::map<std::string, measured_case> results_;
   std::set<std::string> unheld_;  ///< cases whose queued work turned out to wait on the host
 };
 
-/// Prefix that marks a skip inside an error message on Google Benchmark 1.7 (no SkipWithMessage there).
-inline constexpr const char* skip_prefix = "skipped: ";
-
-}  // namespace harness
+}  // namespace cudabench

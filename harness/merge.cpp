@@ -3,9 +3,9 @@
 
 #include <regex>
 
-#include "harness/options.hpp"
+#include "harness/errors.hpp"
 
-namespace harness {
+namespace cudabench {
 
 std::pair<int, std::string> split_device_prefix(const std::string& name) {
   static const std::regex prefix(R"(^dev(\d+)/(.*)$)");
@@ -49,4 +49,4 @@ nlohmann::ordered_json merge_device_results(const std::vector<device_run>& runs)
   return merged;
 }
 
-}  // namespace harness
+}  // namespace cudabench

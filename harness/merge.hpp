@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace harness {
+namespace cudabench {
 
 struct device_run {
   int ordinal = 0;
@@ -23,4 +23,4 @@ nlohmann::ordered_json merge_device_results(const std::vector<device_run>& runs)
 /// "dev1/image/sync" -> (1, "image/sync"); a name without the prefix gives (-1, name).
 std::pair<int, std::string> split_device_prefix(const std::string& name);
 
-}  // namespace harness
+}  // namespace cudabench

@@ -1,9 +1,9 @@
 // The three presets. quick stays within 60 s of measuring on an H100; nightly feeds the rank test.
-#include "harness/presets.hpp"
+#include "cudabench/presets.hpp"
 
-#include "harness/options.hpp"
+#include "harness/errors.hpp"
 
-namespace harness {
+namespace cudabench {
 
 preset preset_by_name(const std::string& name) {
   preset p;
@@ -26,4 +26,4 @@ preset preset_by_name(const std::string& name) {
   return p;
 }
 
-}  // namespace harness
+}  // namespace cudabench

@@ -1,9 +1,9 @@
-// Family registration, in the order the bench/ objects are linked.
-#include "harness/registry.hpp"
+// Family registration, in the order the registering objects are linked.
+#include "cudabench/registry.hpp"
 
-#include <utility>
+#include "harness/errors.hpp"
 
-namespace harness {
+namespace cudabench {
 namespace {
 std::vector<std::pair<const char*, family_registrar>>& registrars() {
   static std::vector<std::pair<const char*, family_registrar>> r;
@@ -18,10 +18,17 @@ suite build_suite(const preset& p) {
   s.families.reserve(registrars().size());
   for (auto& [name, fn] : registrars()) {
     s.families.push_back(family_def{name, {}, {}, {}});
-    family_builder b(s.families.back(), s.cases);
+    family_builder b(s.families.back(), s.cases, p);
     fn(b, p);
+  }
+  for (const auto& [family, sizes] : p.sizes) {
+    const family_def* f = nullptr;
+    for (const auto& candidate : s.families)
+      if (candidate.name == family) f = &candidate;
+    if (!f) throw usage_error("--sizes: no family named '" + family + "' (see --list)");
+    if (!f->takes_sizes) throw usage_error("--sizes: family '" + family + "' does not take sizes from the command line");
   }
   return s;
 }
 
-}  // namespace harness
+}  // namespace cudabench

@@ -9,10 +9,10 @@
 
 #include "harness/atomic_file.hpp"
 #include "harness/merge.hpp"
-#include "harness/options.hpp"
+#include "harness/errors.hpp"
 #include "harness/stats.hpp"
 
-namespace harness {
+namespace cudabench {
 
 std::string canonical_case_name(const std::string& gbench_name) {
   static const std::regex suffix(
@@ -181,4 +181,4 @@ run_result load_run(const std::string& path) {
   }
 }
 
-}  // namespace harness
+}  // namespace cudabench

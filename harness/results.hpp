@@ -10,7 +10,7 @@
 
 #include "harness/device_info.hpp"
 
-namespace harness {
+namespace cudabench {
 
 /// Google Benchmark appends "/iterations:1", "/repeats:10", "/manual_time", ... to names; this drops them.
 std::string canonical_case_name(const std::string& gbench_name);
@@ -66,4 +66,4 @@ run_result parse_run(const nlohmann::json& j, const std::string& source);
 /// Reads and parses a file (missing, unreadable, invalid JSON: input_error naming the file).
 run_result load_run(const std::string& path);
 
-}  // namespace harness
+}  // namespace cudabench

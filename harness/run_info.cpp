@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <ctime>
 
-namespace harness {
+namespace cudabench {
 namespace {
 // Runs a short command and returns its first line of output ("" on failure).
 std::string first_line_of(const std::string& cmd, bool& ok) {
@@ -24,16 +24,11 @@ std::string first_line_of(const std::string& cmd, bool& ok) {
 }
 }  // namespace
 
-std::string source_dir() {
-  const char* env = std::getenv("CUDABENCH_SOURCE_DIR");
-  return env && *env ? env : CUDABENCH_SOURCE_DIR;
-}
-
 run_info collect_run_info(const std::string& preset, int repetitions) {
   run_info r;
   r.preset = preset;
   r.repetitions = repetitions;
-  const std::string git = "git -C '" + source_dir() + "' ";
+  const std::string git = "git ";
   bool ok = false;
   if (const char* rev = std::getenv("CUDABENCH_GIT_REVISION"); rev && *rev) {  // a copy without .git (GPU machine)
     r.git_revision = rev;
@@ -56,4 +51,4 @@ run_info collect_run_info(const std::string& preset, int repetitions) {
   return r;
 }
 
-}  // namespace harness
+}  // namespace cudabench

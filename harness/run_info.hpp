@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace harness {
+namespace cudabench {
 
 struct run_info {
   std::string git_revision;  ///< "unknown" outside a git checkout
@@ -16,10 +16,9 @@ struct run_info {
   std::string started_utc;  ///< ISO 8601
 };
 
-/// The source tree: $CUDABENCH_SOURCE_DIR (set by ./run_bench) or where this binary was built from.
-std::string source_dir();
-
-/// Reads git (of the source tree) and the host name.
+/// Reads git (of the repository the current directory is in, so a project using the installed harness
+/// records its own revision) and the host name. $CUDABENCH_GIT_REVISION / $CUDABENCH_GIT_DIRTY stand in
+/// for git in a copy without .git.
 run_info collect_run_info(const std::string& preset, int repetitions);
 
-}  // namespace harness
+}  // namespace cudabench

@@ -6,7 +6,7 @@
 #include <limits>
 #include <numeric>
 
-namespace harness {
+namespace cudabench {
 
 double median(std::vector<double> v) {
   if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
@@ -40,11 +40,17 @@ const char* to_string(stop_reason r) {
   return "?";
 }
 
+stop_reason stop_rule(const running_stats& samples, double measured_s, const sampling_policy& p) {
+  if (samples.count() == 0) return stop_reason::none;
+  if (measured_s >= p.max_time_s || samples.count() >= p.max_samples) return stop_reason::time_cap;
+  if (samples.count() < std::size_t(p.min_samples) || measured_s < p.min_time_s) return stop_reason::none;
+  return samples.rel_stderr() <= p.target_noise ? stop_reason::noise : stop_reason::none;
+}
+
 stop_reason stop_rule(const std::vector<double>& samples_s, double measured_s, const sampling_policy& p) {
-  if (samples_s.empty()) return stop_reason::none;
-  if (measured_s >= p.max_time_s) return stop_reason::time_cap;
-  if (int(samples_s.size()) < p.min_samples || measured_s < p.min_time_s) return stop_reason::none;
-  return summarize(samples_s).rel_stderr() <= p.target_noise ? stop_reason::noise : stop_reason::none;
+  running_stats r;
+  for (double x : samples_s) r.add(x);
+  return stop_rule(r, measured_s, p);
 }
 
 namespace {
@@ -134,4 +140,4 @@ std::size_t filter_by_clock(std::vector<double>& samples, const std::vector<doub
   return samples.size();
 }
 
-}  // namespace harness
+}  // namespace cudabench

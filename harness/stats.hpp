@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/presets.hpp"
+#include "cudabench/presets.hpp"
 
-namespace harness {
+namespace cudabench {
 
 struct summary {
   std::size_t n = 0;
@@ -17,6 +17,26 @@ struct summary {
 };
 
 summary summarize(std::vector<double> v);
+
+/// Mean and variance updated in O(1) per value (Welford), for the stopping rule of the sampling loop.
+class running_stats {
+ public:
+  void add(double x) noexcept {
+    ++n_;
+    const double d = x - mean_;
+    mean_ += d / double(n_);
+    m2_ += d * (x - mean_);
+  }
+  std::size_t count() const noexcept { return n_; }
+  double mean() const noexcept { return mean_; }
+  double stddev() const noexcept { return n_ > 1 ? std::sqrt(m2_ / double(n_ - 1)) : 0; }
+  /// Relative standard error of the mean (1 with fewer than two values: no spread known yet).
+  double rel_stderr() const noexcept { return n_ > 1 && mean_ > 0 ? stddev() / mean_ / std::sqrt(double(n_)) : 1.0; }
+
+ private:
+  std::size_t n_ = 0;
+  double mean_ = 0, m2_ = 0;
+};
 double median(std::vector<double> v);
 
 /// Why a case stopped measuring.
@@ -24,7 +44,9 @@ enum class stop_reason { none, noise, time_cap };
 const char* to_string(stop_reason r);
 
 /// Noise reached: at least min_samples, at least min_time_s measured, rel. std. error <= target.
-/// Time cap: max_time_s measured (at least one sample). Otherwise keep going.
+/// Time cap: max_time_s measured, or max_samples taken (at least one sample). Otherwise keep going. O(1).
+stop_reason stop_rule(const running_stats& samples, double measured_s, const sampling_policy& p);
+/// The same over a whole list of samples (for tests and one-off checks; O(n)).
 stop_reason stop_rule(const std::vector<double>& samples_s, double measured_s, const sampling_policy& p);
 
 /// Two-sided Mann-Whitney U test, normal approximation with tie and continuity corrections
@@ -45,4 +67,4 @@ double min_detectable_change(const std::vector<double>& a, const std::vector<dou
 std::size_t filter_by_clock(std::vector<double>& samples, const std::vector<double>& clocks, double reference_clock,
                             double fraction);
 
-}  // namespace harness
+}  // namespace cudabench

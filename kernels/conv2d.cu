@@ -1,7 +1,7 @@
 // 5x5 convolution kernels: naive and shared-memory tiled, mask in constant memory.
 #include "kernels/conv2d.cuh"
 
-#include "harness/cuda_check.hpp"
+#include "cudabench/cuda_check.hpp"
 
 namespace kernels {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "harness/cuda_handles.hpp"
+#include "cudabench/cuda_handles.hpp"
 #include "kernels/vendor_handle.hpp"
 
 namespace kernels {
@@ -14,7 +14,7 @@ struct cudnn_conv5x5::impl {
   vendor_handle<cudnnFilterDescriptor_t, cudnnDestroyFilterDescriptor> w;
   vendor_handle<cudnnConvolutionDescriptor_t, cudnnDestroyConvolutionDescriptor> conv;
   cudnnConvolutionFwdAlgo_t algo{};
-  harness::device_buffer<unsigned char> workspace;
+  cudabench::device_buffer<unsigned char> workspace;
   const float *in = nullptr, *mask = nullptr;
   float* out = nullptr;
   std::string algo_name;
@@ -54,12 +54,12 @@ cudnn_conv5x5::cudnn_conv5x5(int n, const float* d_in, const float* d_mask, floa
   int best = -1;
   for (int i = 0; i < found && best < 0; ++i)
     if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].mathType == CUDNN_FMA_MATH) best = i;
-  if (best < 0) throw harness::cuda_error("cuDNN found no FMA-math forward algorithm for this convolution");
+  if (best < 0) throw cudabench::cuda_error("cuDNN found no FMA-math forward algorithm for this convolution");
   p.algo = perf[best].algo;
   p.algo_name = fmt::format("cuDNN algo {}", int(p.algo));
   std::size_t ws = 0;
   CB_CHECK(cudnnGetConvolutionForwardWorkspaceSize(p.handle, p.x, p.w, p.conv, p.y, p.algo, &ws));
-  if (ws) p.workspace = harness::device_buffer<unsigned char>(ws);
+  if (ws) p.workspace = cudabench::device_buffer<unsigned char>(ws);
 }
 
 cudnn_conv5x5::~cudnn_conv5x5() = default;

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "harness/cuda_check.hpp"
+#include "cudabench/cuda_check.hpp"
 
 namespace kernels {
 namespace {

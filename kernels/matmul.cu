@@ -1,7 +1,7 @@
 // Matrix multiply kernels (naive, shared-memory tiled) and the cuBLAS SGEMM reference.
 #include "kernels/matmul.cuh"
 
-#include "harness/cuda_check.hpp"
+#include "cudabench/cuda_check.hpp"
 #include "kernels/vendor_handle.hpp"
 
 namespace kernels {

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "harness/cuda_check.hpp"
+#include "cudabench/cuda_check.hpp"
 
 namespace kernels {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "harness/vendor_check.hpp"
+#include "kernels/vendor_check.hpp"
 
 namespace kernels {
 

@@ -9,7 +9,7 @@
 #include "reports/svg.hpp"
 #include "reports/writers.hpp"
 
-namespace reports {
+namespace cudabench::reports {
 namespace {
 std::string page(const std::string& title, const std::string& body) {
   return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + svg::escape(title) +
@@ -21,14 +21,14 @@ std::string page(const std::string& title, const std::string& body) {
 std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
 }  // namespace
 
-std::string html_writer::render(const harness::comparison& c) const {
+std::string html_writer::render(const cudabench::comparison& c) const {
   std::string body = fmt::format("<p>baseline <code>{}</code> ({}) &rarr; current <code>{}</code> ({}); threshold {:.1f}%, alpha {:g}</p>\n",
                                  svg::escape(c.base_source), svg::escape(c.base_device), svg::escape(c.cur_source),
                                  svg::escape(c.cur_device), 100 * c.settings.threshold, c.settings.alpha);
   for (auto& n : c.header_notes) body += "<p><b>note:</b> " + svg::escape(n) + "</p>\n";
   body += fmt::format("<p><b>{} regression(s)</b>, {} improvement(s), {} unchanged, {} inconclusive</p>\n",
-                      c.count(harness::verdict::regression), c.count(harness::verdict::improvement),
-                      c.count(harness::verdict::unchanged), c.count(harness::verdict::inconclusive));
+                      c.count(cudabench::verdict::regression), c.count(cudabench::verdict::improvement),
+                      c.count(cudabench::verdict::unchanged), c.count(cudabench::verdict::inconclusive));
   std::map<std::string, std::vector<svg::spread>> spreads;
   std::vector<std::pair<std::string, double>> changes;
   for (auto& r : c.cases) {
@@ -46,8 +46,8 @@ std::string html_writer::render(const harness::comparison& c) const {
   for (auto& r : c.cases) {
     const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
     body += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        to_string(r.v), svg::escape(r.name), r.base_median_s > 0 ? harness::format_time(r.base_median_s) : "-",
-                        r.cur_median_s > 0 ? harness::format_time(r.cur_median_s) : "-", measured ? format_change(r.change) : "-",
+                        to_string(r.v), svg::escape(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
+                        r.cur_median_s > 0 ? cudabench::format_time(r.cur_median_s) : "-", measured ? format_change(r.change) : "-",
                         measured ? pct(r.base_noise) : "-", measured ? pct(r.cur_noise) : "-",
                         measured && r.method == "rank test" ? fmt::format("{:.3g}", r.p_value) : "-",
                         measured ? pct(r.detectable) : "-", to_string(r.v));
@@ -56,12 +56,12 @@ std::string html_writer::render(const harness::comparison& c) const {
   return page("cudabench comparison", body);
 }
 
-std::string speedups_html(const harness::run_result& run, const std::vector<speedup_table>& tables) {
+std::string speedups_html(const cudabench::run_result& run, const std::vector<speedup_table>& tables) {
   std::string body;
   if (run.device && run.device->available)
     body += fmt::format("<p>{} &middot; driver {} &middot; runtime {} &middot; preset {} &middot; revision {}{}</p>\n",
-                        svg::escape(run.device->name), harness::cuda_version_string(run.device->driver_version),
-                        harness::cuda_version_string(run.device->runtime_version), svg::escape(run.preset),
+                        svg::escape(run.device->name), cudabench::cuda_version_string(run.device->driver_version),
+                        cudabench::cuda_version_string(run.device->runtime_version), svg::escape(run.preset),
                         svg::escape(run.git_revision.substr(0, 12)), run.git_dirty ? " (dirty)" : "");
   // Time against size per family (log-log), one line per variant.
   std::map<std::string, std::map<std::string, svg::series>> by_family;
@@ -91,7 +91,7 @@ std::string speedups_html(const harness::run_result& run, const std::vector<spee
     for (auto& [role, ref] : t.references) body += "<th>vs " + svg::escape(role) + "</th>";
     body += "</tr>\n";
     for (auto& r : t.rows) {
-      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td>", svg::escape(r.variant), harness::format_time(r.time_s),
+      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td>", svg::escape(r.variant), cudabench::format_time(r.time_s),
                           r.bw_fraction >= 0 ? pct(r.bw_fraction) : "-");
       for (auto& [role, ref] : t.references) body += fmt::format("<td>{:.2f}x</td>", r.speedup.at(role));
       body += "</tr>\n";
@@ -101,4 +101,4 @@ std::string speedups_html(const harness::run_result& run, const std::vector<spee
   return page("cudabench report: " + run.source, body);
 }
 
-}  // namespace reports
+}  // namespace cudabench::reports

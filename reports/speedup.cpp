@@ -5,15 +5,15 @@
 
 #include <algorithm>
 
-namespace reports {
+namespace cudabench::reports {
 namespace {
 std::string size_text(double size) {
   return size == double(static_cast<long long>(size)) ? fmt::format("{}", static_cast<long long>(size)) : fmt::format("{:g}", size);
 }
-std::string size_label(const harness::case_result& c) { return c.size > 0 ? size_text(c.size) : c.params; }
+std::string size_label(const cudabench::case_result& c) { return c.size > 0 ? size_text(c.size) : c.params; }
 
 /// The row label: the variant, plus what of the parameters is not the size ("pinned_streams/4", "tiled").
-std::string row_label(const harness::case_result& c) {
+std::string row_label(const cudabench::case_result& c) {
   std::string params = c.params;
   const std::string size = c.size > 0 ? size_text(c.size) : c.params;
   if (params == size) params.clear();
@@ -22,9 +22,9 @@ std::string row_label(const harness::case_result& c) {
 }
 }  // namespace
 
-std::vector<speedup_table> speedup_tables(const harness::run_result& run) {
+std::vector<speedup_table> speedup_tables(const cudabench::run_result& run) {
   std::vector<speedup_table> tables;
-  auto table_for = [&](const harness::case_result& c) -> speedup_table& {
+  auto table_for = [&](const cudabench::case_result& c) -> speedup_table& {
     const std::string label = size_label(c);
     for (auto& t : tables)
       if (t.family == c.family && t.device == c.device && t.size_label == label) return t;
@@ -32,7 +32,7 @@ std::vector<speedup_table> speedup_tables(const harness::run_result& run) {
     return tables.back();
   };
   for (const auto& c : run.cases) {
-    if (c.status != harness::case_status::ok || c.median_s <= 0) continue;
+    if (c.status != cudabench::case_status::ok || c.median_s <= 0) continue;
     speedup_table& t = table_for(c);
     speedup_row row;
     row.name = c.name;
@@ -64,7 +64,7 @@ std::vector<speedup_table> speedup_tables(const harness::run_result& run) {
   return tables;
 }
 
-std::string paper_table(const harness::run_result& run) {
+std::string paper_table(const cudabench::run_result& run) {
   std::string out = "| size | CPU (ms) | naive (ms) | tiled (ms) | naive speedup | tiled speedup |\n|---|---|---|---|---|---|\n";
   bool any = false;
   for (const auto& t : speedup_tables(run)) {
@@ -85,4 +85,4 @@ std::string paper_table(const harness::run_result& run) {
   return any ? out : std::string();
 }
 
-}  // namespace reports
+}  // namespace cudabench::reports

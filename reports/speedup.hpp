@@ -7,7 +7,7 @@
 
 #include "harness/results.hpp"
 
-namespace reports {
+namespace cudabench::reports {
 
 struct speedup_row {
   std::string variant;   ///< variant/params without the family, e.g. "pinned_streams/4"
@@ -27,9 +27,9 @@ struct speedup_table {
 };
 
 /// Groups the run's measured cases by family and size; roles come from the run's own metadata.
-std::vector<speedup_table> speedup_tables(const harness::run_result& run);
+std::vector<speedup_table> speedup_tables(const cudabench::run_result& run);
 
 /// Table 1 of the source paper for conv2d: size; CPU, naive and tiled times; speedups over CPU.
-std::string paper_table(const harness::run_result& run);
+std::string paper_table(const cudabench::run_result& run);
 
-}  // namespace reports
+}  // namespace cudabench::reports

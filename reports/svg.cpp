@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-namespace reports::svg {
+namespace cudabench::reports::svg {
 namespace {
 const char* palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 constexpr double W = 760, H = 360, L = 70, R = 200, T = 30, B = 50;
@@ -148,4 +148,4 @@ std::string trend(const std::string& title, const std::vector<double>& values, c
   return o + "</svg>";
 }
 
-}  // namespace reports::svg
+}  // namespace cudabench::reports::svg

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-namespace reports::svg {
+namespace cudabench::reports::svg {
 
 struct series {
   std::string name;
@@ -34,4 +34,4 @@ std::string spreads(const std::string& title, const std::vector<spread>& rows);
 std::string trend(const std::string& title, const std::vector<double>& values, const std::vector<std::string>& x_labels,
                   const std::vector<std::size_t>& marked);
 
-}  // namespace reports::svg
+}  // namespace cudabench::reports::svg

@@ -7,12 +7,12 @@
 #include <cmath>
 #include <filesystem>
 
-#include "harness/options.hpp"
+#include "harness/errors.hpp"
 #include "harness/format.hpp"
 #include "harness/stats.hpp"
 #include "reports/svg.hpp"
 
-namespace reports {
+namespace cudabench::reports {
 
 std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double threshold, std::size_t hold,
                                           std::vector<double>* sizes) {
@@ -23,8 +23,8 @@ std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double t
     for (std::size_t k = std::max(level_start, i >= 5 ? i - 5 : 0); k < i; ++k) if (std::isfinite(v[k])) before.push_back(v[k]);
     for (std::size_t k = i; k < i + hold; ++k) if (std::isfinite(v[k])) after.push_back(v[k]);
     if (before.size() < 2 || after.size() < hold) continue;
-    const double ref = harness::median(before);
-    const double change = harness::median(after) / ref - 1;
+    const double ref = cudabench::median(before);
+    const double change = cudabench::median(after) / ref - 1;
     if (std::fabs(change) < threshold) continue;
     bool same_side = std::all_of(after.begin(), after.end(), [&](double x) {
       return change > 0 ? x / ref - 1 >= threshold / 2 : x / ref - 1 <= -threshold / 2;
@@ -41,13 +41,13 @@ std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double t
 trend build_trend(const std::string& dir, double threshold, std::size_t hold) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw harness::input_error(dir + ": not a directory");
-  std::vector<harness::run_result> runs;
+  if (!fs::is_directory(dir, ec)) throw cudabench::input_error(dir + ": not a directory");
+  std::vector<cudabench::run_result> runs;
   for (auto& e : fs::directory_iterator(dir)) {
     if (e.path().extension() != ".json") continue;
-    runs.push_back(harness::load_run(e.path().string()));
+    runs.push_back(cudabench::load_run(e.path().string()));
   }
-  if (runs.empty()) throw harness::input_error(dir + ": holds no .json results");
+  if (runs.empty()) throw cudabench::input_error(dir + ": holds no .json results");
   std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.date == b.date ? a.source < b.source : a.date < b.date; });
   trend t;
   std::map<std::string, std::size_t> index;
@@ -58,7 +58,7 @@ trend build_trend(const std::string& dir, double threshold, std::size_t hold) {
         index[c.name] = t.series.size();
         t.series.push_back({c.name, std::vector<double>(runs.size(), std::nan("")), {}, {}});
       }
-      if (c.status == harness::case_status::ok) t.series[index[c.name]].medians_s[r] = c.median_s;
+      if (c.status == cudabench::case_status::ok) t.series[index[c.name]].medians_s[r] = c.median_s;
     }
   }
   for (auto& s : t.series) s.shifts = sustained_shifts(s.medians_s, threshold, hold, &s.shift_sizes);
@@ -75,7 +75,7 @@ std::string trend_terminal(const trend& t) {
     for (std::size_t k = 0; k < s.shifts.size(); ++k)
       shifts += fmt::format(" step {:+.1f}% at {}", 100 * s.shift_sizes[k], t.runs[s.shifts[k]]);
     flagged += !s.shifts.empty();
-    out += fmt::format("{:<44} last {:>12}{}\n", s.name, std::isfinite(last) ? harness::format_time(last) : "-", shifts);
+    out += fmt::format("{:<44} last {:>12}{}\n", s.name, std::isfinite(last) ? cudabench::format_time(last) : "-", shifts);
   }
   out += fmt::format("{} case(s) with a sustained shift\n", flagged);
   return out;
@@ -99,4 +99,4 @@ std::string trend_html(const trend& t) {
          ".chart{margin:8px 0}</style></head><body><h1>Trend over " + std::to_string(t.runs.size()) + " runs</h1>" + body + "</body></html>\n";
 }
 
-}  // namespace reports
+}  // namespace cudabench::reports

@@ -7,7 +7,7 @@
 
 #include "harness/results.hpp"
 
-namespace reports {
+namespace cudabench::reports {
 
 struct trend_series {
   std::string name;
@@ -33,4 +33,4 @@ trend build_trend(const std::string& dir, double threshold, std::size_t hold);
 std::string trend_terminal(const trend& t);
 std::string trend_html(const trend& t);
 
-}  // namespace reports
+}  // namespace cudabench::reports

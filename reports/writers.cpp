@@ -8,16 +8,16 @@
 
 #include "harness/format.hpp"
 
-namespace reports {
-using harness::comparison;
-using harness::verdict;
+namespace cudabench::reports {
+using cudabench::comparison;
+using cudabench::verdict;
 
 std::string format_change(double change) { return fmt::format("{:+.1f}%", 100 * change); }
 
 namespace {
-std::string time_or_dash(double s) { return s > 0 ? harness::format_time(s) : "-"; }
+std::string time_or_dash(double s) { return s > 0 ? cudabench::format_time(s) : "-"; }
 std::string pct_or_dash(double v) { return std::isfinite(v) && v >= 0 ? fmt::format("{:.1f}%", 100 * v) : "-"; }
-std::string detectable_text(const harness::case_comparison& c) {
+std::string detectable_text(const cudabench::case_comparison& c) {
   if (std::isnan(c.detectable)) return "-";
   if (std::isinf(c.detectable)) return "none";
   return fmt::format("{:.1f}%", 100 * c.detectable);
@@ -135,7 +135,7 @@ std::string speedups_terminal(const std::vector<speedup_table>& tables) {
     for (auto& [role, name] : t.references) head += fmt::format(" {:>14}", "vs " + role);
     out += head + "\n";
     for (auto& r : t.rows) {
-      std::string line = fmt::format("  {:<32} {:>12} {:>7}", r.variant, harness::format_time(r.time_s), pct_or_dash(r.bw_fraction));
+      std::string line = fmt::format("  {:<32} {:>12} {:>7}", r.variant, cudabench::format_time(r.time_s), pct_or_dash(r.bw_fraction));
       for (auto& [role, name] : t.references) line += fmt::format(" {:>13.2f}x", r.speedup.at(role));
       out += line + "\n";
     }
@@ -152,7 +152,7 @@ std::string speedups_markdown(const std::vector<speedup_table>& tables, const st
     for (auto& [role, name] : t.references) { out += fmt::format(" speedup vs {} (`{}`) |", role, name); rule += "---:|"; }
     out += "\n" + rule + "\n";
     for (auto& r : t.rows) {
-      out += fmt::format("| `{}` | {} | {} |", r.variant, harness::format_time(r.time_s), pct_or_dash(r.bw_fraction));
+      out += fmt::format("| `{}` | {} | {} |", r.variant, cudabench::format_time(r.time_s), pct_or_dash(r.bw_fraction));
       for (auto& [role, name] : t.references) out += fmt::format(" {:.2f}x |", r.speedup.at(role));
       out += "\n";
     }
@@ -160,4 +160,4 @@ std::string speedups_markdown(const std::vector<speedup_table>& tables, const st
   return out;
 }
 
-}  // namespace reports
+}  // namespace cudabench::reports

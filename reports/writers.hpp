@@ -8,19 +8,19 @@
 #include "harness/compare.hpp"
 #include "reports/speedup.hpp"
 
-namespace reports {
+namespace cudabench::reports {
 
 /// Renders a comparison in one format; the caller decides where the text goes.
 class comparison_writer {
  public:
   virtual ~comparison_writer() = default;
-  virtual std::string render(const harness::comparison& c) const = 0;
+  virtual std::string render(const cudabench::comparison& c) const = 0;
 };
 
 class terminal_writer final : public comparison_writer {
  public:
   explicit terminal_writer(bool color) : color_(color) {}
-  std::string render(const harness::comparison& c) const override;
+  std::string render(const cudabench::comparison& c) const override;
  private:
   bool color_;
 };
@@ -28,27 +28,27 @@ class terminal_writer final : public comparison_writer {
 /// For a CI job summary or a pull-request comment: regressions, improvements, then everything folded.
 class markdown_writer final : public comparison_writer {
  public:
-  std::string render(const harness::comparison& c) const override;
+  std::string render(const cudabench::comparison& c) const override;
 };
 
 /// A self-contained page with SVG charts (no script, no network).
 class html_writer final : public comparison_writer {
  public:
-  std::string render(const harness::comparison& c) const override;
+  std::string render(const cudabench::comparison& c) const override;
 };
 
 /// The machine-readable verdict a CI step reads.
 class verdict_json_writer final : public comparison_writer {
  public:
-  std::string render(const harness::comparison& c) const override;
+  std::string render(const cudabench::comparison& c) const override;
 };
 
 /// Speedup tables of one run.
 std::string speedups_markdown(const std::vector<speedup_table>& tables, const std::string& title);
 std::string speedups_terminal(const std::vector<speedup_table>& tables);
-std::string speedups_html(const harness::run_result& run, const std::vector<speedup_table>& tables);
+std::string speedups_html(const cudabench::run_result& run, const std::vector<speedup_table>& tables);
 
 /// "+5.2%" style.
 std::string format_change(double change);
 
-}  // namespace reports
+}  // namespace cudabench::reports

@@ -3,7 +3,7 @@
 # Usage: tests/cli_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$1 src=$2
-bench="$build/bench/cudabench" report="$build/reports/cudabench-report" fx="$src/tests/fixtures"
+bench="$build/bench/cudabench" report="$build/app/cudabench-report" fx="$src/tests/fixtures"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
@@ -48,38 +48,41 @@ s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_same.json" --
 s=$(run "$report" report "$fx/synthetic_base.json" --md "$tmp/r.md" --html "$tmp/r.html"); check "report" 0 "$s" '[ -s "$tmp/r.md" ] && [ -s "$tmp/r.html" ]'
 s=$(run "$report" trend "$fx/trend" --html "$tmp/t.html"); check "trend flags the sustained step only" 0 "$s" \
   'grep -q "conv2d/tiled/4096.*step +1[0-9]" "$tmp/out"' 'grep -q "^1 case(s) with a sustained shift" "$tmp/out"'
-mkdir -p "$tmp/src"
-s=$(CUDABENCH_SOURCE_DIR="$tmp/src" run "$bench" --filter=image/cpu --save-baseline); check "--save-baseline stores reports/baselines/<gpu>/quick.json" 0 "$s" \
-  '[ "$(find "$tmp/src/reports/baselines" -name quick.json | wc -l)" = 1 ]'
-stored=$(find "$tmp/src/reports/baselines" -name quick.json)
-s=$(run python3 "$src/ci/baseline_path.py" "$stored" "$tmp/src"); check "ci/baseline_path.py names the file --save-baseline wrote" 0 "$s" '[ "$(cat "$tmp/out")" = "$stored" ]'
-s=$(CUDABENCH_SOURCE_DIR="$tmp/src" run "$bench" --filter=image/cpu --compare-to=auto --verdict "$tmp/v.json"); check "--compare-to=auto finds it" 0 "$s" \
+s=$(cd "$tmp" && run "$bench" --filter=image/cpu --save-baseline); check "--save-baseline stores reports/baselines/<gpu>/quick.json under the current directory" 0 "$s" \
+  '[ "$(find "$tmp/reports/baselines" -name quick.json | wc -l)" = 1 ]'
+stored=$(find "$tmp/reports/baselines" -name quick.json)
+s=$(run python3 "$src/ci/baseline_path.py" "$stored" "$tmp/reports/baselines"); check "ci/baseline_path.py names the file --save-baseline wrote" 0 "$s" '[ "$(cat "$tmp/out")" = "$stored" ]'
+s=$(run "$bench" --filter=image/cpu --baseline-dir="$tmp/reports/baselines" --compare-to=auto --verdict "$tmp/v.json"); check "--compare-to=auto finds it under --baseline-dir" 0 "$s" \
   'grep -q "image/cpu" "$tmp/out"' '[ -s "$tmp/v.json" ]'
-s=$(CUDABENCH_SOURCE_DIR="$tmp/nowhere" run "$bench" --filter=image/cpu --compare-to=auto); check "--compare-to=auto without a stored baseline: exit 2 before running" 2 "$s" \
+s=$(run "$bench" --filter=image/cpu --baseline-dir="$tmp/nowhere" --compare-to=auto); check "--compare-to=auto without a stored baseline: exit 2 before running" 2 "$s" \
   'grep -q "no stored baseline" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
+s=$(run "$bench" --list --sizes=vector=4096,65536 --filter=vector/cpu); check "--sizes chooses a family's sizes" 0 "$s" \
+  'grep -q "^vector/cpu/4096 " "$tmp/out"' 'grep -q "^vector/cpu/65536 " "$tmp/out"' '[ "$(wc -l <"$tmp/out")" = 2 ]'
+s=$(run "$bench" --list --sizes=nosuchfamily=4); check "--sizes naming no family: exit 2" 2 "$s" 'grep -q "no family named .nosuchfamily." "$tmp/err"'
+s=$(run "$bench" --list --sizes=vector=0); check "--sizes with a size that is not positive: exit 2" 2 "$s" 'grep -q "not a positive whole number" "$tmp/err"'
 s=$(run "$bench" --filter=image/cpu --inject-slowdown='image/cpu:1001'); check "--inject-slowdown outside 0-1000" 2 "$s" 'grep -q "inject-slowdown" "$tmp/err"'
 s=$(run "$bench" --filter=image/cpu --inject-slowdown='image/(:5'); check "--inject-slowdown bad regex" 2 "$s" 'grep -q "invalid regular expression" "$tmp/err"'
 s=$(CUDABENCH_TEST_DEVICE_COUNT=2 run "$bench" --devices=all --filter=image/cpu --json "$tmp/merged.json"); check "--devices=all: one process per device, merged" 0 "$s" \
   'grep -q "device 1: exit 0" "$tmp/out"' 'python3 -c "import json,sys; j=json.load(open(sys.argv[1])); n={r[\"name\"] for r in j[\"benchmarks\"]}; assert {\"dev0/image/cpu\",\"dev1/image/cpu\"} <= n, n; assert len(j[\"context\"][\"devices\"]) == 2" "$tmp/merged.json"'
 s=$(CUDABENCH_TEST_DEVICE_COUNT=0 run "$bench" --devices=all --filter=image/cpu); check "--devices without a device: exit 2" 2 "$s" 'grep -q "no CUDA device" "$tmp/err"'
 if ! command -v nsys >/dev/null 2>&1; then
-  s=$(run "$src/ci/profile.sh" "$bench" --nsys --filter=image/cpu); check "--nsys without nsys: exit 2 before running" 2 "$s" 'grep -q "needs Nsight Systems" "$tmp/err"'
+  s=$(run "$src/app/cudabench-run" "$bench" --nsys --filter=image/cpu); check "--nsys without nsys: exit 2 before running" 2 "$s" 'grep -q "needs Nsight Systems" "$tmp/err"'
 fi
 # An nsys that exits 0 but leaves only its raw stream (as on a machine whose importer fails): not a success.
 printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --output ] && : >"$2.qdstrm"; shift; done\nexit 0\n' >"$tmp/fake-nsys"; chmod +x "$tmp/fake-nsys"
 abs_bench="$(cd "$(dirname "$bench")" && pwd)/$(basename "$bench")" abs_src="$(cd "$src" && pwd)"
-s=$(cd "$tmp" && NSYS="$tmp/fake-nsys" run "$abs_src/ci/profile.sh" "$abs_bench" --nsys --filter=image/cpu); check "--nsys that writes no report: exit 1, said" 1 "$s" \
+s=$(cd "$tmp" && NSYS="$tmp/fake-nsys" run "$abs_src/app/cudabench-run" "$abs_bench" --nsys --filter=image/cpu); check "--nsys that writes no report: exit 1, said" 1 "$s" \
   'grep -q "nsys wrote no report" "$tmp/err"' 'grep -q "only the raw cudabench-quick-.*qdstrm" "$tmp/err"'
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"
 chmod +x "$tmp/ncu-none" "$tmp/ncu-one"
-s=$(NCU="$tmp/ncu-none" run "$src/ci/profile.sh" "$bench" --ncu --filter='^reduce/cub/1048576$' --json "$tmp/p.json"); check "--ncu that profiles no kernel: exit 1, said" 1 "$s" \
+s=$(NCU="$tmp/ncu-none" run "$src/app/cudabench-run" "$bench" --ncu --filter='^reduce/cub/1048576$' --json "$tmp/p.json"); check "--ncu that profiles no kernel: exit 1, said" 1 "$s" \
   'grep -q "ncu profiled no kernel of reduce/cub/1048576 under the NVTX range cudabench@reduce:cub:1048576/measure/kernel/" "$tmp/err"'
-s=$(NCU="$tmp/ncu-one" run "$src/ci/profile.sh" "$bench" --ncu --filter '^reduce/cub/1048576$' --json "$tmp/p.json"); check "--ncu: CSV beside the JSON, one case at a time, the timed kernels' range" 0 "$s" \
+s=$(NCU="$tmp/ncu-one" run "$src/app/cudabench-run" "$bench" --ncu --filter '^reduce/cub/1048576$' --json "$tmp/p.json"); check "--ncu: CSV beside the JSON, one case at a time, the timed kernels' range" 0 "$s" \
   'grep -q "^\"reduce/cub/1048576\",\"0\",\"k(int)\"" "$tmp/p.ncu.csv"' 'grep -q -- "--nvtx-include cudabench@reduce:cub:1048576/measure/kernel/" "$tmp/ncu-args"' \
   'grep -qF -- "--profile --filter=^reduce/cub/1048576\$" "$tmp/ncu-args"' '! grep -q -- "--json" "$tmp/ncu-args"'
-s=$(NCU=/no/such/ncu run "$src/ci/profile.sh" "$bench" --ncu --filter=image/cpu); check "--ncu with NCU naming no program: exit 2, named" 2 "$s" 'grep -q "needs Nsight Compute (/no/such/ncu)" "$tmp/err"'
+s=$(NCU=/no/such/ncu run "$src/app/cudabench-run" "$bench" --ncu --filter=image/cpu); check "--ncu with NCU naming no program: exit 2, named" 2 "$s" 'grep -q "needs Nsight Compute (/no/such/ncu)" "$tmp/err"'
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

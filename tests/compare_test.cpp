@@ -5,9 +5,9 @@
 
 #include <cmath>
 
-#include "harness/options.hpp"
+#include "harness/errors.hpp"
 
-using namespace harness;
+using namespace cudabench;
 
 namespace {
 run_result fixture(const std::string& name) { return load_run(std::string(CUDABENCH_FIXTURES) + "/" + name); }

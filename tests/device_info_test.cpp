@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-using namespace harness;
+using namespace cudabench;
 
 TEST(DeviceInfo, TheoreticalBandwidthOfAnH100) {
   device_info d;

@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/cuda_handles.hpp"
+#include "cudabench/cuda_handles.hpp"
 #include "harness/device_query.hpp"
 #include "harness/gpu_probes.hpp"
 #include "kernels/histogram.cuh"
@@ -23,8 +23,8 @@
 using namespace kernels;
 
 namespace {
-const harness::device_info& device() {
-  static const harness::device_info d = harness::query_device(0);
+const cudabench::device_info& device() {
+  static const cudabench::device_info d = cudabench::query_device(0);
   return d;
 }
 }  // namespace
@@ -38,7 +38,7 @@ TEST(Gpu, InvertOnOddSizesAndOffsets) {
   for (std::size_t n : {1u, 15u, 16u, 4097u, 1000003u}) {
     std::vector<std::uint8_t> in(n + 3), out(n + 3), want(n);
     fill_bytes(in.data(), in.size(), fresh_seed());
-    harness::device_buffer<std::uint8_t> d_in(n + 3), d_out(n + 3);
+    cudabench::device_buffer<std::uint8_t> d_in(n + 3), d_out(n + 3);
     CB_CHECK(cudaMemcpy(d_in.get(), in.data(), in.size(), cudaMemcpyHostToDevice));
     launch_invert(d_in.get() + 3, d_out.get() + 1, n, nullptr);  // unaligned: the scalar path
     CB_CHECK(cudaMemcpy(out.data(), d_out.get() + 1, n, cudaMemcpyDeviceToHost));
@@ -54,8 +54,8 @@ TEST(Gpu, HistogramVariantsAgreeWithTheCpu) {
   fill_ints(in.data(), n, 0, 256, fresh_seed());
   unsigned want[256], got[256];
   histogram_cpu(in.data(), n, want);
-  harness::device_buffer<int> d_in(n);
-  harness::device_buffer<unsigned> d_hist(256), d_partials(256 * histogram_config::shared_blocks);
+  cudabench::device_buffer<int> d_in(n);
+  cudabench::device_buffer<unsigned> d_hist(256), d_partials(256 * histogram_config::shared_blocks);
   CB_CHECK(cudaMemcpy(d_in.get(), in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
   histogram_atomic_global(d_in.get(), n, d_hist.get(), nullptr);
   CB_CHECK(cudaMemcpy(got, d_hist.get(), sizeof got, cudaMemcpyDeviceToHost));
@@ -76,7 +76,7 @@ TEST(Gpu, ReductionsAgreeWithTheCpu) {
     std::vector<float> in(n);
     fill_uniform(in.data(), n, 0, 1, fresh_seed());
     const double want = sum_cpu(in.data(), n);
-    harness::device_buffer<float> d_in(n), d_res(1), d_a(reduce_recursive_scratch(n) + reduce_config::max_blocks),
+    cudabench::device_buffer<float> d_in(n), d_res(1), d_a(reduce_recursive_scratch(n) + reduce_config::max_blocks),
         d_b(reduce_recursive_scratch(n) + reduce_config::max_blocks);
     CB_CHECK(cudaMemcpy(d_in.get(), in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
     auto got = [&] { float r = 0; CB_CHECK(cudaMemcpy(&r, d_res.get(), sizeof r, cudaMemcpyDeviceToHost)); return double(r); };
@@ -96,7 +96,7 @@ TEST(Gpu, DotPartialsSumToTheDotProduct) {
   std::vector<float> a(n), b(n), partials(vector_config::dot_blocks);
   fill_uniform(a.data(), n, 0, 1, fresh_seed());
   fill_uniform(b.data(), n, 0, 1, fresh_seed());
-  harness::device_buffer<float> d_a(n), d_b(n), d_p(vector_config::dot_blocks);
+  cudabench::device_buffer<float> d_a(n), d_b(n), d_p(vector_config::dot_blocks);
   CB_CHECK(cudaMemcpy(d_a.get(), a.data(), n * 4, cudaMemcpyHostToDevice));
   CB_CHECK(cudaMemcpy(d_b.get(), b.data(), n * 4, cudaMemcpyHostToDevice));
   dot_partials(d_a.get(), d_b.get(), n, d_p.get(), nullptr);
@@ -109,14 +109,14 @@ TEST(Gpu, DotPartialsSumToTheDotProduct) {
 // stream is held, and is measured when it is not; a hold nobody releases gives up and says so.
 TEST(Gpu, StreamBlockerKeepsHostTimeOutOfTheTimedRegion) {
   REQUIRE_GPU();
-  harness::stream s;
-  harness::event start, stop;
-  harness::stream_blocker blocker;
+  cudabench::stream s;
+  cudabench::event start, stop;
+  cudabench::stream_blocker blocker;
   auto timed_ms = [&](bool hold) {
     if (hold) blocker.hold(s);
     start.record(s);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the host still queueing
-    harness::spin_for(s, 10e3);                                  // 10 us of GPU work
+    cudabench::spin_for(s, 10e3);                                  // 10 us of GPU work
     stop.record(s);
     if (hold) blocker.release();
     s.synchronize();
@@ -127,7 +127,7 @@ TEST(Gpu, StreamBlockerKeepsHostTimeOutOfTheTimedRegion) {
   EXPECT_LT(timed_ms(true), 5.0);
   EXPECT_GE(timed_ms(false), 19.0);
 
-  harness::stream_blocker impatient(2e6);  // gives up after 2 ms
+  cudabench::stream_blocker impatient(2e6);  // gives up after 2 ms
   impatient.hold(s);
   s.synchronize();  // never released
   EXPECT_TRUE(impatient.timed_out());

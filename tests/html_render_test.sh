@@ -4,7 +4,7 @@
 # Usage: tests/html_render_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$1 src=$2
-report="$build/reports/cudabench-report" fx="$src/tests/fixtures"
+report="$build/app/cudabench-report" fx="$src/tests/fixtures"
 browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$browser" ]; then
   echo "SKIPPED: no Chromium installed (ci/deps.sh --tests installs Debian's chromium where it can)"

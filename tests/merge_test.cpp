@@ -5,11 +5,13 @@
 
 #include "harness/atomic_file.hpp"
 #include "harness/compare.hpp"
-#include "harness/options.hpp"
+#include "app/options.hpp"
+#include "harness/errors.hpp"
 #include "harness/results.hpp"
 #include "reports/speedup.hpp"
 
-using namespace harness;
+using namespace cudabench;
+using namespace cudabench::app;
 
 namespace {
 nlohmann::ordered_json recorded(const std::string& name) {
@@ -47,7 +49,7 @@ TEST(Merge, TwoDevicesKeepTheirOwnResults) {
   EXPECT_GT(ok->bytes, 0);  // case metadata followed the renamed rows
 
   // Speedup tables stay per device.
-  for (const auto& t : reports::speedup_tables(r)) EXPECT_TRUE(t.device == 0 || t.device == 1);
+  for (const auto& t : cudabench::reports::speedup_tables(r)) EXPECT_TRUE(t.device == 0 || t.device == 1);
 
   // Merged against merged: cases pair up per device.
   comparison c = compare_runs(r, r, {});

@@ -1,11 +1,12 @@
 // Tests of harness/options and presets: the runner's command line.
-#include "harness/options.hpp"
+#include "app/options.hpp"
 
 #include <gtest/gtest.h>
 
-#include "harness/presets.hpp"
+#include "cudabench/presets.hpp"
 
-using namespace harness;
+using namespace cudabench;
+using namespace cudabench::app;
 
 TEST(Options, Defaults) {
   run_options o = parse_run_options({});

@@ -8,12 +8,12 @@
 
 #include "harness/atomic_file.hpp"
 #include "harness/compare.hpp"
-#include "harness/options.hpp"
+#include "harness/errors.hpp"
 #include "reports/speedup.hpp"
 #include "reports/trend.hpp"
 #include "reports/writers.hpp"
 
-using namespace harness;
+using namespace cudabench;
 
 namespace {
 const std::string dir = CUDABENCH_FIXTURES;
@@ -25,13 +25,13 @@ TEST(Markdown, MatchesTheGoldenFile) {
   run_result base = fixture("synthetic_base.json"), cur = fixture("synthetic_slowed.json");
   base.source = "synthetic_base.json";
   cur.source = "synthetic_slowed.json";
-  const std::string got = reports::markdown_writer().render(compare_runs(base, cur, {}));
+  const std::string got = cudabench::reports::markdown_writer().render(compare_runs(base, cur, {}));
   if (std::getenv("CUDABENCH_UPDATE_GOLDEN")) write_file_atomically(dir + "/golden_compare.md", got);
   EXPECT_EQ(got, read_file(dir + "/golden_compare.md"));
 }
 
 TEST(Markdown, RegressionsComeFirstAndEverythingIsFolded) {
-  const std::string md = reports::markdown_writer().render(compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {}));
+  const std::string md = cudabench::reports::markdown_writer().render(compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {}));
   const auto reg = md.find("### Regressions"), details = md.find("<details>");
   ASSERT_NE(reg, std::string::npos);
   ASSERT_NE(details, std::string::npos);
@@ -40,14 +40,14 @@ TEST(Markdown, RegressionsComeFirstAndEverythingIsFolded) {
 }
 
 TEST(VerdictJson, IsMachineReadable) {
-  auto j = nlohmann::json::parse(reports::verdict_json_writer().render(compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {})));
+  auto j = nlohmann::json::parse(cudabench::reports::verdict_json_writer().render(compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {})));
   EXPECT_TRUE(j["regression"].get<bool>());
   EXPECT_EQ(j["counts"]["regression"], 1);
   EXPECT_EQ(j["cases"].size(), 4u);
 }
 
 TEST(Html, IsSelfContained) {
-  const std::string html = reports::html_writer().render(compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {}));
+  const std::string html = cudabench::reports::html_writer().render(compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {}));
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // the SVG namespace is the only URL
   EXPECT_EQ(html.find("https://"), std::string::npos);
@@ -67,7 +67,7 @@ TEST(Speedups, UseTheFamilyReferences) {
   add("image/cpu", "cpu", "", 2e-3);
   add("image/sync", "sync", "", 8e-3);
   add("image/pinned_streams/4", "pinned_streams", "4", 0.5e-3);
-  auto tables = reports::speedup_tables(r);
+  auto tables = cudabench::reports::speedup_tables(r);
   ASSERT_EQ(tables.size(), 1u);
   const auto& rows = tables[0].rows;
   ASSERT_EQ(rows.size(), 3u);
@@ -79,23 +79,23 @@ TEST(Speedups, UseTheFamilyReferences) {
 
 TEST(Trend, OneNoisyPointIsNotAShift) {
   std::vector<double> v{1, 1.01, 0.99, 1, 1.5, 1, 1.01, 0.99, 1};
-  EXPECT_TRUE(reports::sustained_shifts(v, 0.05, 3).empty());
+  EXPECT_TRUE(cudabench::reports::sustained_shifts(v, 0.05, 3).empty());
 }
 
 TEST(Trend, ASustainedStepIsFlaggedOnce) {
   std::vector<double> v{1, 1.01, 0.99, 1, 1.2, 1.21, 1.19, 1.2, 1.2};
   std::vector<double> sizes;
-  auto shifts = reports::sustained_shifts(v, 0.05, 3, &sizes);
+  auto shifts = cudabench::reports::sustained_shifts(v, 0.05, 3, &sizes);
   ASSERT_EQ(shifts.size(), 1u);
   EXPECT_EQ(shifts[0], 4u);
   EXPECT_NEAR(sizes[0], 0.2, 0.02);
 }
 
 TEST(Trend, DirectoryOfRuns) {
-  auto t = reports::build_trend(dir + "/trend", 0.05, 3);
+  auto t = cudabench::reports::build_trend(dir + "/trend", 0.05, 3);
   EXPECT_EQ(t.runs.size(), 8u);
   std::size_t flagged = 0;
   for (auto& s : t.series) flagged += !s.shifts.empty();
   EXPECT_EQ(flagged, 1u);
-  EXPECT_THROW(reports::build_trend(dir + "/no_such_dir", 0.05, 3), input_error);
+  EXPECT_THROW(cudabench::reports::build_trend(dir + "/no_such_dir", 0.05, 3), input_error);
 }

@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/options.hpp"
+#include "harness/errors.hpp"
 
-using namespace harness;
+using namespace cudabench;
 
 namespace {
 std::string fixture(const std::string& name) { return std::string(CUDABENCH_FIXTURES) + "/" + name; }

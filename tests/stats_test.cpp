@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-using namespace harness;
+using namespace cudabench;
 
 namespace {
 std::vector<double> normal(double mean, double rel_sd, int n, unsigned seed) {

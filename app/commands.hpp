@@ -1,0 +1,31 @@
+// The commands behind `./run_bench compare | report | trend`, and the comparison step of a run.
+#pragma once
+
+#include <string>
+
+#include "harness/compare.hpp"
+#include "harness/device_info.hpp"
+#include "app/options.hpp"
+
+namespace cudabench::app {
+
+/// The comparison settings the runner's options ask for (defaults from compare_settings).
+compare_settings compare_settings_from(const run_options& o);
+
+/// Throws input_error unless every requested output file can be written.
+void check_report_outputs(const compare_settings& s);
+
+/// Compares, prints the terminal table, writes the requested files; 1 when a regression was found, else 0.
+int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s);
+
+/// <dir>/<gpu-model>/<preset>.json: where the baseline of this device and preset is stored.
+std::string baseline_file_for(const device_info& d, const std::string& preset, const std::string& dir);
+
+/// A baseline path from --compare-to: "auto" is the stored one for this device and preset under `dir`
+/// (it must exist).
+std::string resolve_baseline(const std::string& spec, const device_info& d, const std::string& preset, const std::string& dir);
+
+/// `compare`, `report` and `trend`: argv[1] is the command. Exit status 0, 1 (regression) or 2 (usage/input).
+int report_main(int argc, char** argv);
+
+}  // namespace cudabench::app

@@ -1,0 +1,100 @@
+// One child process per device (posix_spawn of this binary), then the merge.
+#include "app/fanout.hpp"
+
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "harness/atomic_file.hpp"
+#include "harness/merge.hpp"
+
+extern char** environ;
+
+namespace cudabench::app {
+namespace {
+std::string last_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return last;
+}
+}  // namespace
+
+int run_on_devices(const run_options& opt, const std::vector<std::string>& args) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+  // Test hook: the CLI test exercises the fan-out and merge on a machine without GPUs.
+  if (const char* fake = std::getenv("CUDABENCH_TEST_DEVICE_COUNT")) count = std::atoi(fake);
+  const std::vector<int> devices = parse_device_list(*opt.devices, count);
+  if (opt.json_path) check_writable(*opt.json_path);
+  char dir_template[] = "/tmp/cudabench-devices-XXXXXX";
+  if (!::mkdtemp(dir_template)) throw input_error("--devices: cannot create a temporary directory");
+  const std::string dir = dir_template;
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+
+  std::map<pid_t, int> children;
+  for (int d : devices) {
+    std::vector<std::string> child = child_arguments(args, d, fmt::format("{}/dev{}.json", dir, d));
+    child.insert(child.begin(), self);
+    std::vector<char*> argv;
+    for (auto& a : child) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const std::string log = fmt::format("{}/dev{}.log", dir, d);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    pid_t pid = 0;
+    const int rc = posix_spawn(&pid, self.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) throw input_error(fmt::format("--devices: cannot start the process for device {}: {}", d, std::strerror(rc)));
+    children[pid] = d;
+    fmt::print("device {}: started (log {})\n", d, log);
+  }
+  std::fflush(stdout);
+
+  std::vector<device_run> runs;
+  int worst = 0;
+  while (!children.empty()) {
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0) break;
+    auto it = children.find(pid);
+    if (it == children.end()) continue;
+    const int d = it->second;
+    children.erase(it);
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    worst = std::max(worst, code);
+    device_run run;
+    run.ordinal = d;
+    const std::string json = fmt::format("{}/dev{}.json", dir, d);
+    std::error_code ec;
+    if (std::filesystem::exists(json, ec)) {
+      run.result = nlohmann::ordered_json::parse(read_file(json));
+    } else {
+      run.problem = WIFEXITED(status) ? fmt::format("exit status {} and no result", code) : "the process was killed";
+    }
+    fmt::print("device {}: exit {}: {}\n", d, code, last_line(fmt::format("{}/dev{}.log", dir, d)));
+    std::fflush(stdout);
+    runs.push_back(std::move(run));
+  }
+  std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.ordinal < b.ordinal; });
+  if (opt.json_path) {
+    write_file_atomically(*opt.json_path, merge_device_results(runs).dump(2) + "\n");
+    fmt::print("merged results: {} (per-device logs and results in {})\n", *opt.json_path, dir);
+  }
+  return worst;
+}
+
+}  // namespace cudabench::app

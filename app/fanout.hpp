@@ -1,0 +1,15 @@
+// --devices: the suite once per device, one child process each, in parallel; results merged.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/options.hpp"
+
+namespace cudabench::app {
+
+/// Runs `args` (the runner's own arguments) once per device of opt.devices and merges the results into
+/// opt.json_path. Returns the worst child exit status (a device that fails keeps the others' results).
+int run_on_devices(const run_options& opt, const std::vector<std::string>& args);
+
+}  // namespace cudabench::app

@@ -1,0 +1,201 @@
+// Runner option parsing.
+#include "app/options.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <algorithm>
+#include <regex>
+
+#include "cudabench/presets.hpp"
+
+namespace cudabench::app {
+
+std::string run_usage() {
+  return R"(usage: ./run_bench [options]
+       ./run_bench compare BASELINE.json CURRENT.json [--md F] [--html F] [--json F] [--threshold PCT] [--alpha P] [--allow-device-mismatch]
+       ./run_bench report RESULT.json [--md F] [--html F]
+       ./run_bench trend RESULT_DIR [--html F]
+
+Runs the CUDA benchmark suite (Google Benchmark cases named family/variant/parameters).
+
+options:
+  --filter=REGEX          run the cases whose name matches (e.g. conv2d, image/pinned)
+  --json=FILE             write results as Google Benchmark JSON, with the device description
+  --list                  list the cases the filter selects, then exit
+  --preset=NAME           quick (default, <= 60 s on a GPU), nightly or full
+  --repetitions=N         repetitions per case (default: the preset's)
+  --device=N              CUDA device ordinal (default 0)
+  --devices=all|0,2       one process per device, in parallel; results merged into --json, names dev<N>/...
+  --sizes=FAMILY=N,N,...  run these problem sizes of FAMILY instead of the preset's (repeat for more families;
+                          families that take sizes: see docs/extending.md)
+  --compare-to=FILE|auto  after the run, compare against a baseline (auto: the stored one for this GPU and preset)
+  --save-baseline         store the run as <baseline-dir>/<gpu-model>/<preset>.json
+  --baseline-dir=DIR      where stored baselines live (default reports/baselines, under the current directory)
+  --threshold=PCT, --host-threshold=PCT, --noise-floor=K, --alpha=P, --allow-device-mismatch,
+  --md=FILE, --html=FILE, --verdict=FILE
+                          passed to the comparison (see `./run_bench compare --help`)
+  --cache=declared|hot|cold  L2 state of GPU cases: as each case declares (default), or all hot / all cold
+  --inject-slowdown=CASE_REGEX:PCT
+                          validation only: adds PCT% of a case's warm-up median as real GPU work (a calibrated
+                          spin) inside the timed region of matching cases; recorded in the JSON
+  --no-blocking-kernel    do not hold the stream with a spinning kernel while a GPU sample's work is queued
+                          (held by default, so launch latency stays out of the timed region)
+  --nsys, --ncu           run under Nsight Systems / Nsight Compute (through the cudabench-run wrapper, as
+                          ./run_bench does; see docs/profiling.md); NSYS=/path and NCU=/path name the
+                          profilers where they are not on PATH
+  --profile               a few clean samples per case (what --nsys/--ncu use)
+  --benchmark_*           passed to Google Benchmark untouched
+  -h, --help              this text
+exit status: 0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a regression;
+             2 usage or input error
+)";
+}
+
+int parse_int(const std::string& text, const std::string& what, int lo, int hi) {
+  char* end = nullptr;
+  errno = 0;
+  long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || v < lo || v > hi)
+    throw usage_error(what + " expects a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                      ", got '" + text + "'");
+  return int(v);
+}
+
+double parse_double(const std::string& text, const std::string& what, double lo, double hi) {
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
+    throw usage_error(what + " expects a number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                      ", got '" + text + "'");
+  return v;
+}
+
+bool take_value(const std::vector<std::string>& args, std::size_t& i, const std::string& name, std::string& value) {
+  const std::string& a = args[i];
+  if (a == name) {
+    if (i + 1 >= args.size()) throw usage_error(name + " needs a value");
+    value = args[++i];
+    return true;
+  }
+  if (a.size() > name.size() && a.compare(0, name.size(), name) == 0 && a[name.size()] == '=') {
+    value = a.substr(name.size() + 1);
+    return true;
+  }
+  return false;
+}
+
+std::vector<int> parse_device_list(const std::string& spec, int count) {
+  std::vector<int> out;
+  if (spec == "all") {
+    for (int d = 0; d < count; ++d) out.push_back(d);
+  } else {
+    std::size_t start = 0;
+    while (start <= spec.size()) {
+      const std::size_t comma = std::min(spec.find(',', start), spec.size());
+      const int d = parse_int(spec.substr(start, comma - start), "--devices", 0, 1 << 20);
+      if (d >= count) throw usage_error("--devices: device " + std::to_string(d) + " does not exist (" + std::to_string(count) + " visible)");
+      if (std::find(out.begin(), out.end(), d) != out.end()) throw usage_error("--devices: device " + std::to_string(d) + " is listed twice");
+      out.push_back(d);
+      start = comma + 1;
+    }
+  }
+  if (out.empty()) throw usage_error("--devices: no CUDA device to run on");
+  return out;
+}
+
+std::vector<std::string> child_arguments(const std::vector<std::string>& args, int device, const std::string& json) {
+  std::vector<std::string> out;
+  const std::string suffix = ".dev" + std::to_string(device);
+  auto with_suffix = [&](const std::string& path) {
+    const auto slash = path.rfind('/'), dot = path.rfind('.');
+    return dot == std::string::npos || (slash != std::string::npos && dot < slash) ? path + suffix
+                                                                                   : path.substr(0, dot) + suffix + path.substr(dot);
+  };
+  std::string v;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (take_value(args, i, "--devices", v) || take_value(args, i, "--device", v) || take_value(args, i, "--json", v)) continue;
+    bool renamed = false;
+    for (const char* name : {"--md", "--html", "--verdict"})
+      if (!renamed && take_value(args, i, name, v)) { out.push_back(std::string(name) + "=" + with_suffix(v)); renamed = true; }
+    if (!renamed) out.push_back(args[i]);
+  }
+  out.push_back("--device=" + std::to_string(device));
+  out.push_back("--json=" + json);
+  return out;
+}
+
+void parse_sizes(const std::string& spec, std::map<std::string, std::vector<std::int64_t>>& into) {
+  const auto eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+    throw usage_error("--sizes expects FAMILY=N,N,... (for example conv2d=1024,4096), got '" + spec + "'");
+  const std::string family = spec.substr(0, eq);
+  if (into.count(family)) throw usage_error("--sizes: family '" + family + "' is given twice");
+  std::vector<std::int64_t>& list = into[family];
+  std::size_t start = eq + 1;
+  while (start <= spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', start), spec.size());
+    const std::string item = spec.substr(start, comma - start);
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || errno != 0 || v <= 0)
+      throw usage_error("--sizes: '" + item + "' in '" + spec + "' is not a positive whole number");
+    list.push_back(v);
+    start = comma + 1;
+  }
+}
+
+run_options parse_run_options(const std::vector<std::string>& args) {
+  run_options o;
+  std::string v;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-h" || a == "--help") o.help = true;
+    else if (a == "--list") o.list = true;
+    else if (a == "--save-baseline") o.save_baseline = true;
+    else if (a == "--allow-device-mismatch") o.allow_device_mismatch = true;
+    else if (a == "--profile") o.profile = true;
+    else if (a == "--no-blocking-kernel") o.no_blocking_kernel = true;
+    else if (take_value(args, i, "--filter", v)) { if (v.empty()) throw usage_error("--filter needs a regular expression"); o.filter = v; }
+    else if (take_value(args, i, "--json", v)) { if (v.empty()) throw usage_error("--json needs a file name"); o.json_path = v; }
+    else if (take_value(args, i, "--preset", v)) { preset_by_name(v); o.preset = v; }
+    else if (take_value(args, i, "--repetitions", v)) o.repetitions = parse_int(v, "--repetitions", 1, 1000);
+    else if (take_value(args, i, "--device", v)) o.device = parse_int(v, "--device", 0, 1023);
+    else if (take_value(args, i, "--compare-to", v)) { if (v.empty()) throw usage_error("--compare-to needs a file or 'auto'"); o.compare_to = v; }
+    else if (take_value(args, i, "--threshold", v)) o.threshold_pct = parse_double(v, "--threshold", 0, 1000);
+    else if (take_value(args, i, "--alpha", v)) o.alpha = parse_double(v, "--alpha", 1e-9, 0.5);
+    else if (take_value(args, i, "--host-threshold", v)) o.host_threshold_pct = parse_double(v, "--host-threshold", 0, 1000);
+    else if (take_value(args, i, "--noise-floor", v)) o.noise_floor = parse_double(v, "--noise-floor", 0, 100);
+    else if (take_value(args, i, "--md", v)) o.md_path = v;
+    else if (take_value(args, i, "--html", v)) o.html_path = v;
+    else if (take_value(args, i, "--verdict", v)) o.verdict_path = v;
+    else if (take_value(args, i, "--inject-slowdown", v)) {
+      const auto colon = v.rfind(':');
+      if (colon == std::string::npos || colon == 0) throw usage_error("--inject-slowdown expects CASE_REGEX:PCT, got '" + v + "'");
+      o.inject_regex = v.substr(0, colon);
+      try {
+        std::regex check(*o.inject_regex);
+      } catch (const std::regex_error& e) {
+        throw usage_error("--inject-slowdown: invalid regular expression '" + *o.inject_regex + "': " + e.what());
+      }
+      o.inject_pct = parse_double(v.substr(colon + 1), "--inject-slowdown percentage", 0, 1000);
+    }
+    else if (take_value(args, i, "--cache", v)) {
+      if (v != "declared" && v != "hot" && v != "cold") throw usage_error("--cache expects declared, hot or cold, got '" + v + "'");
+      o.cache = v;
+    }
+    else if (take_value(args, i, "--sizes", v)) parse_sizes(v, o.sizes);
+    else if (take_value(args, i, "--baseline-dir", v)) { if (v.empty()) throw usage_error("--baseline-dir needs a directory"); o.baseline_dir = v; }
+    else if (take_value(args, i, "--devices", v)) {
+      if (v.empty()) throw usage_error("--devices expects 'all' or a list of ordinals such as 0,2");
+      parse_device_list(v, 1 << 20);  // the form now; the ordinals once the device count is known
+      o.devices = v;
+    }
+    else if (a.rfind("--benchmark_", 0) == 0) o.benchmark_flags.push_back(a);
+    else throw usage_error("unknown option '" + a + "'");
+  }
+  return o;
+}
+
+}  // namespace cudabench::app

@@ -1,0 +1,65 @@
+// Command-line options of the runner, parsed without side effects so they are unit-tested.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/errors.hpp"
+
+namespace cudabench::app {
+
+struct run_options {
+  std::string filter = ".";
+  std::optional<std::string> json_path;
+  bool list = false;
+  bool help = false;
+  std::string preset = "quick";
+  std::optional<int> repetitions;
+  std::vector<std::string> benchmark_flags;  ///< --benchmark_* passed through untouched
+  std::optional<std::string> compare_to;     ///< a baseline file, or "auto"
+  bool save_baseline = false;
+  std::optional<double> threshold_pct;
+  std::optional<double> host_threshold_pct;
+  std::optional<double> noise_floor;
+  std::optional<double> alpha;
+  bool allow_device_mismatch = false;
+  std::optional<std::string> md_path, html_path, verdict_path;
+  int device = 0;
+  bool profile = false;  ///< under a profiler: a few clean samples per case, one repetition
+  bool no_blocking_kernel = false;  ///< do not hold the stream while a sample's work is queued
+  std::optional<std::string> inject_regex;  ///< --inject-slowdown=REGEX:PCT (validation runs only)
+  double inject_pct = 0;
+  std::string cache = "declared";           ///< declared | hot | cold: L2 state of GPU cases
+  std::optional<std::string> devices;       ///< --devices=all|0,2: one process per device, results merged
+  std::map<std::string, std::vector<std::int64_t>> sizes;  ///< --sizes=FAMILY=N,N,...: a family's sizes
+  std::string baseline_dir = "reports/baselines";           ///< where --save-baseline and --compare-to=auto look
+};
+
+/// The device ordinals of a --devices value ("all" or "0,2") for a machine with `count` devices;
+/// throws usage_error naming what is wrong (an ordinal that does not exist, a malformed list, no device).
+std::vector<int> parse_device_list(const std::string& spec, int count);
+
+/// The arguments of the child process that runs `args` on one device: --devices, --device and --json are
+/// replaced (--device=N, --json=JSON), and report outputs (--md, --html, --verdict) get a ".devN" suffix.
+std::vector<std::string> child_arguments(const std::vector<std::string>& args, int device, const std::string& json);
+
+/// Parses one --sizes value, "FAMILY=N,N,..." (positive whole numbers), into `into`; throws usage_error.
+void parse_sizes(const std::string& spec, std::map<std::string, std::vector<std::int64_t>>& into);
+
+/// Parses the runner's arguments (without argv[0]); throws usage_error on anything it does not know.
+run_options parse_run_options(const std::vector<std::string>& args);
+
+/// The runner's usage text.
+std::string run_usage();
+
+/// Parses a whole number or a percentage; `what` names the option in the error.
+int parse_int(const std::string& text, const std::string& what, int lo, int hi);
+double parse_double(const std::string& text, const std::string& what, double lo, double hi);
+
+/// Splits "--name=value" / "--name value" forms; returns true and advances i when `args[i]` is `name`.
+bool take_value(const std::vector<std::string>& args, std::size_t& i, const std::string& name, std::string& value);
+
+}  // namespace cudabench::app

@@ -1,0 +1,153 @@
+// The runner: parse, select cases, register them with Google Benchmark, run, write the results, compare.
+#include "cudabench/main.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <regex>
+
+#include "app/commands.hpp"
+#include "app/fanout.hpp"
+#include "app/options.hpp"
+#include "app/table_reporter.hpp"
+#include "cudabench/registry.hpp"
+#include "harness/atomic_file.hpp"
+#include "harness/device_query.hpp"
+#include "harness/measure.hpp"
+#include "harness/results.hpp"
+#include "harness/results_json.hpp"
+#include "harness/run_info.hpp"
+
+namespace cudabench::app {
+namespace {
+
+std::vector<const case_def*> select_cases(const suite& s, const std::string& filter) {
+  // Google Benchmark's convention: a leading '-' negates the filter.
+  const bool negate = !filter.empty() && filter[0] == '-';
+  std::regex re;
+  try {
+    re = std::regex(negate ? filter.substr(1) : filter, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw usage_error(fmt::format("--filter: invalid regular expression '{}': {}", filter, e.what()));
+  }
+  std::vector<const case_def*> out;
+  for (const auto& c : s.cases)
+    if (std::regex_search(c.name(), re) != negate) out.push_back(&c);
+  return out;
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  run_options opt;
+  try {
+    opt = parse_run_options(args);
+  } catch (const usage_error& e) {
+    fmt::print(stderr, "run_bench: {}\n\n{}", e.what(), run_usage());
+    return 2;
+  }
+  if (opt.help) {
+    fmt::print("{}", run_usage());
+    return 0;
+  }
+  try {
+    if (opt.devices && !opt.list) return run_on_devices(opt, args);
+    preset p = preset_by_name(opt.preset);
+    if (opt.repetitions) p.repetitions = *opt.repetitions;
+    if (opt.profile) {  // a profile wants a few clean runs, not thousands
+      p.repetitions = 1;
+      p.sampling = {.min_samples = 3, .min_time_s = 0, .max_time_s = 2.0, .target_noise = 1, .warmup_s = 0};
+    }
+    p.sizes = opt.sizes;
+    const suite s = build_suite(p);
+    const std::vector<const case_def*> selected = select_cases(s, opt.filter);
+    if (selected.empty()) {
+      fmt::print(stderr, "run_bench: no case matches --filter={} (see --list)\n", opt.filter);
+      return 2;
+    }
+    if (opt.list) {
+      for (const case_def* c : selected)
+        fmt::print("{:<44} {}{}{}\n", c->name(), c->on == where::gpu ? "gpu" : "cpu",
+                   c->on == where::gpu && c->cache == cache_state::cold ? " cold-L2" : "",
+                   c->on == where::cpu || c->host_bound ? " host-bound" : "");
+      return 0;
+    }
+    const device_info dev = query_device(opt.device);
+    run_description run;
+    run.info = collect_run_info(p.name, p.repetitions);
+    run.cache = opt.cache;
+    if (opt.inject_regex) run.injected = fmt::format("{}:{:g}", *opt.inject_regex, opt.inject_pct);
+
+    // Everything that can be refused is refused before the first case runs.
+    const std::optional<std::string> json_path = opt.json_path;
+    const std::optional<std::string> baseline_path =
+        opt.save_baseline ? std::optional(baseline_file_for(dev, p.name, opt.baseline_dir)) : std::nullopt;
+    if (json_path) check_writable(*json_path);
+    std::optional<std::string> compare_path;
+    if (opt.compare_to) compare_path = resolve_baseline(*opt.compare_to, dev, p.name, opt.baseline_dir);
+    const compare_settings cmp = compare_settings_from(opt);
+    if (compare_path) { load_run(*compare_path); check_report_outputs(cmp); }
+    if (baseline_path) {
+      std::error_code ec;
+      std::filesystem::create_directories(std::filesystem::path(*baseline_path).parent_path(), ec);
+      if (ec) throw input_error(fmt::format("{}: cannot create the baseline directory: {}", *baseline_path, ec.message()));
+      check_writable(*baseline_path);
+    }
+
+    measure_settings ms;
+    if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
+    ms.inject_regex = opt.inject_regex;
+    ms.inject_pct = opt.inject_pct;
+    ms.hold_stream = !opt.profile && !opt.no_blocking_kernel;
+    case_driver driver(dev, p, ms);
+    for (const case_def* c : selected) {
+      auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&driver, c](benchmark::State& st) { driver.run(st, *c); });
+      b->Iterations(1)->Repetitions(p.repetitions)->UseManualTime()->Unit(benchmark::kMicrosecond);
+    }
+    std::vector<std::string> gb_args{argv[0]};
+    for (const auto& f : opt.benchmark_flags) gb_args.push_back(f);
+    std::vector<char*> gb_argv;
+    for (auto& a : gb_args) gb_argv.push_back(a.data());
+    int gb_argc = int(gb_argv.size());
+    benchmark::Initialize(&gb_argc, gb_argv.data());
+    if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data())) return 2;
+
+    table_reporter display(dev, run.info, selected.size(), driver.results());
+    benchmark::RunSpecifiedBenchmarks(&display);
+    benchmark::Shutdown();
+
+    int failed = 0, skipped = 0, passed = 0;
+    for (auto& [name, m] : driver.results())
+      (m.outcome == case_outcome::failed ? failed : m.outcome == case_outcome::skipped ? skipped : passed)++;
+    fmt::print("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size(), passed, skipped, failed);
+
+    int status = failed ? 1 : 0;
+    if (json_path || compare_path || baseline_path) {
+      const nlohmann::ordered_json doc = results_document(display.host_context(), dev, run, s, selected, driver.results());
+      if (json_path || baseline_path) {
+        const std::string text = doc.dump(2) + "\n";
+        if (json_path) { write_file_atomically(*json_path, text); fmt::print("results: {}\n", *json_path); }
+        if (baseline_path) { write_file_atomically(*baseline_path, text); fmt::print("baseline saved: {}\n", *baseline_path); }
+      }
+      if (compare_path) {
+        const run_result current = parse_run(nlohmann::json(doc), json_path ? *json_path : "this run");
+        status = std::max(status, compare_and_report(load_run(*compare_path), current, cmp));
+      }
+    }
+    return status;
+  } catch (const usage_error& e) {
+    fmt::print(stderr, "run_bench: {}\n", e.what());
+    return 2;
+  } catch (const input_error& e) {
+    fmt::print(stderr, "run_bench: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "run_bench: {}\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace cudabench::app

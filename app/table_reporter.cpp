@@ -1,0 +1,89 @@
+// Terminal table of a run.
+#include "app/table_reporter.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <ctime>
+
+#include "harness/format.hpp"
+#include "harness/results_json.hpp"
+
+namespace cudabench::app {
+
+table_reporter::table_reporter(const device_info& device, const run_info& info, std::size_t case_count,
+                               const std::map<std::string, measured_case>& results)
+    : device_(device), info_(info), total_(case_count), results_(results), color_(::isatty(STDOUT_FILENO) != 0) {}
+
+bool table_reporter::ReportContext(const Context& ctx) {
+  const std::time_t now = std::time(nullptr);
+  char date[40] = {};
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", std::localtime(&now));
+  std::string iso = date;
+  if (iso.size() > 5) iso.insert(iso.size() - 2, ":");  // +0000 -> +00:00, as Google Benchmark writes it
+  host_["date"] = iso;
+  host_["host_name"] = ctx.sys_info.name;
+  host_["executable"] = Context::executable_name ? Context::executable_name : "";
+  host_["num_cpus"] = ctx.cpu_info.num_cpus;
+  host_["mhz_per_cpu"] = int(ctx.cpu_info.cycles_per_second / 1e6);
+  host_["cpu_scaling_enabled"] = ctx.cpu_info.scaling == benchmark::CPUInfo::ENABLED;
+  nlohmann::ordered_json caches = nlohmann::ordered_json::array();
+  for (const auto& c : ctx.cpu_info.caches)
+    caches.push_back({{"type", c.type}, {"level", c.level}, {"size", c.size}, {"num_sharing", c.num_sharing}});
+  host_["caches"] = caches;
+  host_["load_avg"] = ctx.cpu_info.load_avg;
+
+  if (device_.available)
+    fmt::print("device: {} (sm_{}{}, {} SMs, {:.0f} GB/s peak), driver {}, runtime {}\n", device_.name,
+               device_.cc_major, device_.cc_minor, device_.sm_count, device_.theoretical_bandwidth() / 1e9,
+               cuda_version_string(device_.driver_version), cuda_version_string(device_.runtime_version));
+  else
+    fmt::print("device: none ({}); GPU cases are skipped\n", device_.unavailable_reason);
+  fmt::print("host: {} ({} CPUs), preset {}, {} repetition(s), revision {}{}\n", info_.host_name, ctx.cpu_info.num_cpus,
+             info_.preset, info_.repetitions, info_.git_revision.substr(0, 12), info_.git_dirty ? " (dirty)" : "");
+  fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}  {}\n", "case", "median", "noise", "throughput", "%peak",
+             "samples", "note");
+  fmt::print("{}\n", std::string(110, '-'));
+  std::fflush(stdout);
+  return true;
+}
+
+void table_reporter::print_row(const std::string& name, const measured_case& m) {
+  const std::string progress = fmt::format("[{}/{}]", done_, total_);
+  auto paint = [&](const char* code, const std::string& text) {
+    return color_ ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
+  };
+  if (m.outcome != case_outcome::passed) {
+    const bool skipped = m.outcome == case_outcome::skipped;
+    fmt::print("{:<44} {}  {}\n", name, paint(skipped ? "33" : "31", skipped ? "SKIPPED" : "FAILED"), m.message);
+    return;
+  }
+  const repetition r = median_repetition(m);
+  auto counter = [&](const char* k) { auto it = r.counters.find(k); return it == r.counters.end() ? -1.0 : it->second; };
+  std::string throughput = counter("flops_per_second") > 0 ? format_rate(counter("flops_per_second"), "FLOP/s")
+                                                           : format_rate(counter("bytes_per_second"), "B/s");
+  std::string peak = counter("bw_peak_fraction") >= 0 ? fmt::format("{:.1f}%", 100 * counter("bw_peak_fraction")) : "-";
+  std::string noise = counter("noise_pct") >= 0 ? fmt::format("{:.2f}%", counter("noise_pct")) : "-";
+  std::string samples = counter("samples") >= 0 ? fmt::format("{:.0f}", counter("samples")) : "-";
+  fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}  {} {}\n", name, format_time(r.real_time_s), noise, throughput, peak,
+             samples, r.label, paint("2", progress));
+}
+
+void table_reporter::ReportRuns(const std::vector<Run>& runs) {
+  // A case's line is printed once, when all its repetitions are in (or it was skipped or failed).
+  for (const Run& run : runs) {
+    const std::string& name = run.run_name.function_name;
+    auto it = results_.find(name);
+    if (it == results_.end() || shown_.count(name)) continue;
+    const measured_case& m = it->second;
+    if (m.outcome == case_outcome::passed && m.repetitions.size() < std::size_t(run.repetitions)) continue;
+    shown_.insert(name);
+    ++done_;
+    print_row(name, m);
+  }
+  std::fflush(stdout);
+}
+
+void table_reporter::Finalize() { std::fflush(stdout); }
+
+}  // namespace cudabench::app

@@ -1,0 +1,42 @@
+// The terminal table of a run: one line per case as it finishes, colour only on a terminal. It also keeps
+// the host description Google Benchmark hands its reporters, for the results' context.
+#pragma once
+
+#include <benchmark/benchmark.h>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "harness/device_info.hpp"
+#include "harness/results_model.hpp"
+#include "harness/run_info.hpp"
+
+namespace cudabench::app {
+
+class table_reporter : public benchmark::BenchmarkReporter {
+ public:
+  /// `results` is the case driver's, read as each case finishes; `repetitions` per passing case.
+  table_reporter(const device_info& device, const run_info& info, std::size_t case_count,
+                 const std::map<std::string, measured_case>& results);
+  bool ReportContext(const Context& context) override;
+  void ReportRuns(const std::vector<Run>& runs) override;
+  void Finalize() override;
+
+  /// The host as Google Benchmark describes it (date, host_name, executable, CPUs, caches, load).
+  const nlohmann::ordered_json& host_context() const { return host_; }
+
+ private:
+  void print_row(const std::string& name, const measured_case& m);
+  const device_info& device_;
+  const run_info& info_;
+  std::size_t total_;
+  const std::map<std::string, measured_case>& results_;
+  std::set<std::string> shown_;
+  std::size_t done_ = 0;
+  bool color_;
+  nlohmann::ordered_json host_ = nlohmann::ordered_json::object();
+};
+
+}  // namespace cudabench::app

@@ -1,0 +1,171 @@
+// Writing the results model as Google Benchmark JSON (its schema, extended with "cudabench" objects).
+#include "harness/results_json.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+
+#include "harness/stats.hpp"
+
+namespace cudabench {
+namespace {
+using json = nlohmann::ordered_json;
+constexpr double to_us = 1e6;  // every row's time_unit
+
+json run_metadata(const run_description& run, const suite& s, const std::vector<const case_def*>& selected) {
+  json meta;
+  meta["schema_version"] = 1;
+  meta["preset"] = run.info.preset;
+  meta["repetitions"] = run.info.repetitions;
+  meta["git_revision"] = run.info.git_revision;
+  meta["git_dirty"] = run.info.git_dirty;
+  meta["host_name"] = run.info.host_name;
+  meta["started_utc"] = run.info.started_utc;
+  meta["cache"] = run.cache;
+  if (run.injected) meta["inject_slowdown"] = *run.injected;
+  json families = json::object();
+  for (const auto& f : s.families)
+    families[f.name] = {{"description", f.description}, {"tolerance", f.tolerance}, {"references", f.references}};
+  meta["families"] = families;
+  json cases = json::object();
+  for (const case_def* c : selected) {
+    cases[c->name()] = {{"family", c->family}, {"variant", c->variant}, {"params", c->params},
+                        {"on", c->on == where::gpu ? "gpu" : "cpu"},
+                        {"cache", c->cache == cache_state::cold ? "cold" : "hot"},
+                        {"bound", c->on == where::cpu || c->host_bound ? "host" : "device"},
+                        {"size", c->size}, {"bytes", c->work.bytes()}, {"items", c->work.items}, {"flops", c->work.flops}};
+  }
+  meta["cases"] = cases;
+  return meta;
+}
+
+json record_json(const run_record& r) {
+  return {{"cache", r.cache}, {"stop", r.stop}, {"samples", r.samples}, {"noise", r.noise},
+          {"batch", r.batch}, {"sm_clock_mhz", r.sm_clock_mhz}, {"clock_discards", r.clock_discards},
+          {"injected", r.injected}, {"held", r.held}, {"correct", r.correct}, {"note", r.note}};
+}
+
+/// The fields every row of a case starts with, in Google Benchmark's order.
+json row_head(const std::string& name, const std::string& run_name, std::size_t family_index, const char* run_type,
+              std::size_t repetitions) {
+  json row;
+  row["name"] = name;
+  row["family_index"] = family_index;
+  row["per_family_instance_index"] = 0;
+  row["run_name"] = run_name;
+  row["run_type"] = run_type;
+  row["repetitions"] = repetitions;
+  return row;
+}
+
+/// One aggregate ("mean", "median", "stddev", "cv") of a list of values.
+double aggregate(const std::string& kind, const std::vector<double>& v) {
+  const summary s = summarize(v);
+  if (kind == "mean") return s.mean;
+  if (kind == "median") return s.median;
+  if (kind == "stddev") return s.stddev;
+  return s.mean != 0 ? s.stddev / s.mean : 0;  // cv
+}
+
+template <typename Get>
+std::vector<double> each(const measured_case& m, Get get) {
+  std::vector<double> out;
+  for (const repetition& r : m.repetitions) out.push_back(get(r));
+  return out;
+}
+
+/// Counter names present in every repetition, in the first repetition's order.
+std::vector<std::string> common_counters(const measured_case& m) {
+  std::vector<std::string> names;
+  for (const auto& [k, v] : m.repetitions.front().counters) {
+    bool everywhere = true;
+    for (const repetition& r : m.repetitions) everywhere = everywhere && r.counters.count(k);
+    if (everywhere) names.push_back(k);
+  }
+  return names;
+}
+
+void add_case_rows(json& rows, const std::string& name, std::size_t index, const measured_case& m) {
+  const std::size_t reps = m.repetitions.size();
+  if (m.outcome != case_outcome::passed) {
+    json row = row_head(name, name, index, "iteration", 1);
+    row["repetition_index"] = 0;
+    row["threads"] = 1;
+    row["iterations"] = 0;
+    row["real_time"] = 0.0;
+    row["cpu_time"] = 0.0;
+    row["time_unit"] = "us";
+    if (m.outcome == case_outcome::skipped) {
+      row["skipped"] = true;
+      row["skip_message"] = m.message;
+    } else {
+      row["error_occurred"] = true;
+      row["error_message"] = m.message;
+    }
+    rows.push_back(std::move(row));
+    return;
+  }
+  for (std::size_t i = 0; i < reps; ++i) {
+    const repetition& r = m.repetitions[i];
+    json row = row_head(name, name, index, "iteration", reps);
+    row["repetition_index"] = i;
+    row["threads"] = 1;
+    row["iterations"] = 1;
+    row["real_time"] = r.real_time_s * to_us;
+    row["cpu_time"] = r.cpu_time_s * to_us;
+    row["time_unit"] = "us";
+    for (const auto& [k, v] : r.counters) row[k] = v;
+    if (!r.label.empty()) row["label"] = r.label;
+    row["cudabench"] = record_json(r.record);
+    rows.push_back(std::move(row));
+  }
+  if (reps < 2) return;
+  const std::vector<std::string> counters = common_counters(m);
+  for (const std::string kind : {"mean", "median", "stddev", "cv"}) {
+    json row = row_head(name + "_" + kind, name, index, "aggregate", reps);
+    row["threads"] = 1;
+    row["aggregate_name"] = kind;
+    row["aggregate_unit"] = kind == "cv" ? "percentage" : "time";
+    row["iterations"] = reps;
+    const double unit = kind == "cv" ? 1 : to_us;
+    row["real_time"] = aggregate(kind, each(m, [](const repetition& r) { return r.real_time_s; })) * unit;
+    row["cpu_time"] = aggregate(kind, each(m, [](const repetition& r) { return r.cpu_time_s; })) * unit;
+    row["time_unit"] = "us";
+    for (const std::string& k : counters) row[k] = aggregate(kind, each(m, [&](const repetition& r) { return r.counters.at(k); }));
+    if (!m.repetitions.front().label.empty()) row["label"] = m.repetitions.front().label;
+    rows.push_back(std::move(row));
+  }
+}
+}  // namespace
+
+repetition median_repetition(const measured_case& m) {
+  if (m.repetitions.size() < 2) return m.repetitions.empty() ? repetition{} : m.repetitions.front();
+  repetition out = m.repetitions.front();
+  out.real_time_s = median(each(m, [](const repetition& r) { return r.real_time_s; }));
+  out.cpu_time_s = median(each(m, [](const repetition& r) { return r.cpu_time_s; }));
+  out.counters.clear();
+  for (const std::string& k : common_counters(m)) out.counters[k] = median(each(m, [&](const repetition& r) { return r.counters.at(k); }));
+  return out;
+}
+
+nlohmann::ordered_json results_document(nlohmann::ordered_json context, const device_info& device,
+                                        const run_description& run, const suite& s,
+                                        const std::vector<const case_def*>& selected,
+                                        const std::map<std::string, measured_case>& results) {
+  json doc;
+  context["cudabench_device"] = device.available ? device.name : "none";
+  context["cudabench_preset"] = run.info.preset;
+  context["device"] = to_json(device);
+  context["cudabench"] = run_metadata(run, s, selected);
+  doc["context"] = std::move(context);
+  json rows = json::array();
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    const std::string name = selected[i]->name();
+    if (auto it = results.find(name); it != results.end()) add_case_rows(rows, name, i, it->second);
+  }
+  doc["benchmarks"] = std::move(rows);
+  return doc;
+}
+
+}  // namespace cudabench

@@ -1,0 +1,125 @@
+// RAII owners for device, pinned and managed buffers, streams and events. Move-only: each owns a handle.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "cudabench/cuda_check.hpp"
+
+namespace cudabench {
+
+namespace detail {
+struct device_free { void operator()(void* p) const noexcept { CB_CHECK_NOTHROW(cudaFree(p)); } };
+struct host_free { void operator()(void* p) const noexcept { CB_CHECK_NOTHROW(cudaFreeHost(p)); } };
+
+/// A typed allocation released by Free; no copies (two owners would free twice).
+template <typename T, typename Free>
+class owned_buffer {
+ public:
+  owned_buffer() = default;
+  owned_buffer(const owned_buffer&) = delete;
+  owned_buffer& operator=(const owned_buffer&) = delete;
+  owned_buffer(owned_buffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  owned_buffer& operator=(owned_buffer&& o) noexcept {
+    if (this != &o) { reset(); ptr_ = std::exchange(o.ptr_, nullptr); n_ = std::exchange(o.n_, 0); }
+    return *this;
+  }
+  ~owned_buffer() { reset(); }
+
+  T* get() const noexcept { return ptr_; }
+  T* data() const noexcept { return ptr_; }
+  std::size_t size() const noexcept { return n_; }
+  std::size_t bytes() const noexcept { return n_ * sizeof(T); }
+  T& operator[](std::size_t i) const noexcept { return ptr_[i]; }
+  T* begin() const noexcept { return ptr_; }
+  T* end() const noexcept { return ptr_ + n_; }
+
+ protected:
+  owned_buffer(T* p, std::size_t n) : ptr_(p), n_(n) {}
+  void reset() noexcept { if (ptr_) Free{}(ptr_); ptr_ = nullptr; n_ = 0; }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t n_ = 0;
+};
+}  // namespace detail
+
+/// n elements of device memory (cudaMalloc).
+template <typename T>
+class device_buffer : public detail::owned_buffer<T, detail::device_free> {
+  using base = detail::owned_buffer<T, detail::device_free>;
+ public:
+  device_buffer() = default;
+  explicit device_buffer(std::size_t n) : base(allocate(n), n) {}
+ private:
+  static T* allocate(std::size_t n) { void* p = nullptr; CB_CHECK(cudaMalloc(&p, n * sizeof(T))); return static_cast<T*>(p); }
+};
+
+/// n elements of page-locked host memory (cudaMallocHost).
+template <typename T>
+class pinned_buffer : public detail::owned_buffer<T, detail::host_free> {
+  using base = detail::owned_buffer<T, detail::host_free>;
+ public:
+  pinned_buffer() = default;
+  explicit pinned_buffer(std::size_t n) : base(allocate(n), n) {}
+ private:
+  static T* allocate(std::size_t n) { void* p = nullptr; CB_CHECK(cudaMallocHost(&p, n * sizeof(T))); return static_cast<T*>(p); }
+};
+
+/// n elements of unified memory (cudaMallocManaged). Callers check free device memory first.
+template <typename T>
+class managed_buffer : public detail::owned_buffer<T, detail::device_free> {
+  using base = detail::owned_buffer<T, detail::device_free>;
+ public:
+  managed_buffer() = default;
+  explicit managed_buffer(std::size_t n) : base(allocate(n), n) {}
+ private:
+  static T* allocate(std::size_t n) { void* p = nullptr; CB_CHECK(cudaMallocManaged(&p, n * sizeof(T))); return static_cast<T*>(p); }
+};
+
+/// A CUDA stream; non-blocking unless asked otherwise.
+class stream {
+ public:
+  explicit stream(unsigned flags = cudaStreamNonBlocking) { CB_CHECK(cudaStreamCreateWithFlags(&s_, flags)); }
+  stream(const stream&) = delete;
+  stream& operator=(const stream&) = delete;
+  stream(stream&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
+  stream& operator=(stream&& o) noexcept { if (this != &o) { reset(); s_ = std::exchange(o.s_, nullptr); } return *this; }
+  ~stream() { reset(); }
+  cudaStream_t get() const noexcept { return s_; }
+  operator cudaStream_t() const noexcept { return s_; }
+  void synchronize() const { CB_CHECK(cudaStreamSynchronize(s_)); }
+ private:
+  void reset() noexcept { if (s_) CB_CHECK_NOTHROW(cudaStreamDestroy(s_)); s_ = nullptr; }
+  cudaStream_t s_ = nullptr;
+};
+
+/// A CUDA event; timing-capable by default.
+class event {
+ public:
+  explicit event(unsigned flags = cudaEventDefault) { CB_CHECK(cudaEventCreateWithFlags(&e_, flags)); }
+  event(const event&) = delete;
+  event& operator=(const event&) = delete;
+  event(event&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
+  event& operator=(event&& o) noexcept { if (this != &o) { reset(); e_ = std::exchange(o.e_, nullptr); } return *this; }
+  ~event() { reset(); }
+  cudaEvent_t get() const noexcept { return e_; }
+  operator cudaEvent_t() const noexcept { return e_; }
+  void record(cudaStream_t s) { CB_CHECK(cudaEventRecord(e_, s)); }
+  void synchronize() const { CB_CHECK(cudaEventSynchronize(e_)); }
+  /// Milliseconds from `start` to this event; both must have completed.
+  float elapsed_ms_since(const event& start) const { float ms = 0; CB_CHECK(cudaEventElapsedTime(&ms, start.e_, e_)); return ms; }
+ private:
+  void reset() noexcept { if (e_) CB_CHECK_NOTHROW(cudaEventDestroy(e_)); e_ = nullptr; }
+  cudaEvent_t e_ = nullptr;
+};
+
+/// Makes `waiter` wait for all work queued so far on `signaller`, through `e`.
+inline void stream_wait(cudaStream_t waiter, cudaStream_t signaller, event& e) {
+  e.record(signaller);
+  CB_CHECK(cudaStreamWaitEvent(waiter, e.get(), 0));
+}
+
+}  // namespace cudabench

@@ -1,0 +1,30 @@
+// Out-of-line message formatting for the error-check family.
+#include "cudabench/cuda_check.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+namespace cudabench {
+namespace {
+std::string format_status(const char* library, long code, const char* text, const char* call,
+                          const char* file, int line) {
+  return fmt::format("{} error {} ({}) in `{}` at {}:{}", library, code, text ? text : "?", call, file, line);
+}
+}  // namespace
+
+void throw_status(const char* library, long code, const char* text, const char* call, const char* file,
+                  int line) {
+  throw cuda_error(format_status(library, code, text, call, file, line));
+}
+
+void log_status(const char* library, long code, const char* text, const char* call, const char* file,
+                int line) noexcept {
+  try {
+    std::fprintf(stderr, "warning: %s\n", format_status(library, code, text, call, file, line).c_str());
+  } catch (...) {
+    std::fprintf(stderr, "warning: %s error %ld in %s\n", library, code, call);
+  }
+}
+
+}  // namespace cudabench

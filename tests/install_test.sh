@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The installed package as another project uses it: `cmake --install` into a fresh prefix, then
+# examples/external configured with find_package(cudabench 0.2), built, listed and its CPU case run.
+# Usage: tests/install_test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+build=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; [ -f "$tmp/log" ] && tail -n 40 "$tmp/log"; exit 1; }
+prefix="$tmp/prefix" ext="$tmp/saxpy"
+
+cmake --install "$build" --prefix "$prefix" >"$tmp/log" 2>&1 || fail "cmake --install"
+for f in include/cudabench/cudabench.hpp include/cudabench/registry.hpp bin/cudabench-report bin/cudabench-run \
+         lib/cmake/cudabench/cudabenchConfig.cmake lib/cmake/cudabench/cudabenchConfigVersion.cmake; do
+  [ -e "$prefix/$f" ] || fail "the install has no $f"
+done
+! find "$prefix/include" -path '*harness/*' -o -path '*reports/*' | grep -q . || fail "internal headers were installed"
+echo "ok   install: headers, libraries, cudabench-report, cudabench-run, package config"
+
+cuda_root=${CUDA_HOME:-/usr/local/cuda}
+cmake -S "$src/examples/external" -B "$ext" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1 || fail "configuring examples/external against the package"
+cmake --build "$ext" -j 2 >"$tmp/log" 2>&1 || fail "building examples/external"
+echo "ok   examples/external configures and builds with find_package(cudabench 0.2)"
+link=$(find "$ext" -name link.txt -path '*saxpy_bench*' | head -n 1)
+[ -n "$link" ] || fail "no link line found for saxpy_bench"
+if grep -qi cudnn "$link" || ldd "$ext/saxpy_bench" | grep -qi cudnn; then fail "cuDNN is on the external project's link line"; fi
+echo "ok   no cuDNN in the external project's link line or its libraries"
+
+sed 's/find_package(cudabench 0.2 REQUIRED)/find_package(cudabench 1.0 REQUIRED)/' "$src/examples/external/CMakeLists.txt" >"$tmp/CMakeLists.txt"
+mkdir -p "$tmp/v1" && cp "$src"/examples/external/saxpy* "$tmp/v1/" && cp "$tmp/CMakeLists.txt" "$tmp/v1/"
+if cmake -S "$tmp/v1" -B "$tmp/v1b" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1; then
+  fail "find_package(cudabench 1.0) accepted version 0.2"
+fi
+echo "ok   the version file refuses an incompatible version"
+
+cd "$tmp" || exit 1
+"$ext/saxpy_bench" --list >"$tmp/list" 2>&1 || fail "saxpy_bench --list"
+grep -q '^saxpy/gpu/1048576 *gpu' "$tmp/list" && grep -q '^saxpy/cpu/1048576 *cpu' "$tmp/list" || { cat "$tmp/list"; fail "--list does not show the family"; }
+"$ext/saxpy_bench" --list --sizes=saxpy=4096 | grep -q '^saxpy/cpu/4096 ' || fail "--sizes does not reach the user's family"
+echo "ok   --list shows the user's family; --sizes chooses its sizes"
+"$ext/saxpy_bench" --filter=saxpy/cpu --sizes=saxpy=65536 --json "$tmp/out.json" --save-baseline >"$tmp/run" 2>&1 || { cat "$tmp/run"; fail "running the CPU case"; }
+python3 - "$tmp/out.json" <<'PY' || fail "the result JSON"
+import json, sys
+j = json.load(open(sys.argv[1]))
+rows = [r for r in j["benchmarks"] if r["name"] == "saxpy/cpu/65536"]
+assert rows and rows[0]["real_time"] > 0, rows
+assert j["context"]["cudabench"]["families"]["saxpy"]["references"]["cpu"] == ["cpu"]
+PY
+[ "$(find "$tmp/reports/baselines" -name quick.json | wc -l)" = 1 ] || fail "--save-baseline did not write under the current directory"
+! find "$prefix" -newer "$tmp/list" -type f | grep -q . || fail "the run wrote into the installed tree"
+echo "ok   the CPU case runs and is checked; results and baseline go to the user's directory, none into the prefix"
+"$prefix/bin/cudabench-report" report "$tmp/out.json" >/dev/null || fail "cudabench-report on the user's result"
+echo "ok   cudabench-report reads the user's result"

@@ -1,0 +1,63 @@
+// Tests of harness/measure: the CPU sampling loop stays within its preset's time cap, even for a case of a
+// few nanoseconds per run (O(1) work per sample, batched runs, a sample cap).
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "cudabench/fixture.hpp"
+#include "harness/measure.hpp"
+
+using namespace cudabench;
+
+namespace {
+/// About 10 ns of host work per run: a short dependent chain the compiler cannot remove.
+class tiny_fixture final : public fixture {
+ public:
+  void run(cudaStream_t) override {
+    for (int i = 0; i < 8; ++i) x_ = x_ * 1.0000001 + 1e-9;
+  }
+  std::string verify() override { return x_ > 0 ? "" : "never ran"; }
+ private:
+  volatile double x_ = 1;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+TEST(Measure, TinyCpuCaseFinishesWithinTheTimeCap) {
+  for (const char* name : {"quick", "nightly"}) {
+    sampling_policy p = preset_by_name(name).sampling;
+    p.target_noise = 1e-9;  // never stops on noise: only the time cap (or the sample cap) can end it
+    tiny_fixture fx;
+    const auto t0 = std::chrono::steady_clock::now();
+    const cpu_samples got = sample_cpu(fx, p);
+    const double wall = seconds_since(t0);
+    EXPECT_LE(wall, 1.1 * p.max_time_s) << name << ": " << got.seconds.size() << " samples, batch " << got.batch;
+    EXPECT_EQ(got.stop, "time_cap");
+    EXPECT_GT(got.batch, 1) << "a run of a few ns is timed in batches";
+    ASSERT_FALSE(got.seconds.empty());
+    EXPECT_LT(got.seconds.front(), 1e-6) << "per-run time, not per batch";
+  }
+}
+
+TEST(Measure, SampleCapEndsSampling) {
+  sampling_policy p = preset_by_name("quick").sampling;
+  p.target_noise = 1e-9;
+  p.max_time_s = 1e9;    // no time cap to speak of
+  p.max_samples = 50;
+  tiny_fixture fx;
+  const cpu_samples got = sample_cpu(fx, p);
+  EXPECT_EQ(got.seconds.size(), 50u);
+  EXPECT_EQ(got.stop, "time_cap");
+}
+
+TEST(Measure, NoiseStopsAQuietCase) {
+  sampling_policy p = preset_by_name("quick").sampling;
+  p.target_noise = 0.5;  // any realistic spread is under 50% relative error of the mean
+  tiny_fixture fx;
+  const cpu_samples got = sample_cpu(fx, p);
+  EXPECT_EQ(got.stop, "noise");
+  EXPECT_GE(got.seconds.size(), std::size_t(p.min_samples));
+}

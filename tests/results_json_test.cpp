@@ -1,0 +1,81 @@
+// Tests of harness/results_json: the in-memory results written as Google Benchmark JSON and read back.
+#include <gtest/gtest.h>
+
+#include "harness/results.hpp"
+#include "harness/results_json.hpp"
+
+using namespace cudabench;
+
+namespace {
+repetition rep(double seconds) {
+  repetition r;
+  r.real_time_s = seconds;
+  r.cpu_time_s = seconds / 2;
+  r.counters["bytes_per_second"] = 1e6 / seconds;
+  r.counters["samples"] = 100;
+  r.label = "hot";
+  r.record.cache = "hot";
+  r.record.stop = "noise";
+  return r;
+}
+
+struct fixture_run {
+  suite s;
+  std::vector<const case_def*> selected;
+  std::map<std::string, measured_case> results;
+  nlohmann::ordered_json doc;
+  fixture_run() {
+    s.families.push_back({"fam", "a family", "exact", {{"cpu", {"cpu"}}}});
+    for (const char* v : {"fast", "cpu", "gone", "broken"}) s.cases.push_back({.family = "fam", .variant = v, .params = "64", .size = 64});
+    for (const auto& c : s.cases) selected.push_back(&c);
+    results["fam/fast/64"].repetitions = {rep(2e-6), rep(3e-6), rep(4e-6)};
+    results["fam/cpu/64"].repetitions = {rep(1e-3)};
+    results["fam/gone/64"] = {case_outcome::skipped, "needs 2 GiB", {}};
+    results["fam/broken/64"] = {case_outcome::failed, "wrong result: element 3", {}};
+    run_description run;
+    run.info.preset = "quick";
+    run.info.repetitions = 3;
+    doc = results_document({{"host_name", "test"}}, device_info{}, run, s, selected, results);
+  }
+};
+}  // namespace
+
+TEST(ResultsJson, RowsAndAggregatesAsGoogleBenchmarkWritesThem) {
+  fixture_run f;
+  const auto& rows = f.doc["benchmarks"];
+  // 3 repetitions + 4 aggregates, 1 repetition (no aggregates), 1 skipped row, 1 failed row.
+  ASSERT_EQ(rows.size(), 3u + 4u + 1u + 1u + 1u);
+  EXPECT_EQ(rows[0]["name"], "fam/fast/64");
+  EXPECT_EQ(rows[0]["run_type"], "iteration");
+  EXPECT_EQ(rows[0]["time_unit"], "us");
+  EXPECT_DOUBLE_EQ(rows[0]["real_time"].get<double>(), 2.0);
+  EXPECT_EQ(rows[4]["name"], "fam/fast/64_median");
+  EXPECT_EQ(rows[4]["aggregate_name"], "median");
+  EXPECT_DOUBLE_EQ(rows[4]["real_time"].get<double>(), 3.0);
+  EXPECT_EQ(rows[6]["aggregate_unit"], "percentage");
+  EXPECT_TRUE(rows[8]["skipped"].get<bool>());
+  EXPECT_EQ(rows[8]["skip_message"], "needs 2 GiB");
+  EXPECT_TRUE(rows[9]["error_occurred"].get<bool>());
+  EXPECT_EQ(f.doc["context"]["host_name"], "test");
+  EXPECT_EQ(f.doc["context"]["cudabench"]["families"]["fam"]["references"]["cpu"][0], "cpu");
+}
+
+TEST(ResultsJson, ReadsBackIntoTheSameCases) {
+  fixture_run f;
+  const run_result r = parse_run(nlohmann::json(f.doc), "memory");
+  ASSERT_EQ(r.cases.size(), 4u);
+  const case_result* fast = r.find("fam/fast/64");
+  ASSERT_NE(fast, nullptr);
+  EXPECT_EQ(fast->samples_s.size(), 3u);
+  EXPECT_NEAR(fast->median_s, 3e-6, 1e-15);
+  EXPECT_EQ(r.find("fam/gone/64")->status, case_status::skipped);
+  EXPECT_EQ(r.find("fam/broken/64")->status, case_status::failed);
+  EXPECT_EQ(r.preset, "quick");
+}
+
+TEST(ResultsJson, MedianRepetitionTakesEachCountersMedian) {
+  fixture_run f;
+  const repetition m = median_repetition(f.results["fam/fast/64"]);
+  EXPECT_DOUBLE_EQ(m.real_time_s, 3e-6);
+  EXPECT_DOUBLE_EQ(m.counters.at("bytes_per_second"), 1e6 / 3e-6);
+}
