@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Packs what a GPU machine without packages needs into .devlibs/ (ignored by git): the binaries in the
-# build's layout and the shared libraries Debian provides but that machine lacks (Google Benchmark, fmt).
+# build's layout, the external example built against the installed package, and the shared libraries
+# Debian provides but that machine lacks (Google Benchmark, fmt). Run after ci/build.sh.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${CUDABENCH_BUILD_DIR:-$root/build}"
 out="$root/.devlibs"
 rm -rf "$out"
-mkdir -p "$out/bench" "$out/reports" "$out/tests" "$out/lib"
+mkdir -p "$out/bench" "$out/app" "$out/tests" "$out/lib" "$out/external"
 cp "$build/bench/cudabench" "$out/bench/"
-cp "$build/reports/cudabench-report" "$out/reports/"
+cp "$build/app/cudabench-report" "$out/app/"
 cp "$build/tests/gpu_tests" "$build/tests/unit_tests" "$out/tests/"
 cp "$build/tests/libnvtx_recorder.so" "$out/lib/"
+# The external example, as a user builds it: against the package installed into a prefix.
+cmake --install "$build" --prefix "$build/pack-prefix" >/dev/null
+cmake -S "$root/examples/external" -B "$build/pack-external" -DCMAKE_PREFIX_PATH="$build/pack-prefix" \
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" >/dev/null
+cmake --build "$build/pack-external" -j "$(nproc)" >/dev/null
+cp "$build/pack-external/saxpy_bench" "$out/external/"
 for lib in $(ldd "$build/bench/cudabench" | awk '/libbenchmark|libfmt/ {print $3}'); do cp -L "$lib" "$out/lib/"; done
 git -C "$root" rev-parse HEAD >"$out/revision" 2>/dev/null || echo unknown >"$out/revision"
 if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then echo 1 >"$out/dirty"; else echo 0 >"$out/dirty"; fi
