@@ -6,6 +6,7 @@
 #include <cmath>
 #include <regex>
 #include <set>
+#include <string_view>
 
 #include "harness/atomic_file.hpp"
 #include "harness/merge.hpp"
@@ -15,9 +16,27 @@
 namespace cudabench {
 
 std::string canonical_case_name(const std::string& gbench_name) {
-  static const std::regex suffix(
-      R"(/(iterations:\d+|repeats:\d+|manual_time|real_time|min_time:[0-9.e+-]+s?|min_warmup_time:[0-9.e+-]+s?|process_time))");
-  return std::regex_replace(gbench_name, suffix, "");
+  // Google Benchmark's run-setting components, dropped wherever they stand: one pass over the '/'s.
+  auto is_setting = [](std::string_view part) {
+    for (std::string_view flag : {"manual_time", "real_time", "process_time"})
+      if (part == flag) return true;
+    for (std::string_view key : {"iterations:", "repeats:", "min_time:", "min_warmup_time:"})
+      if (part.substr(0, key.size()) == key) return true;
+    return false;
+  };
+  std::string out;
+  out.reserve(gbench_name.size());
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t slash = gbench_name.find('/', start);
+    const std::string_view part = std::string_view(gbench_name).substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    if (start == 0 || !is_setting(part)) {
+      if (start != 0) out += '/';
+      out += part;
+    }
+    if (slash == std::string::npos) return out;
+    start = slash + 1;
+  }
 }
 
 const char* to_string(case_status s) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# One GPU call (binaries from ci/device_pack.sh in .devlibs/) that checks the held-stream timing
+# One GPU call (binaries from tools/validation/device_pack.sh in .devlibs/) that checks the held-stream timing
 # (stream_blocker) and the worker threads' NVTX ranges; docs/validation.md and docs/profiling.md cite it.
-#   1. GPU tests, CLI tests, the quick suite (ci/device_check.sh): the default suite with the stream held
+#   1. GPU tests, CLI tests, the quick suite (tools/validation/device_check.sh): the default suite with the stream held
 #   2. the quick suite again with --no-blocking-kernel, and both again with --cache=hot: held against unheld
 #   3. the NVTX recorder check over the quick suite (worker threads now open the case range again)
 #   4. ./run_bench --ncu's path over the dot family (its worker threads' kernels must be found)
@@ -13,9 +13,9 @@ summary="$out/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 work=$(mktemp -d)
 
-"$root/ci/device_check.sh" >"$work/check.txt" 2>&1
+"$root/tools/validation/device_check.sh" quick >"$work/check.txt" 2>&1
 grep -E "PASSED|FAILED|passed|failed|wall time|case\(s\)" "$work/check.txt" | tee -a "$summary"
-mv "$out/h100_quick.json" "$work/held_declared.json"; mv "$out/quick.txt" "$out/gpu.txt" "$work/" 2>/dev/null
+mv "$out/quick.json" "$work/held_declared.json"; mv "$out/quick.txt" "$out/gpu.txt" "$work/" 2>/dev/null
 "$bench" --no-blocking-kernel --json "$work/unheld_declared.json" >"$work/unheld_declared.txt" 2>&1; note "unheld quick: exit $?"
 "$bench" --cache=hot --json "$work/held_hot.json" >"$work/held_hot.txt" 2>&1; note "held hot quick: exit $?"
 "$bench" --cache=hot --no-blocking-kernel --json "$work/unheld_hot.json" >"$work/unheld_hot.txt" 2>&1; note "unheld hot quick: exit $?"
@@ -41,7 +41,7 @@ echo "== NVTX recorder, quick suite"
 "$root/tests/nvtx/nvtx_test.sh" "$bench" "$root/.devlibs/lib/libnvtx_recorder.so" "$root" 2>&1 | tail -n 5 | tee -a "$summary"
 
 echo "== ncu, dot family"
-NCU_FILTER='^dot/' OUT="$work" NCU_TIMEOUT_S=120 "$root/ci/device_issue5.sh" ncu 2>&1 | tail -n 6 | tee -a "$summary"
+NCU_FILTER='^dot/' OUT="$work" NCU_TIMEOUT_S=120 "$root/tools/validation/device_profilers.sh" ncu 2>&1 | tail -n 6 | tee -a "$summary"
 
 echo "== nightly, 6 repetitions"
 start=$(date +%s)

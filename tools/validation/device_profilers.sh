@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# What issue 5 needs from a GPU machine (binaries from ci/device_pack.sh in .devlibs/), in two parts that
-# each fit one device call:
-#   ci/device_issue5.sh checks  GPU and CLI tests and the quick suite (ci/device_check.sh); the quick suite
+# Profiler and multi-device checks on a GPU machine (binaries from tools/validation/device_pack.sh in .devlibs/),
+# in two parts that each fit one device call:
+#   tools/validation/device_profilers.sh checks  GPU and CLI tests and the quick suite (device_check.sh quick); the quick suite
 #                               with --cache=hot (batched tiny kernels); --devices=all and its errors;
-#                               --nsys through ci/profile.sh; the NVTX recorder check over every case of
+#                               --nsys through app/cudabench-run; the NVTX recorder check over every case of
 #                               the full preset (--profile)
-#   ci/device_issue5.sh ncu     ./run_bench --ncu's path (ci/profile.sh) over every GPU case of the quick
+#   tools/validation/device_profilers.sh ncu     ./run_bench --ncu's path (app/cudabench-run) over every GPU case of the quick
 #                               preset (NCU_FILTER narrows it), and a check that ncu's NVTX filter found
 #                               each case's kernels inside the case's own range
 # Results go under $OUT (or ./out); each part ends with a short summary.
@@ -16,7 +16,7 @@ note() { echo "$*" | tee -a "$summary"; }
 
 checks() {
   echo "== device_check (gpu tests, cli tests, quick suite)"
-  "$root/ci/device_check.sh" >"$out/check.txt" 2>&1
+  "$root/tools/validation/device_check.sh" quick >"$out/check.txt" 2>&1
   grep -E "PASSED|FAILED|passed|failed|wall time|case\(s\)" "$out/check.txt" | tee -a "$summary"
 
   echo "== quick suite, --cache=hot"
@@ -46,8 +46,8 @@ PY
     note "$bad: exit $? $(head -n 1 "$out/bad.err")"
   done
 
-  echo "== --nsys through ci/profile.sh"
-  (cd "$out" && timeout 60 "$root/ci/profile.sh" "$bench" --nsys --filter='^image/pinned_streams/4$' >"$out/nsys.txt" 2>&1)
+  echo "== --nsys through app/cudabench-run"
+  (cd "$out" && timeout 60 "$root/app/cudabench-run" "$bench" --nsys --filter='^image/pinned_streams/4$' >"$out/nsys.txt" 2>&1)
   note "--nsys exit $? ($(command -v nsys || echo 'no nsys on PATH')); files: $(cd "$out" && ls cudabench-quick-* 2>/dev/null | tr '\n' ' ')"
   tail -n 5 "$out/nsys.txt"
   (cd "$out" && tar czf nsys.tgz nsys.txt cudabench-quick-* 2>/dev/null; rm -f cudabench-quick-*)
@@ -64,15 +64,15 @@ ncu_all() {
   [ -n "${NCU_FILTER:-}" ] && filter=$NCU_FILTER
   echo "== --ncu over every GPU case matching $filter"
   start=$(date +%s)
-  timeout "${NCU_TIMEOUT_S:-560}" "$root/ci/profile.sh" "$bench" --ncu --filter="$filter" --json "$out/ncu_run.json" 2>"$out/ncu.err"
+  timeout "${NCU_TIMEOUT_S:-560}" "$root/app/cudabench-run" "$bench" --ncu --filter="$filter" --json "$out/ncu_run.json" 2>"$out/ncu.err"
   note "ncu: status $?, $(( $(date +%s) - start )) s"
   csv="$out/ncu_run.ncu.csv"
   [ -f "$csv" ] || csv=$(ls "$out"/ncu_run.ncu.csv.tmp.* 2>/dev/null | head -n 1)
-  python3 "$root/ci/ncu_check.py" "$csv" "$bench" "$filter" | tee -a "$summary"
+  python3 "$root/tools/validation/ncu_check.py" "$csv" "$bench" "$filter" | tee -a "$summary"
 }
 
 case "${1:-}" in
   checks) checks ;;
   ncu) ncu_all ;;
-  *) echo "usage: ci/device_issue5.sh checks|ncu" >&2; exit 2 ;;
+  *) echo "usage: tools/validation/device_profilers.sh checks|ncu" >&2; exit 2 ;;
 esac

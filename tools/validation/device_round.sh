@@ -3,12 +3,12 @@
 # cases (which also shows each case's kernels under its NVTX range), then a nightly baseline and a nightly
 # run with INJECT_PCT (default 3) percent injected into one case per family.
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${OUT:-$root/out}"
-"$root/ci/device_check.sh" >"$out/check.txt" 2>&1
+"$root/tools/validation/device_check.sh" quick >"$out/check.txt" 2>&1
 grep -E "PASSED|FAILED|passed|wall time|case\(s\)" "$out/check.txt"
-timeout 200 "$root/ci/ncu_accuracy.sh" "$out/h100_quick.json" 20 | tee "$out/ncu_table.txt"
+timeout 200 "$root/tools/validation/ncu_accuracy.sh" "$out/quick.json" 20 | tee "$out/ncu_table.txt"
 export NIGHTLY_OPTS=--repetitions=6
-"$root/ci/validate.sh" aa base6
+"$root/tools/validation/validate.sh" aa base6
 pct=${INJECT_PCT:-3}
-"$root/ci/validate.sh" inject "$pct" "inj$pct" base6
+"$root/tools/validation/validate.sh" inject "$pct" "inj$pct" base6

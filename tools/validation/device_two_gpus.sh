@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --devices on a machine with two GPUs (binaries from ci/device_pack.sh in .devlibs/): all devices, a
+# --devices on a machine with two GPUs (binaries from tools/validation/device_pack.sh in .devlibs/): all devices, a
 # device that does not exist among three asked for (CUDABENCH_TEST_DEVICE_COUNT=3), one device, and
 # --compare-to=auto on a GPU model without a stored baseline. Results under $OUT.
 set -uo pipefail

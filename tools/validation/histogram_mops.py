@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the histogram family's throughput as the source material reports it (million operations per
 second: input elements / median time), and how many counts histogram/naive lost, from a result JSON.
-Usage: ci/histogram_mops.py RESULT.json"""
+Usage: tools/validation/histogram_mops.py RESULT.json"""
 import json, math, sys
 
 rows = json.load(open(sys.argv[1]))["benchmarks"]

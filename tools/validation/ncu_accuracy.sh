@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# On a GPU machine (binaries from ci/device_pack.sh): for every cold kernel-only case of a result file whose
+# On a GPU machine (binaries from tools/validation/device_pack.sh): for every cold kernel-only case of a result file whose
 # median is at least MIN_US (20), profiles the case alone with Nsight Compute, selecting its kernels by the
 # case's NVTX range, and compares the harness median with ncu's gpu__time_duration per run.
-# Usage: ci/ncu_accuracy.sh RESULT.json [MIN_US]      (writes $OUT/ncu_accuracy.csv and prints a table)
+# Usage: tools/validation/ncu_accuracy.sh RESULT.json [MIN_US]      (writes $OUT/ncu_accuracy.csv and prints a table)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
 result=$1 min_us=${2:-20}
@@ -47,4 +47,4 @@ while read -r name median; do
   ncu --clock-control none --nvtx --nvtx-include "$range" --metrics gpu__time_duration.sum --csv --page raw --print-units base \
       "$bench" --profile --filter="$regex" 2>>"$out/ncu_stderr.log" | tee -a "$out/ncu_stdout.log" | grep -E '^"[0-9]' | sed "s|^|\"$name\",\"$median\",|" >>"$out/ncu_raw.csv"
 done <<<"$cases"
-python3 "$root/ci/ncu_parse.py" "$out/ncu_stdout.log" "$out/ncu_accuracy.csv" "$result"
+python3 "$root/tools/validation/ncu_parse.py" "$out/ncu_stdout.log" "$out/ncu_accuracy.csv" "$result"

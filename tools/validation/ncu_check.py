@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Checks the CSV of `./run_bench --ncu` (ci/profile.sh): every GPU case the filter selects must have had its
+"""Checks the CSV of `./run_bench --ncu` (app/cudabench-run): every GPU case the filter selects must have had its
 own kernels profiled (a kernel launched outside the case's NVTX range is simply not profiled), and every
 profiled kernel must sit under the case's own range. Prints a table and a summary line; exits 1 if a case fails.
-Usage: ci/ncu_check.py NCU_CSV BENCH_BINARY FILTER"""
+Usage: tools/validation/ncu_check.py NCU_CSV BENCH_BINARY FILTER"""
 import collections, csv, subprocess, sys
 
 HARNESS_KERNELS = ("clock_probe_kernel", "stream_blocker_kernel", "spin_kernel")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reads ncu raw CSV output (ncu_stdout.log) and compares per-run kernel time with the harness medians.
-Usage: ci/ncu_parse.py NCU_STDOUT_LOG OUT_CSV RESULT_JSON"""
+Usage: tools/validation/ncu_parse.py NCU_STDOUT_LOG OUT_CSV RESULT_JSON"""
 import csv, json, os, statistics, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ncu_check import nvtx_ranges

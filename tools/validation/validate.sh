@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Validation runs on a GPU machine (binaries from ci/device_pack.sh in .devlibs/); see docs/validation.md.
-#   ci/validate.sh aa NAME...           nightly runs named NAME into $OUT/NAME.json, back to back, each timed;
+# Validation runs on a GPU machine (binaries from tools/validation/device_pack.sh in .devlibs/); see docs/validation.md.
+#   tools/validation/validate.sh aa NAME...           nightly runs named NAME into $OUT/NAME.json, back to back, each timed;
 #                                       then every consecutive pair compared (A/A: nothing should be flagged)
-#   ci/validate.sh inject PCT NAME      a nightly run with PCT% injected into one case of each family
+#   tools/validation/validate.sh inject PCT NAME      a nightly run with PCT% injected into one case of each family
 # Stops starting runs when the next one would not finish inside $BUDGET_S seconds (default 560).
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
@@ -39,5 +39,5 @@ case "$mode" in
       echo "compare $base -> $name: exit $?; $(tail -n 1 "$out/$base-vs-$name.txt")"
       grep -E " (regression|improvement|inconclusive) " "$out/$base-vs-$name.txt" | cut -c1-160
     fi ;;
-  *) echo "usage: ci/validate.sh aa NAME... | inject PCT NAME [BASE]" >&2; exit 2 ;;
+  *) echo "usage: tools/validation/validate.sh aa NAME... | inject PCT NAME [BASE]" >&2; exit 2 ;;
 esac
