@@ -125,10 +125,10 @@ int report_main(int argc, char** argv) {
       run_result run = load_run(positional[0]);
       auto tables = reports::speedup_tables(run);
       fmt::print("{}", reports::speedups_terminal(tables));
-      std::string paper = reports::paper_table(run);
-      if (!paper.empty()) fmt::print("\nconv2d in the layout of the paper's Table 1:\n{}", paper);
+      const auto declared = reports::declared_tables(run);
+      for (const auto& t : declared) fmt::print("\n{}:\n{}", t.title, t.markdown);
       std::string md = reports::speedups_markdown(tables, "Speedups: " + run.source);
-      if (!paper.empty()) md += "\n### conv2d in the layout of the paper's Table 1\n\n" + paper;
+      for (const auto& t : declared) md += "\n### " + t.title + "\n\n" + t.markdown;
       write_if(s.md_path, md);
       write_if(s.html_path, reports::speedups_html(run, tables));
       return 0;

@@ -129,7 +129,8 @@ void register_conv2d(cudabench::family_builder& f, const cudabench::preset&) {
       .reference("cpu", "cpu_seq")
       .reference("cpu_parallel", "cpu_par")
       .reference("naive", "naive")
-      .reference("vendor", "cudnn");
+      .reference("vendor", "cudnn")
+      .table("conv2d in the layout of the paper's Table 1", {"cpu_seq", "cpu_par"}, {"naive", "tiled"});
   const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
   const std::vector<int> gpu_sizes = f.sizes<int>({1024, 4096}, {1024, 4096, 16384}, {1024, 2048, 4096, 8192, 16384});
   // The sequential CPU takes tens of seconds at 16384; only the full preset goes there.

@@ -101,6 +101,17 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
       else if (variants.is_array())
         for (auto& v : variants) if (v.is_string()) f.references[role].push_back(v.get<std::string>());
     }
+    const nlohmann::json tables = fj.value("tables", nlohmann::json::array());
+    auto strings = [](const nlohmann::json& a) {
+      std::vector<std::string> out;
+      if (a.is_array())
+        for (auto& v : a) if (v.is_string()) out.push_back(v.get<std::string>());
+      return out;
+    };
+    if (tables.is_array())
+      for (auto& t : tables)
+        if (t.is_object() && t.contains("base") && t.contains("variants"))
+          f.tables.push_back({t.value("title", fam), strings(t["base"]), strings(t["variants"])});
     r.families[fam] = f;
   }
   const nlohmann::json case_meta = meta.value("cases", nlohmann::json::object());

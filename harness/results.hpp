@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cudabench/fixture.hpp"
 #include "harness/device_info.hpp"
 
 namespace cudabench {
@@ -40,6 +41,7 @@ struct case_result {
 struct family_refs {
   std::string description;
   std::map<std::string, std::vector<std::string>> references;  ///< role -> candidate variants, first present wins
+  std::vector<size_table> tables;                                ///< per-size tables the family declares
 };
 
 struct run_result {

@@ -25,8 +25,11 @@ json run_metadata(const run_description& run, const suite& s, const std::vector<
   meta["cache"] = run.cache;
   if (run.injected) meta["inject_slowdown"] = *run.injected;
   json families = json::object();
-  for (const auto& f : s.families)
+  for (const auto& f : s.families) {
     families[f.name] = {{"description", f.description}, {"tolerance", f.tolerance}, {"references", f.references}};
+    for (const size_table& t : f.tables)
+      families[f.name]["tables"].push_back({{"title", t.title}, {"base", t.base}, {"variants", t.variants}});
+  }
   meta["families"] = families;
   json cases = json::object();
   for (const case_def* c : selected) {

@@ -64,25 +64,40 @@ std::vector<speedup_table> speedup_tables(const cudabench::run_result& run) {
   return tables;
 }
 
-std::string paper_table(const cudabench::run_result& run) {
-  std::string out = "| size | CPU (ms) | naive (ms) | tiled (ms) | naive speedup | tiled speedup |\n|---|---|---|---|---|---|\n";
-  bool any = false;
-  for (const auto& t : speedup_tables(run)) {
-    if (t.family != "conv2d") continue;
-    auto find = [&](const std::string& v) -> const speedup_row* {
-      for (auto& r : t.rows) if (r.variant == v) return &r;
-      return nullptr;
-    };
-    const speedup_row* cpu = find("cpu_seq");
-    if (!cpu) cpu = find("cpu_par");
-    const speedup_row *naive = find("naive"), *tiled = find("tiled");
-    if (!cpu || !naive || !tiled) continue;
-    any = true;
-    out += fmt::format("| {}x{} | {:.2f}{} | {:.3f} | {:.3f} | {:.0f}x | {:.0f}x |\n", t.size_label, t.size_label, cpu->time_s * 1e3,
-                       cpu->variant == "cpu_par" ? " (parallel)" : "", naive->time_s * 1e3, tiled->time_s * 1e3,
-                       cpu->time_s / naive->time_s, cpu->time_s / tiled->time_s);
+std::vector<declared_table> declared_tables(const cudabench::run_result& run) {
+  std::vector<declared_table> out;
+  const std::vector<speedup_table> by_size = speedup_tables(run);
+  for (const auto& [family, refs] : run.families) {
+    for (const cudabench::size_table& decl : refs.tables) {
+      std::string text = "| size | " + (decl.base.empty() ? std::string("base") : decl.base.front()) + " (ms) |";
+      std::string rule = "|---|---:|";
+      for (const auto& v : decl.variants) { text += " " + v + " (ms) |"; rule += "---:|"; }
+      for (const auto& v : decl.variants) { text += " " + v + " speedup |"; rule += "---:|"; }
+      text += "\n" + rule + "\n";
+      bool any = false;
+      for (const speedup_table& t : by_size) {
+        if (t.family != family) continue;
+        auto find = [&](const std::string& v) -> const speedup_row* {
+          for (auto& r : t.rows) if (r.variant == v) return &r;
+          return nullptr;
+        };
+        const speedup_row* base = nullptr;
+        for (const auto& candidate : decl.base)
+          if (!base) base = find(candidate);
+        std::vector<const speedup_row*> cols;
+        for (const auto& v : decl.variants) cols.push_back(find(v));
+        if (!base || std::count(cols.begin(), cols.end(), nullptr)) continue;
+        any = true;
+        text += fmt::format("| {} | {:.2f}{} |", t.size_label, base->time_s * 1e3,
+                            base->variant == decl.base.front() ? "" : " (" + base->variant + ")");
+        for (const speedup_row* c : cols) text += fmt::format(" {:.3f} |", c->time_s * 1e3);
+        for (const speedup_row* c : cols) text += fmt::format(" {:.0f}x |", base->time_s / c->time_s);
+        text += "\n";
+      }
+      if (any) out.push_back({decl.title, text});
+    }
   }
-  return any ? out : std::string();
+  return out;
 }
 
 }  // namespace cudabench::reports

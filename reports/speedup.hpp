@@ -29,7 +29,13 @@ struct speedup_table {
 /// Groups the run's measured cases by family and size; roles come from the run's own metadata.
 std::vector<speedup_table> speedup_tables(const cudabench::run_result& run);
 
-/// Table 1 of the source paper for conv2d: size; CPU, naive and tiled times; speedups over CPU.
-std::string paper_table(const cudabench::run_result& run);
+/// A per-size table a family declared (family_builder::table), rendered as a Markdown table.
+struct declared_table {
+  std::string title;
+  std::string markdown;
+};
+
+/// Every table the run's families declared, over the sizes at which all its columns were measured.
+std::vector<declared_table> declared_tables(const cudabench::run_result& run);
 
 }  // namespace cudabench::reports

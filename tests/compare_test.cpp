@@ -10,7 +10,7 @@
 using namespace cudabench;
 
 namespace {
-run_result fixture(const std::string& name) { return load_run(std::string(CUDABENCH_FIXTURES) + "/" + name); }
+run_result load_fixture(const std::string& name) { return load_run(std::string(CUDABENCH_FIXTURES) + "/" + name); }
 const case_comparison& find(const comparison& c, const std::string& name) {
   for (auto& r : c.cases) if (r.name == name) return r;
   throw std::runtime_error("no case " + name);
@@ -18,14 +18,14 @@ const case_comparison& find(const comparison& c, const std::string& name) {
 }  // namespace
 
 TEST(Compare, IdenticalDistributionsFlagNothing) {
-  comparison c = compare_runs(fixture("synthetic_base.json"), fixture("synthetic_same.json"), {});
+  comparison c = compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_same.json"), {});
   EXPECT_FALSE(c.has_regression());
   EXPECT_EQ(c.count(verdict::unchanged), c.cases.size());
   for (auto& r : c.cases) EXPECT_EQ(r.method, "rank test");
 }
 
 TEST(Compare, ExactlyTheSlowedCaseIsFlagged) {
-  comparison c = compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {});
+  comparison c = compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {});
   EXPECT_EQ(c.count(verdict::regression), 1u);
   const case_comparison& r = find(c, "conv2d/tiled/4096");
   EXPECT_EQ(r.v, verdict::regression);
@@ -37,19 +37,19 @@ TEST(Compare, ExactlyTheSlowedCaseIsFlagged) {
 }
 
 TEST(Compare, ImprovementsAreReportedAndNeverFail) {
-  comparison c = compare_runs(fixture("synthetic_base.json"), fixture("synthetic_faster.json"), {});
+  comparison c = compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_faster.json"), {});
   EXPECT_EQ(find(c, "image/sync").v, verdict::improvement);
   EXPECT_FALSE(c.has_regression());
 }
 
 TEST(Compare, NoisyCaseIsInconclusive) {
-  comparison c = compare_runs(fixture("synthetic_noisy_base.json"), fixture("synthetic_noisy.json"), {});
+  comparison c = compare_runs(load_fixture("synthetic_noisy_base.json"), load_fixture("synthetic_noisy.json"), {});
   EXPECT_EQ(find(c, "histogram/cub/1048576").v, verdict::inconclusive);
   EXPECT_FALSE(c.has_regression());
 }
 
 TEST(Compare, ThresholdAloneWithOneSampleASide) {
-  run_result base = fixture("gbench17_single.json");
+  run_result base = load_fixture("gbench17_single.json");
   run_result cur = base;
   for (auto& c : cur.cases)
     if (c.name == "image/sync") { c.samples_s[0] *= 1.2; c.median_s *= 1.2; }
@@ -65,7 +65,7 @@ TEST(Compare, ThresholdAloneWithOneSampleASide) {
 }
 
 TEST(Compare, HostBoundCasesWithOneRepetitionReportNoSpread) {
-  comparison c = compare_runs(fixture("h100/quick_board_a.json"), fixture("h100/quick_board_b.json"), {});
+  comparison c = compare_runs(load_fixture("h100/quick_board_a.json"), load_fixture("h100/quick_board_b.json"), {});
   int host = 0;
   for (auto& r : c.cases) {
     if (r.method != "host-bound: not gated") continue;
@@ -77,13 +77,13 @@ TEST(Compare, HostBoundCasesWithOneRepetitionReportNoSpread) {
 }
 
 TEST(Compare, AggregatesOnlySaysNoTestRan) {
-  comparison c = compare_runs(fixture("gbench18_aggregates.json"), fixture("gbench18_aggregates.json"), {});
+  comparison c = compare_runs(load_fixture("gbench18_aggregates.json"), load_fixture("gbench18_aggregates.json"), {});
   EXPECT_EQ(find(c, "image/sync").method, "threshold only (aggregates only: no rank test)");
   EXPECT_EQ(find(c, "BM_NeedsGPU").v, verdict::skipped);
 }
 
 TEST(Compare, NewAndMissingCases) {
-  run_result base = fixture("synthetic_base.json"), cur = fixture("synthetic_same.json");
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
   cur.cases.erase(cur.cases.begin());  // image/sync gone
   cur.cases[0].name = "image/pinned_streams/8";  // a case that changed its parameters
   comparison c = compare_runs(base, cur, {});
@@ -93,7 +93,7 @@ TEST(Compare, NewAndMissingCases) {
 }
 
 TEST(Compare, DifferentGpuModelsAreRefusedUnlessAllowed) {
-  run_result base = fixture("synthetic_base.json"), other = fixture("synthetic_other_gpu.json");
+  run_result base = load_fixture("synthetic_base.json"), other = load_fixture("synthetic_other_gpu.json");
   try {
     compare_runs(base, other, {});
     FAIL() << "expected a refusal";
@@ -108,7 +108,7 @@ TEST(Compare, DifferentGpuModelsAreRefusedUnlessAllowed) {
 }
 
 TEST(Compare, DriverChangeIsShownInTheHeader) {
-  run_result base = fixture("synthetic_base.json"), cur = fixture("synthetic_same.json");
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
   cur.device->driver_version = 13010;
   comparison c = compare_runs(base, cur, {});
   ASSERT_EQ(c.header_notes.size(), 1u);
@@ -116,14 +116,14 @@ TEST(Compare, DriverChangeIsShownInTheHeader) {
 }
 
 TEST(Compare, ClockDifferenceIsRefused) {
-  run_result base = fixture("synthetic_base.json"), cur = fixture("synthetic_same.json");
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
   cur.device->sm_clock_khz = 1500000;
   EXPECT_THROW(compare_runs(base, cur, {}), input_error);
 }
 
 TEST(Compare, RealH100RunsFromTwoBoards) {
   // Recorded on two H100 boards of the lent machines (quick preset, one repetition: threshold only).
-  run_result a = fixture("h100/quick_board_a.json"), b = fixture("h100/quick_board_b.json");
+  run_result a = load_fixture("h100/quick_board_a.json"), b = load_fixture("h100/quick_board_b.json");
   ASSERT_TRUE(a.device && b.device);
   EXPECT_EQ(a.device->name, "NVIDIA H100 80GB HBM3");
   EXPECT_NE(a.device->uuid, b.device->uuid);

@@ -17,12 +17,12 @@ using namespace cudabench;
 
 namespace {
 const std::string dir = CUDABENCH_FIXTURES;
-run_result fixture(const std::string& name) { return load_run(dir + "/" + name); }
+run_result load_fixture(const std::string& name) { return load_run(dir + "/" + name); }
 }  // namespace
 
 TEST(Markdown, MatchesTheGoldenFile) {
   // Sources are given relative to the fixtures so the golden file does not depend on the checkout path.
-  run_result base = fixture("synthetic_base.json"), cur = fixture("synthetic_slowed.json");
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_slowed.json");
   base.source = "synthetic_base.json";
   cur.source = "synthetic_slowed.json";
   const std::string got = cudabench::reports::markdown_writer().render(compare_runs(base, cur, {}));
@@ -31,7 +31,7 @@ TEST(Markdown, MatchesTheGoldenFile) {
 }
 
 TEST(Markdown, RegressionsComeFirstAndEverythingIsFolded) {
-  const std::string md = cudabench::reports::markdown_writer().render(compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {}));
+  const std::string md = cudabench::reports::markdown_writer().render(compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {}));
   const auto reg = md.find("### Regressions"), details = md.find("<details>");
   ASSERT_NE(reg, std::string::npos);
   ASSERT_NE(details, std::string::npos);
@@ -40,14 +40,14 @@ TEST(Markdown, RegressionsComeFirstAndEverythingIsFolded) {
 }
 
 TEST(VerdictJson, IsMachineReadable) {
-  auto j = nlohmann::json::parse(cudabench::reports::verdict_json_writer().render(compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {})));
+  auto j = nlohmann::json::parse(cudabench::reports::verdict_json_writer().render(compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {})));
   EXPECT_TRUE(j["regression"].get<bool>());
   EXPECT_EQ(j["counts"]["regression"], 1);
   EXPECT_EQ(j["cases"].size(), 4u);
 }
 
 TEST(Html, IsSelfContained) {
-  const std::string html = cudabench::reports::html_writer().render(compare_runs(fixture("synthetic_base.json"), fixture("synthetic_slowed.json"), {}));
+  const std::string html = cudabench::reports::html_writer().render(compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {}));
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // the SVG namespace is the only URL
   EXPECT_EQ(html.find("https://"), std::string::npos);
@@ -75,6 +75,31 @@ TEST(Speedups, UseTheFamilyReferences) {
   EXPECT_DOUBLE_EQ(rows[2].speedup.at("sync"), 16.0);
   EXPECT_DOUBLE_EQ(rows[2].speedup.at("cpu"), 4.0);
   EXPECT_DOUBLE_EQ(rows[1].speedup.at("sync"), 1.0);
+}
+
+TEST(Speedup, DeclaredTablesFollowTheFamilysDeclaration) {
+  run_result r;
+  r.families["fam"].tables = {{"fam's table", {"seq", "par"}, {"gpu"}}};
+  auto add = [&](std::string variant, int n, double t) {
+    case_result c;
+    c.name = "fam/" + variant + "/" + std::to_string(n); c.family = "fam"; c.variant = variant;
+    c.params = std::to_string(n); c.size = n; c.median_s = t; c.samples_s = {t};
+    r.cases.push_back(c);
+  };
+  add("seq", 64, 8e-3);
+  add("gpu", 64, 1e-3);
+  add("par", 128, 4e-3);   // no sequential case at 128: the parallel one stands in, and is named
+  add("gpu", 128, 2e-3);
+  add("gpu", 256, 2e-3);   // no base at 256: no row
+  const auto tables = cudabench::reports::declared_tables(r);
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].title, "fam's table");
+  EXPECT_NE(tables[0].markdown.find("| size | seq (ms) | gpu (ms) | gpu speedup |"), std::string::npos) << tables[0].markdown;
+  EXPECT_NE(tables[0].markdown.find("| 64 | 8.00 | 1.000 | 8x |"), std::string::npos) << tables[0].markdown;
+  EXPECT_NE(tables[0].markdown.find("| 128 | 4.00 (par) | 2.000 | 2x |"), std::string::npos) << tables[0].markdown;
+  EXPECT_EQ(tables[0].markdown.find("| 256 |"), std::string::npos);
+  r.families["fam"].tables.clear();
+  EXPECT_TRUE(cudabench::reports::declared_tables(r).empty()) << "no declaration, no table";
 }
 
 TEST(Trend, OneNoisyPointIsNotAShift) {

@@ -8,12 +8,12 @@
 using namespace cudabench;
 
 namespace {
-std::string fixture(const std::string& name) { return std::string(CUDABENCH_FIXTURES) + "/" + name; }
+std::string fixture_path(const std::string& name) { return std::string(CUDABENCH_FIXTURES) + "/" + name; }
 
 /// The input_error's message for a bad file ("" when it loads).
 std::string load_error(const std::string& name) {
   try {
-    load_run(fixture(name));
+    load_run(fixture_path(name));
   } catch (const input_error& e) {
     return e.what();
   }
@@ -28,7 +28,7 @@ TEST(Results, CanonicalNamesDropGoogleBenchmarkSuffixes) {
 }
 
 TEST(Results, ReadsRepetitionsAndTheDevice) {
-  run_result r = load_run(fixture("synthetic_base.json"));
+  run_result r = load_run(fixture_path("synthetic_base.json"));
   ASSERT_TRUE(r.device);
   EXPECT_EQ(r.device->name, "NVIDIA H100 80GB HBM3");
   EXPECT_EQ(r.preset, "nightly");
@@ -43,7 +43,7 @@ TEST(Results, ReadsRepetitionsAndTheDevice) {
 }
 
 TEST(Results, GoogleBenchmark17ErrorRow) {
-  run_result r = load_run(fixture("gbench17_single.json"));
+  run_result r = load_run(fixture_path("gbench17_single.json"));
   EXPECT_FALSE(r.device);
   const case_result* broken = r.find("BM_Broken");
   ASSERT_NE(broken, nullptr);
@@ -53,7 +53,7 @@ TEST(Results, GoogleBenchmark17ErrorRow) {
 }
 
 TEST(Results, GoogleBenchmark18SkipsAndAggregatesOnly) {
-  run_result r = load_run(fixture("gbench18_aggregates.json"));
+  run_result r = load_run(fixture_path("gbench18_aggregates.json"));
   const case_result* skipped = r.find("BM_NeedsGPU");
   ASSERT_NE(skipped, nullptr);
   EXPECT_EQ(skipped->status, case_status::skipped);

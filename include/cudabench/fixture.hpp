@@ -73,6 +73,14 @@ struct case_def {
   std::string name() const { return params.empty() ? family + "/" + variant : family + "/" + variant + "/" + params; }
 };
 
+/// A table of one family that a report prints, one line per size: the time of a base variant (the first of
+/// `base` present at that size), the times of `variants`, then each variant's speedup over the base.
+struct size_table {
+  std::string title;
+  std::vector<std::string> base;      ///< candidates, first present wins (e.g. a sequential, then a parallel CPU case)
+  std::vector<std::string> variants;
+};
+
 /// A family: its cases, the variants reports take as references, and how its outputs are checked.
 struct family_def {
   std::string name;
@@ -81,6 +89,7 @@ struct family_def {
   /// role ("cpu", "naive", "sync", "vendor") -> candidate variants; a speedup table uses the first one it holds
   std::map<std::string, std::vector<std::string>> references;
   bool takes_sizes = false;  ///< its registrar asked family_builder::sizes() (so --sizes can choose them)
+  std::vector<size_table> tables;  ///< per-size tables the report prints for this family
 };
 
 }  // namespace cudabench

@@ -23,6 +23,12 @@ class family_builder {
     family_.references[role].push_back(std::move(variant));
     return *this;
   }
+  /// Declares a per-size table for reports: `base`'s time (first candidate present), each variant's time,
+  /// and each variant's speedup over the base (the layout of a paper's results table, say).
+  family_builder& table(std::string title, std::vector<std::string> base, std::vector<std::string> variants) {
+    family_.tables.push_back({std::move(title), std::move(base), std::move(variants)});
+    return *this;
+  }
   /// Adds a case of this family (its `family` field is filled in).
   family_builder& add(case_def c) { c.family = family_.name; cases_.push_back(std::move(c)); return *this; }
 
