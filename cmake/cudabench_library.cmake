@@ -1,0 +1,7 @@
+# cudabench_library(NAME SOURCES...): a static library of the package, target cudabench_NAME with the alias
+# and export name cudabench::NAME, position-independent so a user may link it into a shared object too.
+function(cudabench_library name)
+  add_library(cudabench_${name} STATIC ${ARGN})
+  add_library(cudabench::${name} ALIAS cudabench_${name})
+  set_target_properties(cudabench_${name} PROPERTIES EXPORT_NAME ${name} POSITION_INDEPENDENT_CODE ON)
+endfunction()
