@@ -84,9 +84,10 @@ std::vector<double> seconds_of(const std::vector<sample>& kept) {
   return out;
 }
 
-/// Runs per sample for a case whose single run takes `run_s`: enough runs to fill min_sample_s.
+/// Runs per sample for a case whose single run takes `run_s`: enough runs to fill min_sample_s (one when
+/// the run's time is not known, as after no warm-up).
 int batch_for(double run_s, int most) {
-  if (!(run_s < batch_below_s)) return 1;
+  if (!(run_s > 0) || run_s >= batch_below_s) return 1;
   return int(std::min(double(most), std::ceil(min_sample_s / std::max(run_s, 1e-9))));
 }
 }  // namespace
