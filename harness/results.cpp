@@ -63,6 +63,15 @@ double unit_to_seconds(const std::string& unit, const std::string& source, const
   throw input_error(fmt::format("{}: case '{}' has unknown time_unit '{}'", source, name, unit));
 }
 
+/// The strings of a JSON string or array of strings (anything else in it is ignored).
+std::vector<std::string> strings_of(const nlohmann::json& j) {
+  if (j.is_string()) return {j.get<std::string>()};
+  std::vector<std::string> out;
+  if (j.is_array())
+    for (auto& v : j) if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
 void split_name(case_result& c) {
   auto [device, name] = split_device_prefix(c.name);
   c.device = device;
@@ -96,22 +105,12 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
     family_refs f;
     f.description = fj.value("description", "");
     const nlohmann::json refs = fj.value("references", nlohmann::json::object());
-    for (auto& [role, variants] : refs.items()) {
-      if (variants.is_string()) f.references[role].push_back(variants.get<std::string>());
-      else if (variants.is_array())
-        for (auto& v : variants) if (v.is_string()) f.references[role].push_back(v.get<std::string>());
-    }
+    for (auto& [role, variants] : refs.items()) f.references[role] = strings_of(variants);
     const nlohmann::json tables = fj.value("tables", nlohmann::json::array());
-    auto strings = [](const nlohmann::json& a) {
-      std::vector<std::string> out;
-      if (a.is_array())
-        for (auto& v : a) if (v.is_string()) out.push_back(v.get<std::string>());
-      return out;
-    };
     if (tables.is_array())
       for (auto& t : tables)
         if (t.is_object() && t.contains("base") && t.contains("variants"))
-          f.tables.push_back({t.value("title", fam), strings(t["base"]), strings(t["variants"])});
+          f.tables.push_back({t.value("title", fam), strings_of(t["base"]), strings_of(t["variants"])});
     r.families[fam] = f;
   }
   const nlohmann::json case_meta = meta.value("cases", nlohmann::json::object());
