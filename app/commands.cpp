@@ -1,4 +1,4 @@
-// compare / report / trend commands.
+// The compare, report and trend commands, and the comparison step of a run.
 #include "app/commands.hpp"
 
 #include <fmt/format.h>
@@ -12,8 +12,6 @@
 #include "reports/writers.hpp"
 
 namespace cudabench::app {
-using cudabench::input_error;
-using cudabench::usage_error;
 
 namespace {
 const char* compare_usage = R"(usage: ./run_bench compare BASELINE.json CURRENT.json [options]
