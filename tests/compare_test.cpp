@@ -122,7 +122,7 @@ TEST(Compare, ClockDifferenceIsRefused) {
 }
 
 TEST(Compare, RealH100RunsFromTwoBoards) {
-  // Recorded on two H100 boards of the lent machines (quick preset, one repetition: threshold only).
+  // Recorded on two H100 boards (quick preset, one repetition: threshold only).
   run_result a = load_fixture("h100/quick_board_a.json"), b = load_fixture("h100/quick_board_b.json");
   ASSERT_TRUE(a.device && b.device);
   EXPECT_EQ(a.device->name, "NVIDIA H100 80GB HBM3");
