@@ -52,6 +52,20 @@ exit status: 0 all cases ran or were skipped; 1 a case failed its check, or --co
 )";
 }
 
+namespace {
+/// The items of a comma-separated list ("" items included, so "1,,2" is refused by whoever reads them).
+std::vector<std::string> split_commas(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = list.find(',', start);
+    out.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+}  // namespace
+
 int parse_int(const std::string& text, const std::string& what, int lo, int hi) {
   char* end = nullptr;
   errno = 0;
@@ -90,14 +104,11 @@ std::vector<int> parse_device_list(const std::string& spec, int count) {
   if (spec == "all") {
     for (int d = 0; d < count; ++d) out.push_back(d);
   } else {
-    std::size_t start = 0;
-    while (start <= spec.size()) {
-      const std::size_t comma = std::min(spec.find(',', start), spec.size());
-      const int d = parse_int(spec.substr(start, comma - start), "--devices", 0, 1 << 20);
+    for (const std::string& item : split_commas(spec)) {
+      const int d = parse_int(item, "--devices", 0, 1 << 20);
       if (d >= count) throw usage_error("--devices: device " + std::to_string(d) + " does not exist (" + std::to_string(count) + " visible)");
       if (std::find(out.begin(), out.end(), d) != out.end()) throw usage_error("--devices: device " + std::to_string(d) + " is listed twice");
       out.push_back(d);
-      start = comma + 1;
     }
   }
   if (out.empty()) throw usage_error("--devices: no CUDA device to run on");
@@ -132,17 +143,13 @@ void parse_sizes(const std::string& spec, std::map<std::string, std::vector<std:
   const std::string family = spec.substr(0, eq);
   if (into.count(family)) throw usage_error("--sizes: family '" + family + "' is given twice");
   std::vector<std::int64_t>& list = into[family];
-  std::size_t start = eq + 1;
-  while (start <= spec.size()) {
-    const std::size_t comma = std::min(spec.find(',', start), spec.size());
-    const std::string item = spec.substr(start, comma - start);
+  for (const std::string& item : split_commas(spec.substr(eq + 1))) {
     char* end = nullptr;
     errno = 0;
     const long long v = std::strtoll(item.c_str(), &end, 10);
     if (item.empty() || *end != '\0' || errno != 0 || v <= 0)
       throw usage_error("--sizes: '" + item + "' in '" + spec + "' is not a positive whole number");
     list.push_back(v);
-    start = comma + 1;
   }
 }
 

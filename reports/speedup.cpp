@@ -20,6 +20,14 @@ std::string row_label(const cudabench::case_result& c) {
   else if (params.rfind(size + "/", 0) == 0) params = params.substr(size.size() + 1);
   return params.empty() ? c.variant : c.variant + "/" + params;
 }
+
+/// The row of the first of `candidates` measured at this size, or null.
+const speedup_row* first_present(const speedup_table& t, const std::vector<std::string>& candidates) {
+  for (const auto& variant : candidates)
+    for (const auto& r : t.rows)
+      if (r.variant == variant) return &r;
+  return nullptr;
+}
 }  // namespace
 
 std::vector<speedup_table> speedup_tables(const cudabench::run_result& run) {
@@ -46,12 +54,7 @@ std::vector<speedup_table> speedup_tables(const cudabench::run_result& run) {
     auto fam = run.families.find(t.family);
     if (fam == run.families.end()) continue;
     for (auto& [role, candidates] : fam->second.references) {
-      const speedup_row* ref = nullptr;
-      for (auto& variant : candidates) {
-        for (auto& r : t.rows)
-          if (r.variant == variant) { ref = &r; break; }
-        if (ref) break;
-      }
+      const speedup_row* ref = first_present(t, candidates);
       if (!ref) continue;
       t.references[role] = ref->name;
       const double ref_time = ref->time_s;
@@ -77,15 +80,9 @@ std::vector<declared_table> declared_tables(const cudabench::run_result& run) {
       bool any = false;
       for (const speedup_table& t : by_size) {
         if (t.family != family) continue;
-        auto find = [&](const std::string& v) -> const speedup_row* {
-          for (auto& r : t.rows) if (r.variant == v) return &r;
-          return nullptr;
-        };
-        const speedup_row* base = nullptr;
-        for (const auto& candidate : decl.base)
-          if (!base) base = find(candidate);
+        const speedup_row* base = first_present(t, decl.base);
         std::vector<const speedup_row*> cols;
-        for (const auto& v : decl.variants) cols.push_back(find(v));
+        for (const auto& v : decl.variants) cols.push_back(first_present(t, {v}));
         if (!base || std::count(cols.begin(), cols.end(), nullptr)) continue;
         any = true;
         text += fmt::format("| {} | {:.2f}{} |", t.size_label, base->time_s * 1e3,
