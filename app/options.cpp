@@ -22,6 +22,9 @@ Runs the CUDA benchmark suite (Google Benchmark cases named family/variant/param
 options:
   --filter=REGEX          run the cases whose name matches (e.g. conv2d, image/pinned)
   --json=FILE             write results as Google Benchmark JSON, with the device description
+  --trace=FILE            after each case's timed repetitions, run one more sample traced with CUPTI (kernels,
+                          copies, memsets per stream) and write the run's timeline to FILE as Chrome trace JSON
+                          (Perfetto, chrome://tracing); timeline metrics and the sample go into --json
   --list                  list the cases the filter selects, then exit
   --preset=NAME           quick (default, <= 60 s on a GPU), nightly or full
   --repetitions=N         repetitions per case (default: the preset's)
@@ -127,7 +130,7 @@ std::vector<std::string> child_arguments(const std::vector<std::string>& args, i
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (take_value(args, i, "--devices", v) || take_value(args, i, "--device", v) || take_value(args, i, "--json", v)) continue;
     bool renamed = false;
-    for (const char* name : {"--md", "--html", "--verdict"})
+    for (const char* name : {"--md", "--html", "--verdict", "--trace"})
       if (!renamed && take_value(args, i, name, v)) { out.push_back(std::string(name) + "=" + with_suffix(v)); renamed = true; }
     if (!renamed) out.push_back(args[i]);
   }
@@ -166,6 +169,7 @@ run_options parse_run_options(const std::vector<std::string>& args) {
     else if (a == "--no-blocking-kernel") o.no_blocking_kernel = true;
     else if (take_value(args, i, "--filter", v)) { if (v.empty()) throw usage_error("--filter needs a regular expression"); o.filter = v; }
     else if (take_value(args, i, "--json", v)) { if (v.empty()) throw usage_error("--json needs a file name"); o.json_path = v; }
+    else if (take_value(args, i, "--trace", v)) { if (v.empty()) throw usage_error("--trace needs a file name"); o.trace_path = v; }
     else if (take_value(args, i, "--preset", v)) { preset_by_name(v); o.preset = v; }
     else if (take_value(args, i, "--repetitions", v)) o.repetitions = parse_int(v, "--repetitions", 1, 1000);
     else if (take_value(args, i, "--device", v)) o.device = parse_int(v, "--device", 0, 1023);

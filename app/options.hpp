@@ -14,6 +14,7 @@ namespace cudabench::app {
 struct run_options {
   std::string filter = ".";
   std::optional<std::string> json_path;
+  std::optional<std::string> trace_path;     ///< --trace=FILE: Chrome trace-event JSON of traced samples
   bool list = false;
   bool help = false;
   std::string preset = "quick";
@@ -43,7 +44,7 @@ struct run_options {
 std::vector<int> parse_device_list(const std::string& spec, int count);
 
 /// The arguments of the child process that runs `args` on one device: --devices, --device and --json are
-/// replaced (--device=N, --json=JSON), and report outputs (--md, --html, --verdict) get a ".devN" suffix.
+/// replaced (--device=N, --json=JSON), and other outputs (--md, --html, --verdict, --trace) get a ".devN" suffix.
 std::vector<std::string> child_arguments(const std::vector<std::string>& args, int device, const std::string& json);
 
 /// Parses one --sizes value, "FAMILY=N,N,..." (positive whole numbers), into `into`; throws usage_error.

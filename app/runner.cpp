@@ -19,6 +19,7 @@
 #include "harness/results.hpp"
 #include "harness/results_json.hpp"
 #include "harness/run_info.hpp"
+#include "harness/trace_recorder.hpp"
 
 namespace cudabench::app {
 namespace {
@@ -36,6 +37,22 @@ std::vector<const case_def*> select_cases(const suite& s, const std::string& fil
   for (const auto& c : s.cases)
     if (std::regex_search(c.name(), re) != negate) out.push_back(&c);
   return out;
+}
+
+/// Writes the run's timeline and says what it holds (or why it holds no device activity).
+void write_trace(trace_recorder& tracer, const device_info& dev, const std::string& path) {
+  trace_log& log = tracer.log();
+  if (dev.available) log.device_names[dev.ordinal] = dev.name;
+  if (!dev.available) log.note = "no GPU: " + dev.unavailable_reason;
+  else if (!tracer.device_problem().empty()) log.note = tracer.device_problem();
+  else if (log.ops.empty()) log.note = "no GPU case was traced";
+  write_file_atomically(path, chrome_trace(log).dump(1) + "\n");
+  std::size_t cases = 0;
+  for (const host_range& r : log.ranges) cases += r.category == "stage" && r.name == phase_name(phase::trace);
+  if (log.note.empty())
+    fmt::print("trace: {} ({} traced case(s), {} GPU operations; open in https://ui.perfetto.dev or chrome://tracing)\n", path, cases, log.ops.size());
+  else
+    fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", path, cases, log.note);
 }
 
 }  // namespace
@@ -86,6 +103,7 @@ int run_main(int argc, char** argv) {
     const std::optional<std::string> baseline_path =
         opt.save_baseline ? std::optional(baseline_file_for(dev, p.name, opt.baseline_dir)) : std::nullopt;
     if (json_path) check_writable(*json_path);
+    if (opt.trace_path) check_writable(*opt.trace_path);
     std::optional<std::string> compare_path;
     if (opt.compare_to) compare_path = resolve_baseline(*opt.compare_to, dev, p.name, opt.baseline_dir);
     const compare_settings cmp = compare_settings_from(opt);
@@ -102,6 +120,8 @@ int run_main(int argc, char** argv) {
     ms.inject_regex = opt.inject_regex;
     ms.inject_pct = opt.inject_pct;
     ms.hold_stream = !opt.profile && !opt.no_blocking_kernel;
+    std::optional<trace_recorder> tracer;
+    if (opt.trace_path) ms.tracer = &tracer.emplace();
     case_driver driver(dev, p, ms);
     for (const case_def* c : selected) {
       auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&driver, c](benchmark::State& st) { driver.run(st, *c); });
@@ -123,6 +143,7 @@ int run_main(int argc, char** argv) {
     for (auto& [name, m] : driver.results())
       (m.outcome == case_outcome::failed ? failed : m.outcome == case_outcome::skipped ? skipped : passed)++;
     fmt::print("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size(), passed, skipped, failed);
+    if (tracer) write_trace(*tracer, dev, *opt.trace_path);
 
     int status = failed ? 1 : 0;
     if (json_path || compare_path || baseline_path) {

@@ -126,6 +126,14 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
 }
 }  // namespace
 
+bool timeline_change::notable() const {
+  if (metric.size() > 9 && metric.compare(metric.size() - 9, 9, "_fraction") == 0) return std::fabs(cur - base) >= 0.1;
+  if (metric == "copy_compute_overlap") return std::fabs(cur - base) >= 0.1;
+  if (metric == "kernel_launches" || metric == "device_ops") return cur != base;
+  const double scale = std::max(std::fabs(base), std::fabs(cur));
+  return scale > 0 && std::fabs(cur - base) >= 0.1 * scale;
+}
+
 comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s) {
   comparison out;
   out.base_source = base.source;
@@ -176,6 +184,8 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
     if (!b->label.empty() && !c.label.empty() && b->label != c.label)
       r.note += (r.note.empty() ? "" : "; ") + fmt::format("label changed: '{}' -> '{}'", b->label, c.label);
     if (r.base_median_s > 0 && r.cur_median_s > 0) log_ratios[r.family].push_back(std::log(r.cur_median_s / r.base_median_s));
+    for (const auto& [metric, value] : c.timeline_metrics)
+      if (auto it = b->timeline_metrics.find(metric); it != b->timeline_metrics.end()) r.timeline.push_back({metric, it->second, value});
     out.cases.push_back(std::move(r));
   }
   for (const case_result& b : base.cases) {

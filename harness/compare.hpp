@@ -3,7 +3,6 @@
 
 #include <map>
 #include <optional>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +25,14 @@ struct compare_settings {
   std::optional<std::string> md_path, html_path, json_path;
 };
 
+/// A timeline metric of a case traced in both runs (--trace). Informational: it never decides a verdict.
+struct timeline_change {
+  std::string metric;
+  double base = 0, cur = 0;
+  /// Worth showing: a fraction moved by 0.1 or more, a count changed, or another metric moved by 10% or more.
+  bool notable() const;
+};
+
 struct case_comparison {
   std::string name;
   std::string family;
@@ -40,6 +47,7 @@ struct case_comparison {
   double gate = 0;           ///< the change this case had to exceed: max(threshold for its class, noise floor)
   std::string note;
   std::vector<double> base_samples_s, cur_samples_s;
+  std::vector<timeline_change> timeline;  ///< metrics present on both sides
 };
 
 struct comparison {

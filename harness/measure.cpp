@@ -12,6 +12,7 @@
 #include "harness/l2_flush.hpp"
 #include "cudabench/nvtx.hpp"
 #include "harness/stats.hpp"
+#include "harness/trace_recorder.hpp"
 
 namespace cudabench {
 
@@ -270,6 +271,40 @@ std::vector<double> case_driver::measure_cpu(fixture& fx, const case_def& c, rep
   return std::move(got.seconds);
 }
 
+case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
+  trace_recorder& tr = *settings_.tracer;
+  phase_range p(phase::trace);
+  if (c.on == where::cpu) {
+    fx.prepare(nullptr);
+    tr.begin_sample(false);
+    const std::uint64_t t0 = trace_recorder::now();
+    fx.run(nullptr);
+    case_timeline t = tr.end_sample(t0, trace_recorder::now(), true);
+    t.note = "a CPU case: no device activity";
+    return t;
+  }
+  gpu_state& g = *gpu_;
+  case_timeline t;
+  // Two traced runs, the first discarded: CUPTI's first records of a case can carry its own start-up.
+  for (int k = 0; k < 2; ++k) {
+    fx.prepare(g.main);
+    if (cache_of(c) == cache_state::cold) {
+      phase_range f(phase::flush);
+      g.flusher.flush(g.main);
+    }
+    CB_CHECK(cudaDeviceSynchronize());
+    tr.begin_sample(true);
+    const std::uint64_t t0 = trace_recorder::now();
+    fx.run(g.main);
+    CB_CHECK(cudaGetLastError());
+    CB_CHECK(cudaDeviceSynchronize());
+    t = tr.end_sample(t0, trace_recorder::now(), k == 1);
+  }
+  if (!tr.device_problem().empty()) t.note = "no device activity recorded: " + tr.device_problem();
+  else if (t.ops.empty()) t.note = "CUPTI recorded no GPU operation";
+  return t;
+}
+
 void case_driver::run(benchmark::State& st, const case_def& c) {
   const std::string name = c.name();
   case_range range(nvtx_case_name(name));
@@ -319,7 +354,9 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     if (rec.injected) rep.label += fmt::format(", injected +{:g}%", settings_.inject_pct);
     if (!rec.note.empty()) rep.label += ", " + rec.note;
     st.SetLabel(rep.label);
-    results_[name].repetitions.push_back(std::move(rep));
+    measured_case& m = results_[name];
+    m.repetitions.push_back(std::move(rep));
+    if (settings_.tracer && m.repetitions.size() >= std::size_t(preset_.repetitions)) m.timeline = trace_sample(fx, c);
   } catch (const skip_case& e) {
     cached_.reset();
     cached_name_.clear();

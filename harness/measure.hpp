@@ -17,6 +17,8 @@
 
 namespace cudabench {
 
+class trace_recorder;
+
 /// How cases are measured beyond the preset: forced cache state, injected slowdown.
 struct measure_settings {
   std::optional<cache_state> cache_override;
@@ -26,6 +28,8 @@ struct measure_settings {
   /// Hold the stream until a sample's work is queued, so launch latency stays out of the timed region
   /// (off under profilers, which serialise launches, and with --no-blocking-kernel).
   bool hold_stream = true;
+  /// --trace: after a case's last repetition, one more sample runs traced (not timed) into this recorder.
+  trace_recorder* tracer = nullptr;
 };
 
 /// What sampling a CPU case gave: the per-run times of its samples and how it stopped.
@@ -60,6 +64,7 @@ class case_driver {
   fixture& fixture_for(const case_def& c);
   std::vector<double> measure_gpu(fixture& fx, const case_def& c, repetition& rep);
   std::vector<double> measure_cpu(fixture& fx, const case_def& c, repetition& rep);
+  case_timeline trace_sample(fixture& fx, const case_def& c);
   cache_state cache_of(const case_def& c) const { return settings_.cache_override.value_or(c.cache); }
   bool injected(const case_def& c) const;
   void skip(benchmark::State& st, const std::string& name, const std::string& why);

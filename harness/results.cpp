@@ -169,6 +169,15 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
       continue;
     }
     c.samples_s.push_back(seconds);
+    if (row.contains("cudabench") && row["cudabench"].is_object() && row["cudabench"].contains("timeline")) {
+      const nlohmann::json& t = row["cudabench"]["timeline"];
+      if (!t.is_object()) throw input_error(fmt::format("{}: case '{}' has a timeline that is not an object", source, name));
+      c.timeline = t;
+      c.timeline_metrics.clear();
+      if (t.contains("metrics") && t["metrics"].is_object())
+        for (auto& [k, v] : t["metrics"].items())
+          if (v.is_number() && std::isfinite(v.get<double>())) c.timeline_metrics[k] = v.get<double>();
+    }
     if (c.samples_s.size() == 1) {
       for (auto& [k, v] : row.items())
         if (v.is_number() && k != "real_time" && k != "cpu_time" && k != "iterations" && k != "repetitions" &&

@@ -121,6 +121,7 @@ void add_case_rows(json& rows, const std::string& name, std::size_t index, const
     for (const auto& [k, v] : r.counters) row[k] = v;
     if (!r.label.empty()) row["label"] = r.label;
     row["cudabench"] = record_json(r.record);
+    if (i + 1 == reps && m.timeline) row["cudabench"]["timeline"] = to_json(*m.timeline);
     rows.push_back(std::move(row));
   }
   if (reps < 2) return;

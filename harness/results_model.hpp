@@ -3,8 +3,11 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "harness/timeline.hpp"
 
 namespace cudabench {
 
@@ -39,6 +42,7 @@ struct measured_case {
   case_outcome outcome = case_outcome::passed;
   std::string message;               ///< why skipped or failed
   std::vector<repetition> repetitions;
+  std::optional<case_timeline> timeline;  ///< one traced sample after the last repetition (--trace)
 };
 
 }  // namespace cudabench

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "harness/format.hpp"
 #include "reports/svg.hpp"
@@ -19,6 +20,90 @@ std::string page(const std::string& title, const std::string& body) {
          svg::escape(title) + "</h1>\n" + body + "</body></html>\n";
 }
 std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
+
+double number_or(const nlohmann::json& j, const char* key, double fallback) {
+  return j.is_object() && j.contains(key) && j[key].is_number() && std::isfinite(j[key].get<double>()) ? j[key].get<double>() : fallback;
+}
+std::string string_or(const nlohmann::json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+/// The lanes of a stored case timeline: the host phases, one lane per engine (all H2D copies, all kernels,
+/// all D2H copies, with every stream's operations), then one lane per stream. Malformed entries are skipped.
+std::vector<svg::lane> lanes_of(const nlohmann::json& timeline) {
+  std::vector<svg::lane> lanes;
+  const nlohmann::json empty = nlohmann::json::array();
+  const nlohmann::json& phases = timeline.contains("phases") && timeline["phases"].is_array() ? timeline["phases"] : empty;
+  const nlohmann::json& ops = timeline.contains("ops") && timeline["ops"].is_array() ? timeline["ops"] : empty;
+  std::map<std::pair<double, double>, svg::lane> phase_lanes;  // (thread, depth) -> lane
+  for (const auto& p : phases) {
+    const double thread = number_or(p, "thread", 0), depth = number_or(p, "depth", 0);
+    svg::lane& l = phase_lanes[{thread, depth}];
+    l.name = thread == 0 ? fmt::format("host phases ({:g})", depth) : fmt::format("thread {:g} phases", thread);
+    l.slices.push_back({number_or(p, "start_us", 0), number_or(p, "dur_us", 0), string_or(p, "name"), "phase"});
+  }
+  for (auto& [key, l] : phase_lanes) lanes.push_back(std::move(l));
+  svg::lane h2d{"H2D copies (all streams)", {}}, kernels{"kernels (all streams)", {}}, d2h{"D2H copies (all streams)", {}};
+  std::map<double, svg::lane> streams;
+  for (const auto& o : ops) {
+    const std::string kind = string_or(o, "kind"), copy = string_or(o, "copy");
+    const std::string k = kind == "kernel" ? "kernel" : kind == "memset" ? "memset" : copy == "HtoD" ? "h2d" : copy == "DtoH" ? "d2h" : "copy";
+    const svg::slice s{number_or(o, "start_us", 0), number_or(o, "dur_us", 0), string_or(o, "name"), k};
+    if (k == "h2d") h2d.slices.push_back(s);
+    if (k == "kernel") kernels.slices.push_back(s);
+    if (k == "d2h") d2h.slices.push_back(s);
+    const double stream = number_or(o, "stream", 0);
+    streams[stream].name = fmt::format("stream {:g}", stream);
+    streams[stream].slices.push_back(s);
+  }
+  for (svg::lane* l : {&h2d, &kernels, &d2h})
+    if (!l->slices.empty()) lanes.push_back(std::move(*l));
+  for (auto& [id, l] : streams) lanes.push_back(std::move(l));
+  return lanes;
+}
+
+/// One chart per traced case, the cases of a family on one time scale (so a pipeline over more streams
+/// shows as shorter), then a table of their timeline metrics.
+std::string timelines_html(const cudabench::run_result& run) {
+  std::map<std::string, std::vector<const cudabench::case_result*>> by_family;
+  for (auto& c : run.cases)
+    if (c.timeline.is_object()) by_family[c.family].push_back(&c);
+  if (by_family.empty()) return "";
+  std::string body = "<h2>Timelines of one traced sample (--trace)</h2>\n<p>Each chart is one untimed sample recorded "
+                     "after the case's timed repetitions: host phases on top, then each engine, then each stream.</p>\n";
+  std::set<std::string> metric_names;
+  for (auto& [family, cases] : by_family) {
+    double span = 0;
+    std::vector<std::pair<const cudabench::case_result*, std::vector<svg::lane>>> charts;
+    for (const auto* c : cases) {
+      auto lanes = lanes_of(c->timeline);
+      for (auto& [k, v] : c->timeline_metrics) metric_names.insert(k);
+      if (lanes.empty()) continue;
+      span = std::max(span, number_or(c->timeline, "sample_us", 0));
+      charts.emplace_back(c, std::move(lanes));
+    }
+    for (auto& [c, lanes] : charts) {
+      std::string title = c->name;
+      if (auto it = c->timeline_metrics.find("copy_compute_overlap"); it != c->timeline_metrics.end())
+        title += fmt::format(" (copy/compute overlap {})", pct(it->second));
+      body += "<div class=\"chart timeline\">" + svg::timeline(title, lanes, span) + "</div>\n";
+      if (const std::string note = string_or(c->timeline, "note"); !note.empty()) body += "<p>" + svg::escape(c->name + ": " + note) + "</p>\n";
+    }
+  }
+  body += "<table><tr><th>case</th>";
+  for (auto& m : metric_names) body += "<th>" + svg::escape(m) + "</th>";
+  body += "</tr>\n";
+  for (auto& [family, cases] : by_family)
+    for (const auto* c : cases) {
+      body += "<tr><td>" + svg::escape(c->name) + "</td>";
+      for (auto& m : metric_names) {
+        auto it = c->timeline_metrics.find(m);
+        body += "<td>" + (it == c->timeline_metrics.end() ? std::string("-") : svg::escape(format_timeline_metric(m, it->second))) + "</td>";
+      }
+      body += "</tr>\n";
+    }
+  return body + "</table>\n";
+}
 }  // namespace
 
 std::string html_writer::render(const cudabench::comparison& c) const {
@@ -53,6 +138,13 @@ std::string html_writer::render(const cudabench::comparison& c) const {
                         measured ? pct(r.detectable) : "-", to_string(r.v));
   }
   body += "</table>\n";
+  if (const auto changes = notable_timeline_changes(c); !changes.empty()) {
+    body += "<h2>Timeline changes (from --trace; informational, not a verdict)</h2>\n<table><tr><th>case</th><th>metric</th><th>baseline</th><th>current</th></tr>\n";
+    for (auto& [name, t] : changes)
+      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", svg::escape(name), svg::escape(t.metric),
+                          format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
+    body += "</table>\n";
+  }
   return page("cudabench comparison", body);
 }
 
@@ -98,6 +190,7 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
     }
     body += "</table>\n";
   }
+  body += timelines_html(run);
   return page("cudabench report: " + run.source, body);
 }
 

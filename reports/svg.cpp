@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace cudabench::reports::svg {
@@ -144,6 +145,47 @@ std::string trend(const std::string& title, const std::vector<double>& values, c
   if (!x_labels.empty()) {
     o += fmt::format(R"(<text x="{}" y="{}">{}</text>)", pl, h - 12, escape(x_labels.front()));
     o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", W - pr, h - 12, escape(x_labels.back()));
+  }
+  return o + "</svg>";
+}
+
+std::string timeline(const std::string& title, const std::vector<lane>& lanes, double span_us) {
+  const double row = 20, left = 170, right = 20, top = 48, width = W - left - right;
+  const double h = top + row * double(lanes.size()) + 30;
+  for (auto& l : lanes)
+    for (auto& s : l.slices) span_us = std::max(span_us, s.start_us + s.dur_us);
+  if (!(span_us > 0)) span_us = 1;
+  auto px = [&](double us) { return left + std::clamp(us, 0.0, span_us) / span_us * width; };
+  auto colour = [](const std::string& kind) {
+    if (kind == "h2d") return "#1e88e5";
+    if (kind == "d2h") return "#e53935";
+    if (kind == "kernel") return "#43a047";
+    if (kind == "memset") return "#9e9e9e";
+    if (kind == "copy") return "#8e24aa";
+    return "#ffb300";  // phases
+  };
+  std::string o = header(W, h, title);
+  const std::pair<const char*, const char*> legend[] = {{"h2d", "copy H2D"}, {"kernel", "kernel"}, {"d2h", "copy D2H"},
+                                                         {"memset", "memset"}, {"copy", "other copy"}, {"phase", "host phase"}};
+  for (std::size_t i = 0; i < std::size(legend); ++i)
+    o += fmt::format(R"(<rect x="{0}" y="26" width="10" height="10" fill="{1}"/><text x="{2}" y="35">{3}</text>)", left + 95.0 * double(i),
+                     colour(legend[i].first), left + 95.0 * double(i) + 14, legend[i].second);
+  // Time axis: five ticks.
+  for (int k = 0; k <= 4; ++k) {
+    const double us = span_us * k / 4;
+    o += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#eee"/><text x="{0:.1f}" y="{3}" text-anchor="middle">{4:.4g} us</text>)",
+                     px(us), top - 4, h - 26, h - 12, us);
+  }
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    const double y = top + row * double(i);
+    o += fmt::format(R"(<g class="lane"><text x="{}" y="{}" text-anchor="end">{}</text><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="#ddd"/>)",
+                     left - 6, y + 14, escape(lanes[i].name), left, W - right, y + row - 1, y + row - 1);
+    for (auto& s : lanes[i].slices) {
+      const double x0 = px(s.start_us), x1 = px(s.start_us + s.dur_us);
+      o += fmt::format(R"(<rect class="op {}" x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}"><title>{} ({:.3g} us at {:.4g} us)</title></rect>)",
+                       escape(s.kind), x0, y + 3, std::max(x1 - x0, 0.6), row - 6, colour(s.kind), escape(s.label), s.dur_us, s.start_us);
+    }
+    o += "</g>";
   }
   return o + "</svg>";
 }

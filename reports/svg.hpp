@@ -34,4 +34,20 @@ std::string spreads(const std::string& title, const std::vector<spread>& rows);
 std::string trend(const std::string& title, const std::vector<double>& values, const std::vector<std::string>& x_labels,
                   const std::vector<std::size_t>& marked);
 
+/// A slice of a timeline lane; `kind` picks its colour: "h2d", "d2h", "kernel", "memset", "copy" (other
+/// directions), "phase".
+struct slice {
+  double start_us = 0, dur_us = 0;
+  std::string label;
+  std::string kind;
+};
+struct lane {
+  std::string name;
+  std::vector<slice> slices;
+};
+
+/// Lanes of slices on one time axis from 0 to `span_us` (at least the latest slice's end), with a legend
+/// of the operation colours; each slice carries its label as a tooltip.
+std::string timeline(const std::string& title, const std::vector<lane>& lanes, double span_us);
+
 }  // namespace cudabench::reports::svg

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "harness/format.hpp"
@@ -13,6 +14,29 @@ using cudabench::comparison;
 using cudabench::verdict;
 
 std::string format_change(double change) { return fmt::format("{:+.1f}%", 100 * change); }
+
+std::string format_timeline_metric(const std::string& metric, double value) {
+  auto ends_with = [&](const char* suffix) {
+    const std::string s(suffix);
+    return metric.size() >= s.size() && metric.compare(metric.size() - s.size(), s.size(), s) == 0;
+  };
+  if (ends_with("_fraction") || metric == "copy_compute_overlap") return fmt::format("{:.1f}%", 100 * value);
+  if (ends_with("_bytes_per_second")) return fmt::format("{:.1f} GB/s", value * 1e-9);
+  if (ends_with("_us")) return cudabench::format_time(value * 1e-6);
+  return fmt::format("{:g}", value);
+}
+
+std::vector<std::pair<std::string, cudabench::timeline_change>> notable_timeline_changes(const comparison& c) {
+  std::vector<std::pair<std::string, cudabench::timeline_change>> out;
+  for (auto& r : c.cases)
+    for (auto& t : r.timeline)
+      if (t.notable()) out.emplace_back(r.name, t);
+  return out;
+}
+
+std::size_t traced_cases(const comparison& c) {
+  return std::size_t(std::count_if(c.cases.begin(), c.cases.end(), [](auto& r) { return !r.timeline.empty(); }));
+}
 
 namespace {
 std::string time_or_dash(double s) { return s > 0 ? cudabench::format_time(s) : "-"; }
@@ -60,6 +84,14 @@ std::string terminal_writer::render(const comparison& c) const {
                        measured ? detectable_text(r) : "-", vs, r.note.empty() ? r.method : r.method.empty() ? r.note : r.method + "; " + r.note);
   }
   for (auto& [family, g] : c.family_geomean) out += fmt::format("geomean {:<20} current/baseline = {:.3f}\n", family, g);
+  if (const std::size_t traced = traced_cases(c)) {
+    const auto changes = notable_timeline_changes(c);
+    out += fmt::format("timeline ({} case(s) traced on both sides; informational, not a verdict): {}\n", traced,
+                       changes.empty() ? "no notable change" : fmt::format("{} notable change(s)", changes.size()));
+    for (auto& [name, t] : changes)
+      out += fmt::format("  {:<44} {:<22} {:>12} -> {}\n", name, t.metric, format_timeline_metric(t.metric, t.base),
+                         format_timeline_metric(t.metric, t.cur));
+  }
   out += summary_line(c) + "\n";
   return out;
 }
@@ -88,6 +120,11 @@ std::string markdown_writer::render(const comparison& c) const {
   if (!c.family_geomean.empty()) {
     out += "\n### Geometric mean per family (current / baseline)\n\n| family | ratio |\n|---|---:|\n";
     for (auto& [family, g] : c.family_geomean) out += fmt::format("| {} | {:.3f} |\n", family, g);
+  }
+  if (const auto changes = notable_timeline_changes(c); !changes.empty()) {
+    out += "\n### Timeline changes (from --trace; informational, not a verdict)\n\n| case | metric | baseline | current |\n|---|---|---:|---:|\n";
+    for (auto& [name, t] : changes)
+      out += fmt::format("| `{}` | {} | {} | {} |\n", name, t.metric, format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
   }
   out += fmt::format("\n<details><summary>All {} cases</summary>\n\n{}\n</details>\n", c.cases.size(), table([](auto&) { return true; }));
   return out;
@@ -120,6 +157,7 @@ std::string verdict_json_writer::render(const comparison& c) const {
       if (std::isfinite(r.detectable)) x["detectable_change"] = r.detectable;
     }
     if (!r.note.empty()) x["note"] = r.note;
+    for (auto& t : r.timeline) x["timeline"][t.metric] = {{"baseline", t.base}, {"current", t.cur}, {"notable", t.notable()}};
     cases.push_back(x);
   }
   j["cases"] = cases;

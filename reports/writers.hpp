@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/compare.hpp"
@@ -50,5 +51,13 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
 
 /// "+5.2%" style.
 std::string format_change(double change);
+
+/// A timeline metric's value in its unit: fractions as %, bandwidths in GB/s, durations in us, counts.
+std::string format_timeline_metric(const std::string& metric, double value);
+
+/// The notable timeline changes of a comparison, as (case, change) pairs in case order.
+std::vector<std::pair<std::string, cudabench::timeline_change>> notable_timeline_changes(const cudabench::comparison& c);
+/// How many cases were traced on both sides.
+std::size_t traced_cases(const cudabench::comparison& c);
 
 }  // namespace cudabench::reports

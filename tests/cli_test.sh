@@ -73,6 +73,34 @@ printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --output ] && : >"$2.qdstrm";
 abs_bench="$(cd "$(dirname "$bench")" && pwd)/$(basename "$bench")" abs_src="$(cd "$src" && pwd)"
 s=$(cd "$tmp" && NSYS="$tmp/fake-nsys" run "$abs_src/app/cudabench-run" "$abs_bench" --nsys --filter=image/cpu); check "--nsys that writes no report: exit 1, said" 1 "$s" \
   'grep -q "nsys wrote no report" "$tmp/err"' 'grep -q "only the raw cudabench-quick-.*qdstrm" "$tmp/err"'
+# An nsys that writes its report: named after the run's --json file.
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --output ] && : >"$2.nsys-rep"; shift; done\nexit 0\n' >"$tmp/good-nsys"; chmod +x "$tmp/good-nsys"
+s=$(cd "$tmp" && NSYS="$tmp/good-nsys" run "$abs_src/app/cudabench-run" "$abs_bench" --nsys --filter=image/cpu --json "$tmp/named.json"); check "--nsys: the report is named after the --json file" 0 "$s" \
+  '[ -f "$tmp/named.nsys-rep" ]' 'grep -q "nsys report: $tmp/named.nsys-rep" "$tmp/err"'
+# An nsys whose importer cannot load a library (as on the H100 machine without libdw.so.1): refused
+# before profiling, in one line naming the library.
+if command -v cc >/dev/null 2>&1; then
+  mkdir -p "$tmp/nsys/target-linux-x64" "$tmp/nsys/host-x64"
+  cp "$tmp/good-nsys" "$tmp/nsys/target-linux-x64/nsys"
+  printf 'int f(void) { return 0; }\n' | cc -shared -fPIC -x c - -Wl,-soname,libnsys_test_missing.so.1 -o "$tmp/nsys/libnsys_test_missing.so.1"
+  printf 'int f(void);\nint main(void) { return f(); }\n' | cc -x c - -x none -o "$tmp/nsys/host-x64/QdstrmImporter" "$tmp/nsys/libnsys_test_missing.so.1"
+  rm "$tmp/nsys/libnsys_test_missing.so.1"
+  s=$(cd "$tmp" && NSYS="$tmp/nsys/target-linux-x64/nsys" run "$abs_src/app/cudabench-run" "$abs_bench" --nsys --filter=image/cpu); check "--nsys whose importer lacks a library: exit 2, one line naming it" 2 "$s" \
+    'grep -q "importer .* cannot load libnsys_test_missing.so.1" "$tmp/err"' '[ "$(wc -l <"$tmp/err")" = 1 ]' '! ls "$tmp" | grep -q "cudabench-quick-.*nsys-rep"'
+fi
+# --trace without a GPU still records the cases' host ranges, and says that no device activity was recorded.
+s=$(run "$bench" --filter='^(image/cpu|histogram/cpu/1048576)$' --trace "$tmp/run.trace.json" --json "$tmp/traced.json"); check "--trace: Chrome trace of the cases' ranges, timelines in the JSON" 0 "$s" \
+  'grep -q "^trace: $tmp/run.trace.json (2 traced case(s)" "$tmp/out"' 'grep -q "no device activity recorded" "$tmp/out"' \
+  'python3 "$src/tests/check_trace_events.py" "$tmp/run.trace.json" --cases image/cpu histogram/cpu/1048576' \
+  'python3 -c "import json,sys; rows=json.load(open(sys.argv[1]))[\"benchmarks\"]; t=[r[\"cudabench\"][\"timeline\"] for r in rows if \"timeline\" in r.get(\"cudabench\", {})]; assert len(t) == 2 and all(\"kernel_launches\" in x[\"metrics\"] and x[\"phases\"] for x in t), t" "$tmp/traced.json"'
+s=$(run "$report" report "$tmp/traced.json" --html "$tmp/traced.html"); check "report draws the traced samples' timelines" 0 "$s" \
+  'grep -q "Timelines of one traced sample" "$tmp/traced.html"' '[ "$(grep -o "class=\"lane\"" "$tmp/traced.html" | wc -l)" -ge 2 ]'
+s=$(run "$report" compare "$tmp/traced.json" "$tmp/traced.json" --json "$tmp/tv.json"); check "compare shows timeline metrics, informational" 0 "$s" \
+  'grep -q "timeline (2 case(s) traced on both sides; informational, not a verdict): no notable change" "$tmp/out"' \
+  'python3 -c "import json,sys; c=json.load(open(sys.argv[1]))[\"cases\"]; assert all(\"timeline\" in x for x in c), c" "$tmp/tv.json"'
+s=$(run "$bench" --filter=image/cpu --trace=); check "--trace without a file name: exit 2" 2 "$s" 'grep -q -- "--trace needs a file name" "$tmp/err"'
+s=$(run "$bench" --filter=image/cpu --trace "$tmp/no/such/dir/t.json"); check "unwritable --trace fails before any case" 2 "$s" \
+  'grep -q "cannot write" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"

@@ -11,6 +11,7 @@
 #include "cudabench/cuda_handles.hpp"
 #include "harness/device_query.hpp"
 #include "harness/gpu_probes.hpp"
+#include "harness/trace_recorder.hpp"
 #include "kernels/histogram.cuh"
 #include "kernels/histogram_cpu.hpp"
 #include "kernels/host_data.hpp"
@@ -131,4 +132,48 @@ TEST(Gpu, StreamBlockerKeepsHostTimeOutOfTheTimedRegion) {
   impatient.hold(s);
   s.synchronize();  // never released
   EXPECT_TRUE(impatient.timed_out());
+}
+
+// --trace's recorder on the GPU: CUPTI reports the traced sample's copies and kernel with their streams,
+// bytes and directions, in order on the host clock; nothing before begin_sample is recorded.
+TEST(Gpu, TraceRecorderSeesCopiesAndKernelsOfTheSample) {
+  REQUIRE_GPU();
+  const std::size_t n = std::size_t(1) << 24;
+  std::vector<std::uint8_t> in(n);
+  fill_bytes(in.data(), n, fresh_seed());
+  cudabench::pinned_buffer<std::uint8_t> host(n);
+  std::copy(in.begin(), in.end(), host.get());
+  cudabench::device_buffer<std::uint8_t> d_in(n), d_out(n);
+  cudabench::stream s;
+  cudabench::trace_recorder tr;
+  launch_invert(d_in.get(), d_out.get(), n, s.get());  // before the sample: not recorded
+  s.synchronize();
+  for (int k = 0; k < 2; ++k) {
+    tr.begin_sample(true);
+    const std::uint64_t t0 = cudabench::trace_recorder::now();
+    CB_CHECK(cudaMemcpyAsync(d_in.get(), host.get(), n, cudaMemcpyHostToDevice, s.get()));
+    launch_invert(d_in.get(), d_out.get(), n, s.get());
+    CB_CHECK(cudaMemcpyAsync(host.get(), d_out.get(), n, cudaMemcpyDeviceToHost, s.get()));
+    s.synchronize();
+    const cudabench::case_timeline t = tr.end_sample(t0, cudabench::trace_recorder::now(), true);
+    ASSERT_EQ(tr.device_problem(), "");
+    ASSERT_EQ(t.ops.size(), 3u);
+    EXPECT_EQ(t.ops[0].copy, "HtoD");
+    EXPECT_EQ(t.ops[0].bytes, n);
+    EXPECT_EQ(t.ops[1].what, cudabench::device_op::kind::kernel);
+    EXPECT_NE(t.ops[1].name.find("invert"), std::string::npos) << t.ops[1].name;
+    EXPECT_EQ(t.ops[2].copy, "DtoH");
+    for (std::size_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(t.ops[i].stream, t.ops[0].stream);
+      EXPECT_LT(t.ops[i].start_ns, t.ops[i].end_ns);
+      EXPECT_GE(t.ops[i].start_ns + 50000, t0);  // on the host clock, inside the sample (50 us of slack)
+      if (i) EXPECT_LE(t.ops[i - 1].end_ns, t.ops[i].start_ns + 1000);
+    }
+    EXPECT_EQ(t.metrics.at("kernel_launches"), 1);
+    EXPECT_GT(t.metrics.at("h2d_bytes_per_second"), 1e9);  // pinned copies run at GB/s
+    EXPECT_LT(t.metrics.at("copy_compute_overlap"), 0.05);  // one stream: nothing overlaps
+  }
+  std::vector<std::uint8_t> want(n);
+  invert_cpu(in.data(), want.data(), n);
+  EXPECT_EQ(compare_elements(host.get(), want.data(), n, 0), "");
 }

@@ -3,6 +3,7 @@
 
 #include <nvtx3/nvtx3.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -16,7 +17,7 @@ struct nvtx_domain {
 };
 
 /// Phases of a case, each with its own colour on a timeline.
-enum class phase { setup, verify, warmup, measure, h2d, kernel, d2h, host, flush };
+enum class phase { setup, verify, warmup, measure, h2d, kernel, d2h, host, flush, trace };
 
 const char* phase_name(phase p) noexcept;
 std::uint32_t phase_argb(phase p) noexcept;
@@ -30,7 +31,41 @@ inline std::string nvtx_case_name(std::string name) {
   return name;
 }
 
-/// The case range and stage (setup, verify, warmup, measure) open on the thread that drives the cases.
+/// Sees the ranges of this header open and close, on every thread (the harness's --trace recorder is one).
+class range_observer {
+ public:
+  virtual ~range_observer() = default;
+  /// A range opened on the calling thread; `category` is "case", "stage" or "phase". Returns whether it
+  /// wants to be told when that range closes.
+  virtual bool opened(const char* name, const char* category) noexcept = 0;
+  /// The innermost range it wanted on the calling thread closed.
+  virtual void closed() noexcept = 0;
+};
+
+/// The observer ranges report to (none: null). Set it while no range is open.
+inline std::atomic<range_observer*>& current_range_observer() noexcept {
+  static std::atomic<range_observer*> observer{nullptr};
+  return observer;
+}
+
+/// Tells the current observer, if any, that a range opened, and later that it closed.
+class observed_range {
+ public:
+  observed_range(const char* name, const char* category, bool report) noexcept {
+    if (range_observer* o = report ? current_range_observer().load(std::memory_order_acquire) : nullptr)
+      if (o->opened(name, category)) observer_ = o;
+  }
+  ~observed_range() {
+    if (observer_) observer_->closed();
+  }
+  observed_range(const observed_range&) = delete;
+  observed_range& operator=(const observed_range&) = delete;
+ private:
+  range_observer* observer_ = nullptr;
+};
+
+/// The case range and stage (setup, verify, warmup, measure, traced sample) open on the thread that drives
+/// the cases.
 /// NVTX ranges belong to a thread, so worker threads open them again around their jobs (worker_pool does):
 /// a profiler's NVTX filter then finds a worker's launches under the case's range too.
 struct open_ranges {
@@ -49,7 +84,8 @@ class case_range {
  public:
   /// `driving`: opened by the thread that drives the case (false for a worker's copy of it).
   explicit case_range(const std::string& name, bool driving = true)
-      : range_{nvtx3::event_attributes{nvtx3::message{name}, nvtx3::color{0xFF76B900u}}}, driving_(driving) {
+      : range_{nvtx3::event_attributes{nvtx3::message{name}, nvtx3::color{0xFF76B900u}}}, driving_(driving),
+        observed_(name.c_str(), "case", driving) {
     if (driving_) driving_ranges() = {name, phase::setup};
   }
   ~case_range() {
@@ -60,15 +96,17 @@ class case_range {
  private:
   nvtx3::scoped_range_in<nvtx_domain> range_;
   bool driving_;
+  observed_range observed_;
 };
 
-/// A range for one phase (copy in, kernel, copy out, ...). The stages setup, verify, warmup and measure
-/// are opened by the driving thread only, and recorded for worker threads to mirror.
+/// A range for one phase (copy in, kernel, copy out, ...). The stages (setup, verify, warmup, measure,
+/// traced sample) are opened by the driving thread only, and recorded for worker threads to mirror.
 class phase_range {
  public:
   explicit phase_range(phase p, bool driving = true)
       : range_{nvtx3::event_attributes{nvtx3::message{phase_name(p)}, nvtx3::color{phase_argb(p)}}},
-        stage_(driving && is_stage(p)), previous_(stage_ ? driving_ranges().stage : p) {
+        stage_(driving && is_stage(p)), previous_(stage_ ? driving_ranges().stage : p),
+        observed_(phase_name(p), stage_ ? "stage" : "phase", stage_ || !is_stage(p)) {
     if (stage_) driving_ranges().stage = p;
   }
   ~phase_range() {
@@ -77,12 +115,13 @@ class phase_range {
   phase_range(const phase_range&) = delete;
   phase_range& operator=(const phase_range&) = delete;
   static bool is_stage(phase p) noexcept {
-    return p == phase::setup || p == phase::verify || p == phase::warmup || p == phase::measure;
+    return p == phase::setup || p == phase::verify || p == phase::warmup || p == phase::measure || p == phase::trace;
   }
  private:
   nvtx3::scoped_range_in<nvtx_domain> range_;
   bool stage_;
   phase previous_;
+  observed_range observed_;
 };
 
 /// The ranges a worker thread has opened again for its current job (none: empty case name).
@@ -119,6 +158,7 @@ inline const char* phase_name(phase p) noexcept {
     case phase::d2h: return "copy D2H";
     case phase::host: return "host work";
     case phase::flush: return "L2 flush";
+    case phase::trace: return "traced sample";
   }
   return "?";
 }
@@ -134,6 +174,7 @@ inline std::uint32_t phase_argb(phase p) noexcept {
     case phase::d2h: return 0xFFE53935;      // red
     case phase::host: return 0xFF6D4C41;     // brown
     case phase::flush: return 0xFF00ACC1;    // cyan
+    case phase::trace: return 0xFFD81B60;    // pink
   }
   return 0xFFFFFFFF;
 }

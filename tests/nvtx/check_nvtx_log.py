@@ -8,7 +8,7 @@ import collections
 import json
 import sys
 
-PHASES = {"setup", "verify", "warmup", "measure", "copy H2D", "kernel", "copy D2H", "host work", "L2 flush"}
+PHASES = {"setup", "verify", "warmup", "measure", "traced sample", "copy H2D", "kernel", "copy D2H", "host work", "L2 flush"}
 log, result = sys.argv[1], sys.argv[2]
 errors = []
 stacks = collections.defaultdict(list)

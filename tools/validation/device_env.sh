@@ -1,7 +1,8 @@
 # Sourced (not run) by the scripts that run on a GPU machine with the binaries device_pack.sh packed into
 # .devlibs/: sets root (the checkout), out ($OUT or ./out, created), bench, report and saxpy (the packed
-# binaries), and the environment they need there (their shared libraries, the packed revision). The scripts
-# run from the checkout's root, so stored baselines are its reports/baselines.
+# binaries), nsys_lib (Debian's libdw/libelf for Nsight Systems' importer), and the environment they need
+# there (their shared libraries, the packed revision). The scripts run from the checkout's root, so stored
+# baselines are its reports/baselines.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${OUT:-$root/out}"
 mkdir -p "$out"
@@ -11,3 +12,4 @@ export CUDABENCH_GIT_REVISION="$(cat "$root/.devlibs/revision" 2>/dev/null)" CUD
 bench="$root/.devlibs/bench/cudabench"
 report="$root/.devlibs/app/cudabench-report"
 saxpy="$root/.devlibs/external/saxpy_bench"
+nsys_lib="$root/.devlibs/nsys-lib"

@@ -19,6 +19,17 @@ cmake -S "$root/examples/external" -B "$build/pack-external" -DCMAKE_PREFIX_PATH
 cmake --build "$build/pack-external" -j "$(nproc)" >/dev/null
 cp "$build/pack-external/saxpy_bench" "$out/external/"
 for lib in $(ldd "$build/bench/cudabench" | awk '/libbenchmark|libfmt/ {print $3}'); do cp -L "$lib" "$out/lib/"; done
+# Nsight Systems' importer on the H100 machine lacks libdw.so.1: Debian's libdw1 and libelf1, unpacked, go
+# into nsys-lib/ (put first on LD_LIBRARY_PATH for nsys only; see docs/profiling.md).
+mkdir -p "$out/nsys-lib"
+debs=$(mktemp -d)
+if (cd "$debs" && apt-get download libdw1 libelf1 >/dev/null 2>&1); then
+  for deb in "$debs"/*.deb; do dpkg -x "$deb" "$debs/root"; done
+  cp -L "$debs"/root/usr/lib/x86_64-linux-gnu/libdw.so.1 "$debs"/root/usr/lib/x86_64-linux-gnu/libelf.so.1 "$out/nsys-lib/"
+else
+  echo "device_pack: apt-get download libdw1 libelf1 failed: nsys on the GPU machine will only write .qdstrm" >&2
+fi
+rm -rf "$debs"
 git -C "$root" rev-parse HEAD >"$out/revision" 2>/dev/null || echo unknown >"$out/revision"
 if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then echo 1 >"$out/dirty"; else echo 0 >"$out/dirty"; fi
 du -sh "$out"

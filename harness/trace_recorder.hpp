@@ -1,0 +1,59 @@
+// What --trace records: the ranges of every case and stage, and for each traced sample the GPU operations
+// (CUPTI's activity API) and the phases opened inside it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cudabench/nvtx.hpp"
+#include "harness/timeline.hpp"
+
+namespace cudabench {
+
+/// One per process at a time: it installs itself as the range observer for its lifetime. CUPTI starts at
+/// the first traced GPU sample (never for a run of CPU cases), and records only between begin_sample() and
+/// end_sample(), so the timed samples run with no activity collection.
+class trace_recorder final : public range_observer {
+ public:
+  trace_recorder();
+  ~trace_recorder() override;
+  trace_recorder(const trace_recorder&) = delete;
+  trace_recorder& operator=(const trace_recorder&) = delete;
+
+  /// Nanoseconds on the clock CUPTI's records use (CLOCK_REALTIME, registered with CUPTI as its clock).
+  static std::uint64_t now() noexcept;
+
+  /// Starts a traced sample: from here phases are recorded, and with `device`, GPU operations too
+  /// (CUPTI is started the first time; where it cannot start, the sample says why in its note).
+  void begin_sample(bool device);
+  /// Ends it: the operations and phases recorded since begin_sample, their metrics, and [begin, end] as
+  /// the sample's host window. The operations are also kept for the run's trace (keep = true).
+  case_timeline end_sample(std::uint64_t begin, std::uint64_t end, bool keep);
+
+  /// What the run recorded so far. `device_names` and `note` are the caller's to fill.
+  trace_log& log() { return log_; }
+  /// Why no GPU operation could be recorded ("" while CUPTI works or has not been needed).
+  const std::string& device_problem() const { return problem_; }
+
+  bool opened(const char* name, const char* category) noexcept override;
+  void closed() noexcept override;
+
+  /// CUPTI's buffer callbacks hand their records here.
+  void add_ops(std::vector<device_op> ops);
+
+ private:
+  bool start_cupti();
+
+  std::mutex mutex_;
+  trace_log log_;
+  std::vector<device_op> pending_;     ///< operations of the current sample, as CUPTI delivers them
+  std::atomic<bool> sampling_{false};
+  std::size_t sample_first_range_ = 0; ///< log_.ranges index where the current sample's ranges begin
+  bool cupti_started_ = false;
+  std::string problem_;
+};
+
+}  // namespace cudabench
