@@ -107,10 +107,9 @@ trace_recorder::trace_recorder() {
 
 trace_recorder::~trace_recorder() {
   current_range_observer().store(nullptr, std::memory_order_release);
-  if (cupti_started_) {
+  if (recording_)
     for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK_NOTHROW(cuptiActivityDisable(k));
-    CB_CHECK_NOTHROW(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
-  }
+  if (cupti_started_) CB_CHECK_NOTHROW(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   active_recorder.store(nullptr);
 }
 
@@ -137,17 +136,20 @@ void trace_recorder::begin_sample(bool device) {
     pending_.clear();
     sample_first_range_ = log_.ranges.size();
   }
-  if (device && start_cupti())
+  if (device && !recording_ && start_cupti()) {
     for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityEnable(k));
+    recording_ = true;
+  }
   sampling_ = true;
 }
 
 case_timeline trace_recorder::end_sample(std::uint64_t begin, std::uint64_t end, bool keep) {
   sampling_ = false;
-  if (cupti_started_) {
+  if (recording_ && keep) {
     for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityDisable(k));
-    CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+    recording_ = false;
   }
+  if (cupti_started_) CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   case_timeline t;
   t.begin_ns = begin;
   t.end_ns = end;

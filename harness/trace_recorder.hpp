@@ -27,10 +27,12 @@ class trace_recorder final : public range_observer {
   static std::uint64_t now() noexcept;
 
   /// Starts a traced sample: from here phases are recorded, and with `device`, GPU operations too
-  /// (CUPTI is started the first time; where it cannot start, the sample says why in its note).
+  /// (CUPTI is started the first time; where it cannot start, device_problem() says why).
   void begin_sample(bool device);
   /// Ends it: the operations and phases recorded since begin_sample, their metrics, and [begin, end] as
-  /// the sample's host window. The operations are also kept for the run's trace (keep = true).
+  /// the sample's host window. keep = true: the last sample of a case; recording stops and its operations
+  /// and phases stay in the run's trace. keep = false: a warm-up sample, dropped from the trace, and
+  /// recording goes on into the next sample.
   case_timeline end_sample(std::uint64_t begin, std::uint64_t end, bool keep);
 
   /// What the run recorded so far. `device_names` and `note` are the caller's to fill.
@@ -53,6 +55,7 @@ class trace_recorder final : public range_observer {
   std::atomic<bool> sampling_{false};
   std::size_t sample_first_range_ = 0; ///< log_.ranges index where the current sample's ranges begin
   bool cupti_started_ = false;
+  bool recording_ = false;             ///< activity kinds enabled
   std::string problem_;
 };
 

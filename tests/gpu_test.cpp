@@ -142,20 +142,20 @@ TEST(Gpu, TraceRecorderSeesCopiesAndKernelsOfTheSample) {
   std::vector<std::uint8_t> in(n);
   fill_bytes(in.data(), n, fresh_seed());
   cudabench::pinned_buffer<std::uint8_t> host(n);
-  std::copy(in.begin(), in.end(), host.get());
   cudabench::device_buffer<std::uint8_t> d_in(n), d_out(n);
   cudabench::stream s;
   cudabench::trace_recorder tr;
   launch_invert(d_in.get(), d_out.get(), n, s.get());  // before the sample: not recorded
   s.synchronize();
   for (int k = 0; k < 2; ++k) {
+    std::copy(in.begin(), in.end(), host.get());
     tr.begin_sample(true);
     const std::uint64_t t0 = cudabench::trace_recorder::now();
     CB_CHECK(cudaMemcpyAsync(d_in.get(), host.get(), n, cudaMemcpyHostToDevice, s.get()));
     launch_invert(d_in.get(), d_out.get(), n, s.get());
     CB_CHECK(cudaMemcpyAsync(host.get(), d_out.get(), n, cudaMemcpyDeviceToHost, s.get()));
     s.synchronize();
-    const cudabench::case_timeline t = tr.end_sample(t0, cudabench::trace_recorder::now(), true);
+    const cudabench::case_timeline t = tr.end_sample(t0, cudabench::trace_recorder::now(), k == 1);
     ASSERT_EQ(tr.device_problem(), "");
     ASSERT_EQ(t.ops.size(), 3u);
     EXPECT_EQ(t.ops[0].copy, "HtoD");
