@@ -154,7 +154,10 @@ case_timeline trace_recorder::end_sample(std::uint64_t begin, std::uint64_t end,
   t.begin_ns = begin;
   t.end_ns = end;
   std::lock_guard lock(mutex_);
-  t.ops = std::move(pending_);
+  // Recording spans a case's two samples, so the set-up of the kept one (an L2 flush, a reset) is recorded
+  // too: what ended before the sample began is not part of it.
+  for (device_op& o : pending_)
+    if (o.end_ns > begin) t.ops.push_back(std::move(o));
   pending_.clear();
   for (std::size_t i = sample_first_range_; i < log_.ranges.size(); ++i)
     if (log_.ranges[i].category == "phase") t.ranges.push_back(log_.ranges[i]);
