@@ -106,6 +106,7 @@ nlohmann::ordered_json to_json(const case_timeline& t) {
   json j;
   j["metrics"] = json(t.metrics);
   j["sample_us"] = us_between(t.begin_ns, t.end_ns);
+  j["of_samples"] = t.of_samples;
   if (!t.note.empty()) j["note"] = t.note;
   json ops = json::array();
   for (const device_op& o : t.ops) {

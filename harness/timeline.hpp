@@ -53,6 +53,7 @@ struct case_timeline {
   std::vector<device_op> ops;
   std::vector<host_range> ranges;          ///< the phases opened inside the sample
   timeline_metrics metrics;
+  int of_samples = 1;                      ///< traced samples it was chosen from (the one of median GPU span)
   std::string note;                        ///< why no device activity was recorded, when none was
 };
 

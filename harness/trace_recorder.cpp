@@ -143,28 +143,35 @@ void trace_recorder::begin_sample(bool device) {
   sampling_ = true;
 }
 
-case_timeline trace_recorder::end_sample(std::uint64_t begin, std::uint64_t end, bool keep) {
+case_timeline trace_recorder::end_sample(std::uint64_t begin, std::uint64_t end) {
   sampling_ = false;
-  if (recording_ && keep) {
-    for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityDisable(k));
-    recording_ = false;
-  }
   if (cupti_started_) CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   case_timeline t;
   t.begin_ns = begin;
   t.end_ns = end;
   std::lock_guard lock(mutex_);
-  // Recording spans a case's two samples, so the set-up of the kept one (an L2 flush, a reset) is recorded
+  // Recording spans a case's samples, so the set-up of the next one (an L2 flush, a reset) is recorded
   // too: what ended before the sample began is not part of it.
   for (device_op& o : pending_)
     if (o.end_ns > begin) t.ops.push_back(std::move(o));
   pending_.clear();
   for (std::size_t i = sample_first_range_; i < log_.ranges.size(); ++i)
     if (log_.ranges[i].category == "phase") t.ranges.push_back(log_.ranges[i]);
-  if (!keep) log_.ranges.resize(sample_first_range_);  // a discarded sample leaves no phases in the trace either
+  log_.ranges.resize(sample_first_range_);  // only phases close inside a sample; keep() puts them back
   t.metrics = metrics_of(t.ops);
-  if (keep) log_.ops.insert(log_.ops.end(), t.ops.begin(), t.ops.end());
   return t;
+}
+
+void trace_recorder::keep(const case_timeline& t) {
+  if (recording_) {
+    for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityDisable(k));
+    recording_ = false;
+    CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  }
+  std::lock_guard lock(mutex_);
+  pending_.clear();
+  log_.ops.insert(log_.ops.end(), t.ops.begin(), t.ops.end());
+  log_.ranges.insert(log_.ranges.end(), t.ranges.begin(), t.ranges.end());
 }
 
 void trace_recorder::add_ops(std::vector<device_op> ops) {

@@ -29,11 +29,12 @@ class trace_recorder final : public range_observer {
   /// Starts a traced sample: from here phases are recorded, and with `device`, GPU operations too
   /// (CUPTI is started the first time; where it cannot start, device_problem() says why).
   void begin_sample(bool device);
-  /// Ends it: the operations and phases recorded since begin_sample, their metrics, and [begin, end] as
-  /// the sample's host window. keep = true: the last sample of a case; recording stops and its operations
-  /// and phases stay in the run's trace. keep = false: a warm-up sample, dropped from the trace, and
-  /// recording goes on into the next sample.
-  case_timeline end_sample(std::uint64_t begin, std::uint64_t end, bool keep);
+  /// Ends it: the operations and phases recorded since begin_sample (operations that ended before `begin`
+  /// left out), their metrics, and [begin, end] as the sample's host window. Recording goes on, so the
+  /// next sample of the case finds CUPTI warm; the sample is not in the run's trace unless kept.
+  case_timeline end_sample(std::uint64_t begin, std::uint64_t end);
+  /// Stops recording, and puts the case's chosen sample (its operations and phases) into the run's trace.
+  void keep(const case_timeline& t);
 
   /// What the run recorded so far. `device_names` and `note` are the caller's to fill.
   trace_log& log() { return log_; }

@@ -169,11 +169,15 @@ TEST(Timeline, RecorderKeepsCasesAndStagesAlwaysAndPhasesOnlyInsideASample) {
     tr.begin_sample(false);
     const std::uint64_t begin = cudabench::trace_recorder::now();
     { cudabench::phase_range h(cudabench::phase::host); }
-    const cudabench::case_timeline sample = tr.end_sample(begin, cudabench::trace_recorder::now(), true);
+    const cudabench::case_timeline sample = tr.end_sample(begin, cudabench::trace_recorder::now());
+    tr.keep(sample);
     ASSERT_EQ(sample.ranges.size(), 1u);
     EXPECT_EQ(sample.ranges[0].name, "host work");
     EXPECT_EQ(sample.ranges[0].depth, 2);  // inside the case and the traced-sample stage
     EXPECT_TRUE(sample.ops.empty());
+    tr.begin_sample(false);  // a sample not kept leaves nothing in the run's trace
+    { cudabench::phase_range h(cudabench::phase::host); }
+    tr.end_sample(cudabench::trace_recorder::now(), cudabench::trace_recorder::now());
   }
   std::vector<std::string> names;
   for (const auto& r : tr.log().ranges) names.push_back(r.category + ":" + r.name);
