@@ -279,21 +279,23 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
     tr.begin_sample(false);
     const std::uint64_t t0 = trace_recorder::now();
     fx.run(nullptr);
-    case_timeline t = tr.end_sample(t0, trace_recorder::now());
-    t.note = "a CPU case: no device activity";
-    tr.keep(t);
-    return t;
+    std::vector<case_timeline> one{tr.end_sample(t0, trace_recorder::now())};
+    tr.collect(one);
+    one[0].note = "a CPU case: no device activity";
+    tr.keep(one[0]);
+    return one[0];
   }
   gpu_state& g = *gpu_;
   // Held like a timed sample, so the timeline shows the GPU running the work as the timed samples do (not
-  // the host queueing it). One recording session for all of a case's traced samples: the first is a
-  // warm-up (CUPTI's first calls after recording starts cost the host hundreds of microseconds); of up to
-  // five more (within half a second) the one of median GPU span is kept, so one slow run does not stand
-  // for the case.
+  // the host queueing it). One recording session for all of a case's traced samples, flushed once at the
+  // end: the first sample is a warm-up (CUPTI's first calls after recording starts cost the host hundreds
+  // of microseconds); of up to five more (within half a second) the one of median GPU span is kept, so one
+  // slow run does not stand for the case.
   constexpr int most_samples = 5;
   constexpr double budget_s = 0.5;
   const bool hold = settings_.hold_stream && !c.host_bound && !c.syncs && !unheld_.count(c.name());
   std::vector<case_timeline> samples;
+  std::vector<double> clock_mhz;
   double spent_s = 0;
   for (int k = 0; k <= most_samples && (k < 2 || spent_s < budget_s); ++k) {
     fx.prepare(g.main);
@@ -304,7 +306,7 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
     CB_CHECK(cudaDeviceSynchronize());
     std::uint64_t t0 = 0;
     {
-      scoped_hold held(hold ? &g.blocker : nullptr, g.main);  // its kernel is queued before recording starts
+      scoped_hold held(hold ? &g.blocker : nullptr, g.main);  // its kernel is queued before the window opens
       tr.begin_sample(true);
       t0 = trace_recorder::now();
       fx.run(g.main);
@@ -312,12 +314,16 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
     CB_CHECK(cudaGetLastError());
     CB_CHECK(cudaDeviceSynchronize());
     case_timeline t = tr.end_sample(t0, trace_recorder::now());
+    g.probe.enqueue(g.main);  // after the window: the SM clock the sample ran at, as timed samples record it
+    g.main.synchronize();
     if (k == 0) continue;
     spent_s += double(t.end_ns - t.begin_ns) * 1e-9;
-    std::erase_if(t.ops, [](const device_op& o) { return o.name.find("stream_blocker_kernel") != std::string::npos; });
-    t.metrics = metrics_of(t.ops);
     samples.push_back(std::move(t));
+    clock_mhz.push_back(g.probe.mhz());
   }
+  tr.collect(samples);
+  for (std::size_t i = 0; i < samples.size(); ++i)
+    if (clock_mhz[i] > 0) samples[i].metrics["sm_clock_mhz"] = clock_mhz[i];
   auto span = [](const case_timeline& t) { return t.metrics.count("gpu_span_us") ? t.metrics.at("gpu_span_us") : 0.0; };
   std::sort(samples.begin(), samples.end(), [&](const case_timeline& a, const case_timeline& b) { return span(a) < span(b); });
   case_timeline t = std::move(samples[(samples.size() - 1) / 2]);

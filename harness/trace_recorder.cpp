@@ -3,6 +3,7 @@
 
 #include <cupti.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 
@@ -133,7 +134,7 @@ bool trace_recorder::start_cupti() {
 void trace_recorder::begin_sample(bool device) {
   {
     std::lock_guard lock(mutex_);
-    pending_.clear();
+    if (!recording_) pending_.clear();
     sample_first_range_ = log_.ranges.size();
   }
   if (device && !recording_ && start_cupti()) {
@@ -145,31 +146,38 @@ void trace_recorder::begin_sample(bool device) {
 
 case_timeline trace_recorder::end_sample(std::uint64_t begin, std::uint64_t end) {
   sampling_ = false;
-  if (cupti_started_) CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   case_timeline t;
   t.begin_ns = begin;
   t.end_ns = end;
   std::lock_guard lock(mutex_);
-  // Recording spans a case's samples, so the set-up of the next one (an L2 flush, a reset) is recorded
-  // too: what ended before the sample began is not part of it.
-  for (device_op& o : pending_)
-    if (o.end_ns > begin) t.ops.push_back(std::move(o));
-  pending_.clear();
   for (std::size_t i = sample_first_range_; i < log_.ranges.size(); ++i)
     if (log_.ranges[i].category == "phase") t.ranges.push_back(log_.ranges[i]);
   log_.ranges.resize(sample_first_range_);  // only phases close inside a sample; keep() puts them back
-  t.metrics = metrics_of(t.ops);
   return t;
 }
 
-void trace_recorder::keep(const case_timeline& t) {
+void trace_recorder::collect(std::vector<case_timeline>& samples) {
   if (recording_) {
     for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityDisable(k));
     recording_ = false;
-    CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   }
+  if (cupti_started_) CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   std::lock_guard lock(mutex_);
+  for (device_op& o : pending_)
+    for (case_timeline& t : samples)
+      if (t.begin_ns <= o.start_ns && o.start_ns < t.end_ns) {
+        t.ops.push_back(std::move(o));
+        break;
+      }
   pending_.clear();
+  for (case_timeline& t : samples) {
+    std::stable_sort(t.ops.begin(), t.ops.end(), [](const device_op& a, const device_op& b) { return a.start_ns < b.start_ns; });
+    t.metrics = metrics_of(t.ops);
+  }
+}
+
+void trace_recorder::keep(const case_timeline& t) {
+  std::lock_guard lock(mutex_);
   log_.ops.insert(log_.ops.end(), t.ops.begin(), t.ops.end());
   log_.ranges.insert(log_.ranges.end(), t.ranges.begin(), t.ranges.end());
 }

@@ -29,11 +29,14 @@ class trace_recorder final : public range_observer {
   /// Starts a traced sample: from here phases are recorded, and with `device`, GPU operations too
   /// (CUPTI is started the first time; where it cannot start, device_problem() says why).
   void begin_sample(bool device);
-  /// Ends it: the operations and phases recorded since begin_sample (operations that ended before `begin`
-  /// left out), their metrics, and [begin, end] as the sample's host window. Recording goes on, so the
-  /// next sample of the case finds CUPTI warm; the sample is not in the run's trace unless kept.
+  /// Ends it: the phases recorded since begin_sample and [begin, end] as the sample's host window. Recording
+  /// goes on (the next sample of the case finds CUPTI warm, and nothing is flushed between samples); the
+  /// sample's GPU operations are handed out by collect().
   case_timeline end_sample(std::uint64_t begin, std::uint64_t end);
-  /// Stops recording, and puts the case's chosen sample (its operations and phases) into the run's trace.
+  /// Stops recording, flushes CUPTI, and gives each sample the operations that started inside its window
+  /// (what ran between samples, such as an L2 flush or a clock probe, belongs to none), with their metrics.
+  void collect(std::vector<case_timeline>& samples);
+  /// Puts a case's chosen sample (its operations and phases) into the run's trace.
   void keep(const case_timeline& t);
 
   /// What the run recorded so far. `device_names` and `note` are the caller's to fill.

@@ -155,7 +155,9 @@ TEST(Gpu, TraceRecorderSeesCopiesAndKernelsOfTheSample) {
     launch_invert(d_in.get(), d_out.get(), n, s.get());
     CB_CHECK(cudaMemcpyAsync(host.get(), d_out.get(), n, cudaMemcpyDeviceToHost, s.get()));
     s.synchronize();
-    const cudabench::case_timeline t = tr.end_sample(t0, cudabench::trace_recorder::now());
+    std::vector<cudabench::case_timeline> one{tr.end_sample(t0, cudabench::trace_recorder::now())};
+    tr.collect(one);
+    const cudabench::case_timeline& t = one[0];
     if (k == 1) tr.keep(t);
     ASSERT_EQ(tr.device_problem(), "");
     ASSERT_EQ(t.ops.size(), 3u);

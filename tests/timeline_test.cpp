@@ -169,7 +169,9 @@ TEST(Timeline, RecorderKeepsCasesAndStagesAlwaysAndPhasesOnlyInsideASample) {
     tr.begin_sample(false);
     const std::uint64_t begin = cudabench::trace_recorder::now();
     { cudabench::phase_range h(cudabench::phase::host); }
-    const cudabench::case_timeline sample = tr.end_sample(begin, cudabench::trace_recorder::now());
+    std::vector<cudabench::case_timeline> samples{tr.end_sample(begin, cudabench::trace_recorder::now())};
+    tr.collect(samples);
+    const cudabench::case_timeline& sample = samples[0];
     tr.keep(sample);
     ASSERT_EQ(sample.ranges.size(), 1u);
     EXPECT_EQ(sample.ranges[0].name, "host work");
