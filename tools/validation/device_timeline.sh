@@ -153,11 +153,11 @@ import json, sys
 for r in json.load(open(sys.argv[1]))["benchmarks"]:
     tl = r.get("cudabench", {}).get("timeline")
     if tl and tl["metrics"].get("device_ops") == 1 and tl["metrics"].get("kernel_launches") == 1:
-        print(r["run_name"], r["cudabench"]["cache"], tl["ops"][0]["dur_us"], r["real_time"])
+        print(r["run_name"], r["cudabench"]["cache"], tl["ops"][0]["dur_us"], r["real_time"], tl["metrics"].get("sm_clock_mhz", 0))
 PY
   note "single-kernel cases: $(wc -l <"$out/single_kernel_cases.txt")"
   : >"$out/ncu_vs_trace.txt"
-  while read -r name cache traced_us median_us; do
+  while read -r name cache traced_us median_us clock; do
     regex="^$(printf '%s' "$name" | sed 's/[][\.*^$+?(){}|]/\\&/g')\$"
     cc=all; [ "$cache" = hot ] && cc=none
     CUDABENCH_NVTX_SEPARATOR=: timeout 120 "$ncu" --clock-control none --cache-control "$cc" --nvtx --nvtx-include "cudabench@${name//\//:}/measure/kernel/" \
@@ -169,12 +169,12 @@ def num(x):
     try: return float(x.replace(",", ""))
     except (AttributeError, ValueError): return None
 v = [num(r.get("gpu__time_duration.sum")) / 1e3 for r in rows if num(r.get("gpu__time_duration.sum")) is not None]
-name, cache, traced, median = sys.argv[1:5]
+name, cache, traced, median, clock = sys.argv[1:6]
 if not v:
     print("%-40s %-4s no kernel profiled" % (name, cache)); sys.exit()
 n = statistics.median(v)
-print("%-40s %-4s ncu %10.2f us (%2d kernels)  traced %10.2f us  %+6.1f%%  timed median %10.2f us" % (name, cache, n, len(v), float(traced), 100 * (float(traced) / n - 1), float(median)))
-' "$name" "$cache" "$traced_us" "$median_us" >>"$out/ncu_vs_trace.txt"
+print("%-40s %-4s ncu %10.2f us (%2d kernels)  traced %10.2f us  %+6.1f%%  timed median %10.2f us  traced at %4.0f MHz" % (name, cache, n, len(v), float(traced), 100 * (float(traced) / n - 1), float(median), float(clock)))
+' "$name" "$cache" "$traced_us" "$median_us" "$clock" >>"$out/ncu_vs_trace.txt"
   done <"$out/single_kernel_cases.txt"
   cat "$out/ncu_vs_trace.txt"
   python3 - "$out/ncu_vs_trace.txt" <<'PY' | tee -a "$summary"
