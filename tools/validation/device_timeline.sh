@@ -177,6 +177,28 @@ print("%-40s %-4s ncu %10.2f us (%2d kernels)  traced %10.2f us  %+6.1f%%  timed
 ' "$name" "$cache" "$traced_us" "$median_us" "$clock" >>"$out/ncu_vs_trace.txt"
   done <"$out/single_kernel_cases.txt"
   cat "$out/ncu_vs_trace.txt"
+  # The same cases traced without holding the stream (--no-blocking-kernel), twice: is a difference the hold's?
+  sel="^($(awk '{print $1}' "$out/single_kernel_cases.txt" | sed 's/[][\.*^$+?(){}|]/\\&/g' | paste -sd '|'))\$"
+  for k in 1 2; do
+    "$bench" --filter="$sel" --json "$out/held$k.json" --trace "$out/held$k.trace.json" >/dev/null 2>&1
+    "$bench" --filter="$sel" --json "$out/unheld$k.json" --trace "$out/unheld$k.trace.json" --no-blocking-kernel >/dev/null 2>&1
+  done
+  python3 - "$out"/held1.json "$out"/held2.json "$out"/unheld1.json "$out"/unheld2.json <<'PY' | tee -a "$summary"
+import json, sys
+runs = []
+for p in sys.argv[1:]:
+    d = {}
+    for r in json.load(open(p))["benchmarks"]:
+        tl = r.get("cudabench", {}).get("timeline")
+        if tl and tl["ops"]:
+            d[r["run_name"]] = (tl["ops"][0]["dur_us"], r["real_time"])
+    runs.append(d)
+print("%-40s %9s %9s %9s %9s   (traced kernel us: held x2, unheld x2; timed medians held/unheld)" % ("case", "held1", "held2", "unheld1", "unheld2"))
+for k in sorted(runs[0]):
+    v = [r.get(k, (float("nan"), float("nan"))) for r in runs]
+    print("%-40s %9.2f %9.2f %9.2f %9.2f   %9.2f %9.2f" % (k, v[0][0], v[1][0], v[2][0], v[3][0], v[0][1], v[2][1]))
+PY
+  rm -f "$out"/held*.json "$out"/unheld*.json "$out"/*.trace.json
   python3 - "$out/ncu_vs_trace.txt" <<'PY' | tee -a "$summary"
 import re, sys
 # Not comparable: recursive_tail's kernel launches its own tail (CUPTI records the host-launched kernel
