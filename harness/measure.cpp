@@ -279,16 +279,15 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
     tr.begin_sample(false);
     const std::uint64_t t0 = trace_recorder::now();
     fx.run(nullptr);
-    std::vector<case_timeline> one{tr.end_sample(t0, trace_recorder::now())};
-    tr.collect(one);
-    one[0].note = "a CPU case: no device activity";
-    tr.keep(one[0]);
-    return one[0];
+    case_timeline t = tr.end_sample(t0, trace_recorder::now());
+    t.note = "a CPU case: no device activity";
+    tr.keep(t);
+    return t;
   }
   gpu_state& g = *gpu_;
   // Held like a timed sample, so the timeline shows the GPU running the work as the timed samples do (not
-  // the host queueing it). One recording session for all of a case's traced samples, flushed once at the
-  // end: the first sample is a warm-up (CUPTI's first calls after recording starts cost the host hundreds
+  // the host queueing it). One recording session for all of a case's traced samples: the first is a
+  // warm-up (CUPTI's first calls after recording starts cost the host hundreds
   // of microseconds); of up to five more (within half a second) the one of median GPU span is kept, so one
   // slow run does not stand for the case.
   constexpr int most_samples = 5;
@@ -306,7 +305,7 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
     CB_CHECK(cudaDeviceSynchronize());
     std::uint64_t t0 = 0;
     {
-      scoped_hold held(hold ? &g.blocker : nullptr, g.main);  // its kernel is queued before the window opens
+      scoped_hold held(hold ? &g.blocker : nullptr, g.main);
       tr.begin_sample(true);
       t0 = trace_recorder::now();
       fx.run(g.main);
@@ -321,9 +320,10 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
     samples.push_back(std::move(t));
     clock_mhz.push_back(g.probe.mhz());
   }
-  tr.collect(samples);
+  tr.stop();
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    // The hold's kernel starts on the GPU after the window opens; it is the harness's, not the case's.
+    // The hold's kernel ends when the sample's work is released, so it is delivered with the sample; it is
+    // the harness's, not the case's.
     std::erase_if(samples[i].ops, [](const device_op& o) { return o.name.find("stream_blocker_kernel") != std::string::npos; });
     samples[i].metrics = metrics_of(samples[i].ops);
     if (clock_mhz[i] > 0) samples[i].metrics["sm_clock_mhz"] = clock_mhz[i];

@@ -90,8 +90,6 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
   std::free(buffer);
   if (trace_recorder* r = active_recorder.load()) r->add_ops(std::move(ops));
 }
-
-uint64_t CUPTIAPI host_clock() { return trace_recorder::now(); }
 }  // namespace
 
 std::uint64_t trace_recorder::now() noexcept {
@@ -118,9 +116,10 @@ bool trace_recorder::start_cupti() {
   if (cupti_started_) return true;
   if (!problem_.empty()) return false;
   try {
+    // CUPTI's clock on Linux is CLOCK_REALTIME, which now() reads too. (Registering now() as CUPTI's clock
+    // instead made CUPTI read it when converting GPU timestamps, at flush time: the operations came out
+    // shifted by hundreds of microseconds.)
     CB_CHECK(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed));
-    // CUPTI's own clock on Linux is this one too; registering it makes the match explicit.
-    CB_CHECK_NOTHROW(cuptiActivityRegisterTimestampCallback(host_clock));
     // Enable once here, so a CUPTI that cannot record fails now, with its reason, rather than mid-sample.
     for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityEnable(k));
     for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityDisable(k));
@@ -132,9 +131,10 @@ bool trace_recorder::start_cupti() {
 }
 
 void trace_recorder::begin_sample(bool device) {
+  if (recording_) CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));  // what ran since the last sample
   {
     std::lock_guard lock(mutex_);
-    if (!recording_) pending_.clear();
+    pending_.clear();
     sample_first_range_ = log_.ranges.size();
   }
   if (device && !recording_ && start_cupti()) {
@@ -146,34 +146,28 @@ void trace_recorder::begin_sample(bool device) {
 
 case_timeline trace_recorder::end_sample(std::uint64_t begin, std::uint64_t end) {
   sampling_ = false;
+  if (recording_) CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   case_timeline t;
   t.begin_ns = begin;
   t.end_ns = end;
   std::lock_guard lock(mutex_);
+  t.ops = std::move(pending_);
+  pending_.clear();
+  std::stable_sort(t.ops.begin(), t.ops.end(), [](const device_op& a, const device_op& b) { return a.start_ns < b.start_ns; });
   for (std::size_t i = sample_first_range_; i < log_.ranges.size(); ++i)
     if (log_.ranges[i].category == "phase") t.ranges.push_back(log_.ranges[i]);
   log_.ranges.resize(sample_first_range_);  // only phases close inside a sample; keep() puts them back
+  t.metrics = metrics_of(t.ops);
   return t;
 }
 
-void trace_recorder::collect(std::vector<case_timeline>& samples) {
-  if (recording_) {
-    for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityDisable(k));
-    recording_ = false;
-  }
-  if (cupti_started_) CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+void trace_recorder::stop() {
+  if (!recording_) return;
+  for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityDisable(k));
+  recording_ = false;
+  CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   std::lock_guard lock(mutex_);
-  for (device_op& o : pending_)
-    for (case_timeline& t : samples)
-      if (t.begin_ns <= o.start_ns && o.start_ns < t.end_ns) {
-        t.ops.push_back(std::move(o));
-        break;
-      }
   pending_.clear();
-  for (case_timeline& t : samples) {
-    std::stable_sort(t.ops.begin(), t.ops.end(), [](const device_op& a, const device_op& b) { return a.start_ns < b.start_ns; });
-    t.metrics = metrics_of(t.ops);
-  }
 }
 
 void trace_recorder::keep(const case_timeline& t) {

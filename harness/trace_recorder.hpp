@@ -14,8 +14,8 @@
 namespace cudabench {
 
 /// One per process at a time: it installs itself as the range observer for its lifetime. CUPTI starts at
-/// the first traced GPU sample (never for a run of CPU cases), and records only between begin_sample() and
-/// end_sample(), so the timed samples run with no activity collection.
+/// the first traced GPU sample (never for a run of CPU cases) and records only around a case's traced
+/// samples (begin_sample() of the first to stop()), so the timed samples run with no activity collection.
 class trace_recorder final : public range_observer {
  public:
   trace_recorder();
@@ -23,19 +23,21 @@ class trace_recorder final : public range_observer {
   trace_recorder(const trace_recorder&) = delete;
   trace_recorder& operator=(const trace_recorder&) = delete;
 
-  /// Nanoseconds on the clock CUPTI's records use (CLOCK_REALTIME, registered with CUPTI as its clock).
+  /// Nanoseconds on the clock CUPTI's records use on Linux (CLOCK_REALTIME).
   static std::uint64_t now() noexcept;
 
   /// Starts a traced sample: from here phases are recorded, and with `device`, GPU operations too
   /// (CUPTI is started the first time; where it cannot start, device_problem() says why).
   void begin_sample(bool device);
-  /// Ends it: the phases recorded since begin_sample and [begin, end] as the sample's host window. Recording
-  /// goes on (the next sample of the case finds CUPTI warm, and nothing is flushed between samples); the
-  /// sample's GPU operations are handed out by collect().
+  /// Ends it (after the caller has synchronised the device): the GPU operations CUPTI recorded since
+  /// begin_sample, the phases, their metrics, and [begin, end] as the sample's host window. Operations are
+  /// told apart by when CUPTI delivered them, not by their timestamps: CUPTI converts GPU timestamps to host
+  /// time by interpolation, which can be off by more than the gap between two samples. Recording goes on,
+  /// so the case's next sample finds CUPTI warm; begin_sample drops what ran in between (an L2 flush, a
+  /// clock probe).
   case_timeline end_sample(std::uint64_t begin, std::uint64_t end);
-  /// Stops recording, flushes CUPTI, and gives each sample the operations that started inside its window
-  /// (what ran between samples, such as an L2 flush or a clock probe, belongs to none), with their metrics.
-  void collect(std::vector<case_timeline>& samples);
+  /// Stops recording after a case's last sample.
+  void stop();
   /// Puts a case's chosen sample (its operations and phases) into the run's trace.
   void keep(const case_timeline& t);
 

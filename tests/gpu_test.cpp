@@ -155,9 +155,7 @@ TEST(Gpu, TraceRecorderSeesCopiesAndKernelsOfTheSample) {
     launch_invert(d_in.get(), d_out.get(), n, s.get());
     CB_CHECK(cudaMemcpyAsync(host.get(), d_out.get(), n, cudaMemcpyDeviceToHost, s.get()));
     s.synchronize();
-    std::vector<cudabench::case_timeline> one{tr.end_sample(t0, cudabench::trace_recorder::now())};
-    tr.collect(one);
-    const cudabench::case_timeline& t = one[0];
+    const cudabench::case_timeline t = tr.end_sample(t0, cudabench::trace_recorder::now());
     if (k == 1) tr.keep(t);
     ASSERT_EQ(tr.device_problem(), "");
     ASSERT_EQ(t.ops.size(), 3u);
@@ -176,6 +174,7 @@ TEST(Gpu, TraceRecorderSeesCopiesAndKernelsOfTheSample) {
     EXPECT_GT(t.metrics.at("h2d_bytes_per_second"), 1e9);  // pinned copies run at GB/s
     EXPECT_LT(t.metrics.at("copy_compute_overlap"), 0.05);  // one stream: nothing overlaps
   }
+  tr.stop();
   EXPECT_EQ(tr.log().ops.size(), 3u);  // the kept sample only
   std::vector<std::uint8_t> want(n);
   invert_cpu(in.data(), want.data(), n);

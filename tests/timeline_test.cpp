@@ -169,9 +169,7 @@ TEST(Timeline, RecorderKeepsCasesAndStagesAlwaysAndPhasesOnlyInsideASample) {
     tr.begin_sample(false);
     const std::uint64_t begin = cudabench::trace_recorder::now();
     { cudabench::phase_range h(cudabench::phase::host); }
-    std::vector<cudabench::case_timeline> samples{tr.end_sample(begin, cudabench::trace_recorder::now())};
-    tr.collect(samples);
-    const cudabench::case_timeline& sample = samples[0];
+    const cudabench::case_timeline sample = tr.end_sample(begin, cudabench::trace_recorder::now());
     tr.keep(sample);
     ASSERT_EQ(sample.ranges.size(), 1u);
     EXPECT_EQ(sample.ranges[0].name, "host work");
