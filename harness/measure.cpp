@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -271,6 +272,23 @@ std::vector<double> case_driver::measure_cpu(fixture& fx, const case_def& c, rep
   return std::move(got.seconds);
 }
 
+namespace {
+bool is_hold_kernel(const device_op& o) { return o.name.find("stream_blocker_kernel") != std::string::npos; }
+
+/// The hold's kernel ends when the host releases it (at host time `released`), and is delivered with the
+/// sample: where CUPTI's converted end differs, all of the sample's operations move by the difference.
+void align_on_release(case_timeline& t, std::uint64_t released) {
+  const auto hold = std::find_if(t.ops.begin(), t.ops.end(), is_hold_kernel);
+  if (hold == t.ops.end()) return;
+  t.gpu_shift_ns = std::int64_t(released - hold->end_ns);
+  t.aligned = true;
+  for (device_op& o : t.ops) {
+    o.start_ns += std::uint64_t(t.gpu_shift_ns);
+    o.end_ns += std::uint64_t(t.gpu_shift_ns);
+  }
+}
+}  // namespace
+
 case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
   trace_recorder& tr = *settings_.tracer;
   phase_range p(phase::trace);
@@ -303,16 +321,18 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
       g.flusher.flush(g.main);
     }
     CB_CHECK(cudaDeviceSynchronize());
-    std::uint64_t t0 = 0;
+    std::uint64_t t0 = 0, released = 0;
     {
       scoped_hold held(hold ? &g.blocker : nullptr, g.main);
       tr.begin_sample(true);
       t0 = trace_recorder::now();
       fx.run(g.main);
+      released = trace_recorder::now();  // the hold is released on leaving this scope
     }
     CB_CHECK(cudaGetLastError());
     CB_CHECK(cudaDeviceSynchronize());
     case_timeline t = tr.end_sample(t0, trace_recorder::now());
+    align_on_release(t, released);
     g.probe.enqueue(g.main);  // after the window: the SM clock the sample ran at, as timed samples record it
     g.main.synchronize();
     if (k == 0) continue;
@@ -322,9 +342,7 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
   }
   tr.stop();
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    // The hold's kernel ends when the sample's work is released, so it is delivered with the sample; it is
-    // the harness's, not the case's.
-    std::erase_if(samples[i].ops, [](const device_op& o) { return o.name.find("stream_blocker_kernel") != std::string::npos; });
+    std::erase_if(samples[i].ops, is_hold_kernel);  // the harness's, not the case's
     samples[i].metrics = metrics_of(samples[i].ops);
     if (clock_mhz[i] > 0) samples[i].metrics["sm_clock_mhz"] = clock_mhz[i];
   }

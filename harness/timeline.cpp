@@ -107,6 +107,8 @@ nlohmann::ordered_json to_json(const case_timeline& t) {
   j["metrics"] = json(t.metrics);
   j["sample_us"] = us_between(t.begin_ns, t.end_ns);
   j["of_samples"] = t.of_samples;
+  j["gpu_clock"] = t.aligned ? "aligned on the release of the held stream" : "as CUPTI converted it";
+  if (t.aligned) j["gpu_shift_us"] = double(t.gpu_shift_ns) * 1e-3;
   if (!t.note.empty()) j["note"] = t.note;
   json ops = json::array();
   for (const device_op& o : t.ops) {

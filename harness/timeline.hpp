@@ -54,6 +54,11 @@ struct case_timeline {
   std::vector<host_range> ranges;          ///< the phases opened inside the sample
   timeline_metrics metrics;
   int of_samples = 1;                      ///< traced samples it was chosen from (the one of median GPU span)
+  /// CUPTI's GPU timestamps, converted to host time by interpolation, were seen hundreds of microseconds
+  /// late on the H100. A held sample has an anchor: the hold kernel ends when the host releases it. The ops
+  /// are moved by this much so that they line up (0 and !aligned: no anchor, times as CUPTI gave them).
+  std::int64_t gpu_shift_ns = 0;
+  bool aligned = false;
   std::string note;                        ///< why no device activity was recorded, when none was
 };
 

@@ -132,6 +132,7 @@ for r in rows:
     tl = r.get("cudabench", {}).get("timeline")
     if tl and r["run_name"].startswith(("image/pinned_streams", "image/sync", "image/async_pageable_streams/4", "image/rgb_pipelined", "vector/explicit")):
         m = tl["metrics"]
+        print("  %-36s first GPU op at %7.1f us of a %7.1f us sample (GPU clock %s, shift %s us)" % (r["run_name"], tl["ops"][0]["start_us"], tl["sample_us"], tl.get("gpu_clock"), tl.get("gpu_shift_us", "-")))
         print("  %-36s overlap %6s  busy %6s  H2D %8s  D2H %8s  kernels %3d  gap %8s  span %9s" % (r["run_name"],
               "%.1f%%" % (100 * m["copy_compute_overlap"]) if "copy_compute_overlap" in m else "-",
               "%.1f%%" % (100 * m.get("gpu_busy_fraction", 0)),
