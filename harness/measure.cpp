@@ -322,9 +322,9 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
     }
     CB_CHECK(cudaDeviceSynchronize());
     std::uint64_t t0 = 0, released = 0;
+    tr.begin_sample(true);  // before the hold: its kernel is recorded with the sample (the clock anchor)
     {
       scoped_hold held(hold ? &g.blocker : nullptr, g.main);
-      tr.begin_sample(true);
       t0 = trace_recorder::now();
       fx.run(g.main);
       released = trace_recorder::now();  // the hold is released on leaving this scope
