@@ -30,6 +30,9 @@ for p in "${pages[@]}"; do
   if grep -E "Uncaught|CONSOLE\(.*(error|Error)" "$tmp/$p.log"; then echo "FAIL $p: script errors"; status=1; continue; fi
   if ! grep -q "<svg" "$tmp/$p.dom"; then echo "FAIL $p: no SVG in the rendered DOM"; status=1; continue; fi
   if ! python3 "$src/tests/png_not_blank.py" "$tmp/$p.png"; then echo "FAIL $p: blank screenshot"; status=1; continue; fi
+  if [ "$p" = report_h100_timeline ] && { [ "$(grep -o 'class="lane"' "$tmp/$p.dom" | wc -l)" -lt 10 ] || ! grep -q 'class="op kernel"' "$tmp/$p.dom"; }; then
+    echo "FAIL $p: the traced timelines' lanes are not in the rendered DOM"; status=1; continue
+  fi
   echo "ok   $p.html renders"
 done
 exit $status

@@ -124,3 +124,27 @@ TEST(Trend, DirectoryOfRuns) {
   EXPECT_EQ(flagged, 1u);
   EXPECT_THROW(cudabench::reports::build_trend(dir + "/no_such_dir", 0.05, 3), input_error);
 }
+
+// The report draws each traced case's timeline from the H100 run of the image family: the four-stream
+// pipeline overlaps, the one-stream one does not; malformed timelines are drawn from what can be read.
+TEST(Html, DrawsTracedTimelinesAndSurvivesMalformedOnes) {
+  run_result r = load_fixture("h100_timeline.json");
+  const auto* one = r.find("image/pinned_streams/1");
+  const auto* four = r.find("image/pinned_streams/4");
+  ASSERT_TRUE(one && four);
+  EXPECT_LT(one->timeline_metrics.at("copy_compute_overlap"), 0.05);
+  EXPECT_GT(four->timeline_metrics.at("copy_compute_overlap"), 0.5);
+  const std::string page = cudabench::reports::speedups_html(r, cudabench::reports::speedup_tables(r));
+  EXPECT_NE(page.find("Timelines of one traced sample"), std::string::npos);
+  EXPECT_NE(page.find("image/pinned_streams/4 (copy/compute overlap 100.0%)"), std::string::npos);
+  EXPECT_NE(page.find("class=\"op h2d\""), std::string::npos);
+  EXPECT_NE(page.find("class=\"op kernel\""), std::string::npos);
+  EXPECT_NE(page.find("class=\"op d2h\""), std::string::npos);
+  for (auto& c : r.cases) {
+    if (!c.timeline.is_object()) continue;
+    c.timeline["ops"] = {{{"kind", 7}, {"start_us", "x"}}, "not an op", nullptr};
+    c.timeline["phases"] = 3;
+    c.timeline["sample_us"] = "long";
+  }
+  EXPECT_NO_THROW(cudabench::reports::speedups_html(r, cudabench::reports::speedup_tables(r)));
+}
