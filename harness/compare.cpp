@@ -130,8 +130,9 @@ bool timeline_change::notable() const {
   if (metric.size() > 9 && metric.compare(metric.size() - 9, 9, "_fraction") == 0) return std::fabs(cur - base) >= 0.1;
   if (metric == "copy_compute_overlap") return std::fabs(cur - base) >= 0.1;
   if (metric == "kernel_launches" || metric == "device_ops") return cur != base;
-  const double scale = std::max(std::fabs(base), std::fabs(cur));
-  return scale > 0 && std::fabs(cur - base) >= 0.1 * scale;
+  const double scale = std::max(std::fabs(base), std::fabs(cur)), moved = std::fabs(cur - base);
+  const bool us = metric.size() > 3 && metric.compare(metric.size() - 3, 3, "_us") == 0;
+  return scale > 0 && moved >= 0.1 * scale && (!us || moved >= 5);  // a few microseconds of gap is jitter
 }
 
 comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s) {

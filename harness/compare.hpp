@@ -29,7 +29,8 @@ struct compare_settings {
 struct timeline_change {
   std::string metric;
   double base = 0, cur = 0;
-  /// Worth showing: a fraction moved by 0.1 or more, a count changed, or another metric moved by 10% or more.
+  /// Worth showing: a fraction moved by 0.1 or more, a count changed, a duration moved by 10% and 5 us or
+  /// more, a bandwidth by 10% or more.
   bool notable() const;
 };
 

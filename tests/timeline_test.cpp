@@ -153,6 +153,8 @@ TEST(Timeline, StoredFormIsReadBackAndComparedWithoutAVerdict) {
   EXPECT_FALSE((cudabench::timeline_change{"gpu_busy_fraction", 0.90, 0.95}.notable()));
   EXPECT_TRUE((cudabench::timeline_change{"kernel_launches", 4, 5}.notable()));
   EXPECT_TRUE((cudabench::timeline_change{"h2d_bytes_per_second", 50e9, 40e9}.notable()));
+  EXPECT_FALSE((cudabench::timeline_change{"largest_gap_us", 1.3, 2.2}.notable()));  // +70%, but under 5 us
+  EXPECT_TRUE((cudabench::timeline_change{"largest_gap_us", 3, 300}.notable()));
 
   nlohmann::ordered_json broken = stored;
   broken["metrics"] = "not an object";
