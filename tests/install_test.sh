@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The installed package as another project uses it: `cmake --install` into a fresh prefix, then
-# examples/external configured with find_package(cudabench 0.2), built, listed and its CPU case run.
+# examples/external configured with find_package(cudabench 0.3), built, listed and its CPU case run.
 # Usage: tests/install_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$1 src=$2
@@ -21,7 +21,7 @@ cuda_root=${CUDA_HOME:-/usr/local/cuda}
 cmake -S "$src/examples/external" -B "$ext" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1 || fail "configuring examples/external against the package"
 cmake --build "$ext" -j 2 >"$tmp/log" 2>&1 || fail "building examples/external"
-echo "ok   examples/external configures and builds with find_package(cudabench 0.2)"
+echo "ok   examples/external configures and builds with find_package(cudabench 0.3)"
 link=$(find "$ext" -name link.txt -path '*saxpy_bench*' | head -n 1)
 [ -n "$link" ] || fail "no link line found for saxpy_bench"
 if grep -qi cudnn "$link" || ldd "$ext/saxpy_bench" | grep -qi cudnn; then fail "cuDNN is on the external project's link line"; fi
