@@ -75,6 +75,6 @@ TEST(Options, DeviceLists) {
   EXPECT_THROW(parse_device_list("0,0", 3), usage_error);
   EXPECT_THROW(parse_device_list("all", 0), usage_error);
   EXPECT_THROW(parse_device_list("1,,2", 3), usage_error);
-  auto child = child_arguments({"--devices=all", "--filter", "conv", "--json", "out.json", "--md=r.md", "--device=3"}, 1, "/tmp/d1.json");
-  EXPECT_EQ(child, (std::vector<std::string>{"--filter", "conv", "--md=r.dev1.md", "--device=1", "--json=/tmp/d1.json"}));
+  auto child = child_arguments({"--devices=all", "--filter", "conv", "--json", "out.json", "--md=r.md", "--trace", "t.json", "--device=3"}, 1, "/tmp/d1.json");
+  EXPECT_EQ(child, (std::vector<std::string>{"--filter", "conv", "--md=r.dev1.md", "--trace=t.dev1.json", "--device=1", "--json=/tmp/d1.json"}));
 }

@@ -71,9 +71,17 @@ TEST(Options, BlockingKernelIsOnUnlessTurnedOff) {
   EXPECT_THROW(parse_run_options({"--no-blocking-kernel=1"}), usage_error);
 }
 
+TEST(Options, TraceNeedsAFile) {
+  EXPECT_EQ(*parse_run_options({"--trace=t.json"}).trace_path, "t.json");
+  EXPECT_EQ(*parse_run_options({"--trace", "t.json"}).trace_path, "t.json");
+  EXPECT_FALSE(parse_run_options({}).trace_path);
+  EXPECT_THROW(parse_run_options({"--trace="}), usage_error);
+  EXPECT_THROW(parse_run_options({"--trace"}), usage_error);
+}
+
 TEST(Options, UsageNamesEveryOption) {
   const std::string u = run_usage();
-  for (const char* opt : {"--filter", "--json", "--list", "--preset", "--repetitions", "--compare-to", "--save-baseline", "--no-blocking-kernel", "--profile", "--benchmark_"})
+  for (const char* opt : {"--filter", "--json", "--trace", "--list", "--preset", "--repetitions", "--compare-to", "--save-baseline", "--no-blocking-kernel", "--profile", "--benchmark_"})
     EXPECT_NE(u.find(opt), std::string::npos) << opt;
 }
 
