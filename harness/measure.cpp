@@ -305,9 +305,9 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
   gpu_state& g = *gpu_;
   // Held like a timed sample, so the timeline shows the GPU running the work as the timed samples do (not
   // the host queueing it). One recording session for all of a case's traced samples: the first is a
-  // warm-up (CUPTI's first calls after recording starts cost the host hundreds
-  // of microseconds); of up to five more (within half a second) the one of median GPU span is kept, so one
-  // slow run does not stand for the case.
+  // warm-up (CUPTI's first calls after recording starts cost the host hundreds of microseconds); of up to
+  // five more (within half a second) the one of median GPU span is kept, so one slow run does not stand
+  // for the case.
   constexpr int most_samples = 5;
   constexpr double budget_s = 0.5;
   const bool hold = settings_.hold_stream && !c.host_bound && !c.syncs && !unheld_.count(c.name());

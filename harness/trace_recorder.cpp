@@ -116,9 +116,7 @@ bool trace_recorder::start_cupti() {
   if (cupti_started_) return true;
   if (!problem_.empty()) return false;
   try {
-    // CUPTI's clock on Linux is CLOCK_REALTIME, which now() reads too. (Registering now() as CUPTI's clock
-    // instead made CUPTI read it when converting GPU timestamps, at flush time: the operations came out
-    // shifted by hundreds of microseconds.)
+    // CUPTI keeps its own clock: CLOCK_REALTIME on Linux, which now() reads too.
     CB_CHECK(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed));
     // Enable once here, so a CUPTI that cannot record fails now, with its reason, rather than mid-sample.
     for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityEnable(k));
