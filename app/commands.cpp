@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "harness/atomic_file.hpp"
+#include "reports/csv.hpp"
 #include "reports/speedup.hpp"
 #include "reports/trend.hpp"
 #include "reports/writers.hpp"
@@ -18,6 +19,7 @@ const char* compare_usage = R"(usage: ./run_bench compare BASELINE.json CURRENT.
   --md FILE                Markdown report (CI job summary, pull-request comment)
   --html FILE              self-contained HTML report with SVG charts
   --json FILE              machine-readable verdicts
+  --csv FILE               one row per case of CURRENT, with the baseline median, change and verdict
   --threshold PCT          smallest median change that counts for device-bound cases (default 5)
   --host-threshold PCT     gate host-bound cases too (CPU baselines, pageable/managed copies, host merges)
                            at this threshold; by default they are reported but never gate
@@ -26,8 +28,8 @@ const char* compare_usage = R"(usage: ./run_bench compare BASELINE.json CURRENT.
   --allow-device-mismatch  compare runs from different GPU models or clocks
 exit status: 0 no regression, 1 at least one regression, 2 usage or input error
 )";
-const char* report_usage = R"(usage: ./run_bench report RESULT.json [--md FILE] [--html FILE]
-  speedup tables of one run: each variant against its family's reference variants
+const char* report_usage = R"(usage: ./run_bench report RESULT.json [--md FILE] [--html FILE] [--csv FILE]
+  speedup tables of one run: each variant against its family's reference variants; --csv: one row per case
 )";
 const char* trend_usage = R"(usage: ./run_bench trend RESULT_DIR [--html FILE] [--threshold PCT] [--hold N]
   one line per case over the runs in RESULT_DIR (oldest first); flags steps that hold for N runs (default 3)
@@ -47,13 +49,26 @@ compare_settings compare_settings_from(const run_options& o) {
   s.allow_device_mismatch = o.allow_device_mismatch;
   s.md_path = o.md_path;
   s.html_path = o.html_path;
+  s.csv_path = o.csv_path;
   s.json_path = o.verdict_path;
   return s;
 }
 
 void check_report_outputs(const compare_settings& s) {
-  for (auto* p : {&s.md_path, &s.html_path, &s.json_path})
+  for (auto* p : {&s.md_path, &s.html_path, &s.json_path, &s.csv_path})
     if (*p) check_writable(**p);
+}
+
+void report_run(const run_result& run, const compare_settings& s) {
+  auto tables = reports::speedup_tables(run);
+  fmt::print("{}", reports::speedups_terminal(tables));
+  const auto declared = reports::declared_tables(run);
+  for (const auto& t : declared) fmt::print("\n{}:\n{}", t.title, t.markdown);
+  std::string md = reports::speedups_markdown(tables, "Speedups: " + run.source);
+  for (const auto& t : declared) md += "\n### " + t.title + "\n\n" + t.markdown;
+  write_if(s.md_path, md);
+  write_if(s.html_path, reports::speedups_html(run, tables));
+  write_if(s.csv_path, reports::results_csv(run));
 }
 
 int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s) {
@@ -61,6 +76,7 @@ int compare_and_report(const run_result& base, const run_result& cur, const comp
   fmt::print("{}", reports::terminal_writer(::isatty(STDOUT_FILENO) != 0).render(c));
   write_if(s.md_path, reports::markdown_writer().render(c));
   write_if(s.html_path, reports::html_writer().render(c));
+  write_if(s.csv_path, reports::results_csv(cur, &c));
   write_if(s.json_path, reports::verdict_json_writer().render(c));
   return c.has_regression() ? 1 : 0;
 }
@@ -99,6 +115,7 @@ int report_main(int argc, char** argv) {
       if (a == "--allow-device-mismatch" && cmd == "compare") o.allow_device_mismatch = true;
       else if (take_value(args, i, "--md", v) && cmd != "trend") o.md_path = v;
       else if (take_value(args, i, "--html", v)) o.html_path = v;
+      else if (take_value(args, i, "--csv", v) && cmd != "trend") o.csv_path = v;
       else if (take_value(args, i, "--json", v) && cmd == "compare") o.verdict_path = v;
       else if (take_value(args, i, "--threshold", v) && cmd != "report") o.threshold_pct = parse_double(v, "--threshold", 0, 1000);
       else if (take_value(args, i, "--alpha", v) && cmd == "compare") o.alpha = parse_double(v, "--alpha", 1e-9, 0.5);
@@ -120,15 +137,7 @@ int report_main(int argc, char** argv) {
     }
     if (cmd == "report") {
       check_report_outputs(s);
-      run_result run = load_run(positional[0]);
-      auto tables = reports::speedup_tables(run);
-      fmt::print("{}", reports::speedups_terminal(tables));
-      const auto declared = reports::declared_tables(run);
-      for (const auto& t : declared) fmt::print("\n{}:\n{}", t.title, t.markdown);
-      std::string md = reports::speedups_markdown(tables, "Speedups: " + run.source);
-      for (const auto& t : declared) md += "\n### " + t.title + "\n\n" + t.markdown;
-      write_if(s.md_path, md);
-      write_if(s.html_path, reports::speedups_html(run, tables));
+      report_run(load_run(positional[0]), s);
       return 0;
     }
     if (s.html_path) check_writable(*s.html_path);

@@ -15,6 +15,10 @@ compare_settings compare_settings_from(const run_options& o);
 /// Throws input_error unless every requested output file can be written.
 void check_report_outputs(const compare_settings& s);
 
+/// One run's report: speedup tables and the families' declared tables on the terminal, and as Markdown and
+/// HTML (timelines included) where s.md_path / s.html_path ask.
+void report_run(const run_result& run, const compare_settings& s);
+
 /// Compares, prints the terminal table, writes the requested files; 1 when a regression was found, else 0.
 int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s);
 

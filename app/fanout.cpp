@@ -1,5 +1,6 @@
 // One child process per device (posix_spawn of this binary), then the merge.
 #include "app/fanout.hpp"
+#include "app/results_output.hpp"
 
 #include <cuda_runtime.h>
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <map>
 
@@ -37,7 +39,9 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args)
   // Test hook: the CLI test exercises the fan-out and merge on a machine without GPUs.
   if (const char* fake = std::getenv("CUDABENCH_TEST_DEVICE_COUNT")) count = std::atoi(fake);
   const std::vector<int> devices = parse_device_list(*opt.devices, count);
-  if (opt.json_path) check_writable(*opt.json_path);
+  if (opt.json_path && !is_stdout(opt.json_path)) check_writable(*opt.json_path);
+  std::optional<results_on_stdout> results_out;  // --json -: the merged document alone on standard output
+  if (is_stdout(opt.json_path)) results_out.emplace();
   char dir_template[] = "/tmp/cudabench-devices-XXXXXX";
   if (!::mkdtemp(dir_template)) throw input_error("--devices: cannot create a temporary directory");
   const std::string dir = dir_template;
@@ -90,7 +94,9 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args)
     runs.push_back(std::move(run));
   }
   std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.ordinal < b.ordinal; });
-  if (opt.json_path) {
+  if (results_out) {
+    results_out->write(merge_device_results(runs).dump(2) + "\n");
+  } else if (opt.json_path) {
     write_file_atomically(*opt.json_path, merge_device_results(runs).dump(2) + "\n");
     fmt::print("merged results: {} (per-device logs and results in {})\n", *opt.json_path, dir);
   }

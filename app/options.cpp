@@ -21,7 +21,8 @@ Runs the CUDA benchmark suite (Google Benchmark cases named family/variant/param
 
 options:
   --filter=REGEX          run the cases whose name matches (e.g. conv2d, image/pinned)
-  --json=FILE             write results as Google Benchmark JSON, with the device description
+  --json=FILE             write results as Google Benchmark JSON, with the device description (- : standard
+                          output, which then carries nothing else)
   --trace=FILE            after each case's timed repetitions, run one more sample traced with CUPTI (kernels,
                           copies, memsets per stream) and write the run's timeline to FILE as Chrome trace JSON
                           (Perfetto, chrome://tracing); timeline metrics and the sample go into --json
@@ -37,7 +38,10 @@ options:
   --baseline-dir=DIR      where stored baselines live (default reports/baselines, under the current directory)
   --threshold=PCT, --host-threshold=PCT, --noise-floor=K, --alpha=P, --allow-device-mismatch,
   --md=FILE, --html=FILE, --verdict=FILE
-                          passed to the comparison (see `./run_bench compare --help`)
+                          passed to the comparison (see `./run_bench compare --help`); without --compare-to,
+                          --md and --html write the run's own report (as `./run_bench report`)
+  --csv=FILE              one row per case: median, noise, throughput, % of peak, samples (and the
+                          baseline, change and verdict with --compare-to)
   --cache=declared|hot|cold  L2 state of GPU cases: as each case declares (default), or all hot / all cold
   --inject-slowdown=CASE_REGEX:PCT
                           validation only: adds PCT% of a case's warm-up median as real GPU work (a calibrated
@@ -130,7 +134,7 @@ std::vector<std::string> child_arguments(const std::vector<std::string>& args, i
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (take_value(args, i, "--devices", v) || take_value(args, i, "--device", v) || take_value(args, i, "--json", v)) continue;
     bool renamed = false;
-    for (const char* name : {"--md", "--html", "--verdict", "--trace"})
+    for (const char* name : {"--md", "--html", "--verdict", "--trace", "--csv"})
       if (!renamed && take_value(args, i, name, v)) { out.push_back(std::string(name) + "=" + with_suffix(v)); renamed = true; }
     if (!renamed) out.push_back(args[i]);
   }
@@ -180,6 +184,7 @@ run_options parse_run_options(const std::vector<std::string>& args) {
     else if (take_value(args, i, "--noise-floor", v)) o.noise_floor = parse_double(v, "--noise-floor", 0, 100);
     else if (take_value(args, i, "--md", v)) o.md_path = v;
     else if (take_value(args, i, "--html", v)) o.html_path = v;
+    else if (take_value(args, i, "--csv", v)) { if (v.empty()) throw usage_error("--csv needs a file name"); o.csv_path = v; }
     else if (take_value(args, i, "--verdict", v)) o.verdict_path = v;
     else if (take_value(args, i, "--inject-slowdown", v)) {
       const auto colon = v.rfind(':');

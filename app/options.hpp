@@ -27,7 +27,7 @@ struct run_options {
   std::optional<double> noise_floor;
   std::optional<double> alpha;
   bool allow_device_mismatch = false;
-  std::optional<std::string> md_path, html_path, verdict_path;
+  std::optional<std::string> md_path, html_path, verdict_path, csv_path;
   int device = 0;
   bool profile = false;  ///< under a profiler: a few clean samples per case, one repetition
   bool no_blocking_kernel = false;  ///< do not hold the stream while a sample's work is queued

@@ -5,12 +5,14 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <optional>
 #include <iostream>
 #include <regex>
 
 #include "app/commands.hpp"
 #include "app/fanout.hpp"
 #include "app/options.hpp"
+#include "app/results_output.hpp"
 #include "app/table_reporter.hpp"
 #include "cudabench/registry.hpp"
 #include "harness/atomic_file.hpp"
@@ -102,18 +104,24 @@ int run_main(int argc, char** argv) {
     const std::optional<std::string> json_path = opt.json_path;
     const std::optional<std::string> baseline_path =
         opt.save_baseline ? std::optional(baseline_file_for(dev, p.name, opt.baseline_dir)) : std::nullopt;
-    if (json_path) check_writable(*json_path);
+    if (json_path && !is_stdout(json_path)) check_writable(*json_path);
+    if (opt.verdict_path && !opt.compare_to)
+      throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
     if (opt.trace_path) check_writable(*opt.trace_path);
     std::optional<std::string> compare_path;
     if (opt.compare_to) compare_path = resolve_baseline(*opt.compare_to, dev, p.name, opt.baseline_dir);
     const compare_settings cmp = compare_settings_from(opt);
-    if (compare_path) { load_run(*compare_path); check_report_outputs(cmp); }
+    if (compare_path) load_run(*compare_path);
+    check_report_outputs(cmp);  // without a comparison, --md and --html get the run's own report
     if (baseline_path) {
       std::error_code ec;
       std::filesystem::create_directories(std::filesystem::path(*baseline_path).parent_path(), ec);
       if (ec) throw input_error(fmt::format("{}: cannot create the baseline directory: {}", *baseline_path, ec.message()));
       check_writable(*baseline_path);
     }
+
+    std::optional<results_on_stdout> results_out;  // --json -: the document alone on standard output
+    if (is_stdout(json_path)) results_out.emplace();
 
     measure_settings ms;
     if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
@@ -146,17 +154,18 @@ int run_main(int argc, char** argv) {
     if (tracer) write_trace(*tracer, dev, *opt.trace_path);
 
     int status = failed ? 1 : 0;
-    if (json_path || compare_path || baseline_path) {
+    const bool own_report = !compare_path && (cmp.md_path || cmp.html_path || cmp.csv_path);
+    if (json_path || compare_path || baseline_path || own_report) {
       const nlohmann::ordered_json doc = results_document(display.host_context(), dev, run, s, selected, driver.results());
       if (json_path || baseline_path) {
         const std::string text = doc.dump(2) + "\n";
-        if (json_path) { write_file_atomically(*json_path, text); fmt::print("results: {}\n", *json_path); }
+        if (results_out) results_out->write(text);
+        else if (json_path) { write_file_atomically(*json_path, text); fmt::print("results: {}\n", *json_path); }
         if (baseline_path) { write_file_atomically(*baseline_path, text); fmt::print("baseline saved: {}\n", *baseline_path); }
       }
-      if (compare_path) {
-        const run_result current = parse_run(nlohmann::json(doc), json_path ? *json_path : "this run");
-        status = std::max(status, compare_and_report(load_run(*compare_path), current, cmp));
-      }
+      const std::string source = json_path && !results_out ? *json_path : "this run";
+      if (compare_path) status = std::max(status, compare_and_report(load_run(*compare_path), parse_run(nlohmann::json(doc), source), cmp));
+      if (own_report) report_run(parse_run(nlohmann::json(doc), source), cmp);
     }
     return status;
   } catch (const usage_error& e) {

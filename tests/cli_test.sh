@@ -101,6 +101,16 @@ s=$(run "$report" compare "$tmp/traced.json" "$tmp/traced.json" --json "$tmp/tv.
 s=$(run "$bench" --filter=image/cpu --trace=); check "--trace without a file name: exit 2" 2 "$s" 'grep -q -- "--trace needs a file name" "$tmp/err"'
 s=$(run "$bench" --filter=image/cpu --trace "$tmp/no/such/dir/t.json"); check "unwritable --trace fails before any case" 2 "$s" \
   'grep -q "cannot write" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
+# --json - : the document alone on standard output (the table goes to standard error), no file named "-".
+s=$(cd "$tmp" && run "$abs_bench" --filter='^image/cpu$' --json -); check "--json - writes the results, and only them, to standard output" 0 "$s" \
+  'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert [r[\"name\"] for r in d[\"benchmarks\"]] == [\"image/cpu\"]" "$tmp/out"' \
+  'grep -q "case(s):" "$tmp/err"' '[ ! -e "$tmp/-" ]'
+s=$(run "$bench" --filter='^image/cpu$' --md "$tmp/own.md" --html "$tmp/own.html" --csv "$tmp/own.csv"); check "--md/--html/--csv without a comparison: the run's own report" 0 "$s" \
+  'grep -q "^## Speedups" "$tmp/own.md"' 'grep -q "<svg" "$tmp/own.html"' 'grep -q "^image/cpu,ok," "$tmp/own.csv"'
+s=$(run "$bench" --filter='^image/cpu$' --verdict "$tmp/v2.json"); check "--verdict without --compare-to: exit 2 before running" 2 "$s" \
+  'grep -q "needs --compare-to" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
+s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_slowed.json" --csv "$tmp/cmp.csv"); check "compare --csv: a row per case with its verdict" 1 "$s" \
+  'python3 -c "import csv,sys; r={x[\"name\"]: x for x in csv.DictReader(open(sys.argv[1]))}; assert r[\"conv2d/tiled/4096\"][\"verdict\"] == \"regression\" and float(r[\"conv2d/tiled/4096\"][\"change_pct\"]) > 5, r" "$tmp/cmp.csv"'
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -9,6 +10,7 @@
 #include "harness/atomic_file.hpp"
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
+#include "reports/csv.hpp"
 #include "reports/speedup.hpp"
 #include "reports/trend.hpp"
 #include "reports/writers.hpp"
@@ -147,4 +149,17 @@ TEST(Html, DrawsTracedTimelinesAndSurvivesMalformedOnes) {
     c.timeline["sample_us"] = "long";
   }
   EXPECT_NO_THROW(cudabench::reports::speedups_html(r, cudabench::reports::speedup_tables(r)));
+}
+
+TEST(Csv, QuotesFieldsAndCarriesVerdicts) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_slowed.json");
+  cur.cases[0].status = case_status::skipped;
+  cur.cases[0].message = "needs 3 GiB, \"only\" 2, free";
+  const comparison c = compare_runs(base, cur, {});
+  const std::string csv = cudabench::reports::results_csv(cur, &c);
+  EXPECT_NE(csv.find(",skipped,,"), std::string::npos);
+  EXPECT_NE(csv.find("\"needs 3 GiB, \"\"only\"\" 2, free\""), std::string::npos) << csv;
+  EXPECT_NE(csv.find("conv2d/tiled/4096,ok,"), std::string::npos);
+  EXPECT_NE(csv.find(",regression,"), std::string::npos);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), std::ptrdiff_t(cur.cases.size() + 1));
 }

@@ -1,0 +1,42 @@
+// The results document on standard output.
+#include "app/results_output.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+#include "harness/errors.hpp"
+
+namespace cudabench::app {
+
+results_on_stdout::results_on_stdout() {
+  std::cout.flush();
+  std::fflush(stdout);
+  fd_ = ::dup(STDOUT_FILENO);
+  if (fd_ < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+    throw input_error(fmt::format("--json -: cannot set standard output aside: {}", std::strerror(errno)));
+}
+
+results_on_stdout::~results_on_stdout() {
+  if (fd_ < 0) return;
+  std::cout.flush();
+  std::fflush(stdout);
+  ::dup2(fd_, STDOUT_FILENO);
+  ::close(fd_);
+}
+
+void results_on_stdout::write(const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw input_error(fmt::format("--json -: writing the results to standard output failed: {}", std::strerror(errno)));
+    done += std::size_t(n);
+  }
+}
+
+}  // namespace cudabench::app

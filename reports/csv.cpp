@@ -1,0 +1,56 @@
+// The CSV table of a run's cases (and of a comparison's verdicts).
+#include "reports/csv.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace cudabench::reports {
+namespace {
+/// A field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break.
+std::string field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : ""; }
+std::string counter(const cudabench::case_result& c, const char* name, double scale = 1) {
+  auto it = c.counters.find(name);
+  return it == c.counters.end() ? "" : number(it->second * scale);
+}
+}  // namespace
+
+std::string results_csv(const cudabench::run_result& run, const cudabench::comparison* c) {
+  std::string out = "name,status,median_us,repetitions,cv_pct,noise_pct,samples,bytes_per_second,items_per_second,"
+                    "flops_per_second,bw_peak_pct,message";
+  if (c) out += ",baseline_median_us,change_pct,verdict,p_value";
+  out += "\n";
+  for (const cudabench::case_result& r : run.cases) {
+    double cv = NAN;
+    if (r.samples_s.size() > 1) {
+      double mean = 0, ss = 0;
+      for (double s : r.samples_s) mean += s;
+      mean /= double(r.samples_s.size());
+      for (double s : r.samples_s) ss += (s - mean) * (s - mean);
+      cv = 100 * std::sqrt(ss / double(r.samples_s.size() - 1)) / mean;
+    }
+    const bool ok = r.status == cudabench::case_status::ok;
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}", field(r.name), cudabench::to_string(r.status),
+                       ok ? number(r.median_s * 1e6) : "", r.samples_s.size(), number(cv), counter(r, "noise_pct"),
+                       counter(r, "samples"), counter(r, "bytes_per_second"), counter(r, "items_per_second"),
+                       counter(r, "flops_per_second"), counter(r, "bw_peak_fraction", 100), field(r.message));
+    if (c) {
+      const cudabench::case_comparison* v = nullptr;
+      for (const auto& x : c->cases)
+        if (x.name == r.name && x.v != cudabench::verdict::missing) v = &x;
+      const bool measured = v && v->base_median_s > 0 && v->cur_median_s > 0;
+      out += fmt::format(",{},{},{},{}", measured ? number(v->base_median_s * 1e6) : "", measured ? number(100 * v->change) : "",
+                         v ? cudabench::to_string(v->v) : "", measured && v->method == "rank test" ? number(v->p_value) : "");
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace cudabench::reports
