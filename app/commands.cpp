@@ -8,6 +8,7 @@
 
 #include "harness/atomic_file.hpp"
 #include "reports/csv.hpp"
+#include "reports/exports.hpp"
 #include "reports/speedup.hpp"
 #include "reports/trend.hpp"
 #include "reports/writers.hpp"
@@ -28,8 +29,10 @@ const char* compare_usage = R"(usage: ./run_bench compare BASELINE.json CURRENT.
   --allow-device-mismatch  compare runs from different GPU models or clocks
 exit status: 0 no regression, 1 at least one regression, 2 usage or input error
 )";
-const char* report_usage = R"(usage: ./run_bench report RESULT.json [--md FILE] [--html FILE] [--csv FILE]
-  speedup tables of one run: each variant against its family's reference variants; --csv: one row per case
+const char* report_usage = R"(usage: ./run_bench report RESULT.json [--md FILE] [--html FILE] [--csv FILE] [--format=text|gab|bmf]
+  speedup tables of one run: each variant against its family's reference variants; --csv: one row per case;
+  --format=gab / bmf: instead, the run for a dashboard on standard output: github-action-benchmark's
+  customSmallerIsBetter JSON, or Bencher Metric Format JSON (measured cases only)
 )";
 const char* trend_usage = R"(usage: ./run_bench trend RESULT_DIR [--html FILE] [--threshold PCT] [--hold N]
   one line per case over the runs in RESULT_DIR (oldest first); flags steps that hold for N runs (default 3)
@@ -108,6 +111,7 @@ int report_main(int argc, char** argv) {
     run_options o;
     std::optional<std::string> json_out;
     std::size_t hold = 3;
+    std::string format = "text";
     std::string v;
     for (std::size_t i = 1; i < args.size(); ++i) {
       const std::string& a = args[i];
@@ -122,6 +126,10 @@ int report_main(int argc, char** argv) {
       else if (take_value(args, i, "--host-threshold", v) && cmd == "compare") o.host_threshold_pct = parse_double(v, "--host-threshold", 0, 1000);
       else if (take_value(args, i, "--noise-floor", v) && cmd == "compare") o.noise_floor = parse_double(v, "--noise-floor", 0, 100);
       else if (take_value(args, i, "--hold", v) && cmd == "trend") hold = std::size_t(parse_int(v, "--hold", 2, 1000));
+      else if (take_value(args, i, "--format", v) && cmd == "report") {
+        if (v != "text" && v != "gab" && v != "bmf") throw usage_error("--format expects text, gab or bmf, got '" + v + "'");
+        format = v;
+      }
       else if (!a.empty() && a[0] == '-') throw usage_error("unknown option '" + a + "' for " + cmd);
       else positional.push_back(a);
     }
@@ -137,7 +145,9 @@ int report_main(int argc, char** argv) {
     }
     if (cmd == "report") {
       check_report_outputs(s);
-      report_run(load_run(positional[0]), s);
+      const run_result run = load_run(positional[0]);
+      if (format == "text") report_run(run, s);
+      else fmt::print("{}\n", (format == "gab" ? reports::gab_export(run) : reports::bmf_export(run)).dump(2));
       return 0;
     }
     if (s.html_path) check_writable(*s.html_path);

@@ -111,6 +111,12 @@ s=$(run "$bench" --filter='^image/cpu$' --verdict "$tmp/v2.json"); check "--verd
   'grep -q "needs --compare-to" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
 s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_slowed.json" --csv "$tmp/cmp.csv"); check "compare --csv: a row per case with its verdict" 1 "$s" \
   'python3 -c "import csv,sys; r={x[\"name\"]: x for x in csv.DictReader(open(sys.argv[1]))}; assert r[\"conv2d/tiled/4096\"][\"verdict\"] == \"regression\" and float(r[\"conv2d/tiled/4096\"][\"change_pct\"]) > 5, r" "$tmp/cmp.csv"'
+# Dashboard exports, over the image run above (its GPU cases skipped here): measured cases only, unique names.
+s=$(run "$report" report "$tmp/image.json" --format=gab); check "report --format=gab: github-action-benchmark customSmallerIsBetter" 0 "$s" \
+  'python3 "$src/tests/check_exports.py" gab "$tmp/out" "$tmp/image.json"'
+s=$(run "$report" report "$fx/synthetic_base.json" --format=bmf); check "report --format=bmf: Bencher Metric Format" 0 "$s" \
+  'python3 "$src/tests/check_exports.py" bmf "$tmp/out" "$fx/synthetic_base.json"'
+s=$(run "$report" report "$fx/synthetic_base.json" --format=csv); check "report --format with an unknown format: exit 2" 2 "$s" 'grep -q "expects text, gab or bmf" "$tmp/err"'
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"
