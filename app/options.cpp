@@ -27,6 +27,7 @@ options:
                           copies, memsets per stream) and write the run's timeline to FILE as Chrome trace JSON
                           (Perfetto, chrome://tracing); timeline metrics and the sample go into --json
   --list                  list the cases the filter selects, then exit
+  --quiet                 no progress line on standard error before each case ("[i/N] case, about T left")
   --preset=NAME           quick (default, <= 60 s on a GPU), nightly or full
   --repetitions=N         repetitions per case (default: the preset's)
   --device=N              CUDA device ordinal (default 0)
@@ -170,6 +171,7 @@ run_options parse_run_options(const std::vector<std::string>& args) {
     else if (a == "--save-baseline") o.save_baseline = true;
     else if (a == "--allow-device-mismatch") o.allow_device_mismatch = true;
     else if (a == "--profile") o.profile = true;
+    else if (a == "--quiet") o.quiet = true;
     else if (a == "--no-blocking-kernel") o.no_blocking_kernel = true;
     else if (take_value(args, i, "--filter", v)) { if (v.empty()) throw usage_error("--filter needs a regular expression"); o.filter = v; }
     else if (take_value(args, i, "--json", v)) { if (v.empty()) throw usage_error("--json needs a file name"); o.json_path = v; }

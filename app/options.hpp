@@ -29,6 +29,7 @@ struct run_options {
   bool allow_device_mismatch = false;
   std::optional<std::string> md_path, html_path, verdict_path, csv_path;
   int device = 0;
+  bool quiet = false;    ///< no "[i/N] case" progress lines on standard error
   bool profile = false;  ///< under a profiler: a few clean samples per case, one repetition
   bool no_blocking_kernel = false;  ///< do not hold the stream while a sample's work is queued
   std::optional<std::string> inject_regex;  ///< --inject-slowdown=REGEX:PCT (validation runs only)

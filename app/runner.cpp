@@ -4,6 +4,8 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <iostream>
@@ -40,6 +42,31 @@ std::vector<const case_def*> select_cases(const suite& s, const std::string& fil
     if (std::regex_search(c.name(), re) != negate) out.push_back(&c);
   return out;
 }
+
+/// Before each case, "[i/N] name (about T left)" on standard error: T from the time the finished cases took.
+class progress_meter {
+ public:
+  progress_meter(std::size_t total, bool quiet) : total_(total), quiet_(quiet), start_(std::chrono::steady_clock::now()) {}
+  void starting(const std::string& name) {
+    if (quiet_ || name == current_) return;  // later repetitions of the same case
+    current_ = name;
+    ++index_;
+    std::string eta;
+    if (index_ > 1) {
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      const double left = elapsed / double(index_ - 1) * double(total_ - index_ + 1);
+      eta = left >= 60 ? fmt::format(" (about {:.0f} min {:02.0f} s left)", std::floor(left / 60), std::fmod(left, 60))
+                       : fmt::format(" (about {:.0f} s left)", std::ceil(left));
+    }
+    fmt::print(stderr, "[{}/{}] {}{}\n", index_, total_, name, eta);
+    std::fflush(stderr);
+  }
+ private:
+  std::size_t total_, index_ = 0;
+  bool quiet_;
+  std::chrono::steady_clock::time_point start_;
+  std::string current_;
+};
 
 /// Writes the run's timeline and says what it holds (or why it holds no device activity).
 void write_trace(trace_recorder& tracer, const device_info& dev, const std::string& path) {
@@ -131,8 +158,12 @@ int run_main(int argc, char** argv) {
     std::optional<trace_recorder> tracer;
     if (opt.trace_path) ms.tracer = &tracer.emplace();
     case_driver driver(dev, p, ms);
+    progress_meter progress(selected.size(), opt.quiet);
     for (const case_def* c : selected) {
-      auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&driver, c](benchmark::State& st) { driver.run(st, *c); });
+      auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&driver, &progress, c](benchmark::State& st) {
+        progress.starting(c->name());
+        driver.run(st, *c);
+      });
       b->Iterations(1)->Repetitions(p.repetitions)->UseManualTime()->Unit(benchmark::kMicrosecond);
     }
     std::vector<std::string> gb_args{argv[0]};

@@ -111,6 +111,9 @@ s=$(run "$bench" --filter='^image/cpu$' --verdict "$tmp/v2.json"); check "--verd
   'grep -q "needs --compare-to" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
 s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_slowed.json" --csv "$tmp/cmp.csv"); check "compare --csv: a row per case with its verdict" 1 "$s" \
   'python3 -c "import csv,sys; r={x[\"name\"]: x for x in csv.DictReader(open(sys.argv[1]))}; assert r[\"conv2d/tiled/4096\"][\"verdict\"] == \"regression\" and float(r[\"conv2d/tiled/4096\"][\"change_pct\"]) > 5, r" "$tmp/cmp.csv"'
+s=$(run "$bench" --filter='^(image/cpu|histogram/cpu/1048576)$'); check "progress: a line per case on standard error, with the time left after the first" 0 "$s" \
+  'grep -q "^\[1/2\] histogram/cpu/1048576$" "$tmp/err"' 'grep -q "^\[2/2\] image/cpu (about [0-9]* s left)$" "$tmp/err"' '! grep -q "^\[1/2\]" "$tmp/out"'
+s=$(run "$bench" --filter='^image/cpu$' --quiet); check "--quiet: no progress lines" 0 "$s" '! grep -q "^\[1/1\]" "$tmp/err"'
 # Dashboard exports, over the image run above (its GPU cases skipped here): measured cases only, unique names.
 s=$(run "$report" report "$tmp/image.json" --format=gab); check "report --format=gab: github-action-benchmark customSmallerIsBetter" 0 "$s" \
   'python3 "$src/tests/check_exports.py" gab "$tmp/out" "$tmp/image.json"'
