@@ -74,7 +74,7 @@ void report_run(const run_result& run, const compare_settings& s) {
   write_if(s.csv_path, reports::results_csv(run));
 }
 
-int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s) {
+int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s, comparison* out) {
   const comparison c = compare_runs(base, cur, s);
   fmt::print("{}", reports::terminal_writer(::isatty(STDOUT_FILENO) != 0).render(c));
   write_if(s.md_path, reports::markdown_writer().render(c));
@@ -137,6 +137,8 @@ int report_main(int argc, char** argv) {
     if (positional.size() != want)
       throw usage_error(fmt::format("{} expects {} file argument(s), got {}", cmd, want, positional.size()));
     compare_settings s = compare_settings_from(o);
+    for (const auto* p : {&s.md_path, &s.html_path, &s.csv_path, &s.json_path})
+      if (*p && **p == "-") throw usage_error(cmd + ": give output files a name ('-' is the runner's standard output only)");
     if (cmd == "compare") {
       check_report_outputs(s);
       run_result base = load_run(positional[0]);

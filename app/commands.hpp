@@ -20,7 +20,8 @@ void check_report_outputs(const compare_settings& s);
 void report_run(const run_result& run, const compare_settings& s);
 
 /// Compares, prints the terminal table, writes the requested files; 1 when a regression was found, else 0.
-int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s);
+/// The comparison is also handed back through `out` when given.
+int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s, comparison* out = nullptr);
 
 /// <dir>/<gpu-model>/<preset>.json: where the baseline of this device and preset is stored.
 std::string baseline_file_for(const device_info& d, const std::string& preset, const std::string& dir);

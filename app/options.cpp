@@ -41,7 +41,7 @@ options:
   --md=FILE, --html=FILE, --verdict=FILE
                           passed to the comparison (see `./run_bench compare --help`); without --compare-to,
                           --md and --html write the run's own report (as `./run_bench report`)
-  --csv=FILE              one row per case: median, noise, throughput, % of peak, samples (and the
+  --csv=FILE              (- : standard output) one row per case: median, noise, throughput, % of peak, samples (and the
                           baseline, change and verdict with --compare-to)
   --cache=declared|hot|cold  L2 state of GPU cases: as each case declares (default), or all hot / all cold
   --inject-slowdown=CASE_REGEX:PCT
@@ -53,7 +53,10 @@ options:
                           ./run_bench does; see docs/profiling.md); NSYS=/path and NCU=/path name the
                           profilers where they are not on PATH
   --profile               a few clean samples per case (what --nsys/--ncu use)
-  --benchmark_*           passed to Google Benchmark untouched
+  --benchmark_filter, _list_tests, _repetitions, _min_time=SECONDSs, _min_warmup_time, _out, _out_format=json|csv,
+  _format=console|json|csv, _time_unit=ns|us|ms|s
+                          Google Benchmark's flags, with its meaning (_format=json: the results on standard
+                          output); any other --benchmark_* flag is refused
   -h, --help              this text
 exit status: 0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a regression;
              2 usage or input error
@@ -161,8 +164,60 @@ void parse_sizes(const std::string& spec, std::map<std::string, std::vector<std:
   }
 }
 
+bool parse_benchmark_flag(const std::vector<std::string>& args, std::size_t i, run_options& o,
+                          std::optional<std::string>& out, std::optional<std::string>& out_format) {
+  const std::string& a = args[i];
+  if (a.rfind("--benchmark_", 0) != 0) return false;
+  const auto eq = a.find('=');
+  const std::string flag = a.substr(0, eq), value = eq == std::string::npos ? "true" : a.substr(eq + 1);
+  auto truth = [&] {
+    if (value == "true" || value == "1" || value == "yes") return true;
+    if (value == "false" || value == "0" || value == "no") return false;
+    throw usage_error(flag + " expects true or false, got '" + value + "'");
+  };
+  auto seconds = [&](double lo) {
+    std::string t = value;
+    if (!t.empty() && t.back() == 'x')
+      throw usage_error(flag + "=" + value + ": cudabench samples until the noise is low, not for a number of iterations; give seconds (e.g. " + flag + "=0.5s)");
+    if (!t.empty() && t.back() == 's') t.pop_back();
+    return parse_double(t, flag, lo, 3600);
+  };
+  if (flag == "--benchmark_filter") {
+    if (value.empty()) throw usage_error("--benchmark_filter needs a regular expression");
+    o.filter = value;
+  } else if (flag == "--benchmark_list_tests") {
+    o.list = o.list_names_only = truth();
+  } else if (flag == "--benchmark_repetitions") {
+    o.repetitions = parse_int(value, flag, 1, 1000);
+  } else if (flag == "--benchmark_min_time") {
+    o.min_time_s = seconds(0);
+  } else if (flag == "--benchmark_min_warmup_time") {
+    o.warmup_s = seconds(0);
+  } else if (flag == "--benchmark_out") {
+    if (value.empty() || value == "true") throw usage_error("--benchmark_out needs a file name");
+    out = value;
+  } else if (flag == "--benchmark_out_format") {
+    if (value != "json" && value != "csv")
+      throw usage_error("--benchmark_out_format=" + value + " is not supported: cudabench writes json or csv files");
+    out_format = value;
+  } else if (flag == "--benchmark_format") {
+    if (value == "json") o.json_path = "-";
+    else if (value == "csv") o.csv_path = "-";
+    else if (value != "console") throw usage_error("--benchmark_format expects console, json or csv, got '" + value + "'");
+  } else if (flag == "--benchmark_time_unit") {
+    if (value != "ns" && value != "us" && value != "ms" && value != "s")
+      throw usage_error("--benchmark_time_unit expects ns, us, ms or s, got '" + value + "'");
+    o.time_unit = value;
+  } else {
+    throw usage_error(flag + " is not supported by cudabench (supported: --benchmark_filter, _list_tests, _repetitions, "
+                      "_min_time, _min_warmup_time, _out, _out_format, _format, _time_unit)");
+  }
+  return true;
+}
+
 run_options parse_run_options(const std::vector<std::string>& args) {
   run_options o;
+  std::optional<std::string> bench_out, bench_out_format;
   std::string v;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -210,9 +265,16 @@ run_options parse_run_options(const std::vector<std::string>& args) {
       parse_device_list(v, 1 << 20);  // the form now; the ordinals once the device count is known
       o.devices = v;
     }
-    else if (a.rfind("--benchmark_", 0) == 0) o.benchmark_flags.push_back(a);
+    else if (parse_benchmark_flag(args, i, o, bench_out, bench_out_format)) {}
     else throw usage_error("unknown option '" + a + "'");
   }
+  if (bench_out_format && !bench_out) throw usage_error("--benchmark_out_format needs --benchmark_out=FILE");
+  if (bench_out) {
+    if (bench_out_format.value_or("json") == "csv") o.csv_path = bench_out;
+    else o.json_path = bench_out;
+  }
+  if (o.json_path && o.csv_path && *o.json_path == "-" && *o.csv_path == "-")
+    throw usage_error("--json - and --csv - cannot both use standard output");
   return o;
 }
 

@@ -19,7 +19,10 @@ struct run_options {
   bool help = false;
   std::string preset = "quick";
   std::optional<int> repetitions;
-  std::vector<std::string> benchmark_flags;  ///< --benchmark_* passed through untouched
+  bool list_names_only = false;              ///< --benchmark_list_tests: names only, as Google Benchmark lists
+  std::optional<double> min_time_s;          ///< --benchmark_min_time: least measured time per repetition
+  std::optional<double> warmup_s;            ///< --benchmark_min_warmup_time
+  std::optional<std::string> time_unit;      ///< --benchmark_time_unit: ns, us, ms or s for every row
   std::optional<std::string> compare_to;     ///< a baseline file, or "auto"
   bool save_baseline = false;
   std::optional<double> threshold_pct;
@@ -50,6 +53,13 @@ std::vector<std::string> child_arguments(const std::vector<std::string>& args, i
 
 /// Parses one --sizes value, "FAMILY=N,N,..." (positive whole numbers), into `into`; throws usage_error.
 void parse_sizes(const std::string& spec, std::map<std::string, std::vector<std::int64_t>>& into);
+
+/// Google Benchmark's flags, with the meaning they have there: --benchmark_filter, _list_tests,
+/// _repetitions, _min_time (seconds), _min_warmup_time, _out, _out_format (json or csv), _format (console,
+/// json or csv: the results on standard output), _time_unit. Any other --benchmark_* flag is refused.
+/// Returns false when `args[i]` is not a --benchmark_* flag.
+bool parse_benchmark_flag(const std::vector<std::string>& args, std::size_t i, run_options& o,
+                          std::optional<std::string>& out, std::optional<std::string>& out_format);
 
 /// Parses the runner's arguments (without argv[0]); throws usage_error on anything it does not know.
 run_options parse_run_options(const std::vector<std::string>& args);

@@ -16,6 +16,7 @@
 #include "app/options.hpp"
 #include "app/results_output.hpp"
 #include "app/table_reporter.hpp"
+#include "reports/csv.hpp"
 #include "cudabench/registry.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/device_query.hpp"
@@ -107,6 +108,11 @@ int run_main(int argc, char** argv) {
       p.repetitions = 1;
       p.sampling = {.min_samples = 3, .min_time_s = 0, .max_time_s = 2.0, .target_noise = 1, .warmup_s = 0};
     }
+    if (opt.min_time_s) {
+      p.sampling.min_time_s = *opt.min_time_s;
+      p.sampling.max_time_s = std::max(p.sampling.max_time_s, *opt.min_time_s);
+    }
+    if (opt.warmup_s) p.sampling.warmup_s = *opt.warmup_s;
     p.sizes = opt.sizes;
     const suite s = build_suite(p);
     const std::vector<const case_def*> selected = select_cases(s, opt.filter);
@@ -115,6 +121,10 @@ int run_main(int argc, char** argv) {
       return 2;
     }
     if (opt.list) {
+      if (opt.list_names_only) {  // as Google Benchmark's --benchmark_list_tests prints them
+        for (const case_def* c : selected) fmt::print("{}\n", c->name());
+        return 0;
+      }
       for (const case_def* c : selected)
         fmt::print("{:<44} {}{}{}\n", c->name(), c->on == where::gpu ? "gpu" : "cpu",
                    c->on == where::gpu && c->cache == cache_state::cold ? " cold-L2" : "",
@@ -125,6 +135,7 @@ int run_main(int argc, char** argv) {
     run_description run;
     run.info = collect_run_info(p.name, p.repetitions);
     run.cache = opt.cache;
+    run.time_unit = opt.time_unit;
     if (opt.inject_regex) run.injected = fmt::format("{}:{:g}", *opt.inject_regex, opt.inject_pct);
 
     // Everything that can be refused is refused before the first case runs.
@@ -137,7 +148,9 @@ int run_main(int argc, char** argv) {
     if (opt.trace_path) check_writable(*opt.trace_path);
     std::optional<std::string> compare_path;
     if (opt.compare_to) compare_path = resolve_baseline(*opt.compare_to, dev, p.name, opt.baseline_dir);
-    const compare_settings cmp = compare_settings_from(opt);
+    compare_settings cmp = compare_settings_from(opt);
+    const bool csv_out = is_stdout(cmp.csv_path);
+    if (csv_out) cmp.csv_path.reset();  // --csv -: written at the end, to standard output
     if (compare_path) load_run(*compare_path);
     check_report_outputs(cmp);  // without a comparison, --md and --html get the run's own report
     if (baseline_path) {
@@ -147,8 +160,8 @@ int run_main(int argc, char** argv) {
       check_writable(*baseline_path);
     }
 
-    std::optional<results_on_stdout> results_out;  // --json -: the document alone on standard output
-    if (is_stdout(json_path)) results_out.emplace();
+    std::optional<results_on_stdout> results_out;  // --json - / --csv -: the results alone on standard output
+    if (is_stdout(json_path) || is_stdout(opt.csv_path)) results_out.emplace();
 
     measure_settings ms;
     if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
@@ -166,13 +179,9 @@ int run_main(int argc, char** argv) {
       });
       b->Iterations(1)->Repetitions(p.repetitions)->UseManualTime()->Unit(benchmark::kMicrosecond);
     }
-    std::vector<std::string> gb_args{argv[0]};
-    for (const auto& f : opt.benchmark_flags) gb_args.push_back(f);
-    std::vector<char*> gb_argv;
-    for (auto& a : gb_args) gb_argv.push_back(a.data());
-    int gb_argc = int(gb_argv.size());
-    benchmark::Initialize(&gb_argc, gb_argv.data());
-    if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data())) return 2;
+    // Google Benchmark drives the repetitions; its flags were read above, so it gets none.
+    int gb_argc = 1;
+    benchmark::Initialize(&gb_argc, argv);
 
     table_reporter display(dev, run.info, selected.size(), driver.results());
     benchmark::RunSpecifiedBenchmarks(&display);
@@ -186,7 +195,7 @@ int run_main(int argc, char** argv) {
 
     int status = failed ? 1 : 0;
     const bool own_report = !compare_path && (cmp.md_path || cmp.html_path || cmp.csv_path);
-    if (json_path || compare_path || baseline_path || own_report) {
+    if (json_path || compare_path || baseline_path || own_report || csv_out) {
       const nlohmann::ordered_json doc = results_document(display.host_context(), dev, run, s, selected, driver.results());
       if (json_path || baseline_path) {
         const std::string text = doc.dump(2) + "\n";
@@ -195,8 +204,11 @@ int run_main(int argc, char** argv) {
         if (baseline_path) { write_file_atomically(*baseline_path, text); fmt::print("baseline saved: {}\n", *baseline_path); }
       }
       const std::string source = json_path && !results_out ? *json_path : "this run";
-      if (compare_path) status = std::max(status, compare_and_report(load_run(*compare_path), parse_run(nlohmann::json(doc), source), cmp));
-      if (own_report) report_run(parse_run(nlohmann::json(doc), source), cmp);
+      const run_result current = parse_run(nlohmann::json(doc), source);
+      comparison verdicts;
+      if (compare_path) status = std::max(status, compare_and_report(load_run(*compare_path), current, cmp, &verdicts));
+      if (own_report) report_run(current, cmp);
+      if (csv_out) results_out->write(reports::results_csv(current, compare_path ? &verdicts : nullptr));
     }
     return status;
   } catch (const usage_error& e) {

@@ -11,7 +11,24 @@
 namespace cudabench {
 namespace {
 using json = nlohmann::ordered_json;
-constexpr double to_us = 1e6;  // every row's time_unit
+
+/// A time unit as Google Benchmark names it, and its size in the second.
+struct time_unit {
+  const char* name;
+  double per_second;
+};
+
+/// The unit a case's rows are written in: the largest in which its median is at least 100, so tools that
+/// print whole units still show three significant digits (12.8 us as 12800 ns); or the one the run forces.
+time_unit unit_for(double median_s, const std::optional<std::string>& forced) {
+  static const time_unit units[] = {{"s", 1}, {"ms", 1e3}, {"us", 1e6}, {"ns", 1e9}};
+  if (forced)
+    for (const time_unit& u : units)
+      if (*forced == u.name) return u;
+  for (const time_unit& u : units)
+    if (median_s * u.per_second >= 100) return u;
+  return units[3];
+}
 
 json run_metadata(const run_description& run, const suite& s, const std::vector<const case_def*>& selected) {
   json meta;
@@ -89,8 +106,10 @@ std::vector<std::string> common_counters(const measured_case& m) {
   return names;
 }
 
-void add_case_rows(json& rows, const std::string& name, std::size_t index, const measured_case& m) {
+void add_case_rows(json& rows, const std::string& name, std::size_t index, const measured_case& m,
+                   const std::optional<std::string>& forced_unit) {
   const std::size_t reps = m.repetitions.size();
+  const time_unit unit = unit_for(median(each(m, [](const repetition& r) { return r.real_time_s; })), forced_unit);
   if (m.outcome != case_outcome::passed) {
     json row = row_head(name, name, index, "iteration", 1);
     row["repetition_index"] = 0;
@@ -98,7 +117,7 @@ void add_case_rows(json& rows, const std::string& name, std::size_t index, const
     row["iterations"] = 0;
     row["real_time"] = 0.0;
     row["cpu_time"] = 0.0;
-    row["time_unit"] = "us";
+    row["time_unit"] = unit.name;
     if (m.outcome == case_outcome::skipped) {
       row["skipped"] = true;
       row["skip_message"] = m.message;
@@ -115,9 +134,9 @@ void add_case_rows(json& rows, const std::string& name, std::size_t index, const
     row["repetition_index"] = i;
     row["threads"] = 1;
     row["iterations"] = 1;
-    row["real_time"] = r.real_time_s * to_us;
-    row["cpu_time"] = r.cpu_time_s * to_us;
-    row["time_unit"] = "us";
+    row["real_time"] = r.real_time_s * unit.per_second;
+    row["cpu_time"] = r.cpu_time_s * unit.per_second;
+    row["time_unit"] = unit.name;
     for (const auto& [k, v] : r.counters) row[k] = v;
     if (!r.label.empty()) row["label"] = r.label;
     row["cudabench"] = record_json(r.record);
@@ -132,10 +151,10 @@ void add_case_rows(json& rows, const std::string& name, std::size_t index, const
     row["aggregate_name"] = kind;
     row["aggregate_unit"] = kind == "cv" ? "percentage" : "time";
     row["iterations"] = reps;
-    const double unit = kind == "cv" ? 1 : to_us;
-    row["real_time"] = aggregate(kind, each(m, [](const repetition& r) { return r.real_time_s; })) * unit;
-    row["cpu_time"] = aggregate(kind, each(m, [](const repetition& r) { return r.cpu_time_s; })) * unit;
-    row["time_unit"] = "us";
+    const double scale = kind == "cv" ? 1 : unit.per_second;
+    row["real_time"] = aggregate(kind, each(m, [](const repetition& r) { return r.real_time_s; })) * scale;
+    row["cpu_time"] = aggregate(kind, each(m, [](const repetition& r) { return r.cpu_time_s; })) * scale;
+    row["time_unit"] = unit.name;
     for (const std::string& k : counters) row[k] = aggregate(kind, each(m, [&](const repetition& r) { return r.counters.at(k); }));
     if (!m.repetitions.front().label.empty()) row["label"] = m.repetitions.front().label;
     rows.push_back(std::move(row));
@@ -166,7 +185,7 @@ nlohmann::ordered_json results_document(nlohmann::ordered_json context, const de
   json rows = json::array();
   for (std::size_t i = 0; i < selected.size(); ++i) {
     const std::string name = selected[i]->name();
-    if (auto it = results.find(name); it != results.end()) add_case_rows(rows, name, i, it->second);
+    if (auto it = results.find(name); it != results.end()) add_case_rows(rows, name, i, it->second, run.time_unit);
   }
   doc["benchmarks"] = std::move(rows);
   return doc;

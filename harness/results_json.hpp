@@ -22,6 +22,9 @@ struct run_description {
   run_info info;
   std::string cache = "declared";        ///< --cache: declared, hot or cold
   std::optional<std::string> injected;   ///< --inject-slowdown as "REGEX:PCT"
+  /// ns, us, ms or s for every row (--benchmark_time_unit); unset: per case, the largest unit in which its
+  /// median is at least 100 (three significant digits even where a tool prints whole units).
+  std::optional<std::string> time_unit;
 };
 
 /// The whole document. `context` holds the host description (date, host_name, num_cpus, caches, ...);

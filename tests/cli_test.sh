@@ -114,6 +114,18 @@ s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_slowed.json" 
 s=$(run "$bench" --filter='^(image/cpu|histogram/cpu/1048576)$'); check "progress: a line per case on standard error, with the time left after the first" 0 "$s" \
   'grep -q "^\[1/2\] histogram/cpu/1048576$" "$tmp/err"' 'grep -q "^\[2/2\] image/cpu (about [0-9]* s left)$" "$tmp/err"' '! grep -q "^\[1/2\]" "$tmp/out"'
 s=$(run "$bench" --filter='^image/cpu$' --quiet); check "--quiet: no progress lines" 0 "$s" '! grep -q "^\[1/1\]" "$tmp/err"'
+# Google Benchmark's flags keep their meaning, or are refused.
+s=$(cd "$tmp" && run "$abs_bench" --benchmark_list_tests --benchmark_filter='^image/(cpu|sync)$' --json "$tmp/lt.json"); check "--benchmark_list_tests: names only, nothing written" 0 "$s" \
+  '[ "$(cat "$tmp/out")" = "$(printf "image/sync\nimage/cpu")" ]' '[ ! -e "$tmp/lt.json" ]' '! ls "$tmp" | grep -q gbench'
+s=$(run "$bench" --benchmark_filter='^image/cpu$' --benchmark_repetitions=2 --benchmark_time_unit=ms --benchmark_out="$tmp/gb.json" --quiet); check "--benchmark_repetitions, _time_unit, _out honoured" 0 "$s" \
+  'python3 -c "import json,sys; r=json.load(open(sys.argv[1]))[\"benchmarks\"]; it=[x for x in r if x[\"run_type\"]==\"iteration\"]; assert len(it)==2 and {x[\"time_unit\"] for x in r}=={\"ms\"} and any(x.get(\"aggregate_name\")==\"median\" for x in r), r" "$tmp/gb.json"' \
+  'python3 -c "import json,sys; r=json.load(open(sys.argv[1]))[\"benchmarks\"][0]; assert 0.5 < r[\"cpu_time\"] / r[\"real_time\"] < 2, r" "$tmp/gb.json"'
+s=$(run "$bench" --benchmark_filter='^image/cpu$' --benchmark_format=json --quiet); check "--benchmark_format=json: the results on standard output" 0 "$s" \
+  'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"'
+s=$(run "$bench" --benchmark_filter='^image/cpu$' --benchmark_format=csv --quiet); check "--benchmark_format=csv: the CSV on standard output" 0 "$s" \
+  '[ "$(head -n 1 "$tmp/out" | cut -d, -f1-3)" = "name,status,median_us" ]' 'grep -q "^image/cpu,ok," "$tmp/out"'
+s=$(run "$bench" --filter=image/cpu --benchmark_color=false); check "an unsupported --benchmark_ flag: exit 2, named" 2 "$s" 'grep -q -- "--benchmark_color is not supported" "$tmp/err"'
+s=$(run "$bench" --filter=image/cpu --benchmark_min_time=100x); check "--benchmark_min_time in iterations: exit 2, says why" 2 "$s" 'grep -q "give seconds" "$tmp/err"'
 # Dashboard exports, over the image run above (its GPU cases skipped here): measured cases only, unique names.
 s=$(run "$report" report "$tmp/image.json" --format=gab); check "report --format=gab: github-action-benchmark customSmallerIsBetter" 0 "$s" \
   'python3 "$src/tests/check_exports.py" gab "$tmp/out" "$tmp/image.json"'

@@ -25,10 +25,28 @@ TEST(Options, BothSpellingsOfValues) {
   EXPECT_TRUE(o.list);
 }
 
-TEST(Options, BenchmarkFlagsPassThrough) {
-  run_options o = parse_run_options({"--benchmark_color=false", "--benchmark_enable_random_interleaving=true"});
-  ASSERT_EQ(o.benchmark_flags.size(), 2u);
-  EXPECT_EQ(o.benchmark_flags[0], "--benchmark_color=false");
+TEST(Options, GoogleBenchmarkFlagsKeepTheirMeaningOrAreRefused) {
+  run_options o = parse_run_options({"--benchmark_filter=conv", "--benchmark_repetitions=4", "--benchmark_min_time=0.5s",
+                                     "--benchmark_min_warmup_time=0.1", "--benchmark_time_unit=ms", "--benchmark_out=r.json"});
+  EXPECT_EQ(o.filter, "conv");
+  EXPECT_EQ(*o.repetitions, 4);
+  EXPECT_DOUBLE_EQ(*o.min_time_s, 0.5);
+  EXPECT_DOUBLE_EQ(*o.warmup_s, 0.1);
+  EXPECT_EQ(*o.time_unit, "ms");
+  EXPECT_EQ(*o.json_path, "r.json");
+  o = parse_run_options({"--benchmark_out=r.csv", "--benchmark_out_format=csv"});
+  EXPECT_EQ(*o.csv_path, "r.csv");
+  EXPECT_FALSE(o.json_path);
+  EXPECT_EQ(*parse_run_options({"--benchmark_format=json"}).json_path, "-");
+  EXPECT_EQ(*parse_run_options({"--benchmark_format=csv"}).csv_path, "-");
+  o = parse_run_options({"--benchmark_list_tests"});
+  EXPECT_TRUE(o.list && o.list_names_only);
+  EXPECT_FALSE(parse_run_options({"--benchmark_list_tests=false"}).list);
+  for (const char* bad : {"--benchmark_color=false", "--benchmark_enable_random_interleaving=true", "--benchmark_min_time=100x",
+                          "--benchmark_out_format=console", "--benchmark_format=tabular", "--benchmark_time_unit=min",
+                          "--benchmark_out_format=json", "--benchmark_repetitions=0"})
+    EXPECT_THROW(parse_run_options({bad}), usage_error) << bad;
+  EXPECT_THROW(parse_run_options({"--json=-", "--csv=-"}), usage_error);
 }
 
 TEST(Options, CompareSettings) {

@@ -24,7 +24,7 @@ struct fixture_run {
   std::vector<const case_def*> selected;
   std::map<std::string, measured_case> results;
   nlohmann::ordered_json doc;
-  fixture_run() {
+  explicit fixture_run(std::optional<std::string> unit = std::nullopt) {
     s.families.push_back({"fam", "a family", "exact", {{"cpu", {"cpu"}}}});
     for (const char* v : {"fast", "cpu", "gone", "broken"}) s.cases.push_back({.family = "fam", .variant = v, .params = "64", .size = 64});
     for (const auto& c : s.cases) selected.push_back(&c);
@@ -35,6 +35,7 @@ struct fixture_run {
     run_description run;
     run.info.preset = "quick";
     run.info.repetitions = 3;
+    run.time_unit = unit;
     doc = results_document({{"host_name", "test"}}, device_info{}, run, s, selected, results);
   }
 };
@@ -47,17 +48,30 @@ TEST(ResultsJson, RowsAndAggregatesAsGoogleBenchmarkWritesThem) {
   ASSERT_EQ(rows.size(), 3u + 4u + 1u + 1u + 1u);
   EXPECT_EQ(rows[0]["name"], "fam/fast/64");
   EXPECT_EQ(rows[0]["run_type"], "iteration");
-  EXPECT_EQ(rows[0]["time_unit"], "us");
-  EXPECT_DOUBLE_EQ(rows[0]["real_time"].get<double>(), 2.0);
+  // A case of a few microseconds is written in ns, so three significant digits survive whole-unit printing.
+  EXPECT_EQ(rows[0]["time_unit"], "ns");
+  EXPECT_DOUBLE_EQ(rows[0]["real_time"].get<double>(), 2000.0);
+  EXPECT_DOUBLE_EQ(rows[0]["cpu_time"].get<double>(), 1000.0);
   EXPECT_EQ(rows[4]["name"], "fam/fast/64_median");
   EXPECT_EQ(rows[4]["aggregate_name"], "median");
-  EXPECT_DOUBLE_EQ(rows[4]["real_time"].get<double>(), 3.0);
+  EXPECT_EQ(rows[4]["time_unit"], "ns");
+  EXPECT_DOUBLE_EQ(rows[4]["real_time"].get<double>(), 3000.0);
+  EXPECT_EQ(rows[7]["name"], "fam/cpu/64");  // 1 ms: us
+  EXPECT_EQ(rows[7]["time_unit"], "us");
+  EXPECT_DOUBLE_EQ(rows[7]["real_time"].get<double>(), 1000.0);
   EXPECT_EQ(rows[6]["aggregate_unit"], "percentage");
   EXPECT_TRUE(rows[8]["skipped"].get<bool>());
   EXPECT_EQ(rows[8]["skip_message"], "needs 2 GiB");
   EXPECT_TRUE(rows[9]["error_occurred"].get<bool>());
   EXPECT_EQ(f.doc["context"]["host_name"], "test");
   EXPECT_EQ(f.doc["context"]["cudabench"]["families"]["fam"]["references"]["cpu"][0], "cpu");
+}
+
+TEST(ResultsJson, ATimeUnitForcedForEveryRow) {
+  fixture_run f("ms");
+  for (const auto& row : f.doc["benchmarks"]) EXPECT_EQ(row["time_unit"], "ms") << row["name"];
+  EXPECT_DOUBLE_EQ(f.doc["benchmarks"][0]["real_time"].get<double>(), 0.002);
+  EXPECT_DOUBLE_EQ(parse_run(nlohmann::json(f.doc), "x").find("fam/fast/64")->median_s, 3e-6);
 }
 
 TEST(ResultsJson, ReadsBackIntoTheSameCases) {
