@@ -81,6 +81,7 @@ int compare_and_report(const run_result& base, const run_result& cur, const comp
   write_if(s.html_path, reports::html_writer().render(c));
   write_if(s.csv_path, reports::results_csv(cur, &c));
   write_if(s.json_path, reports::verdict_json_writer().render(c));
+  if (out) *out = c;
   return c.has_regression() ? 1 : 0;
 }
 

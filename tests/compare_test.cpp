@@ -27,7 +27,7 @@ TEST(Compare, IdenticalDistributionsFlagNothing) {
 TEST(Compare, ExactlyTheSlowedCaseIsFlagged) {
   comparison c = compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {});
   EXPECT_EQ(c.count(verdict::regression), 1u);
-  const case_comparison& r = find(c, "conv2d/tiled/4096");
+  const case_comparison r = find(c, "conv2d/tiled/4096");
   EXPECT_EQ(r.v, verdict::regression);
   EXPECT_NEAR(r.change, 0.10, 0.02);
   EXPECT_LT(r.p_value, 0.001);
@@ -54,7 +54,7 @@ TEST(Compare, ThresholdAloneWithOneSampleASide) {
   for (auto& c : cur.cases)
     if (c.name == "image/sync") { c.samples_s[0] *= 1.2; c.median_s *= 1.2; }
   comparison c = compare_runs(base, cur, {});
-  const case_comparison& r = find(c, "image/sync");
+  const case_comparison r = find(c, "image/sync");
   EXPECT_EQ(r.v, verdict::regression);
   EXPECT_EQ(r.method, "threshold only (1 sample a side)");
   // One repetition a side: no spread and no detectable change to report (shown as "-", never "0.0%").

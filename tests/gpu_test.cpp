@@ -168,7 +168,9 @@ TEST(Gpu, TraceRecorderSeesCopiesAndKernelsOfTheSample) {
       EXPECT_EQ(t.ops[i].stream, t.ops[0].stream);
       EXPECT_LT(t.ops[i].start_ns, t.ops[i].end_ns);
       EXPECT_GE(t.ops[i].start_ns + 50000, t0);  // on the host clock, inside the sample (50 us of slack)
-      if (i) EXPECT_LE(t.ops[i - 1].end_ns, t.ops[i].start_ns + 1000);
+      if (i) {
+        EXPECT_LE(t.ops[i - 1].end_ns, t.ops[i].start_ns + 1000);
+      }
     }
     EXPECT_EQ(t.metrics.at("kernel_launches"), 1);
     EXPECT_GT(t.metrics.at("h2d_bytes_per_second"), 1e9);  // pinned copies run at GB/s
