@@ -71,6 +71,7 @@ fi
 # An nsys that exits 0 but leaves only its raw stream (as on a machine whose importer fails): not a success.
 printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --output ] && : >"$2.qdstrm"; shift; done\nexit 0\n' >"$tmp/fake-nsys"; chmod +x "$tmp/fake-nsys"
 abs_bench="$(cd "$(dirname "$bench")" && pwd)/$(basename "$bench")" abs_src="$(cd "$src" && pwd)"
+abs_report="$(cd "$(dirname "$report")" && pwd)/$(basename "$report")"
 s=$(cd "$tmp" && NSYS="$tmp/fake-nsys" run "$abs_src/app/cudabench-run" "$abs_bench" --nsys --filter=image/cpu); check "--nsys that writes no report: exit 1, said" 1 "$s" \
   'grep -q "nsys wrote no report" "$tmp/err"' 'grep -q "only the raw cudabench-quick-.*qdstrm" "$tmp/err"'
 # An nsys that writes its report: named after the run's --json file.
@@ -134,6 +135,16 @@ s=$(run "$report" report "$tmp/image.json" --format=gab); check "report --format
 s=$(run "$report" report "$fx/synthetic_base.json" --format=bmf); check "report --format=bmf: Bencher Metric Format" 0 "$s" \
   'python3 "$src/tests/check_exports.py" bmf "$tmp/out" "$fx/synthetic_base.json"'
 s=$(run "$report" report "$fx/synthetic_base.json" --format=csv); check "report --format with an unknown format: exit 2" 2 "$s" 'grep -q "expects text, gab or bmf" "$tmp/err"'
+# ci/nightly.sh with a stand-in runner that "runs" by copying a recorded result: a GPU model with no stored
+# baseline fails the job and says how to store one (job summary too); results kept in runs/ feed the trend.
+printf '#!/bin/sh\ncase "$1" in compare|report|trend) exec "%s" "$@";; esac\nwhile [ $# -gt 0 ]; do [ "$1" = --json ] && cp "$NIGHT" "$2"; shift; done\n' "$abs_report" >"$tmp/fake-run"; chmod +x "$tmp/fake-run"
+s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/synthetic_other_gpu.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" run bash "$src/ci/nightly.sh" "$tmp/nights"); check "ci/nightly.sh without a stored baseline: exit 2, said in the job summary" 2 "$s" \
+  'grep -q "no baseline is stored" "$tmp/err"' 'grep -q "^## Nightly benchmarks: no baseline" "$tmp/summary.md"' 'grep -q "ci/baseline.sh" "$tmp/summary.md"' \
+  '[ -s "$tmp/nights/latest.json" ] && ls "$tmp/nights"/report-*.md >/dev/null'
+sleep 1
+bl=$(python3 "$src/ci/baseline_path.py" "$fx/synthetic_base.json" "$tmp/bl") && mkdir -p "$(dirname "$bl")" && cp "$fx/synthetic_base.json" "$bl"
+s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/synthetic_base.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" run bash "$src/ci/nightly.sh" "$tmp/nights"); check "ci/nightly.sh with the stored baseline: compared, and the trend over the kept nights" 0 "$s" \
+  '[ "$(ls "$tmp/nights/runs" | wc -l)" = 2 ]' '[ -s "$tmp/nights/trend.html" ]' 'grep -q "^## Trend over 2 nights" "$tmp/summary.md"' 'ls "$tmp/nights"/verdict-*.json >/dev/null'
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Lints the CI files: every workflow is valid YAML with triggers and jobs, every script a workflow runs
-exists and is executable, the nightly job runs on a self-hosted GPU runner, and the SLURM script asks for
-the GPU partition. Usage: tests/workflow_lint.py SOURCE_DIR"""
+"""Lints the CI files: every workflow is valid YAML with triggers and jobs, minimal top-level permissions,
+a concurrency group and a timeout on every job; no ${{ }} expression inside a run: script (inputs go
+through env:); every script a workflow runs exists and is executable; the nightly job runs on a self-hosted
+GPU runner; the SLURM script asks for the GPU partition. Usage: tests/workflow_lint.py SOURCE_DIR"""
 import os
 import re
 import sys
@@ -27,8 +28,18 @@ for name in workflows:
     jobs = doc.get("jobs") or {}
     if not jobs:
         problems.append(name + ": no jobs")
+    if "permissions" not in doc:
+        problems.append(name + ": no top-level permissions:")
+    elif doc["permissions"] not in ({"contents": "read"}, {}):
+        problems.append(name + ": top-level permissions beyond contents: read (grant more per job)")
+    if "concurrency" not in doc:
+        problems.append(name + ": no concurrency group")
     for job_name, job in jobs.items():
+        if "timeout-minutes" not in job:
+            problems.append("%s: job %s has no timeout-minutes" % (name, job_name))
         for step in job.get("steps", []):
+            if "${{" in step.get("run", ""):
+                problems.append("%s: job %s: an expression inside run: (pass it through env:): %s" % (name, job_name, step["run"].strip()[:80]))
             for script in re.findall(r"(?:^|\s)(?:bash\s+)?(?:\./)?((?:\.ci|ci)/[\w./-]+)", step.get("run", "")):
                 full = os.path.join(root, script)
                 if not os.path.isfile(full):
