@@ -1,5 +1,6 @@
 // The compare, report and trend commands, and the comparison step of a run.
 #include "app/commands.hpp"
+#include "app/results_output.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -38,8 +39,10 @@ const char* trend_usage = R"(usage: ./run_bench trend RESULT_DIR [--html FILE] [
   one line per case over the runs in RESULT_DIR (oldest first); flags steps that hold for N runs (default 3)
 )";
 
-void write_if(const std::optional<std::string>& path, const std::string& text) {
-  if (path) write_file_atomically(*path, text);
+/// Renders (only when asked for) and writes one output.
+template <typename Render>
+void write_if(const std::optional<std::string>& path, Render render) {
+  if (path) write_file_atomically(*path, render());
 }
 }  // namespace
 
@@ -69,18 +72,18 @@ void report_run(const run_result& run, const compare_settings& s) {
   for (const auto& t : declared) fmt::print("\n{}:\n{}", t.title, t.markdown);
   std::string md = reports::speedups_markdown(tables, "Speedups: " + run.source);
   for (const auto& t : declared) md += "\n### " + t.title + "\n\n" + t.markdown;
-  write_if(s.md_path, md);
-  write_if(s.html_path, reports::speedups_html(run, tables));
-  write_if(s.csv_path, reports::results_csv(run));
+  write_if(s.md_path, [&] { return md; });
+  write_if(s.html_path, [&] { return reports::speedups_html(run, tables); });
+  write_if(s.csv_path, [&] { return reports::results_csv(run); });
 }
 
 int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s, comparison* out) {
   const comparison c = compare_runs(base, cur, s);
   fmt::print("{}", reports::terminal_writer(::isatty(STDOUT_FILENO) != 0).render(c));
-  write_if(s.md_path, reports::markdown_writer().render(c));
-  write_if(s.html_path, reports::html_writer().render(c));
-  write_if(s.csv_path, reports::results_csv(cur, &c));
-  write_if(s.json_path, reports::verdict_json_writer().render(c));
+  write_if(s.md_path, [&] { return reports::markdown_writer().render(c); });
+  write_if(s.html_path, [&] { return reports::html_writer().render(c); });
+  write_if(s.csv_path, [&] { return reports::results_csv(cur, &c); });
+  write_if(s.json_path, [&] { return reports::verdict_json_writer().render(c); });
   if (out) *out = c;
   return c.has_regression() ? 1 : 0;
 }
@@ -99,7 +102,8 @@ std::string resolve_baseline(const std::string& spec, const device_info& d, cons
   return path;
 }
 
-int report_main(int argc, char** argv) {
+namespace {
+int report_command(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   const std::string cmd = args.empty() ? "" : args[0];
   const char* usage = cmd == "compare" ? compare_usage : cmd == "report" ? report_usage : cmd == "trend" ? trend_usage : nullptr;
@@ -156,7 +160,7 @@ int report_main(int argc, char** argv) {
     if (s.html_path) check_writable(*s.html_path);
     reports::trend t = reports::build_trend(positional[0], o.threshold_pct ? *o.threshold_pct / 100 : 0.05, hold);
     fmt::print("{}", reports::trend_terminal(t));
-    write_if(s.html_path, reports::trend_html(t));
+    write_if(s.html_path, [&] { return reports::trend_html(t); });
     return 0;
   } catch (const usage_error& e) {
     fmt::print(stderr, "run_bench {}: {}\n{}", cmd, e.what(), usage);
@@ -166,5 +170,9 @@ int report_main(int argc, char** argv) {
     return 2;
   }
 }
+
+}  // namespace
+
+int report_main(int argc, char** argv) { return with_checked_stdout("run_bench", report_command, argc, argv); }
 
 }  // namespace cudabench::app

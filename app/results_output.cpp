@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <system_error>
 
 #include "harness/errors.hpp"
 
@@ -37,6 +38,22 @@ void results_on_stdout::write(const std::string& text) {
     if (n <= 0) throw input_error(fmt::format("--json -: writing the results to standard output failed: {}", std::strerror(errno)));
     done += std::size_t(n);
   }
+}
+
+int with_checked_stdout(const char* who, int (*command)(int, char**), int argc, char** argv) {
+  int status = 0;
+  try {
+    status = command(argc, argv);
+  } catch (const std::system_error& e) {  // fmt::print on a standard output that cannot be written
+    std::fprintf(stderr, "%s: cannot write to standard output: %s\n", who, e.code().message().c_str());
+    return 2;
+  }
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
+    std::fprintf(stderr, "%s: cannot write to standard output: %s\n", who, std::strerror(errno ? errno : EIO));
+    return 2;
+  }
+  return status;
 }
 
 }  // namespace cudabench::app

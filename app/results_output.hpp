@@ -23,6 +23,10 @@ class results_on_stdout {
   int fd_ = -1;
 };
 
+/// Runs a command's main and makes a failed write to standard output (a full disk, a closed descriptor)
+/// one line on standard error and exit status 2, never an abort or a silent exit 0.
+int with_checked_stdout(const char* who, int (*command)(int, char**), int argc, char** argv);
+
 /// True for the `--json` value that means standard output.
 inline bool is_stdout(const std::optional<std::string>& path) { return path && *path == "-"; }
 

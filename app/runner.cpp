@@ -87,7 +87,8 @@ void write_trace(trace_recorder& tracer, const device_info& dev, const std::stri
 
 }  // namespace
 
-int run_main(int argc, char** argv) {
+namespace {
+int run(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   run_options opt;
   try {
@@ -222,5 +223,9 @@ int run_main(int argc, char** argv) {
     return 1;
   }
 }
+
+}  // namespace
+
+int run_main(int argc, char** argv) { return with_checked_stdout("run_bench", run, argc, argv); }
 
 }  // namespace cudabench::app

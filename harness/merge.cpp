@@ -1,17 +1,19 @@
 // Merging per-device results.
 #include "harness/merge.hpp"
 
-#include <regex>
+#include <cctype>
 
 #include "harness/errors.hpp"
 
 namespace cudabench {
 
 std::pair<int, std::string> split_device_prefix(const std::string& name) {
-  static const std::regex prefix(R"(^dev(\d+)/(.*)$)");
-  std::smatch m;
-  if (std::regex_match(name, m, prefix)) return {std::stoi(m[1].str()), m[2].str()};
-  return {-1, name};
+  // "dev<N>/rest", N of 1 to 6 digits; anything else has no device prefix.
+  if (name.compare(0, 3, "dev") != 0) return {-1, name};
+  std::size_t i = 3;
+  while (i < name.size() && i < 9 && std::isdigit(static_cast<unsigned char>(name[i]))) ++i;
+  if (i == 3 || i >= name.size() || name[i] != '/') return {-1, name};
+  return {std::stoi(name.substr(3, i - 3)), name.substr(i + 1)};
 }
 
 nlohmann::ordered_json merge_device_results(const std::vector<device_run>& runs) {

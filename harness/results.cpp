@@ -4,7 +4,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <regex>
+#include <algorithm>
+#include <cctype>
 #include <set>
 #include <string_view>
 
@@ -49,6 +50,11 @@ const char* to_string(case_status s) {
 }
 
 const case_result* run_result::find(const std::string& name) const {
+  if (by_name.size() == cases.size()) {  // the index parse_run built (cases edited since: scan)
+    auto it = by_name.find(name);
+    if (it != by_name.end() && it->second < cases.size() && cases[it->second].name == name) return &cases[it->second];
+    if (it == by_name.end()) return nullptr;
+  }
   for (auto& c : cases)
     if (c.name == name) return &c;
   return nullptr;
@@ -163,7 +169,11 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
     const double t = row["real_time"].get<double>();
     if (!std::isfinite(t) || t <= 0)
       throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number ({})", source, name, t));
-    const double seconds = t * unit_to_seconds(row.value("time_unit", "ns"), source, name);
+    if (!row.contains("time_unit") || !row["time_unit"].is_string())
+      throw input_error(fmt::format("{}: case '{}' has no time_unit (Google Benchmark writes one on every row)", source, name));
+    const double seconds = t * unit_to_seconds(row["time_unit"].get<std::string>(), source, name);
+    if (!(seconds >= 1e-12 && seconds <= 86400))
+      throw input_error(fmt::format("{}: case '{}' has a time of {:g} s, outside 1 ps to 1 day", source, name, seconds));
     if (run_type == "aggregate") {
       if (agg == "median") median_aggregate[name] = seconds;
       continue;
@@ -196,20 +206,72 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
     else if (median_aggregate.count(c.name)) { c.median_s = median_aggregate[c.name]; c.aggregates_only = true; }
     else throw input_error(fmt::format("{}: case '{}' has neither per-repetition rows nor a median", source, c.name));
   }
+  for (std::size_t i = 0; i < r.cases.size(); ++i) r.by_name.emplace(r.cases[i].name, i);
   return r;
 }
 
 std::string sanitize_gbench_json(const std::string& text) {
-  static const std::regex bare(R"((:\s*)-?(nan|NaN|inf|Inf|Infinity)\b)");
-  return std::regex_replace(text, bare, "$1null");
+  // One pass: outside strings, a bare NaN/nan/inf/Inf/Infinity (optionally signed) becomes null.
+  static const std::string_view words[] = {"Infinity", "NaN", "nan", "Inf", "inf"};
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const char ch = text[i];
+    if (in_string) {
+      out += ch;
+      if (ch == '\\' && i + 1 < text.size()) out += text[++i];
+      else if (ch == '"') in_string = false;
+      ++i;
+      continue;
+    }
+    if (ch == '"') { in_string = true; out += ch; ++i; continue; }
+    std::size_t j = i + (ch == '-' || ch == '+' ? 1 : 0);
+    bool replaced = false;
+    for (std::string_view w : words) {
+      if (text.compare(j, w.size(), w) != 0) continue;
+      const std::size_t end = j + w.size();
+      const bool word_ends = end >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_');
+      const bool word_starts = i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_' || text[i - 1] == '.');
+      if (word_ends && word_starts) {
+        out += "null";
+        i = end;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) { out += ch; ++i; }
+  }
+  return out;
+}
+
+std::size_t json_nesting_depth(std::string_view text) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (in_string) {
+      if (ch == '\\') ++i;
+      else if (ch == '"') in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((ch == ']' || ch == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
 }
 
 run_result load_run(const std::string& path) {
   const std::string text = sanitize_gbench_json(read_file(path));
+  if (const std::size_t depth = json_nesting_depth(text); depth > max_json_depth)
+    throw input_error(fmt::format("{}: JSON nested {} levels deep (benchmark results need a few; over {} is refused)", path, depth, max_json_depth));
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // syntax errors, and numbers out of a double's range
     throw input_error(fmt::format("{}: invalid JSON ({})", path, e.what()));
   }
   try {

@@ -6,6 +6,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "cudabench/fixture.hpp"
@@ -58,13 +60,21 @@ struct run_result {
   std::optional<std::string> injected;  ///< --inject-slowdown used for this run
   std::map<std::string, family_refs> families;
   std::vector<case_result> cases;       ///< in file order
+  std::unordered_map<std::string, std::size_t> by_name;  ///< case name -> index in cases (built by parse_run)
 
+  /// The case of that name, or null: by the index (constant time), or a scan when cases changed since.
   const case_result* find(const std::string& name) const;
 };
 
 /// Google Benchmark writes NaN and infinity as bare words, which JSON does not allow; this turns such
-/// values into null so the document parses and the row gets a clear message instead.
+/// values (outside strings) into null so the document parses and the row gets a clear message instead.
+/// One linear pass, whatever the input.
 std::string sanitize_gbench_json(const std::string& text);
+
+/// The deepest nesting of arrays and objects in a JSON text (strings skipped); one linear pass.
+std::size_t json_nesting_depth(std::string_view text);
+/// Result files nested deeper than this are refused before parsing (a deep tree would exhaust the stack).
+constexpr std::size_t max_json_depth = 256;
 
 /// Parses benchmark JSON; throws input_error("<source>: <problem>") for anything that is not usable.
 run_result parse_run(const nlohmann::json& j, const std::string& source);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <unordered_map>
 
 namespace cudabench::reports {
 namespace {
@@ -26,6 +27,10 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
                     "flops_per_second,bw_peak_pct,message";
   if (c) out += ",baseline_median_us,change_pct,verdict,p_value";
   out += "\n";
+  std::unordered_map<std::string, const cudabench::case_comparison*> verdict_of;
+  if (c)
+    for (const auto& x : c->cases)
+      if (x.v != cudabench::verdict::missing) verdict_of[x.name] = &x;
   for (const cudabench::case_result& r : run.cases) {
     double cv = NAN;
     if (r.samples_s.size() > 1) {
@@ -41,9 +46,8 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
                        counter(r, "samples"), counter(r, "bytes_per_second"), counter(r, "items_per_second"),
                        counter(r, "flops_per_second"), counter(r, "bw_peak_fraction", 100), field(r.message));
     if (c) {
-      const cudabench::case_comparison* v = nullptr;
-      for (const auto& x : c->cases)
-        if (x.name == r.name && x.v != cudabench::verdict::missing) v = &x;
+      const auto found = verdict_of.find(r.name);
+      const cudabench::case_comparison* v = found == verdict_of.end() ? nullptr : found->second;
       const bool measured = v && v->base_median_s > 0 && v->cur_median_s > 0;
       out += fmt::format(",{},{},{},{}", measured ? number(v->base_median_s * 1e6) : "", measured ? number(100 * v->change) : "",
                          v ? cudabench::to_string(v->v) : "", measured && v->method == "rank test" ? number(v->p_value) : "");

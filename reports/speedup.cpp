@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <tuple>
+
 #include <algorithm>
 
 namespace cudabench::reports {
@@ -32,12 +35,12 @@ const speedup_row* first_present(const speedup_table& t, const std::vector<std::
 
 std::vector<speedup_table> speedup_tables(const cudabench::run_result& run) {
   std::vector<speedup_table> tables;
+  std::map<std::tuple<std::string, int, std::string>, std::size_t> index;  // (family, device, size) -> table
   auto table_for = [&](const cudabench::case_result& c) -> speedup_table& {
     const std::string label = size_label(c);
-    for (auto& t : tables)
-      if (t.family == c.family && t.device == c.device && t.size_label == label) return t;
-    tables.push_back({c.family, c.device, c.size, label, {}, {}});
-    return tables.back();
+    auto [it, added] = index.try_emplace({c.family, c.device, label}, tables.size());
+    if (added) tables.push_back({c.family, c.device, c.size, label, {}, {}});
+    return tables[it->second];
   };
   for (const auto& c : run.cases) {
     if (c.status != cudabench::case_status::ok || c.median_s <= 0) continue;

@@ -145,6 +145,24 @@ sleep 1
 bl=$(python3 "$src/ci/baseline_path.py" "$fx/synthetic_base.json" "$tmp/bl") && mkdir -p "$(dirname "$bl")" && cp "$fx/synthetic_base.json" "$bl"
 s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/synthetic_base.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" run bash "$src/ci/nightly.sh" "$tmp/nights"); check "ci/nightly.sh with the stored baseline: compared, and the trend over the kept nights" 0 "$s" \
   '[ "$(ls "$tmp/nights/runs" | wc -l)" = 2 ]' '[ -s "$tmp/nights/trend.html" ]' 'grep -q "^## Trend over 2 nights" "$tmp/summary.md"' 'ls "$tmp/nights"/verdict-*.json >/dev/null'
+# Hostile result files: each one line and exit 2, or read correctly; never a crash.
+Q="$fx/h100_quick.json"
+python3 "$src/tests/hostile_results.py" "$Q" "$tmp/hostile"
+for bad in overflow deep nounit huge_time; do
+  s=$(run "$report" compare "$Q" "$tmp/hostile/$bad.json"); check "compare rejects hostile $bad.json in one line" 2 "$s" \
+    "grep -q '$bad.json' \"\$tmp/err\"" "[ \"\$(wc -l <\"\$tmp/err\")\" = 1 ]"
+done
+s=$(run "$bench" --filter='^image/cpu$' --compare-to="$tmp/hostile/overflow.json"); check "--compare-to a file whose number overflows: exit 2 naming it, before running" 2 "$s" \
+  'grep -q "overflow.json" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
+for ok in spaces longname; do
+  s=$(run "$report" compare "$Q" "$tmp/hostile/$ok.json"); check "compare reads $ok.json (no regex over unbounded text)" 0 "$s"
+done
+start=$(date +%s)
+s=$(run "$report" compare "$tmp/hostile/big.json" "$tmp/hostile/big.json"); check "compare of 100,000 rows a side within 30 s" 0 "$s" '[ $(( $(date +%s) - start )) -le 30 ]'
+s=$("$report" compare "$Q" "$Q" >/dev/full 2>"$tmp/err"; echo $?); check "compare onto a full standard output: exit 2, one line" 2 "$s" \
+  'grep -q "cannot write to standard output" "$tmp/err"' '[ "$(wc -l <"$tmp/err")" = 1 ]'
+s=$("$report" compare "$Q" "$Q" >&- 2>"$tmp/err"; echo $?); check "compare with standard output closed: exit 2, one line" 2 "$s" \
+  'grep -q "cannot write to standard output" "$tmp/err"'
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"
