@@ -3,6 +3,8 @@
 #include "app/results_output.hpp"
 
 #include <fmt/format.h>
+
+#include <map>
 #include <unistd.h>
 
 #include <filesystem>
@@ -59,6 +61,27 @@ compare_settings compare_settings_from(const run_options& o) {
   s.json_path = o.verdict_path;
   return s;
 }
+
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
+                            const std::vector<std::string>& inputs) {
+  std::map<std::string, std::string> seen;  // file -> what names it
+  for (const std::string& in : inputs) seen.emplace(same_file_key(in), "the input " + in);
+  for (const auto& [option, path] : outputs) {
+    if (path == "-") continue;
+    const auto [it, added] = seen.emplace(same_file_key(path), option + " " + path);
+    if (!added) throw usage_error(fmt::format("{} {} is the same file as {}: refused, it would be overwritten", option, path, it->second));
+  }
+}
+
+namespace {
+std::vector<std::pair<std::string, std::string>> outputs_of(const compare_settings& s) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [option, path] : {std::pair{"--md", &s.md_path}, std::pair{"--html", &s.html_path},
+                                     std::pair{"--json", &s.json_path}, std::pair{"--csv", &s.csv_path}})
+    if (*path) out.emplace_back(option, **path);
+  return out;
+}
+}  // namespace
 
 void check_report_outputs(const compare_settings& s) {
   for (auto* p : {&s.md_path, &s.html_path, &s.json_path, &s.csv_path})
@@ -144,6 +167,7 @@ int report_command(int argc, char** argv) {
     compare_settings s = compare_settings_from(o);
     for (const auto* p : {&s.md_path, &s.html_path, &s.csv_path, &s.json_path})
       if (*p && **p == "-") throw usage_error(cmd + ": give output files a name ('-' is the runner's standard output only)");
+    check_distinct_outputs(outputs_of(s), positional);
     if (cmd == "compare") {
       check_report_outputs(s);
       run_result base = load_run(positional[0]);

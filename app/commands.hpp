@@ -2,6 +2,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "harness/compare.hpp"
 #include "harness/device_info.hpp"
@@ -11,6 +13,11 @@ namespace cudabench::app {
 
 /// The comparison settings the runner's options ask for (defaults from compare_settings).
 compare_settings compare_settings_from(const run_options& o);
+
+/// Refuses (usage_error) an output that names the same file as an input or as another output (`-`, standard
+/// output, excepted). `outputs` are (option, path) pairs, `inputs` paths.
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
+                            const std::vector<std::string>& inputs);
 
 /// Throws input_error unless every requested output file can be written.
 void check_report_outputs(const compare_settings& s);

@@ -152,6 +152,16 @@ int run(int argc, char** argv) {
     compare_settings cmp = compare_settings_from(opt);
     const bool csv_out = is_stdout(cmp.csv_path);
     if (csv_out) cmp.csv_path.reset();  // --csv -: written at the end, to standard output
+    {
+      std::vector<std::pair<std::string, std::string>> outs;
+      if (json_path) outs.emplace_back("--json", *json_path);
+      if (baseline_path) outs.emplace_back("--save-baseline", *baseline_path);
+      if (opt.trace_path) outs.emplace_back("--trace", *opt.trace_path);
+      for (const auto& [option, path] : {std::pair{"--md", &cmp.md_path}, std::pair{"--html", &cmp.html_path},
+                                         std::pair{"--verdict", &cmp.json_path}, std::pair{"--csv", &cmp.csv_path}})
+        if (*path) outs.emplace_back(option, **path);
+      check_distinct_outputs(outs, compare_path ? std::vector<std::string>{*compare_path} : std::vector<std::string>{});
+    }
     if (compare_path) load_run(*compare_path);
     check_report_outputs(cmp);  // without a comparison, --md and --html get the run's own report
     if (baseline_path) {

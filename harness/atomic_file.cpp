@@ -1,6 +1,8 @@
-// Atomic writes (temporary + rename) and checked reads.
+// Output files that lose nothing and replace nothing they should not, and checked reads.
 #include "harness/atomic_file.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,44 +16,93 @@
 
 namespace cudabench {
 namespace {
+namespace fs = std::filesystem;
+
 std::string temp_name(const std::string& path) { return path + ".tmp." + std::to_string(::getpid()); }
+
+/// Where the bytes go: a symlink's final target (the link itself stays), else the path.
+std::string resolved(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_symlink(fs::symlink_status(path, ec))) return path;
+  const fs::path target = fs::weakly_canonical(path, ec);
+  if (ec) throw input_error(path + ": cannot follow the symbolic link: " + ec.message());
+  return target.string();
+}
+
+/// True when `path` exists and is not a regular file (a device node, a FIFO, a socket): written in place.
+bool special_file(const std::string& path) {
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/// Writes all of `content` to an open descriptor.
+bool write_all(int fd, const std::string& content) {
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += std::size_t(n);
+  }
+  return true;
+}
 }  // namespace
 
-void write_file_atomically(const std::string& path, const std::string& content) {
+void write_file_atomically(const std::string& requested, const std::string& content) {
+  const std::string path = resolved(requested);
+  if (special_file(path)) {  // /dev/null, /dev/stdout, a pipe: never replaced, written as they are
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw input_error(requested + ": cannot write: " + std::strerror(errno));
+    const bool ok = write_all(fd, content);
+    const int err = errno;
+    ::close(fd);
+    if (!ok) throw input_error(requested + ": write failed: " + std::strerror(err));
+    return;
+  }
   const std::string tmp = temp_name(path);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw input_error(path + ": cannot write: " + std::strerror(errno));
-    out << content;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw input_error(path + ": write failed: " + std::strerror(errno));
-    }
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw input_error(requested + ": cannot write: " + std::strerror(errno));
+  bool ok = write_all(fd, content);
+  int err = errno;
+  if (ok && ::fsync(fd) != 0 && errno != EINVAL) { ok = false; err = errno; }
+  if (::close(fd) != 0 && ok) { ok = false; err = errno; }
+  if (!ok) {
+    std::remove(tmp.c_str());
+    throw input_error(requested + ": write failed: " + std::strerror(err));
   }
   std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
+  fs::rename(tmp, path, ec);
   if (ec) {
     std::remove(tmp.c_str());
-    throw input_error(path + ": cannot rename into place: " + ec.message());
+    throw input_error(requested + ": cannot rename into place: " + ec.message());
   }
 }
 
-void check_writable(const std::string& path) {
-  namespace fs = std::filesystem;
+void check_writable(const std::string& requested) {
   std::error_code ec;
-  if (fs::is_directory(path, ec)) throw input_error(path + ": is a directory, not a file");
+  if (fs::is_directory(requested, ec)) throw input_error(requested + ": is a directory, not a file");
+  const std::string path = resolved(requested);
+  if (special_file(path)) {
+    if (::access(path.c_str(), W_OK) != 0) throw input_error(requested + ": cannot write: " + std::strerror(errno));
+    return;
+  }
   const std::string tmp = temp_name(path);
-  std::ofstream probe(tmp, std::ios::binary | std::ios::trunc);
-  if (!probe) throw input_error(path + ": cannot write: " + std::strerror(errno));
-  probe.close();
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw input_error(requested + ": cannot write: " + std::strerror(errno));
+  ::close(fd);
   std::remove(tmp.c_str());
+}
+
+std::string same_file_key(const std::string& path) {
+  std::error_code ec;
+  const fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  return ec ? path : p.string();
 }
 
 std::string read_file(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw input_error(path + ": no such file");
-  if (std::filesystem::is_directory(path, ec)) throw input_error(path + ": is a directory, not a file");
+  if (!fs::exists(path, ec)) throw input_error(path + ": no such file");
+  if (fs::is_directory(path, ec)) throw input_error(path + ": is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw input_error(path + ": cannot read: " + std::strerror(errno));
   std::ostringstream ss;

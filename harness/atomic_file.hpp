@@ -1,15 +1,22 @@
-// Whole-or-nothing file output: write a temporary beside the target, then rename over it.
+// Whole-or-nothing file output: a regular file is written to a temporary beside it and renamed over it;
+// a device node, FIFO or socket is written in place (never replaced); a symbolic link's target is written
+// (the link stays).
 #pragma once
 
 #include <string>
 
 namespace cudabench {
 
-/// Writes `content` to `path` atomically; throws input_error naming the path on failure.
+/// Writes `content` to `path` as above; throws input_error naming the path on failure (a full disk, a
+/// closed pipe), leaving no temporary file.
 void write_file_atomically(const std::string& path, const std::string& content);
 
 /// Throws input_error unless a file can be created in `path`'s directory (checked before a long run).
 void check_writable(const std::string& path);
+
+/// A key equal for two paths that name the same file (absolute, symbolic links resolved), so an output
+/// that would overwrite an input or another output can be refused before anything runs.
+std::string same_file_key(const std::string& path);
 
 /// Reads a whole file; throws input_error naming the path when it is missing or unreadable.
 std::string read_file(const std::string& path);

@@ -163,6 +163,21 @@ s=$("$report" compare "$Q" "$Q" >/dev/full 2>"$tmp/err"; echo $?); check "compar
   'grep -q "cannot write to standard output" "$tmp/err"' '[ "$(wc -l <"$tmp/err")" = 1 ]'
 s=$("$report" compare "$Q" "$Q" >&- 2>"$tmp/err"; echo $?); check "compare with standard output closed: exit 2, one line" 2 "$s" \
   'grep -q "cannot write to standard output" "$tmp/err"'
+# Outputs that would clobber an input or each other are refused before anything runs; special files and
+# symbolic links are written through, never replaced.
+cp "$fx/synthetic_slowed.json" "$tmp/cur.json"
+s=$(run "$report" compare "$fx/synthetic_base.json" "$tmp/cur.json" --json "$tmp/cur.json"); check "compare --json onto its own input: exit 2, input untouched" 2 "$s" \
+  'grep -q "same file as the input" "$tmp/err"' 'cmp -s "$tmp/cur.json" "$fx/synthetic_slowed.json"'
+s=$(run "$report" compare "$fx/synthetic_base.json" "$tmp/cur.json" --md "$tmp/x.out" --html "$tmp/x.out"); check "--md and --html onto one file: exit 2" 2 "$s" \
+  'grep -q -- "--html .* is the same file as --md" "$tmp/err"' '[ ! -e "$tmp/x.out" ]'
+s=$(run "$bench" --filter='^image/cpu$' --json "$tmp/same.json" --csv "$tmp/same.json"); check "runner outputs onto one file: exit 2 before running" 2 "$s" '! grep -q "case(s):" "$tmp/out"'
+s=$(run "$report" report "$fx/synthetic_base.json" --md /dev/null); check "--md /dev/null: written in place, the device stays" 0 "$s" '[ -c /dev/null ]'
+printf 'keep' >"$tmp/target.md"; ln -s "$tmp/target.md" "$tmp/link.md"
+s=$(run "$report" report "$fx/synthetic_base.json" --md "$tmp/link.md"); check "--md through a symbolic link: the target written, the link kept" 0 "$s" \
+  '[ -L "$tmp/link.md" ]' 'grep -q "^## Speedups" "$tmp/target.md"'
+mkfifo "$tmp/fifo.md" && { cat "$tmp/fifo.md" >"$tmp/fifo.out" & reader=$!; }
+s=$(run "$report" report "$fx/synthetic_base.json" --md "$tmp/fifo.md"); wait "$reader"; check "--md into a FIFO: written through it, the FIFO stays" 0 "$s" \
+  '[ -p "$tmp/fifo.md" ]' 'grep -q "^## Speedups" "$tmp/fifo.out"'
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"
