@@ -1,6 +1,8 @@
 // Runner option parsing.
 #include "app/options.hpp"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -8,6 +10,7 @@
 #include <regex>
 
 #include "cudabench/presets.hpp"
+#include "harness/format.hpp"
 
 namespace cudabench::app {
 
@@ -82,8 +85,7 @@ int parse_int(const std::string& text, const std::string& what, int lo, int hi) 
   errno = 0;
   long v = std::strtol(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0' || errno != 0 || v < lo || v > hi)
-    throw usage_error(what + " expects a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                      ", got '" + text + "'");
+    throw usage_error(fmt::format("{} expects a whole number from {} to {}, got '{}'", what, lo, hi, printable(text)));
   return int(v);
 }
 
@@ -91,8 +93,7 @@ double parse_double(const std::string& text, const std::string& what, double lo,
   char* end = nullptr;
   double v = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
-    throw usage_error(what + " expects a number from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                      ", got '" + text + "'");
+    throw usage_error(fmt::format("{} expects a number from {:g} to {:g}, got '{}'", what, lo, hi, printable(text)));
   return v;
 }
 
@@ -116,7 +117,10 @@ std::vector<int> parse_device_list(const std::string& spec, int count) {
     for (int d = 0; d < count; ++d) out.push_back(d);
   } else {
     for (const std::string& item : split_commas(spec)) {
-      const int d = parse_int(item, "--devices", 0, 1 << 20);
+      const bool digits = !item.empty() && item.size() < 8 && item.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits)
+        throw usage_error(fmt::format("--devices expects 'all' or a comma-separated list of device ordinals such as 0,2; got '{}'", printable(spec)));
+      const int d = std::stoi(item);
       if (d >= count) throw usage_error("--devices: device " + std::to_string(d) + " does not exist (" + std::to_string(count) + " visible)");
       if (std::find(out.begin(), out.end(), d) != out.end()) throw usage_error("--devices: device " + std::to_string(d) + " is listed twice");
       out.push_back(d);
@@ -266,7 +270,9 @@ run_options parse_run_options(const std::vector<std::string>& args) {
       o.devices = v;
     }
     else if (parse_benchmark_flag(args, i, o, bench_out, bench_out_format)) {}
-    else throw usage_error("unknown option '" + a + "'");
+    else if (!a.empty() && a[0] != '-')
+      throw usage_error(fmt::format("unknown command '{}' (the commands are compare, report and trend; options start with --)", printable(a)));
+    else throw usage_error(fmt::format("unknown option '{}'", printable(a)));
   }
   if (bench_out_format && !bench_out) throw usage_error("--benchmark_out_format needs --benchmark_out=FILE");
   if (bench_out) {

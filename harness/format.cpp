@@ -19,4 +19,15 @@ std::string format_rate(double v, const char* unit) {
   return fmt::format("{:.2f} {}", v, unit);
 }
 
+std::string printable(std::string_view text, std::size_t limit) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (out.size() >= limit) return out + "...";
+    const unsigned char ch = static_cast<unsigned char>(text[i]);
+    if (ch >= 0x20 && ch < 0x7f) out += char(ch);
+    else out += fmt::format("\\x{:02x}", ch);
+  }
+  return out;
+}
+
 }  // namespace cudabench

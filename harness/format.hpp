@@ -1,7 +1,8 @@
-// Human-readable times and rates for tables.
+// Human-readable times and rates for tables, and outside text made safe to print.
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace cudabench {
 
@@ -9,5 +10,9 @@ namespace cudabench {
 std::string format_time(double seconds);
 /// "2.89 TB/s", "512.00 GB/s", ... for a rate per second with the given unit ("B/s", "FLOP/s").
 std::string format_rate(double per_second, const char* unit);
+
+/// Text from outside (a file, the command line) safe to print in a message: control characters and bytes
+/// that are not printable ASCII as \xNN, and at most `limit` bytes (then "...").
+std::string printable(std::string_view text, std::size_t limit = 200);
 
 }  // namespace cudabench

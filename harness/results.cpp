@@ -12,6 +12,7 @@
 #include "harness/atomic_file.hpp"
 #include "harness/merge.hpp"
 #include "harness/errors.hpp"
+#include "harness/format.hpp"
 #include "harness/stats.hpp"
 
 namespace cudabench {
@@ -78,6 +79,37 @@ std::vector<std::string> strings_of(const nlohmann::json& j) {
   return out;
 }
 
+/// Names the first field of a row whose type is not the one Google Benchmark writes (the JSON library's
+/// own message names neither the row nor the field).
+void check_field_types(const nlohmann::json& row, const std::string& source, std::size_t row_number) {
+  enum class kind { string, number, boolean, object };
+  static const std::pair<const char*, kind> fields[] = {
+      {"run_name", kind::string},        {"run_type", kind::string},      {"aggregate_name", kind::string},
+      {"aggregate_unit", kind::string},  {"time_unit", kind::string},     {"label", kind::string},
+      {"skip_message", kind::string},    {"error_message", kind::string}, {"repetition_index", kind::number},
+      {"threads", kind::number},         {"real_time", kind::number},     {"cpu_time", kind::number},
+      {"error_occurred", kind::boolean}, {"skipped", kind::boolean},      {"cudabench", kind::object}};
+  for (const auto& [key, want] : fields) {
+    auto it = row.find(key);
+    if (it == row.end() || it->is_null()) continue;
+    const bool ok = want == kind::string ? it->is_string() : want == kind::number ? it->is_number()
+                  : want == kind::boolean ? it->is_boolean() : it->is_object();
+    if (!ok) {
+      const char* expected = want == kind::string ? "a string" : want == kind::number ? "a number" : want == kind::boolean ? "true or false" : "an object";
+      throw input_error(fmt::format("{}: row {} ('{}'): field '{}' is {} {} where {} is expected", source, row_number,
+                                    printable(row["name"].get<std::string>()), key, it->is_array() || it->is_object() ? "an" : "a",
+                                    it->type_name(), expected));
+    }
+  }
+  if (auto it = row.find("cudabench"); it != row.end() && it->is_object()) {
+    for (const char* key : {"cache", "note", "stop"})
+      if (it->contains(key) && !(*it)[key].is_string() && !(*it)[key].is_null())
+        throw input_error(fmt::format("{}: row {}: field 'cudabench.{}' is a {} where a string is expected", source, row_number, key, (*it)[key].type_name()));
+    if (it->contains("correct") && !(*it)["correct"].is_boolean())
+      throw input_error(fmt::format("{}: row {}: field 'cudabench.correct' is a {} where true or false is expected", source, row_number, (*it)["correct"].type_name()));
+  }
+}
+
 void split_name(case_result& c) {
   auto [device, name] = split_device_prefix(c.name);
   c.device = device;
@@ -141,9 +173,12 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
     return r.cases.back();
   };
 
+  std::size_t row_number = 0;
   for (const auto& row : rows) {
+    ++row_number;
     if (!row.is_object() || !row.contains("name") || !row["name"].is_string())
-      throw input_error(source + ": a result row has no name");
+      throw input_error(fmt::format("{}: row {} has no name", source, row_number));
+    check_field_types(row, source, row_number);
     const std::string raw = row.contains("run_name") && row["run_name"].is_string() ? row["run_name"].get<std::string>()
                                                                                       : row["name"].get<std::string>();
     const std::string name = canonical_case_name(raw);

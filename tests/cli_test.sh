@@ -178,6 +178,14 @@ s=$(run "$report" report "$fx/synthetic_base.json" --md "$tmp/link.md"); check "
 mkfifo "$tmp/fifo.md" && { cat "$tmp/fifo.md" >"$tmp/fifo.out" & reader=$!; }
 s=$(run "$report" report "$fx/synthetic_base.json" --md "$tmp/fifo.md"); wait "$reader"; check "--md into a FIFO: written through it, the FIFO stays" 0 "$s" \
   '[ -p "$tmp/fifo.md" ]' 'grep -q "^## Speedups" "$tmp/fifo.out"'
+# Messages that help: ranges as typed, accepted forms, the row and field of a type error, bytes escaped.
+s=$(run "$report" compare "$Q" "$Q" --alpha=0); check "--alpha=0: the range as the user types it" 2 "$s" 'grep -q "from 1e-09 to 0.5, got .0." "$tmp/err"'
+s=$(run "$bench" --devices=foo); check "--devices=foo names the accepted forms" 2 "$s" 'grep -q "expects .all. or a comma-separated list" "$tmp/err"'
+s=$(run "$bench" frobnicate); check "an unknown command is named as one" 2 "$s" 'grep -q "unknown command .frobnicate." "$tmp/err"'
+s=$(run "$bench" "$(printf -- '--x\001\033y')"); check "control bytes in an option are escaped" 2 "$s" 'grep -q "unknown option .--x.x01.x1by." "$tmp/err"' '! grep -q "$(printf "\033")" "$tmp/err"'
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['benchmarks'][2]['run_type']=5; json.dump(d, open(sys.argv[2], 'w'))" "$Q" "$tmp/typed.json"
+s=$(run "$report" compare "$Q" "$tmp/typed.json"); check "a field of the wrong type: its row and name in the message" 2 "$s" \
+  'grep -q "typed.json: row 3 (.*): field .run_type. is a number where a string is expected" "$tmp/err"'
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"
