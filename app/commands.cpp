@@ -108,7 +108,7 @@ int compare_and_report(const run_result& base, const run_result& cur, const comp
   write_if(s.csv_path, [&] { return reports::results_csv(cur, &c); });
   write_if(s.json_path, [&] { return reports::verdict_json_writer().render(c); });
   if (out) *out = c;
-  return c.has_regression() ? 1 : 0;
+  return c.failing() ? 1 : 0;
 }
 
 std::string baseline_file_for(const device_info& d, const std::string& preset, const std::string& dir) {

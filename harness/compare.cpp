@@ -27,6 +27,12 @@ const char* to_string(verdict v) {
   return "?";
 }
 
+std::size_t comparison::lost() const {
+  std::size_t n = 0;
+  for (auto& c : cases) n += c.lost;
+  return n;
+}
+
 std::size_t comparison::count(verdict v) const {
   std::size_t n = 0;
   for (auto& c : cases) n += c.v == v;
@@ -40,7 +46,14 @@ std::string device_label(const run_result& r) {
 }
 
 void check_devices(const run_result& base, const run_result& cur, comparison& out, bool allow) {
-  if (!base.device || !cur.device) return;  // foreign Google Benchmark output: nothing to check
+  if (!base.device || !cur.device) {  // not cudabench output (or stripped): the GPUs cannot be checked
+    const std::string& which = !base.device ? base.source : cur.source;
+    if (!allow)
+      throw input_error(fmt::format("{}: has no device description (context.device), so the GPUs of the two runs cannot be "
+                                    "checked; pass --allow-device-mismatch to compare anyway", which));
+    out.header_notes.push_back(which + " has no device description: compared without checking the GPUs (--allow-device-mismatch)");
+    return;
+  }
   const device_info& b = *base.device;
   const device_info& c = *cur.device;
   std::string problem;
@@ -68,6 +81,7 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   if (c.status == case_status::failed || b.status == case_status::failed) {
     r.v = verdict::failed;
     r.note = c.status == case_status::failed ? "current: " + c.message : "baseline: " + b.message;
+    r.lost = c.status == case_status::failed && b.status != case_status::failed;
     return r;
   }
   if (c.status == case_status::skipped || b.status == case_status::skipped) {
@@ -196,8 +210,13 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
     r.family = b.family;
     r.v = verdict::missing;
     r.base_median_s = b.median_s;
+    const bool excluded = cur.lists_selection && !cur.selected.count(b.name);
+    r.lost = !excluded && b.status == case_status::ok;
+    r.note = excluded ? "not selected by the current run" : "no result in the current run";
     out.cases.push_back(r);
   }
+  if (const std::size_t n = out.lost())
+    out.header_notes.push_back(fmt::format("{} case(s) lost: failed their check now, or missing although selected (this fails the comparison)", n));
   for (auto& [family, logs] : log_ratios) {
     double sum = 0;
     for (double l : logs) sum += l;

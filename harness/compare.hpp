@@ -49,6 +49,9 @@ struct case_comparison {
   std::string note;
   std::vector<double> base_samples_s, cur_samples_s;
   std::vector<timeline_change> timeline;  ///< metrics present on both sides
+  /// The case was lost: it failed its check now but passed in the baseline, or it is missing although the
+  /// current run selected it (or does not say what it selected). Fails the comparison like a regression.
+  bool lost = false;
 };
 
 struct comparison {
@@ -61,9 +64,13 @@ struct comparison {
 
   std::size_t count(verdict v) const;
   bool has_regression() const { return count(verdict::regression) > 0; }
+  std::size_t lost() const;
+  /// What makes `compare` exit 1: a regression or a lost case.
+  bool failing() const { return has_regression() || lost() > 0; }
 };
 
-/// Compares two runs; throws input_error when the devices differ and that is not allowed.
+/// Compares two runs; throws input_error when the devices differ, or a run has no device description,
+/// and that is not allowed (allow_device_mismatch).
 comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s);
 
 }  // namespace cudabench

@@ -152,6 +152,10 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
     r.families[fam] = f;
   }
   const nlohmann::json case_meta = meta.value("cases", nlohmann::json::object());
+  if (case_meta.is_object() && !case_meta.empty()) {  // an empty list says nothing about a filter
+    r.lists_selection = true;
+    for (auto& [name, m] : case_meta.items()) r.selected.insert(name);
+  }
 
   std::map<std::string, std::size_t> index;
   std::set<std::string> seen_rows;

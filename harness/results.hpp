@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,6 +61,8 @@ struct run_result {
   std::optional<std::string> injected;  ///< --inject-slowdown used for this run
   std::map<std::string, family_refs> families;
   std::vector<case_result> cases;       ///< in file order
+  bool lists_selection = false;         ///< context.cudabench.cases says which cases the run selected
+  std::set<std::string> selected;       ///< those cases
   std::unordered_map<std::string, std::size_t> by_name;  ///< case name -> index in cases (built by parse_run)
 
   /// The case of that name, or null: by the index (constant time), or a scan when cases changed since.

@@ -134,6 +134,8 @@ std::string verdict_json_writer::render(const comparison& c) const {
   nlohmann::ordered_json j;
   j["schema_version"] = 1;
   j["regression"] = c.has_regression();
+  j["lost"] = c.lost();
+  j["failing"] = c.failing();
   j["baseline"] = c.base_source;
   j["current"] = c.cur_source;
   j["settings"] = {{"threshold", c.settings.threshold},
@@ -157,6 +159,7 @@ std::string verdict_json_writer::render(const comparison& c) const {
       if (std::isfinite(r.detectable)) x["detectable_change"] = r.detectable;
     }
     if (!r.note.empty()) x["note"] = r.note;
+    if (r.lost) x["lost"] = true;
     for (auto& t : r.timeline) x["timeline"][t.metric] = {{"baseline", t.base}, {"current", t.cur}, {"notable", t.notable()}};
     cases.push_back(x);
   }

@@ -53,7 +53,7 @@ TEST(Compare, ThresholdAloneWithOneSampleASide) {
   run_result cur = base;
   for (auto& c : cur.cases)
     if (c.name == "image/sync") { c.samples_s[0] *= 1.2; c.median_s *= 1.2; }
-  comparison c = compare_runs(base, cur, {});
+  comparison c = compare_runs(base, cur, {.allow_device_mismatch = true});  // foreign output: no device description
   const case_comparison r = find(c, "image/sync");
   EXPECT_EQ(r.v, verdict::regression);
   EXPECT_EQ(r.method, "threshold only (1 sample a side)");
@@ -77,7 +77,8 @@ TEST(Compare, HostBoundCasesWithOneRepetitionReportNoSpread) {
 }
 
 TEST(Compare, AggregatesOnlySaysNoTestRan) {
-  comparison c = compare_runs(load_fixture("gbench18_aggregates.json"), load_fixture("gbench18_aggregates.json"), {});
+  comparison c = compare_runs(load_fixture("gbench18_aggregates.json"), load_fixture("gbench18_aggregates.json"),
+                              {.allow_device_mismatch = true});
   EXPECT_EQ(find(c, "image/sync").method, "threshold only (aggregates only: no rank test)");
   EXPECT_EQ(find(c, "BM_NeedsGPU").v, verdict::skipped);
 }
@@ -144,4 +145,31 @@ TEST(Compare, StoredH100BaselineLoads) {
   EXPECT_EQ(r.preset, "nightly");
   EXPECT_EQ(r.cases.size(), 95u);
   for (auto& c : r.cases) EXPECT_EQ(c.samples_s.size(), 6u) << c.name;
+}
+
+// Loss cannot hide: a case failing its check now, or missing though selected, fails the comparison; a
+// case the current run did not select does not; a run without a device description is refused.
+TEST(Compare, LostCasesFailTheComparison) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  cur.cases[0].status = case_status::failed;
+  cur.cases[0].message = "wrong result: element 3";
+  comparison c = compare_runs(base, cur, {});
+  EXPECT_TRUE(c.failing());
+  EXPECT_FALSE(c.has_regression());
+  EXPECT_EQ(c.lost(), 1u);
+
+  cur = load_fixture("synthetic_same.json");
+  const std::string gone = cur.cases.back().name;
+  cur.cases.pop_back();
+  cur.by_name.clear();
+  cur.lists_selection = true;
+  cur.selected.erase(gone);  // the current run's filter excluded it
+  EXPECT_FALSE(compare_runs(base, cur, {}).failing());
+  cur.selected.insert(gone);  // selected, but no result
+  EXPECT_TRUE(compare_runs(base, cur, {}).failing());
+
+  run_result foreign = load_fixture("synthetic_same.json");
+  foreign.device.reset();
+  EXPECT_THROW(compare_runs(base, foreign, {}), input_error);
+  EXPECT_NO_THROW(compare_runs(base, foreign, {.allow_device_mismatch = true}));
 }
