@@ -37,8 +37,9 @@ const char* report_usage = R"(usage: ./run_bench report RESULT.json [--md FILE] 
   --format=gab / bmf: instead, the run for a dashboard on standard output: github-action-benchmark's
   customSmallerIsBetter JSON, or Bencher Metric Format JSON (measured cases only)
 )";
-const char* trend_usage = R"(usage: ./run_bench trend RESULT_DIR [--html FILE] [--threshold PCT] [--hold N]
-  one line per case over the runs in RESULT_DIR (oldest first); flags steps that hold for N runs (default 3)
+const char* trend_usage = R"(usage: ./run_bench trend RESULT_DIR [--html FILE] [--threshold PCT] [--hold N] [--allow-device-mismatch]
+  one line per case over the runs in RESULT_DIR (oldest first); flags steps that hold for N runs (default 3);
+  files that cannot be read are named and left out; runs of different GPU models only with --allow-device-mismatch
 )";
 
 /// Renders (only when asked for) and writes one output.
@@ -144,7 +145,7 @@ int report_command(int argc, char** argv) {
     for (std::size_t i = 1; i < args.size(); ++i) {
       const std::string& a = args[i];
       if (a == "-h" || a == "--help") { fmt::print("{}", usage); return 0; }
-      if (a == "--allow-device-mismatch" && cmd == "compare") o.allow_device_mismatch = true;
+      if (a == "--allow-device-mismatch" && cmd != "report") o.allow_device_mismatch = true;
       else if (take_value(args, i, "--md", v) && cmd != "trend") o.md_path = v;
       else if (take_value(args, i, "--html", v)) o.html_path = v;
       else if (take_value(args, i, "--csv", v) && cmd != "trend") o.csv_path = v;
@@ -182,7 +183,7 @@ int report_command(int argc, char** argv) {
       return 0;
     }
     if (s.html_path) check_writable(*s.html_path);
-    reports::trend t = reports::build_trend(positional[0], o.threshold_pct ? *o.threshold_pct / 100 : 0.05, hold);
+    reports::trend t = reports::build_trend(positional[0], o.threshold_pct ? *o.threshold_pct / 100 : 0.05, hold, o.allow_device_mismatch);
     fmt::print("{}", reports::trend_terminal(t));
     write_if(s.html_path, [&] { return reports::trend_html(t); });
     return 0;

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -38,18 +40,35 @@ std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double t
   return out;
 }
 
-trend build_trend(const std::string& dir, double threshold, std::size_t hold) {
+trend build_trend(const std::string& dir, double threshold, std::size_t hold, bool allow_mixed_gpus) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw cudabench::input_error(dir + ": not a directory");
   std::vector<cudabench::run_result> runs;
-  for (auto& e : fs::directory_iterator(dir)) {
-    if (e.path().extension() != ".json") continue;
-    runs.push_back(cudabench::load_run(e.path().string()));
-  }
-  if (runs.empty()) throw cudabench::input_error(dir + ": holds no .json results");
-  std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.date == b.date ? a.source < b.source : a.date < b.date; });
   trend t;
+  std::vector<fs::path> files;
+  for (auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    try {
+      runs.push_back(cudabench::load_run(f.string()));
+    } catch (const cudabench::input_error& e) {
+      t.unreadable.push_back(e.what());
+    }
+  }
+  if (runs.empty())
+    throw cudabench::input_error(files.empty() ? dir + ": holds no .json results"
+                                               : dir + ": none of its " + std::to_string(files.size()) + " .json files could be read (" + t.unreadable.front() + ")");
+  std::set<std::string> gpus;
+  for (const auto& r : runs) gpus.insert(r.device && r.device->available ? r.device->name : r.device ? "no GPU" : "unknown");
+  t.gpus.assign(gpus.begin(), gpus.end());
+  if (gpus.size() > 1 && !allow_mixed_gpus) {
+    std::string list;
+    for (const auto& g : gpus) list += (list.empty() ? "" : ", ") + g;
+    throw cudabench::input_error(dir + ": holds runs of different GPU models (" + list + "); a trend mixes them only with --allow-device-mismatch");
+  }
+  std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.date == b.date ? a.source < b.source : a.date < b.date; });
   std::map<std::string, std::size_t> index;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     t.runs.push_back(fs::path(runs[r].source).filename().string());
@@ -66,7 +85,9 @@ trend build_trend(const std::string& dir, double threshold, std::size_t hold) {
 }
 
 std::string trend_terminal(const trend& t) {
-  std::string out = fmt::format("{} runs: {} .. {}\n", t.runs.size(), t.runs.front(), t.runs.back());
+  std::string out;
+  for (const auto& u : t.unreadable) out += "left out (unreadable): " + u + "\n";
+  out += fmt::format("{} runs: {} .. {}\n", t.runs.size(), t.runs.front(), t.runs.back());
   std::size_t flagged = 0;
   for (auto& s : t.series) {
     double last = std::nan("");

@@ -19,6 +19,8 @@ struct trend_series {
 struct trend {
   std::vector<std::string> runs;         ///< file names, oldest first
   std::vector<trend_series> series;
+  std::vector<std::string> unreadable;   ///< "file: why" for each .json that could not be read (left out)
+  std::vector<std::string> gpus;         ///< the GPU models of the runs read ("unknown" without a description)
 };
 
 /// A step at i: the `hold` runs from i on all sit on the same side of the median of the (up to 5) runs
@@ -27,8 +29,10 @@ struct trend {
 std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double threshold, std::size_t hold,
                                           std::vector<double>* sizes = nullptr);
 
-/// Loads every *.json of `dir` (oldest first, by the run's date, then the file name).
-trend build_trend(const std::string& dir, double threshold, std::size_t hold);
+/// Loads every *.json of `dir` (oldest first, by the run's date, then the file name). A file that cannot be
+/// read is named in `unreadable` and left out; no readable file is an input_error, and so are runs of
+/// different GPU models unless `allow_mixed_gpus`.
+trend build_trend(const std::string& dir, double threshold, std::size_t hold, bool allow_mixed_gpus = false);
 
 std::string trend_terminal(const trend& t);
 std::string trend_html(const trend& t);

@@ -138,7 +138,7 @@ s=$(run "$report" report "$fx/synthetic_base.json" --format=csv); check "report 
 # ci/nightly.sh with a stand-in runner that "runs" by copying a recorded result: a GPU model with no stored
 # baseline fails the job and says how to store one (job summary too); results kept in runs/ feed the trend.
 printf '#!/bin/sh\ncase "$1" in compare|report|trend) exec "%s" "$@";; esac\nwhile [ $# -gt 0 ]; do [ "$1" = --json ] && cp "$NIGHT" "$2"; shift; done\n' "$abs_report" >"$tmp/fake-run"; chmod +x "$tmp/fake-run"
-s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/synthetic_other_gpu.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" run bash "$src/ci/nightly.sh" "$tmp/nights"); check "ci/nightly.sh without a stored baseline: exit 2, said in the job summary" 2 "$s" \
+s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/synthetic_base.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" run bash "$src/ci/nightly.sh" "$tmp/nights"); check "ci/nightly.sh without a stored baseline: exit 2, said in the job summary" 2 "$s" \
   'grep -q "no baseline is stored" "$tmp/err"' 'grep -q "^## Nightly benchmarks: no baseline" "$tmp/summary.md"' 'grep -q "ci/baseline.sh" "$tmp/summary.md"' \
   '[ -s "$tmp/nights/latest.json" ] && ls "$tmp/nights"/report-*.md >/dev/null'
 sleep 1
@@ -206,6 +206,13 @@ PY
 s=$(run "$report" compare "$fx/synthetic_base.json" "$tmp/failed_now.json"); check "compare: a case failing its check now fails the comparison" 1 "$s" 'grep -q "1 case(s) lost" "$tmp/out"'
 s=$(run "$report" compare "$fx/synthetic_base.json" "$tmp/lost_row.json"); check "compare: a selected case with no result fails the comparison" 1 "$s" 'grep -q "no result in the current run" "$tmp/out"'
 s=$(run "$report" compare "$fx/synthetic_base.json" "$tmp/filtered_out.json"); check "compare: a case the current run did not select is only reported" 0 "$s" 'grep -q "not selected by the current run" "$tmp/out"'
+# trend: an unreadable file is named and left out; runs of two GPU models are refused unless allowed.
+mkdir -p "$tmp/tr" && cp "$fx"/trend/*.json "$tmp/tr/" && printf '{"benchmarks": [' >"$tmp/tr/zz-broken.json"
+s=$(run "$report" trend "$tmp/tr"); check "trend names an unreadable file and goes on" 0 "$s" \
+  'grep -q "^left out (unreadable): .*zz-broken.json" "$tmp/out"' 'grep -q "sustained shift" "$tmp/out"'
+rm "$tmp/tr/zz-broken.json" && cp "$fx/synthetic_other_gpu.json" "$tmp/tr/zz-other.json"
+s=$(run "$report" trend "$tmp/tr"); check "trend over two GPU models: refused, both named" 2 "$s" 'grep -q "different GPU models" "$tmp/err"'
+s=$(run "$report" trend "$tmp/tr" --allow-device-mismatch); check "trend over two GPU models with --allow-device-mismatch" 0 "$s"
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"
