@@ -4,6 +4,8 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <signal.h>
+
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -20,6 +22,7 @@
 #include "cudabench/registry.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/device_query.hpp"
+#include "harness/interrupt.hpp"
 #include "harness/measure.hpp"
 #include "harness/results.hpp"
 #include "harness/results_json.hpp"
@@ -69,6 +72,18 @@ class progress_meter {
   std::string current_;
 };
 
+extern "C" void record_interrupt(int sig) { cudabench::interrupt_signal().store(sig); }
+
+/// SIGINT and SIGTERM ask the run to stop after the current sample; a second one ends it at once.
+void install_interrupt_handlers() {
+  struct sigaction sa{};
+  sa.sa_handler = record_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART | SA_RESETHAND;
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+
 /// Writes the run's timeline and says what it holds (or why it holds no device activity).
 void write_trace(trace_recorder& tracer, const device_info& dev, const std::string& path) {
   trace_log& log = tracer.log();
@@ -103,6 +118,7 @@ int run(int argc, char** argv) {
   }
   try {
     if (opt.devices && !opt.list) return run_on_devices(opt, args);
+    if (!opt.list) install_interrupt_handlers();
     preset p = preset_by_name(opt.preset);
     if (opt.repetitions) p.repetitions = *opt.repetitions;
     if (opt.profile) {  // a profile wants a few clean runs, not thousands
@@ -197,6 +213,25 @@ int run(int argc, char** argv) {
     table_reporter display(dev, run.info, selected.size(), driver.results());
     benchmark::RunSpecifiedBenchmarks(&display);
     benchmark::Shutdown();
+
+    if (const int sig = interrupt_signal().load()) {
+      // Stopped early: the finished cases go to --json marked incomplete (nothing else: no comparison, no
+      // baseline, no reports); with none finished, an existing file is left as it was.
+      const char* signal_name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+      const std::size_t finished = driver.results().size();
+      std::string where = "nothing written";
+      if (json_path && finished > 0) {
+        run.interrupted_by = signal_name;
+        const std::string text = results_document(display.host_context(), dev, run, s, selected, driver.results()).dump(2) + "\n";
+        if (results_out) results_out->write(text);
+        else write_file_atomically(*json_path, text);
+        where = fmt::format("the finished ones are in {} (marked incomplete)", *json_path);
+      } else if (json_path) {
+        where = fmt::format("{} left as it was", *json_path);
+      }
+      fmt::print(stderr, "\nrun_bench: interrupted by {} after {} of {} case(s); {}\n", signal_name, finished, selected.size(), where);
+      return 128 + sig;
+    }
 
     int failed = 0, skipped = 0, passed = 0;
     for (auto& [name, m] : driver.results())

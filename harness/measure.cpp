@@ -10,6 +10,7 @@
 #include <regex>
 
 #include "harness/gpu_probes.hpp"
+#include "harness/interrupt.hpp"
 #include "harness/l2_flush.hpp"
 #include "cudabench/nvtx.hpp"
 #include "harness/stats.hpp"
@@ -68,6 +69,7 @@ std::vector<sample> sample_until_stopped(Next next, const sampling_policy& polic
   double measured = 0;
   for (;;) {
     const sample s = next();
+    if (interrupt_signal().load()) throw case_interrupted();  // stop after the current sample
     measured += s.cost;
     if (s.discard && measured < policy.max_time_s) continue;
     kept.push_back(s);
@@ -113,6 +115,7 @@ cpu_samples sample_cpu(fixture& fx, const sampling_policy& policy, double alread
     while (warm < policy.warmup_s && warm_times.size() < max_warmup_runs) {
       warm_times.push_back(timed_batch(1));
       warm += warm_times.back();
+      if (interrupt_signal().load()) throw case_interrupted();
     }
   }
   const double run_s = warm_times.empty() ? already_warm_s : median(warm_times);
@@ -233,6 +236,7 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
     do {
       warm_times.push_back(timed_run(clock));
       warm += warm_times.back();
+      if (interrupt_signal().load()) throw case_interrupted();
     } while ((warm < preset_.sampling.warmup_s || warm_times.size() < min_warm_runs) && warm_times.size() < 10000);
   }
   const double warm_median = median(warm_times);
@@ -358,6 +362,11 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
 
 void case_driver::run(benchmark::State& st, const case_def& c) {
   const std::string name = c.name();
+  if (interrupt_signal().load()) {  // the run is stopping: the remaining cases are not run (and not recorded)
+    for (auto _ : st) st.SetIterationTime(1e-9);
+    results_.erase(name);
+    return;
+  }
   case_range range(nvtx_case_name(name));
   if (auto it = results_.find(name); it != results_.end() && it->second.outcome != case_outcome::passed) {
     // Skipped or failed in an earlier repetition: say so again without building the fixture again.
@@ -371,10 +380,20 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     run_record& rec = rep.record;
     rec.cache = c.on == where::gpu && cache_of(c) == cache_state::cold ? "cold" : "hot";
     summary s;
+    bool stopped = false;
     for (auto _ : st) {
-      std::vector<double> samples = c.on == where::gpu ? measure_gpu(fx, c, rep) : measure_cpu(fx, c, rep);
-      s = summarize(std::move(samples));
-      st.SetIterationTime(s.median);
+      try {
+        std::vector<double> samples = c.on == where::gpu ? measure_gpu(fx, c, rep) : measure_cpu(fx, c, rep);
+        s = summarize(std::move(samples));
+        st.SetIterationTime(s.median);
+      } catch (const case_interrupted&) {
+        stopped = true;
+        st.SetIterationTime(1e-9);  // not an error to Google Benchmark, whose statistics are not ours anyway
+      }
+    }
+    if (stopped) {  // abandoned after its current sample; its finished repetitions go with it
+      results_.erase(name);
+      return;
     }
     const double t = s.median;
     rep.real_time_s = t;

@@ -41,6 +41,10 @@ json run_metadata(const run_description& run, const suite& s, const std::vector<
   meta["started_utc"] = run.info.started_utc;
   meta["cache"] = run.cache;
   if (run.injected) meta["inject_slowdown"] = *run.injected;
+  if (run.interrupted_by) {
+    meta["incomplete"] = true;
+    meta["interrupted_by"] = *run.interrupted_by;
+  }
   json families = json::object();
   for (const auto& f : s.families) {
     families[f.name] = {{"description", f.description}, {"tolerance", f.tolerance}, {"references", f.references}};

@@ -25,6 +25,8 @@ struct run_description {
   /// ns, us, ms or s for every row (--benchmark_time_unit); unset: per case, the largest unit in which its
   /// median is at least 100 (three significant digits even where a tool prints whole units).
   std::optional<std::string> time_unit;
+  /// The signal that stopped the run early ("SIGINT", "SIGTERM"): the document holds the finished cases only.
+  std::optional<std::string> interrupted_by;
 };
 
 /// The whole document. `context` holds the host description (date, host_name, num_cpus, caches, ...);

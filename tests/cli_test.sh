@@ -213,6 +213,18 @@ s=$(run "$report" trend "$tmp/tr"); check "trend names an unreadable file and go
 rm "$tmp/tr/zz-broken.json" && cp "$fx/synthetic_other_gpu.json" "$tmp/tr/zz-other.json"
 s=$(run "$report" trend "$tmp/tr"); check "trend over two GPU models: refused, both named" 2 "$s" 'grep -q "different GPU models" "$tmp/err"'
 s=$(run "$report" trend "$tmp/tr" --allow-device-mismatch); check "trend over two GPU models with --allow-device-mismatch" 0 "$s"
+# Interruption: the finished cases written and marked incomplete, no temporary file, one line, 128+signal;
+# with nothing finished an existing file is left as it was.
+mkdir -p "$tmp/int"
+s=$(cd "$tmp/int" && timeout --preserve-status -s INT 6 "$abs_bench" --preset=nightly --filter=cpu --quiet --json "$tmp/int/out.json" >"$tmp/out" 2>"$tmp/err"; echo $?)
+check "SIGINT during a run: exit 130, the finished cases in the JSON marked incomplete, no debris" 130 "$s" \
+  'grep -q "^run_bench: interrupted by SIGINT after [1-9][0-9]* of 21 case(s); the finished ones are in" "$tmp/err"' \
+  'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d[\"context\"][\"cudabench\"]; assert m[\"incomplete\"] is True and m[\"interrupted_by\"] == \"SIGINT\" and d[\"benchmarks\"], m" "$tmp/int/out.json"' \
+  '[ "$(ls "$tmp/int")" = out.json ]'
+printf '{"kept": true}\n' >"$tmp/int/old.json"
+s=$(timeout --preserve-status -s TERM 0.3 "$bench" --preset=nightly --filter=conv2d/cpu_seq --quiet --json "$tmp/int/old.json" >"$tmp/out" 2>"$tmp/err"; echo $?)
+check "SIGTERM before any case finished: exit 143, the old file left as it was" 143 "$s" \
+  'grep -q "left as it was" "$tmp/err"' '[ "$(cat "$tmp/int/old.json")" = "{\"kept\": true}" ]' '[ "$(ls "$tmp/int" | wc -l)" = 2 ]'
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"
