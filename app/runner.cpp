@@ -178,7 +178,17 @@ int run(int argc, char** argv) {
         if (*path) outs.emplace_back(option, **path);
       check_distinct_outputs(outs, compare_path ? std::vector<std::string>{*compare_path} : std::vector<std::string>{});
     }
-    if (compare_path) load_run(*compare_path);
+    if (compare_path) {  // readable, and of this GPU model: known now, so refused before the first case
+      const run_result base = load_run(*compare_path);
+      const std::string here = dev.available ? dev.name : "no GPU";
+      if (!cmp.allow_device_mismatch && !base.device)
+        throw input_error(fmt::format("{}: has no device description (context.device), so its GPU cannot be checked against {}; "
+                                      "pass --allow-device-mismatch to compare anyway", *compare_path, here));
+      const std::string there = base.device ? (base.device->available ? base.device->name : "no GPU") : "unknown";
+      if (!cmp.allow_device_mismatch && there != here)
+        throw input_error(fmt::format("{}: a baseline of {}, and this run is on {}: refused before running; "
+                                      "pass --allow-device-mismatch to compare anyway", *compare_path, there, here));
+    }
     check_report_outputs(cmp);  // without a comparison, --md and --html get the run's own report
     if (baseline_path) {
       std::error_code ec;

@@ -303,21 +303,25 @@ std::size_t json_nesting_depth(std::string_view text) {
   return deepest;
 }
 
-run_result load_run(const std::string& path) {
-  const std::string text = sanitize_gbench_json(read_file(path));
+run_result parse_run_text(const std::string& raw, const std::string& path) {
+  const std::string text = sanitize_gbench_json(raw);
   if (const std::size_t depth = json_nesting_depth(text); depth > max_json_depth)
     throw input_error(fmt::format("{}: JSON nested {} levels deep (benchmark results need a few; over {} is refused)", path, depth, max_json_depth));
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {  // syntax errors, and numbers out of a double's range
-    throw input_error(fmt::format("{}: invalid JSON ({})", path, e.what()));
+    throw input_error(fmt::format("{}: invalid JSON ({})", path, printable(e.what())));
   }
   try {
     return parse_run(j, path);
   } catch (const nlohmann::json::exception& e) {  // a field of the wrong type somewhere
-    throw input_error(fmt::format("{}: not benchmark output we can read ({})", path, e.what()));
+    throw input_error(fmt::format("{}: not benchmark output we can read ({})", path, printable(e.what())));
+  } catch (const std::exception& e) {  // anything else the library or the model throws: still this file's fault
+    throw input_error(fmt::format("{}: not benchmark output we can read ({})", path, printable(e.what())));
   }
 }
+
+run_result load_run(const std::string& path) { return parse_run_text(read_file(path), path); }
 
 }  // namespace cudabench

@@ -81,6 +81,10 @@ constexpr std::size_t max_json_depth = 256;
 
 /// Parses benchmark JSON; throws input_error("<source>: <problem>") for anything that is not usable.
 run_result parse_run(const nlohmann::json& j, const std::string& source);
+/// Parses the text of a result file named `path`: anything unusable (invalid JSON, numbers out of range,
+/// nesting over max_json_depth, fields of the wrong type) is an input_error naming it, never another
+/// exception.
+run_result parse_run_text(const std::string& text, const std::string& path);
 /// Reads and parses a file (missing, unreadable, invalid JSON: input_error naming the file).
 run_result load_run(const std::string& path);
 

@@ -225,6 +225,8 @@ printf '{"kept": true}\n' >"$tmp/int/old.json"
 s=$(timeout --preserve-status -s TERM 0.3 "$bench" --preset=nightly --filter=conv2d/cpu_seq --quiet --json "$tmp/int/old.json" >"$tmp/out" 2>"$tmp/err"; echo $?)
 check "SIGTERM before any case finished: exit 143, the old file left as it was" 143 "$s" \
   'grep -q "left as it was" "$tmp/err"' '[ "$(cat "$tmp/int/old.json")" = "{\"kept\": true}" ]' '[ "$(ls "$tmp/int" | wc -l)" = 2 ]'
+s=$(run "$bench" --filter='^image/cpu$' --compare-to="$fx/synthetic_other_gpu.json"); check "--compare-to a baseline of another GPU: refused before the first case" 2 "$s" \
+  'grep -q "refused before running" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets with clang's libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer, and runs
+# each for RUNS executions (default 1,000,000) over its corpus in tests/fuzz/corpus/<target>/; new inputs
+# that widen coverage are merged back into that corpus. Usage: tools/fuzz/run.sh [results|options ...]
+# Needs clang (Debian: clang) and the build's packages. A finding stops with the crashing input saved as
+# build-fuzz/crash-*; add it to the corpus so the replay test (ctest -R fuzz_replay) keeps it fixed.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+out="$root/build-fuzz"
+runs=${RUNS:-1000000}
+cxx=${CXX_FUZZ:-clang++}
+cuda=${CUDA_HOME:-/usr/local/cuda}
+command -v "$cxx" >/dev/null || { echo "tools/fuzz/run.sh: $cxx not found (Debian: apt-get install clang)" >&2; exit 2; }
+mkdir -p "$out"
+flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+       -I"$root" -I"$root/include" -I"$cuda/include")
+reader=(harness/results.cpp harness/device_info.cpp harness/merge.cpp harness/stats.cpp harness/format.cpp harness/atomic_file.cpp)
+declare -A sources=(
+  [results]="tests/fuzz/results_fuzzer.cpp ${reader[*]}"
+  [options]="tests/fuzz/options_fuzzer.cpp app/options.cpp harness/presets.cpp harness/format.cpp"
+)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(results options)
+status=0
+for t in "${targets[@]}"; do
+  [ -n "${sources[$t]:-}" ] || { echo "tools/fuzz/run.sh: no target '$t' (results, options)" >&2; exit 2; }
+  (cd "$root" && "$cxx" "${flags[@]}" ${sources[$t]} -lfmt -o "$out/${t}_fuzzer") || exit 2
+  corpus="$root/tests/fuzz/corpus/$t"
+  mkdir -p "$out/new-$t"
+  echo "== $t: $runs runs" >&2
+  (cd "$out" && ./"${t}_fuzzer" -runs="$runs" -max_len=8192 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+      "$out/new-$t" "$corpus" 2>"$out/$t.log"); rc=$?
+  grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|Done|==[0-9]+==ERROR|SUMMARY)" "$out/$t.log" >&2
+  [ $rc -eq 0 ] || { echo "$t: FINDING (exit $rc), see $out/$t.log" >&2; status=1; continue; }
+  (cd "$out" && ./"${t}_fuzzer" -merge=1 "$corpus" "$out/new-$t" >/dev/null 2>&1)
+  echo "$t: corpus now $(ls "$corpus" | wc -l) inputs" >&2
+done
+exit $status
