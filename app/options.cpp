@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -188,6 +189,7 @@ bool parse_benchmark_flag(const std::vector<std::string>& args, std::size_t i, r
   };
   if (flag == "--benchmark_filter") {
     if (value.empty()) throw usage_error("--benchmark_filter needs a regular expression");
+    user_regex(value[0] == '-' ? value.substr(1) : value, "--benchmark_filter");
     o.filter = value;
   } else if (flag == "--benchmark_list_tests") {
     o.list = o.list_names_only = truth();
@@ -219,6 +221,30 @@ bool parse_benchmark_flag(const std::vector<std::string>& args, std::size_t i, r
   return true;
 }
 
+std::regex user_regex(const std::string& pattern, const std::string& option) {
+  if (pattern.size() > 1000) throw usage_error(option + ": a regular expression of over 1,000 characters is refused");
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\') {  // an escape; digits after it are a back-reference number
+      std::size_t j = i + 1;
+      while (j < pattern.size() && std::isdigit(static_cast<unsigned char>(pattern[j]))) ++j;
+      if (j - i - 1 > 3) throw usage_error(fmt::format("{}: a back-reference number of 1,000 or more in '{}' is refused", option, printable(pattern)));
+      i = std::max(i + 1, j - 1);
+      continue;
+    }
+    if (pattern[i] != '{') continue;
+    std::size_t digits = 0;
+    for (std::size_t j = i + 1; j < pattern.size() && (std::isdigit(static_cast<unsigned char>(pattern[j])) || pattern[j] == ','); ++j) {
+      digits = pattern[j] == ',' ? 0 : digits + 1;
+      if (digits > 3) throw usage_error(fmt::format("{}: a repetition count of 1,000 or more in '{}' is refused", option, printable(pattern)));
+    }
+  }
+  try {
+    return std::regex(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw usage_error(fmt::format("{}: invalid regular expression '{}': {}", option, printable(pattern), e.what()));
+  }
+}
+
 run_options parse_run_options(const std::vector<std::string>& args) {
   run_options o;
   std::optional<std::string> bench_out, bench_out_format;
@@ -232,7 +258,11 @@ run_options parse_run_options(const std::vector<std::string>& args) {
     else if (a == "--profile") o.profile = true;
     else if (a == "--quiet") o.quiet = true;
     else if (a == "--no-blocking-kernel") o.no_blocking_kernel = true;
-    else if (take_value(args, i, "--filter", v)) { if (v.empty()) throw usage_error("--filter needs a regular expression"); o.filter = v; }
+    else if (take_value(args, i, "--filter", v)) {
+      if (v.empty()) throw usage_error("--filter needs a regular expression");
+      user_regex(v[0] == '-' ? v.substr(1) : v, "--filter");
+      o.filter = v;
+    }
     else if (take_value(args, i, "--json", v)) { if (v.empty()) throw usage_error("--json needs a file name"); o.json_path = v; }
     else if (take_value(args, i, "--trace", v)) { if (v.empty()) throw usage_error("--trace needs a file name"); o.trace_path = v; }
     else if (take_value(args, i, "--preset", v)) { preset_by_name(v); o.preset = v; }
@@ -251,11 +281,7 @@ run_options parse_run_options(const std::vector<std::string>& args) {
       const auto colon = v.rfind(':');
       if (colon == std::string::npos || colon == 0) throw usage_error("--inject-slowdown expects CASE_REGEX:PCT, got '" + v + "'");
       o.inject_regex = v.substr(0, colon);
-      try {
-        std::regex check(*o.inject_regex);
-      } catch (const std::regex_error& e) {
-        throw usage_error("--inject-slowdown: invalid regular expression '" + *o.inject_regex + "': " + e.what());
-      }
+      user_regex(*o.inject_regex, "--inject-slowdown");
       o.inject_pct = parse_double(v.substr(colon + 1), "--inject-slowdown percentage", 0, 1000);
     }
     else if (take_value(args, i, "--cache", v)) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,11 @@ void parse_sizes(const std::string& spec, std::map<std::string, std::vector<std:
 /// Returns false when `args[i]` is not a --benchmark_* flag.
 bool parse_benchmark_flag(const std::vector<std::string>& args, std::size_t i, run_options& o,
                           std::optional<std::string>& out, std::optional<std::string>& out_format);
+
+/// Compiles a regular expression the user gave `option` (--filter, --inject-slowdown): at most 1,000
+/// characters, repetition counts and back-reference numbers of at most 3 digits (the standard library's
+/// compiler overflows on longer ones), else usage_error naming the option.
+std::regex user_regex(const std::string& pattern, const std::string& option);
 
 /// Parses the runner's arguments (without argv[0]); throws usage_error on anything it does not know.
 run_options parse_run_options(const std::vector<std::string>& args);

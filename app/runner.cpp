@@ -35,12 +35,7 @@ namespace {
 std::vector<const case_def*> select_cases(const suite& s, const std::string& filter) {
   // Google Benchmark's convention: a leading '-' negates the filter.
   const bool negate = !filter.empty() && filter[0] == '-';
-  std::regex re;
-  try {
-    re = std::regex(negate ? filter.substr(1) : filter, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    throw usage_error(fmt::format("--filter: invalid regular expression '{}': {}", filter, e.what()));
-  }
+  const std::regex re = user_regex(negate ? filter.substr(1) : filter, "--filter");
   std::vector<const case_def*> out;
   for (const auto& c : s.cases)
     if (std::regex_search(c.name(), re) != negate) out.push_back(&c);
