@@ -10,6 +10,7 @@
 #include <iostream>
 #include <system_error>
 
+#include "harness/atomic_file.hpp"
 #include "harness/errors.hpp"
 
 namespace cudabench::app {
@@ -31,13 +32,8 @@ results_on_stdout::~results_on_stdout() {
 }
 
 void results_on_stdout::write(const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw input_error(fmt::format("--json -: writing the results to standard output failed: {}", std::strerror(errno)));
-    done += std::size_t(n);
-  }
+  if (!write_all(fd_, text))
+    throw input_error(fmt::format("--json -: writing the results to standard output failed: {}", std::strerror(errno)));
 }
 
 int with_checked_stdout(const char* who, int (*command)(int, char**), int argc, char** argv) {

@@ -34,8 +34,8 @@ bool special_file(const std::string& path) {
   struct stat st{};
   return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
+}  // namespace
 
-/// Writes all of `content` to an open descriptor.
 bool write_all(int fd, const std::string& content) {
   std::size_t done = 0;
   while (done < content.size()) {
@@ -46,7 +46,6 @@ bool write_all(int fd, const std::string& content) {
   }
   return true;
 }
-}  // namespace
 
 void write_file_atomically(const std::string& requested, const std::string& content) {
   const std::string path = resolved(requested);

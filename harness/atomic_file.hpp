@@ -14,6 +14,10 @@ void write_file_atomically(const std::string& path, const std::string& content);
 /// Throws input_error unless a file can be created in `path`'s directory (checked before a long run).
 void check_writable(const std::string& path);
 
+/// Writes all of `content` to an open descriptor (retrying short writes and EINTR); false on failure, with
+/// errno set.
+bool write_all(int fd, const std::string& content);
+
 /// A key equal for two paths that name the same file (absolute, symbolic links resolved), so an output
 /// that would overwrite an input or another output can be refused before anything runs.
 std::string same_file_key(const std::string& path);

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "harness/stats.hpp"
+
 namespace cudabench::reports {
 namespace {
 /// A field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break.
@@ -32,14 +34,7 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
     for (const auto& x : c->cases)
       if (x.v != cudabench::verdict::missing) verdict_of[x.name] = &x;
   for (const cudabench::case_result& r : run.cases) {
-    double cv = NAN;
-    if (r.samples_s.size() > 1) {
-      double mean = 0, ss = 0;
-      for (double s : r.samples_s) mean += s;
-      mean /= double(r.samples_s.size());
-      for (double s : r.samples_s) ss += (s - mean) * (s - mean);
-      cv = 100 * std::sqrt(ss / double(r.samples_s.size() - 1)) / mean;
-    }
+    const double cv = r.samples_s.size() > 1 ? 100 * cudabench::summarize(r.samples_s).cv() : NAN;
     const bool ok = r.status == cudabench::case_status::ok;
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}", field(r.name), cudabench::to_string(r.status),
                        ok ? number(r.median_s * 1e6) : "", r.samples_s.size(), number(cv), counter(r, "noise_pct"),

@@ -3,30 +3,22 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
+
+#include "harness/stats.hpp"
 
 namespace cudabench::reports {
 namespace {
 using json = nlohmann::ordered_json;
 
 bool measured(const cudabench::case_result& c) { return c.status == cudabench::case_status::ok && c.median_s > 0; }
-
-double stddev(const std::vector<double>& v) {
-  if (v.size() < 2) return NAN;
-  double mean = 0, ss = 0;
-  for (double x : v) mean += x;
-  mean /= double(v.size());
-  for (double x : v) ss += (x - mean) * (x - mean);
-  return std::sqrt(ss / double(v.size() - 1));
-}
 }  // namespace
 
 nlohmann::ordered_json gab_export(const cudabench::run_result& run) {
   json out = json::array();
   for (const cudabench::case_result& c : run.cases) {
     if (!measured(c)) continue;
-    double spread_s = stddev(c.samples_s);
+    double spread_s = c.samples_s.size() > 1 ? cudabench::summarize(c.samples_s).stddev : NAN;
     std::string extra = fmt::format("{} repetition(s)", c.samples_s.size());
     if (!std::isfinite(spread_s)) {  // one repetition: its own noise (relative standard error of the mean)
       auto it = c.counters.find("noise_pct");
@@ -46,16 +38,17 @@ nlohmann::ordered_json bmf_export(const cudabench::run_result& run) {
   for (const cudabench::case_result& c : run.cases) {
     if (!measured(c)) continue;
     json latency = {{"value", c.median_s * 1e9}};
-    if (!c.samples_s.empty()) {
-      const auto [lo, hi] = std::minmax_element(c.samples_s.begin(), c.samples_s.end());
-      latency["lower_value"] = *lo * 1e9;
-      latency["upper_value"] = *hi * 1e9;
+    if (c.samples_s.empty()) {
+      out[c.name]["latency"] = latency;
+      continue;
     }
+    const cudabench::summary spread = cudabench::summarize(c.samples_s);
+    latency["lower_value"] = spread.min * 1e9;
+    latency["upper_value"] = spread.max * 1e9;
     out[c.name]["latency"] = latency;
-    if (auto it = c.counters.find("items_per_second"); it != c.counters.end() && it->second > 0 && !c.samples_s.empty()) {
+    if (auto it = c.counters.find("items_per_second"); it != c.counters.end() && it->second > 0) {
       const double items = it->second * c.samples_s.front();  // items per run, from the first repetition's rate
-      const auto [lo, hi] = std::minmax_element(c.samples_s.begin(), c.samples_s.end());
-      out[c.name]["throughput"] = {{"value", items / c.median_s}, {"lower_value", items / *hi}, {"upper_value", items / *lo}};
+      out[c.name]["throughput"] = {{"value", items / c.median_s}, {"lower_value", items / spread.max}, {"upper_value", items / spread.min}};
     }
   }
   return out;
