@@ -1,6 +1,7 @@
 // One child process per device (posix_spawn of this binary), then the merge.
 #include "app/fanout.hpp"
 #include "app/results_output.hpp"
+#include "app/supervisor.hpp"
 
 #include <cuda_runtime.h>
 #include <fmt/format.h>
@@ -9,6 +10,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <signal.h>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -18,6 +21,7 @@
 #include <map>
 
 #include "harness/atomic_file.hpp"
+#include "harness/interrupt.hpp"
 #include "harness/merge.hpp"
 
 extern char** environ;
@@ -47,8 +51,10 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args)
   const std::string dir = dir_template;
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
 
+  forward_stop_signals();  // ^C: each device's run stops after its current sample and writes what it finished
   std::map<pid_t, int> children;
   for (int d : devices) {
+    if (interrupt_signal().load()) break;
     std::vector<std::string> child = child_arguments(args, d, fmt::format("{}/dev{}.json", dir, d));
     child.insert(child.begin(), self);
     std::vector<char*> argv;
@@ -59,11 +65,17 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args)
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setpgroup(&attr, 0);  // its own group: a terminal's ^C reaches it once, through us
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
     pid_t pid = 0;
-    const int rc = posix_spawn(&pid, self.c_str(), &actions, nullptr, argv.data(), environ);
+    const int rc = posix_spawn(&pid, self.c_str(), &actions, &attr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
     if (rc != 0) throw input_error(fmt::format("--devices: cannot start the process for device {}: {}", d, std::strerror(rc)));
     children[pid] = d;
+    watch_child(pid);
     fmt::print("device {}: started (log {})\n", d, log);
   }
   std::fflush(stdout);
@@ -73,7 +85,9 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args)
   while (!children.empty()) {
     int status = 0;
     const pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0 && errno == EINTR) continue;
     if (pid < 0) break;
+    unwatch_child(pid);
     auto it = children.find(pid);
     if (it == children.end()) continue;
     const int d = it->second;
@@ -85,7 +99,11 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args)
     const std::string json = fmt::format("{}/dev{}.json", dir, d);
     std::error_code ec;
     if (std::filesystem::exists(json, ec)) {
-      run.result = nlohmann::ordered_json::parse(read_file(json));
+      try {
+        run.result = nlohmann::ordered_json::parse(read_file(json));
+      } catch (const std::exception& e) {
+        run.problem = fmt::format("its results cannot be read: {}", e.what());
+      }
     } else {
       run.problem = WIFEXITED(status) ? fmt::format("exit status {} and no result", code) : "the process was killed";
     }
@@ -94,6 +112,28 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args)
     runs.push_back(std::move(run));
   }
   std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.ordinal < b.ordinal; });
+  if (const int sig = interrupt_signal().load()) {
+    // Each device wrote the cases it finished (marked incomplete); the merge keeps them, or the old file.
+    const char* name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    std::size_t finished = 0;
+    for (const device_run& r : runs)
+      if (r.result.is_object() && r.result.contains("benchmarks")) finished += r.result["benchmarks"].size();
+    std::string where = "nothing written";
+    if (opt.json_path && finished > 0) {
+      nlohmann::ordered_json merged = merge_device_results(runs);
+      merged["context"]["cudabench"]["incomplete"] = true;
+      merged["context"]["cudabench"]["interrupted_by"] = name;
+      if (results_out) results_out->write(merged.dump(2) + "\n");
+      else write_file_atomically(*opt.json_path, merged.dump(2) + "\n");
+      where = fmt::format("the finished cases of each device are in {} (marked incomplete)", *opt.json_path);
+    } else if (opt.json_path) {
+      where = fmt::format("{} left as it was", *opt.json_path);
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    fmt::print(stderr, "\nrun_bench: interrupted by {}; {}\n", name, where);
+    return 128 + sig;
+  }
   if (results_out) {
     results_out->write(merge_device_results(runs).dump(2) + "\n");
   } else if (opt.json_path) {

@@ -56,7 +56,11 @@ options:
   --nsys, --ncu           run under Nsight Systems / Nsight Compute (through the cudabench-run wrapper, as
                           ./run_bench does; see docs/profiling.md); NSYS=/path and NCU=/path name the
                           profilers where they are not on PATH
-  --profile               a few clean samples per case (what --nsys/--ncu use)
+  --profile               a few clean samples per case (what --nsys/--ncu use); implies --watchdog=off
+  --watchdog=SECONDS|off  the cases run in a worker process (default 300): a case that makes no progress for
+                          SECONDS is killed and failed as hung, one whose kernel faults (a lost CUDA context)
+                          or whose process dies is failed with its error, and the remaining cases go on in a
+                          fresh process; off: everything runs in this process, unprotected
   --benchmark_filter, _list_tests, _repetitions, _min_time=SECONDSs, _min_warmup_time, _out, _out_format=json|csv,
   _format=console|json|csv, _time_unit=ns|us|ms|s
                           Google Benchmark's flags, with its meaning (_format=json: the results on standard
@@ -289,6 +293,7 @@ run_options parse_run_options(const std::vector<std::string>& args) {
       o.cache = v;
     }
     else if (take_value(args, i, "--sizes", v)) parse_sizes(v, o.sizes);
+    else if (take_value(args, i, "--watchdog", v)) o.watchdog_s = v == "off" ? 0 : parse_double(v, "--watchdog (seconds, or off)", 1, 86400);
     else if (take_value(args, i, "--baseline-dir", v)) { if (v.empty()) throw usage_error("--baseline-dir needs a directory"); o.baseline_dir = v; }
     else if (take_value(args, i, "--devices", v)) {
       if (v.empty()) throw usage_error("--devices expects 'all' or a list of ordinals such as 0,2");
@@ -305,6 +310,7 @@ run_options parse_run_options(const std::vector<std::string>& args) {
     if (bench_out_format.value_or("json") == "csv") o.csv_path = bench_out;
     else o.json_path = bench_out;
   }
+  if (o.profile) o.watchdog_s = 0;  // a profiler sees the cases in the process it started
   if (o.json_path && o.csv_path && *o.json_path == "-" && *o.csv_path == "-")
     throw usage_error("--json - and --csv - cannot both use standard output");
   return o;

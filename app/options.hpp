@@ -42,6 +42,10 @@ struct run_options {
   std::optional<std::string> devices;       ///< --devices=all|0,2: one process per device, results merged
   std::map<std::string, std::vector<std::int64_t>> sizes;  ///< --sizes=FAMILY=N,N,...: a family's sizes
   std::string baseline_dir = "reports/baselines";           ///< where --save-baseline and --compare-to=auto look
+  /// --watchdog: the cases run in a worker process; one that makes no progress for this long is killed and
+  /// failed, one that loses the CUDA context or dies is failed, and the rest go on in a fresh worker.
+  /// 0 (--watchdog=off): the cases run in this process, with no such protection.
+  double watchdog_s = 300;
 };
 
 /// The device ordinals of a --devices value ("all" or "0,2") for a machine with `count` devices;

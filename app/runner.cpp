@@ -7,6 +7,8 @@
 #include <signal.h>
 
 #include <chrono>
+#include <functional>
+#include <set>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -17,6 +19,7 @@
 #include "app/fanout.hpp"
 #include "app/options.hpp"
 #include "app/results_output.hpp"
+#include "app/supervisor.hpp"
 #include "app/table_reporter.hpp"
 #include "reports/csv.hpp"
 #include "cudabench/registry.hpp"
@@ -45,15 +48,17 @@ std::vector<const case_def*> select_cases(const suite& s, const std::string& fil
 /// Before each case, "[i/N] name (about T left)" on standard error: T from the time the finished cases took.
 class progress_meter {
  public:
-  progress_meter(std::size_t total, bool quiet) : total_(total), quiet_(quiet), start_(std::chrono::steady_clock::now()) {}
+  /// `before`: cases an earlier process of the same run already finished (they count, but not in the estimate).
+  progress_meter(std::size_t total, bool quiet, std::size_t before = 0)
+      : total_(total), index_(before), first_(before), quiet_(quiet), start_(std::chrono::steady_clock::now()) {}
   void starting(const std::string& name) {
     if (quiet_ || name == current_) return;  // later repetitions of the same case
     current_ = name;
     ++index_;
     std::string eta;
-    if (index_ > 1) {
+    if (index_ > first_ + 1) {
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-      const double left = elapsed / double(index_ - 1) * double(total_ - index_ + 1);
+      const double left = elapsed / double(index_ - first_ - 1) * double(total_ - index_ + 1);
       eta = left >= 60 ? fmt::format(" (about {:.0f} min {:02.0f} s left)", std::floor(left / 60), std::fmod(left, 60))
                        : fmt::format(" (about {:.0f} s left)", std::ceil(left));
     }
@@ -61,7 +66,7 @@ class progress_meter {
     std::fflush(stderr);
   }
  private:
-  std::size_t total_, index_ = 0;
+  std::size_t total_, index_, first_;
   bool quiet_;
   std::chrono::steady_clock::time_point start_;
   std::string current_;
@@ -79,13 +84,19 @@ void install_interrupt_handlers() {
   ::sigaction(SIGTERM, &sa, nullptr);
 }
 
-/// Writes the run's timeline and says what it holds (or why it holds no device activity).
-void write_trace(trace_recorder& tracer, const device_info& dev, const std::string& path) {
+/// The recorded timeline with the device's name, and why it holds no device activity where it holds none.
+const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev) {
   trace_log& log = tracer.log();
   if (dev.available) log.device_names[dev.ordinal] = dev.name;
   if (!dev.available) log.note = "no GPU: " + dev.unavailable_reason;
   else if (!tracer.device_problem().empty()) log.note = tracer.device_problem();
   else if (log.ops.empty()) log.note = "no GPU case was traced";
+  return log;
+}
+
+/// Writes the run's timeline and says what it holds (or why it holds no device activity).
+void write_trace(trace_recorder& tracer, const device_info& dev, const std::string& path) {
+  const trace_log& log = finished_trace(tracer, dev);
   write_file_atomically(path, chrome_trace(log).dump(1) + "\n");
   std::size_t cases = 0;
   for (const host_range& r : log.ranges) cases += r.category == "stage" && r.name == phase_name(phase::trace);
@@ -95,9 +106,162 @@ void write_trace(trace_recorder& tracer, const device_info& dev, const std::stri
     fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", path, cases, log.note);
 }
 
+/// The timelines of a supervised run's workers as one trace file, said as write_trace says it.
+void write_merged_trace(const supervised_run& sr, const std::string& path) {
+  nlohmann::ordered_json other = sr.trace_other.is_object() ? sr.trace_other : nlohmann::ordered_json::object();
+  std::size_t cases = 0, ops = 0;
+  for (const auto& e : sr.trace_events) {
+    if (e.value("ph", std::string()) != "X") continue;
+    cases += e.value("cat", std::string()) == "stage" && e.value("name", std::string()) == phase_name(phase::trace);
+    ops += e.value("pid", 0) % 1000 != 0;  // host ranges are process 0 (of each worker), GPUs 1 and up
+  }
+  const nlohmann::ordered_json doc = {{"traceEvents", sr.trace_events}, {"displayTimeUnit", "ns"}, {"otherData", other}};
+  write_file_atomically(path, doc.dump(1) + "\n");
+  const std::string activity = other.value("device_activity", std::string());
+  if (activity.rfind("none: ", 0) == 0)
+    fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", path, cases, activity.substr(6));
+  else
+    fmt::print("trace: {} ({} traced case(s), {} GPU operations; open in https://ui.perfetto.dev or chrome://tracing)\n", path, cases, ops);
+}
+
 }  // namespace
 
 namespace {
+
+/// How many selected cases a results document holds as measured, skipped and failed (by each case's first row).
+struct outcome_counts {
+  std::size_t measured = 0, skipped = 0, failed = 0;
+};
+outcome_counts count_outcomes(const nlohmann::ordered_json& doc) {
+  outcome_counts n;
+  std::set<std::string> seen;
+  for (const auto& row : doc["benchmarks"]) {
+    if (!seen.insert(row.value("run_name", std::string())).second) continue;
+    if (row.value("error_occurred", false)) ++n.failed;
+    else if (row.value("skipped", false)) ++n.skipped;
+    else ++n.measured;
+  }
+  return n;
+}
+
+/// The cases of one process, run through Google Benchmark: in the runner itself (--watchdog=off) or in a
+/// worker that a supervisor started (then `worker` is set: the cases report their start to it, the results
+/// are saved after every finished case, and a lost CUDA context ends the worker at once).
+struct case_execution {
+  nlohmann::ordered_json host_context;
+  std::map<std::string, measured_case> results;  ///< finished cases only
+  std::optional<trace_recorder> tracer;
+};
+
+void execute_cases(case_execution& out, const run_options& opt, const preset& p, const suite& s,
+                   const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
+                   const worker_link* worker, char** argv) {
+  measure_settings ms;
+  if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
+  ms.inject_regex = opt.inject_regex;
+  ms.inject_pct = opt.inject_pct;
+  ms.hold_stream = !opt.profile && !opt.no_blocking_kernel;
+  if (opt.trace_path) ms.tracer = &out.tracer.emplace();
+  case_driver driver(dev, p, ms);
+  progress_meter progress(worker ? worker->cases_total() : selected.size(), opt.quiet, worker ? worker->cases_before() : 0);
+  table_reporter display(dev, run.info, worker ? worker->cases_total() : selected.size(), driver.results(),
+                         worker ? worker->cases_before() : 0);
+  std::set<std::string> finished;
+  auto finished_results = [&] {
+    std::map<std::string, measured_case> done;
+    for (const auto& [name, m] : driver.results())
+      if (finished.count(name)) done.emplace(name, m);
+    return done;
+  };
+  auto save = [&] {  // the worker's results so far: what its supervisor keeps if it dies in the next case
+    write_file_atomically(worker->results_path(),
+                          results_document(display.host_context(), dev, run, s, selected, finished_results()).dump(1) + "\n");
+  };
+  bool saved_once = false;
+  for (const case_def* c : selected) {
+    auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&, c](benchmark::State& st) {
+      const std::string name = c->name();
+      if (worker) {
+        if (!saved_once) { save(); saved_once = true; }
+        worker->starting(name);
+      }
+      progress.starting(name);
+      driver.run(st, *c);
+      const auto it = driver.results().find(name);
+      if (it == driver.results().end() || finished.count(name)) return;
+      const measured_case& m = it->second;
+      if (m.outcome == case_outcome::passed && m.repetitions.size() < std::size_t(p.repetitions)) return;
+      finished.insert(name);
+      if (!worker) return;
+      save();
+      if (m.outcome == case_outcome::failed && c->on == where::gpu && dev.available) {
+        if (const std::string lost = lost_context_error(); !lost.empty()) {
+          // Every later CUDA call of this process would fail: the supervisor goes on in a fresh one.
+          std::fflush(stdout);
+          std::_Exit(worker_exit_context_lost);
+        }
+      }
+    });
+    b->Iterations(1)->Repetitions(p.repetitions)->UseManualTime()->Unit(benchmark::kMicrosecond);
+  }
+  // Google Benchmark drives the repetitions; its flags were read by our parser, so it gets none.
+  int gb_argc = 1;
+  benchmark::Initialize(&gb_argc, argv);
+  benchmark::RunSpecifiedBenchmarks(&display);
+  benchmark::Shutdown();
+  out.host_context = display.host_context();
+  out.results = finished_results();
+}
+
+/// The rows the workers wrote, in the order of the selection (family_index renumbered to it), and a failed
+/// row for each case a worker could not finish (hung, or its process died).
+nlohmann::ordered_json assemble_document(const supervised_run& sr, const device_info& dev, const run_description& run,
+                                         const suite& s, const std::vector<const case_def*>& selected) {
+  std::map<std::string, measured_case> faulted;
+  for (const auto& [name, why] : sr.faulted) faulted[name] = {case_outcome::failed, why, {}};
+  nlohmann::ordered_json context = sr.context.is_object() ? sr.context : nlohmann::ordered_json::object();
+  const nlohmann::ordered_json worker_device = context.value("device", nlohmann::ordered_json());
+  nlohmann::ordered_json doc = results_document(context, dev, run, s, selected, faulted);
+  if (worker_device.is_object()) {  // the worker's description: it is the process that used the device
+    doc["context"]["device"] = worker_device;
+    doc["context"]["cudabench_device"] = sr.context.value("cudabench_device", std::string("none"));
+  }
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  std::map<std::string, std::vector<nlohmann::ordered_json>> own;
+  for (const auto& row : doc["benchmarks"]) own[row.value("run_name", std::string())].push_back(row);
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    const std::string name = selected[i]->name();
+    auto it = sr.rows.find(name);
+    const std::vector<nlohmann::ordered_json>* from = it != sr.rows.end() ? &it->second : nullptr;
+    if (!from) if (auto o = own.find(name); o != own.end()) from = &o->second;
+    if (!from) continue;
+    for (nlohmann::ordered_json row : *from) {
+      row["family_index"] = i;
+      rows.push_back(std::move(row));
+    }
+  }
+  doc["benchmarks"] = std::move(rows);
+  return doc;
+}
+
+/// A worker: runs the cases its supervisor listed, saving its results after each, and exits.
+int run_as_worker(const worker_link& worker, const run_options& opt, const preset& p, const suite& s,
+                  const std::vector<const case_def*>& selected, const run_description& run, char** argv) {
+  const device_info dev = query_device(opt.device);
+  case_execution ex;
+  execute_cases(ex, opt, p, s, selected, dev, run, &worker, argv);
+  run_description finished = run;
+  const int sig = interrupt_signal().load();
+  if (sig) finished.interrupted_by = sig == SIGINT ? "SIGINT" : "SIGTERM";
+  write_file_atomically(worker.results_path(), results_document(ex.host_context, dev, finished, s, selected, ex.results).dump(1) + "\n");
+  if (ex.tracer && !worker.trace_path().empty())
+    write_file_atomically(worker.trace_path(), chrome_trace(finished_trace(*ex.tracer, dev)).dump(1) + "\n");
+  if (sig) return 128 + sig;
+  for (const auto& [name, m] : ex.results)
+    if (m.outcome == case_outcome::failed) return 1;
+  return 0;
+}
+
 int run(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   run_options opt;
@@ -112,8 +276,8 @@ int run(int argc, char** argv) {
     return 0;
   }
   try {
-    if (opt.devices && !opt.list) return run_on_devices(opt, args);
-    if (!opt.list) install_interrupt_handlers();
+    const std::optional<worker_link> worker = worker_link::from_environment();
+    if (opt.devices && !opt.list && !worker) return run_on_devices(opt, args);
     preset p = preset_by_name(opt.preset);
     if (opt.repetitions) p.repetitions = *opt.repetitions;
     if (opt.profile) {  // a profile wants a few clean runs, not thousands
@@ -127,7 +291,12 @@ int run(int argc, char** argv) {
     if (opt.warmup_s) p.sampling.warmup_s = *opt.warmup_s;
     p.sizes = opt.sizes;
     const suite s = build_suite(p);
-    const std::vector<const case_def*> selected = select_cases(s, opt.filter);
+    std::vector<const case_def*> selected = select_cases(s, opt.filter);
+    if (worker) {  // exactly the cases the supervisor listed
+      const std::vector<std::string> names = worker->cases();
+      const std::set<std::string> wanted(names.begin(), names.end());
+      std::erase_if(selected, [&](const case_def* c) { return !wanted.count(c->name()); });
+    }
     if (selected.empty()) {
       fmt::print(stderr, "run_bench: no case matches --filter={} (see --list)\n", opt.filter);
       return 2;
@@ -143,12 +312,18 @@ int run(int argc, char** argv) {
                    c->on == where::cpu || c->host_bound ? " host-bound" : "");
       return 0;
     }
-    const device_info dev = query_device(opt.device);
     run_description run;
     run.info = collect_run_info(p.name, p.repetitions);
     run.cache = opt.cache;
     run.time_unit = opt.time_unit;
     if (opt.inject_regex) run.injected = fmt::format("{}:{:g}", *opt.inject_regex, opt.inject_pct);
+    if (worker) {
+      install_interrupt_handlers();
+      return run_as_worker(*worker, opt, p, s, selected, run, argv);
+    }
+    const bool supervised = opt.watchdog_s > 0;
+    // A supervisor only describes the device; its workers create the contexts.
+    const device_info dev = query_device(opt.device, !supervised);
 
     // Everything that can be refused is refused before the first case runs.
     const std::optional<std::string> json_path = opt.json_path;
@@ -195,39 +370,32 @@ int run(int argc, char** argv) {
     std::optional<results_on_stdout> results_out;  // --json - / --csv -: the results alone on standard output
     if (is_stdout(json_path) || is_stdout(opt.csv_path)) results_out.emplace();
 
-    measure_settings ms;
-    if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
-    ms.inject_regex = opt.inject_regex;
-    ms.inject_pct = opt.inject_pct;
-    ms.hold_stream = !opt.profile && !opt.no_blocking_kernel;
-    std::optional<trace_recorder> tracer;
-    if (opt.trace_path) ms.tracer = &tracer.emplace();
-    case_driver driver(dev, p, ms);
-    progress_meter progress(selected.size(), opt.quiet);
-    for (const case_def* c : selected) {
-      auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&driver, &progress, c](benchmark::State& st) {
-        progress.starting(c->name());
-        driver.run(st, *c);
-      });
-      b->Iterations(1)->Repetitions(p.repetitions)->UseManualTime()->Unit(benchmark::kMicrosecond);
+    // The cases run, in worker processes under a watchdog or here; either way a results document comes back.
+    std::function<nlohmann::ordered_json(const run_description&)> document;
+    case_execution here;
+    supervised_run sr;
+    if (supervised) {
+      std::vector<std::string> names;
+      for (const case_def* c : selected) names.push_back(c->name());
+      sr = supervise(args, names, opt.watchdog_s, opt.trace_path.has_value());
+      document = [&](const run_description& r) { return assemble_document(sr, dev, r, s, selected); };
+    } else {
+      install_interrupt_handlers();
+      execute_cases(here, opt, p, s, selected, dev, run, nullptr, argv);
+      document = [&](const run_description& r) { return results_document(here.host_context, dev, r, s, selected, here.results); };
     }
-    // Google Benchmark drives the repetitions; its flags were read above, so it gets none.
-    int gb_argc = 1;
-    benchmark::Initialize(&gb_argc, argv);
-
-    table_reporter display(dev, run.info, selected.size(), driver.results());
-    benchmark::RunSpecifiedBenchmarks(&display);
-    benchmark::Shutdown();
 
     if (const int sig = interrupt_signal().load()) {
       // Stopped early: the finished cases go to --json marked incomplete (nothing else: no comparison, no
       // baseline, no reports); with none finished, an existing file is left as it was.
       const char* signal_name = sig == SIGINT ? "SIGINT" : "SIGTERM";
-      const std::size_t finished = driver.results().size();
+      run.interrupted_by = signal_name;
+      const nlohmann::ordered_json doc = document(run);
+      const outcome_counts n = count_outcomes(doc);
+      const std::size_t finished = n.measured + n.skipped + n.failed;
       std::string where = "nothing written";
       if (json_path && finished > 0) {
-        run.interrupted_by = signal_name;
-        const std::string text = results_document(display.host_context(), dev, run, s, selected, driver.results()).dump(2) + "\n";
+        const std::string text = doc.dump(2) + "\n";
         if (results_out) results_out->write(text);
         else write_file_atomically(*json_path, text);
         where = fmt::format("the finished ones are in {} (marked incomplete)", *json_path);
@@ -238,16 +406,15 @@ int run(int argc, char** argv) {
       return 128 + sig;
     }
 
-    int failed = 0, skipped = 0, passed = 0;
-    for (auto& [name, m] : driver.results())
-      (m.outcome == case_outcome::failed ? failed : m.outcome == case_outcome::skipped ? skipped : passed)++;
-    fmt::print("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size(), passed, skipped, failed);
-    if (tracer) write_trace(*tracer, dev, *opt.trace_path);
+    const nlohmann::ordered_json doc = document(run);
+    const outcome_counts n = count_outcomes(doc);
+    fmt::print("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size(), n.measured, n.skipped, n.failed);
+    if (opt.trace_path && !supervised) write_trace(*here.tracer, dev, *opt.trace_path);
+    if (opt.trace_path && supervised) write_merged_trace(sr, *opt.trace_path);
 
-    int status = failed ? 1 : 0;
+    int status = n.failed ? 1 : 0;
     const bool own_report = !compare_path && (cmp.md_path || cmp.html_path || cmp.csv_path);
     if (json_path || compare_path || baseline_path || own_report || csv_out) {
-      const nlohmann::ordered_json doc = results_document(display.host_context(), dev, run, s, selected, driver.results());
       if (json_path || baseline_path) {
         const std::string text = doc.dump(2) + "\n";
         if (results_out) results_out->write(text);
@@ -262,6 +429,8 @@ int run(int argc, char** argv) {
       if (csv_out) results_out->write(reports::results_csv(current, compare_path ? &verdicts : nullptr));
     }
     return status;
+  } catch (const worker_failed& e) {
+    return e.status();
   } catch (const usage_error& e) {
     fmt::print(stderr, "run_bench: {}\n", e.what());
     return 2;

@@ -12,8 +12,9 @@
 namespace cudabench::app {
 
 table_reporter::table_reporter(const device_info& device, const run_info& info, std::size_t case_count,
-                               const std::map<std::string, measured_case>& results)
-    : device_(device), info_(info), total_(case_count), results_(results), color_(::isatty(STDOUT_FILENO) != 0) {}
+                               const std::map<std::string, measured_case>& results, std::size_t before)
+    : device_(device), info_(info), total_(case_count), results_(results), done_(before), continues_(before > 0),
+      color_(::isatty(STDOUT_FILENO) != 0) {}
 
 bool table_reporter::ReportContext(const Context& ctx) {
   const std::time_t now = std::time(nullptr);
@@ -33,6 +34,7 @@ bool table_reporter::ReportContext(const Context& ctx) {
   host_["caches"] = caches;
   host_["load_avg"] = ctx.cpu_info.load_avg;
 
+  if (continues_) return true;  // the table goes on under the header an earlier process printed
   if (device_.available)
     fmt::print("device: {} (sm_{}{}, {} SMs, {:.0f} GB/s peak), driver {}, runtime {}\n", device_.name,
                device_.cc_major, device_.cc_minor, device_.sm_count, device_.theoretical_bandwidth() / 1e9,

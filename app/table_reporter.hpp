@@ -17,9 +17,10 @@ namespace cudabench::app {
 
 class table_reporter : public benchmark::BenchmarkReporter {
  public:
-  /// `results` is the case driver's, read as each case finishes; `repetitions` per passing case.
+  /// `results` is the case driver's, read as each case finishes. `before`: cases of the run that an earlier
+  /// process finished (the table continues theirs: no header, rows numbered on).
   table_reporter(const device_info& device, const run_info& info, std::size_t case_count,
-                 const std::map<std::string, measured_case>& results);
+                 const std::map<std::string, measured_case>& results, std::size_t before = 0);
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
@@ -35,6 +36,7 @@ class table_reporter : public benchmark::BenchmarkReporter {
   const std::map<std::string, measured_case>& results_;
   std::set<std::string> shown_;
   std::size_t done_ = 0;
+  bool continues_ = false;
   bool color_;
   nlohmann::ordered_json host_ = nlohmann::ordered_json::object();
 };

@@ -6,7 +6,7 @@
 
 namespace cudabench {
 
-device_info query_device(int ordinal) {
+device_info query_device(int ordinal, bool create_context) {
   device_info d;
   cudaDriverGetVersion(&d.driver_version);
   cudaRuntimeGetVersion(&d.runtime_version);
@@ -23,8 +23,8 @@ device_info query_device(int ordinal) {
   }
   cudaDeviceProp p{};
   e = cudaGetDeviceProperties(&p, ordinal);
-  if (e == cudaSuccess) e = cudaSetDevice(ordinal);
-  if (e == cudaSuccess) e = cudaFree(nullptr);  // create the context now, outside any timed region
+  if (e == cudaSuccess && create_context) e = cudaSetDevice(ordinal);
+  if (e == cudaSuccess && create_context) e = cudaFree(nullptr);  // create the context now, outside any timed region
   if (e != cudaSuccess) {
     d.unavailable_reason = fmt::format("CUDA device {} unusable: {}", ordinal, cudaGetErrorString(e));
     return d;
@@ -49,6 +49,14 @@ device_info query_device(int ordinal) {
   }
   d.uuid = uuid;
   return d;
+}
+
+std::string lost_context_error() {
+  cudaGetLastError();  // a launch error of the failed case that is not sticky is consumed here
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) e = cudaGetLastError();
+  if (e == cudaSuccess) return {};
+  return fmt::format("{}: {}", cudaGetErrorName(e), cudaGetErrorString(e));
 }
 
 std::size_t free_device_memory() {

@@ -1,0 +1,76 @@
+// Device faults: the cases run in a worker process that this one supervises. A case that hangs (no progress
+// within the watchdog), loses the CUDA context (an illegal address, a trap) or kills its process is failed
+// with what happened, and the remaining cases go on in a fresh worker, so one bad kernel costs one case.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <sys/types.h>
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cudabench::app {
+
+/// A worker's exit status after a case lost the CUDA context (its results file holds that case, failed).
+constexpr int worker_exit_context_lost = 3;
+
+/// A worker that ended with a status other than success, a failed case, a lost context or an interrupt
+/// (a usage or input error it reported itself): the run ends with that status.
+class worker_failed : public std::runtime_error {
+ public:
+  explicit worker_failed(int status) : std::runtime_error("worker process failed"), status_(status) {}
+  int status() const { return status_; }
+ private:
+  int status_;
+};
+
+/// What a worker process is told by its supervisor (through the environment).
+class worker_link {
+ public:
+  /// The link when this process is a worker, else nullopt. A worker dies with its supervisor.
+  static std::optional<worker_link> from_environment();
+  /// The names of the cases to run, in order.
+  std::vector<std::string> cases() const;
+  /// Where the worker keeps its results document (rewritten after every finished case) and its trace.
+  const std::string& results_path() const { return results_; }
+  const std::string& trace_path() const { return trace_; }
+  /// Cases finished before this worker started, and the run's total: the progress lines count on from there.
+  std::size_t cases_before() const { return before_; }
+  std::size_t cases_total() const { return total_; }
+  /// Tells the supervisor that `name` starts (a repetition of it): the watchdog restarts.
+  void starting(const std::string& name) const;
+
+ private:
+  std::string cases_file_, results_, trace_;
+  int progress_fd_ = -1;
+  std::size_t before_ = 0, total_ = 0;
+};
+
+/// What the workers produced, merged: every row they wrote, by case, and the cases that failed under them.
+struct supervised_run {
+  nlohmann::ordered_json context;                                  ///< the first worker's (null if none wrote one)
+  std::map<std::string, std::vector<nlohmann::ordered_json>> rows; ///< case name -> its rows, as a worker wrote them
+  std::map<std::string, std::string> faulted;                      ///< case name -> why (hung, died), no rows
+  std::vector<nlohmann::ordered_json> trace_events;                ///< the workers' traces, concatenated
+  nlohmann::ordered_json trace_other;                              ///< the first trace's otherData
+  int interrupted_by = 0;                                          ///< SIGINT/SIGTERM that stopped the run, or 0
+};
+
+/// SIGINT and SIGTERM in a process that runs others (workers, one process per device): the first is
+/// recorded in interrupt_signal() and passed on once to every watched child, which stops after its current
+/// sample; a second kills the children's process groups and exits at once. Children should run in their own
+/// process groups, so that a terminal's ^C reaches them once, through this process.
+void forward_stop_signals();
+void watch_child(pid_t pid);
+void unwatch_child(pid_t pid);
+
+/// Runs `cases` (names, in order) by starting this program again with `args` as a worker, as many times as
+/// faults require. `watchdog_s`: the longest a repetition of a case may go without finishing. SIGINT and
+/// SIGTERM are passed on to the worker (which stops after its current sample); a second one ends both.
+supervised_run supervise(const std::vector<std::string>& args, const std::vector<std::string>& cases,
+                         double watchdog_s, bool want_trace);
+
+}  // namespace cudabench::app

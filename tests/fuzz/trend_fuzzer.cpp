@@ -1,0 +1,47 @@
+// Fuzz target: the trend directory reader (./run_bench trend DIR). One input is a directory: its bytes are
+// split at each "\n====\n" into up to eight files (run-0.json, run-1.json, ...), the first byte's low bit
+// allows mixed GPU models. Any directory must end in a trend (terminal and HTML renderings included) or an
+// input_error; any other exception, a crash or a sanitizer report is a finding.
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "harness/errors.hpp"
+#include "reports/trend.hpp"
+
+namespace {
+const std::filesystem::path& scratch() {
+  static const std::filesystem::path dir = [] {
+    std::filesystem::path base = std::filesystem::exists("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
+    std::string name = (base / "trend-fuzz-XXXXXX").string();
+    if (!::mkdtemp(name.data())) std::abort();
+    return std::filesystem::path(name);
+  }();
+  return dir;
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const std::filesystem::path& dir = scratch();
+  for (const auto& e : std::filesystem::directory_iterator(dir)) std::filesystem::remove(e.path());
+  const std::string sep = "\n====\n";
+  std::size_t start = 0;
+  for (int i = 0; i < 8 && start <= text.size(); ++i) {
+    std::size_t end = text.find(sep, start);
+    if (end == std::string::npos) end = text.size();
+    std::ofstream(dir / ("run-" + std::to_string(i) + ".json"), std::ios::binary) << text.substr(start, end - start);
+    start = end + sep.size();
+  }
+  try {
+    const auto t = cudabench::reports::build_trend(dir.string(), 0.05, 3, size > 0 && (data[0] & 1));
+    (void)cudabench::reports::trend_terminal(t);
+    (void)cudabench::reports::trend_html(t);
+  } catch (const cudabench::input_error&) {
+  }
+  return 0;
+}
