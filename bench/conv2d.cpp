@@ -56,6 +56,7 @@ class conv_gpu final : public cudabench::fixture {
     d_mask_ = cudabench::device_buffer<float>(taps);
     CB_CHECK(cudaMemcpy(d_in_.get(), h_in_.data(), total_ * sizeof(float), cudaMemcpyHostToDevice));
     set_mask(mask_.data());
+    poison();  // before cuDNN's algorithm search, whose candidates may read the output (compute-sanitizer initcheck)
     if (v_ == variant::cudnn) cudnn_ = std::make_unique<kernels::cudnn_conv5x5>(n_, d_in_.get(), d_mask_.get(), d_out_.get());
     poison();
   }

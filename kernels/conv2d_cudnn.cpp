@@ -59,7 +59,10 @@ cudnn_conv5x5::cudnn_conv5x5(int n, const float* d_in, const float* d_mask, floa
   p.algo_name = fmt::format("cuDNN algo {}", int(p.algo));
   std::size_t ws = 0;
   CB_CHECK(cudnnGetConvolutionForwardWorkspaceSize(p.handle, p.x, p.w, p.conv, p.y, p.algo, &ws));
-  if (ws) p.workspace = cudabench::device_buffer<unsigned char>(ws);
+  if (ws) {
+    p.workspace = cudabench::device_buffer<unsigned char>(ws);
+    CB_CHECK(cudaMemset(p.workspace.get(), 0, ws));  // defined contents, whatever the algorithm reads
+  }
 }
 
 cudnn_conv5x5::~cudnn_conv5x5() = default;

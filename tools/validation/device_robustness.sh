@@ -4,34 +4,25 @@
 #    forever, crash and hang, linked in among its families) over the quick preset (tests/faults/faults_test.py);
 #  - an interrupted nightly run: SIGINT after INTERRUPT_S seconds (default 45) must leave a valid JSON of the
 #    finished cases marked incomplete, exit 130, and no temporary file;
-#  - compute-sanitizer's memcheck, racecheck, initcheck and synccheck over the quick preset (--profile: one
-#    repetition, three samples a case), in parallel, each stopped after SANITIZER_LIMIT_S (default 480).
-# Results under $OUT (or ./out); a short table at the end.
+#  - compute-sanitizer's memcheck, racecheck, initcheck and synccheck over the quick preset's cases (--profile:
+#    one repetition, three samples a case), in parallel, each stopped after SANITIZER_LIMIT_S (default 420):
+#    memcheck at the preset's sizes; racecheck, initcheck and synccheck, which run kernels 10-1000x slower, at
+#    the smaller sizes of SANITIZER_SIZES (the same kernels and code paths).
+# Results under $OUT (or ./out): a short table at the end, every log in sanitizer_logs.tar.gz.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
 san=${COMPUTE_SANITIZER:-/usr/local/cuda/bin/compute-sanitizer}
-limit=${SANITIZER_LIMIT_S:-480}
+limit=${SANITIZER_LIMIT_S:-420}
+small=(${SANITIZER_SIZES:---sizes=conv2d=1024 --sizes=matmul=512 --sizes=histogram=1048576 --sizes=reduce=1048576 --sizes=dot=1048576 --sizes=vector=1048576})
 summary=()
 note() { summary+=("$1"); }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader | tee "$out/gpu.txt"
 "$san" --version | tail -n 1
 
-declare -A pids
-for tool in memcheck racecheck initcheck synccheck; do
-  timeout -s INT "$limit" "$san" --tool "$tool" --target-processes all --error-exitcode 99 --print-limit 20 \
-    "$bench" --preset=quick --profile --quiet --json "$out/sanitizer_$tool.json" >"$out/sanitizer_$tool.txt" 2>&1 &
-  pids[$tool]=$!
-done
-
-echo "== device faults"
-python3 "$root/tests/faults/faults_test.py" "$root/.devlibs/tests/fault_suite" --watchdog=30 >"$out/faults.txt" 2>&1
-note "device faults (quick + fault cases, --watchdog=30): exit $?; $(grep -cE '^ok ' "$out/faults.txt") checks ok, $(grep -cE '^FAIL' "$out/faults.txt") failed"
-grep -E "^(ok|FAIL) |go on in a fresh process" "$out/faults.txt"
-
 echo "== interrupted nightly"
 scratch=$(mktemp -d) && mkdir -p "$scratch/tmp" "$scratch/run"
 start=$(date +%s)
-(cd "$scratch/run" && TMPDIR="$scratch/tmp" timeout --preserve-status -s INT "${INTERRUPT_S:-45}" "$bench" --preset=nightly --quiet \
+(cd "$scratch/run" && TMPDIR="$scratch/tmp" timeout --preserve-status -s INT "${INTERRUPT_S:-60}" "$bench" --preset=nightly --quiet \
    --json "$scratch/run/nightly.json" >"$out/interrupted.txt" 2>&1); rc=$?
 cp "$scratch/run/nightly.json" "$out/interrupted_nightly.json" 2>/dev/null
 left=$(ls -A "$scratch/tmp" "$scratch/run" | grep -vE '^(nightly.json|.*:|)$' | tr '\n' ' ')
@@ -42,14 +33,28 @@ names = {r["run_name"] for r in d["benchmarks"]}
 print("valid JSON, %d cases, incomplete=%s, interrupted_by=%s" % (len(names), m.get("incomplete"), m.get("interrupted_by")))' "$scratch/run/nightly.json" 2>&1 | tail -n 1)"
 rm -rf "$scratch"
 
+declare -A pids
+for tool in memcheck racecheck initcheck synccheck; do
+  timeout -s INT "$limit" "$san" --tool "$tool" --target-processes all --error-exitcode 99 --print-limit 20 \
+    "$bench" --preset=quick --profile --quiet $([ "$tool" = memcheck ] || echo "${small[*]}") --json "$out/sanitizer_$tool.json" \
+    >"$out/sanitizer_$tool.txt" 2>&1 &
+  pids[$tool]=$!
+done
+
+echo "== device faults"
+python3 "$root/tests/faults/faults_test.py" "$root/.devlibs/tests/fault_suite" --watchdog=30 >"$out/faults.txt" 2>&1
+note "device faults (quick + fault cases, --watchdog=30): exit $?; $(grep -cE '^ok ' "$out/faults.txt") checks ok, $(grep -cE '^FAIL' "$out/faults.txt") failed"
+grep -E "^(ok|FAIL) |go on in a fresh process" "$out/faults.txt"
+
 echo "== compute-sanitizer"
 for tool in memcheck racecheck initcheck synccheck; do
   wait "${pids[$tool]}"; rc=$?
   errors=$(grep -hoE "ERROR SUMMARY: [0-9]+ error" "$out/sanitizer_$tool.txt" | awk '{s += $3} END {print s + 0}')
   procs=$(grep -c "ERROR SUMMARY" "$out/sanitizer_$tool.txt")
   note "compute-sanitizer $tool: exit $rc, $errors error(s) in $procs process(es), $(grep 'case(s):' "$out/sanitizer_$tool.txt")"
-  grep -m 5 -E "^========= (Invalid|Race|Uninitialized|Barrier|Program hit|Error)" "$out/sanitizer_$tool.txt"
+  grep -m 1 -A 12 -E "^========= [A-Z][a-z]" "$out/sanitizer_$tool.txt"
 done
+tar -czf "$out/sanitizer_logs.tar.gz" -C "$out" $(cd "$out" && ls sanitizer_*.txt sanitizer_*.json 2>/dev/null) && rm -f "$out"/sanitizer_*.txt "$out"/sanitizer_*.json
 
 echo
 echo "== summary"
