@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cudabench/cuda_handles.hpp"
 #include "kernels/vendor_handle.hpp"
 
@@ -47,10 +49,24 @@ cudnn_conv5x5::cudnn_conv5x5(int n, const float* d_in, const float* d_mask, floa
   constexpr int wanted = CUDNN_CONVOLUTION_FWD_ALGO_COUNT;
   cudnnConvolutionFwdAlgoPerf_t perf[wanted];
   int found = 0;
-  // The first search runs on a cold library and GPU; on the H100 it once ranked a 5x slower algorithm first
-  // (docs/validation.md). Search twice and keep the second, warm ranking.
-  for (int pass = 0; pass < 2; ++pass)
-    CB_CHECK(cudnnFindConvolutionForwardAlgorithm(p.handle, p.x, p.w, p.conv, p.y, wanted, &found, perf));
+  // The search runs on our own buffers and a zeroed workspace (the largest any algorithm asks for, at most
+  // 1 GiB), so that no candidate reads memory nobody wrote (compute-sanitizer initcheck).
+  std::size_t search_ws = 0;
+  for (int a = 0; a < wanted; ++a) {
+    std::size_t bytes = 0;
+    if (cudnnGetConvolutionForwardWorkspaceSize(p.handle, p.x, p.w, p.conv, p.y, cudnnConvolutionFwdAlgo_t(a), &bytes) ==
+        CUDNN_STATUS_SUCCESS)
+      search_ws = std::max(search_ws, std::min<std::size_t>(bytes, std::size_t(1) << 30));
+  }
+  {
+    cudabench::device_buffer<unsigned char> scratch(std::max<std::size_t>(search_ws, 1));
+    CB_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+    // The first search runs on a cold library and GPU; on the H100 it once ranked a 5x slower algorithm first
+    // (docs/validation.md). Search twice and keep the second, warm ranking.
+    for (int pass = 0; pass < 2; ++pass)
+      CB_CHECK(cudnnFindConvolutionForwardAlgorithmEx(p.handle, p.x, d_in, p.w, d_mask, p.conv, p.y, d_out, wanted, &found,
+                                                      perf, scratch.get(), scratch.bytes()));
+  }
   int best = -1;
   for (int i = 0; i < found && best < 0; ++i)
     if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].mathType == CUDNN_FMA_MATH) best = i;
