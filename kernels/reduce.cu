@@ -1,5 +1,5 @@
-// Sum reductions: shared-memory tree, warp shuffle, recursive by tail launch, and CUB.
-// Built with relocatable device code for the device-side launches.
+// Sum reductions: shared-memory tree, warp shuffle and CUB (the recursive one, which launches from the
+// device, is in reduce_recursive.cu).
 #include "kernels/reduce.cuh"
 
 #include <cub/device/device_reduce.cuh>
@@ -7,26 +7,12 @@
 #include <algorithm>
 
 #include "cudabench/cuda_check.hpp"
+#include "kernels/reduce_block.cuh"
 
 namespace kernels {
 namespace {
 using cfg = reduce_config;
-
-__device__ float warp_sum(float v) {
-#pragma unroll
-  for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
-  return v;
-}
-
-/// Sum over the block by warp shuffles; the result is valid in thread 0.
-__device__ float block_sum_shuffle(float v) {
-  __shared__ float warp_sums[cfg::block / 32];
-  v = warp_sum(v);
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
-  __syncthreads();
-  v = threadIdx.x < blockDim.x / 32 ? warp_sums[threadIdx.x] : 0.0f;
-  return threadIdx.x < 32 ? warp_sum(v) : 0.0f;
-}
+using reduce_detail::block_sum_shuffle;
 
 __global__ void __launch_bounds__(cfg::block) tree_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ out) {
   __shared__ float cache[cfg::block];
@@ -51,28 +37,6 @@ __global__ void __launch_bounds__(cfg::block) shuffle_kernel(const float* __rest
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
-__global__ void __launch_bounds__(cfg::block) recursive_kernel(const float* __restrict__ in, std::size_t n, float* out,
-                                                               float* spare, float* result) {
-  const std::size_t chunk = std::size_t(blockDim.x) * cfg::items;
-  const std::size_t start = std::size_t(blockIdx.x) * chunk + threadIdx.x;
-  float sum = 0;
-#pragma unroll
-  for (int k = 0; k < cfg::items; ++k) {
-    const std::size_t idx = start + std::size_t(k) * blockDim.x;
-    if (idx < n) sum += in[idx];
-  }
-  sum = block_sum_shuffle(sum);
-  if (threadIdx.x != 0) return;
-  if (gridDim.x == 1) { *result = sum; return; }
-  out[blockIdx.x] = sum;
-  if (blockIdx.x == 0) {
-    // Runs after this whole grid has finished, so every block's partial is in `out`.
-    const std::size_t m = gridDim.x;
-    const unsigned blocks = unsigned((m + chunk - 1) / chunk);
-    recursive_kernel<<<blocks, blockDim.x, 0, cudaStreamTailLaunch>>>(out, m, spare, out, result);
-  }
-}
-
 unsigned first_pass_blocks(std::size_t n) {
   return unsigned(std::clamp<std::size_t>((n + cfg::block - 1) / cfg::block, 1, cfg::max_blocks));
 }
@@ -92,17 +56,6 @@ void reduce_warp_shuffle(const float* d_in, std::size_t n, float* d_partials, fl
   CB_CHECK_LAUNCH("reduce shuffle_kernel");
   shuffle_kernel<<<1, cfg::block, 0, s>>>(d_partials, blocks, d_result);
   CB_CHECK_LAUNCH("reduce shuffle_kernel (final)");
-}
-
-std::size_t reduce_recursive_scratch(std::size_t n) {
-  const std::size_t chunk = std::size_t(cfg::block) * cfg::items;
-  return std::max<std::size_t>(1, (n + chunk - 1) / chunk);
-}
-
-void reduce_recursive(const float* d_in, std::size_t n, float* d_a, float* d_b, float* d_result, cudaStream_t s) {
-  const unsigned blocks = unsigned(reduce_recursive_scratch(n));
-  recursive_kernel<<<blocks, cfg::block, 0, s>>>(d_in, n, d_a, d_b, d_result);
-  CB_CHECK_LAUNCH("reduce recursive_kernel");
 }
 
 cub_sum::cub_sum(const float* d_in, std::size_t n, float* d_result) : in_(d_in), n_(n), result_(d_result) {
