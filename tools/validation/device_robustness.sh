@@ -37,7 +37,7 @@ rm -rf "$scratch"
 # kernel that launches from the device, in its own module, loaded lazily) is checked by memcheck only.
 # conv2d/cudnn runs on its own under racecheck and initcheck (cuDNN's algorithm search is slow there and
 # needs much shadow memory), so that one vendor case cannot hold up the verdict on the others.
-declare -A pids args
+declare -A args
 runs=(memcheck racecheck racecheck_cudnn synccheck initcheck initcheck_cudnn)
 args[memcheck]=""
 args[racecheck]="${small[*]} --filter=-(conv2d/cudnn|recursive_tail)"
@@ -46,11 +46,22 @@ args[synccheck]="${small[*]} --filter=-recursive_tail"
 args[initcheck]="${small[*]} --filter=-(conv2d/cudnn|recursive_tail)"
 args[initcheck_cudnn]="${small[*]} --filter=conv2d/cudnn"
 export CUDA_MODULE_LOADING=LAZY
-for run in "${runs[@]}"; do
-  timeout -s INT "$limit" "$san" --tool "${run%_cudnn}" --target-processes all --error-exitcode 99 --print-limit 20 \
-    "$bench" --preset=quick --profile --quiet ${args[$run]} --json "$out/sanitizer_$run.json" >"$out/sanitizer_$run.txt" 2>&1 &
-  pids[$run]=$!
-done
+sanitize() {  # sanitize RUN: one compute-sanitizer run, its output in sanitizer_RUN.txt
+  timeout -s INT "$limit" "$san" --tool "${1%_cudnn}" --target-processes all --error-exitcode 99 --print-limit 20 \
+    "$bench" --preset=quick --profile --quiet ${args[$1]} --json "$out/sanitizer_$1.json" >"$out/sanitizer_$1.txt" 2>&1
+}
+# The cuDNN runs go one after the other once the others are done (its algorithm search under racecheck
+# was killed while four other sanitized processes ran beside it).
+(
+  for run in "${runs[@]}"; do
+    [ "${run%_cudnn}" = "$run" ] && { sanitize "$run"; echo $? >"$out/sanitizer_$run.rc"; } &
+  done
+  wait
+  for run in "${runs[@]}"; do
+    [ "${run%_cudnn}" != "$run" ] && { sanitize "$run"; echo $? >"$out/sanitizer_$run.rc"; }
+  done
+) &
+sanitizers=$!
 
 echo "== device faults"
 python3 "$root/tests/faults/faults_test.py" "$root/.devlibs/tests/fault_suite" --watchdog=30 >"$out/faults.txt" 2>&1
@@ -58,15 +69,16 @@ note "device faults (quick + fault cases, --watchdog=30): exit $?; $(grep -cE '^
 grep -E "^(ok|FAIL) |go on in a fresh process" "$out/faults.txt"
 
 echo "== compute-sanitizer"
+wait "$sanitizers"
 for run in "${runs[@]}"; do
-  wait "${pids[$run]}"; rc=$?
+  rc=$(cat "$out/sanitizer_$run.rc" 2>/dev/null || echo "?")
   f="$out/sanitizer_$run.txt"
   errors=$(grep -hoE "ERROR SUMMARY: [0-9]+ error" "$f" | awk '{s += $3} END {print s + 0}')
   hazards=$(grep -hoE "RACECHECK SUMMARY: .*" "$f" | tr '\n' ' ')
   note "compute-sanitizer $run (${args[$run]:-at the preset sizes}): exit $rc, $errors error(s) ${hazards:+($hazards)}in $(grep -cE "(ERROR|RACECHECK) SUMMARY" "$f") summary line(s); $(grep 'case(s):' "$f")"
   grep -m 1 -A 12 -E "^========= [A-Z][a-z]" "$f"
 done
-tar -czf "$out/sanitizer_logs.tar.gz" -C "$out" $(cd "$out" && ls sanitizer_*.txt sanitizer_*.json 2>/dev/null) && rm -f "$out"/sanitizer_*.txt "$out"/sanitizer_*.json
+tar -czf "$out/sanitizer_logs.tar.gz" -C "$out" $(cd "$out" && ls sanitizer_*.txt sanitizer_*.json 2>/dev/null) && rm -f "$out"/sanitizer_*.txt "$out"/sanitizer_*.json "$out"/sanitizer_*.rc
 
 echo
 echo "== summary"
