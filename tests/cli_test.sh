@@ -225,6 +225,17 @@ printf '{"kept": true}\n' >"$tmp/int/old.json"
 s=$(timeout --preserve-status -s TERM 0.3 "$bench" --preset=nightly --filter=conv2d/cpu_seq --quiet --json "$tmp/int/old.json" >"$tmp/out" 2>"$tmp/err"; echo $?)
 check "SIGTERM before any case finished: exit 143, the old file left as it was" 143 "$s" \
   'grep -q "left as it was" "$tmp/err"' '[ "$(cat "$tmp/int/old.json")" = "{\"kept\": true}" ]' '[ "$(ls "$tmp/int" | wc -l)" = 2 ]'
+# --devices: ^C reaches each device's process once, through the parent; the finished cases of every device
+# are merged and marked incomplete, and the per-device directory is removed.
+mkdir -p "$tmp/intdev/tmp"
+s=$(cd "$tmp/intdev" && CUDABENCH_TEST_DEVICE_COUNT=2 TMPDIR="$tmp/intdev/tmp" timeout --preserve-status -s INT 8 "$abs_bench" --devices=all --preset=nightly --filter=cpu --quiet --json "$tmp/intdev/merged.json" >"$tmp/out" 2>"$tmp/err"; echo $?)
+check "SIGINT with --devices: exit 130, each device's finished cases merged and marked incomplete" 130 "$s" \
+  'grep -q "^run_bench: interrupted by SIGINT; the finished cases of each device are in" "$tmp/err"' \
+  'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d[\"context\"][\"cudabench\"]; n={r[\"name\"].split(\"/\")[0] for r in d[\"benchmarks\"]}; assert m[\"incomplete\"] and n == {\"dev0\", \"dev1\"}, (m, n)" "$tmp/intdev/merged.json"' \
+  '[ -z "$(ls "$tmp/intdev/tmp")" ]'
+s=$(run "$bench" --watchdog=0); check "--watchdog=0: exit 2, the accepted forms named" 2 "$s" 'grep -q "watchdog (seconds, or off) expects a number from 1 to 86400" "$tmp/err"'
+s=$(run "$bench" --filter='^image/cpu$' --watchdog=off --json "$tmp/inproc.json"); check "--watchdog=off: the cases run in this process" 0 "$s" \
+  'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert [r[\"name\"] for r in d[\"benchmarks\"]] == [\"image/cpu\"]" "$tmp/inproc.json"'
 s=$(run "$bench" --filter='^image/cpu$' --compare-to="$fx/synthetic_other_gpu.json"); check "--compare-to a baseline of another GPU: refused before the first case" 2 "$s" \
   'grep -q "refused before running" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
 s=$(run "$bench" --filter='\66666666666666666666'); check "a back-reference number the regex compiler would overflow on: refused" 2 "$s" 'grep -q "back-reference number of 1,000 or more" "$tmp/err"'
