@@ -128,6 +128,32 @@ void write_merged_trace(const supervised_run& sr, const std::string& path) {
 
 namespace {
 
+/// The limits the run's cases are shown against ("% of limit"): those the run measured itself, else those of
+/// the stored baseline of this GPU model (this preset's, else nightly's, else quick's), said either way.
+void attach_limits(nlohmann::ordered_json& doc, const device_info& dev, const std::string& preset_name, const std::string& dir) {
+  std::map<std::string, limit_rate> limits = measured_limits(doc);
+  std::string source = "this run";
+  if (limits.empty() && dev.available) {
+    for (const std::string& p : {preset_name, std::string("nightly"), std::string("quick")}) {
+      const std::string path = baseline_file_for(dev, p, dir);
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(path, ec)) continue;
+      try {
+        for (const auto& [name, l] : load_run(path).limits) limits[name] = {l.rate, l.unit};
+      } catch (const input_error& e) {
+        fmt::print(stderr, "run_bench: limits not taken from {}: {}\n", path, e.what());
+      }
+      if (!limits.empty()) { source = path; break; }
+    }
+  }
+  if (limits.empty()) {
+    if (dev.available) fmt::print("limits: none measured (no limits case ran) and none stored for {}: no % of limit\n", dev.name);
+    return;
+  }
+  apply_limits(doc, limits, source);
+  if (source != "this run") fmt::print("limits: this run measured none; % of limit uses those of the stored baseline {}\n", source);
+}
+
 /// How many selected cases a results document holds as measured, skipped and failed (by each case's first row).
 struct outcome_counts {
   std::size_t measured = 0, skipped = 0, failed = 0;
@@ -406,7 +432,8 @@ int run(int argc, char** argv) {
       return 128 + sig;
     }
 
-    const nlohmann::ordered_json doc = document(run);
+    nlohmann::ordered_json doc = document(run);
+    attach_limits(doc, dev, p.name, opt.baseline_dir);
     const outcome_counts n = count_outcomes(doc);
     fmt::print("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size(), n.measured, n.skipped, n.failed);
     if (opt.trace_path && !supervised) write_trace(*here.tracer, dev, *opt.trace_path);

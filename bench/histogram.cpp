@@ -133,7 +133,7 @@ void register_histogram(cudabench::family_builder& f, const cudabench::preset&) 
     for (auto [name, v] : variants)
       f.add({.variant = name, .params = std::to_string(n), .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold,
              .work = w, .size = double(n), .host_bound = v == variant::shared_cpu_merge,
-             .make = [v, n] { return std::make_unique<histogram_gpu>(v, n); }});
+             .limit = "limits/read", .make = [v, n] { return std::make_unique<histogram_gpu>(v, n); }});
     f.add({.variant = "cpu", .params = std::to_string(n), .on = cudabench::where::cpu, .work = w, .size = double(n),
            .make = [n] { return std::make_unique<histogram_cpu_case>(n); }});
   }

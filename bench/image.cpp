@@ -201,16 +201,16 @@ void register_image(cudabench::family_builder& f, const cudabench::preset& p) {
     f.add({.variant = "async_pageable_streams", .params = std::to_string(n), .on = where::gpu, .work = gray, .size = size, .host_bound = true,
            .make = [n] { return std::make_unique<invert_streams>(n, false); }});
     f.add({.variant = "pinned_streams", .params = std::to_string(n), .on = where::gpu, .work = gray, .size = size,
-           .make = [n] { return std::make_unique<invert_streams>(n, true); }});
+           .limit = "limits/bidir_pinned", .make = [n] { return std::make_unique<invert_streams>(n, true); }});
   }
   f.add({.variant = "kernel_only", .on = where::gpu, .cache = cache_state::cold, .work = gray, .size = size,
-         .make = [] { return std::make_unique<invert_kernel_only>(); }});
+         .limit = "limits/copy_d2d", .make = [] { return std::make_unique<invert_kernel_only>(); }});
   f.add({.variant = "cpu", .on = where::cpu, .work = gray, .size = size, .make = [] { return std::make_unique<invert_cpu_case>(); }});
 
   f.add({.variant = "rgb_sync", .on = where::gpu, .work = rgb, .size = rgb_size, .host_bound = true, .make = [] { return std::make_unique<rgb_sync>(); }});
   for (int n : p.pick<int>({4}, {1, 2, 4, 8, 16}, {1, 2, 4, 8, 16}))
     f.add({.variant = "rgb_pipelined_streams", .params = std::to_string(n), .on = where::gpu, .work = rgb, .size = rgb_size,
-           .make = [n] { return std::make_unique<rgb_pipelined>(n); }});
+           .limit = "limits/bidir_pinned", .make = [n] { return std::make_unique<rgb_pipelined>(n); }});
   f.add({.variant = "rgb_cpu", .on = where::cpu, .work = rgb, .size = rgb_size, .make = [] { return std::make_unique<rgb_cpu>(); }});
 }
 

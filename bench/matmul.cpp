@@ -93,7 +93,7 @@ void register_matmul(cudabench::family_builder& f, const cudabench::preset&) {
   for (int n : gpu_sizes)
     for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled}, std::pair{"cublas", variant::cublas}})
       f.add({.variant = name, .params = std::to_string(n), .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold,
-             .work = work(n), .size = double(n), .make = [v, n] { return std::make_unique<matmul_gpu>(v, n); }});
+             .work = work(n), .size = double(n), .limit = "limits/fma", .make = [v, n] { return std::make_unique<matmul_gpu>(v, n); }});
   for (int n : cpu_sizes)
     f.add({.variant = "cpu", .params = std::to_string(n), .on = cudabench::where::cpu, .work = work(n), .size = double(n),
            .make = [n] { return std::make_unique<matmul_cpu_case>(n); }});

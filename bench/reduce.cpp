@@ -94,7 +94,7 @@ void register_reduce(cudabench::family_builder& f, const cudabench::preset&) {
     for (auto [name, v] : {std::pair{"shared_tree", variant::shared_tree}, std::pair{"warp_shuffle", variant::warp_shuffle},
                            std::pair{"recursive_tail", variant::recursive_tail}, std::pair{"cub", variant::cub}})
       f.add({.variant = name, .params = ps, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = w,
-             .size = double(n), .make = [v, n] { return std::make_unique<reduce_gpu>(v, n); }});
+             .size = double(n), .limit = "limits/read", .make = [v, n] { return std::make_unique<reduce_gpu>(v, n); }});
     f.add({.variant = "cpu", .params = ps, .on = cudabench::where::cpu, .work = w, .size = double(n),
            .make = [n] { return std::make_unique<reduce_cpu_case>(n); }});
   }

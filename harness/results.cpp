@@ -151,6 +151,12 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
           f.tables.push_back({t.value("title", fam), strings_of(t["base"]), strings_of(t["variants"])});
     r.families[fam] = f;
   }
+  const nlohmann::json limits = meta.value("limits", nlohmann::json::object());
+  if (limits.is_object())
+    for (auto& [name, l] : limits.items())
+      if (l.is_object() && l.contains("rate") && l["rate"].is_number() && std::isfinite(l["rate"].get<double>()) && l["rate"].get<double>() > 0)
+        r.limits[name] = {l["rate"].get<double>(), l.contains("unit") && l["unit"].is_string() ? l["unit"].get<std::string>() : "",
+                          l.contains("from") && l["from"].is_string() ? l["from"].get<std::string>() : ""};
   const nlohmann::json case_meta = meta.value("cases", nlohmann::json::object());
   if (case_meta.is_object() && !case_meta.empty()) {  // an empty list says nothing about a filter
     r.lists_selection = true;

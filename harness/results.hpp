@@ -50,6 +50,13 @@ struct family_refs {
   std::vector<size_table> tables;                                ///< per-size tables the family declares
 };
 
+/// A limit the run's cases were shown against (context.cudabench.limits): a `limits/...` case's rate.
+struct run_limit {
+  double rate = 0;
+  std::string unit;  ///< B/s, FLOP/s or 1/s
+  std::string from;  ///< "this run", or the stored baseline it was taken from
+};
+
 struct run_result {
   std::string source;                   ///< the file it came from
   nlohmann::json context;
@@ -60,6 +67,7 @@ struct run_result {
   std::string date;
   std::optional<std::string> injected;  ///< --inject-slowdown used for this run
   std::map<std::string, family_refs> families;
+  std::map<std::string, run_limit> limits;  ///< limits case name -> its rate
   std::vector<case_result> cases;       ///< in file order
   bool lists_selection = false;         ///< context.cudabench.cases says which cases the run selected
   std::set<std::string> selected;       ///< those cases

@@ -59,6 +59,7 @@ json run_metadata(const run_description& run, const suite& s, const std::vector<
                         {"cache", c->cache == cache_state::cold ? "cold" : "hot"},
                         {"bound", c->on == where::cpu || c->host_bound ? "host" : "device"},
                         {"size", c->size}, {"bytes", c->work.bytes()}, {"items", c->work.items}, {"flops", c->work.flops}};
+    if (!c->limit.empty()) cases[c->name()]["limit"] = c->limit;
   }
   meta["cases"] = cases;
   return meta;
@@ -165,6 +166,43 @@ void add_case_rows(json& rows, const std::string& name, std::size_t index, const
   }
 }
 }  // namespace
+
+std::map<std::string, limit_rate> measured_limits(const nlohmann::ordered_json& doc) {
+  std::map<std::string, limit_rate> out;
+  const json& cases = doc["context"]["cudabench"]["cases"];
+  std::map<std::string, const json*> median_row;  // the median aggregate, else the one iteration row
+  for (const json& row : doc["benchmarks"]) {
+    const std::string name = row.value("run_name", std::string());
+    if (!cases.contains(name) || cases[name].value("family", std::string()) != "limits") continue;
+    if (row.value("error_occurred", false) || row.value("skipped", false)) continue;
+    if (row.value("aggregate_name", std::string()) == "median" || !median_row.count(name)) median_row[name] = &row;
+  }
+  for (const auto& [name, row] : median_row) {
+    const json& meta = cases[name];
+    const char* counter = meta.value("flops", 0.0) > 0 ? "flops_per_second" : meta.value("bytes", 0.0) > 0 ? "bytes_per_second" : "items_per_second";
+    const char* unit = meta.value("flops", 0.0) > 0 ? "FLOP/s" : meta.value("bytes", 0.0) > 0 ? "B/s" : "1/s";
+    const double rate = row->value(counter, 0.0);
+    if (std::isfinite(rate) && rate > 0) out[name] = {rate, unit};
+  }
+  return out;
+}
+
+void apply_limits(nlohmann::ordered_json& doc, const std::map<std::string, limit_rate>& limits, const std::string& source) {
+  if (limits.empty()) return;
+  json& meta = doc["context"]["cudabench"];
+  json record = json::object();
+  for (const auto& [name, l] : limits) record[name] = {{"rate", l.rate}, {"unit", l.unit}, {"from", source}};
+  meta["limits"] = record;
+  const json& cases = meta["cases"];
+  for (json& row : doc["benchmarks"]) {
+    const std::string name = row.value("run_name", std::string());
+    if (!cases.contains(name) || !cases[name].contains("limit")) continue;
+    const auto it = limits.find(cases[name].value("limit", std::string()));
+    if (it == limits.end() || row.value("aggregate_name", std::string()) == "cv") continue;
+    const char* counter = it->second.unit == "FLOP/s" ? "flops_per_second" : "bytes_per_second";
+    if (row.contains(counter) && row[counter].is_number()) row["limit_fraction"] = row[counter].get<double>() / it->second.rate;
+  }
+}
 
 repetition median_repetition(const measured_case& m) {
   if (m.repetitions.size() < 2) return m.repetitions.empty() ? repetition{} : m.repetitions.front();

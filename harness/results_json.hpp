@@ -37,6 +37,21 @@ nlohmann::ordered_json results_document(nlohmann::ordered_json context, const de
                                         const std::vector<const case_def*>& selected,
                                         const std::map<std::string, measured_case>& results);
 
+/// A measured limit: a case of the `limits` family's median rate, in bytes/s ("B/s"), FLOP/s or launches/s ("1/s").
+struct limit_rate {
+  double rate = 0;
+  std::string unit;
+};
+
+/// The limits a results document measured itself (its passing `limits/...` cases), by case name.
+std::map<std::string, limit_rate> measured_limits(const nlohmann::ordered_json& doc);
+
+/// Records `limits` in the document (context.cudabench.limits, each with `source`: "this run" or the stored
+/// baseline it came from) and gives every row of a case that names one of them (case_def::limit) its
+/// fraction of it, "limit_fraction": the row's bytes_per_second (flops_per_second for a FLOP/s limit) over
+/// the limit's rate. Nothing happens without limits.
+void apply_limits(nlohmann::ordered_json& doc, const std::map<std::string, limit_rate>& limits, const std::string& source);
+
 /// The median over a case's repetitions of its time and of each counter (what a table shows for it).
 repetition median_repetition(const measured_case& m);
 

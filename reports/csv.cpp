@@ -26,7 +26,7 @@ std::string counter(const cudabench::case_result& c, const char* name, double sc
 
 std::string results_csv(const cudabench::run_result& run, const cudabench::comparison* c) {
   std::string out = "name,status,median_us,repetitions,cv_pct,noise_pct,samples,bytes_per_second,items_per_second,"
-                    "flops_per_second,bw_peak_pct,message";
+                    "flops_per_second,bw_peak_pct,limit_pct,message";
   if (c) out += ",baseline_median_us,change_pct,verdict,p_value";
   out += "\n";
   std::unordered_map<std::string, const cudabench::case_comparison*> verdict_of;
@@ -36,10 +36,10 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
   for (const cudabench::case_result& r : run.cases) {
     const double cv = r.samples_s.size() > 1 ? 100 * cudabench::summarize(r.samples_s).cv() : NAN;
     const bool ok = r.status == cudabench::case_status::ok;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}", field(r.name), cudabench::to_string(r.status),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}", field(r.name), cudabench::to_string(r.status),
                        ok ? number(r.median_s * 1e6) : "", r.samples_s.size(), number(cv), counter(r, "noise_pct"),
                        counter(r, "samples"), counter(r, "bytes_per_second"), counter(r, "items_per_second"),
-                       counter(r, "flops_per_second"), counter(r, "bw_peak_fraction", 100), field(r.message));
+                       counter(r, "flops_per_second"), counter(r, "bw_peak_fraction", 100), counter(r, "limit_fraction", 100), field(r.message));
     if (c) {
       const auto found = verdict_of.find(r.name);
       const cudabench::case_comparison* v = found == verdict_of.end() ? nullptr : found->second;

@@ -155,6 +155,14 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
                         svg::escape(run.device->name), cudabench::cuda_version_string(run.device->driver_version),
                         cudabench::cuda_version_string(run.device->runtime_version), svg::escape(run.preset),
                         svg::escape(run.git_revision.substr(0, 12)), run.git_dirty ? " (dirty)" : "");
+  if (!run.limits.empty()) {
+    body += "<h2>Limits</h2>\n<p>Each case's \"% of limit\" is its bytes (FLOPs for <code>limits/fma</code>) at the rate of the "
+            "limit it names, over its time.</p>\n<table><tr><th>limit</th><th>measured</th><th>from</th></tr>\n";
+    for (const auto& [name, l] : run.limits)
+      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", svg::escape(name), svg::escape(limit_value(l)),
+                          svg::escape(l.from));
+    body += "</table>\n";
+  }
   // Time against size per family (log-log), one line per variant.
   std::map<std::string, std::map<std::string, svg::series>> by_family;
   for (auto& t : tables)
@@ -179,12 +187,15 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
     std::vector<std::pair<std::string, double>> bw;
     for (auto& r : t.rows) if (r.bw_fraction >= 0) bw.emplace_back(r.variant, 100 * r.bw_fraction);
     if (!bw.empty()) body += "<div class=\"chart\">" + svg::bars("% of theoretical DRAM bandwidth", bw, "%", 100) + "</div>\n";
-    body += "<table><tr><th>variant</th><th>median</th><th>% peak BW</th>";
+    std::vector<std::pair<std::string, double>> lim;
+    for (auto& r : t.rows) if (r.limit_fraction >= 0) lim.emplace_back(r.variant, 100 * r.limit_fraction);
+    if (!lim.empty()) body += "<div class=\"chart\">" + svg::bars("% of the measured limit (speed of light)", lim, "%", 100) + "</div>\n";
+    body += "<table><tr><th>variant</th><th>median</th><th>% peak BW</th><th>% of limit</th>";
     for (auto& [role, ref] : t.references) body += "<th>vs " + svg::escape(role) + "</th>";
     body += "</tr>\n";
     for (auto& r : t.rows) {
-      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td>", svg::escape(r.variant), cudabench::format_time(r.time_s),
-                          r.bw_fraction >= 0 ? pct(r.bw_fraction) : "-");
+      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td>", svg::escape(r.variant), cudabench::format_time(r.time_s),
+                          r.bw_fraction >= 0 ? pct(r.bw_fraction) : "-", r.limit_fraction >= 0 ? pct(r.limit_fraction) : "-");
       for (auto& [role, ref] : t.references) body += fmt::format("<td>{:.2f}x</td>", r.speedup.at(role));
       body += "</tr>\n";
     }

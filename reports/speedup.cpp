@@ -51,6 +51,7 @@ std::vector<speedup_table> speedup_tables(const cudabench::run_result& run) {
     row.time_s = c.median_s;
     auto bw = c.counters.find("bw_peak_fraction");
     if (bw != c.counters.end()) row.bw_fraction = bw->second;
+    if (auto lim = c.counters.find("limit_fraction"); lim != c.counters.end()) row.limit_fraction = lim->second;
     t.rows.push_back(row);
   }
   for (auto& t : tables) {

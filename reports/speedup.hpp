@@ -13,7 +13,8 @@ struct speedup_row {
   std::string variant;   ///< variant/params without the family, e.g. "pinned_streams/4"
   std::string name;      ///< the whole case name
   double time_s = 0;
-  double bw_fraction = -1;                  ///< -1 when unknown
+  double bw_fraction = -1;                  ///< of the theoretical DRAM bandwidth; -1 when unknown
+  double limit_fraction = -1;               ///< of the measured limit the case names (% of limit); -1 when unknown
   std::map<std::string, double> speedup;    ///< role -> reference time / this time
 };
 

@@ -168,15 +168,31 @@ std::string verdict_json_writer::render(const comparison& c) const {
   return j.dump(2) + "\n";
 }
 
+std::string limit_value(const cudabench::run_limit& l) {
+  if (l.unit == "B/s") return fmt::format("{:.1f} GB/s", l.rate / 1e9);
+  if (l.unit == "FLOP/s") return fmt::format("{:.2f} TFLOP/s", l.rate / 1e12);
+  if (l.unit == "1/s") return fmt::format("{:.2f} us per launch", 1e6 / l.rate);
+  return fmt::format("{:.4g} {}", l.rate, l.unit);
+}
+
+std::string limits_markdown(const cudabench::run_result& run) {
+  if (run.limits.empty()) return {};
+  std::string out = "| limit | measured | from |\n|---|---:|---|\n";
+  for (const auto& [name, l] : run.limits)
+    out += fmt::format("| `{}` | {} | {} |\n", name, limit_value(l), l.from.empty() ? "-" : l.from);
+  return out;
+}
+
 std::string speedups_terminal(const std::vector<speedup_table>& tables) {
   std::string out;
   for (auto& t : tables) {
     out += fmt::format("\n{} (size {}){}\n", t.family, t.size_label, t.device >= 0 ? fmt::format(", device {}", t.device) : "");
-    std::string head = fmt::format("  {:<32} {:>12} {:>7}", "variant", "median", "%peak");
+    std::string head = fmt::format("  {:<32} {:>12} {:>7} {:>7}", "variant", "median", "%peak", "%limit");
     for (auto& [role, name] : t.references) head += fmt::format(" {:>14}", "vs " + role);
     out += head + "\n";
     for (auto& r : t.rows) {
-      std::string line = fmt::format("  {:<32} {:>12} {:>7}", r.variant, cudabench::format_time(r.time_s), pct_or_dash(r.bw_fraction));
+      std::string line = fmt::format("  {:<32} {:>12} {:>7} {:>7}", r.variant, cudabench::format_time(r.time_s),
+                                     pct_or_dash(r.bw_fraction), pct_or_dash(r.limit_fraction));
       for (auto& [role, name] : t.references) line += fmt::format(" {:>13.2f}x", r.speedup.at(role));
       out += line + "\n";
     }
@@ -187,13 +203,14 @@ std::string speedups_terminal(const std::vector<speedup_table>& tables) {
 std::string speedups_markdown(const std::vector<speedup_table>& tables, const std::string& title) {
   std::string out = "## " + title + "\n";
   for (auto& t : tables) {
-    out += fmt::format("\n### {} — size {}{}\n\n| variant | median | % of peak BW |", t.family, t.size_label,
+    out += fmt::format("\n### {} — size {}{}\n\n| variant | median | % of peak BW | % of limit |", t.family, t.size_label,
                        t.device >= 0 ? fmt::format(", device {}", t.device) : "");
-    std::string rule = "|---|---:|---:|";
+    std::string rule = "|---|---:|---:|---:|";
     for (auto& [role, name] : t.references) { out += fmt::format(" speedup vs {} (`{}`) |", role, name); rule += "---:|"; }
     out += "\n" + rule + "\n";
     for (auto& r : t.rows) {
-      out += fmt::format("| `{}` | {} | {} |", r.variant, cudabench::format_time(r.time_s), pct_or_dash(r.bw_fraction));
+      out += fmt::format("| `{}` | {} | {} | {} |", r.variant, cudabench::format_time(r.time_s), pct_or_dash(r.bw_fraction),
+                         pct_or_dash(r.limit_fraction));
       for (auto& [role, name] : t.references) out += fmt::format(" {:.2f}x |", r.speedup.at(role));
       out += "\n";
     }

@@ -44,6 +44,12 @@ class verdict_json_writer final : public comparison_writer {
   std::string render(const cudabench::comparison& c) const override;
 };
 
+/// The measured limits a run's cases were shown against (% of limit), as a Markdown table: each limit's rate
+/// in the unit people quote (GB/s, TFLOP/s, us per launch) and where it came from; "" without limits.
+std::string limits_markdown(const cudabench::run_result& run);
+/// A limit's rate as people quote it: "2890.1 GB/s", "51.20 TFLOP/s", "2.10 us per launch".
+std::string limit_value(const cudabench::run_limit& l);
+
 /// Speedup tables of one run.
 std::string speedups_markdown(const std::vector<speedup_table>& tables, const std::string& title);
 std::string speedups_terminal(const std::vector<speedup_table>& tables);

@@ -163,3 +163,15 @@ TEST(Csv, QuotesFieldsAndCarriesVerdicts) {
   EXPECT_NE(csv.find(",regression,"), std::string::npos);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), std::ptrdiff_t(cur.cases.size() + 1));
 }
+
+TEST(Limits, ShownAsPeopleQuoteThemWithWhereTheyCameFrom) {
+  cudabench::run_result run;
+  run.limits["limits/read"] = {3.03e12, "B/s", "this run"};
+  run.limits["limits/fma"] = {5.12e13, "FLOP/s", "reports/baselines/GPU/nightly.json"};
+  run.limits["limits/launch"] = {5e5, "1/s", "this run"};
+  const std::string md = cudabench::reports::limits_markdown(run);
+  EXPECT_NE(md.find("| `limits/read` | 3030.0 GB/s | this run |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `limits/fma` | 51.20 TFLOP/s | reports/baselines/GPU/nightly.json |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `limits/launch` | 2.00 us per launch | this run |"), std::string::npos) << md;
+  EXPECT_EQ(cudabench::reports::limits_markdown(cudabench::run_result{}), "");
+}

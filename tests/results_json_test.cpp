@@ -93,3 +93,69 @@ TEST(ResultsJson, MedianRepetitionTakesEachCountersMedian) {
   EXPECT_DOUBLE_EQ(m.real_time_s, 3e-6);
   EXPECT_DOUBLE_EQ(m.counters.at("bytes_per_second"), 1e6 / 3e-6);
 }
+
+// % of limit: the limits a run measured, recorded in its document and applied to the cases that name them.
+TEST(ResultsJson, LimitsMeasuredInTheRunBoundTheCasesThatNameThem) {
+  suite s;
+  s.families.push_back({"limits", "", "", {}});
+  s.families.push_back({"hist", "", "", {}});
+  s.cases.push_back({.family = "limits", .variant = "read", .work = {.bytes_read = 4e9}, .size = 1});
+  s.cases.push_back({.family = "limits", .variant = "fma", .work = {.flops = 2e12}, .size = 1});
+  s.cases.push_back({.family = "limits", .variant = "launch", .work = {.items = 1000}, .size = 1});
+  s.cases.push_back({.family = "hist", .variant = "fast", .params = "64", .work = {.bytes_read = 1e9}, .size = 64, .limit = "limits/read"});
+  s.cases.push_back({.family = "hist", .variant = "gone", .params = "64", .work = {.bytes_read = 1e9}, .size = 64, .limit = "limits/fma"});
+  std::vector<const case_def*> selected;
+  for (const auto& c : s.cases) selected.push_back(&c);
+  auto measured = [](double seconds, double bytes, double flops, double items) {
+    measured_case m;
+    repetition r;
+    r.real_time_s = seconds;
+    if (bytes > 0) r.counters["bytes_per_second"] = bytes / seconds;
+    if (flops > 0) r.counters["flops_per_second"] = flops / seconds;
+    if (items > 0) r.counters["items_per_second"] = items / seconds;
+    m.repetitions = {r, r, r};
+    return m;
+  };
+  std::map<std::string, measured_case> results{{"limits/read", measured(2e-3, 4e9, 0, 0)},    // 2 TB/s
+                                               {"limits/fma", measured(0.1, 0, 2e12, 0)},     // 20 TFLOP/s
+                                               {"limits/launch", measured(2e-3, 0, 0, 1000)}, // 2 us a launch
+                                               {"hist/fast/64", measured(1e-3, 1e9, 0, 0)}};  // 1 TB/s: half the read limit
+  results["hist/gone/64"] = {case_outcome::failed, "broken", {}};
+  nlohmann::ordered_json doc = results_document(nlohmann::ordered_json::object(), device_info{}, run_description{}, s, selected, results);
+  const auto limits = measured_limits(doc);
+  ASSERT_EQ(limits.size(), 3u);
+  EXPECT_DOUBLE_EQ(limits.at("limits/read").rate, 2e12);
+  EXPECT_EQ(limits.at("limits/read").unit, "B/s");
+  EXPECT_DOUBLE_EQ(limits.at("limits/fma").rate, 2e13);
+  EXPECT_EQ(limits.at("limits/fma").unit, "FLOP/s");
+  EXPECT_EQ(limits.at("limits/launch").unit, "1/s");
+  apply_limits(doc, limits, "this run");
+  EXPECT_EQ(doc["context"]["cudabench"]["cases"]["hist/fast/64"]["limit"], "limits/read");
+  int with_fraction = 0;
+  for (const auto& row : doc["benchmarks"]) {
+    if (row["run_name"] != "hist/fast/64" || row.value("aggregate_name", "") == "cv") continue;
+    if (row.value("aggregate_name", "") == "stddev") continue;
+    EXPECT_NEAR(row["limit_fraction"].get<double>(), 0.5, 1e-12) << row.dump();
+    ++with_fraction;
+  }
+  EXPECT_EQ(with_fraction, 5);  // three repetitions, the mean and the median
+  const run_result back = parse_run(nlohmann::json(doc), "limits.json");
+  ASSERT_EQ(back.limits.size(), 3u);
+  EXPECT_EQ(back.limits.at("limits/read").from, "this run");
+  EXPECT_NEAR(back.find("hist/fast/64")->counters.at("limit_fraction"), 0.5, 1e-12);
+  EXPECT_EQ(back.find("hist/gone/64")->counters.count("limit_fraction"), 0u);
+}
+
+TEST(ResultsJson, NoLimitsLeaveTheDocumentAsItWas) {
+  suite s;
+  s.families.push_back({"hist", "", "", {}});
+  s.cases.push_back({.family = "hist", .variant = "fast", .work = {.bytes_read = 1e9}, .size = 64, .limit = "limits/read"});
+  std::vector<const case_def*> selected{&s.cases[0]};
+  measured_case m;
+  m.repetitions.push_back(rep(1e-3));
+  nlohmann::ordered_json doc = results_document(nlohmann::ordered_json::object(), device_info{}, run_description{}, s, selected, {{"hist/fast", m}});
+  const std::string before = doc.dump();
+  EXPECT_TRUE(measured_limits(doc).empty());
+  apply_limits(doc, {}, "this run");
+  EXPECT_EQ(doc.dump(), before);
+}

@@ -68,6 +68,10 @@ struct case_def {
   /// run() itself waits for the GPU (a stream synchronize inside the timed work), so the harness must not
   /// hold the stream back until the work is queued (host-bound cases are never held either).
   bool syncs = false;
+  /// The case of the `limits` family that bounds this one ("limits/read", "limits/copy_d2d", "limits/fma",
+  /// "limits/bidir_pinned", ...), or "": its speed of light is its bytes (FLOPs for limits/fma) at that
+  /// case's measured rate, and reports show its time against it as "% of limit".
+  std::string limit;
   fixture_factory make;
 
   std::string name() const { return params.empty() ? family + "/" + variant : family + "/" + variant + "/" + params; }

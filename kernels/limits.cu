@@ -1,0 +1,65 @@
+// The limits family's kernels: a read-only stream, an FMA-bound loop and an empty kernel.
+#include "kernels/limits.cuh"
+
+#include "cudabench/cuda_check.hpp"
+
+namespace kernels {
+namespace {
+using cfg = limits_config;
+
+__global__ void __launch_bounds__(cfg::block) read_kernel(const float4* __restrict__ in, std::size_t n4, float* __restrict__ partials) {
+  float sum = 0;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += std::size_t(gridDim.x) * blockDim.x) {
+    const float4 v = __ldcs(in + i);  // streaming: no reuse, so no point keeping it in L2
+    sum += (v.x + v.y) + (v.z + v.w);
+  }
+  __shared__ float warp_sums[cfg::block / 32];
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) sum += __shfl_down_sync(0xffffffffu, sum, off);
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = sum;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float total = 0;
+    for (int w = 0; w < cfg::block / 32; ++w) total += warp_sums[w];
+    partials[blockIdx.x] = total;
+  }
+}
+
+__global__ void __launch_bounds__(cfg::block) fma_kernel(const float* __restrict__ seed, float* __restrict__ out, int threads, float a, float b) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  float x[cfg::fma_chains];
+#pragma unroll
+  for (int c = 0; c < cfg::fma_chains; ++c) x[c] = seed[t] + float(c);
+  for (int i = 0; i < cfg::fma_iterations; ++i)
+#pragma unroll
+    for (int c = 0; c < cfg::fma_chains; ++c) x[c] = fmaf(x[c], a, b);
+  float sum = 0;
+#pragma unroll
+  for (int c = 0; c < cfg::fma_chains; ++c) sum += x[c];
+  out[t] = sum;
+}
+
+__global__ void empty_kernel() {}
+}  // namespace
+
+int read_stream(const float4* in, std::size_t n4, float* partials, int sm_count, cudaStream_t s) {
+  const int blocks = sm_count * cfg::read_blocks_per_sm;
+  read_kernel<<<blocks, cfg::block, 0, s>>>(in, n4, partials);
+  CB_CHECK_LAUNCH("limits read_kernel");
+  return blocks;
+}
+
+void fma_throughput(const float* seed, float* out, int threads, float a, float b, cudaStream_t s) {
+  fma_kernel<<<(threads + cfg::block - 1) / cfg::block, cfg::block, 0, s>>>(seed, out, threads, a, b);
+  CB_CHECK_LAUNCH("limits fma_kernel");
+}
+
+void empty_kernels(int count, cudaStream_t s) {
+  for (int i = 0; i < count; ++i) {
+    empty_kernel<<<1, 1, 0, s>>>();
+    CB_CHECK_LAUNCH("limits empty_kernel");
+  }
+}
+
+}  // namespace kernels
