@@ -72,14 +72,18 @@ class progress_meter {
   std::string current_;
 };
 
-extern "C" void record_interrupt(int sig) { cudabench::interrupt_signal().store(sig); }
+extern "C" void record_interrupt(int sig) {
+  if (cudabench::classify_stop_signal(sig) < 2) return;  // the first (recorded), or it delivered twice
+  ::signal(sig, SIG_DFL);                                 // a second one, later: end at once
+  ::raise(sig);
+}
 
-/// SIGINT and SIGTERM ask the run to stop after the current sample; a second one ends it at once.
+/// SIGINT and SIGTERM ask the run to stop after the current sample; a second one (a second later) ends it at once.
 void install_interrupt_handlers() {
   struct sigaction sa{};
   sa.sa_handler = record_interrupt;
   sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART | SA_RESETHAND;
+  sa.sa_flags = SA_RESTART;
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
 }
@@ -211,7 +215,7 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
         if (!saved_once) { save(); saved_once = true; }
         worker->starting(name);
       }
-      progress.starting(name);
+      if (!interrupt_signal().load()) progress.starting(name);  // stopping: the rest are passed over silently
       driver.run(st, *c);
       const auto it = driver.results().find(name);
       if (it == driver.results().end() || finished.count(name)) return;

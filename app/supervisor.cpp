@@ -40,13 +40,13 @@ constexpr const char* env_progress = "CUDABENCH_WORKER_PROGRESS";
 
 /// The child processes a stop signal is passed on to (0: a free slot).
 std::atomic<pid_t> children[128];
-std::atomic<int> signals_seen{0};
 
 /// First SIGINT/SIGTERM: recorded and passed on to every child, which stops after its current sample.
 /// A second one: the children (and their process groups) are killed and this process exits at once.
 extern "C" void forward_stop_signal(int sig) {
-  const bool first = signals_seen.fetch_add(1) == 0;
-  if (first) cudabench::interrupt_signal().store(sig);
+  const int kind = cudabench::classify_stop_signal(sig);
+  if (kind == 0) return;  // the same stop, delivered twice
+  const bool first = kind == 1;
   for (auto& c : children)
     if (const pid_t pid = c.load(); pid > 0) ::kill(first ? pid : -pid, first ? sig : SIGKILL);
   if (!first) ::_exit(128 + sig);

@@ -21,7 +21,7 @@ bool table_reporter::ReportContext(const Context& ctx) {
   char date[40] = {};
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", std::localtime(&now));
   std::string iso = date;
-  if (iso.size() > 5) iso.insert(iso.size() - 2, ":");  // +0000 -> +00:00, as Google Benchmark writes it
+  if (iso.size() > 5) iso = iso.substr(0, iso.size() - 2) + ":" + iso.substr(iso.size() - 2);  // +0000 -> +00:00, as Google Benchmark writes it
   host_["date"] = iso;
   host_["host_name"] = ctx.sys_info.name;
   host_["executable"] = Context::executable_name ? Context::executable_name : "";
@@ -62,8 +62,10 @@ void table_reporter::print_row(const std::string& name, const measured_case& m) 
   }
   const repetition r = median_repetition(m);
   auto counter = [&](const char* k) { auto it = r.counters.find(k); return it == r.counters.end() ? -1.0 : it->second; };
-  std::string throughput = counter("flops_per_second") > 0 ? format_rate(counter("flops_per_second"), "FLOP/s")
-                                                           : format_rate(counter("bytes_per_second"), "B/s");
+  std::string throughput = "-";
+  if (counter("flops_per_second") > 0) throughput = format_rate(counter("flops_per_second"), "FLOP/s");
+  else if (counter("bytes_per_second") > 0) throughput = format_rate(counter("bytes_per_second"), "B/s");
+  else if (counter("items_per_second") > 0) throughput = format_rate(counter("items_per_second"), "items/s");
   std::string peak = counter("bw_peak_fraction") >= 0 ? fmt::format("{:.1f}%", 100 * counter("bw_peak_fraction")) : "-";
   std::string noise = counter("noise_pct") >= 0 ? fmt::format("{:.2f}%", counter("noise_pct")) : "-";
   std::string samples = counter("samples") >= 0 ? fmt::format("{:.0f}", counter("samples")) : "-";

@@ -2,6 +2,8 @@
 // driver reads after every sample to stop cleanly.
 #pragma once
 
+#include <time.h>
+
 #include <atomic>
 #include <stdexcept>
 
@@ -11,6 +13,22 @@ namespace cudabench {
 inline std::atomic<int>& interrupt_signal() noexcept {
   static std::atomic<int> signal{0};
   return signal;
+}
+
+/// What a stop signal is, from a signal handler (async-signal-safe): 1 the first, 0 the same signal again
+/// within a second (`timeout` and a terminal can deliver one ^C twice: to the process and to its group), 2 a
+/// later one (the user insists: end at once). The first is recorded in interrupt_signal().
+inline int classify_stop_signal(int sig) noexcept {
+  static std::atomic<long long> first_ms{0};
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  const long long ms = (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000 + 1;  // never 0
+  long long none = 0;
+  if (first_ms.compare_exchange_strong(none, ms)) {
+    interrupt_signal().store(sig);
+    return 1;
+  }
+  return ms - first_ms.load() < 1000 ? 0 : 2;
 }
 
 /// Thrown inside a case when a stop was asked for: the case is abandoned after its current sample.
