@@ -1,4 +1,5 @@
-// 5x5 convolution kernels: naive and shared-memory tiled, mask in constant memory.
+// 5x5 convolution kernels: naive and shared-memory tiled (the source's), and ours beyond it (fast: column
+// strips of outputs per thread from a shared tile); mask in constant memory.
 #include "kernels/conv2d.cuh"
 
 #include "cudabench/cuda_check.hpp"
@@ -42,6 +43,45 @@ __global__ void __launch_bounds__(cfg::tile * cfg::tile) tiled_kernel(const floa
   out[std::size_t(row) * n + col] = sum;
 }
 
+__global__ void __launch_bounds__(cfg::fast_cols * cfg::fast_threads_y) fast_kernel(const float* __restrict__ in, float* __restrict__ out, int n) {
+  constexpr int out_rows = cfg::fast_threads_y * cfg::fast_rows;
+  constexpr int rows = out_rows + 2 * conv_radius, cols = cfg::fast_cols + 2 * conv_radius;
+  __shared__ float tile[rows][cols];
+  const int row0 = blockIdx.y * out_rows - conv_radius, col0 = blockIdx.x * cfg::fast_cols - conv_radius;
+  const int tid = threadIdx.y * cfg::fast_cols + threadIdx.x;
+  constexpr int threads = cfg::fast_cols * cfg::fast_threads_y;
+  for (int k = tid; k < rows * cols; k += threads) {
+    const int r = row0 + k / cols, c = col0 + k % cols;
+    tile[k / cols][k % cols] = (r >= 0 && r < n && c >= 0 && c < n) ? __ldg(in + std::size_t(r) * n + c) : 0.0f;
+  }
+  __syncthreads();
+  float acc[cfg::fast_rows];
+#pragma unroll
+  for (int j = 0; j < cfg::fast_rows; ++j) acc[j] = 0;
+  const int top = threadIdx.y * cfg::fast_rows;
+#pragma unroll
+  for (int i = 0; i < cfg::fast_rows + 2 * conv_radius; ++i) {  // input row top + i feeds outputs j with 0 <= i - j < 5
+    float v[conv_mask];
+#pragma unroll
+    for (int x = 0; x < conv_mask; ++x) v[x] = tile[top + i][threadIdx.x + x];
+#pragma unroll
+    for (int j = 0; j < cfg::fast_rows; ++j) {
+      const int mr = i - j;
+      if (mr >= 0 && mr < conv_mask) {
+#pragma unroll
+        for (int x = 0; x < conv_mask; ++x) acc[j] = fmaf(mask_c[mr * conv_mask + x], v[x], acc[j]);
+      }
+    }
+  }
+  const int col = blockIdx.x * cfg::fast_cols + threadIdx.x;
+  if (col >= n) return;
+#pragma unroll
+  for (int j = 0; j < cfg::fast_rows; ++j) {
+    const int row = blockIdx.y * out_rows + top + j;
+    if (row < n) out[std::size_t(row) * n + col] = acc[j];
+  }
+}
+
 dim3 grid_for(int n) { return dim3((n + cfg::tile - 1) / cfg::tile, (n + cfg::tile - 1) / cfg::tile); }
 }  // namespace
 
@@ -53,6 +93,13 @@ void conv2d_set_mask(const float* h_mask, cudaStream_t s) {
 void conv2d_naive(const float* d_in, float* d_out, int n, cudaStream_t s) {
   naive_kernel<<<grid_for(n), dim3(cfg::tile, cfg::tile), 0, s>>>(d_in, d_out, n);
   CB_CHECK_LAUNCH("conv2d naive_kernel");
+}
+
+void conv2d_fast(const float* d_in, float* d_out, int n, cudaStream_t s) {
+  constexpr int out_rows = cfg::fast_threads_y * cfg::fast_rows;
+  const dim3 grid((n + cfg::fast_cols - 1) / cfg::fast_cols, (n + out_rows - 1) / out_rows);
+  fast_kernel<<<grid, dim3(cfg::fast_cols, cfg::fast_threads_y), 0, s>>>(d_in, d_out, n);
+  CB_CHECK_LAUNCH("conv2d fast_kernel");
 }
 
 void conv2d_tiled(const float* d_in, float* d_out, int n, cudaStream_t s) {

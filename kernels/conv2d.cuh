@@ -13,6 +13,11 @@ constexpr int conv_radius = conv_mask / 2;
 /// Launch shape: one thread per output; the tiled kernel stages (tile + 4)^2 inputs in shared memory.
 struct conv2d_config {
   static constexpr int tile = 16;
+  // conv2d_fast: a block of fast_cols x fast_threads_y threads computes fast_cols x (fast_threads_y x
+  // fast_rows) outputs, each thread a column strip of fast_rows from a shared tile, 5 inputs a row at a time.
+  static constexpr int fast_cols = 32;
+  static constexpr int fast_threads_y = 8;
+  static constexpr int fast_rows = 8;
 };
 
 /// Copies the 25 mask weights into constant memory (used by both kernels), ordered on `s`.
@@ -21,5 +26,8 @@ void conv2d_set_mask(const float* h_mask, cudaStream_t s);
 void conv2d_naive(const float* d_in, float* d_out, int n, cudaStream_t s);
 /// Input tiles in shared memory, mask in constant memory.
 void conv2d_tiled(const float* d_in, float* d_out, int n, cudaStream_t s);
+/// Ours, beyond the source: each thread computes a strip of fast_rows outputs down a column of a shared
+/// tile, reading each input row once into registers and adding it to every output it touches.
+void conv2d_fast(const float* d_in, float* d_out, int n, cudaStream_t s);
 
 }  // namespace kernels

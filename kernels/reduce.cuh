@@ -17,6 +17,10 @@ struct reduce_config {
 void reduce_shared_tree(const float* d_in, std::size_t n, float* d_partials, float* d_result, cudaStream_t s);
 /// Two passes of a warp-shuffle reduction; d_partials holds max_blocks floats.
 void reduce_warp_shuffle(const float* d_in, std::size_t n, float* d_partials, float* d_result, cudaStream_t s);
+/// Ours, beyond the source: one launch; each block sums float4 loads (grid-stride), writes its partial and
+/// counts itself done on `d_counter` (one unsigned, zero before the first call; left zero after each); the last
+/// block sums the partials into d_result. d_partials holds max_blocks floats.
+void reduce_fast(const float* d_in, std::size_t n, float* d_partials, unsigned* d_counter, float* d_result, cudaStream_t s);
 /// Floats each of the two scratch buffers of reduce_recursive needs for n inputs.
 std::size_t reduce_recursive_scratch(std::size_t n);
 /// One launch from the host; each level tail-launches the next (dynamic parallelism,

@@ -12,6 +12,8 @@
 #include "harness/device_query.hpp"
 #include "harness/gpu_probes.hpp"
 #include "harness/trace_recorder.hpp"
+#include "kernels/conv2d.cuh"
+#include "kernels/conv2d_cpu.hpp"
 #include "kernels/histogram.cuh"
 #include "kernels/histogram_cpu.hpp"
 #include "kernels/host_data.hpp"
@@ -88,6 +90,40 @@ TEST(Gpu, ReductionsAgreeWithTheCpu) {
     reduce_recursive(d_in.get(), n, d_a.get(), d_b.get(), d_res.get(), nullptr);
     CB_CHECK(cudaDeviceSynchronize());
     EXPECT_NEAR(got(), want, 1e-4 * want + 1e-6) << "recursive n=" << n;
+    cudabench::device_buffer<unsigned> counter(1);
+    CB_CHECK(cudaMemset(counter.get(), 0, sizeof(unsigned)));
+    for (int again = 0; again < 2; ++again) {  // the counter is left at zero for the next launch
+      reduce_fast(d_in.get(), n, d_a.get(), counter.get(), d_res.get(), nullptr);
+      EXPECT_NEAR(got(), want, 1e-4 * want + 1e-6) << "fast n=" << n << " launch " << again;
+    }
+    // Input that is not 16-byte aligned takes the scalar path.
+    if (n > 1) {
+      reduce_fast(d_in.get() + 1, n - 1, d_a.get(), counter.get(), d_res.get(), nullptr);
+      EXPECT_NEAR(got(), want - in[0], 1e-4 * want + 1e-6) << "fast, unaligned, n=" << n;
+    }
+  }
+}
+
+TEST(Gpu, ConvolutionsAgreeWithTheCpuOnOddSizes) {
+  REQUIRE_GPU();
+  float mask[conv_mask * conv_mask];
+  fill_uniform(mask, conv_mask * conv_mask, -1, 1, fresh_seed());
+  conv2d_set_mask(mask, nullptr);
+  for (int n : {1, 5, 37, 100, 1030}) {
+    const std::size_t total = std::size_t(n) * n;
+    std::vector<float> in(total), want(total), got(total);
+    fill_uniform(in.data(), total, -1, 1, fresh_seed());
+    conv2d_cpu_seq(in.data(), want.data(), n, mask);
+    cudabench::device_buffer<float> d_in(total), d_out(total);
+    CB_CHECK(cudaMemcpy(d_in.get(), in.data(), total * sizeof(float), cudaMemcpyHostToDevice));
+    for (auto [name, launch] : {std::pair{"naive", &conv2d_naive}, std::pair{"tiled", &conv2d_tiled}, std::pair{"fast", &conv2d_fast}}) {
+      CB_CHECK(cudaMemset(d_out.get(), 0xFF, total * sizeof(float)));  // NaN: every output must be written
+      launch(d_in.get(), d_out.get(), n, nullptr);
+      CB_CHECK(cudaMemcpy(got.data(), d_out.get(), total * sizeof(float), cudaMemcpyDeviceToHost));
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < total; ++i) bad += !(std::fabs(got[i] - want[i]) <= 1e-4f * (1 + std::fabs(want[i])));
+      EXPECT_EQ(bad, 0u) << name << " n=" << n;
+    }
   }
 }
 
