@@ -15,9 +15,9 @@ struct conv2d_config {
   static constexpr int tile = 16;
   // conv2d_fast: a block of fast_cols x fast_threads_y threads computes fast_cols x (fast_threads_y x
   // fast_rows) outputs, each thread a column strip of fast_rows from a shared tile, 5 inputs a row at a time.
-  static constexpr int fast_cols = 32;
-  static constexpr int fast_threads_y = 8;
-  static constexpr int fast_rows = 8;
+  static constexpr int fast_cols = 64;
+  static constexpr int fast_threads_y = 4;
+  static constexpr int fast_rows = 16;
 };
 
 /// Copies the 25 mask weights into constant memory (used by both kernels), ordered on `s`.

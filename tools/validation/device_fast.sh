@@ -34,19 +34,22 @@ for fam, variants, sizes in (("conv2d", ["naive", "tiled", "cudnn", "fast"], [10
             ratio = f" fast over naive {rows[f'conv2d/naive/{n}'][0] / rows[f'conv2d/fast/{n}'][0]:.2f}x"
         print(f"{fam} {n}: " + "; ".join(cells) + ratio)
 PY
+ncu_dir="$out/ncu" && mkdir -p "$ncu_dir"
 for spec in conv2d/fast/16384:1 conv2d/naive/16384:1 reduce/fast/268435456:1 reduce/cub/268435456:2; do
   name=${spec%:*}; count=${spec##*:}
   ncu --clock-control none --nvtx --nvtx-include "cudabench@${name//\//:}/measure/kernel/" -c "$count" \
       --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum \
-      --csv --page raw --print-units base "$bench" --profile --filter="^${name}\$" >"$out/ncu_${name//\//_}.csv" 2>"$out/ncu_${name//\//_}.err"
+      --csv --page raw --print-units base "$bench" --profile --sizes=conv2d=16384 --sizes=reduce=268435456 --filter="^${name}\$" >"$ncu_dir/${name//\//_}.csv" 2>"$ncu_dir/${name//\//_}.err"
   echo "ncu $name: $(python3 -c '
 import csv, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if r and r[0].isdigit()]
-hdr = next(r for r in csv.reader(open(sys.argv[1])) if r and r[0] == "ID")
+hdr = next((r for r in csv.reader(open(sys.argv[1])) if r and r[0] == "ID"), None)
+if hdr is None: sys.exit("no kernel profiled: " + open(sys.argv[1].replace(".csv", ".err")).read()[-300:])
 for r in rows:
     d = dict(zip(hdr, r))
     print(d["Kernel Name"][:40], "time %.1f us" % (float(d["gpu__time_duration.sum"]) / 1e3),
           "dram %.1f%%" % float(d["dram__throughput.avg.pct_of_peak_sustained_elapsed"]),
           "read %.3f GB write %.3f GB" % (float(d["dram__bytes_read.sum"]) / 1e9, float(d["dram__bytes_write.sum"]) / 1e9), end="; ")
-' "$out/ncu_${name//\//_}.csv" 2>&1 | tail -c 600)"
+' "$ncu_dir/${name//\//_}.csv" 2>&1 | tail -c 600)"
 done
+tar -czf "$out/ncu.tar.gz" -C "$out" ncu && rm -rf "$ncu_dir"
