@@ -50,9 +50,19 @@ __global__ void __launch_bounds__(cfg::fast_cols * cfg::fast_threads_y) fast_ker
   const int row0 = blockIdx.y * out_rows - conv_radius, col0 = blockIdx.x * cfg::fast_cols - conv_radius;
   const int tid = threadIdx.y * cfg::fast_cols + threadIdx.x;
   constexpr int threads = cfg::fast_cols * cfg::fast_threads_y;
-  for (int k = tid; k < rows * cols; k += threads) {
+  // Every load of the tile issued before the first is used (unrolled): many loads in flight per thread.
+  constexpr int loads = (rows * cols + threads - 1) / threads;
+  float staged[loads];
+#pragma unroll
+  for (int l = 0; l < loads; ++l) {
+    const int k = tid + l * threads;
     const int r = row0 + k / cols, c = col0 + k % cols;
-    tile[k / cols][k % cols] = (r >= 0 && r < n && c >= 0 && c < n) ? __ldg(in + std::size_t(r) * n + c) : 0.0f;
+    staged[l] = (k < rows * cols && r >= 0 && r < n && c >= 0 && c < n) ? __ldg(in + std::size_t(r) * n + c) : 0.0f;
+  }
+#pragma unroll
+  for (int l = 0; l < loads; ++l) {
+    const int k = tid + l * threads;
+    if (k < rows * cols) tile[k / cols][k % cols] = staged[l];
   }
   __syncthreads();
   float acc[cfg::fast_rows];
