@@ -46,7 +46,7 @@ rows = [r for r in csv.reader(open(sys.argv[1])) if r and r[0].isdigit()]
 hdr = next((r for r in csv.reader(open(sys.argv[1])) if r and r[0] == "ID"), None)
 if hdr is None: sys.exit("no kernel profiled: " + open(sys.argv[1].replace(".csv", ".err")).read()[-300:])
 for r in rows:
-    d = dict(zip(hdr, r))
+    d = {k: v.replace(",", "") for k, v in zip(hdr, r)}  # --print-units base writes 1,012,928
     print(d["Kernel Name"][:40], "time %.1f us" % (float(d["gpu__time_duration.sum"]) / 1e3),
           "dram %.1f%%" % float(d["dram__throughput.avg.pct_of_peak_sustained_elapsed"]),
           "read %.3f GB write %.3f GB" % (float(d["dram__bytes_read.sum"]) / 1e9, float(d["dram__bytes_write.sum"]) / 1e9), end="; ")
