@@ -18,7 +18,7 @@ using cudabench::phase_range;
 using kernels::histogram_bins;
 using kernels::histogram_config;
 
-enum class variant { naive, atomic_global, shared_cpu_merge, shared_gpu_merge, cub };
+enum class variant { naive, atomic_global, shared_cpu_merge, shared_gpu_merge, cub, fast };
 
 /// Input on the device, the expected histogram on the host.
 class histogram_gpu final : public cudabench::fixture {
@@ -43,6 +43,7 @@ class histogram_gpu final : public cudabench::fixture {
       case variant::naive: { phase_range p(phase::kernel); kernels::histogram_naive(d_in_.get(), n_, d_hist_.get(), s); break; }
       case variant::atomic_global: { phase_range p(phase::kernel); kernels::histogram_atomic_global(d_in_.get(), n_, d_hist_.get(), s); break; }
       case variant::cub: { phase_range p(phase::kernel); cub_->run(s); break; }
+      case variant::fast: { phase_range p(phase::kernel); kernels::histogram_fast(d_in_.get(), n_, d_hist_.get(), s); break; }
       case variant::shared_gpu_merge: {
         phase_range p(phase::kernel);
         kernels::histogram_shared_partials(d_in_.get(), n_, d_partials_.get(), s);
@@ -118,16 +119,18 @@ class histogram_cpu_case final : public cudabench::fixture {
 };
 
 void register_histogram(cudabench::family_builder& f, const cudabench::preset&) {
-  f.describe("256-bin histogram of ints uniform in [0, 256); the input is device-resident for GPU variants")
+  f.describe("256-bin histogram of ints uniform in [0, 256); the input is device-resident for GPU variants; `fast` is "
+             "ours, beyond the source material")
       .tolerance("exact counts (naive: counts lost to the race are reported, not checked)")
       .reference("cpu", "cpu")
       .reference("naive", "atomic_global")
       .reference("vendor", "cub");
   const std::vector<std::size_t> sizes = f.sizes<std::size_t>({1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 28},
                                                              {1u << 20, 1u << 22, 1u << 24, 1u << 26, 1u << 28});
-  const std::array<std::pair<const char*, variant>, 5> variants{{{"naive", variant::naive}, {"atomic_global", variant::atomic_global},
+  const std::array<std::pair<const char*, variant>, 6> variants{{{"naive", variant::naive}, {"atomic_global", variant::atomic_global},
                                                                   {"shared_cpu_merge", variant::shared_cpu_merge},
-                                                                  {"shared_gpu_merge", variant::shared_gpu_merge}, {"cub", variant::cub}}};
+                                                                  {"shared_gpu_merge", variant::shared_gpu_merge}, {"cub", variant::cub},
+                                                                  {"fast", variant::fast}}};
   for (std::size_t n : sizes) {
     const cudabench::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4.0 * histogram_bins, .items = double(n)};
     for (auto [name, v] : variants)

@@ -4,6 +4,7 @@
 #include <cub/device/device_histogram.cuh>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "cudabench/cuda_check.hpp"
 
@@ -31,6 +32,33 @@ __global__ void __launch_bounds__(cfg::block) shared_kernel(const int* __restric
     atomicAdd(&local[in[i]], 1u);
   __syncthreads();
   for (int b = threadIdx.x; b < histogram_bins; b += blockDim.x) partials[std::size_t(blockIdx.x) * histogram_bins + b] = local[b];
+}
+
+__device__ __forceinline__ void count(unsigned* local, int v) {
+  if (unsigned(v) < unsigned(histogram_bins)) atomicAdd(&local[v], 1u);
+}
+
+__global__ void __launch_bounds__(cfg::fast_block) fast_kernel(const int* __restrict__ in, std::size_t n, unsigned* __restrict__ hist) {
+  __shared__ unsigned local[histogram_bins];
+  for (int b = threadIdx.x; b < histogram_bins; b += blockDim.x) local[b] = 0;
+  __syncthreads();
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  const std::size_t n4 = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 ? n / 4 : 0;  // int4 loads need 16-byte alignment
+  const int4* in4 = reinterpret_cast<const int4*>(in);
+  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + stride < n4; i += 2 * stride) {  // two loads in flight per thread
+    const int4 a = __ldcs(in4 + i), b = __ldcs(in4 + i + stride);
+    count(local, a.x); count(local, a.y); count(local, a.z); count(local, a.w);
+    count(local, b.x); count(local, b.y); count(local, b.z); count(local, b.w);
+  }
+  if (i < n4) {
+    const int4 a = __ldcs(in4 + i);
+    count(local, a.x); count(local, a.y); count(local, a.z); count(local, a.w);
+  }
+  for (std::size_t t = 4 * n4 + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < n; t += stride) count(local, in[t]);
+  __syncthreads();
+  for (int b = threadIdx.x; b < histogram_bins; b += blockDim.x)
+    if (local[b]) atomicAdd(&hist[b], local[b]);
 }
 
 __global__ void merge_kernel(const unsigned* __restrict__ partials, unsigned* hist) {
@@ -62,6 +90,17 @@ void histogram_shared_partials(const int* d_in, std::size_t n, unsigned* d_parti
 void histogram_merge_partials(const unsigned* d_partials, unsigned* d_hist, cudaStream_t s) {
   merge_kernel<<<1, histogram_bins, 0, s>>>(d_partials, d_hist);
   CB_CHECK_LAUNCH("histogram merge_kernel");
+}
+
+void histogram_fast(const int* d_in, std::size_t n, unsigned* d_hist, cudaStream_t s) {
+  int device = 0, sms = 0;
+  CB_CHECK(cudaGetDevice(&device));
+  CB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::size_t wanted = std::max<std::size_t>(1, (n + 16 * cfg::fast_block - 1) / (16 * cfg::fast_block));  // >= 16 values a thread
+  const unsigned blocks = unsigned(std::min<std::size_t>(wanted, std::size_t(cfg::fast_blocks_per_sm) * sms));
+  CB_CHECK(cudaMemsetAsync(d_hist, 0, histogram_bins * sizeof(unsigned), s));
+  fast_kernel<<<blocks, cfg::fast_block, 0, s>>>(d_in, n, d_hist);
+  CB_CHECK_LAUNCH("histogram fast_kernel");
 }
 
 cub_histogram::cub_histogram(const int* d_in, std::size_t n, unsigned* d_hist) : in_(d_in), n_(n), hist_(d_hist) {

@@ -14,6 +14,8 @@ constexpr int histogram_bins = 256;
 struct histogram_config {
   static constexpr int block = 256;
   static constexpr int shared_blocks = 1024;  ///< blocks (and partial histograms) of the shared-memory variants
+  static constexpr int fast_block = 512;      ///< histogram_fast: threads a block
+  static constexpr int fast_blocks_per_sm = 2;
 };
 
 /// The racy teaching kernel: hist[bin]++ without atomics (loses counts by design). Zeroes hist first.
@@ -24,6 +26,11 @@ void histogram_atomic_global(const int* d_in, std::size_t n, unsigned* d_hist, c
 void histogram_shared_partials(const int* d_in, std::size_t n, unsigned* d_partials, cudaStream_t s);
 /// Sums the partial histograms into d_hist on the GPU.
 void histogram_merge_partials(const unsigned* d_partials, unsigned* d_hist, cudaStream_t s);
+
+/// Ours, beyond the source: zeroes hist, then one launch of fast_blocks_per_sm blocks an SM, each counting
+/// int4-loaded values into a shared histogram (values outside [0, 256) are not counted) and adding its
+/// non-zero bins to hist with global atomics.
+void histogram_fast(const int* d_in, std::size_t n, unsigned* d_hist, cudaStream_t s);
 
 /// cub::DeviceHistogram::HistogramEven with 257 levels over [0, 256); temp storage owned by the object.
 class cub_histogram {

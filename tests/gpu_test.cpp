@@ -71,6 +71,16 @@ TEST(Gpu, HistogramVariantsAgreeWithTheCpu) {
   cub.run(nullptr);
   CB_CHECK(cudaMemcpy(got, d_hist.get(), sizeof got, cudaMemcpyDeviceToHost));
   EXPECT_EQ(compare_elements(got, want, 256, 0), "");
+  for (std::size_t m : {n, n - 3, std::size_t(5)}) {  // the int4 path, its scalar tail, a handful of values
+    histogram_cpu(in.data(), m, want);
+    histogram_fast(d_in.get(), m, d_hist.get(), nullptr);
+    CB_CHECK(cudaMemcpy(got, d_hist.get(), sizeof got, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(compare_elements(got, want, 256, 0), "") << "fast, n=" << m;
+  }
+  histogram_cpu(in.data() + 1, n - 1, want);  // input that is not 16-byte aligned
+  histogram_fast(d_in.get() + 1, n - 1, d_hist.get(), nullptr);
+  CB_CHECK(cudaMemcpy(got, d_hist.get(), sizeof got, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(compare_elements(got, want, 256, 0), "") << "fast, unaligned";
 }
 
 TEST(Gpu, ReductionsAgreeWithTheCpu) {
