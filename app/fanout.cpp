@@ -46,13 +46,10 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args)
   if (opt.json_path && !is_stdout(opt.json_path)) check_writable(*opt.json_path);
   std::optional<results_on_stdout> results_out;  // --json -: the merged document alone on standard output
   if (is_stdout(opt.json_path)) results_out.emplace();
-  std::error_code tmp_ec;
-  const std::filesystem::path tmp = std::filesystem::temp_directory_path(tmp_ec);  // $TMPDIR, else /tmp
-  std::string dir = ((tmp_ec ? std::filesystem::path("/tmp") : tmp) / "cudabench-devices-XXXXXX").string();
-  if (!::mkdtemp(dir.data())) throw input_error(fmt::format("--devices: cannot create a temporary directory ({}): {}", dir, std::strerror(errno)));
+  const std::string dir = make_temp_directory("cudabench-devices");
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
 
-  forward_stop_signals();  // ^C: each device's run stops after its current sample and writes what it finished
+  install_stop_signals();  // ^C: each device's run stops after its current sample and writes what it finished
   std::map<pid_t, int> children;
   for (int d : devices) {
     if (interrupt_signal().load()) break;

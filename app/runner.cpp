@@ -72,22 +72,6 @@ class progress_meter {
   std::string current_;
 };
 
-extern "C" void record_interrupt(int sig) {
-  if (cudabench::classify_stop_signal(sig) < 2) return;  // the first (recorded), or it delivered twice
-  ::signal(sig, SIG_DFL);                                 // a second one, later: end at once
-  ::raise(sig);
-}
-
-/// SIGINT and SIGTERM ask the run to stop after the current sample; a second one (a second later) ends it at once.
-void install_interrupt_handlers() {
-  struct sigaction sa{};
-  sa.sa_handler = record_interrupt;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  ::sigaction(SIGINT, &sa, nullptr);
-  ::sigaction(SIGTERM, &sa, nullptr);
-}
-
 /// The recorded timeline with the device's name, and why it holds no device activity where it holds none.
 const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev) {
   trace_log& log = tracer.log();
@@ -98,30 +82,17 @@ const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev) 
   return log;
 }
 
-/// Writes the run's timeline and says what it holds (or why it holds no device activity).
-void write_trace(trace_recorder& tracer, const device_info& dev, const std::string& path) {
-  const trace_log& log = finished_trace(tracer, dev);
-  write_file_atomically(path, chrome_trace(log).dump(1) + "\n");
-  std::size_t cases = 0;
-  for (const host_range& r : log.ranges) cases += r.category == "stage" && r.name == phase_name(phase::trace);
-  if (log.note.empty())
-    fmt::print("trace: {} ({} traced case(s), {} GPU operations; open in https://ui.perfetto.dev or chrome://tracing)\n", path, cases, log.ops.size());
-  else
-    fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", path, cases, log.note);
-}
-
-/// The timelines of a supervised run's workers as one trace file, said as write_trace says it.
-void write_merged_trace(const supervised_run& sr, const std::string& path) {
-  nlohmann::ordered_json other = sr.trace_other.is_object() ? sr.trace_other : nlohmann::ordered_json::object();
+/// Writes a Chrome trace (chrome_trace's shape) and says what it holds: the traced cases, the GPU operations
+/// (every event outside the host's process, 0 in each worker's numbering), or why there is no device activity.
+void write_trace_file(const nlohmann::ordered_json& trace, const std::string& path) {
+  write_file_atomically(path, trace.dump(1) + "\n");
   std::size_t cases = 0, ops = 0;
-  for (const auto& e : sr.trace_events) {
+  for (const auto& e : trace["traceEvents"]) {
     if (e.value("ph", std::string()) != "X") continue;
     cases += e.value("cat", std::string()) == "stage" && e.value("name", std::string()) == phase_name(phase::trace);
-    ops += e.value("pid", 0) % 1000 != 0;  // host ranges are process 0 (of each worker), GPUs 1 and up
+    ops += e.value("pid", 0) % 1000 != 0;
   }
-  const nlohmann::ordered_json doc = {{"traceEvents", sr.trace_events}, {"displayTimeUnit", "ns"}, {"otherData", other}};
-  write_file_atomically(path, doc.dump(1) + "\n");
-  const std::string activity = other.value("device_activity", std::string());
+  const std::string activity = trace.contains("otherData") ? trace["otherData"].value("device_activity", std::string()) : "";
   if (activity.rfind("none: ", 0) == 0)
     fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", path, cases, activity.substr(6));
   else
@@ -348,7 +319,7 @@ int run(int argc, char** argv) {
     run.time_unit = opt.time_unit;
     if (opt.inject_regex) run.injected = fmt::format("{}:{:g}", *opt.inject_regex, opt.inject_pct);
     if (worker) {
-      install_interrupt_handlers();
+      install_stop_signals();
       return run_as_worker(*worker, opt, p, s, selected, run, argv);
     }
     const bool supervised = opt.watchdog_s > 0;
@@ -410,7 +381,7 @@ int run(int argc, char** argv) {
       sr = supervise(args, names, opt.watchdog_s, opt.trace_path.has_value());
       document = [&](const run_description& r) { return assemble_document(sr, dev, r, s, selected); };
     } else {
-      install_interrupt_handlers();
+      install_stop_signals();
       execute_cases(here, opt, p, s, selected, dev, run, nullptr, argv);
       document = [&](const run_description& r) { return results_document(here.host_context, dev, r, s, selected, here.results); };
     }
@@ -440,8 +411,12 @@ int run(int argc, char** argv) {
     attach_limits(doc, dev, p.name, opt.baseline_dir);
     const outcome_counts n = count_outcomes(doc);
     fmt::print("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size(), n.measured, n.skipped, n.failed);
-    if (opt.trace_path && !supervised) write_trace(*here.tracer, dev, *opt.trace_path);
-    if (opt.trace_path && supervised) write_merged_trace(sr, *opt.trace_path);
+    if (opt.trace_path) {
+      trace_log none;
+      none.note = "no worker process wrote a timeline";
+      write_trace_file(!supervised ? chrome_trace(finished_trace(*here.tracer, dev)) : sr.trace.is_null() ? chrome_trace(none) : sr.trace,
+                       *opt.trace_path);
+    }
 
     int status = n.failed ? 1 : 0;
     const bool own_report = !compare_path && (cmp.md_path || cmp.html_path || cmp.csv_path);

@@ -42,27 +42,22 @@ constexpr const char* env_progress = "CUDABENCH_WORKER_PROGRESS";
 std::atomic<pid_t> children[128];
 
 /// First SIGINT/SIGTERM: recorded and passed on to every child, which stops after its current sample.
-/// A second one: the children (and their process groups) are killed and this process exits at once.
+/// A second one: the children (and their process groups) are killed and this process ends by the signal.
 extern "C" void forward_stop_signal(int sig) {
   const int kind = cudabench::classify_stop_signal(sig);
   if (kind == 0) return;  // the same stop, delivered twice
   const bool first = kind == 1;
   for (auto& c : children)
     if (const pid_t pid = c.load(); pid > 0) ::kill(first ? pid : -pid, first ? sig : SIGKILL);
-  if (!first) ::_exit(128 + sig);
+  if (first) return;
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
 }
 
 /// A private directory for the workers' files, removed with everything in it.
 class scratch_dir {
  public:
-  scratch_dir() {
-    std::error_code ec;
-    const std::filesystem::path base = std::filesystem::temp_directory_path(ec);  // $TMPDIR, else /tmp
-    std::string name = ((ec ? std::filesystem::path("/tmp") : base) / "cudabench-run-XXXXXX").string();
-    if (!::mkdtemp(name.data()))
-      throw input_error(fmt::format("cannot create a temporary directory for the worker processes ({}): {}", name, std::strerror(errno)));
-    path_ = name;
-  }
+  scratch_dir() : path_(make_temp_directory("cudabench-run")) {}
   ~scratch_dir() {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
@@ -178,7 +173,7 @@ nlohmann::ordered_json read_json(const std::string& path) {
 
 }  // namespace
 
-void forward_stop_signals() {
+void install_stop_signals() {
   struct sigaction sa{};
   sa.sa_handler = forward_stop_signal;
   sigemptyset(&sa.sa_mask);
@@ -239,7 +234,7 @@ void worker_link::starting(const std::string& name) const {
 
 supervised_run supervise(const std::vector<std::string>& args, const std::vector<std::string>& cases,
                          double watchdog_s, bool want_trace) {
-  forward_stop_signals();
+  install_stop_signals();
   const scratch_dir dir;
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   supervised_run out;
@@ -278,10 +273,13 @@ supervised_run supervise(const std::vector<std::string>& args, const std::vector
     if (want_trace) {
       nlohmann::ordered_json t = read_json(trace);
       if (t.is_object() && t.contains("traceEvents") && t["traceEvents"].is_array()) {
-        if (out.trace_other.is_null()) out.trace_other = t.value("otherData", nlohmann::ordered_json::object());
-        for (auto& e : t["traceEvents"]) {
-          if (round > 0 && e.contains("pid") && e["pid"].is_number_integer()) e["pid"] = e["pid"].get<int>() + 1000 * round;
-          out.trace_events.push_back(std::move(e));
+        if (out.trace.is_null()) {
+          out.trace = std::move(t);
+        } else {
+          for (auto& e : t["traceEvents"]) {
+            if (e.contains("pid") && e["pid"].is_number_integer()) e["pid"] = e["pid"].get<int>() + 1000 * round;
+            out.trace["traceEvents"].push_back(std::move(e));
+          }
         }
       }
     }
@@ -295,11 +293,9 @@ supervised_run supervise(const std::vector<std::string>& args, const std::vector
     }
     std::string why;
     if (end.watchdog) {
-      why = end.last_case.empty()
-                ? std::string()
-                : fmt::format("hung: no progress for {:g} s, so its process was killed (--watchdog={:g})", watchdog_s, watchdog_s);
       if (end.last_case.empty())
         throw input_error(fmt::format("the worker process started no case within {:g} s (--watchdog)", watchdog_s));
+      why = fmt::format("hung: no progress for {:g} s, so its process was killed (--watchdog={:g})", watchdog_s, watchdog_s);
     } else if (exited && code == worker_exit_context_lost) {
       if (!out.rows.count(end.last_case)) why = "lost the CUDA context";
     } else if (WIFSIGNALED(st)) {

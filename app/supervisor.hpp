@@ -54,16 +54,18 @@ struct supervised_run {
   nlohmann::ordered_json context;                                  ///< the first worker's (null if none wrote one)
   std::map<std::string, std::vector<nlohmann::ordered_json>> rows; ///< case name -> its rows, as a worker wrote them
   std::map<std::string, std::string> faulted;                      ///< case name -> why (hung, died), no rows
-  std::vector<nlohmann::ordered_json> trace_events;                ///< the workers' traces, concatenated
-  nlohmann::ordered_json trace_other;                              ///< the first trace's otherData
+  /// The workers' Chrome traces as one (the first's, with the later ones' events appended, their processes
+  /// renumbered apart); null when none wrote one.
+  nlohmann::ordered_json trace;
   int interrupted_by = 0;                                          ///< SIGINT/SIGTERM that stopped the run, or 0
 };
 
-/// SIGINT and SIGTERM in a process that runs others (workers, one process per device): the first is
-/// recorded in interrupt_signal() and passed on once to every watched child, which stops after its current
-/// sample; a second kills the children's process groups and exits at once. Children should run in their own
-/// process groups, so that a terminal's ^C reaches them once, through this process.
-void forward_stop_signals();
+/// SIGINT and SIGTERM ask the run to stop after the current sample: the first is recorded in
+/// interrupt_signal() and passed on once to every watched child (workers, one process per device); the same
+/// signal again within a second is that one delivered twice; a later one kills the children's process groups
+/// and ends this process at once. Children should run in their own process groups, so that a terminal's ^C
+/// reaches them once, through this process.
+void install_stop_signals();
 void watch_child(pid_t pid);
 void unwatch_child(pid_t pid);
 

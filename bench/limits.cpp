@@ -23,13 +23,8 @@ constexpr std::size_t device_bytes = std::size_t(1) << 30;  ///< 1 GiB: 20x the 
 constexpr std::size_t host_bytes = std::size_t(256) << 20;
 constexpr int fma_threads = 1 << 20;                        ///< 4,096 blocks: several full waves on any current GPU
 
-int sm_count() {
-  int device = 0, sms = 0;
-  CB_CHECK(cudaGetDevice(&device));
-  CB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
-
+/// Empty when the n bytes match, else the first that differs. memcmp, not kernels::compare_elements: these
+/// buffers are up to 1 GiB, which memcmp checks in tens of milliseconds and the element-wise check in seconds.
 std::string compare_bytes(const std::uint8_t* got, const std::uint8_t* want, std::size_t n, const char* what) {
   if (std::memcmp(got, want, n) == 0) return {};
   std::size_t i = 0;
@@ -64,7 +59,7 @@ class copy_d2d final : public cudabench::fixture {
 /// A kernel that only reads (a sum of float4 loads): the bandwidth of read-bound kernels.
 class read_stream final : public cudabench::fixture {
  public:
-  explicit read_stream(std::size_t floats) : n_(floats), in_(floats), partials_(std::size_t(sm_count()) * limits_config::read_blocks_per_sm) {
+  explicit read_stream(std::size_t floats) : n_(floats), in_(floats), partials_(std::size_t(kernels::read_stream_blocks())) {
     cudabench::require_device_memory(4.0 * double(floats));
     std::vector<float> h(floats);
     kernels::fill_uniform(h.data(), floats, 0.0f, 1.0f, kernels::fresh_seed());
@@ -74,23 +69,21 @@ class read_stream final : public cudabench::fixture {
   }
   void run(cudaStream_t s) override {
     phase_range p(phase::kernel);
-    blocks_ = kernels::read_stream(reinterpret_cast<const float4*>(in_.get()), n_ / 4, partials_.get(), sm_count_, s);
+    kernels::read_stream(reinterpret_cast<const float4*>(in_.get()), n_ / 4, partials_.get(), s);
   }
   std::string verify() override {
-    CB_CHECK(cudaMemcpy(got_.data(), partials_.get(), std::size_t(blocks_) * sizeof(float), cudaMemcpyDeviceToHost));
+    CB_CHECK(cudaMemcpy(got_.data(), partials_.get(), partials_.bytes(), cudaMemcpyDeviceToHost));
     double sum = 0;
-    for (int i = 0; i < blocks_; ++i) sum += got_[i];
+    for (float v : got_) sum += v;
     // inputs in [0, 1): no cancellation; fp32 partial sums of a few thousand terms stay well within 1e-4
     if (std::fabs(sum - want_) <= 1e-4 * want_) return {};
     return fmt::format("sum of what was read is {}, want {}", sum, want_);
   }
  private:
   std::size_t n_;
-  int sm_count_ = sm_count();
   cudabench::device_buffer<float> in_, partials_;
   std::vector<float> got_;
   double want_ = 0;
-  int blocks_ = 0;
 };
 
 enum class direction { h2d, d2h, both };

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -90,6 +91,14 @@ void check_writable(const std::string& requested) {
   if (fd < 0) throw input_error(requested + ": cannot write: " + std::strerror(errno));
   ::close(fd);
   std::remove(tmp.c_str());
+}
+
+std::string make_temp_directory(const std::string& prefix) {
+  std::error_code ec;
+  const fs::path base = fs::temp_directory_path(ec);  // $TMPDIR, else /tmp
+  std::string dir = ((ec ? fs::path("/tmp") : base) / (prefix + "-XXXXXX")).string();
+  if (!::mkdtemp(dir.data())) throw input_error("cannot create a temporary directory (" + dir + "): " + std::strerror(errno));
+  return dir;
 }
 
 std::string same_file_key(const std::string& path) {

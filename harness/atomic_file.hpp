@@ -22,6 +22,10 @@ bool write_all(int fd, const std::string& content);
 /// that would overwrite an input or another output can be refused before anything runs.
 std::string same_file_key(const std::string& path);
 
+/// Creates a new directory private to this process under $TMPDIR (else /tmp), named `prefix`-XXXXXX, and
+/// returns its path; throws input_error naming it when it cannot.
+std::string make_temp_directory(const std::string& prefix);
+
 /// Reads a whole file; throws input_error naming the path when it is missing or unreadable.
 std::string read_file(const std::string& path);
 

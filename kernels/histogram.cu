@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "cudabench/cuda_check.hpp"
+#include "kernels/device_shape.hpp"
 
 namespace kernels {
 namespace {
@@ -93,11 +94,8 @@ void histogram_merge_partials(const unsigned* d_partials, unsigned* d_hist, cuda
 }
 
 void histogram_fast(const int* d_in, std::size_t n, unsigned* d_hist, cudaStream_t s) {
-  int device = 0, sms = 0;
-  CB_CHECK(cudaGetDevice(&device));
-  CB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::size_t wanted = std::max<std::size_t>(1, (n + 16 * cfg::fast_block - 1) / (16 * cfg::fast_block));  // >= 16 values a thread
-  const unsigned blocks = unsigned(std::min<std::size_t>(wanted, std::size_t(cfg::fast_blocks_per_sm) * sms));
+  const unsigned blocks = unsigned(std::min<std::size_t>(wanted, std::size_t(cfg::fast_blocks_per_sm) * sm_count()));
   CB_CHECK(cudaMemsetAsync(d_hist, 0, histogram_bins * sizeof(unsigned), s));
   fast_kernel<<<blocks, cfg::fast_block, 0, s>>>(d_in, n, d_hist);
   CB_CHECK_LAUNCH("histogram fast_kernel");

@@ -2,6 +2,8 @@
 #include "kernels/limits.cuh"
 
 #include "cudabench/cuda_check.hpp"
+#include "kernels/block_sum.cuh"
+#include "kernels/device_shape.hpp"
 
 namespace kernels {
 namespace {
@@ -13,16 +15,8 @@ __global__ void __launch_bounds__(cfg::block) read_kernel(const float4* __restri
     const float4 v = __ldcs(in + i);  // streaming: no reuse, so no point keeping it in L2
     sum += (v.x + v.y) + (v.z + v.w);
   }
-  __shared__ float warp_sums[cfg::block / 32];
-#pragma unroll
-  for (int off = 16; off > 0; off /= 2) sum += __shfl_down_sync(0xffffffffu, sum, off);
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = sum;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    float total = 0;
-    for (int w = 0; w < cfg::block / 32; ++w) total += warp_sums[w];
-    partials[blockIdx.x] = total;
-  }
+  sum = detail::block_sum<cfg::block>(sum);
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }
 
 __global__ void __launch_bounds__(cfg::block) fma_kernel(const float* __restrict__ seed, float* __restrict__ out, int threads, float a, float b) {
@@ -43,11 +37,11 @@ __global__ void __launch_bounds__(cfg::block) fma_kernel(const float* __restrict
 __global__ void empty_kernel() {}
 }  // namespace
 
-int read_stream(const float4* in, std::size_t n4, float* partials, int sm_count, cudaStream_t s) {
-  const int blocks = sm_count * cfg::read_blocks_per_sm;
-  read_kernel<<<blocks, cfg::block, 0, s>>>(in, n4, partials);
+int read_stream_blocks() { return sm_count() * cfg::read_blocks_per_sm; }
+
+void read_stream(const float4* in, std::size_t n4, float* partials, cudaStream_t s) {
+  read_kernel<<<read_stream_blocks(), cfg::block, 0, s>>>(in, n4, partials);
   CB_CHECK_LAUNCH("limits read_kernel");
-  return blocks;
 }
 
 void fma_throughput(const float* seed, float* out, int threads, float a, float b, cudaStream_t s) {

@@ -14,9 +14,10 @@ struct limits_config {
   static constexpr int fma_iterations = 4096;    ///< FMAs per chain
 };
 
-/// Streams n4 float4 from `in` and writes one partial sum per block to `partials` (gridDim.x of them).
-/// Returns the number of blocks it used.
-int read_stream(const float4* in, std::size_t n4, float* partials, int sm_count, cudaStream_t s);
+/// Blocks read_stream uses on the current device (read_blocks_per_sm an SM): the partial sums it writes.
+int read_stream_blocks();
+/// Streams n4 float4 from `in` and writes one partial sum per block to `partials` (read_stream_blocks() of them).
+void read_stream(const float4* in, std::size_t n4, float* partials, cudaStream_t s);
 
 /// fma_chains x fma_iterations dependent FMAs per thread over `threads` threads; each thread writes the sum
 /// of its chains to out[thread]. Chain c starts at seed[thread] + c and computes x = x * a + b.

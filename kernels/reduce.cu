@@ -8,12 +8,12 @@
 #include <cstdint>
 
 #include "cudabench/cuda_check.hpp"
-#include "kernels/reduce_block.cuh"
+#include "kernels/block_sum.cuh"
+#include "kernels/device_shape.hpp"
 
 namespace kernels {
 namespace {
 using cfg = reduce_config;
-using reduce_detail::block_sum_shuffle;
 
 __global__ void __launch_bounds__(cfg::block) tree_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ out) {
   __shared__ float cache[cfg::block];
@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(cfg::block) shuffle_kernel(const float* __rest
   std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   for (; i + 3 * stride < n; i += 4 * stride) sum += (in[i] + in[i + stride]) + (in[i + 2 * stride] + in[i + 3 * stride]);
   for (; i < n; i += stride) sum += in[i];
-  sum = block_sum_shuffle(sum);
+  sum = detail::block_sum<cfg::block>(sum);
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(cfg::block) fast_kernel(const float* __restric
   }
   if (i < n4) { const float4 a = __ldcs(in4 + i); sum += (a.x + a.y) + (a.z + a.w); }
   for (std::size_t t = 4 * n4 + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < n; t += stride) sum += in[t];
-  sum = block_sum_shuffle(sum);
+  sum = detail::block_sum<cfg::block>(sum);
   __shared__ bool last;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(cfg::block) fast_kernel(const float* __restric
   __threadfence();
   float total = 0;
   for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) total += __ldcg(partials + b);
-  total = block_sum_shuffle(total);
+  total = detail::block_sum<cfg::block>(total);
   if (threadIdx.x == 0) {
     *result = total;
     *counter = 0;  // ready for the next launch
@@ -93,12 +93,9 @@ void reduce_warp_shuffle(const float* d_in, std::size_t n, float* d_partials, fl
 }
 
 void reduce_fast(const float* d_in, std::size_t n, float* d_partials, unsigned* d_counter, float* d_result, cudaStream_t s) {
-  int device = 0, sms = 0;
-  CB_CHECK(cudaGetDevice(&device));
-  CB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   // Enough blocks to keep DRAM busy (8 per SM), no more than the work needs (8 floats a thread) or max_blocks.
   const std::size_t wanted = std::max<std::size_t>(1, (n + 8 * cfg::block - 1) / (8 * cfg::block));
-  const unsigned blocks = unsigned(std::min<std::size_t>({wanted, std::size_t(8) * sms, std::size_t(cfg::max_blocks)}));
+  const unsigned blocks = unsigned(std::min<std::size_t>({wanted, std::size_t(8) * sm_count(), std::size_t(cfg::max_blocks)}));
   fast_kernel<<<blocks, cfg::block, 0, s>>>(d_in, n, d_partials, d_counter, d_result);
   CB_CHECK_LAUNCH("reduce fast_kernel");
 }

@@ -5,12 +5,11 @@
 
 #include "cudabench/cuda_check.hpp"
 #include "kernels/reduce.cuh"
-#include "kernels/reduce_block.cuh"
+#include "kernels/block_sum.cuh"
 
 namespace kernels {
 namespace {
 using cfg = reduce_config;
-using reduce_detail::block_sum_shuffle;
 
 __global__ void __launch_bounds__(cfg::block) recursive_kernel(const float* __restrict__ in, std::size_t n, float* out,
                                                                float* spare, float* result) {
@@ -22,7 +21,7 @@ __global__ void __launch_bounds__(cfg::block) recursive_kernel(const float* __re
     const std::size_t idx = start + std::size_t(k) * blockDim.x;
     if (idx < n) sum += in[idx];
   }
-  sum = block_sum_shuffle(sum);
+  sum = detail::block_sum<cfg::block>(sum);
   if (threadIdx.x != 0) return;
   if (gridDim.x == 1) { *result = sum; return; }
   out[blockIdx.x] = sum;

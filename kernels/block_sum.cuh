@@ -1,0 +1,24 @@
+// Block-wide sums by warp shuffles, shared by the kernels that reduce (reduce.cu, reduce_recursive.cu,
+// limits.cu).
+#pragma once
+
+namespace kernels::detail {
+
+__device__ inline float warp_sum(float v) {
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
+  return v;
+}
+
+/// Sum over a block of at most `Block` threads; the result is valid in thread 0. Every thread must call it.
+template <int Block>
+__device__ inline float block_sum(float v) {
+  __shared__ float warp_sums[Block / 32];
+  v = warp_sum(v);
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
+  __syncthreads();
+  v = threadIdx.x < blockDim.x / 32 ? warp_sums[threadIdx.x] : 0.0f;
+  return threadIdx.x < 32 ? warp_sum(v) : 0.0f;
+}
+
+}  // namespace kernels::detail
