@@ -1,4 +1,5 @@
-// matmul: fp32 square C = A B: CPU, naive and tiled kernels, and cuBLAS SGEMM (pure fp32) as the reference.
+// matmul: fp32 square C = A B: CPU, naive and tiled kernels, ours (fast: register-blocked), and cuBLAS SGEMM
+// (pure fp32) as the reference.
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -17,7 +18,7 @@ using cudabench::phase_range;
 constexpr int sampled_points = 1024;
 constexpr double rel_tolerance = 1e-4;  ///< |got - want| <= tol * sum |a_ik b_kj|: fp32 passes, a wrong index does not
 
-enum class variant { naive, tiled, cublas };
+enum class variant { naive, tiled, fast, cublas };
 
 /// Checks sampled elements (corners included) against double-precision dot products, and that all were written.
 std::string check_matmul(const float* a, const float* b, const float* c, int n) {
@@ -50,6 +51,7 @@ class matmul_gpu final : public cudabench::fixture {
     phase_range p(phase::kernel);
     if (v_ == variant::naive) kernels::matmul_naive(d_a_.get(), d_b_.get(), d_c_.get(), n_, s);
     else if (v_ == variant::tiled) kernels::matmul_tiled(d_a_.get(), d_b_.get(), d_c_.get(), n_, s);
+    else if (v_ == variant::fast) kernels::matmul_fast(d_a_.get(), d_b_.get(), d_c_.get(), n_, s);
     else cublas_->run(d_a_.get(), d_b_.get(), d_c_.get(), n_, s);
   }
   std::string verify() override {
@@ -91,7 +93,8 @@ void register_matmul(cudabench::family_builder& f, const cudabench::preset&) {
     return cudabench::work_counts{.bytes_read = 8 * e, .bytes_written = 4 * e, .items = e, .flops = 2.0 * e * n};
   };
   for (int n : gpu_sizes)
-    for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled}, std::pair{"cublas", variant::cublas}})
+    for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled}, std::pair{"fast", variant::fast},
+                           std::pair{"cublas", variant::cublas}})
       f.add({.variant = name, .params = std::to_string(n), .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold,
              .work = work(n), .size = double(n), .limit = "limits/fma", .make = [v, n] { return std::make_unique<matmul_gpu>(v, n); }});
   for (int n : cpu_sizes)

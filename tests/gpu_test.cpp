@@ -19,6 +19,8 @@
 #include "kernels/host_data.hpp"
 #include "kernels/image.cuh"
 #include "kernels/image_cpu.hpp"
+#include "kernels/matmul.cuh"
+#include "kernels/matmul_cpu.hpp"
 #include "kernels/reduce.cuh"
 #include "kernels/vector_cpu.hpp"
 #include "kernels/vector_ops.cuh"
@@ -119,7 +121,7 @@ TEST(Gpu, ConvolutionsAgreeWithTheCpuOnOddSizes) {
   float mask[conv_mask * conv_mask];
   fill_uniform(mask, conv_mask * conv_mask, -1, 1, fresh_seed());
   conv2d_set_mask(mask, nullptr);
-  for (int n : {1, 5, 37, 100, 1030}) {
+  for (int n : {1, 4, 5, 37, 100, 516, 1030}) {  // multiples of 4 take the fast kernel's cp.async path
     const std::size_t total = std::size_t(n) * n;
     std::vector<float> in(total), want(total), got(total);
     fill_uniform(in.data(), total, -1, 1, fresh_seed());
@@ -133,6 +135,38 @@ TEST(Gpu, ConvolutionsAgreeWithTheCpuOnOddSizes) {
       std::size_t bad = 0;
       for (std::size_t i = 0; i < total; ++i) bad += !(std::fabs(got[i] - want[i]) <= 1e-4f * (1 + std::fabs(want[i])));
       EXPECT_EQ(bad, 0u) << name << " n=" << n;
+    }
+  }
+}
+
+// Every element against a double-precision dot product: sizes that are and are not multiples of the fast
+// kernel's 128 x 128 tile (its path without bounds checks and the guarded one), and matrices that do not
+// start on a 16-byte boundary (the guarded path again).
+TEST(Gpu, MatrixMultipliesAgreeWithTheCpu) {
+  REQUIRE_GPU();
+  for (int n : {1, 7, 100, 128, 257, 384}) {
+    const std::size_t total = std::size_t(n) * n;
+    std::vector<float> a(total), b(total), got(total);
+    fill_uniform(a.data(), total, -1, 1, fresh_seed());
+    fill_uniform(b.data(), total, -1, 1, fresh_seed());
+    for (int offset : {0, 1}) {
+      cudabench::device_buffer<float> d_a(total + 1), d_b(total + 1), d_c(total + 1);
+      CB_CHECK(cudaMemcpy(d_a.get() + offset, a.data(), total * sizeof(float), cudaMemcpyHostToDevice));
+      CB_CHECK(cudaMemcpy(d_b.get() + offset, b.data(), total * sizeof(float), cudaMemcpyHostToDevice));
+      for (auto [name, launch] : {std::pair{"naive", &matmul_naive}, std::pair{"tiled", &matmul_tiled}, std::pair{"fast", &matmul_fast}}) {
+        if (offset != 0 && launch != &matmul_fast) continue;
+        CB_CHECK(cudaMemset(d_c.get(), 0xFF, (total + 1) * sizeof(float)));  // NaN: every output must be written
+        launch(d_a.get() + offset, d_b.get() + offset, d_c.get() + offset, n, nullptr);
+        CB_CHECK(cudaMemcpy(got.data(), d_c.get() + offset, total * sizeof(float), cudaMemcpyDeviceToHost));
+        std::size_t bad = 0;
+        for (int r = 0; r < n; ++r)
+          for (int c = 0; c < n; ++c) {
+            double mag = 0;
+            const double want = matmul_reference_at(a.data(), b.data(), n, r, c, &mag);
+            bad += !(std::fabs(got[std::size_t(r) * n + c] - want) <= 1e-4 * mag + 1e-6);
+          }
+        EXPECT_EQ(bad, 0u) << name << " n=" << n << " offset=" << offset;
+      }
     }
   }
 }
