@@ -11,9 +11,10 @@ namespace cudabench {
 
 /// Evicts the L2 by reading a buffer twice its size. Reading, not writing (nvbench's l2flush writes): a
 /// written buffer leaves the L2 full of dirty lines whose write-back then lands inside the next timed
-/// kernel, and a kernel that streams DRAM near its limit measured 4-9% slower than Nsight Compute's
-/// flushed time on the H100. Reading evicts the case's data (written back here, outside the timed region)
-/// and leaves only clean lines behind. Owns device allocations, so it is move-only.
+/// kernel. On the H100, reduce/fast and histogram/fast at 2^28 (DRAM at 91-92% of its peak) measured 7% and
+/// 9% over Nsight Compute's kernel time after a writing flush, and within 1% after this one
+/// (docs/results.md). Reading evicts the case's data (written back here, outside the timed region) and
+/// leaves only clean lines behind. Owns device allocations, so it is move-only.
 class l2_flusher {
  public:
   explicit l2_flusher(std::size_t l2_bytes);

@@ -143,8 +143,13 @@ TEST(Compare, RealH100RunsFromTwoBoards) {
 TEST(Compare, StoredH100BaselineLoads) {
   run_result r = load_run(std::string(CUDABENCH_SOURCE) + "/reports/baselines/NVIDIA_H100_80GB_HBM3/nightly.json");
   EXPECT_EQ(r.preset, "nightly");
-  EXPECT_EQ(r.cases.size(), 95u);
+  EXPECT_EQ(r.cases.size(), 129u);
   for (auto& c : r.cases) EXPECT_EQ(c.samples_s.size(), 6u) << c.name;
+  // A run without the limits cases takes its limits from here.
+  for (const char* name : {"limits/copy_d2d", "limits/read", "limits/bidir_pinned", "limits/fma"}) {
+    ASSERT_TRUE(r.limits.count(name)) << name;
+    EXPECT_GT(r.limits.at(name).rate, 0) << name;
+  }
 }
 
 // Loss cannot hide: a case failing its check now, or missing though selected, fails the comparison; a
