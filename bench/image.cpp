@@ -1,8 +1,10 @@
-// image: the 4K inversion (sync, pageable and pinned streams, ours: pinned chunks on a stream per engine and
-// a zero-copy kernel on mapped pinned memory, kernel only, CPU) and the RGB exercise
+// image: the 4K inversion (sync, pageable and pinned streams, ours: pinned chunks on a stream per engine,
+// queued each time or replayed as a CUDA graph, and a zero-copy kernel on mapped pinned memory, kernel only,
+// CPU) and the RGB exercise
 // (inversion then saturation: sync, pipelined over pinned streams, CPU).
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "bench/common.hpp"
@@ -85,12 +87,24 @@ class invert_streams final : public cudabench::fixture {
 /// its kernel is done. Neither copy engine waits on the other direction's stream order (with a stream per
 /// piece, as pinned_streams does, a stream's next copy in waits for its last copy out; with the kernels on
 /// the copy-back stream, 4-12 pieces measured 15-46% slower on the H100, docs/results.md).
+/// With `as_graph`, the same work is captured once into a CUDA graph and each run launches the graph.
 class invert_chunks final : public cudabench::fixture {
  public:
-  explicit invert_chunks(int chunks) : chunks_(chunks), fan_(3), host_(gray_bytes, true), d_in_(gray_bytes), d_out_(gray_bytes) {
+  invert_chunks(int chunks, bool as_graph) : chunks_(chunks), fan_(3), host_(gray_bytes, true), d_in_(gray_bytes), d_out_(gray_bytes) {
     for (int i = 0; i < chunks; ++i) { copied_in_.emplace_back(cudaEventDisableTiming); inverted_.emplace_back(cudaEventDisableTiming); }
+    if (as_graph) graph_ = cudabench::graph::capture(origin_, [this] { enqueue(origin_); });
   }
   void run(cudaStream_t s) override {
+    if (graph_) {
+      phase_range p(phase::kernel);  // the copies and kernels of every piece, one graph launch
+      graph_->launch(s);
+    } else {
+      enqueue(s);
+    }
+  }
+  std::string verify() override { return invert_sync::check_inverted(host_.in(), host_.out()); }
+ private:
+  void enqueue(cudaStream_t s) {
     fan_.fork(s);
     cudaStream_t in = fan_[0], work = fan_[1], back = fan_[2];
     for (int i = 0; i < chunks_; ++i) {
@@ -103,10 +117,10 @@ class invert_chunks final : public cudabench::fixture {
     }
     fan_.join(s);
   }
-  std::string verify() override { return invert_sync::check_inverted(host_.in(), host_.out()); }
- private:
   int chunks_;
   bench::stream_fan fan_;
+  cudabench::stream origin_;  ///< the stream a graph is captured from
+  std::optional<cudabench::graph> graph_;
   std::vector<cudabench::event> copied_in_, inverted_;
   host_image host_;
   cudabench::device_buffer<std::uint8_t> d_in_, d_out_;
@@ -256,8 +270,9 @@ void register_image(cudabench::family_builder& f, const cudabench::preset& p) {
            .limit = "limits/bidir_pinned", .make = [n] { return std::make_unique<invert_streams>(n, true); }});
   }
   for (int n : p.pick<int>({6}, {4, 6, 8}, {4, 6, 8, 12, 16}))
-    f.add({.variant = "fast_chunks", .params = std::to_string(n), .on = where::gpu, .work = gray, .size = size,
-           .limit = "limits/bidir_pinned", .make = [n] { return std::make_unique<invert_chunks>(n); }});
+    for (auto [name, as_graph] : {std::pair{"fast_chunks", false}, std::pair{"fast_graph", true}})
+      f.add({.variant = name, .params = std::to_string(n), .on = where::gpu, .work = gray, .size = size,
+             .limit = "limits/bidir_pinned", .make = [n, as_graph] { return std::make_unique<invert_chunks>(n, as_graph); }});
   f.add({.variant = "fast_mapped", .on = where::gpu, .work = gray, .size = size, .limit = "limits/bidir_pinned",
          .make = [] { return std::make_unique<invert_mapped>(); }});
   f.add({.variant = "kernel_only", .on = where::gpu, .cache = cache_state::cold, .work = gray, .size = size,

@@ -4,7 +4,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <numeric>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -50,6 +52,33 @@ TEST(Gpu, InvertOnOddSizesAndOffsets) {
     invert_cpu(in.data() + 3, want.data(), n);
     ASSERT_EQ(compare_elements(out.data(), want.data(), n, 0), "") << "n=" << n;
   }
+}
+
+// A captured graph replays its copies and kernels with every launch (new input each time, so a replay that
+// did nothing would fail); work that throws while being captured ends the capture and leaves the stream usable.
+TEST(Gpu, CapturedGraphReplaysItsWork) {
+  REQUIRE_GPU();
+  const std::size_t n = 1 << 20;
+  cudabench::pinned_buffer<std::uint8_t> in(n), out(n);
+  std::vector<std::uint8_t> want(n);
+  cudabench::device_buffer<std::uint8_t> d_in(n), d_out(n);
+  cudabench::stream s;
+  const cudabench::graph g = cudabench::graph::capture(s, [&] {
+    CB_CHECK(cudaMemcpyAsync(d_in.get(), in.get(), n, cudaMemcpyHostToDevice, s));
+    launch_invert(d_in.get(), d_out.get(), n, s);
+    CB_CHECK(cudaMemcpyAsync(out.get(), d_out.get(), n, cudaMemcpyDeviceToHost, s));
+  });
+  for (int round = 0; round < 2; ++round) {
+    fill_bytes(in.get(), n, fresh_seed());
+    std::memset(out.get(), 0x5A, n);
+    g.launch(s);
+    CB_CHECK(cudaStreamSynchronize(s));
+    invert_cpu(in.get(), want.data(), n);
+    ASSERT_EQ(compare_elements(out.get(), want.data(), n, 0), "") << "launch " << round;
+  }
+  EXPECT_THROW(cudabench::graph::capture(s, [] { throw std::runtime_error("while capturing"); }), std::runtime_error);
+  launch_invert(d_in.get(), d_out.get(), n, s);  // not captured any more: runs now
+  CB_CHECK(cudaStreamSynchronize(s));
 }
 
 TEST(Gpu, HistogramVariantsAgreeWithTheCpu) {

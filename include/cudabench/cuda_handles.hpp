@@ -122,4 +122,39 @@ inline void stream_wait(cudaStream_t waiter, cudaStream_t signaller, event& e) {
   CB_CHECK(cudaStreamWaitEvent(waiter, e.get(), 0));
 }
 
+/// An instantiated CUDA graph, captured from what a function queues on a stream (and on streams that join
+/// it through events and are joined back): the work's launches and dependencies are built once and then
+/// replayed with one launch. Move-only.
+class graph {
+ public:
+  graph() = default;
+  template <typename Enqueue>
+  static graph capture(cudaStream_t s, Enqueue&& enqueue) {
+    CB_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    try {
+      enqueue();
+    } catch (...) {
+      cudaGraph_t partial = nullptr;
+      if (cudaStreamEndCapture(s, &partial) == cudaSuccess && partial) CB_CHECK_NOTHROW(cudaGraphDestroy(partial));
+      throw;
+    }
+    cudaGraph_t g = nullptr;
+    CB_CHECK(cudaStreamEndCapture(s, &g));
+    graph out;
+    const cudaError_t made = cudaGraphInstantiate(&out.exec_, g, 0);
+    CB_CHECK_NOTHROW(cudaGraphDestroy(g));  // the instantiated graph does not need it
+    CB_CHECK(made);
+    return out;
+  }
+  graph(const graph&) = delete;
+  graph& operator=(const graph&) = delete;
+  graph(graph&& o) noexcept : exec_(std::exchange(o.exec_, nullptr)) {}
+  graph& operator=(graph&& o) noexcept { if (this != &o) { reset(); exec_ = std::exchange(o.exec_, nullptr); } return *this; }
+  ~graph() { reset(); }
+  void launch(cudaStream_t s) const { CB_CHECK(cudaGraphLaunch(exec_, s)); }
+ private:
+  void reset() noexcept { if (exec_) CB_CHECK_NOTHROW(cudaGraphExecDestroy(exec_)); exec_ = nullptr; }
+  cudaGraphExec_t exec_ = nullptr;
+};
+
 }  // namespace cudabench
