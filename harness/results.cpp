@@ -178,6 +178,7 @@ run_result parse_run(const nlohmann::json& j, const std::string& source) {
       c.size = m.value("size", 0.0);
       c.bytes = m.value("bytes", 0.0);
       c.host_bound = m.value("bound", "") == "host";
+      c.gated = !(m.contains("gated") && m["gated"].is_boolean() && !m["gated"].get<bool>());
     }
     r.cases.push_back(std::move(c));
     return r.cases.back();

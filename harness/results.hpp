@@ -39,6 +39,7 @@ struct case_result {
   bool correct = true;    ///< false for teaching cases that are wrong by design
   std::string cache;      ///< "cold" / "hot" / "" (unknown)
   bool host_bound = false;  ///< from our metadata: host work dominates its time
+  bool gated = true;        ///< from our metadata: false when its change is never a regression
   /// From a traced sample (--trace): the timeline's metrics, and the timeline as stored (ops, phases, note).
   std::map<std::string, double> timeline_metrics;
   nlohmann::json timeline;

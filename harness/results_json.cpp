@@ -60,6 +60,7 @@ json run_metadata(const run_description& run, const suite& s, const std::vector<
                         {"bound", c->on == where::cpu || c->host_bound ? "host" : "device"},
                         {"size", c->size}, {"bytes", c->work.bytes()}, {"items", c->work.items}, {"flops", c->work.flops}};
     if (!c->limit.empty()) cases[c->name()]["limit"] = c->limit;
+    if (!c->gated) cases[c->name()]["gated"] = false;
   }
   meta["cases"] = cases;
   return meta;

@@ -76,6 +76,25 @@ TEST(Compare, HostBoundCasesWithOneRepetitionReportNoSpread) {
   EXPECT_GT(host, 0);
 }
 
+// A case declared not gated is compared and shown, but a clear slowdown of it is no regression; the same
+// slowdown of a gated case is.
+TEST(Compare, UngatedCasesNeverRegress) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  for (auto& c : cur.cases) {
+    for (double& t : c.samples_s) t *= 1.5;
+    c.median_s *= 1.5;
+  }
+  EXPECT_TRUE(compare_runs(base, cur, {}).has_regression());
+  for (auto& c : cur.cases) c.gated = false;
+  comparison c = compare_runs(base, cur, {});
+  EXPECT_FALSE(c.has_regression());
+  for (auto& r : c.cases) {
+    if (r.v == verdict::skipped || r.v == verdict::failed) continue;
+    EXPECT_EQ(r.method, "not gated") << r.name;
+    EXPECT_EQ(r.v, verdict::inconclusive) << r.name;
+  }
+}
+
 TEST(Compare, AggregatesOnlySaysNoTestRan) {
   comparison c = compare_runs(load_fixture("gbench18_aggregates.json"), load_fixture("gbench18_aggregates.json"),
                               {.allow_device_mismatch = true});
@@ -143,7 +162,7 @@ TEST(Compare, RealH100RunsFromTwoBoards) {
 TEST(Compare, StoredH100BaselineLoads) {
   run_result r = load_run(std::string(CUDABENCH_SOURCE) + "/reports/baselines/NVIDIA_H100_80GB_HBM3/nightly.json");
   EXPECT_EQ(r.preset, "nightly");
-  EXPECT_EQ(r.cases.size(), 129u);
+  EXPECT_EQ(r.cases.size(), 132u);
   for (auto& c : r.cases) EXPECT_EQ(c.samples_s.size(), 6u) << c.name;
   // A run without the limits cases takes its limits from here.
   for (const char* name : {"limits/copy_d2d", "limits/read", "limits/bidir_pinned", "limits/fma"}) {

@@ -65,6 +65,9 @@ struct case_def {
   /// Host work or pageable/managed transfers dominate the time (CPU cases always): compare gates such
   /// cases with the wider host threshold, because host timings drift between runs (docs/validation.md).
   bool host_bound = false;
+  /// false: compared and reported, but its change is never a regression (a measurement of the machine that
+  /// moves between processes with nothing changed, such as the launch cost).
+  bool gated = true;
   /// run() itself waits for the GPU (a stream synchronize inside the timed work), so the harness must not
   /// hold the stream back until the work is queued (host-bound cases are never held either).
   bool syncs = false;
