@@ -102,22 +102,15 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   r.cur_noise = r.cur_n >= 2 ? summarize(c.samples_s).cv() : nan;
   const bool host = b.host_bound || c.host_bound;
   const bool testable = r.base_n >= 2 && r.cur_n >= 2 && !b.aggregates_only && !c.aggregates_only;
-  if (!b.gated || !c.gated) {
-    // The case says its time moves between processes with nothing changed: shown, never a verdict against it.
-    r.method = "not gated";
+  // Reported, never gating: a case declared not gated (its time moves between processes with nothing
+  // changed), or a host-bound one without --host-threshold (host timings drift far beyond any threshold).
+  if (!b.gated || !c.gated || (host && !s.host_threshold)) {
+    const bool declared = !b.gated || !c.gated;
+    r.method = declared ? "not gated" : "host-bound: not gated";
     r.detectable = testable ? min_detectable_change(b.samples_s, c.samples_s, s.alpha) : nan;
     r.gate = std::numeric_limits<double>::infinity();
     r.v = std::fabs(r.change) >= s.threshold ? verdict::inconclusive : verdict::unchanged;
-    r.note = "the case is declared not gated";
-    return r;
-  }
-  if (host && !s.host_threshold) {
-    // Reported, never gating: host timings drift between runs far beyond any useful threshold.
-    r.method = "host-bound: not gated";
-    r.detectable = testable ? min_detectable_change(b.samples_s, c.samples_s, s.alpha) : nan;
-    r.gate = std::numeric_limits<double>::infinity();
-    r.v = std::fabs(r.change) >= s.threshold ? verdict::inconclusive : verdict::unchanged;
-    r.note = "host-bound case; --host-threshold gates it";
+    r.note = declared ? "the case is declared not gated" : "host-bound case; --host-threshold gates it";
     return r;
   }
   const double class_threshold = host ? *s.host_threshold : s.threshold;
