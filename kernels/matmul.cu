@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "cudabench/cuda_check.hpp"
+#include "kernels/device_shape.hpp"
 #include "kernels/vendor_handle.hpp"
 
 namespace kernels {
@@ -34,17 +35,25 @@ __global__ void __launch_bounds__(cfg::tile * cfg::tile) tiled_kernel(const floa
   if (row < n && col < n) c[std::size_t(row) * n + col] = sum;
 }
 
-/// One thread's share of a fast_bm x fast_bk slice of A and a fast_bk x fast_bn slice of B: four consecutive
-/// elements of each (float4 loads where the slice lies inside the matrix).
+/// One thread's share of a bm x bk slice of A and a bk x bn slice of B: four consecutive elements of each
+/// (float4 loads where the slice lies inside the matrix).
 struct fast_slice {
   float a[4], b[4];
 };
 
-template <bool Full>
+/// A launch shape as a type (S::bm, ...), for templates.
+template <int BM, int BN, int BK, int TM, int TN>
+struct shape_t {
+  static constexpr int bm = BM, bn = BN, bk = BK, tm = TM, tn = TN, threads = (BM / TM) * (BN / TN);
+};
+template <const sgemm_shape& S>
+using shape_of = shape_t<S.bm, S.bn, S.bk, S.tm, S.tn>;
+
+template <class S, bool Full>
 __device__ __forceinline__ void load_slice(const float* __restrict__ a, const float* __restrict__ b, int n, int m0, int n0, int k0,
                                            int tid, fast_slice& r) {
-  const int ar = tid / (cfg::fast_bk / 4), ac = (tid % (cfg::fast_bk / 4)) * 4;  // A: 128 rows x 2 float4
-  const int br = tid / (cfg::fast_bn / 4), bc = (tid % (cfg::fast_bn / 4)) * 4;  // B: 8 rows x 32 float4
+  const int ar = tid / (S::bk / 4), ac = (tid % (S::bk / 4)) * 4;  // A: bm rows of bk / 4 float4
+  const int br = tid / (S::bn / 4), bc = (tid % (S::bn / 4)) * 4;  // B: bk rows of bn / 4 float4
   if constexpr (Full) {
     const float4 va = *reinterpret_cast<const float4*>(a + std::size_t(m0 + ar) * n + k0 + ac);
     const float4 vb = *reinterpret_cast<const float4*>(b + std::size_t(k0 + br) * n + n0 + bc);
@@ -59,67 +68,74 @@ __device__ __forceinline__ void load_slice(const float* __restrict__ a, const fl
   }
 }
 
-/// A is stored transposed (k-major, padded by 4 so the transposing stores do not conflict) and B as it is,
-/// so a thread's 8 rows of A and 8 columns of B at one k are two float4 loads each.
+/// A is stored transposed (k-major, padded by 4 so the transposing stores spread over the banks) and B as it
+/// is, so a thread's rows of A and columns of B at one k are float4 loads.
+template <class S>
 struct fast_smem {
-  float a[2][cfg::fast_bk][cfg::fast_bm + 4];
-  float b[2][cfg::fast_bk][cfg::fast_bn];
+  float a[2][S::bk][S::bm + 4];
+  float b[2][S::bk][S::bn];
 };
 
-__device__ __forceinline__ void store_slice(fast_smem& sm, int buf, int tid, const fast_slice& r) {
-  const int ar = tid / (cfg::fast_bk / 4), ac = (tid % (cfg::fast_bk / 4)) * 4;
-  const int br = tid / (cfg::fast_bn / 4), bc = (tid % (cfg::fast_bn / 4)) * 4;
+template <class S>
+__device__ __forceinline__ void store_slice(fast_smem<S>& sm, int buf, int tid, const fast_slice& r) {
+  const int ar = tid / (S::bk / 4), ac = (tid % (S::bk / 4)) * 4;
+  const int br = tid / (S::bn / 4), bc = (tid % (S::bn / 4)) * 4;
 #pragma unroll
   for (int i = 0; i < 4; ++i) sm.a[buf][ac + i][ar] = r.a[i];
   *reinterpret_cast<float4*>(&sm.b[buf][br][bc]) = make_float4(r.b[0], r.b[1], r.b[2], r.b[3]);
 }
 
-template <bool Full>
-__global__ void __launch_bounds__(cfg::fast_threads, 2) fast_kernel(const float* __restrict__ a, const float* __restrict__ b,
-                                                                   float* __restrict__ c, int n) {
-  static_assert(cfg::fast_tm == 8 && cfg::fast_tn == 8 && cfg::fast_threads == 256, "the loads and the 4 + 4 split assume this shape");
-  static_assert(cfg::fast_bm * cfg::fast_bk == 4 * cfg::fast_threads && cfg::fast_bn * cfg::fast_bk == 4 * cfg::fast_threads,
-                "one float4 of A and one of B a thread per slice");
-  __shared__ __align__(16) fast_smem sm;
+template <class S, bool Full>
+__global__ void __launch_bounds__(S::threads, 2) fast_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                                                            float* __restrict__ c, int n) {
+  static_assert(S::tm % 4 == 0 && S::tn % 4 == 0, "a thread's outputs come in groups of 4 x 4");
+  static_assert(S::bm * S::bk == 4 * S::threads && S::bn * S::bk == 4 * S::threads, "one float4 of A and one of B a thread per slice");
+  constexpr int gm = S::tm / 4, gn = S::tn / 4;                // groups of 4 rows / columns a thread
+  constexpr int step_m = S::bm / gm, step_n = S::bn / gn;      // rows / columns between a thread's groups
+  __shared__ __align__(16) fast_smem<S> sm;
   const int tid = threadIdx.x;
-  const int m0 = blockIdx.y * cfg::fast_bm, n0 = blockIdx.x * cfg::fast_bn;
-  // A thread's outputs: rows ty*4 .. +3 and 64 + ty*4 .. +3, columns tx*4 .. +3 and 64 + tx*4 .. +3 of the tile,
-  // so a warp reads 2 distinct float4 of A (broadcast) and 16 of B at each k.
-  const int tx = tid % (cfg::fast_bn / cfg::fast_tn), ty = tid / (cfg::fast_bn / cfg::fast_tn);
-  constexpr int half_m = cfg::fast_bm / 2, half_n = cfg::fast_bn / 2;
-  float acc[8][8] = {};
-  const int slices = (n + cfg::fast_bk - 1) / cfg::fast_bk;
+  const int m0 = blockIdx.y * S::bm, n0 = blockIdx.x * S::bn;
+  // A thread's outputs: rows g * step_m + ty * 4 .. +3 and columns g * step_n + tx * 4 .. +3 of the tile, so
+  // the threads of a warp read few distinct float4 of A (broadcast) and consecutive ones of B at each k.
+  const int tx = tid % (S::bn / S::tn), ty = tid / (S::bn / S::tn);
+  float acc[S::tm][S::tn] = {};
+  const int slices = (n + S::bk - 1) / S::bk;
   fast_slice next;
-  load_slice<Full>(a, b, n, m0, n0, 0, tid, next);
-  store_slice(sm, 0, tid, next);
+  load_slice<S, Full>(a, b, n, m0, n0, 0, tid, next);
+  store_slice<S>(sm, 0, tid, next);
   __syncthreads();
   for (int t = 0; t < slices; ++t) {
     const int cur = t & 1;
-    if (t + 1 < slices) load_slice<Full>(a, b, n, m0, n0, (t + 1) * cfg::fast_bk, tid, next);  // in flight during the FMAs
+    if (t + 1 < slices) load_slice<S, Full>(a, b, n, m0, n0, (t + 1) * S::bk, tid, next);  // in flight during the FMAs
 #pragma unroll
-    for (int k = 0; k < cfg::fast_bk; ++k) {
-      const float4 a0 = *reinterpret_cast<const float4*>(&sm.a[cur][k][ty * 4]);
-      const float4 a1 = *reinterpret_cast<const float4*>(&sm.a[cur][k][half_m + ty * 4]);
-      const float4 b0 = *reinterpret_cast<const float4*>(&sm.b[cur][k][tx * 4]);
-      const float4 b1 = *reinterpret_cast<const float4*>(&sm.b[cur][k][half_n + tx * 4]);
-      const float ra[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-      const float rb[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+    for (int k = 0; k < S::bk; ++k) {
+      float ra[S::tm], rb[S::tn];
 #pragma unroll
-      for (int i = 0; i < 8; ++i)
+      for (int g = 0; g < gm; ++g) {
+        const float4 v = *reinterpret_cast<const float4*>(&sm.a[cur][k][g * step_m + ty * 4]);
+        ra[4 * g] = v.x, ra[4 * g + 1] = v.y, ra[4 * g + 2] = v.z, ra[4 * g + 3] = v.w;
+      }
 #pragma unroll
-        for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
+      for (int g = 0; g < gn; ++g) {
+        const float4 v = *reinterpret_cast<const float4*>(&sm.b[cur][k][g * step_n + tx * 4]);
+        rb[4 * g] = v.x, rb[4 * g + 1] = v.y, rb[4 * g + 2] = v.z, rb[4 * g + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < S::tm; ++i)
+#pragma unroll
+        for (int j = 0; j < S::tn; ++j) acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
     }
     // The other buffer was last read in the previous step, which every thread finished before the barrier.
-    if (t + 1 < slices) store_slice(sm, cur ^ 1, tid, next);
+    if (t + 1 < slices) store_slice<S>(sm, cur ^ 1, tid, next);
     __syncthreads();
   }
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int row = m0 + (i < 4 ? ty * 4 + i : half_m + ty * 4 + i - 4);
+  for (int i = 0; i < S::tm; ++i) {
+    const int row = m0 + (i / 4) * step_m + ty * 4 + i % 4;
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int col = n0 + h * half_n + tx * 4;
-      const float* v = &acc[i][h * 4];
+    for (int g = 0; g < gn; ++g) {
+      const int col = n0 + g * step_n + tx * 4;
+      const float* v = &acc[i][4 * g];
       if constexpr (Full) {
         *reinterpret_cast<float4*>(c + std::size_t(row) * n + col) = make_float4(v[0], v[1], v[2], v[3]);
       } else if (row < n) {
@@ -129,6 +145,17 @@ __global__ void __launch_bounds__(cfg::fast_threads, 2) fast_kernel(const float*
       }
     }
   }
+}
+
+template <class S>
+void launch_fast(const float* d_a, const float* d_b, float* d_c, int n, cudaStream_t s) {
+  const dim3 grid((n + S::bn - 1) / S::bn, (n + S::bm - 1) / S::bm);
+  const auto aligned = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  if (n % S::bm == 0 && n % S::bn == 0 && aligned(d_a) && aligned(d_b) && aligned(d_c))
+    fast_kernel<S, true><<<grid, S::threads, 0, s>>>(d_a, d_b, d_c, n);
+  else
+    fast_kernel<S, false><<<grid, S::threads, 0, s>>>(d_a, d_b, d_c, n);
+  CB_CHECK_LAUNCH("matmul fast_kernel");
 }
 
 dim3 grid_for(int n) { return dim3((n + cfg::tile - 1) / cfg::tile, (n + cfg::tile - 1) / cfg::tile); }
@@ -144,14 +171,13 @@ void matmul_tiled(const float* d_a, const float* d_b, float* d_c, int n, cudaStr
   CB_CHECK_LAUNCH("matmul tiled_kernel");
 }
 
-void matmul_fast(const float* d_a, const float* d_b, float* d_c, int n, cudaStream_t s) {
-  const dim3 grid((n + cfg::fast_bn - 1) / cfg::fast_bn, (n + cfg::fast_bm - 1) / cfg::fast_bm);
-  const auto aligned = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  if (n % cfg::fast_bm == 0 && n % cfg::fast_bn == 0 && aligned(d_a) && aligned(d_b) && aligned(d_c))
-    fast_kernel<true><<<grid, cfg::fast_threads, 0, s>>>(d_a, d_b, d_c, n);
-  else
-    fast_kernel<false><<<grid, cfg::fast_threads, 0, s>>>(d_a, d_b, d_c, n);
-  CB_CHECK_LAUNCH("matmul fast_kernel");
+void matmul_fast(const float* d_a, const float* d_b, float* d_c, int n, cudaStream_t s, const sgemm_shape* shape) {
+  using large = shape_of<cfg::fast_large>;
+  using small = shape_of<cfg::fast_small>;
+  const long long large_tiles = (long long)((n + large::bm - 1) / large::bm) * ((n + large::bn - 1) / large::bn);
+  const bool use_small = shape ? shape->bm == small::bm && shape->bn == small::bn : large_tiles < sm_count();
+  if (use_small) launch_fast<small>(d_a, d_b, d_c, n, s);
+  else launch_fast<large>(d_a, d_b, d_c, n, s);
 }
 
 struct cublas_sgemm::impl {
