@@ -200,7 +200,7 @@ void register_limits(cudabench::family_builder& f, const cudabench::preset&) {
          .work = {.bytes_read = 4.0 * fma_threads, .bytes_written = 4.0 * fma_threads,
                   .flops = 2.0 * fma_threads * limits_config::fma_chains * limits_config::fma_iterations},
          .size = double(fma_threads), .make = [] { return std::make_unique<fma_peak>(fma_threads); }});
-  // Not gated: on one H100 a launch took from 1.65 to 1.86 us depending on the process, with nothing
+  // Not gated: on one H100 a launch took from 1.65 to 1.89 us depending on the process, with nothing
   // changed in between (docs/results.md).
   f.add({.variant = "launch", .on = where::gpu, .work = {.items = double(launch_cost::launches)}, .size = launch_cost::launches,
          .gated = false, .make = [] { return std::make_unique<launch_cost>(); }});
