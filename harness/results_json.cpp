@@ -168,6 +168,13 @@ void add_case_rows(json& rows, const std::string& name, std::size_t index, const
 }
 }  // namespace
 
+namespace {
+/// The per-second counter of a row that a limit of `unit` is a rate of (bytes for an unknown unit).
+const char* rate_counter(const std::string& unit) {
+  return unit == "FLOP/s" ? "flops_per_second" : unit == "1/s" ? "items_per_second" : "bytes_per_second";
+}
+}  // namespace
+
 std::map<std::string, limit_rate> measured_limits(const nlohmann::ordered_json& doc) {
   std::map<std::string, limit_rate> out;
   const json& cases = doc["context"]["cudabench"]["cases"];
@@ -180,9 +187,8 @@ std::map<std::string, limit_rate> measured_limits(const nlohmann::ordered_json& 
   }
   for (const auto& [name, row] : median_row) {
     const json& meta = cases[name];
-    const char* counter = meta.value("flops", 0.0) > 0 ? "flops_per_second" : meta.value("bytes", 0.0) > 0 ? "bytes_per_second" : "items_per_second";
     const char* unit = meta.value("flops", 0.0) > 0 ? "FLOP/s" : meta.value("bytes", 0.0) > 0 ? "B/s" : "1/s";
-    const double rate = row->value(counter, 0.0);
+    const double rate = row->value(rate_counter(unit), 0.0);
     if (std::isfinite(rate) && rate > 0) out[name] = {rate, unit};
   }
   return out;
@@ -200,7 +206,7 @@ void apply_limits(nlohmann::ordered_json& doc, const std::map<std::string, limit
     if (!cases.contains(name) || !cases[name].contains("limit")) continue;
     const auto it = limits.find(cases[name].value("limit", std::string()));
     if (it == limits.end() || row.value("aggregate_name", std::string()) == "cv") continue;
-    const char* counter = it->second.unit == "FLOP/s" ? "flops_per_second" : "bytes_per_second";
+    const char* counter = rate_counter(it->second.unit);
     if (row.contains(counter) && row[counter].is_number()) row["limit_fraction"] = row[counter].get<double>() / it->second.rate;
   }
 }

@@ -48,8 +48,8 @@ std::map<std::string, limit_rate> measured_limits(const nlohmann::ordered_json& 
 
 /// Records `limits` in the document (context.cudabench.limits, each with `source`: "this run" or the stored
 /// baseline it came from) and gives every row of a case that names one of them (case_def::limit) its
-/// fraction of it, "limit_fraction": the row's bytes_per_second (flops_per_second for a FLOP/s limit) over
-/// the limit's rate. Nothing happens without limits.
+/// fraction of it, "limit_fraction": the row's bytes_per_second (flops_per_second for a FLOP/s limit,
+/// items_per_second for a 1/s one) over the limit's rate. Nothing happens without limits.
 void apply_limits(nlohmann::ordered_json& doc, const std::map<std::string, limit_rate>& limits, const std::string& source);
 
 /// The median over a case's repetitions of its time and of each counter (what a table shows for it).

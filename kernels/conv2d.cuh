@@ -15,7 +15,8 @@ struct conv2d_config {
   static constexpr int tile = 16;
   // conv2d_fast: a block of fast_cols x fast_threads_y threads computes fast_cols x (fast_threads_y x
   // fast_rows) outputs, each thread a column strip of fast_rows from a shared tile, 5 inputs a row at a time.
-  // On the H100 at 16384^2: 64 x 4 x 16 0.906 ms, 32 x 8 x 8 0.946 ms (docs/results.md).
+  // On the H100 at 16384^2: 64 x 4 x 16 0.805 ms with the tile copied by cp.async (register-staged 0.906 ms;
+  // 32 x 8 x 8 0.946 ms), docs/results.md.
   static constexpr int fast_cols = 64;
   static constexpr int fast_threads_y = 4;
   static constexpr int fast_rows = 16;

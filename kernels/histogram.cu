@@ -8,6 +8,7 @@
 
 #include "cudabench/cuda_check.hpp"
 #include "kernels/device_shape.hpp"
+#include "kernels/stream_loads.cuh"
 
 namespace kernels {
 namespace {
@@ -35,28 +36,23 @@ __global__ void __launch_bounds__(cfg::block) shared_kernel(const int* __restric
   for (int b = threadIdx.x; b < histogram_bins; b += blockDim.x) partials[std::size_t(blockIdx.x) * histogram_bins + b] = local[b];
 }
 
-__device__ __forceinline__ void count(unsigned* local, int v) {
-  if (unsigned(v) < unsigned(histogram_bins)) atomicAdd(&local[v], 1u);
-}
+/// Counts the values stream_grid gives a thread into its block's shared histogram (values outside
+/// [0, 256) are not counted).
+struct count_visitor {
+  unsigned* local;
+  __device__ void operator()(int v) {
+    if (unsigned(v) < unsigned(histogram_bins)) atomicAdd(&local[v], 1u);
+  }
+  __device__ void operator()(int4 a) { (*this)(a.x); (*this)(a.y); (*this)(a.z); (*this)(a.w); }
+  __device__ void operator()(int4 a, int4 b) { (*this)(a); (*this)(b); }
+};
 
 __global__ void __launch_bounds__(cfg::fast_block) fast_kernel(const int* __restrict__ in, std::size_t n, unsigned* __restrict__ hist) {
   __shared__ unsigned local[histogram_bins];
   for (int b = threadIdx.x; b < histogram_bins; b += blockDim.x) local[b] = 0;
   __syncthreads();
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  const std::size_t n4 = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 ? n / 4 : 0;  // int4 loads need 16-byte alignment
-  const int4* in4 = reinterpret_cast<const int4*>(in);
-  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + stride < n4; i += 2 * stride) {  // two loads in flight per thread
-    const int4 a = __ldcs(in4 + i), b = __ldcs(in4 + i + stride);
-    count(local, a.x); count(local, a.y); count(local, a.z); count(local, a.w);
-    count(local, b.x); count(local, b.y); count(local, b.z); count(local, b.w);
-  }
-  if (i < n4) {
-    const int4 a = __ldcs(in4 + i);
-    count(local, a.x); count(local, a.y); count(local, a.z); count(local, a.w);
-  }
-  for (std::size_t t = 4 * n4 + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < n; t += stride) count(local, in[t]);
+  count_visitor count{local};
+  detail::stream_grid<int4>(in, n, count);
   __syncthreads();
   for (int b = threadIdx.x; b < histogram_bins; b += blockDim.x)
     if (local[b]) atomicAdd(&hist[b], local[b]);

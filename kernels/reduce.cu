@@ -10,6 +10,7 @@
 #include "cudabench/cuda_check.hpp"
 #include "kernels/block_sum.cuh"
 #include "kernels/device_shape.hpp"
+#include "kernels/stream_loads.cuh"
 
 namespace kernels {
 namespace {
@@ -38,21 +39,20 @@ __global__ void __launch_bounds__(cfg::block) shuffle_kernel(const float* __rest
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
+/// A thread's running sum of the values stream_grid gives it (each vector pair summed as a tree first).
+struct sum_visitor {
+  float sum = 0;
+  __device__ void operator()(float4 a, float4 b) { sum += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w)); }
+  __device__ void operator()(float4 a) { sum += (a.x + a.y) + (a.z + a.w); }
+  __device__ void operator()(float x) { sum += x; }
+};
+
 /// One pass: float4 loads, a block sum, then the last block to finish sums every block's partial.
 __global__ void __launch_bounds__(cfg::block) fast_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ partials,
                                                           unsigned* __restrict__ counter, float* __restrict__ result) {
-  float sum = 0;
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  const std::size_t n4 = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 ? n / 4 : 0;  // float4 loads need 16-byte alignment
-  const float4* in4 = reinterpret_cast<const float4*>(in);
-  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + stride < n4; i += 2 * stride) {  // two loads in flight per thread
-    const float4 a = __ldcs(in4 + i), b = __ldcs(in4 + i + stride);
-    sum += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w));
-  }
-  if (i < n4) { const float4 a = __ldcs(in4 + i); sum += (a.x + a.y) + (a.z + a.w); }
-  for (std::size_t t = 4 * n4 + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < n; t += stride) sum += in[t];
-  sum = detail::block_sum<cfg::block>(sum);
+  sum_visitor v;
+  detail::stream_grid<float4>(in, n, v);
+  const float sum = detail::block_sum<cfg::block>(v.sum);
   __shared__ bool last;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;

@@ -1,6 +1,6 @@
 // Test-only cases that misbehave on purpose, linked among the suite's families in the fault_suite test
 // binary (never in the suite): a kernel that writes to an illegal address (the CUDA context is lost), a kernel
-// that never ends, a CPU case whose process crashes and one that never returns. tests/faults/faults_test.sh
+// that never ends, a CPU case whose process crashes and one that never returns. tests/faults/faults_test.py
 // checks that each fails alone while every other case is still run and written.
 #include <csignal>
 #include <chrono>
