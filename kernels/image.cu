@@ -55,6 +55,11 @@ void launch_invert(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t n,
   CB_CHECK_LAUNCH("invert_kernel");
 }
 
+void launch_invert_mapped(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t n, cudaStream_t s) {
+  invert_kernel<<<std::min<unsigned>(grid_for((n + 15) / 16), image_config::mapped_blocks), image_config::block, 0, s>>>(d_in, d_out, n);
+  CB_CHECK_LAUNCH("invert_kernel");
+}
+
 void launch_saturate_rgb(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t pixels, float factor, cudaStream_t s) {
   saturate_kernel<<<grid_for(pixels), image_config::block, 0, s>>>(d_in, d_out, pixels, factor);
   CB_CHECK_LAUNCH("saturate_kernel");

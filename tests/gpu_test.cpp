@@ -56,6 +56,30 @@ TEST(Gpu, InvertOnOddSizesAndOffsets) {
   }
 }
 
+// The zero-copy inversion reads and writes pinned host memory through its mapped device address; sizes
+// below, at and far above one pass of its small grid, aligned and not. Each buffer is inverted twice with new
+// input in between, so a second launch served from stale cached host data would fail.
+TEST(Gpu, InvertThroughMappedHostMemory) {
+  REQUIRE_GPU();
+  for (std::size_t n : {1u, 4097u, 131072u, 1000003u, 8294400u}) {
+    for (std::size_t offset : {0u, 3u}) {
+      cudabench::pinned_buffer<std::uint8_t> in(n + offset), out(n + offset);
+      std::uint8_t *d_in = nullptr, *d_out = nullptr;
+      CB_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_in), in.get(), 0));
+      CB_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_out), out.get(), 0));
+      std::vector<std::uint8_t> want(n);
+      for (int round = 0; round < 2; ++round) {
+        fill_bytes(in.get(), n + offset, fresh_seed());
+        std::memset(out.get(), 0x5A, n + offset);
+        launch_invert_mapped(d_in + offset, d_out + offset, n, nullptr);
+        CB_CHECK(cudaDeviceSynchronize());
+        invert_cpu(in.get() + offset, want.data(), n);
+        ASSERT_EQ(compare_elements(out.get() + offset, want.data(), n, 0), "") << "n=" << n << " offset=" << offset << " round " << round;
+      }
+    }
+  }
+}
+
 // A captured graph replays its copies and kernels with every launch (new input each time, so a replay that
 // did nothing would fail); work that throws while being captured ends the capture and leaves the stream usable.
 TEST(Gpu, CapturedGraphReplaysItsWork) {

@@ -7,6 +7,9 @@
 #                           speed-of-light view of the kernels at the largest sizes
 #   device_sol.sh baseline  the nightly preset (6 repetitions) saved as this GPU's stored baseline
 #   device_sol.sh compare   the nightly preset (6 repetitions) compared with the stored baseline
+#   device_sol.sh image     the 4K image's pinned pipelines (full preset) against the both-ways copy limit,
+#                           three runs of 3 repetitions; Nsight Compute's bus and L2 counts of three launches
+#                           of the zero-copy kernel, the L2 not flushed between them
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
 export CUDABENCH_NVTX_SEPARATOR=:
@@ -87,4 +90,46 @@ if [ "$stage" = compare ]; then
     --md "$out/nightly_compare.md" >"$out/nightly_compare.txt" 2>&1
   echo "nightly compared with the stored baseline: exit $?, $(( $(date +%s) - start )) s, $(grep 'case(s):' "$out/nightly_compare.txt")"
   grep -iE "regress|improv|unchanged|inconclusive|verdict" "$out/nightly_compare.txt" | head -n 12
+fi
+
+if [ "$stage" = image ]; then
+  filter='^(limits/(h2d|d2h|bidir)_pinned|image/(pinned_streams/|fast_))'
+  for round in 1 2 3; do
+    "$bench" --quiet --preset=full --repetitions=3 --filter="$filter" --json "$out/image_$round.json" >"$out/image_$round.txt" 2>&1
+    echo "image round $round: exit $?, $(grep 'case(s):' "$out/image_$round.txt")"
+  done
+  python3 - "$out"/image_[123].json <<'PY'
+import json, sys, collections
+scale = {"ns": 1e-3, "us": 1, "ms": 1e3, "s": 1e6}
+med = collections.defaultdict(list); bidir = []
+for f in sys.argv[1:]:
+    d = json.load(open(f))
+    lim = d["context"]["cudabench"].get("limits", {}).get("limits/bidir_pinned")
+    if lim: bidir.append(lim["rate"])
+    for r in d["benchmarks"]:
+        if r.get("aggregate_name") == "median":
+            med[r["run_name"]].append(r["real_time"] * scale[r["time_unit"]])
+        elif r.get("error_message"):
+            print("ERROR", r["name"], r["error_message"])
+floor = 8294400 * 2 / (sum(bidir) / len(bidir)) * 1e6 if bidir else float("nan")
+print("both-ways limit per run:", ["%.4g" % b for b in bidir], "floor %.1f us" % floor)
+for name, v in sorted(med.items(), key=lambda kv: min(kv[1])):
+    print("%-34s %s  best %.1f us = %.3fx floor" % (name, " ".join("%7.1f" % x for x in v), min(v), min(v) / floor))
+PY
+  # Does each launch fetch the image over the bus, or serve some of it from an L2 that kept host lines?
+  wanted=$(ncu --query-metrics 2>/dev/null | awk '{print $1}' | grep -xE 'pcie__(read|write)_bytes|lts__t_sectors_aperture_sysmem_op_(read|write)|lts__t_sectors_aperture_sysmem_op_read_lookup_(hit|miss)' | sed 's/$/.sum/' | paste -sd, -)
+  echo "ncu metrics: ${wanted:-none found}"
+  timeout 240 ncu --clock-control none --cache-control none --nvtx --nvtx-include "cudabench@image:fast_mapped/measure/kernel/" -c 3 \
+      --metrics "gpu__time_duration.sum${wanted:+,$wanted}" --csv --page raw --print-units base \
+      "$bench" --profile --filter='^image/fast_mapped$' >"$out/ncu_mapped.csv" 2>"$out/ncu_mapped.err"
+  echo "ncu image/fast_mapped: exit $?"
+  python3 - "$out/ncu_mapped.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+head = next(i for i, r in enumerate(rows) if "Kernel Name" in r or "ID" in r[:1])
+names = rows[head]; data = [r for r in rows[head + 1:] if r and r[0].isdigit()]
+cols = [c for c in names if "__" in c]
+for r in data:
+    d = dict(zip(names, r)); print("  launch " + d.get("ID", "?") + ": " + ", ".join("%s=%s" % (c, d[c]) for c in cols))
+PY
 fi
