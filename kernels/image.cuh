@@ -14,8 +14,9 @@ struct image_config {
   static constexpr int max_blocks = 132 * 16;  ///< grid-stride beyond this
   /// Grid of the inversion on mapped host memory: 32 blocks of 256 threads, one 16-byte read each in flight
   /// (128 KiB), so that every thread's write goes out while other threads' reads are still coming in. On the
-  /// H100 over PCIe 5 (docs/results.md), 24-44 blocks took 203-206 us for the 4K image, 16 blocks 227 us (too
-  /// little in flight), and the launcher's usual 2112 blocks 251 us (every thread reads before any writes).
+  /// H100 over PCIe 5 (docs/results.md), 20-44 blocks (80-176 KiB in flight) took 203-208 us for the 4K
+  /// image, 16 blocks 227-235 us (the bus idles between requests), and the launcher's usual 2112 blocks
+  /// 251 us (every thread reads before any writes).
   static constexpr int mapped_blocks = 32;
 };
 
