@@ -12,6 +12,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,te
 if [ "$what" = all ] || [ "$what" = quick ]; then
   echo "== gpu tests"; "$root/.devlibs/tests/gpu_tests" >"$out/gpu_tests.txt" 2>&1; rc=$?
   note "gpu tests: exit $rc, $(grep -E '^\[  PASSED  \]|FAILED TEST|tests ran' "$out/gpu_tests.txt" | tr '\n' ' ')"
+  "$root/.devlibs/tests/suite_gpu_tests" >"$out/suite_gpu_tests.txt" 2>&1; rc=$?
+  note "suite gpu tests: exit $rc, $(grep -E '^\[  PASSED  \]|FAILED TEST|tests ran' "$out/suite_gpu_tests.txt" | tr '\n' ' ')"
   echo "== cli tests"; "$root/tests/cli_test.sh" "$root/.devlibs" "$root" >"$out/cli.txt" 2>&1; rc=$?
   note "cli tests: exit $rc, $(tail -n 1 "$out/cli.txt")"; grep FAIL "$out/cli.txt"
   echo "== quick suite"

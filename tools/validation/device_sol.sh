@@ -17,8 +17,10 @@ stage="${1:-run}"
 nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
 
 if [ "$stage" = run ]; then
-  "$root/.devlibs/tests/gpu_tests" >"$out/gpu_tests.txt" 2>&1
-  echo "gpu tests: exit $?, $(grep -E '^\[  PASSED  \]|FAILED' "$out/gpu_tests.txt" | tr '\n' ' ')"
+  for t in gpu_tests suite_gpu_tests; do
+    "$root/.devlibs/tests/$t" >>"$out/gpu_tests.txt" 2>&1
+    echo "$t: exit $?, $(grep -E '^\[  PASSED  \]|FAILED' "$out/gpu_tests.txt" | tail -n 2 | tr '\n' ' ')"
+  done
   start=$(date +%s)
   "$bench" --quiet --preset=nightly --repetitions=3 \
     --filter='^(limits/|conv2d/(naive|tiled|cudnn|fast)/|reduce/(warp_shuffle|cub|fast)/|histogram/(shared_gpu_merge|cub|fast)/|matmul/(tiled|fast|cublas)/|image/(pinned_streams|fast_|kernel_only))' \
