@@ -130,7 +130,7 @@ import csv, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if r]
 head = next(i for i, r in enumerate(rows) if "Kernel Name" in r or "ID" in r[:1])
 names = rows[head]; data = [r for r in rows[head + 1:] if r and r[0].isdigit()]
-cols = [c for c in names if "__" in c]
+cols = [c for c in names if c.startswith(("gpu__time_duration", "pcie__", "lts__")) and c.endswith(".sum")]
 for r in data:
     d = dict(zip(names, r)); print("  launch " + d.get("ID", "?") + ": " + ", ".join("%s=%s" % (c, d[c]) for c in cols))
 PY
