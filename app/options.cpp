@@ -30,7 +30,7 @@ options:
   --trace=FILE            after each case's timed repetitions, run one more sample traced with CUPTI (kernels,
                           copies, memsets per stream) and write the run's timeline to FILE as Chrome trace JSON
                           (Perfetto, chrome://tracing); timeline metrics and the sample go into --json
-  --list                  list the cases the filter selects, then exit
+  --list                  list the cases the filter selects (gpu or cpu, cold-L2, host-bound, not-gated), then exit
   --quiet                 no progress line on standard error before each case ("[i/N] case, about T left")
   --preset=NAME           quick (default, <= 60 s on a GPU), nightly or full
   --repetitions=N         repetitions per case (default: the preset's)

@@ -308,9 +308,9 @@ int run(int argc, char** argv) {
         return 0;
       }
       for (const case_def* c : selected)
-        fmt::print("{:<44} {}{}{}\n", c->name(), c->on == where::gpu ? "gpu" : "cpu",
+        fmt::print("{:<44} {}{}{}{}\n", c->name(), c->on == where::gpu ? "gpu" : "cpu",
                    c->on == where::gpu && c->cache == cache_state::cold ? " cold-L2" : "",
-                   c->on == where::cpu || c->host_bound ? " host-bound" : "");
+                   c->on == where::cpu || c->host_bound ? " host-bound" : "", c->gated ? "" : " not-gated");
       return 0;
     }
     run_description run;

@@ -29,6 +29,10 @@ s=$(run "$bench" --help); check "help" 0 "$s" 'grep -q -- "--preset" "$tmp/out"'
 s=$(run "$bench" --list); check "list shows every family and variant" 0 "$s" \
   'for v in image/sync image/async_pageable_streams/16 image/pinned_streams/1 image/kernel_only image/cpu image/rgb_sync image/rgb_pipelined_streams image/rgb_cpu histogram/naive histogram/atomic_global histogram/shared_cpu_merge histogram/shared_gpu_merge histogram/cub histogram/cpu conv2d/cpu_seq conv2d/cpu_par conv2d/naive conv2d/tiled conv2d/cudnn matmul/cpu matmul/naive matmul/tiled matmul/cublas vector/explicit vector/managed vector/managed_prefetch vector/cpu dot/shared dot/threads_streams dot/cpu reduce/shared_tree reduce/warp_shuffle reduce/recursive_tail reduce/cub reduce/cpu; do grep -q "^$v" "$tmp/out" || { echo "missing $v"; exit 1; }; done'
 
+s=$(run "$bench" --list --filter=limits); check "list marks what is not gated and what is host-bound" 0 "$s" \
+  'grep -Eq "^limits/launch +gpu not-gated$" "$tmp/out"' 'grep -Eq "^limits/bidir_pinned +gpu not-gated$" "$tmp/out"' \
+  'grep -Eq "^limits/h2d_pinned +gpu$" "$tmp/out"' 'grep -Eq "^limits/h2d_pageable +gpu host-bound$" "$tmp/out"'
+
 s=$(run "$bench" --filter=image --json "$tmp/image.json"); check "image family runs; JSON has the device and the skips" 0 "$s" \
   'python3 "$src/tests/check_result_json.py" "$tmp/image.json" image' '! ls "$tmp" | grep -q "gbench\|tmp\."'
 
