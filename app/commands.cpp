@@ -95,10 +95,11 @@ void report_run(const run_result& run, const compare_settings& s) {
   const auto declared = reports::declared_tables(run);
   for (const auto& t : declared) fmt::print("\n{}:\n{}", t.title, t.markdown);
   const std::string limits = reports::limits_markdown(run);
-  if (!limits.empty()) fmt::print("\nLimits (what % of limit is measured against):\n{}", limits);
+  const std::string limits_title = "Limits (what % of limit is measured against)";
+  if (!limits.empty()) fmt::print("\n{}:\n{}", limits_title, limits);
   std::string md = reports::speedups_markdown(tables, "Speedups: " + run.source);
   for (const auto& t : declared) md += "\n### " + t.title + "\n\n" + t.markdown;
-  if (!limits.empty()) md += "\n### Limits (what % of limit is measured against)\n\n" + limits;
+  if (!limits.empty()) md += "\n### " + limits_title + "\n\n" + limits;
   write_if(s.md_path, [&] { return md; });
   write_if(s.html_path, [&] { return reports::speedups_html(run, tables); });
   write_if(s.csv_path, [&] { return reports::results_csv(run); });

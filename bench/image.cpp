@@ -1,7 +1,6 @@
-// image: the 4K inversion (sync, pageable and pinned streams, ours: pinned chunks on a stream per engine,
-// queued each time or replayed as a CUDA graph, and a zero-copy kernel on mapped pinned memory, kernel only,
-// CPU) and the RGB exercise
-// (inversion then saturation: sync, pipelined over pinned streams, CPU).
+// image: the 4K inversion (sync, pageable and pinned streams, kernel only, CPU; ours: pinned pieces on a
+// stream per engine, queued each time or replayed as a CUDA graph, and a zero-copy kernel on mapped pinned
+// memory) and the RGB exercise (inversion then saturation: sync, pipelined over pinned streams, CPU).
 #include <cstring>
 #include <memory>
 #include <optional>

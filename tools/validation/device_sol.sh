@@ -26,17 +26,7 @@ if [ "$stage" = run ]; then
     --filter='^(limits/|conv2d/(naive|tiled|cudnn|fast)/|reduce/(warp_shuffle|cub|fast)/|histogram/(shared_gpu_merge|cub|fast)/|matmul/(tiled|fast|cublas)/|image/(pinned_streams|fast_|kernel_only))' \
     --json "$out/sol.json" --md "$out/sol.md" >"$out/sol.txt" 2>&1
   echo "run: exit $?, $(( $(date +%s) - start )) s, $(grep 'case(s):' "$out/sol.txt")"
-  python3 - "$out/sol.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-scale = {"ns": 1e-3, "us": 1, "ms": 1e3, "s": 1e6}
-print("limits:", {k: "%.4g %s" % (v["rate"], v["unit"]) for k, v in d["context"]["cudabench"].get("limits", {}).items()})
-for r in d["benchmarks"]:
-    if r.get("aggregate_name") == "median":
-        print("%-36s %11.1f us  %6.1f%% of limit" % (r["run_name"], r["real_time"] * scale[r["time_unit"]], 100 * (r.get("limit_fraction") or 0)))
-    elif r.get("error_message"):
-        print("%-36s ERROR %s" % (r["name"], r["error_message"]))
-PY
+  python3 "$root/tools/validation/medians.py" "$out/sol.json"
   # Host copies with the process on the GPU's own NUMA node, then on the others.
   bus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader -i 0 | tr 'A-Z' 'a-z' | sed 's/^0000//')
   local_cpus=$(cat "/sys/bus/pci/devices/$bus/local_cpulist" 2>/dev/null)
@@ -53,13 +43,7 @@ print(",".join(map(str, sorted(all_cpus - local))))' "$local_cpus")
       taskset -c "$cpus" "$bench" --quiet --repetitions=3 --filter='^(limits/(h2d|d2h|bidir)_pinned|image/(pinned_streams/4|fast_))' \
         --json "$out/host_$where.json" >"$out/host_$where.txt" 2>&1
       echo "host copies on $where CPUs ($cpus): exit $?"
-      python3 - "$out/host_$where.json" <<'PY'
-import json, sys
-scale = {"ns": 1e-3, "us": 1, "ms": 1e3, "s": 1e6}
-for r in json.load(open(sys.argv[1]))["benchmarks"]:
-    if r.get("aggregate_name") == "median":
-        print("  %-30s %9.1f us  %.1f GB/s" % (r["run_name"], r["real_time"] * scale[r["time_unit"]], r.get("bytes_per_second", 0) / 1e9))
-PY
+      python3 "$root/tools/validation/medians.py" "$out/host_$where.json" | sed 's/^/  /'
     done
   fi
   ncu_dir="$out/ncu" && mkdir -p "$ncu_dir"
@@ -100,24 +84,7 @@ if [ "$stage" = image ]; then
     "$bench" --quiet --preset=full --repetitions=3 --filter="$filter" --json "$out/image_$round.json" >"$out/image_$round.txt" 2>&1
     echo "image round $round: exit $?, $(grep 'case(s):' "$out/image_$round.txt")"
   done
-  python3 - "$out"/image_[123].json <<'PY'
-import json, sys, collections
-scale = {"ns": 1e-3, "us": 1, "ms": 1e3, "s": 1e6}
-med = collections.defaultdict(list); bidir = []
-for f in sys.argv[1:]:
-    d = json.load(open(f))
-    lim = d["context"]["cudabench"].get("limits", {}).get("limits/bidir_pinned")
-    if lim: bidir.append(lim["rate"])
-    for r in d["benchmarks"]:
-        if r.get("aggregate_name") == "median":
-            med[r["run_name"]].append(r["real_time"] * scale[r["time_unit"]])
-        elif r.get("error_message"):
-            print("ERROR", r["name"], r["error_message"])
-floor = 8294400 * 2 / (sum(bidir) / len(bidir)) * 1e6 if bidir else float("nan")
-print("both-ways limit per run:", ["%.4g" % b for b in bidir], "floor %.1f us" % floor)
-for name, v in sorted(med.items(), key=lambda kv: min(kv[1])):
-    print("%-34s %s  best %.1f us = %.3fx floor" % (name, " ".join("%7.1f" % x for x in v), min(v), min(v) / floor))
-PY
+  python3 "$root/tools/validation/medians.py" --floor=limits/bidir_pinned:16588800 "$out"/image_[123].json
   # Does each launch fetch the image over the bus, or serve some of it from an L2 that kept host lines?
   wanted=$(ncu --query-metrics 2>/dev/null | awk '{print $1}' | grep -xE 'pcie__(read|write)_bytes|lts__t_sectors_aperture_sysmem_op_(read|write)|lts__t_sectors_aperture_sysmem_op_read_lookup_(hit|miss)' | sed 's/$/.sum/' | paste -sd, -)
   echo "ncu metrics: ${wanted:-none found}"
