@@ -22,7 +22,8 @@
 
 #include "harness/atomic_file.hpp"
 #include "harness/interrupt.hpp"
-#include "harness/merge.hpp"
+#include "harness/results.hpp"
+#include "harness/results_json.hpp"
 
 extern char** environ;
 
@@ -98,8 +99,8 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args)
     std::error_code ec;
     if (std::filesystem::exists(json, ec)) {
       try {
-        run.result = nlohmann::ordered_json::parse(read_file(json));
-      } catch (const std::exception& e) {
+        run.result = load_run(json);
+      } catch (const input_error& e) {
         run.problem = fmt::format("its results cannot be read: {}", e.what());
       }
     } else {
@@ -115,14 +116,14 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args)
     const char* name = sig == SIGINT ? "SIGINT" : "SIGTERM";
     std::size_t finished = 0;
     for (const device_run& r : runs)
-      if (r.result.is_object() && r.result.contains("benchmarks")) finished += r.result["benchmarks"].size();
+      if (r.result) finished += r.result->cases.size();
     std::string where = "nothing written";
     if (opt.json_path && finished > 0) {
-      nlohmann::ordered_json merged = merge_device_results(runs);
-      merged["context"]["cudabench"]["incomplete"] = true;
-      merged["context"]["cudabench"]["interrupted_by"] = name;
-      if (results_out) results_out->write(merged.dump(2) + "\n");
-      else write_file_atomically(*opt.json_path, merged.dump(2) + "\n");
+      run_result merged = merge_device_runs(std::move(runs));
+      merged.mark_incomplete(name);
+      const std::string text = to_json(merged, opt.time_unit).dump(2) + "\n";
+      if (results_out) results_out->write(text);
+      else write_file_atomically(*opt.json_path, text);
       where = fmt::format("the finished cases of each device are in {} (marked incomplete)", *opt.json_path);
     } else if (opt.json_path) {
       where = fmt::format("{} left as it was", *opt.json_path);
@@ -133,9 +134,9 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args)
     return 128 + sig;
   }
   if (results_out) {
-    results_out->write(merge_device_results(runs).dump(2) + "\n");
+    results_out->write(to_json(merge_device_runs(std::move(runs)), opt.time_unit).dump(2) + "\n");
   } else if (opt.json_path) {
-    write_file_atomically(*opt.json_path, merge_device_results(runs).dump(2) + "\n");
+    write_file_atomically(*opt.json_path, to_json(merge_device_runs(std::move(runs)), opt.time_unit).dump(2) + "\n");
     fmt::print("merged results: {} (per-device logs and results in {})\n", *opt.json_path, dir);
   }
   return worst;

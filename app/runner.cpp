@@ -105,8 +105,8 @@ namespace {
 
 /// The limits the run's cases are shown against ("% of limit"): those the run measured itself, else those of
 /// the stored baseline of this GPU model (this preset's, else nightly's, else quick's), said either way.
-void attach_limits(nlohmann::ordered_json& doc, const device_info& dev, const std::string& preset_name, const std::string& dir) {
-  std::map<std::string, limit_rate> limits = measured_limits(doc);
+void attach_limits(run_result& run, const device_info& dev, const std::string& preset_name, const std::string& dir) {
+  std::map<std::string, limit_rate> limits = measured_limits(run);
   std::string source = "this run";
   if (limits.empty() && dev.available) {
     for (const std::string& p : {preset_name, std::string("nightly"), std::string("quick")}) {
@@ -125,21 +125,20 @@ void attach_limits(nlohmann::ordered_json& doc, const device_info& dev, const st
     if (dev.available) fmt::print("limits: none measured (no limits case ran) and none stored for {}: no % of limit\n", dev.name);
     return;
   }
-  apply_limits(doc, limits, source);
+  apply_limits(run, limits, source);
   if (source != "this run") fmt::print("limits: this run measured none; % of limit uses those of the stored baseline {}\n", source);
 }
 
-/// How many selected cases a results document holds as measured, skipped and failed (by each case's first row).
+/// How many cases a run holds as measured, skipped and failed.
 struct outcome_counts {
   std::size_t measured = 0, skipped = 0, failed = 0;
+  std::size_t total() const { return measured + skipped + failed; }
 };
-outcome_counts count_outcomes(const nlohmann::ordered_json& doc) {
+outcome_counts count_outcomes(const run_result& run) {
   outcome_counts n;
-  std::set<std::string> seen;
-  for (const auto& row : doc["benchmarks"]) {
-    if (!seen.insert(row.value("run_name", std::string())).second) continue;
-    if (row.value("error_occurred", false)) ++n.failed;
-    else if (row.value("skipped", false)) ++n.skipped;
+  for (const case_result& c : run.cases) {
+    if (c.status == case_status::failed) ++n.failed;
+    else if (c.status == case_status::skipped) ++n.skipped;
     else ++n.measured;
   }
   return n;
@@ -150,59 +149,85 @@ outcome_counts count_outcomes(const nlohmann::ordered_json& doc) {
 /// are saved after every finished case, and a lost CUDA context ends the worker at once).
 struct case_execution {
   nlohmann::ordered_json host_context;
-  std::map<std::string, measured_case> results;  ///< finished cases only
+  std::map<std::string, case_result> results;  ///< finished cases only
   std::optional<trace_recorder> tracer;
 };
 
-void execute_cases(case_execution& out, const run_options& opt, const preset& p, const suite& s,
-                   const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
-                   const worker_link* worker, char** argv) {
+measure_settings measure_settings_from(const run_options& opt, case_execution& out) {
   measure_settings ms;
   if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
   ms.inject_regex = opt.inject_regex;
   ms.inject_pct = opt.inject_pct;
   ms.hold_stream = !opt.profile && !opt.no_blocking_kernel;
   if (opt.trace_path) ms.tracer = &out.tracer.emplace();
-  case_driver driver(dev, p, ms);
-  progress_meter progress(worker ? worker->cases_total() : selected.size(), opt.quiet, worker ? worker->cases_before() : 0);
-  table_reporter display(dev, run.info, worker ? worker->cases_total() : selected.size(), driver.results(),
-                         worker ? worker->cases_before() : 0);
-  std::set<std::string> finished;
-  auto finished_results = [&] {
-    std::map<std::string, measured_case> done;
-    for (const auto& [name, m] : driver.results())
-      if (finished.count(name)) done.emplace(name, m);
-    return done;
+  return ms;
+}
+
+/// The body Google Benchmark runs for each repetition of one case, and what is done once the case finished.
+class case_body {
+ public:
+  case_body(case_driver& driver, progress_meter& progress, const preset& p, const device_info& dev, const worker_link* worker,
+            std::function<void(const std::set<std::string>&)> save)
+      : driver_(driver), progress_(progress), preset_(p), dev_(dev), worker_(worker), save_(std::move(save)) {}
+
+  void run(benchmark::State& st, const case_def& c) {
+    const std::string name = c.name();
+    if (worker_) {
+      if (!saved_once_) { save_(finished_); saved_once_ = true; }
+      worker_->starting(name);
+    }
+    if (!interrupt_signal().load()) progress_.starting(name);  // stopping: the rest are passed over silently
+    driver_.run(st, c);
+    const auto it = driver_.results().find(name);
+    if (it == driver_.results().end() || finished_.count(name)) return;
+    const case_result& m = it->second;
+    if (m.status == case_status::ok && m.repetitions.size() < std::size_t(preset_.repetitions)) return;
+    finished_.insert(name);
+    if (!worker_) return;
+    save_(finished_);
+    if (m.status == case_status::failed && c.on == where::gpu && dev_.available) {
+      if (const std::string lost = lost_context_error(); !lost.empty()) {
+        // Every later CUDA call of this process would fail: the supervisor goes on in a fresh one.
+        std::fflush(stdout);
+        std::_Exit(worker_exit_context_lost);
+      }
+    }
+  }
+  const std::set<std::string>& finished() const { return finished_; }
+
+ private:
+  case_driver& driver_;
+  progress_meter& progress_;
+  const preset& preset_;
+  const device_info& dev_;
+  const worker_link* worker_;
+  std::function<void(const std::set<std::string>&)> save_;
+  std::set<std::string> finished_;
+  bool saved_once_ = false;
+};
+
+/// The driver's finished cases.
+std::map<std::string, case_result> finished_only(const case_driver& driver, const std::set<std::string>& finished) {
+  std::map<std::string, case_result> done;
+  for (const auto& [name, m] : driver.results())
+    if (finished.count(name)) done.emplace(name, m);
+  return done;
+}
+
+void execute_cases(case_execution& out, const run_options& opt, const preset& p, const suite& s,
+                   const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
+                   const worker_link* worker, char** argv) {
+  case_driver driver(dev, p, measure_settings_from(opt, out));
+  const std::size_t total = worker ? worker->cases_total() : selected.size(), before = worker ? worker->cases_before() : 0;
+  progress_meter progress(total, opt.quiet, before);
+  table_reporter display(dev, run.info, total, before);
+  auto save = [&](const std::set<std::string>& finished) {  // the worker's results so far: what its supervisor keeps if it dies in the next case
+    const run_result so_far = make_run_result(display.host_context(), dev, run, s, selected, finished_only(driver, finished));
+    write_file_atomically(worker->results_path(), to_json(so_far).dump(1) + "\n");
   };
-  auto save = [&] {  // the worker's results so far: what its supervisor keeps if it dies in the next case
-    write_file_atomically(worker->results_path(),
-                          results_document(display.host_context(), dev, run, s, selected, finished_results()).dump(1) + "\n");
-  };
-  bool saved_once = false;
+  case_body body(driver, progress, p, dev, worker, save);
   for (const case_def* c : selected) {
-    auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&, c](benchmark::State& st) {
-      const std::string name = c->name();
-      if (worker) {
-        if (!saved_once) { save(); saved_once = true; }
-        worker->starting(name);
-      }
-      if (!interrupt_signal().load()) progress.starting(name);  // stopping: the rest are passed over silently
-      driver.run(st, *c);
-      const auto it = driver.results().find(name);
-      if (it == driver.results().end() || finished.count(name)) return;
-      const measured_case& m = it->second;
-      if (m.outcome == case_outcome::passed && m.repetitions.size() < std::size_t(p.repetitions)) return;
-      finished.insert(name);
-      if (!worker) return;
-      save();
-      if (m.outcome == case_outcome::failed && c->on == where::gpu && dev.available) {
-        if (const std::string lost = lost_context_error(); !lost.empty()) {
-          // Every later CUDA call of this process would fail: the supervisor goes on in a fresh one.
-          std::fflush(stdout);
-          std::_Exit(worker_exit_context_lost);
-        }
-      }
-    });
+    auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&body, c](benchmark::State& st) { body.run(st, *c); });
     b->Iterations(1)->Repetitions(p.repetitions)->UseManualTime()->Unit(benchmark::kMicrosecond);
   }
   // Google Benchmark drives the repetitions; its flags were read by our parser, so it gets none.
@@ -211,38 +236,22 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
   benchmark::RunSpecifiedBenchmarks(&display);
   benchmark::Shutdown();
   out.host_context = display.host_context();
-  out.results = finished_results();
+  out.results = finished_only(driver, body.finished());
 }
 
-/// The rows the workers wrote, in the order of the selection (family_index renumbered to it), and a failed
-/// row for each case a worker could not finish (hung, or its process died).
-nlohmann::ordered_json assemble_document(const supervised_run& sr, const device_info& dev, const run_description& run,
-                                         const suite& s, const std::vector<const case_def*>& selected) {
-  std::map<std::string, measured_case> faulted;
-  for (const auto& [name, why] : sr.faulted) faulted[name] = {case_outcome::failed, why, {}};
-  nlohmann::ordered_json context = sr.context.is_object() ? sr.context : nlohmann::ordered_json::object();
-  const nlohmann::ordered_json worker_device = context.value("device", nlohmann::ordered_json());
-  nlohmann::ordered_json doc = results_document(context, dev, run, s, selected, faulted);
-  if (worker_device.is_object()) {  // the worker's description: it is the process that used the device
-    doc["context"]["device"] = worker_device;
-    doc["context"]["cudabench_device"] = sr.context.value("cudabench_device", std::string("none"));
+/// The run a supervisor assembles from its workers: their cases in the order of the selection, and a failed
+/// case for each one a worker could not finish (hung, or its process died).
+run_result assemble_run(const supervised_run& sr, const device_info& dev, const run_description& run,
+                        const suite& s, const std::vector<const case_def*>& selected) {
+  std::map<std::string, case_result> cases = sr.cases;
+  for (const auto& [name, why] : sr.faulted) {
+    case_result& c = cases[name];
+    c = case_result{};
+    c.status = case_status::failed;
+    c.message = why;
   }
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  std::map<std::string, std::vector<nlohmann::ordered_json>> own;
-  for (const auto& row : doc["benchmarks"]) own[row.value("run_name", std::string())].push_back(row);
-  for (std::size_t i = 0; i < selected.size(); ++i) {
-    const std::string name = selected[i]->name();
-    auto it = sr.rows.find(name);
-    const std::vector<nlohmann::ordered_json>* from = it != sr.rows.end() ? &it->second : nullptr;
-    if (!from) if (auto o = own.find(name); o != own.end()) from = &o->second;
-    if (!from) continue;
-    for (nlohmann::ordered_json row : *from) {
-      row["family_index"] = i;
-      rows.push_back(std::move(row));
-    }
-  }
-  doc["benchmarks"] = std::move(rows);
-  return doc;
+  // The worker's device description: it is the process that used the device.
+  return make_run_result(sr.host, sr.device ? *sr.device : dev, run, s, selected, cases);
 }
 
 /// A worker: runs the cases its supervisor listed, saving its results after each, and exits.
@@ -254,12 +263,12 @@ int run_as_worker(const worker_link& worker, const run_options& opt, const prese
   run_description finished = run;
   const int sig = interrupt_signal().load();
   if (sig) finished.interrupted_by = sig == SIGINT ? "SIGINT" : "SIGTERM";
-  write_file_atomically(worker.results_path(), results_document(ex.host_context, dev, finished, s, selected, ex.results).dump(1) + "\n");
+  write_file_atomically(worker.results_path(), to_json(make_run_result(ex.host_context, dev, finished, s, selected, ex.results)).dump(1) + "\n");
   if (ex.tracer && !worker.trace_path().empty())
     write_file_atomically(worker.trace_path(), chrome_trace(finished_trace(*ex.tracer, dev)).dump(1) + "\n");
   if (sig) return 128 + sig;
   for (const auto& [name, m] : ex.results)
-    if (m.outcome == case_outcome::failed) return 1;
+    if (m.status == case_status::failed) return 1;
   return 0;
 }
 
@@ -316,7 +325,6 @@ int run(int argc, char** argv) {
     run_description run;
     run.info = collect_run_info(p.name, p.repetitions);
     run.cache = opt.cache;
-    run.time_unit = opt.time_unit;
     if (opt.inject_regex) run.injected = fmt::format("{}:{:g}", *opt.inject_regex, opt.inject_pct);
     if (worker) {
       install_stop_signals();
@@ -371,19 +379,19 @@ int run(int argc, char** argv) {
     std::optional<results_on_stdout> results_out;  // --json - / --csv -: the results alone on standard output
     if (is_stdout(json_path) || is_stdout(opt.csv_path)) results_out.emplace();
 
-    // The cases run, in worker processes under a watchdog or here; either way a results document comes back.
-    std::function<nlohmann::ordered_json(const run_description&)> document;
+    // The cases run, in worker processes under a watchdog or here; either way the run's results come back.
+    std::function<run_result(const run_description&)> results;
     case_execution here;
     supervised_run sr;
     if (supervised) {
       std::vector<std::string> names;
       for (const case_def* c : selected) names.push_back(c->name());
       sr = supervise(args, names, opt.watchdog_s, opt.trace_path.has_value());
-      document = [&](const run_description& r) { return assemble_document(sr, dev, r, s, selected); };
+      results = [&](const run_description& r) { return assemble_run(sr, dev, r, s, selected); };
     } else {
       install_stop_signals();
       execute_cases(here, opt, p, s, selected, dev, run, nullptr, argv);
-      document = [&](const run_description& r) { return results_document(here.host_context, dev, r, s, selected, here.results); };
+      results = [&](const run_description& r) { return make_run_result(here.host_context, dev, r, s, selected, here.results); };
     }
 
     if (const int sig = interrupt_signal().load()) {
@@ -391,12 +399,11 @@ int run(int argc, char** argv) {
       // baseline, no reports); with none finished, an existing file is left as it was.
       const char* signal_name = sig == SIGINT ? "SIGINT" : "SIGTERM";
       run.interrupted_by = signal_name;
-      const nlohmann::ordered_json doc = document(run);
-      const outcome_counts n = count_outcomes(doc);
-      const std::size_t finished = n.measured + n.skipped + n.failed;
+      const run_result partial = results(run);
+      const std::size_t finished = count_outcomes(partial).total();
       std::string where = "nothing written";
       if (json_path && finished > 0) {
-        const std::string text = doc.dump(2) + "\n";
+        const std::string text = to_json(partial, opt.time_unit).dump(2) + "\n";
         if (results_out) results_out->write(text);
         else write_file_atomically(*json_path, text);
         where = fmt::format("the finished ones are in {} (marked incomplete)", *json_path);
@@ -407,9 +414,9 @@ int run(int argc, char** argv) {
       return 128 + sig;
     }
 
-    nlohmann::ordered_json doc = document(run);
-    attach_limits(doc, dev, p.name, opt.baseline_dir);
-    const outcome_counts n = count_outcomes(doc);
+    run_result current = results(run);
+    attach_limits(current, dev, p.name, opt.baseline_dir);
+    const outcome_counts n = count_outcomes(current);
     fmt::print("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size(), n.measured, n.skipped, n.failed);
     if (opt.trace_path) {
       trace_log none;
@@ -422,13 +429,12 @@ int run(int argc, char** argv) {
     const bool own_report = !compare_path && (cmp.md_path || cmp.html_path || cmp.csv_path);
     if (json_path || compare_path || baseline_path || own_report || csv_out) {
       if (json_path || baseline_path) {
-        const std::string text = doc.dump(2) + "\n";
+        const std::string text = to_json(current, opt.time_unit).dump(2) + "\n";
         if (results_out) results_out->write(text);
         else if (json_path) { write_file_atomically(*json_path, text); fmt::print("results: {}\n", *json_path); }
         if (baseline_path) { write_file_atomically(*baseline_path, text); fmt::print("baseline saved: {}\n", *baseline_path); }
       }
-      const std::string source = json_path && !results_out ? *json_path : "this run";
-      const run_result current = parse_run(nlohmann::json(doc), source);
+      if (json_path && !results_out) current.source = *json_path;
       comparison verdicts;
       if (compare_path) status = std::max(status, compare_and_report(load_run(*compare_path), current, cmp, &verdicts));
       if (own_report) report_run(current, cmp);

@@ -25,6 +25,7 @@
 #include "harness/atomic_file.hpp"
 #include "harness/errors.hpp"
 #include "harness/interrupt.hpp"
+#include "harness/results.hpp"
 
 extern char** environ;
 
@@ -171,6 +172,18 @@ nlohmann::ordered_json read_json(const std::string& path) {
   }
 }
 
+/// The results a worker left at `path` (read by the one reader of the schema), or nothing when there are
+/// none yet or they cannot be read (the worker died while writing them, which the atomic write rules out).
+std::optional<run_result> read_results(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  try {
+    return load_run(path);
+  } catch (const input_error&) {  // no case finished yet: its document holds no rows
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 void install_stop_signals() {
@@ -262,13 +275,10 @@ supervised_run supervise(const std::vector<std::string>& args, const std::vector
     const worker_end end = run_worker(argv, worker_environment(extra), fds[1], read_end.get(), watchdog_s);
 
     // What it finished, whatever became of it afterwards.
-    const nlohmann::ordered_json doc = read_json(results);
-    if (doc.is_object() && doc.contains("benchmarks") && doc["benchmarks"].is_array()) {
-      if (out.context.is_null() && doc.contains("context")) out.context = doc["context"];
-      std::map<std::string, std::vector<nlohmann::ordered_json>> rows;
-      for (const auto& row : doc["benchmarks"])
-        if (row.is_object() && row.contains("run_name") && row["run_name"].is_string()) rows[row["run_name"].get<std::string>()].push_back(row);
-      for (auto& [name, r] : rows) out.rows[name] = std::move(r);
+    if (std::optional<run_result> done = read_results(results)) {
+      if (out.host.empty()) out.host = done->host;
+      if (!out.device) out.device = done->device;
+      for (case_result& c : done->cases) out.cases[c.name] = std::move(c);
     }
     if (want_trace) {
       nlohmann::ordered_json t = read_json(trace);
@@ -297,7 +307,7 @@ supervised_run supervise(const std::vector<std::string>& args, const std::vector
         throw input_error(fmt::format("the worker process started no case within {:g} s (--watchdog)", watchdog_s));
       why = fmt::format("hung: no progress for {:g} s, so its process was killed (--watchdog={:g})", watchdog_s, watchdog_s);
     } else if (exited && code == worker_exit_context_lost) {
-      if (!out.rows.count(end.last_case)) why = "lost the CUDA context";
+      if (!out.cases.count(end.last_case)) why = "lost the CUDA context";
     } else if (WIFSIGNALED(st)) {
       if (end.last_case.empty())
         throw input_error(fmt::format("the worker process was killed by {} before its first case", signal_name(WTERMSIG(st))));
@@ -310,11 +320,11 @@ supervised_run supervise(const std::vector<std::string>& args, const std::vector
     if (!why.empty()) out.faulted[end.last_case] = why;
     // The reason as the worker recorded it, when it did (a lost context: the CUDA error of the case).
     std::string said = why;
-    if (auto it = out.rows.find(end.last_case); said.empty() && it != out.rows.end() && !it->second.empty())
-      said = it->second.front().value("error_message", std::string("failed"));
+    if (auto it = out.cases.find(end.last_case); said.empty() && it != out.cases.end())
+      said = it->second.message.empty() ? std::string("failed") : it->second.message;
     std::vector<std::string> next;
     for (const std::string& c : remaining)
-      if (!out.rows.count(c) && !out.faulted.count(c)) next.push_back(c);
+      if (!out.cases.count(c) && !out.faulted.count(c)) next.push_back(c);
     if (next.size() >= remaining.size())  // no progress: never start the same worker again
       throw input_error(fmt::format("the worker process stopped in {} without finishing it", end.last_case));
     remaining = std::move(next);

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/results_model.hpp"
+
 namespace cudabench::app {
 
 /// A worker's exit status after a case lost the CUDA context (its results file holds that case, failed).
@@ -49,10 +51,11 @@ class worker_link {
   std::size_t before_ = 0, total_ = 0;
 };
 
-/// What the workers produced, merged: every row they wrote, by case, and the cases that failed under them.
+/// What the workers produced, merged: every case they finished, and the cases that failed under them.
 struct supervised_run {
-  nlohmann::ordered_json context;                                  ///< the first worker's (null if none wrote one)
-  std::map<std::string, std::vector<nlohmann::ordered_json>> rows; ///< case name -> its rows, as a worker wrote them
+  nlohmann::ordered_json host;                                     ///< the first worker's host description
+  std::optional<device_info> device;                               ///< the first worker's device description
+  std::map<std::string, case_result> cases;                        ///< case name -> its result, as a worker recorded it
   std::map<std::string, std::string> faulted;                      ///< case name -> why (hung, died), no rows
   /// The workers' Chrome traces as one (the first's, with the later ones' events appended, their processes
   /// renumbered apart); null when none wrote one.

@@ -4,16 +4,17 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <ctime>
 
 #include "harness/format.hpp"
-#include "harness/results_json.hpp"
+#include "harness/interrupt.hpp"
+#include "harness/measure.hpp"
 
 namespace cudabench::app {
 
-table_reporter::table_reporter(const device_info& device, const run_info& info, std::size_t case_count,
-                               const std::map<std::string, measured_case>& results, std::size_t before)
-    : device_(device), info_(info), total_(case_count), results_(results), done_(before), continues_(before > 0),
+table_reporter::table_reporter(const device_info& device, const run_info& info, std::size_t case_count, std::size_t before)
+    : device_(device), info_(info), total_(case_count), done_(before), continues_(before > 0),
       color_(::isatty(STDOUT_FILENO) != 0) {}
 
 bool table_reporter::ReportContext(const Context& ctx) {
@@ -50,18 +51,18 @@ bool table_reporter::ReportContext(const Context& ctx) {
   return true;
 }
 
-void table_reporter::print_row(const std::string& name, const measured_case& m) {
+void table_reporter::print_row(const Run& shown, const std::string& label) {
+  const std::string name = shown.run_name.function_name;
   const std::string progress = fmt::format("[{}/{}]", done_, total_);
   auto paint = [&](const char* code, const std::string& text) {
     return color_ ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
   };
-  if (m.outcome != case_outcome::passed) {
-    const bool skipped = m.outcome == case_outcome::skipped;
-    fmt::print("{:<44} {}  {}\n", name, paint(skipped ? "33" : "31", skipped ? "SKIPPED" : "FAILED"), m.message);
+  if (const reported_outcome ended = outcome_of(shown); ended.status != case_status::ok) {
+    const bool skipped = ended.status == case_status::skipped;
+    fmt::print("{:<44} {}  {}\n", name, paint(skipped ? "33" : "31", skipped ? "SKIPPED" : "FAILED"), ended.message);
     return;
   }
-  const repetition r = median_repetition(m);
-  auto counter = [&](const char* k) { auto it = r.counters.find(k); return it == r.counters.end() ? -1.0 : it->second; };
+  auto counter = [&](const char* k) { auto it = shown.counters.find(k); return it == shown.counters.end() ? -1.0 : double(it->second.value); };
   std::string throughput = "-";
   if (counter("flops_per_second") > 0) throughput = format_rate(counter("flops_per_second"), "FLOP/s");
   else if (counter("bytes_per_second") > 0) throughput = format_rate(counter("bytes_per_second"), "B/s");
@@ -69,22 +70,20 @@ void table_reporter::print_row(const std::string& name, const measured_case& m) 
   std::string peak = counter("bw_peak_fraction") >= 0 ? fmt::format("{:.1f}%", 100 * counter("bw_peak_fraction")) : "-";
   std::string noise = counter("noise_pct") >= 0 ? fmt::format("{:.2f}%", counter("noise_pct")) : "-";
   std::string samples = counter("samples") >= 0 ? fmt::format("{:.0f}", counter("samples")) : "-";
-  fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}  {} {}\n", name, format_time(r.real_time_s), noise, throughput, peak,
-             samples, r.label, paint("2", progress));
+  const double seconds = shown.real_accumulated_time / double(std::max<benchmark::IterationCount>(shown.iterations, 1));
+  fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}  {} {}\n", name, format_time(seconds), noise, throughput, peak,
+             samples, label, paint("2", progress));
 }
 
 void table_reporter::ReportRuns(const std::vector<Run>& runs) {
-  // A case's line is printed once, when all its repetitions are in (or it was skipped or failed).
-  for (const Run& run : runs) {
-    const std::string& name = run.run_name.function_name;
-    auto it = results_.find(name);
-    if (it == results_.end() || shown_.count(name)) continue;
-    const measured_case& m = it->second;
-    if (m.outcome == case_outcome::passed && m.repetitions.size() < std::size_t(run.repetitions)) continue;
-    shown_.insert(name);
-    ++done_;
-    print_row(name, m);
-  }
+  // Google Benchmark reports a case once all its repetitions are in: they, then their aggregates. The line
+  // shows the median aggregate (the one repetition when there is one), with the first repetition's label.
+  if (runs.empty() || interrupt_signal().load()) return;  // stopping: abandoned cases are passed over
+  const Run* shown = &runs.front();
+  for (const Run& r : runs)
+    if (outcome_of(runs.front()).status == case_status::ok && r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") shown = &r;
+  ++done_;
+  print_row(*shown, runs.front().report_label);
   std::fflush(stdout);
 }
 

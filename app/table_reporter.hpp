@@ -1,26 +1,23 @@
-// The terminal table of a run: one line per case as it finishes, colour only on a terminal. It also keeps
-// the host description Google Benchmark hands its reporters, for the results' context.
+// The terminal table of a run: one line per case as Google Benchmark reports it (its run data: the median
+// aggregate of the repetitions, or the one repetition), colour only on a terminal. It also keeps the host
+// description Google Benchmark hands its reporters, for the results' context.
 #pragma once
 
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
 
-#include <map>
-#include <set>
 #include <string>
 
 #include "harness/device_info.hpp"
-#include "harness/results_model.hpp"
 #include "harness/run_info.hpp"
 
 namespace cudabench::app {
 
 class table_reporter : public benchmark::BenchmarkReporter {
  public:
-  /// `results` is the case driver's, read as each case finishes. `before`: cases of the run that an earlier
-  /// process finished (the table continues theirs: no header, rows numbered on).
-  table_reporter(const device_info& device, const run_info& info, std::size_t case_count,
-                 const std::map<std::string, measured_case>& results, std::size_t before = 0);
+  /// `before`: cases of the run that an earlier process finished (the table continues theirs: no header,
+  /// rows numbered on).
+  table_reporter(const device_info& device, const run_info& info, std::size_t case_count, std::size_t before = 0);
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
@@ -29,12 +26,10 @@ class table_reporter : public benchmark::BenchmarkReporter {
   const nlohmann::ordered_json& host_context() const { return host_; }
 
  private:
-  void print_row(const std::string& name, const measured_case& m);
+  void print_row(const Run& shown, const std::string& label);
   const device_info& device_;
   const run_info& info_;
   std::size_t total_;
-  const std::map<std::string, measured_case>& results_;
-  std::set<std::string> shown_;
   std::size_t done_ = 0;
   bool continues_ = false;
   bool color_;

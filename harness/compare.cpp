@@ -170,8 +170,8 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   if (base_clock > 0 && cur_clock > 0 && std::fabs(cur_clock / base_clock - 1) > 0.05)
     out.header_notes.push_back(fmt::format("warning: the SM clocks measured during the runs differ ({:.0f} vs {:.0f} MHz mean)",
                                            base_clock, cur_clock));
-  if (base.injected) out.header_notes.push_back("baseline ran with --inject-slowdown=" + *base.injected);
-  if (cur.injected) out.header_notes.push_back("current run used --inject-slowdown=" + *cur.injected + " (a validation run)");
+  if (base.settings.injected) out.header_notes.push_back("baseline ran with --inject-slowdown=" + *base.settings.injected);
+  if (cur.settings.injected) out.header_notes.push_back("current run used --inject-slowdown=" + *cur.settings.injected + " (a validation run)");
 
   std::map<std::string, std::vector<double>> log_ratios;
   for (const case_result& c : cur.cases) {

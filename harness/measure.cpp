@@ -8,6 +8,8 @@
 #include <cmath>
 #include <ctime>
 #include <regex>
+#include <string>
+#include <string_view>
 
 #include "harness/gpu_probes.hpp"
 #include "harness/interrupt.hpp"
@@ -135,21 +137,49 @@ cpu_samples sample_cpu(fixture& fx, const sampling_policy& policy, double alread
   return out;
 }
 
+namespace {
+case_result ended_case(case_status status, const std::string& why) {
+  case_result c;
+  c.status = status;
+  c.message = why;
+  return c;
+}
+}  // namespace
+
 case_driver::case_driver(const device_info& device, const preset& p, measure_settings settings)
     : device_(device), preset_(p), settings_(std::move(settings)) {}
 case_driver::~case_driver() = default;
 
+namespace {
+/// Google Benchmark 1.7 has no skip with a message: a skip is an error whose message starts with this.
+constexpr std::string_view skip_prefix = "SKIPPED: ";
+}  // namespace
+
 void case_driver::skip(benchmark::State& st, const std::string& name, const std::string& why) {
-  results_[name] = {case_outcome::skipped, why, {}};
+  results_[name] = ended_case(case_status::skipped, why);
 #if CUDABENCH_GBENCH_HAS_SKIP_MESSAGE
   st.SkipWithMessage(why);
 #else
-  st.SkipWithError(why.c_str());  // Google Benchmark 1.7 has no skip with a message; our results say which
+  st.SkipWithError((std::string(skip_prefix) + why).c_str());
 #endif
 }
 
+reported_outcome outcome_of(const benchmark::BenchmarkReporter::Run& run) {
+#if CUDABENCH_GBENCH_HAS_SKIP_MESSAGE
+  if (run.skipped == benchmark::internal::SkippedWithMessage) return {case_status::skipped, run.skip_message};
+  if (run.skipped == benchmark::internal::SkippedWithError) return {case_status::failed, run.skip_message};
+#else
+  if (run.error_occurred) {
+    const std::string& m = run.error_message;
+    if (m.compare(0, skip_prefix.size(), skip_prefix) == 0) return {case_status::skipped, m.substr(skip_prefix.size())};
+    return {case_status::failed, m};
+  }
+#endif
+  return {};
+}
+
 void case_driver::fail(benchmark::State& st, const std::string& name, const std::string& why) {
-  results_[name] = {case_outcome::failed, why, {}};
+  results_[name] = ended_case(case_status::failed, why);
   st.SkipWithError(why.c_str());
 }
 
@@ -192,7 +222,7 @@ bool case_driver::injected(const case_def& c) const {
 }
 
 std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, repetition& rep) {
-  run_record& rec = rep.record;
+  run_record& rec = *rep.record;
   gpu_state& g = *gpu_;
   const bool cold = cache_of(c) == cache_state::cold;
   double inject_ns = 0;
@@ -269,9 +299,9 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
 
 std::vector<double> case_driver::measure_cpu(fixture& fx, const case_def& c, repetition& rep) {
   cpu_samples got = sample_cpu(fx, preset_.sampling, fresh_run_s_, injected(c) ? settings_.inject_pct : 0);
-  rep.record.stop = got.stop;
-  rep.record.batch = got.batch;
-  rep.record.injected = got.injected;
+  rep.record->stop = got.stop;
+  rep.record->batch = got.batch;
+  rep.record->injected = got.injected;
   rep.cpu_time_s = got.cpu_per_run_s;
   return std::move(got.seconds);
 }
@@ -368,16 +398,16 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     return;
   }
   case_range range(nvtx_case_name(name));
-  if (auto it = results_.find(name); it != results_.end() && it->second.outcome != case_outcome::passed) {
+  if (auto it = results_.find(name); it != results_.end() && it->second.status != case_status::ok) {
     // Skipped or failed in an earlier repetition: say so again without building the fixture again.
     const std::string why = it->second.message;
-    return it->second.outcome == case_outcome::skipped ? skip(st, name, why) : fail(st, name, why);
+    return it->second.status == case_status::skipped ? skip(st, name, why) : fail(st, name, why);
   }
   try {
     if (c.on == where::gpu && !device_.available) return skip(st, name, device_.unavailable_reason);
     fixture& fx = fixture_for(c);
     repetition rep;
-    run_record& rec = rep.record;
+    run_record& rec = rep.record.emplace();
     rec.cache = c.on == where::gpu && cache_of(c) == cache_state::cold ? "cold" : "hot";
     summary s;
     bool stopped = false;
@@ -424,7 +454,8 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     if (rec.injected) rep.label += fmt::format(", injected +{:g}%", settings_.inject_pct);
     if (!rec.note.empty()) rep.label += ", " + rec.note;
     st.SetLabel(rep.label);
-    measured_case& m = results_[name];
+    for (const auto& [counter, value] : k) st.counters[counter] = value;  // Google Benchmark's run data carries them
+    case_result& m = results_[name];
     m.repetitions.push_back(std::move(rep));
     if (settings_.tracer && m.repetitions.size() >= std::size_t(preset_.repetitions)) m.timeline = trace_sample(fx, c);
   } catch (const skip_case& e) {

@@ -46,6 +46,13 @@ struct cpu_samples {
 /// Each sample costs O(1), and sampling stops at policy.max_time_s or policy.max_samples at the latest.
 cpu_samples sample_cpu(fixture& fx, const sampling_policy& policy, double already_warm_s = 0, double inject_pct = 0);
 
+/// How Google Benchmark saw a case end (its run data): ok, skipped with the reason, or failed with it.
+struct reported_outcome {
+  case_status status = case_status::ok;
+  std::string message;
+};
+reported_outcome outcome_of(const benchmark::BenchmarkReporter::Run& run);
+
 class case_driver {
  public:
   case_driver(const device_info& device, const preset& p, measure_settings settings = {});
@@ -57,7 +64,7 @@ class case_driver {
   void run(benchmark::State& st, const case_def& c);
 
   /// Everything measured so far, by case name.
-  const std::map<std::string, measured_case>& results() const { return results_; }
+  const std::map<std::string, case_result>& results() const { return results_; }
 
  private:
   struct gpu_state;
@@ -77,7 +84,7 @@ class case_driver {
   std::string cached_name_;
   std::unique_ptr<fixture> cached_;
   double fresh_run_s_ = 0;  ///< duration of the verification run of a just-built fixture (counts as warm-up)
-  std::map<std::string, measured_case> results_;
+  std::map<std::string, case_result> results_;
   std::set<std::string> unheld_;  ///< cases whose queued work turned out to wait on the host
 };
 

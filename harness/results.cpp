@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "harness/atomic_file.hpp"
-#include "harness/merge.hpp"
+#include "harness/results_schema.hpp"
 #include "harness/errors.hpp"
 #include "harness/format.hpp"
 #include "harness/stats.hpp"
@@ -41,27 +41,10 @@ std::string canonical_case_name(const std::string& gbench_name) {
   }
 }
 
-const char* to_string(case_status s) {
-  switch (s) {
-    case case_status::ok: return "ok";
-    case case_status::failed: return "failed";
-    case case_status::skipped: return "skipped";
-  }
-  return "?";
-}
-
-const case_result* run_result::find(const std::string& name) const {
-  if (by_name.size() == cases.size()) {  // the index parse_run built (cases edited since: scan)
-    auto it = by_name.find(name);
-    if (it != by_name.end() && it->second < cases.size() && cases[it->second].name == name) return &cases[it->second];
-    if (it == by_name.end()) return nullptr;
-  }
-  for (auto& c : cases)
-    if (c.name == name) return &c;
-  return nullptr;
-}
-
 namespace {
+namespace k = schema;
+using json = nlohmann::ordered_json;
+
 double unit_to_seconds(const std::string& unit, const std::string& source, const std::string& name) {
   if (unit == "ns") return 1e-9;
   if (unit == "us") return 1e-6;
@@ -71,7 +54,7 @@ double unit_to_seconds(const std::string& unit, const std::string& source, const
 }
 
 /// The strings of a JSON string or array of strings (anything else in it is ignored).
-std::vector<std::string> strings_of(const nlohmann::json& j) {
+std::vector<std::string> strings_of(const json& j) {
   if (j.is_string()) return {j.get<std::string>()};
   std::vector<std::string> out;
   if (j.is_array())
@@ -79,16 +62,29 @@ std::vector<std::string> strings_of(const nlohmann::json& j) {
   return out;
 }
 
+std::string string_field(const json& j, const char* key, const std::string& fallback = "") {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+double number_field(const json& j, const char* key, double fallback = 0) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() && std::isfinite(it->get<double>()) ? it->get<double>() : fallback;
+}
+bool bool_field(const json& j, const char* key, bool fallback) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
+}
+
 /// Names the first field of a row whose type is not the one Google Benchmark writes (the JSON library's
 /// own message names neither the row nor the field).
-void check_field_types(const nlohmann::json& row, const std::string& source, std::size_t row_number) {
+void check_field_types(const json& row, const std::string& source, std::size_t row_number) {
   enum class kind { string, number, boolean, object };
   static const std::pair<const char*, kind> fields[] = {
-      {"run_name", kind::string},        {"run_type", kind::string},      {"aggregate_name", kind::string},
-      {"aggregate_unit", kind::string},  {"time_unit", kind::string},     {"label", kind::string},
-      {"skip_message", kind::string},    {"error_message", kind::string}, {"repetition_index", kind::number},
-      {"threads", kind::number},         {"real_time", kind::number},     {"cpu_time", kind::number},
-      {"error_occurred", kind::boolean}, {"skipped", kind::boolean},      {"cudabench", kind::object}};
+      {k::run_name, kind::string},        {k::run_type, kind::string},      {k::aggregate_name, kind::string},
+      {k::aggregate_unit, kind::string},  {k::time_unit, kind::string},     {k::label, kind::string},
+      {k::skip_message, kind::string},    {k::error_message, kind::string}, {k::repetition_index, kind::number},
+      {k::threads, kind::number},         {k::real_time, kind::number},     {k::cpu_time, kind::number},
+      {k::error_occurred, kind::boolean}, {k::skipped, kind::boolean},      {k::cudabench, kind::object}};
   for (const auto& [key, want] : fields) {
     auto it = row.find(key);
     if (it == row.end() || it->is_null()) continue;
@@ -97,162 +93,212 @@ void check_field_types(const nlohmann::json& row, const std::string& source, std
     if (!ok) {
       const char* expected = want == kind::string ? "a string" : want == kind::number ? "a number" : want == kind::boolean ? "true or false" : "an object";
       throw input_error(fmt::format("{}: row {} ('{}'): field '{}' is {} {} where {} is expected", source, row_number,
-                                    printable(row["name"].get<std::string>()), key, it->is_array() || it->is_object() ? "an" : "a",
+                                    printable(row[k::name].get<std::string>()), key, it->is_array() || it->is_object() ? "an" : "a",
                                     it->type_name(), expected));
     }
   }
-  if (auto it = row.find("cudabench"); it != row.end() && it->is_object()) {
-    for (const char* key : {"cache", "note", "stop"})
+  if (auto it = row.find(k::cudabench); it != row.end() && it->is_object()) {
+    for (const char* key : {k::cache, k::note, k::stop})
       if (it->contains(key) && !(*it)[key].is_string() && !(*it)[key].is_null())
         throw input_error(fmt::format("{}: row {}: field 'cudabench.{}' is a {} where a string is expected", source, row_number, key, (*it)[key].type_name()));
-    if (it->contains("correct") && !(*it)["correct"].is_boolean())
-      throw input_error(fmt::format("{}: row {}: field 'cudabench.correct' is a {} where true or false is expected", source, row_number, (*it)["correct"].type_name()));
+    if (it->contains(k::correct) && !(*it)[k::correct].is_boolean())
+      throw input_error(fmt::format("{}: row {}: field 'cudabench.correct' is a {} where true or false is expected", source, row_number, (*it)[k::correct].type_name()));
   }
 }
 
-void split_name(case_result& c) {
-  auto [device, name] = split_device_prefix(c.name);
-  c.device = device;
-  auto first = name.find('/');
-  if (first == std::string::npos) { c.family = name; return; }
-  c.family = name.substr(0, first);
-  auto second = name.find('/', first + 1);
-  c.variant = name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
-  if (second != std::string::npos) c.params = name.substr(second + 1);
+void read_settings(run_result& r, const json& meta) {
+  run_settings& s = r.settings;
+  s.schema_version = int(number_field(meta, k::schema_version, k::version));
+  s.preset = string_field(meta, k::preset);
+  s.repetitions = int(std::clamp(number_field(meta, k::repetitions), 0.0, 1e6));
+  s.git_revision = string_field(meta, k::git_revision);
+  s.git_dirty = bool_field(meta, k::git_dirty, false);
+  s.host_name = string_field(meta, k::host_name);
+  s.started_utc = string_field(meta, k::started_utc);
+  s.cache = string_field(meta, k::cache, "declared");
+  if (meta.contains(k::inject_slowdown) && meta[k::inject_slowdown].is_string()) s.injected = meta[k::inject_slowdown].get<std::string>();
+  s.incomplete = bool_field(meta, k::incomplete, false);
+  if (meta.contains(k::interrupted_by) && meta[k::interrupted_by].is_string()) s.interrupted_by = meta[k::interrupted_by].get<std::string>();
 }
-}  // namespace
 
-run_result parse_run(const nlohmann::json& j, const std::string& source) {
-  run_result r;
-  r.source = source;
-  if (!j.is_object() || !j.contains("benchmarks") || !j["benchmarks"].is_array())
-    throw input_error(source + ": not Google Benchmark output (no 'benchmarks' array)");
-  const auto& rows = j["benchmarks"];
-  if (rows.empty()) throw input_error(source + ": holds no results (empty 'benchmarks')");
-  r.context = j.value("context", nlohmann::json::object());
-  if (r.context.contains("device") && r.context["device"].is_object())
-    r.device = device_info_from_json(r.context["device"]);
-  nlohmann::json meta = r.context.value("cudabench", nlohmann::json::object());
-  r.preset = meta.value("preset", "");
-  r.git_revision = meta.value("git_revision", "");
-  r.git_dirty = meta.value("git_dirty", false);
-  r.date = r.context.value("date", "");
-  if (meta.contains("inject_slowdown") && meta["inject_slowdown"].is_string()) r.injected = meta["inject_slowdown"].get<std::string>();
-  const nlohmann::json families = meta.value("families", nlohmann::json::object());  // kept alive for items()
+void read_families(run_result& r, const json& meta) {
+  const json families = meta.value(k::families, json::object());  // kept alive for items()
+  if (!families.is_object()) return;
   for (auto& [fam, fj] : families.items()) {
+    if (!fj.is_object()) continue;
     family_refs f;
-    f.description = fj.value("description", "");
-    const nlohmann::json refs = fj.value("references", nlohmann::json::object());
-    for (auto& [role, variants] : refs.items()) f.references[role] = strings_of(variants);
-    const nlohmann::json tables = fj.value("tables", nlohmann::json::array());
+    f.description = string_field(fj, k::description);
+    f.tolerance = string_field(fj, k::tolerance);
+    const json refs = fj.value(k::references, json::object());
+    if (refs.is_object())
+      for (auto& [role, variants] : refs.items()) f.references[role] = strings_of(variants);
+    const json tables = fj.value(k::tables, json::array());
     if (tables.is_array())
       for (auto& t : tables)
-        if (t.is_object() && t.contains("base") && t.contains("variants"))
-          f.tables.push_back({t.value("title", fam), strings_of(t["base"]), strings_of(t["variants"])});
+        if (t.is_object() && t.contains(k::base) && t.contains(k::variants))
+          f.tables.push_back({string_field(t, k::title, fam), strings_of(t[k::base]), strings_of(t[k::variants])});
     r.families[fam] = f;
   }
-  const nlohmann::json limits = meta.value("limits", nlohmann::json::object());
-  if (limits.is_object())
-    for (auto& [name, l] : limits.items())
-      if (l.is_object() && l.contains("rate") && l["rate"].is_number() && std::isfinite(l["rate"].get<double>()) && l["rate"].get<double>() > 0)
-        r.limits[name] = {l["rate"].get<double>(), l.contains("unit") && l["unit"].is_string() ? l["unit"].get<std::string>() : "",
-                          l.contains("from") && l["from"].is_string() ? l["from"].get<std::string>() : ""};
-  const nlohmann::json case_meta = meta.value("cases", nlohmann::json::object());
-  if (case_meta.is_object() && !case_meta.empty()) {  // an empty list says nothing about a filter
-    r.lists_selection = true;
-    for (auto& [name, m] : case_meta.items()) r.selected.insert(name);
-  }
+}
 
+void read_limits(run_result& r, const json& meta) {
+  const json limits = meta.value(k::limits, json::object());
+  if (!limits.is_object()) return;
+  for (auto& [name, l] : limits.items()) {
+    if (!l.is_object()) continue;
+    const double rate = number_field(l, k::rate);
+    if (rate > 0) r.limits[name] = {rate, string_field(l, k::unit), string_field(l, k::from)};
+  }
+}
+
+case_meta read_meta(const std::string& name, const json& m) {
+  case_meta c;
+  c.name = name;
+  split_case_name(c);
+  if (!m.is_object()) return c;
+  c.described = true;
+  c.on_gpu = string_field(m, k::on) == "gpu";
+  c.declared_cache = string_field(m, k::cache, "hot");
+  c.host_bound = string_field(m, k::bound) == "host";
+  c.gated = bool_field(m, k::gated, true);
+  c.size = number_field(m, k::size);
+  c.bytes = number_field(m, k::bytes);
+  c.items = number_field(m, k::items);
+  c.flops = number_field(m, k::flops);
+  c.limit = string_field(m, k::limit);
+  return c;
+}
+
+void read_context(run_result& r, const json& j) {
+  const json context = j.value(k::context, json::object());
+  if (!context.is_object()) return;
+  for (auto& [key, v] : context.items())
+    if (key != k::device && key != k::devices && key != k::cudabench && key != k::device_name && key != k::preset_name) r.host[key] = v;
+  r.date = string_field(context, k::date);
+  if (context.contains(k::device) && context[k::device].is_object()) r.device = device_info_from_json(context[k::device]);
+  if (context.contains(k::devices) && context[k::devices].is_array()) r.devices = context[k::devices];
+  const json meta = context.value(k::cudabench, json::object());
+  if (!meta.is_object()) return;
+  read_settings(r, meta);
+  read_families(r, meta);
+  read_limits(r, meta);
+  const json cases = meta.value(k::cases, json::object());
+  if (cases.is_object())
+    for (auto& [name, m] : cases.items()) r.selection.push_back(read_meta(name, m));
+}
+
+/// The record of a row's "cudabench" object (types checked by check_field_types).
+run_record read_record(const json& o) {
+  run_record rec;
+  rec.cache = string_field(o, k::cache);
+  rec.stop = string_field(o, k::stop);
+  rec.samples = std::size_t(std::clamp(number_field(o, k::samples), 0.0, 1e15));
+  rec.noise = number_field(o, k::noise);
+  rec.batch = int(std::clamp(number_field(o, k::batch, 1), 1.0, 1e9));
+  rec.sm_clock_mhz = number_field(o, k::sm_clock_mhz);
+  rec.clock_discards = std::size_t(std::clamp(number_field(o, k::clock_discards), 0.0, 1e15));
+  rec.injected = bool_field(o, k::injected, false);
+  rec.held = bool_field(o, k::held, false);
+  rec.correct = bool_field(o, k::correct, true);
+  rec.note = string_field(o, k::note);
+  return rec;
+}
+
+/// A row's time in seconds, checked.
+double row_seconds(const json& row, const std::string& source, const std::string& name) {
+  if (!row.contains(k::real_time) || !row[k::real_time].is_number())
+    throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number (NaN or missing real_time)", source, name));
+  const double t = row[k::real_time].get<double>();
+  if (!std::isfinite(t) || t <= 0)
+    throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number ({})", source, name, t));
+  if (!row.contains(k::time_unit) || !row[k::time_unit].is_string())
+    throw input_error(fmt::format("{}: case '{}' has no time_unit (Google Benchmark writes one on every row)", source, name));
+  const double scale = unit_to_seconds(row[k::time_unit].get<std::string>(), source, name);
+  const double seconds = t * scale;
+  if (!(seconds >= 1e-12 && seconds <= 86400))
+    throw input_error(fmt::format("{}: case '{}' has a time of {:g} s, outside 1 ps to 1 day", source, name, seconds));
+  return seconds;
+}
+
+/// One iteration row as a repetition: its time, CPU time, counters (every other number), label and record.
+repetition read_repetition(const json& row, double seconds, case_result& c, const std::string& source) {
+  static const std::set<std::string> standard = {k::real_time, k::cpu_time, k::iterations, k::repetitions, k::repetition_index,
+                                                 k::threads, k::family_index, k::per_family_instance_index, k::device_ordinal};
+  repetition rep;
+  rep.real_time_s = seconds;
+  if (row.contains(k::cpu_time) && row[k::cpu_time].is_number() && std::isfinite(row[k::cpu_time].get<double>()))
+    rep.cpu_time_s = row[k::cpu_time].get<double>() * seconds / row[k::real_time].get<double>();
+  for (auto& [key, v] : row.items())
+    if (v.is_number() && !standard.count(key) && std::isfinite(v.get<double>())) rep.counters[key] = v.get<double>();
+  rep.label = string_field(row, k::label);
+  if (row.contains(k::cudabench) && row[k::cudabench].is_object()) {
+    const json& o = row[k::cudabench];
+    rep.record = read_record(o);
+    if (o.contains(k::timeline)) {
+      if (!o[k::timeline].is_object()) throw input_error(fmt::format("{}: case '{}' has a timeline that is not an object", source, c.name));
+      c.timeline = timeline_from_json(o[k::timeline]);
+    }
+  }
+  return rep;
+}
+
+/// Reads every row into its case; returns the median aggregates of cases that may have only those.
+std::map<std::string, double> read_rows(run_result& r, const json& rows, const std::map<std::string, const case_meta*>& meta) {
   std::map<std::string, std::size_t> index;
   std::set<std::string> seen_rows;
   std::map<std::string, double> median_aggregate;
-  auto get_case = [&](const std::string& name) -> case_result& {
-    auto it = index.find(name);
-    if (it != index.end()) return r.cases[it->second];
-    index[name] = r.cases.size();
-    case_result c;
-    c.name = name;
-    split_name(c);
-    if (case_meta.contains(name)) {
-      const auto& m = case_meta[name];
-      c.size = m.value("size", 0.0);
-      c.bytes = m.value("bytes", 0.0);
-      c.host_bound = m.value("bound", "") == "host";
-      c.gated = !(m.contains("gated") && m["gated"].is_boolean() && !m["gated"].get<bool>());
-    }
-    r.cases.push_back(std::move(c));
-    return r.cases.back();
-  };
-
   std::size_t row_number = 0;
   for (const auto& row : rows) {
     ++row_number;
-    if (!row.is_object() || !row.contains("name") || !row["name"].is_string())
-      throw input_error(fmt::format("{}: row {} has no name", source, row_number));
-    check_field_types(row, source, row_number);
-    const std::string raw = row.contains("run_name") && row["run_name"].is_string() ? row["run_name"].get<std::string>()
-                                                                                      : row["name"].get<std::string>();
-    const std::string name = canonical_case_name(raw);
-    const std::string run_type = row.value("run_type", "iteration");
-    const std::string agg = row.value("aggregate_name", "");
-    const long rep = row.value("repetition_index", -1L);
-    const std::string key = fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, rep, row.value("threads", 1));
-    if (!seen_rows.insert(key).second)
-      throw input_error(fmt::format("{}: duplicate case name '{}'", source, name));
-    case_result& c = get_case(name);
-
-    const bool error = row.value("error_occurred", false);
-    const bool skipped = row.value("skipped", false);
-    if (error || skipped) {
+    if (!row.is_object() || !row.contains(k::name) || !row[k::name].is_string())
+      throw input_error(fmt::format("{}: row {} has no name", r.source, row_number));
+    check_field_types(row, r.source, row_number);
+    const std::string name = canonical_case_name(string_field(row, k::run_name, row[k::name].get<std::string>()));
+    const std::string run_type = row.value(k::run_type, "iteration");
+    const std::string agg = row.value(k::aggregate_name, "");
+    const std::string key = fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, number_field(row, k::repetition_index, -1), number_field(row, k::threads, 1));
+    if (!seen_rows.insert(key).second) throw input_error(fmt::format("{}: duplicate case name '{}'", r.source, name));
+    auto [it, added] = index.emplace(name, r.cases.size());
+    if (added) {
+      case_result c;
+      if (auto m = meta.find(name); m != meta.end()) static_cast<case_meta&>(c) = *m->second;
+      else { c.name = name; split_case_name(c); }
+      r.cases.push_back(std::move(c));
+    }
+    case_result& c = r.cases[it->second];
+    if (row.value(k::error_occurred, false) || row.value(k::skipped, false)) {
+      const bool skipped = row.value(k::skipped, false);
       c.status = skipped ? case_status::skipped : case_status::failed;
-      c.message = skipped ? row.value("skip_message", "") : row.value("error_message", "");
+      c.message = skipped ? string_field(row, k::skip_message) : string_field(row, k::error_message);
       continue;
     }
     // Of the aggregates only the median is used (stddev rows may legitimately be 0, cv has no time unit).
-    if (run_type == "aggregate" && (agg != "median" || row.value("aggregate_unit", "time") != "time")) continue;
-    if (!row.contains("real_time") || !row["real_time"].is_number())
-      throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number (NaN or missing real_time)", source, name));
-    const double t = row["real_time"].get<double>();
-    if (!std::isfinite(t) || t <= 0)
-      throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number ({})", source, name, t));
-    if (!row.contains("time_unit") || !row["time_unit"].is_string())
-      throw input_error(fmt::format("{}: case '{}' has no time_unit (Google Benchmark writes one on every row)", source, name));
-    const double seconds = t * unit_to_seconds(row["time_unit"].get<std::string>(), source, name);
-    if (!(seconds >= 1e-12 && seconds <= 86400))
-      throw input_error(fmt::format("{}: case '{}' has a time of {:g} s, outside 1 ps to 1 day", source, name, seconds));
-    if (run_type == "aggregate") {
-      if (agg == "median") median_aggregate[name] = seconds;
-      continue;
-    }
-    c.samples_s.push_back(seconds);
-    if (row.contains("cudabench") && row["cudabench"].is_object() && row["cudabench"].contains("timeline")) {
-      const nlohmann::json& t = row["cudabench"]["timeline"];
-      if (!t.is_object()) throw input_error(fmt::format("{}: case '{}' has a timeline that is not an object", source, name));
-      c.timeline = t;
-      c.timeline_metrics.clear();
-      if (t.contains("metrics") && t["metrics"].is_object())
-        for (auto& [k, v] : t["metrics"].items())
-          if (v.is_number() && std::isfinite(v.get<double>())) c.timeline_metrics[k] = v.get<double>();
-    }
-    if (c.samples_s.size() == 1) {
-      for (auto& [k, v] : row.items())
-        if (v.is_number() && k != "real_time" && k != "cpu_time" && k != "iterations" && k != "repetitions" &&
-            k != "repetition_index" && k != "threads" && k != "family_index" && k != "per_family_instance_index")
-          c.counters[k] = v.get<double>();
-      c.label = row.value("label", "");
-      if (row.contains("cudabench") && row["cudabench"].is_object()) {
-        c.correct = row["cudabench"].value("correct", true);
-        c.cache = row["cudabench"].value("cache", "");
-      }
-    }
+    if (run_type == "aggregate" && (agg != "median" || row.value(k::aggregate_unit, "time") != "time")) continue;
+    const double seconds = row_seconds(row, r.source, name);
+    if (run_type == "aggregate") median_aggregate[name] = seconds;
+    else c.repetitions.push_back(read_repetition(row, seconds, c, r.source));
   }
+  return median_aggregate;
+}
+}  // namespace
+
+run_result parse_run(const json& j, const std::string& source) {
+  run_result r;
+  r.source = source;
+  if (!j.is_object() || !j.contains(k::benchmarks) || !j[k::benchmarks].is_array())
+    throw input_error(source + ": not Google Benchmark output (no 'benchmarks' array)");
+  if (j[k::benchmarks].empty()) throw input_error(source + ": holds no results (empty 'benchmarks')");
+  read_context(r, j);
+  std::map<std::string, const case_meta*> meta;
+  for (const case_meta& m : r.selection) meta.emplace(m.name, &m);
+  const std::map<std::string, double> median_aggregate = read_rows(r, j[k::benchmarks], meta);
   for (auto& c : r.cases) {
-    if (c.status != case_status::ok) continue;
-    if (!c.samples_s.empty()) c.median_s = median(c.samples_s);
-    else if (median_aggregate.count(c.name)) { c.median_s = median_aggregate[c.name]; c.aggregates_only = true; }
+    summarize_case(c);
+    if (c.status != case_status::ok || !c.repetitions.empty()) continue;
+    if (auto it = median_aggregate.find(c.name); it != median_aggregate.end()) { c.median_s = it->second; c.aggregates_only = true; }
     else throw input_error(fmt::format("{}: case '{}' has neither per-repetition rows nor a median", source, c.name));
   }
-  for (std::size_t i = 0; i < r.cases.size(); ++i) r.by_name.emplace(r.cases[i].name, i);
+  r.index_cases();
   return r;
 }
 
@@ -314,9 +360,9 @@ run_result parse_run_text(const std::string& raw, const std::string& path) {
   const std::string text = sanitize_gbench_json(raw);
   if (const std::size_t depth = json_nesting_depth(text); depth > max_json_depth)
     throw input_error(fmt::format("{}: JSON nested {} levels deep (benchmark results need a few; over {} is refused)", path, depth, max_json_depth));
-  nlohmann::json j;
+  nlohmann::ordered_json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = nlohmann::ordered_json::parse(text);
   } catch (const nlohmann::json::exception& e) {  // syntax errors, and numbers out of a double's range
     throw input_error(fmt::format("{}: invalid JSON ({})", path, printable(e.what())));
   }

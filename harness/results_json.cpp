@@ -3,14 +3,13 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-#include <set>
-
+#include "harness/results_schema.hpp"
 #include "harness/stats.hpp"
 
 namespace cudabench {
 namespace {
 using json = nlohmann::ordered_json;
+namespace k = schema;
 
 /// A time unit as Google Benchmark names it, and its size in the second.
 struct time_unit {
@@ -30,58 +29,68 @@ time_unit unit_for(double median_s, const std::optional<std::string>& forced) {
   return units[3];
 }
 
-json run_metadata(const run_description& run, const suite& s, const std::vector<const case_def*>& selected) {
+json families_json(const std::map<std::string, family_refs>& families) {
+  json out = json::object();
+  for (const auto& [name, f] : families) {
+    json& j = out[name];
+    j = {{k::description, f.description}, {k::tolerance, f.tolerance}, {k::references, f.references}};
+    for (const size_table& t : f.tables) j[k::tables].push_back({{k::title, t.title}, {k::base, t.base}, {k::variants, t.variants}});
+  }
+  return out;
+}
+
+json meta_json(const case_meta& m) {
+  json j = {{k::family, m.family}, {k::variant, m.variant}, {k::params, m.params}, {k::on, m.on_gpu ? "gpu" : "cpu"},
+            {k::cache, m.declared_cache}, {k::bound, m.host_bound ? "host" : "device"}, {k::size, m.size},
+            {k::bytes, m.bytes}, {k::items, m.items}, {k::flops, m.flops}};
+  if (!m.limit.empty()) j[k::limit] = m.limit;
+  if (!m.gated) j[k::gated] = false;
+  return j;
+}
+
+json settings_json(const run_result& run) {
+  const run_settings& s = run.settings;
   json meta;
-  meta["schema_version"] = 1;
-  meta["preset"] = run.info.preset;
-  meta["repetitions"] = run.info.repetitions;
-  meta["git_revision"] = run.info.git_revision;
-  meta["git_dirty"] = run.info.git_dirty;
-  meta["host_name"] = run.info.host_name;
-  meta["started_utc"] = run.info.started_utc;
-  meta["cache"] = run.cache;
-  if (run.injected) meta["inject_slowdown"] = *run.injected;
-  if (run.interrupted_by) {
-    meta["incomplete"] = true;
-    meta["interrupted_by"] = *run.interrupted_by;
+  meta[k::schema_version] = k::version;
+  meta[k::preset] = s.preset;
+  meta[k::repetitions] = s.repetitions;
+  meta[k::git_revision] = s.git_revision;
+  meta[k::git_dirty] = s.git_dirty;
+  meta[k::host_name] = s.host_name;
+  meta[k::started_utc] = s.started_utc;
+  meta[k::cache] = s.cache;
+  if (s.injected) meta[k::inject_slowdown] = *s.injected;
+  if (s.incomplete) {
+    meta[k::incomplete] = true;
+    meta[k::interrupted_by] = s.interrupted_by.value_or("");
   }
-  json families = json::object();
-  for (const auto& f : s.families) {
-    families[f.name] = {{"description", f.description}, {"tolerance", f.tolerance}, {"references", f.references}};
-    for (const size_table& t : f.tables)
-      families[f.name]["tables"].push_back({{"title", t.title}, {"base", t.base}, {"variants", t.variants}});
-  }
-  meta["families"] = families;
+  meta[k::families] = families_json(run.families);
   json cases = json::object();
-  for (const case_def* c : selected) {
-    cases[c->name()] = {{"family", c->family}, {"variant", c->variant}, {"params", c->params},
-                        {"on", c->on == where::gpu ? "gpu" : "cpu"},
-                        {"cache", c->cache == cache_state::cold ? "cold" : "hot"},
-                        {"bound", c->on == where::cpu || c->host_bound ? "host" : "device"},
-                        {"size", c->size}, {"bytes", c->work.bytes()}, {"items", c->work.items}, {"flops", c->work.flops}};
-    if (!c->limit.empty()) cases[c->name()]["limit"] = c->limit;
-    if (!c->gated) cases[c->name()]["gated"] = false;
+  for (const case_meta& m : run.selection) cases[m.name] = meta_json(m);
+  meta[k::cases] = std::move(cases);
+  if (!run.limits.empty()) {
+    json limits = json::object();
+    for (const auto& [name, l] : run.limits) limits[name] = {{k::rate, l.rate}, {k::unit, l.unit}, {k::from, l.from}};
+    meta[k::limits] = std::move(limits);
   }
-  meta["cases"] = cases;
   return meta;
 }
 
 json record_json(const run_record& r) {
-  return {{"cache", r.cache}, {"stop", r.stop}, {"samples", r.samples}, {"noise", r.noise},
-          {"batch", r.batch}, {"sm_clock_mhz", r.sm_clock_mhz}, {"clock_discards", r.clock_discards},
-          {"injected", r.injected}, {"held", r.held}, {"correct", r.correct}, {"note", r.note}};
+  return {{k::cache, r.cache}, {k::stop, r.stop}, {k::samples, r.samples}, {k::noise, r.noise},
+          {k::batch, r.batch}, {k::sm_clock_mhz, r.sm_clock_mhz}, {k::clock_discards, r.clock_discards},
+          {k::injected, r.injected}, {k::held, r.held}, {k::correct, r.correct}, {k::note, r.note}};
 }
 
 /// The fields every row of a case starts with, in Google Benchmark's order.
-json row_head(const std::string& name, const std::string& run_name, std::size_t family_index, const char* run_type,
-              std::size_t repetitions) {
+json row_head(const case_result& c, const std::string& row_name, std::size_t index, const char* run_type, std::size_t reps) {
   json row;
-  row["name"] = name;
-  row["family_index"] = family_index;
-  row["per_family_instance_index"] = 0;
-  row["run_name"] = run_name;
-  row["run_type"] = run_type;
-  row["repetitions"] = repetitions;
+  row[k::name] = row_name;
+  row[k::family_index] = index;
+  row[k::per_family_instance_index] = 0;
+  row[k::run_name] = c.name;
+  row[k::run_type] = run_type;
+  row[k::repetitions] = reps;
   return row;
 }
 
@@ -95,148 +104,157 @@ double aggregate(const std::string& kind, const std::vector<double>& v) {
 }
 
 template <typename Get>
-std::vector<double> each(const measured_case& m, Get get) {
+std::vector<double> each(const case_result& c, Get get) {
   std::vector<double> out;
-  for (const repetition& r : m.repetitions) out.push_back(get(r));
+  for (const repetition& r : c.repetitions) out.push_back(get(r));
   return out;
 }
 
-/// Counter names present in every repetition, in the first repetition's order.
-std::vector<std::string> common_counters(const measured_case& m) {
-  std::vector<std::string> names;
-  for (const auto& [k, v] : m.repetitions.front().counters) {
-    bool everywhere = true;
-    for (const repetition& r : m.repetitions) everywhere = everywhere && r.counters.count(k);
-    if (everywhere) names.push_back(k);
+json ended_row(const case_result& c, std::size_t index, const time_unit& unit) {
+  json row = row_head(c, c.name, index, "iteration", 1);
+  row[k::repetition_index] = 0;
+  row[k::threads] = 1;
+  row[k::iterations] = 0;
+  row[k::real_time] = 0.0;
+  row[k::cpu_time] = 0.0;
+  row[k::time_unit] = unit.name;
+  if (c.status == case_status::skipped) {
+    row[k::skipped] = true;
+    row[k::skip_message] = c.message;
+  } else {
+    row[k::error_occurred] = true;
+    row[k::error_message] = c.message;
   }
-  return names;
+  return row;
 }
 
-void add_case_rows(json& rows, const std::string& name, std::size_t index, const measured_case& m,
-                   const std::optional<std::string>& forced_unit) {
-  const std::size_t reps = m.repetitions.size();
-  const time_unit unit = unit_for(median(each(m, [](const repetition& r) { return r.real_time_s; })), forced_unit);
-  if (m.outcome != case_outcome::passed) {
-    json row = row_head(name, name, index, "iteration", 1);
-    row["repetition_index"] = 0;
-    row["threads"] = 1;
-    row["iterations"] = 0;
-    row["real_time"] = 0.0;
-    row["cpu_time"] = 0.0;
-    row["time_unit"] = unit.name;
-    if (m.outcome == case_outcome::skipped) {
-      row["skipped"] = true;
-      row["skip_message"] = m.message;
-    } else {
-      row["error_occurred"] = true;
-      row["error_message"] = m.message;
-    }
+json repetition_row(const case_result& c, std::size_t index, std::size_t i, const time_unit& unit) {
+  const repetition& r = c.repetitions[i];
+  const std::size_t reps = c.repetitions.size();
+  json row = row_head(c, c.name, index, "iteration", reps);
+  row[k::repetition_index] = i;
+  row[k::threads] = 1;
+  row[k::iterations] = 1;
+  row[k::real_time] = r.real_time_s * unit.per_second;
+  row[k::cpu_time] = r.cpu_time_s * unit.per_second;
+  row[k::time_unit] = unit.name;
+  for (const auto& [name, v] : r.counters) row[name] = v;
+  if (!r.label.empty()) row[k::label] = r.label;
+  if (r.record) row[k::cudabench] = record_json(*r.record);
+  if (i + 1 == reps && c.timeline) row[k::cudabench][k::timeline] = to_json(*c.timeline);
+  if (c.device >= 0) row[k::device_ordinal] = c.device;
+  return row;
+}
+
+json aggregate_row(const case_result& c, std::size_t index, const std::string& kind, const time_unit& unit) {
+  const std::size_t reps = c.repetitions.size();
+  json row = row_head(c, c.name + "_" + kind, index, "aggregate", reps);
+  row[k::threads] = 1;
+  row[k::aggregate_name] = kind;
+  row[k::aggregate_unit] = kind == "cv" ? "percentage" : "time";
+  row[k::iterations] = reps;
+  const double scale = kind == "cv" ? 1 : unit.per_second;
+  row[k::real_time] = aggregate(kind, each(c, [](const repetition& r) { return r.real_time_s; })) * scale;
+  row[k::cpu_time] = aggregate(kind, each(c, [](const repetition& r) { return r.cpu_time_s; })) * scale;
+  row[k::time_unit] = unit.name;
+  for (const auto& [name, v] : c.repetitions.front().counters) {
+    bool everywhere = true;
+    for (const repetition& r : c.repetitions) everywhere = everywhere && r.counters.count(name);
+    if (everywhere) row[name] = aggregate(kind, each(c, [&](const repetition& r) { return r.counters.at(name); }));
+  }
+  if (!c.repetitions.front().label.empty()) row[k::label] = c.repetitions.front().label;
+  if (c.device >= 0) row[k::device_ordinal] = c.device;
+  return row;
+}
+
+void add_case_rows(json& rows, const case_result& c, std::size_t index, const std::optional<std::string>& forced_unit) {
+  const time_unit unit = unit_for(c.repetitions.empty() ? c.median_s : median(each(c, [](const repetition& r) { return r.real_time_s; })),
+                                  forced_unit);
+  if (c.status != case_status::ok) {
+    rows.push_back(ended_row(c, index, unit));
+    return;
+  }
+  if (c.repetitions.empty()) {  // a foreign run that kept only its aggregates: its median
+    json row = row_head(c, c.name + "_median", index, "aggregate", 0);
+    row[k::aggregate_name] = "median";
+    row[k::aggregate_unit] = "time";
+    row[k::real_time] = c.median_s * unit.per_second;
+    row[k::time_unit] = unit.name;
     rows.push_back(std::move(row));
     return;
   }
-  for (std::size_t i = 0; i < reps; ++i) {
-    const repetition& r = m.repetitions[i];
-    json row = row_head(name, name, index, "iteration", reps);
-    row["repetition_index"] = i;
-    row["threads"] = 1;
-    row["iterations"] = 1;
-    row["real_time"] = r.real_time_s * unit.per_second;
-    row["cpu_time"] = r.cpu_time_s * unit.per_second;
-    row["time_unit"] = unit.name;
-    for (const auto& [k, v] : r.counters) row[k] = v;
-    if (!r.label.empty()) row["label"] = r.label;
-    row["cudabench"] = record_json(r.record);
-    if (i + 1 == reps && m.timeline) row["cudabench"]["timeline"] = to_json(*m.timeline);
-    rows.push_back(std::move(row));
-  }
-  if (reps < 2) return;
-  const std::vector<std::string> counters = common_counters(m);
-  for (const std::string kind : {"mean", "median", "stddev", "cv"}) {
-    json row = row_head(name + "_" + kind, name, index, "aggregate", reps);
-    row["threads"] = 1;
-    row["aggregate_name"] = kind;
-    row["aggregate_unit"] = kind == "cv" ? "percentage" : "time";
-    row["iterations"] = reps;
-    const double scale = kind == "cv" ? 1 : unit.per_second;
-    row["real_time"] = aggregate(kind, each(m, [](const repetition& r) { return r.real_time_s; })) * scale;
-    row["cpu_time"] = aggregate(kind, each(m, [](const repetition& r) { return r.cpu_time_s; })) * scale;
-    row["time_unit"] = unit.name;
-    for (const std::string& k : counters) row[k] = aggregate(kind, each(m, [&](const repetition& r) { return r.counters.at(k); }));
-    if (!m.repetitions.front().label.empty()) row["label"] = m.repetitions.front().label;
-    rows.push_back(std::move(row));
-  }
+  for (std::size_t i = 0; i < c.repetitions.size(); ++i) rows.push_back(repetition_row(c, index, i, unit));
+  if (c.repetitions.size() < 2) return;
+  for (const std::string kind : {"mean", "median", "stddev", "cv"}) rows.push_back(aggregate_row(c, index, kind, unit));
 }
 }  // namespace
 
-namespace {
-/// The per-second counter of a row that a limit of `unit` is a rate of (bytes for an unknown unit).
-const char* rate_counter(const std::string& unit) {
-  return unit == "FLOP/s" ? "flops_per_second" : unit == "1/s" ? "items_per_second" : "bytes_per_second";
+case_meta meta_of(const case_def& c) {
+  case_meta m;
+  m.name = c.name();
+  split_case_name(m);
+  m.described = true;
+  m.on_gpu = c.on == where::gpu;
+  m.declared_cache = c.cache == cache_state::cold ? "cold" : "hot";
+  m.host_bound = c.on == where::cpu || c.host_bound;
+  m.gated = c.gated;
+  m.size = c.size;
+  m.bytes = c.work.bytes();
+  m.items = c.work.items;
+  m.flops = c.work.flops;
+  m.limit = c.limit;
+  return m;
 }
-}  // namespace
 
-std::map<std::string, limit_rate> measured_limits(const nlohmann::ordered_json& doc) {
-  std::map<std::string, limit_rate> out;
-  const json& cases = doc["context"]["cudabench"]["cases"];
-  std::map<std::string, const json*> median_row;  // the median aggregate, else the one iteration row
-  for (const json& row : doc["benchmarks"]) {
-    const std::string name = row.value("run_name", std::string());
-    if (!cases.contains(name) || cases[name].value("family", std::string()) != "limits") continue;
-    if (row.value("error_occurred", false) || row.value("skipped", false)) continue;
-    if (row.value("aggregate_name", std::string()) == "median" || !median_row.count(name)) median_row[name] = &row;
+run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_description& run,
+                           const suite& s, const std::vector<const case_def*>& selected,
+                           const std::map<std::string, case_result>& results) {
+  run_result r;
+  r.source = "this run";
+  if (host.is_object()) r.host = std::move(host);  // else none: a supervisor whose workers finished nothing
+  r.date = r.host.value(k::date, std::string());
+  r.device = device;
+  r.settings.preset = run.info.preset;
+  r.settings.repetitions = run.info.repetitions;
+  r.settings.git_revision = run.info.git_revision;
+  r.settings.git_dirty = run.info.git_dirty;
+  r.settings.host_name = run.info.host_name;
+  r.settings.started_utc = run.info.started_utc;
+  r.settings.cache = run.cache;
+  r.settings.injected = run.injected;
+  if (run.interrupted_by) r.mark_incomplete(*run.interrupted_by);
+  for (const family_def& f : s.families) r.families[f.name] = {f.description, f.tolerance, f.references, f.tables};
+  for (const case_def* c : selected) {
+    r.selection.push_back(meta_of(*c));
+    const auto it = results.find(c->name());
+    if (it == results.end()) continue;
+    case_result m = it->second;
+    static_cast<case_meta&>(m) = r.selection.back();
+    summarize_case(m);
+    r.cases.push_back(std::move(m));
   }
-  for (const auto& [name, row] : median_row) {
-    const json& meta = cases[name];
-    const char* unit = meta.value("flops", 0.0) > 0 ? "FLOP/s" : meta.value("bytes", 0.0) > 0 ? "B/s" : "1/s";
-    const double rate = row->value(rate_counter(unit), 0.0);
-    if (std::isfinite(rate) && rate > 0) out[name] = {rate, unit};
-  }
-  return out;
+  r.index_cases();
+  return r;
 }
 
-void apply_limits(nlohmann::ordered_json& doc, const std::map<std::string, limit_rate>& limits, const std::string& source) {
-  if (limits.empty()) return;
-  json& meta = doc["context"]["cudabench"];
-  json record = json::object();
-  for (const auto& [name, l] : limits) record[name] = {{"rate", l.rate}, {"unit", l.unit}, {"from", source}};
-  meta["limits"] = record;
-  const json& cases = meta["cases"];
-  for (json& row : doc["benchmarks"]) {
-    const std::string name = row.value("run_name", std::string());
-    if (!cases.contains(name) || !cases[name].contains("limit")) continue;
-    const auto it = limits.find(cases[name].value("limit", std::string()));
-    if (it == limits.end() || row.value("aggregate_name", std::string()) == "cv") continue;
-    const char* counter = rate_counter(it->second.unit);
-    if (row.contains(counter) && row[counter].is_number()) row["limit_fraction"] = row[counter].get<double>() / it->second.rate;
-  }
-}
-
-repetition median_repetition(const measured_case& m) {
-  if (m.repetitions.size() < 2) return m.repetitions.empty() ? repetition{} : m.repetitions.front();
-  repetition out = m.repetitions.front();
-  out.real_time_s = median(each(m, [](const repetition& r) { return r.real_time_s; }));
-  out.cpu_time_s = median(each(m, [](const repetition& r) { return r.cpu_time_s; }));
-  out.counters.clear();
-  for (const std::string& k : common_counters(m)) out.counters[k] = median(each(m, [&](const repetition& r) { return r.counters.at(k); }));
-  return out;
-}
-
-nlohmann::ordered_json results_document(nlohmann::ordered_json context, const device_info& device,
-                                        const run_description& run, const suite& s,
-                                        const std::vector<const case_def*>& selected,
-                                        const std::map<std::string, measured_case>& results) {
+nlohmann::ordered_json to_json(const run_result& run, const std::optional<std::string>& time_unit) {
+  json context = run.host.is_object() ? run.host : json::object();
+  const bool has_device = run.device.has_value();
+  context[k::device_name] = has_device && run.device->available ? run.device->name : "none";
+  context[k::preset_name] = run.settings.preset;
+  if (has_device) context[k::device] = to_json(*run.device);
+  context[k::cudabench] = settings_json(run);
+  if (run.devices.is_array()) context[k::devices] = run.devices;
   json doc;
-  context["cudabench_device"] = device.available ? device.name : "none";
-  context["cudabench_preset"] = run.info.preset;
-  context["device"] = to_json(device);
-  context["cudabench"] = run_metadata(run, s, selected);
-  doc["context"] = std::move(context);
+  doc[k::context] = std::move(context);
+  std::map<std::string, std::size_t> index;
+  for (const case_meta& m : run.selection) index.emplace(m.name, index.size());
   json rows = json::array();
-  for (std::size_t i = 0; i < selected.size(); ++i) {
-    const std::string name = selected[i]->name();
-    if (auto it = results.find(name); it != results.end()) add_case_rows(rows, name, i, it->second, run.time_unit);
+  for (const case_result& c : run.cases) {
+    const auto it = index.find(c.name);
+    add_case_rows(rows, c, it != index.end() ? it->second : index.size(), time_unit);
   }
-  doc["benchmarks"] = std::move(rows);
+  doc[k::benchmarks] = std::move(rows);
   return doc;
 }
 

@@ -1,12 +1,19 @@
-// What a run measured, in memory: one record per case with a row per repetition. The JSON is written from
-// it (results_json.hpp), the terminal table reads it, and a comparison reads the JSON made from it.
+// The results model: what one run measured (or what a results file holds), in memory. The measuring side
+// builds it, every writer and the comparison read it, and JSON is made from it or read into it only where
+// the data crosses a process or a file (results_json.hpp writes it, results.hpp reads it).
 #pragma once
+
+#include <nlohmann/json.hpp>
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "cudabench/fixture.hpp"
+#include "harness/device_info.hpp"
 #include "harness/timeline.hpp"
 
 namespace cudabench {
@@ -32,17 +39,141 @@ struct repetition {
   double cpu_time_s = 0;                   ///< host CPU time per run during the measurement
   std::map<std::string, double> counters;  ///< rates, noise, samples, clock, the fixture's own counters
   std::string label;
-  run_record record;
+  std::optional<run_record> record;        ///< absent in rows of a foreign Google Benchmark binary
 };
 
-enum class case_outcome { passed, skipped, failed };
+enum class case_status { ok, failed, skipped };
+const char* to_string(case_status s);
 
-/// A case of the run: passed with its repetitions, or skipped/failed with the reason.
-struct measured_case {
-  case_outcome outcome = case_outcome::passed;
-  std::string message;               ///< why skipped or failed
-  std::vector<repetition> repetitions;
+/// What a case declares about itself (context.cudabench.cases in the JSON): where it runs, its cache state,
+/// the work it does and how it is gated. Empty for a case of a foreign Google Benchmark binary.
+struct case_meta {
+  std::string name;                     ///< family/variant/params, "dev<N>/" in front after a --devices merge
+  std::string family, variant, params;  ///< split from the name
+  int device = -1;                      ///< N of a "devN/" prefix (results merged by --devices), else -1
+  bool described = false;               ///< the run described it (our metadata is present)
+  bool on_gpu = false;
+  std::string declared_cache = "hot";   ///< "cold" or "hot", as registered
+  bool host_bound = false;              ///< host work dominates its time
+  bool gated = true;                    ///< false when its change is never a regression
+  double size = 0;
+  double bytes = 0, items = 0, flops = 0;  ///< work per run
+  std::string limit;                    ///< the limits case its rate is shown against ("" none)
+};
+
+/// One case of a run: its metadata, how it ended, its repetitions and its traced sample; then what the
+/// readers derive from them (summarize_case fills those).
+struct case_result : case_meta {
+  case_status status = case_status::ok;
+  std::string message;                    ///< why failed or skipped
+  std::vector<repetition> repetitions;    ///< in order (iteration rows)
   std::optional<case_timeline> timeline;  ///< one traced sample after the last repetition (--trace)
+
+  // Derived from the repetitions (summarize_case):
+  std::vector<double> samples_s;        ///< each repetition's time
+  double median_s = 0;                  ///< median of samples, or the median aggregate when only aggregates exist
+  bool aggregates_only = false;         ///< no per-repetition rows: no rank test possible
+  std::map<std::string, double> counters;  ///< the first repetition's (rates use its own time)
+  std::string label;
+  bool correct = true;                  ///< false for teaching cases that are wrong by design
+  std::string cache;                    ///< "cold" / "hot" as measured / "" (unknown)
+  std::map<std::string, double> timeline_metrics;
 };
+
+/// Fills a case's derived fields from its repetitions (median_s stays as it is when there are none).
+void summarize_case(case_result& c);
+
+/// The median over a case's repetitions of its time and of each counter present in all of them.
+repetition median_repetition(const case_result& c);
+
+/// Splits "dev1/family/variant/params" into the meta's device, family, variant and params.
+void split_case_name(case_meta& m);
+
+struct family_refs {
+  std::string description;
+  std::string tolerance;
+  std::map<std::string, std::vector<std::string>> references;  ///< role -> candidate variants, first present wins
+  std::vector<size_table> tables;                                ///< per-size tables the family declares
+};
+
+/// A limit the run's cases were shown against (context.cudabench.limits): a `limits/...` case's rate.
+struct run_limit {
+  double rate = 0;
+  std::string unit;  ///< B/s, FLOP/s or 1/s
+  std::string from;  ///< "this run", or the stored baseline it was taken from
+};
+
+/// How the run was made (context.cudabench).
+struct run_settings {
+  int schema_version = 1;
+  std::string preset;
+  int repetitions = 0;
+  std::string git_revision;
+  bool git_dirty = false;
+  std::string host_name;
+  std::string started_utc;
+  std::string cache = "declared";        ///< --cache: declared, hot or cold
+  std::optional<std::string> injected;   ///< --inject-slowdown as "REGEX:PCT"
+  /// The signal that stopped the run early ("SIGINT", "SIGTERM"): the run holds the finished cases only.
+  std::optional<std::string> interrupted_by;
+  bool incomplete = false;
+};
+
+struct run_result {
+  std::string source;                   ///< the file it came from, or "this run"
+  /// The host as Google Benchmark describes it (date, host_name, executable, num_cpus, caches, load_avg),
+  /// and whatever else a foreign file's context holds; the device and our metadata are kept apart.
+  nlohmann::ordered_json host = nlohmann::ordered_json::object();
+  std::optional<device_info> device;    ///< absent for foreign Google Benchmark output
+  /// After a --devices merge: each device's description (with "ordinal"), or its problem when it left none.
+  nlohmann::ordered_json devices;
+  run_settings settings;
+  std::string date;                     ///< host["date"]
+  std::map<std::string, family_refs> families;
+  std::map<std::string, run_limit> limits;  ///< limits case name -> its rate
+  std::vector<case_meta> selection;     ///< the cases the run selected, in order (run or not)
+  std::vector<case_result> cases;       ///< the cases with a result, in order
+  bool lists_selection = false;         ///< the run says which cases it selected (selection is not empty)
+  std::set<std::string> selected;       ///< their names
+  std::unordered_map<std::string, std::size_t> by_name;  ///< case name -> index in cases (index_cases builds it)
+
+  /// The case of that name, or null: by the index (constant time), or a scan when cases changed since.
+  const case_result* find(const std::string& name) const;
+  /// Rebuilds by_name, selected and lists_selection after cases or selection changed.
+  void index_cases();
+  /// Marks the run stopped early by `signal` ("SIGINT", "SIGTERM"): it holds the finished cases only.
+  void mark_incomplete(const std::string& signal);
+};
+
+/// A measured limit: a limits case's median rate.
+struct limit_rate {
+  double rate = 0;
+  std::string unit;  ///< "B/s", "FLOP/s" or "1/s"
+};
+
+/// The limits a run measured itself (its passing cases of the `limits` family), by case name.
+std::map<std::string, limit_rate> measured_limits(const run_result& run);
+
+/// Records `limits` in the run (each with `source`: "this run" or the stored baseline it came from) and
+/// gives every repetition of a case that names one of them (case_meta::limit) its fraction of it, the
+/// counter "limit_fraction": its bytes_per_second (flops_per_second for a FLOP/s limit, items_per_second
+/// for a 1/s one) over the limit's rate. Nothing happens without limits.
+void apply_limits(run_result& run, const std::map<std::string, limit_rate>& limits, const std::string& source);
+
+/// One device's run of a --devices fan-out.
+struct device_run {
+  int ordinal = 0;
+  std::optional<run_result> result;  ///< absent when the device's process left no result
+  std::string problem;               ///< why there is no result (exit status, crash)
+};
+
+/// The runs of several devices as one: cases become "dev<N>/<case>"; `devices` lists every device (the
+/// first's description stays the run's device); devices without a result are listed with their problem.
+/// A case that failed on one device keeps the other devices' results. Throws input_error when no device
+/// left a result.
+run_result merge_device_runs(std::vector<device_run> runs);
+
+/// "dev1/image/sync" -> (1, "image/sync"); a name without the prefix gives (-1, name).
+std::pair<int, std::string> split_device_prefix(const std::string& name);
 
 }  // namespace cudabench

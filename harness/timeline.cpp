@@ -3,6 +3,8 @@
 
 #include <cxxabi.h>
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
@@ -125,6 +127,64 @@ nlohmann::ordered_json to_json(const case_timeline& t) {
                       {"start_us", us_between(t.begin_ns, r.start_ns)}, {"dur_us", us_between(r.start_ns, r.end_ns)}});
   j["phases"] = std::move(ranges);
   return j;
+}
+
+namespace {
+double number_in(const nlohmann::json& j, const char* key, double fallback = 0) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() && std::isfinite(it->get<double>()) ? it->get<double>() : fallback;
+}
+std::string string_in(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+/// A stored time (microseconds from the sample's start) on a clock whose sample starts at `origin`.
+std::uint64_t at(std::uint64_t origin, double us) {
+  return origin + std::uint64_t(std::int64_t(std::llround(std::clamp(us, -1e12, 1e12) * 1e3)));
+}
+device_op op_from_json(const nlohmann::json& o, std::uint64_t origin) {
+  device_op op;
+  const std::string kind = string_in(o, "kind");
+  op.what = kind == "memcpy" ? device_op::kind::memcpy : kind == "memset" ? device_op::kind::memset : device_op::kind::kernel;
+  op.stream = std::uint32_t(std::clamp(number_in(o, "stream"), 0.0, 4294967295.0));
+  op.start_ns = at(origin, number_in(o, "start_us"));
+  op.end_ns = at(op.start_ns, number_in(o, "dur_us"));
+  op.bytes = std::uint64_t(std::clamp(number_in(o, "bytes"), 0.0, 1e18));
+  op.copy = string_in(o, "copy");
+  if (op.what == device_op::kind::kernel) op.name = string_in(o, "name");
+  return op;
+}
+}  // namespace
+
+case_timeline timeline_from_json(const nlohmann::json& j) {
+  case_timeline t;
+  if (!j.is_object()) return t;
+  const std::uint64_t origin = std::uint64_t(1) << 62;  // room for operations that start before the sample
+  t.begin_ns = origin;
+  t.end_ns = at(origin, number_in(j, "sample_us"));
+  t.of_samples = int(std::clamp(number_in(j, "of_samples", 1), 1.0, 1e9));
+  t.aligned = j.contains("gpu_shift_us");
+  t.gpu_shift_ns = std::int64_t(std::llround(std::clamp(number_in(j, "gpu_shift_us"), -1e12, 1e12) * 1e3));
+  t.note = string_in(j, "note");
+  if (auto m = j.find("metrics"); m != j.end() && m->is_object())
+    for (auto& [key, v] : m->items())
+      if (v.is_number() && std::isfinite(v.get<double>())) t.metrics[key] = v.get<double>();
+  if (auto ops = j.find("ops"); ops != j.end() && ops->is_array())
+    for (const auto& o : *ops)
+      if (o.is_object()) t.ops.push_back(op_from_json(o, origin));
+  if (auto phases = j.find("phases"); phases != j.end() && phases->is_array())
+    for (const auto& p : *phases) {
+      if (!p.is_object()) continue;
+      host_range r;
+      r.name = string_in(p, "name");
+      r.category = "phase";
+      r.thread = std::uint32_t(std::clamp(number_in(p, "thread"), 0.0, 4294967295.0));
+      r.depth = int(std::clamp(number_in(p, "depth"), 0.0, 1e6));
+      r.start_ns = at(origin, number_in(p, "start_us"));
+      r.end_ns = at(r.start_ns, number_in(p, "dur_us"));
+      t.ranges.push_back(std::move(r));
+    }
+  return t;
 }
 
 nlohmann::ordered_json chrome_trace(const trace_log& log) {

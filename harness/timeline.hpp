@@ -65,6 +65,9 @@ struct case_timeline {
 /// A case's timeline as stored in its result row: metrics, then the operations and phases with times in
 /// microseconds from the sample's start.
 nlohmann::ordered_json to_json(const case_timeline& t);
+/// A stored timeline read back (to_json's inverse, to the nanosecond); malformed entries are skipped, so a
+/// hand-edited or foreign file still gives a timeline, never an exception.
+case_timeline timeline_from_json(const nlohmann::json& j);
 
 /// Everything --trace recorded over a run.
 struct trace_log {

@@ -21,40 +21,32 @@ std::string page(const std::string& title, const std::string& body) {
 }
 std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
 
-double number_or(const nlohmann::json& j, const char* key, double fallback) {
-  return j.is_object() && j.contains(key) && j[key].is_number() && std::isfinite(j[key].get<double>()) ? j[key].get<double>() : fallback;
-}
-std::string string_or(const nlohmann::json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
-}
-
-/// The lanes of a stored case timeline: the host phases, one lane per engine (all H2D copies, all kernels,
-/// all D2H copies, with every stream's operations), then one lane per stream. Malformed entries are skipped.
-std::vector<svg::lane> lanes_of(const nlohmann::json& timeline) {
+/// The lanes of a case's timeline: the host phases, one lane per engine (all H2D copies, all kernels, all
+/// D2H copies, with every stream's operations), then one lane per stream. Times in microseconds from the
+/// sample's start.
+std::vector<svg::lane> lanes_of(const cudabench::case_timeline& t) {
+  auto us = [&](std::uint64_t ns) { return double(std::int64_t(ns - t.begin_ns)) * 1e-3; };
   std::vector<svg::lane> lanes;
-  const nlohmann::json empty = nlohmann::json::array();
-  const nlohmann::json& phases = timeline.contains("phases") && timeline["phases"].is_array() ? timeline["phases"] : empty;
-  const nlohmann::json& ops = timeline.contains("ops") && timeline["ops"].is_array() ? timeline["ops"] : empty;
-  std::map<std::pair<double, double>, svg::lane> phase_lanes;  // (thread, depth) -> lane
-  for (const auto& p : phases) {
-    const double thread = number_or(p, "thread", 0), depth = number_or(p, "depth", 0);
-    svg::lane& l = phase_lanes[{thread, depth}];
-    l.name = thread == 0 ? fmt::format("host phases ({:g})", depth) : fmt::format("thread {:g} phases", thread);
-    l.slices.push_back({number_or(p, "start_us", 0), number_or(p, "dur_us", 0), string_or(p, "name"), "phase"});
+  std::map<std::pair<std::uint32_t, int>, svg::lane> phase_lanes;  // (thread, depth) -> lane
+  for (const auto& p : t.ranges) {
+    svg::lane& l = phase_lanes[{p.thread, p.depth}];
+    l.name = p.thread == 0 ? fmt::format("host phases ({})", p.depth) : fmt::format("thread {} phases", p.thread);
+    l.slices.push_back({us(p.start_ns), double(std::int64_t(p.end_ns - p.start_ns)) * 1e-3, p.name, "phase"});
   }
   for (auto& [key, l] : phase_lanes) lanes.push_back(std::move(l));
   svg::lane h2d{"H2D copies (all streams)", {}}, kernels{"kernels (all streams)", {}}, d2h{"D2H copies (all streams)", {}};
-  std::map<double, svg::lane> streams;
-  for (const auto& o : ops) {
-    const std::string kind = string_or(o, "kind"), copy = string_or(o, "copy");
-    const std::string k = kind == "kernel" ? "kernel" : kind == "memset" ? "memset" : copy == "HtoD" ? "h2d" : copy == "DtoH" ? "d2h" : "copy";
-    const svg::slice s{number_or(o, "start_us", 0), number_or(o, "dur_us", 0), string_or(o, "name"), k};
+  std::map<std::uint32_t, svg::lane> streams;
+  for (const auto& o : t.ops) {
+    using kind = cudabench::device_op::kind;
+    const std::string k = o.what == kind::kernel ? "kernel" : o.what == kind::memset ? "memset"
+                        : o.copy == "HtoD" ? "h2d" : o.copy == "DtoH" ? "d2h" : "copy";
+    const std::string label = o.what == kind::kernel ? o.name : o.what == kind::memcpy ? "memcpy " + o.copy : "memset";
+    const svg::slice s{us(o.start_ns), double(std::int64_t(o.end_ns - o.start_ns)) * 1e-3, label, k};
     if (k == "h2d") h2d.slices.push_back(s);
     if (k == "kernel") kernels.slices.push_back(s);
     if (k == "d2h") d2h.slices.push_back(s);
-    const double stream = number_or(o, "stream", 0);
-    streams[stream].name = fmt::format("stream {:g}", stream);
-    streams[stream].slices.push_back(s);
+    streams[o.stream].name = fmt::format("stream {}", o.stream);
+    streams[o.stream].slices.push_back(s);
   }
   for (svg::lane* l : {&h2d, &kernels, &d2h})
     if (!l->slices.empty()) lanes.push_back(std::move(*l));
@@ -67,7 +59,7 @@ std::vector<svg::lane> lanes_of(const nlohmann::json& timeline) {
 std::string timelines_html(const cudabench::run_result& run) {
   std::map<std::string, std::vector<const cudabench::case_result*>> by_family;
   for (auto& c : run.cases)
-    if (c.timeline.is_object()) by_family[c.family].push_back(&c);
+    if (c.timeline) by_family[c.family].push_back(&c);
   if (by_family.empty()) return "";
   std::string body = "<h2>Timelines of one traced sample (--trace)</h2>\n<p>Each chart is one untimed sample recorded "
                      "after the case's timed repetitions: host phases on top, then each engine, then each stream.</p>\n";
@@ -76,10 +68,10 @@ std::string timelines_html(const cudabench::run_result& run) {
     double span = 0;
     std::vector<std::pair<const cudabench::case_result*, std::vector<svg::lane>>> charts;
     for (const auto* c : cases) {
-      auto lanes = lanes_of(c->timeline);
+      auto lanes = lanes_of(*c->timeline);
       for (auto& [k, v] : c->timeline_metrics) metric_names.insert(k);
       if (lanes.empty()) continue;
-      span = std::max(span, number_or(c->timeline, "sample_us", 0));
+      span = std::max(span, double(std::int64_t(c->timeline->end_ns - c->timeline->begin_ns)) * 1e-3);
       charts.emplace_back(c, std::move(lanes));
     }
     for (auto& [c, lanes] : charts) {
@@ -87,7 +79,7 @@ std::string timelines_html(const cudabench::run_result& run) {
       if (auto it = c->timeline_metrics.find("copy_compute_overlap"); it != c->timeline_metrics.end())
         title += fmt::format(" (copy/compute overlap {})", pct(it->second));
       body += "<div class=\"chart timeline\">" + svg::timeline(title, lanes, span) + "</div>\n";
-      if (const std::string note = string_or(c->timeline, "note"); !note.empty()) body += "<p>" + svg::escape(c->name + ": " + note) + "</p>\n";
+      if (const std::string& note = c->timeline->note; !note.empty()) body += "<p>" + svg::escape(c->name + ": " + note) + "</p>\n";
     }
   }
   body += "<table><tr><th>case</th>";
@@ -153,8 +145,8 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
   if (run.device && run.device->available)
     body += fmt::format("<p>{} &middot; driver {} &middot; runtime {} &middot; preset {} &middot; revision {}{}</p>\n",
                         svg::escape(run.device->name), cudabench::cuda_version_string(run.device->driver_version),
-                        cudabench::cuda_version_string(run.device->runtime_version), svg::escape(run.preset),
-                        svg::escape(run.git_revision.substr(0, 12)), run.git_dirty ? " (dirty)" : "");
+                        cudabench::cuda_version_string(run.device->runtime_version), svg::escape(run.settings.preset),
+                        svg::escape(run.settings.git_revision.substr(0, 12)), run.settings.git_dirty ? " (dirty)" : "");
   if (!run.limits.empty()) {
     body += "<h2>Limits</h2>\n<p>Each case's \"% of limit\" is its bytes (FLOPs for <code>limits/fma</code>) at the rate of the "
             "limit it names, over its time.</p>\n<table><tr><th>limit</th><th>measured</th><th>from</th></tr>\n";

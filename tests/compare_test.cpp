@@ -161,7 +161,7 @@ TEST(Compare, RealH100RunsFromTwoBoards) {
 
 TEST(Compare, StoredH100BaselineLoads) {
   run_result r = load_run(std::string(CUDABENCH_SOURCE) + "/reports/baselines/NVIDIA_H100_80GB_HBM3/nightly.json");
-  EXPECT_EQ(r.preset, "nightly");
+  EXPECT_EQ(r.settings.preset, "nightly");
   EXPECT_EQ(r.cases.size(), 132u);
   for (auto& c : r.cases) EXPECT_EQ(c.samples_s.size(), 6u) << c.name;
   // A run without the limits cases takes its limits from here.

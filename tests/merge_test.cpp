@@ -1,5 +1,5 @@
-// Tests of harness/merge (--devices) with results recorded on two H100 boards.
-#include "harness/merge.hpp"
+// Tests of the --devices merge (harness/results_model) with results recorded on two H100 boards.
+#include "harness/results_model.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,6 +8,7 @@
 #include "app/options.hpp"
 #include "harness/errors.hpp"
 #include "harness/results.hpp"
+#include "harness/results_json.hpp"
 #include "reports/speedup.hpp"
 
 using namespace cudabench;
@@ -29,7 +30,10 @@ TEST(Merge, TwoDevicesKeepTheirOwnResults) {
       row["error_occurred"] = true;
       row["error_message"] = "wrong result: synthetic failure";
     }
-  auto merged = merge_device_results({{0, a, ""}, {1, b, ""}});
+  std::vector<device_run> runs(2);
+  runs[0] = {0, parse_run(nlohmann::json(a), "a"), ""};
+  runs[1] = {1, parse_run(nlohmann::json(b), "b"), ""};
+  const nlohmann::ordered_json merged = to_json(merge_device_runs(std::move(runs)));
   ASSERT_EQ(merged["benchmarks"].size(), rows_a + rows_b);
   ASSERT_EQ(merged["context"]["devices"].size(), 2u);
   EXPECT_EQ(merged["context"]["devices"][1]["ordinal"], 1);
@@ -58,9 +62,14 @@ TEST(Merge, TwoDevicesKeepTheirOwnResults) {
 }
 
 TEST(Merge, ADeviceWithoutAResultIsListed) {
-  auto merged = merge_device_results({{0, recorded("quick_board_a.json"), ""}, {1, nullptr, "the process was killed"}});
+  std::vector<device_run> runs(2);
+  runs[0] = {0, parse_run(nlohmann::json(recorded("quick_board_a.json")), "a"), ""};
+  runs[1] = {1, std::nullopt, "the process was killed"};
+  const nlohmann::ordered_json merged = to_json(merge_device_runs(std::move(runs)));
   EXPECT_EQ(merged["context"]["devices"][1]["problem"], "the process was killed");
-  EXPECT_THROW(merge_device_results({{0, nullptr, "exit status 2"}}), input_error);
+  std::vector<device_run> none(1);
+  none[0] = {0, std::nullopt, "exit status 2"};
+  EXPECT_THROW(merge_device_runs(std::move(none)), input_error);
 }
 
 TEST(Merge, DevicePrefix) {

@@ -1,6 +1,9 @@
 // Tests of harness/results_json: the in-memory results written as Google Benchmark JSON and read back.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "harness/atomic_file.hpp"
 #include "harness/results.hpp"
 #include "harness/results_json.hpp"
 
@@ -14,15 +17,23 @@ repetition rep(double seconds) {
   r.counters["bytes_per_second"] = 1e6 / seconds;
   r.counters["samples"] = 100;
   r.label = "hot";
-  r.record.cache = "hot";
-  r.record.stop = "noise";
+  r.record.emplace();
+  r.record->cache = "hot";
+  r.record->stop = "noise";
   return r;
+}
+
+case_result ended(case_status status, const std::string& why) {
+  case_result c;
+  c.status = status;
+  c.message = why;
+  return c;
 }
 
 struct fixture_run {
   suite s;
   std::vector<const case_def*> selected;
-  std::map<std::string, measured_case> results;
+  std::map<std::string, case_result> results;
   nlohmann::ordered_json doc;
   explicit fixture_run(std::optional<std::string> unit = std::nullopt) {
     s.families.push_back({"fam", "a family", "exact", {{"cpu", {"cpu"}}}});
@@ -30,13 +41,12 @@ struct fixture_run {
     for (const auto& c : s.cases) selected.push_back(&c);
     results["fam/fast/64"].repetitions = {rep(2e-6), rep(3e-6), rep(4e-6)};
     results["fam/cpu/64"].repetitions = {rep(1e-3)};
-    results["fam/gone/64"] = {case_outcome::skipped, "needs 2 GiB", {}};
-    results["fam/broken/64"] = {case_outcome::failed, "wrong result: element 3", {}};
+    results["fam/gone/64"] = ended(case_status::skipped, "needs 2 GiB");
+    results["fam/broken/64"] = ended(case_status::failed, "wrong result: element 3");
     run_description run;
     run.info.preset = "quick";
     run.info.repetitions = 3;
-    run.time_unit = unit;
-    doc = results_document({{"host_name", "test"}}, device_info{}, run, s, selected, results);
+    doc = to_json(make_run_result({{"host_name", "test"}}, device_info{}, run, s, selected, results), unit);
   }
 };
 }  // namespace
@@ -84,7 +94,7 @@ TEST(ResultsJson, ReadsBackIntoTheSameCases) {
   EXPECT_NEAR(fast->median_s, 3e-6, 1e-15);
   EXPECT_EQ(r.find("fam/gone/64")->status, case_status::skipped);
   EXPECT_EQ(r.find("fam/broken/64")->status, case_status::failed);
-  EXPECT_EQ(r.preset, "quick");
+  EXPECT_EQ(r.settings.preset, "quick");
 }
 
 TEST(ResultsJson, MedianRepetitionTakesEachCountersMedian) {
@@ -107,7 +117,7 @@ TEST(ResultsJson, LimitsMeasuredInTheRunBoundTheCasesThatNameThem) {
   std::vector<const case_def*> selected;
   for (const auto& c : s.cases) selected.push_back(&c);
   auto measured = [](double seconds, double bytes, double flops, double items) {
-    measured_case m;
+    case_result m;
     repetition r;
     r.real_time_s = seconds;
     if (bytes > 0) r.counters["bytes_per_second"] = bytes / seconds;
@@ -116,20 +126,21 @@ TEST(ResultsJson, LimitsMeasuredInTheRunBoundTheCasesThatNameThem) {
     m.repetitions = {r, r, r};
     return m;
   };
-  std::map<std::string, measured_case> results{{"limits/read", measured(2e-3, 4e9, 0, 0)},    // 2 TB/s
+  std::map<std::string, case_result> results{{"limits/read", measured(2e-3, 4e9, 0, 0)},    // 2 TB/s
                                                {"limits/fma", measured(0.1, 0, 2e12, 0)},     // 20 TFLOP/s
                                                {"limits/launch", measured(2e-3, 0, 0, 1000)}, // 2 us a launch
                                                {"hist/fast/64", measured(1e-3, 1e9, 0, 0)}};  // 1 TB/s: half the read limit
-  results["hist/gone/64"] = {case_outcome::failed, "broken", {}};
-  nlohmann::ordered_json doc = results_document(nlohmann::ordered_json::object(), device_info{}, run_description{}, s, selected, results);
-  const auto limits = measured_limits(doc);
+  results["hist/gone/64"] = ended(case_status::failed, "broken");
+  run_result run = make_run_result(nlohmann::ordered_json::object(), device_info{}, run_description{}, s, selected, results);
+  const auto limits = measured_limits(run);
   ASSERT_EQ(limits.size(), 3u);
   EXPECT_DOUBLE_EQ(limits.at("limits/read").rate, 2e12);
   EXPECT_EQ(limits.at("limits/read").unit, "B/s");
   EXPECT_DOUBLE_EQ(limits.at("limits/fma").rate, 2e13);
   EXPECT_EQ(limits.at("limits/fma").unit, "FLOP/s");
   EXPECT_EQ(limits.at("limits/launch").unit, "1/s");
-  apply_limits(doc, limits, "this run");
+  apply_limits(run, limits, "this run");
+  const nlohmann::ordered_json doc = to_json(run);
   EXPECT_EQ(doc["context"]["cudabench"]["cases"]["hist/fast/64"]["limit"], "limits/read");
   int with_fraction = 0;
   for (const auto& row : doc["benchmarks"]) {
@@ -151,11 +162,93 @@ TEST(ResultsJson, NoLimitsLeaveTheDocumentAsItWas) {
   s.families.push_back({"hist", "", "", {}});
   s.cases.push_back({.family = "hist", .variant = "fast", .work = {.bytes_read = 1e9}, .size = 64, .limit = "limits/read"});
   std::vector<const case_def*> selected{&s.cases[0]};
-  measured_case m;
+  case_result m;
   m.repetitions.push_back(rep(1e-3));
-  nlohmann::ordered_json doc = results_document(nlohmann::ordered_json::object(), device_info{}, run_description{}, s, selected, {{"hist/fast", m}});
-  const std::string before = doc.dump();
-  EXPECT_TRUE(measured_limits(doc).empty());
-  apply_limits(doc, {}, "this run");
-  EXPECT_EQ(doc.dump(), before);
+  run_result run = make_run_result(nlohmann::ordered_json::object(), device_info{}, run_description{}, s, selected, {{"hist/fast", m}});
+  const std::string before = to_json(run).dump();
+  EXPECT_TRUE(measured_limits(run).empty());
+  apply_limits(run, {}, "this run");
+  EXPECT_EQ(to_json(run).dump(), before);
+}
+
+// One writer and one reader of the schema: real H100 runs (with timelines, and merged over two devices) read
+// and written again give the same rows (times compared in seconds: the unit rule may differ from the one
+// that wrote them) and the same context; the written document reads back into the same document.
+namespace {
+/// The first place two documents differ ("" when they agree), key order aside and numbers compared to a
+/// relative 1e-9 (an aggregate of fractions may be written as the fraction of an aggregate).
+std::string first_difference(const nlohmann::json& a, const nlohmann::json& b, const std::string& at = "") {
+  if (a.is_number() && b.is_number()) {
+    const double x = a.get<double>(), y = b.get<double>();
+    return std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y)) + 1e-9 ? "" : at + ": " + a.dump() + " vs " + b.dump();
+  }
+  if (a.type() != b.type() || a.size() != b.size()) return at + ": " + a.dump().substr(0, 200) + " vs " + b.dump().substr(0, 200);
+  if (a.is_object()) {
+    for (auto& [key, v] : a.items())
+      if (!b.contains(key)) return at + "." + key + ": missing";
+      else if (auto d = first_difference(v, b[key], at + "." + key); !d.empty()) return d;
+    return "";
+  }
+  if (a.is_array()) {
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (auto d = first_difference(a[i], b[i], at + "[" + std::to_string(i) + "]"); !d.empty()) return d;
+    return "";
+  }
+  return a == b ? "" : at + ": " + a.dump() + " vs " + b.dump();
+}
+
+double seconds_of(const nlohmann::ordered_json& row, const char* key) {
+  const std::string unit = row["time_unit"];
+  const double scale = unit == "ns" ? 1e-9 : unit == "us" ? 1e-6 : unit == "ms" ? 1e-3 : 1;
+  return row[key].get<double>() * scale;
+}
+}  // namespace
+
+TEST(ResultsJson, TheReaderAndTheWriterRoundTripRealRuns) {
+  for (const std::string name : {"reports/baselines/NVIDIA_H100_80GB_HBM3/nightly.json"}) {
+    const std::string path = std::string(CUDABENCH_SOURCE) + "/" + name;
+    const nlohmann::ordered_json original = nlohmann::ordered_json::parse(read_file(path));
+    const nlohmann::ordered_json written = to_json(load_run(path));
+    ASSERT_EQ(written["benchmarks"].size(), original["benchmarks"].size()) << name;
+    for (std::size_t i = 0; i < original["benchmarks"].size(); ++i) {
+      nlohmann::ordered_json want = original["benchmarks"][i], got = written["benchmarks"][i];
+      for (const char* key : {"real_time", "cpu_time"}) {
+        if (!want.contains(key)) continue;
+        EXPECT_NEAR(seconds_of(got, key), seconds_of(want, key), 1e-12 * std::max(1.0, seconds_of(want, key)) + 1e-18) << name << " row " << i;
+        want.erase(key);
+        got.erase(key);
+      }
+      want.erase("time_unit");
+      got.erase("time_unit");
+      // % of limit is a counter of each repetition now, so its cv is written too (earlier files lack it).
+      if (got.value("aggregate_name", "") == "cv" && !want.contains("limit_fraction")) got.erase("limit_fraction");
+      EXPECT_EQ(first_difference(got, want), "") << name << " row " << i;
+    }
+    EXPECT_EQ(first_difference(written["context"], original["context"]), "") << name;
+    EXPECT_EQ(first_difference(to_json(parse_run(written, "again")), written), "") << name;
+  }
+}
+
+// A stored timeline reads back to the nanosecond: written again, every traced row's timeline is the same.
+TEST(ResultsJson, TimelinesRoundTrip) {
+  const std::string path = std::string(CUDABENCH_FIXTURES) + "/h100_timeline.json";
+  const nlohmann::ordered_json original = nlohmann::ordered_json::parse(read_file(path));
+  const nlohmann::ordered_json written = to_json(load_run(path));
+  ASSERT_EQ(written["benchmarks"].size(), original["benchmarks"].size());
+  int traced = 0;
+  for (std::size_t i = 0; i < original["benchmarks"].size(); ++i) {
+    const auto& want = original["benchmarks"][i];
+    if (!want.contains("cudabench") || !want["cudabench"].contains("timeline")) continue;
+    ++traced;
+    EXPECT_EQ(first_difference(written["benchmarks"][i]["cudabench"]["timeline"], want["cudabench"]["timeline"]), "") << "row " << i;
+  }
+  EXPECT_GT(traced, 5);
+}
+
+// A supervisor whose workers finished nothing has no host description: the run is still whole.
+TEST(ResultsJson, ARunWithoutAHostDescription) {
+  suite s;
+  const run_result r = make_run_result(nullptr, device_info{}, run_description{}, s, {}, {});
+  EXPECT_TRUE(r.host.is_object());
+  EXPECT_TRUE(to_json(r)["context"].is_object());
 }

@@ -31,7 +31,7 @@ TEST(Results, ReadsRepetitionsAndTheDevice) {
   run_result r = load_run(fixture_path("synthetic_base.json"));
   ASSERT_TRUE(r.device);
   EXPECT_EQ(r.device->name, "NVIDIA H100 80GB HBM3");
-  EXPECT_EQ(r.preset, "nightly");
+  EXPECT_EQ(r.settings.preset, "nightly");
   const case_result* c = r.find("conv2d/tiled/4096");
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->family, "conv2d");

@@ -1,0 +1,92 @@
+// The keys of the results schema (Google Benchmark's JSON plus cudabench's objects), spelled once for the
+// writer (results_json.cpp) and the reader (results.cpp).
+#pragma once
+
+namespace cudabench::schema {
+
+constexpr int version = 1;
+
+// Top level and context.
+constexpr const char* context = "context";
+constexpr const char* benchmarks = "benchmarks";
+constexpr const char* date = "date";
+constexpr const char* device = "device";
+constexpr const char* devices = "devices";
+constexpr const char* device_name = "cudabench_device";
+constexpr const char* preset_name = "cudabench_preset";
+constexpr const char* cudabench = "cudabench";
+
+// context.cudabench: how the run was made.
+constexpr const char* schema_version = "schema_version";
+constexpr const char* preset = "preset";
+constexpr const char* repetitions = "repetitions";
+constexpr const char* git_revision = "git_revision";
+constexpr const char* git_dirty = "git_dirty";
+constexpr const char* host_name = "host_name";
+constexpr const char* started_utc = "started_utc";
+constexpr const char* cache = "cache";
+constexpr const char* inject_slowdown = "inject_slowdown";
+constexpr const char* incomplete = "incomplete";
+constexpr const char* interrupted_by = "interrupted_by";
+constexpr const char* families = "families";
+constexpr const char* cases = "cases";
+constexpr const char* limits = "limits";
+
+// A family, a case's metadata, a limit.
+constexpr const char* description = "description";
+constexpr const char* tolerance = "tolerance";
+constexpr const char* references = "references";
+constexpr const char* tables = "tables";
+constexpr const char* title = "title";
+constexpr const char* base = "base";
+constexpr const char* variants = "variants";
+constexpr const char* family = "family";
+constexpr const char* variant = "variant";
+constexpr const char* params = "params";
+constexpr const char* on = "on";
+constexpr const char* bound = "bound";
+constexpr const char* size = "size";
+constexpr const char* bytes = "bytes";
+constexpr const char* items = "items";
+constexpr const char* flops = "flops";
+constexpr const char* limit = "limit";
+constexpr const char* gated = "gated";
+constexpr const char* rate = "rate";
+constexpr const char* unit = "unit";
+constexpr const char* from = "from";
+
+// A row (Google Benchmark's fields, then ours).
+constexpr const char* name = "name";
+constexpr const char* family_index = "family_index";
+constexpr const char* per_family_instance_index = "per_family_instance_index";
+constexpr const char* run_name = "run_name";
+constexpr const char* run_type = "run_type";
+constexpr const char* repetition_index = "repetition_index";
+constexpr const char* threads = "threads";
+constexpr const char* iterations = "iterations";
+constexpr const char* real_time = "real_time";
+constexpr const char* cpu_time = "cpu_time";
+constexpr const char* time_unit = "time_unit";
+constexpr const char* aggregate_name = "aggregate_name";
+constexpr const char* aggregate_unit = "aggregate_unit";
+constexpr const char* label = "label";
+constexpr const char* skipped = "skipped";
+constexpr const char* skip_message = "skip_message";
+constexpr const char* error_occurred = "error_occurred";
+constexpr const char* error_message = "error_message";
+constexpr const char* device_ordinal = "device_ordinal";
+
+// A row's "cudabench" object (its run_record) and timeline.
+constexpr const char* stop = "stop";
+constexpr const char* samples = "samples";
+constexpr const char* noise = "noise";
+constexpr const char* batch = "batch";
+constexpr const char* sm_clock_mhz = "sm_clock_mhz";
+constexpr const char* clock_discards = "clock_discards";
+constexpr const char* injected = "injected";
+constexpr const char* held = "held";
+constexpr const char* correct = "correct";
+constexpr const char* note = "note";
+constexpr const char* timeline = "timeline";
+
+}  // namespace cudabench::schema
