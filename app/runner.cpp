@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <set>
 #include <cmath>
@@ -17,6 +18,7 @@
 
 #include "app/commands.hpp"
 #include "app/fanout.hpp"
+#include "app/option_table.hpp"
 #include "app/options.hpp"
 #include "app/results_output.hpp"
 #include "app/supervisor.hpp"
@@ -268,12 +270,17 @@ int run(int argc, char** argv) {
   run_options opt;
   try {
     opt = parse_run_options(args);
+    if (opt.profile_plan) {  // for the cudabench-run wrapper, before anything else (--help included)
+      const std::string plan = profile_plan(args);
+      std::fwrite(plan.data(), 1, plan.size(), stdout);
+      return 0;
+    }
   } catch (const usage_error& e) {
-    fmt::print(stderr, "run_bench: {}\n\n{}", e.what(), run_usage());
+    fmt::print(stderr, "run_bench: {} (see ./run_bench --help)\n", e.what());
     return 2;
   }
   if (opt.help) {
-    fmt::print("{}", run_usage());
+    fmt::print("{}", command_help(command::run));
     return 0;
   }
   try {
