@@ -116,7 +116,7 @@ const std::array table{
   option_spec{.name = "--json", .placeholder = "FILE", .commands = run, .apply = store_output, .output = &o_::json_path,
               .child = in_child::replace, .whole_run = true,
               .elsewhere = "it names the results file of a run; the verdict file of a comparison is --verdict FILE",
-              .help = "write the results as Google Benchmark JSON, with the device description (-: standard output, "
+              .help = "write the results as Google Benchmark JSON, with the device description (- is standard output, "
                       "which then carries nothing else; the table goes to standard error)"},
   option_spec{.name = "--trace", .placeholder = "FILE", .commands = run, .apply = store_output, .output = &o_::trace_path,
               .child = in_child::suffix, .whole_run = true,
@@ -247,7 +247,7 @@ const std::array table{
               },
               .help = "Google Benchmark's: the time unit of every row"},
   option_spec{.name = "--help", .alias = "-h", .kind = arity::flag, .commands = all, .apply = set_flag_noop,
-              .help = "this text"},
+              .help = "the options of the command, then exit"},
 };
 #undef ACT
 
