@@ -9,7 +9,9 @@
 
 #include <filesystem>
 
+#include "app/option_table.hpp"
 #include "harness/atomic_file.hpp"
+#include "harness/format.hpp"
 #include "reports/csv.hpp"
 #include "reports/exports.hpp"
 #include "reports/speedup.hpp"
@@ -19,29 +21,6 @@
 namespace cudabench::app {
 
 namespace {
-const char* compare_usage = R"(usage: ./run_bench compare BASELINE.json CURRENT.json [options]
-  --md FILE                Markdown report (CI job summary, pull-request comment)
-  --html FILE              self-contained HTML report with SVG charts
-  --json FILE              machine-readable verdicts
-  --csv FILE               one row per case of CURRENT, with the baseline median, change and verdict
-  --threshold PCT          smallest median change that counts for device-bound cases (default 5)
-  --host-threshold PCT     gate host-bound cases too (CPU baselines, pageable/managed copies, host merges)
-                           at this threshold; by default they are reported but never gate
-  --noise-floor K          a change must also exceed K x the repetitions' coefficient of variation (default 3)
-  --alpha P                significance level of the Mann-Whitney U test (default 0.01)
-  --allow-device-mismatch  compare runs from different GPU models or clocks
-exit status: 0 no regression, 1 at least one regression, 2 usage or input error
-)";
-const char* report_usage = R"(usage: ./run_bench report RESULT.json [--md FILE] [--html FILE] [--csv FILE] [--format=text|gab|bmf]
-  speedup tables of one run: each variant against its family's reference variants; --csv: one row per case;
-  --format=gab / bmf: instead, the run for a dashboard on standard output: github-action-benchmark's
-  customSmallerIsBetter JSON, or Bencher Metric Format JSON (measured cases only)
-)";
-const char* trend_usage = R"(usage: ./run_bench trend RESULT_DIR [--html FILE] [--threshold PCT] [--hold N] [--allow-device-mismatch]
-  one line per case over the runs in RESULT_DIR (oldest first); flags steps that hold for N runs (default 3);
-  files that cannot be read are named and left out; runs of different GPU models only with --allow-device-mismatch
-)";
-
 /// Renders (only when asked for) and writes one output.
 template <typename Render>
 void write_if(const std::optional<std::string>& path, Render render) {
@@ -78,7 +57,7 @@ namespace {
 std::vector<std::pair<std::string, std::string>> outputs_of(const compare_settings& s) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [option, path] : {std::pair{"--md", &s.md_path}, std::pair{"--html", &s.html_path},
-                                     std::pair{"--json", &s.json_path}, std::pair{"--csv", &s.csv_path}})
+                                     std::pair{"--verdict", &s.json_path}, std::pair{"--csv", &s.csv_path}})
     if (*path) out.emplace_back(option, **path);
   return out;
 }
@@ -131,73 +110,67 @@ std::string resolve_baseline(const std::string& spec, const device_info& d, cons
 }
 
 namespace {
-int report_command(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  const std::string cmd = args.empty() ? "" : args[0];
-  const char* usage = cmd == "compare" ? compare_usage : cmd == "report" ? report_usage : cmd == "trend" ? trend_usage : nullptr;
-  if (!usage) {
-    fmt::print(stderr, "run_bench: expected compare, report or trend\n{}{}{}", compare_usage, report_usage, trend_usage);
-    return 2;
-  }
+/// compare, report or trend over a parsed command line.
+int run_report_command(command cmd, const command_line& cl) {
+  const std::string name(command_info(cmd).name);
+  const run_options& o = cl.options;
+  const std::vector<std::string>& positional = cl.inputs;
   try {
-    std::vector<std::string> positional;
-    run_options o;
-    std::optional<std::string> json_out;
-    std::size_t hold = 3;
-    std::string format = "text";
-    std::string v;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      if (a == "-h" || a == "--help") { fmt::print("{}", usage); return 0; }
-      if (a == "--allow-device-mismatch" && cmd != "report") o.allow_device_mismatch = true;
-      else if (take_value(args, i, "--md", v) && cmd != "trend") o.md_path = v;
-      else if (take_value(args, i, "--html", v)) o.html_path = v;
-      else if (take_value(args, i, "--csv", v) && cmd != "trend") o.csv_path = v;
-      else if (take_value(args, i, "--json", v) && cmd == "compare") o.verdict_path = v;
-      else if (take_value(args, i, "--threshold", v) && cmd != "report") o.threshold_pct = parse_double(v, "--threshold", 0, 1000);
-      else if (take_value(args, i, "--alpha", v) && cmd == "compare") o.alpha = parse_double(v, "--alpha", 1e-9, 0.5);
-      else if (take_value(args, i, "--host-threshold", v) && cmd == "compare") o.host_threshold_pct = parse_double(v, "--host-threshold", 0, 1000);
-      else if (take_value(args, i, "--noise-floor", v) && cmd == "compare") o.noise_floor = parse_double(v, "--noise-floor", 0, 100);
-      else if (take_value(args, i, "--hold", v) && cmd == "trend") hold = std::size_t(parse_int(v, "--hold", 2, 1000));
-      else if (take_value(args, i, "--format", v) && cmd == "report") {
-        if (v != "text" && v != "gab" && v != "bmf") throw usage_error("--format expects text, gab or bmf, got '" + v + "'");
-        format = v;
-      }
-      else if (!a.empty() && a[0] == '-') throw usage_error("unknown option '" + a + "' for " + cmd);
-      else positional.push_back(a);
-    }
-    const std::size_t want = cmd == "compare" ? 2 : 1;
-    if (positional.size() != want)
-      throw usage_error(fmt::format("{} expects {} file argument(s), got {}", cmd, want, positional.size()));
     compare_settings s = compare_settings_from(o);
-    for (const auto* p : {&s.md_path, &s.html_path, &s.csv_path, &s.json_path})
-      if (*p && **p == "-") throw usage_error(cmd + ": give output files a name ('-' is the runner's standard output only)");
     check_distinct_outputs(outputs_of(s), positional);
-    if (cmd == "compare") {
+    if (cmd == command::compare) {
       check_report_outputs(s);
       run_result base = load_run(positional[0]);
       run_result cur = load_run(positional[1]);
       return compare_and_report(base, cur, s);
     }
-    if (cmd == "report") {
+    if (cmd == command::report) {
       check_report_outputs(s);
       const run_result run = load_run(positional[0]);
-      if (format == "text") report_run(run, s);
-      else fmt::print("{}\n", (format == "gab" ? reports::gab_export(run) : reports::bmf_export(run)).dump(2));
+      if (o.format == "text") report_run(run, s);
+      else fmt::print("{}\n", (o.format == "gab" ? reports::gab_export(run) : reports::bmf_export(run)).dump(2));
       return 0;
     }
     if (s.html_path) check_writable(*s.html_path);
-    reports::trend t = reports::build_trend(positional[0], o.threshold_pct ? *o.threshold_pct / 100 : 0.05, hold, o.allow_device_mismatch);
+    reports::trend t = reports::build_trend(positional[0], o.threshold_pct ? *o.threshold_pct / 100 : 0.05, o.hold, o.allow_device_mismatch);
     fmt::print("{}", reports::trend_terminal(t));
     write_if(s.html_path, [&] { return reports::trend_html(t); });
     return 0;
   } catch (const usage_error& e) {
-    fmt::print(stderr, "run_bench {}: {}\n{}", cmd, e.what(), usage);
+    fmt::print(stderr, "run_bench {}: {}\n", name, e.what());
     return 2;
   } catch (const input_error& e) {
-    fmt::print(stderr, "run_bench {}: {}\n", cmd, e.what());
+    fmt::print(stderr, "run_bench {}: {}\n", name, e.what());
     return 2;
   }
+}
+
+int report_command(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  const std::string name = args.empty() ? "" : args[0];
+  if (name == "-h" || name == "--help") {
+    fmt::print("{}", commands_overview());
+    return 0;
+  }
+  const std::optional<command> cmd = command_by_name(name);
+  if (!cmd) {
+    fmt::print(stderr, "run_bench: {} (see ./run_bench --help)\n",
+               name.empty() ? "expected compare, report or trend"
+                            : fmt::format("unknown command '{}': expected compare, report or trend", printable(name)));
+    return 2;
+  }
+  command_line cl;
+  try {
+    cl = parse_command_line(*cmd, std::vector<std::string>(args.begin() + 1, args.end()));
+  } catch (const usage_error& e) {
+    fmt::print(stderr, "run_bench {}: {} (see ./run_bench {} --help)\n", name, e.what(), name);
+    return 2;
+  }
+  if (cl.options.help) {
+    fmt::print("{}", command_help(*cmd));
+    return 0;
+  }
+  return run_report_command(*cmd, cl);
 }
 
 }  // namespace

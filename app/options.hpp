@@ -1,4 +1,4 @@
-// Command-line options of the runner, parsed without side effects so they are unit-tested.
+// What a command line asks for (run_options), and the value parsers the option table's actions use.
 #pragma once
 
 #include <cstdint>
@@ -46,42 +46,35 @@ struct run_options {
   /// failed, one that loses the CUDA context or dies is failed, and the rest go on in a fresh worker.
   /// 0 (--watchdog=off): the cases run in this process, with no such protection.
   double watchdog_s = 300;
+  std::size_t hold = 3;                     ///< trend --hold: runs a step must hold for
+  std::string format = "text";              ///< report --format: text, gab or bmf
+  std::optional<std::string> profiler;      ///< --nsys / --ncu: "nsys" or "ncu" (the cudabench-run wrapper starts it)
+  bool profile_plan = false;                ///< --profile-plan: print what the cudabench-run wrapper needs, then exit
 };
 
 /// The device ordinals of a --devices value ("all" or "0,2") for a machine with `count` devices;
 /// throws usage_error naming what is wrong (an ordinal that does not exist, a malformed list, no device).
 std::vector<int> parse_device_list(const std::string& spec, int count);
 
-/// The arguments of the child process that runs `args` on one device: --devices, --device and --json are
-/// replaced (--device=N, --json=JSON), and other outputs (--md, --html, --verdict, --trace) get a ".devN" suffix.
+/// The arguments of the child process that runs `args` on one device, by the option table: --devices,
+/// --device, --json and --benchmark_out(_format) are replaced (--device=N, --json=JSON), and the other outputs
+/// (--md, --html, --csv, --verdict, --trace) get a ".devN" suffix.
 std::vector<std::string> child_arguments(const std::vector<std::string>& args, int device, const std::string& json);
 
 /// Parses one --sizes value, "FAMILY=N,N,..." (positive whole numbers), into `into`; throws usage_error.
 void parse_sizes(const std::string& spec, std::map<std::string, std::vector<std::int64_t>>& into);
-
-/// Google Benchmark's flags, with the meaning they have there: --benchmark_filter, _list_tests,
-/// _repetitions, _min_time (seconds), _min_warmup_time, _out, _out_format (json or csv), _format (console,
-/// json or csv: the results on standard output), _time_unit. Any other --benchmark_* flag is refused.
-/// Returns false when `args[i]` is not a --benchmark_* flag.
-bool parse_benchmark_flag(const std::vector<std::string>& args, std::size_t i, run_options& o,
-                          std::optional<std::string>& out, std::optional<std::string>& out_format);
 
 /// Compiles a regular expression the user gave `option` (--filter, --inject-slowdown): at most 1,000
 /// characters, repetition counts and back-reference numbers of at most 3 digits (the standard library's
 /// compiler overflows on longer ones), else usage_error naming the option.
 std::regex user_regex(const std::string& pattern, const std::string& option);
 
-/// Parses the runner's arguments (without argv[0]); throws usage_error on anything it does not know.
+/// Parses the runner's arguments (without argv[0]) through the option table; throws usage_error on anything
+/// it does not know.
 run_options parse_run_options(const std::vector<std::string>& args);
-
-/// The runner's usage text.
-std::string run_usage();
 
 /// Parses a whole number or a percentage; `what` names the option in the error.
 int parse_int(const std::string& text, const std::string& what, int lo, int hi);
 double parse_double(const std::string& text, const std::string& what, double lo, double hi);
-
-/// Splits "--name=value" / "--name value" forms; returns true and advances i when `args[i]` is `name`.
-bool take_value(const std::vector<std::string>& args, std::size_t& i, const std::string& name, std::string& value);
 
 }  // namespace cudabench::app

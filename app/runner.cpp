@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <set>
 #include <cmath>
@@ -17,6 +18,7 @@
 
 #include "app/commands.hpp"
 #include "app/fanout.hpp"
+#include "app/option_table.hpp"
 #include "app/options.hpp"
 #include "app/results_output.hpp"
 #include "app/supervisor.hpp"
@@ -272,19 +274,29 @@ int run_as_worker(const worker_link& worker, const run_options& opt, const prese
   return 0;
 }
 
+/// Parses the runner's command line into `opt`; an exit status where the run ends there: --help, the
+/// cudabench-run wrapper's --profile-plan, or a usage error (one line).
+std::optional<int> read_command_line(const std::vector<std::string>& args, run_options& opt) {
+  try {
+    opt = parse_run_options(args);
+    if (opt.profile_plan) {  // before anything else, --help included: the wrapper execs the binary after it
+      const std::string plan = profile_plan(args);
+      std::fwrite(plan.data(), 1, plan.size(), stdout);
+      return 0;
+    }
+  } catch (const usage_error& e) {
+    fmt::print(stderr, "run_bench: {} (see ./run_bench --help)\n", e.what());
+    return 2;
+  }
+  if (!opt.help) return std::nullopt;
+  fmt::print("{}", command_help(command::run));
+  return 0;
+}
+
 int run(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   run_options opt;
-  try {
-    opt = parse_run_options(args);
-  } catch (const usage_error& e) {
-    fmt::print(stderr, "run_bench: {}\n\n{}", e.what(), run_usage());
-    return 2;
-  }
-  if (opt.help) {
-    fmt::print("{}", run_usage());
-    return 0;
-  }
+  if (const std::optional<int> done = read_command_line(args, opt)) return *done;
   try {
     const std::optional<worker_link> worker = worker_link::from_environment();
     if (opt.devices && !opt.list && !worker) return run_on_devices(opt, args);

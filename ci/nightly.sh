@@ -25,7 +25,7 @@ ln -sfn "runs/$(basename "$json")" "$dir/latest.json"
 baseline=$(python3 "$root/ci/baseline_path.py" "$json" "${CUDABENCH_BASELINE_DIR:-$root/reports/baselines}") || exit 2
 status=$run_status
 if [ -f "$baseline" ]; then
-  "$run_bench" compare "$baseline" "$json" --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" --json "$dir/verdict-$stamp.json"
+  "$run_bench" compare "$baseline" "$json" --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" --verdict "$dir/verdict-$stamp.json"
   cmp=$?
   [ "$cmp" -gt "$status" ] && status=$cmp
   [ -f "$dir/report-$stamp.md" ] && summary <"$dir/report-$stamp.md"

@@ -18,7 +18,7 @@ check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS [CONDITION...]
 }
 run() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
 
-s=$(run "$bench" --frobnicate); check "unknown option" 2 "$s" 'grep -q "unknown option .--frobnicate." "$tmp/err"' 'grep -q "^usage:" "$tmp/err"'
+s=$(run "$bench" --frobnicate); check "unknown option" 2 "$s" 'grep -q "unknown option .--frobnicate." "$tmp/err"' '[ "$(wc -l <"$tmp/err")" = 1 ]'
 s=$(run "$bench" --filter=no_such_case_xyz); check "filter matching nothing" 2 "$s" 'grep -q "no case matches --filter=no_such_case_xyz" "$tmp/err"'
 s=$(run "$bench" --filter='('); check "invalid filter regex" 2 "$s" 'grep -q "invalid regular expression" "$tmp/err"'
 s=$(run "$bench" --preset=huge); check "unknown preset" 2 "$s" 'grep -q "unknown preset .huge." "$tmp/err"'
@@ -37,7 +37,7 @@ s=$(run "$bench" --filter=image --json "$tmp/image.json"); check "image family r
   'python3 "$src/tests/check_result_json.py" "$tmp/image.json" image' '! ls "$tmp" | grep -q "gbench\|tmp\."'
 
 s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_same.json"); check "compare identical: exit 0" 0 "$s" '! grep -q " regression " "$tmp/out"'
-s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_slowed.json" --md "$tmp/c.md" --html "$tmp/c.html" --json "$tmp/c.json"); check "compare slowed: exit 1, exactly that case" 1 "$s" \
+s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_slowed.json" --md "$tmp/c.md" --html "$tmp/c.html" --verdict "$tmp/c.json"); check "compare slowed: exit 1, exactly that case" 1 "$s" \
   '[ "$(grep -c " regression " "$tmp/out")" = 1 ]' 'grep " regression " "$tmp/out" | grep -q conv2d/tiled/4096' \
   '[ -s "$tmp/c.md" ] && [ -s "$tmp/c.html" ] && [ -s "$tmp/c.json" ]'
 s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_faster.json"); check "compare improvement: exit 0" 0 "$s" 'grep -q improvement "$tmp/out"'
@@ -100,7 +100,7 @@ s=$(run "$bench" --filter='^(image/cpu|histogram/cpu/1048576)$' --trace "$tmp/ru
   'python3 -c "import json,sys; rows=json.load(open(sys.argv[1]))[\"benchmarks\"]; t=[r[\"cudabench\"][\"timeline\"] for r in rows if \"timeline\" in r.get(\"cudabench\", {})]; assert len(t) == 2 and all(\"kernel_launches\" in x[\"metrics\"] and x[\"phases\"] for x in t), t" "$tmp/traced.json"'
 s=$(run "$report" report "$tmp/traced.json" --html "$tmp/traced.html"); check "report draws the traced samples' timelines" 0 "$s" \
   'grep -q "Timelines of one traced sample" "$tmp/traced.html"' '[ "$(grep -o "class=\"lane\"" "$tmp/traced.html" | wc -l)" -ge 2 ]'
-s=$(run "$report" compare "$tmp/traced.json" "$tmp/traced.json" --json "$tmp/tv.json"); check "compare shows timeline metrics, informational" 0 "$s" \
+s=$(run "$report" compare "$tmp/traced.json" "$tmp/traced.json" --verdict "$tmp/tv.json"); check "compare shows timeline metrics, informational" 0 "$s" \
   'grep -q "timeline (2 case(s) traced on both sides; informational, not a verdict): no notable change" "$tmp/out"' \
   'python3 -c "import json,sys; c=json.load(open(sys.argv[1]))[\"cases\"]; assert all(\"timeline\" in x for x in c), c" "$tmp/tv.json"'
 s=$(run "$bench" --filter=image/cpu --trace=); check "--trace without a file name: exit 2" 2 "$s" 'grep -q -- "--trace needs a file name" "$tmp/err"'
@@ -170,7 +170,7 @@ s=$("$report" compare "$Q" "$Q" >&- 2>"$tmp/err"; echo $?); check "compare with 
 # Outputs that would clobber an input or each other are refused before anything runs; special files and
 # symbolic links are written through, never replaced.
 cp "$fx/synthetic_slowed.json" "$tmp/cur.json"
-s=$(run "$report" compare "$fx/synthetic_base.json" "$tmp/cur.json" --json "$tmp/cur.json"); check "compare --json onto its own input: exit 2, input untouched" 2 "$s" \
+s=$(run "$report" compare "$fx/synthetic_base.json" "$tmp/cur.json" --verdict "$tmp/cur.json"); check "compare --verdict onto its own input: exit 2, input untouched" 2 "$s" \
   'grep -q "same file as the input" "$tmp/err"' 'cmp -s "$tmp/cur.json" "$fx/synthetic_slowed.json"'
 s=$(run "$report" compare "$fx/synthetic_base.json" "$tmp/cur.json" --md "$tmp/x.out" --html "$tmp/x.out"); check "--md and --html onto one file: exit 2" 2 "$s" \
   'grep -q -- "--html .* is the same file as --md" "$tmp/err"' '[ ! -e "$tmp/x.out" ]'

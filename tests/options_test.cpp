@@ -1,7 +1,10 @@
-// Tests of harness/options and presets: the runner's command line.
+// Tests of app/options and app/option_table (the command lines of every command) and of the presets.
 #include "app/options.hpp"
+#include "app/option_table.hpp"
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 #include "cudabench/presets.hpp"
 
@@ -97,10 +100,144 @@ TEST(Options, TraceNeedsAFile) {
   EXPECT_THROW(parse_run_options({"--trace"}), usage_error);
 }
 
-TEST(Options, UsageNamesEveryOption) {
-  const std::string u = run_usage();
-  for (const char* opt : {"--filter", "--json", "--trace", "--list", "--preset", "--repetitions", "--compare-to", "--save-baseline", "--no-blocking-kernel", "--profile", "--benchmark_"})
-    EXPECT_NE(u.find(opt), std::string::npos) << opt;
+namespace {
+constexpr command every_command[] = {command::run, command::compare, command::report, command::trend};
+/// The positional arguments a command needs, so that its options can be tried alone.
+std::vector<std::string> line_of(command c, std::vector<std::string> options) {
+  std::vector<std::string> inputs = c == command::compare ? std::vector<std::string>{"a.json", "b.json"}
+                                  : c == command::run     ? std::vector<std::string>{}
+                                                          : std::vector<std::string>{"a.json"};
+  inputs.insert(inputs.end(), options.begin(), options.end());
+  return inputs;
+}
+std::string usage_message(command c, std::vector<std::string> options) {
+  try {
+    parse_command_line(c, line_of(c, std::move(options)));
+  } catch (const usage_error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(OptionTable, EveryOptionIsInTheHelpOfEachCommandThatTakesItAndNoOther) {
+  for (command c : every_command) {
+    const std::string help = command_help(c);
+    for (const option_spec& o : option_table()) {
+      const bool listed = help.find("\n  " + std::string(o.name)) != std::string::npos ||
+                          (!o.alias.empty() && help.find("\n  " + std::string(o.alias) + ", " + std::string(o.name)) != std::string::npos);
+      EXPECT_EQ(listed, takes(o.commands, c)) << o.name << " in " << command_title(c) << " --help";
+    }
+  }
+  // Options that --help of these commands once left out.
+  EXPECT_NE(command_help(command::trend).find("--threshold=PCT"), std::string::npos);
+  EXPECT_NE(command_help(command::trend).find("--hold=N"), std::string::npos);
+  EXPECT_NE(command_help(command::report).find("--csv=FILE"), std::string::npos);
+  EXPECT_NE(command_help(command::report).find("--format=text|gab|bmf"), std::string::npos);
+}
+
+TEST(OptionTable, EachOptionOnceWithItsHelpAndAction) {
+  std::set<std::string> names;
+  for (const option_spec& o : option_table()) {
+    EXPECT_TRUE(names.insert(std::string(o.name)).second) << o.name << " twice";
+    EXPECT_FALSE(o.help.empty()) << o.name;
+    EXPECT_NE(o.apply, nullptr) << o.name;
+    EXPECT_NE(o.commands, 0u) << o.name;
+    EXPECT_EQ(o.kind == arity::flag, o.placeholder.empty()) << o.name;
+    EXPECT_EQ(o.kind == arity::benchmark, o.name.rfind("--benchmark_", 0) == 0) << o.name;
+  }
+}
+
+TEST(OptionTable, ValuesInBothFormsFlagsWithout) {
+  for (const option_spec& o : option_table()) {
+    const command c = takes(o.commands, command::run) ? command::run : takes(o.commands, command::trend) ? command::trend : command::report;
+    const std::string name(o.name);
+    if (o.kind == arity::flag && name != "--help") {
+      EXPECT_NE(usage_message(c, {name + "=1"}).find("takes no value"), std::string::npos) << name;
+    } else if (o.kind == arity::value) {
+      EXPECT_NE(usage_message(c, {name}).find(name + " needs a value"), std::string::npos) << name;
+    } else if (o.kind == arity::benchmark) {  // Google Benchmark's form only: the next argument is not its value
+      EXPECT_THROW(parse_command_line(command::run, {name, "x"}), usage_error) << name;
+    }
+  }
+  EXPECT_EQ(*parse_command_line(command::compare, {"a", "b", "--verdict", "v.json"}).options.verdict_path, "v.json");
+  EXPECT_EQ(*parse_command_line(command::compare, {"a", "b", "--verdict=v.json"}).options.verdict_path, "v.json");
+  EXPECT_EQ(parse_command_line(command::trend, {"d", "--hold", "4", "--threshold=7"}).options.hold, 4u);
+  EXPECT_EQ(parse_command_line(command::report, {"--format", "bmf", "r.json"}).options.format, "bmf");
+}
+
+TEST(OptionTable, OneMeaningPerName) {
+  // --json is a run's results file; the verdict file of a comparison is --verdict in the run and in compare.
+  const std::string m = usage_message(command::compare, {"--json", "v.json"});
+  EXPECT_NE(m.find("--json is not an option of compare"), std::string::npos) << m;
+  EXPECT_NE(m.find("--verdict FILE"), std::string::npos) << m;
+  EXPECT_EQ(*parse_run_options({"--compare-to=b.json", "--verdict=v.json"}).verdict_path, "v.json");
+  EXPECT_NE(usage_message(command::trend, {"--md=x.md"}).find("--md is not an option of trend"), std::string::npos);
+  EXPECT_NE(usage_message(command::report, {"--hold=3"}).find("--hold is not an option of report"), std::string::npos);
+  EXPECT_NE(usage_message(command::compare, {"--frobnicate"}).find("unknown option '--frobnicate'"), std::string::npos);
+  try {
+    parse_command_line(command::compare, {"a.json"});
+    ADD_FAILURE() << "compare with one file";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("compare expects 2 file argument(s)"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_command_line(command::report, {"a.json", "b.json"}), usage_error);
+  EXPECT_TRUE(parse_command_line(command::trend, {"--frobnicate", "--help"}).options.help);  // --help wins
+}
+
+TEST(OptionTable, DashIsStandardOutputForOneOutputOfEachCommand) {
+  EXPECT_EQ(*parse_command_line(command::compare, {"a", "b", "--md", "-"}).options.md_path, "-");
+  EXPECT_EQ(*parse_command_line(command::report, {"a", "--csv=-"}).options.csv_path, "-");
+  EXPECT_EQ(*parse_command_line(command::trend, {"d", "--html=-"}).options.html_path, "-");
+  EXPECT_EQ(*parse_run_options({"--md=-"}).md_path, "-");
+  const std::string m = usage_message(command::compare, {"--md=-", "--verdict=-"});
+  EXPECT_NE(m.find("--md - and --verdict - cannot both use standard output"), std::string::npos) << m;
+  EXPECT_THROW(parse_run_options({"--trace=-", "--html=-"}), usage_error);
+  EXPECT_THROW(parse_run_options({"--benchmark_format=json", "--md=-"}), usage_error);
+  EXPECT_THROW(parse_command_line(command::report, {"a", "--format=gab", "--csv=-"}), usage_error);
+  EXPECT_THROW(parse_command_line(command::compare, {"a", "b", "--md="}), usage_error);
+}
+
+TEST(OptionTable, ChildArgumentsFollowTheTable) {
+  const auto child = child_arguments({"--csv", "r.csv", "--verdict=v.json", "--benchmark_out=r.json", "--html=-",
+                                      "--compare-to", "b.json", "--quiet"}, 2, "/tmp/d2.json");
+  EXPECT_EQ(child, (std::vector<std::string>{"--csv=r.dev2.csv", "--verdict=v.dev2.json", "--html=-", "--compare-to", "b.json",
+                                             "--quiet", "--device=2", "--json=/tmp/d2.json"}));
+  EXPECT_EQ(*parse_run_options(child).json_path, "/tmp/d2.json");
+}
+
+TEST(OptionTable, ProfilePlanForTheWrapper) {
+  auto fields = [](const std::string& plan) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    for (std::size_t nul; (nul = plan.find('\0', start)) != std::string::npos; start = nul + 1) out.push_back(plan.substr(start, nul - start));
+    return out;
+  };
+  EXPECT_EQ(fields(profile_plan({"--profile-plan", "--ncu", "--preset", "nightly", "--filter=conv", "--json", "r.json", "--quiet",
+                                 "--compare-to=auto", "--md=r.md", "--sizes=conv2d=64"})),
+            (std::vector<std::string>{"ncu", "nightly", "r.json",
+                                      "9", "--preset", "nightly", "--filter=conv", "--json", "r.json", "--quiet", "--compare-to=auto", "--md=r.md", "--sizes=conv2d=64",
+                                      "4", "--preset", "nightly", "--quiet", "--sizes=conv2d=64"}));
+  EXPECT_EQ(fields(profile_plan({"--profile-plan", "--benchmark_out=o.json"}))[2], "o.json");
+  EXPECT_EQ(fields(profile_plan({"--profile-plan"})), (std::vector<std::string>{"none", "quick", "", "0", "0"}));
+  EXPECT_THROW(parse_run_options({"--nsys"}), usage_error);  // the wrapper starts the profiler, not the binary
+  EXPECT_THROW(parse_run_options({"--profile-plan", "--nsys", "--ncu"}), usage_error);
+}
+
+TEST(OptionTable, UnsupportedGoogleBenchmarkFlagsNameTheSupportedOnes) {
+  const std::string m = usage_message(command::run, {"--benchmark_color=false"});
+  EXPECT_NE(m.find("--benchmark_color is not supported"), std::string::npos) << m;
+  EXPECT_NE(m.find("--benchmark_time_unit"), std::string::npos) << m;
+}
+
+TEST(OptionTable, ReferenceListsEveryOptionOfEveryCommand) {
+  const std::string reference = options_reference_markdown(), summary = options_summary_markdown();
+  for (const option_spec& o : option_table()) {
+    const std::string name = (o.alias.empty() ? "`" : "`" + std::string(o.alias) + ", ") + std::string(o.name);
+    EXPECT_NE(reference.find(name), std::string::npos) << o.name;
+    EXPECT_NE(summary.find(name), std::string::npos) << o.name;
+  }
+  EXPECT_NE(reference.find("`--cache=declared\\|hot\\|cold`"), std::string::npos);  // | escaped in table cells
 }
 
 TEST(Presets, QuickIsSmallerThanNightly) {

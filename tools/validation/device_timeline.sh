@@ -99,7 +99,7 @@ PY
   note "trace format: $(python3 "$root/tests/check_trace_events.py" "$out/quick.trace.json" --gpu --cases image/pinned_streams/4 conv2d/tiled/4096 image/cpu | tail -n 3 | tr '\n' ' ')"
   for pair in "quick_plain1 quick_plain2" "quick_plain1 quick_trace" "quick_plain2 quick_trace"; do
     set -- $pair
-    "$report" compare "$out/$1.json" "$out/$2.json" --json "$out/cmp_$1_$2.json" >"$out/cmp_$1_$2.txt" 2>&1
+    "$report" compare "$out/$1.json" "$out/$2.json" --verdict "$out/cmp_$1_$2.json" >"$out/cmp_$1_$2.txt" 2>&1
     note "compare $1 -> $2: exit $?, $(grep -E '^[0-9]+ regression' "$out/cmp_$1_$2.txt")"
   done
   python3 - "$out/quick_plain1.json" "$out/quick_trace.json" "$out/quick_plain2.json" <<'PY' | tee -a "$summary"

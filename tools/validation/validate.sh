@@ -25,7 +25,7 @@ case "$mode" in
     for name in "$@"; do
       run_one "$name" || break
       if [ -n "$prev" ]; then
-        "$report" compare "$out/$prev.json" "$out/$name.json" --json "$out/$prev-vs-$name.verdict.json" >"$out/$prev-vs-$name.txt" 2>&1
+        "$report" compare "$out/$prev.json" "$out/$name.json" --verdict "$out/$prev-vs-$name.verdict.json" >"$out/$prev-vs-$name.txt" 2>&1
         echo "compare $prev -> $name: exit $?; $(tail -n 1 "$out/$prev-vs-$name.txt")"
         grep -E " (regression|improvement|inconclusive) " "$out/$prev-vs-$name.txt" | cut -c1-160
       fi
@@ -35,7 +35,7 @@ case "$mode" in
     pct=$1 name=$2 base=${3:-}
     run_one "$name" "--inject-slowdown=$injected:$pct"
     if [ -n "$base" ] && [ -f "$out/$base.json" ]; then
-      "$report" compare "$out/$base.json" "$out/$name.json" --json "$out/$base-vs-$name.verdict.json" >"$out/$base-vs-$name.txt" 2>&1
+      "$report" compare "$out/$base.json" "$out/$name.json" --verdict "$out/$base-vs-$name.verdict.json" >"$out/$base-vs-$name.txt" 2>&1
       echo "compare $base -> $name: exit $?; $(tail -n 1 "$out/$base-vs-$name.txt")"
       grep -E " (regression|improvement|inconclusive) " "$out/$base-vs-$name.txt" | cut -c1-160
     fi ;;

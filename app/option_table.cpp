@@ -1,0 +1,297 @@
+// The option table's entries and the commands that take them.
+#include "app/option_table.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "cudabench/presets.hpp"
+#include "harness/format.hpp"
+
+namespace cudabench::app {
+namespace {
+
+using o_ = run_options;
+constexpr command_set run = unsigned(command::run), compare = unsigned(command::compare), report = unsigned(command::report),
+                      trend = unsigned(command::trend), all = run | compare | report | trend;
+
+std::string name_of(const option_spec& spec) { return std::string(spec.name); }
+
+void set_flag_noop(parse_state&, const option_spec&, const std::string&) {}
+
+void store_output(parse_state& s, const option_spec& spec, const std::string& v) {
+  if (v.empty()) throw usage_error(name_of(spec) + " needs a file name");
+  s.options.*spec.output = v;
+}
+
+void filter_regex(const std::string& v, const std::string& option) {
+  if (v.empty()) throw usage_error(option + " needs a regular expression");
+  user_regex(v[0] == '-' ? v.substr(1) : v, option);  // Google Benchmark's convention: a leading '-' negates
+}
+
+void store_filter(parse_state& s, const option_spec& spec, const std::string& v) {
+  filter_regex(v, name_of(spec));
+  s.options.filter = v;
+}
+
+void store_inject(parse_state& s, const option_spec&, const std::string& v) {
+  const auto colon = v.rfind(':');
+  if (colon == std::string::npos || colon == 0)
+    throw usage_error(fmt::format("--inject-slowdown expects CASE_REGEX:PCT, got '{}'", printable(v)));
+  s.options.inject_regex = v.substr(0, colon);
+  user_regex(*s.options.inject_regex, "--inject-slowdown");
+  s.options.inject_pct = parse_double(v.substr(colon + 1), "--inject-slowdown percentage", 0, 1000);
+}
+
+void store_one_of(const std::string& v, const std::string& option, std::initializer_list<const char*> allowed, std::string& into) {
+  for (const char* a : allowed)
+    if (v == a) { into = v; return; }
+  std::string list;
+  std::size_t i = 0;
+  for (const char* a : allowed) {
+    if (i > 0) list += ++i == allowed.size() ? " or " : ", ";
+    else ++i;
+    list += a;
+  }
+  throw usage_error(fmt::format("{} expects {}, got '{}'", option, list, printable(v)));
+}
+
+void store_profiler(parse_state& s, const option_spec& spec, const std::string&) {
+  const std::string which = spec.name == "--nsys" ? "nsys" : "ncu";
+  if (s.options.profiler && *s.options.profiler != which) throw usage_error("--nsys and --ncu: one profiler at a time");
+  s.options.profiler = which;
+}
+
+bool truth(const option_spec& spec, const std::string& v) {
+  if (v == "true" || v == "1" || v == "yes") return true;
+  if (v == "false" || v == "0" || v == "no") return false;
+  throw usage_error(fmt::format("{} expects true or false, got '{}'", spec.name, printable(v)));
+}
+
+double seconds(const option_spec& spec, const std::string& v) {
+  std::string t = v;
+  if (!t.empty() && t.back() == 'x')
+    throw usage_error(fmt::format("{}={}: cudabench samples until the noise is low, not for a number of iterations; give seconds (e.g. {}=0.5s)",
+                                  spec.name, printable(v), spec.name));
+  if (!t.empty() && t.back() == 's') t.pop_back();
+  return parse_double(t, name_of(spec), 0, 3600);
+}
+
+void benchmark_format(parse_state& s, const option_spec&, const std::string& v) {
+  std::string f;
+  store_one_of(v, "--benchmark_format", {"console", "json", "csv"}, f);
+  if (f == "json") s.options.json_path = "-";
+  if (f == "csv") s.options.csv_path = "-";
+}
+
+#define ACT [](parse_state & s, [[maybe_unused]] const option_spec& spec, [[maybe_unused]] const std::string& v)
+
+const std::array table{
+  option_spec{.name = "--filter", .placeholder = "REGEX", .commands = run, .apply = store_filter, .whole_run = true,
+              .help = "run the cases whose name matches (e.g. conv2d, image/pinned); a leading - negates"},
+  option_spec{.name = "--list", .kind = arity::flag, .commands = run, .apply = ACT { s.options.list = true; },
+              .help = "list the cases the filter selects (gpu or cpu, cold-L2, host-bound, not-gated), then exit"},
+  option_spec{.name = "--quiet", .kind = arity::flag, .commands = run, .apply = ACT { s.options.quiet = true; },
+              .help = "no \"[i/N] case (about T left)\" progress line on standard error before each case"},
+  option_spec{.name = "--preset", .placeholder = "NAME", .commands = run,
+              .apply = ACT { preset_by_name(v); s.options.preset = v; },
+              .help = "quick (default, <= 60 s on a GPU), nightly or full"},
+  option_spec{.name = "--repetitions", .placeholder = "N", .commands = run,
+              .apply = ACT { s.options.repetitions = parse_int(v, name_of(spec), 1, 1000); },
+              .help = "repetitions per case (default: the preset's)"},
+  option_spec{.name = "--device", .placeholder = "N", .commands = run,
+              .apply = ACT { s.options.device = parse_int(v, name_of(spec), 0, 1023); },
+              .child = in_child::replace, .help = "CUDA device ordinal (default 0)"},
+  option_spec{.name = "--devices", .placeholder = "all|0,2", .commands = run,
+              .apply = ACT {
+                if (v.empty()) throw usage_error("--devices expects 'all' or a list of ordinals such as 0,2");
+                parse_device_list(v, 1 << 20);  // the form now; the ordinals once the device count is known
+                s.options.devices = v;
+              },
+              .child = in_child::replace, .help = "one process per device, in parallel; results merged into --json, names dev<N>/..."},
+  option_spec{.name = "--sizes", .placeholder = "FAMILY=N,N,...", .commands = run,
+              .apply = ACT { parse_sizes(v, s.options.sizes); },
+              .help = "run these problem sizes of FAMILY instead of the preset's (repeat for more families; "
+                      "e.g. --sizes=conv2d=2048,8192; the families that take sizes: docs/extending.md)"},
+  option_spec{.name = "--json", .placeholder = "FILE", .commands = run, .apply = store_output, .output = &o_::json_path,
+              .child = in_child::replace, .whole_run = true,
+              .elsewhere = "it names the results file of a run; the verdict file of a comparison is --verdict FILE",
+              .help = "write the results as Google Benchmark JSON, with the device description (- is standard output, "
+                      "which then carries nothing else; the table goes to standard error)"},
+  option_spec{.name = "--trace", .placeholder = "FILE", .commands = run, .apply = store_output, .output = &o_::trace_path,
+              .child = in_child::suffix, .whole_run = true,
+              .help = "after each case's timed repetitions, trace one more sample with CUPTI (kernels, copies, memsets "
+                      "per stream) and write the run's timeline to FILE as Chrome trace JSON (Perfetto, chrome://tracing); "
+                      "each case's timeline and its metrics go into --json"},
+  option_spec{.name = "--md", .placeholder = "FILE", .commands = run | compare | report, .apply = store_output,
+              .output = &o_::md_path, .child = in_child::suffix, .whole_run = true,
+              .help = "Markdown report (a CI job summary, a pull-request comment): of the comparison (compare; a run "
+                      "with --compare-to), else of the run's speedups (report; a run without --compare-to)"},
+  option_spec{.name = "--html", .placeholder = "FILE", .commands = all, .apply = store_output, .output = &o_::html_path,
+              .child = in_child::suffix, .whole_run = true,
+              .help = "self-contained HTML report with SVG charts: of the comparison, the run, or the trend"},
+  option_spec{.name = "--csv", .placeholder = "FILE", .commands = run | compare | report, .apply = store_output,
+              .output = &o_::csv_path, .child = in_child::suffix, .whole_run = true,
+              .help = "one row per case: name, status, median_us, repetitions, cv_pct, noise_pct, samples, throughputs, "
+                      "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value in a comparison)"},
+  option_spec{.name = "--verdict", .placeholder = "FILE", .commands = run | compare, .apply = store_output,
+              .output = &o_::verdict_path, .child = in_child::suffix, .whole_run = true,
+              .help = "the comparison's verdicts as JSON (a run: with --compare-to only)"},
+  option_spec{.name = "--format", .placeholder = "text|gab|bmf", .commands = report,
+              .apply = ACT { store_one_of(v, name_of(spec), {"text", "gab", "bmf"}, s.options.format); },
+              .help = "text (default): speedup tables; gab / bmf: instead, the run for a dashboard on standard output, as "
+                      "github-action-benchmark's customSmallerIsBetter JSON or Bencher Metric Format JSON (measured cases only)"},
+  option_spec{.name = "--compare-to", .placeholder = "FILE|auto", .commands = run,
+              .apply = ACT {
+                if (v.empty()) throw usage_error("--compare-to needs a file or 'auto'");
+                s.options.compare_to = v;
+              },
+              .whole_run = true, .help = "after the run, compare against a baseline (auto: the stored one for this GPU and preset)"},
+  option_spec{.name = "--save-baseline", .kind = arity::flag, .commands = run,
+              .apply = ACT { s.options.save_baseline = true; },
+              .whole_run = true, .help = "store the run as <baseline-dir>/<gpu-model>/<preset>.json"},
+  option_spec{.name = "--baseline-dir", .placeholder = "DIR", .commands = run,
+              .apply = ACT {
+                if (v.empty()) throw usage_error("--baseline-dir needs a directory");
+                s.options.baseline_dir = v;
+              },
+              .help = "where stored baselines live (default reports/baselines, under the current directory)"},
+  option_spec{.name = "--threshold", .placeholder = "PCT", .commands = run | compare | trend,
+              .apply = ACT { s.options.threshold_pct = parse_double(v, name_of(spec), 0, 1000); },
+              .help = "smallest median change that counts (default 5): for device-bound cases in a comparison, for a "
+                      "step in a trend"},
+  option_spec{.name = "--host-threshold", .placeholder = "PCT", .commands = run | compare,
+              .apply = ACT { s.options.host_threshold_pct = parse_double(v, name_of(spec), 0, 1000); },
+              .help = "gate host-bound cases too (CPU baselines, pageable/managed copies, host merges) at this threshold; "
+                      "by default they are reported but never gate"},
+  option_spec{.name = "--noise-floor", .placeholder = "K", .commands = run | compare,
+              .apply = ACT { s.options.noise_floor = parse_double(v, name_of(spec), 0, 100); },
+              .help = "a change must also exceed K x the repetitions' coefficient of variation (default 3)"},
+  option_spec{.name = "--alpha", .placeholder = "P", .commands = run | compare,
+              .apply = ACT { s.options.alpha = parse_double(v, name_of(spec), 1e-9, 0.5); },
+              .help = "significance level of the Mann-Whitney U test (default 0.01)"},
+  option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = run | compare | trend,
+              .apply = ACT { s.options.allow_device_mismatch = true; },
+              .help = "compare runs from different GPU models or clocks"},
+  option_spec{.name = "--hold", .placeholder = "N", .commands = trend,
+              .apply = ACT { s.options.hold = std::size_t(parse_int(v, name_of(spec), 2, 1000)); },
+              .help = "a step must hold for N runs to be flagged (default 3)"},
+  option_spec{.name = "--cache", .placeholder = "declared|hot|cold", .commands = run,
+              .apply = ACT { store_one_of(v, name_of(spec), {"declared", "hot", "cold"}, s.options.cache); },
+              .help = "L2 state of GPU cases: as each case declares (default), or all hot / all cold"},
+  option_spec{.name = "--inject-slowdown", .placeholder = "CASE_REGEX:PCT", .commands = run, .apply = store_inject,
+              .help = "validation only: adds PCT% of a case's warm-up median as real GPU work (a calibrated spin) inside "
+                      "the timed region of matching cases; recorded in the JSON"},
+  option_spec{.name = "--no-blocking-kernel", .kind = arity::flag, .commands = run,
+              .apply = ACT { s.options.no_blocking_kernel = true; },
+              .help = "do not hold the stream with a spinning kernel while a GPU sample's work is queued (held by "
+                      "default, so launch latency stays out of the timed region)"},
+  option_spec{.name = "--watchdog", .placeholder = "SECONDS|off", .commands = run,
+              .apply = ACT { s.options.watchdog_s = v == "off" ? 0 : parse_double(v, "--watchdog (seconds, or off)", 1, 86400); },
+              .help = "the cases run in a worker process (default 300): a case that makes no progress for SECONDS is "
+                      "killed and failed as hung, one whose kernel faults (a lost CUDA context) or whose process dies is "
+                      "failed with its error, and the remaining cases go on in a fresh process; off: everything runs in "
+                      "this process, unprotected"},
+  option_spec{.name = "--profile", .kind = arity::flag, .commands = run, .apply = ACT { s.options.profile = true; },
+              .help = "a few clean samples per case, one repetition (what --nsys/--ncu use); implies --watchdog=off"},
+  option_spec{.name = "--nsys", .kind = arity::flag, .commands = run, .apply = store_profiler,
+              .help = "run under Nsight Systems (through the cudabench-run wrapper, as ./run_bench does; "
+                      "docs/profiling.md): one report, <json stem>.nsys-rep or cudabench-<preset>-<time>.nsys-rep; "
+                      "NSYS=/path names nsys where it is not on PATH"},
+  option_spec{.name = "--ncu", .kind = arity::flag, .commands = run, .apply = store_profiler,
+              .help = "run each selected GPU case under Nsight Compute (through the cudabench-run wrapper; "
+                      "docs/profiling.md): kernel duration and DRAM throughput to <json stem>.ncu.csv; NCU=/path names "
+                      "ncu where it is not on PATH"},
+  option_spec{.name = "--profile-plan", .kind = arity::flag, .commands = run,
+              .apply = ACT { s.options.profile_plan = true; },
+              .help = "for the cudabench-run wrapper: print, NUL-separated, the profiler, the preset, the --json file and "
+                      "the arguments of the run and of each per-case profiled run, then exit"},
+  option_spec{.name = "--benchmark_filter", .kind = arity::benchmark, .placeholder = "REGEX", .commands = run,
+              .apply = store_filter, .whole_run = true, .help = "Google Benchmark's: as --filter"},
+  option_spec{.name = "--benchmark_list_tests", .kind = arity::benchmark, .placeholder = "true|false", .commands = run,
+              .apply = ACT { s.options.list = s.options.list_names_only = truth(spec, v); },
+              .help = "Google Benchmark's: list the selected cases' names only, then exit"},
+  option_spec{.name = "--benchmark_repetitions", .kind = arity::benchmark, .placeholder = "N", .commands = run,
+              .apply = ACT { s.options.repetitions = parse_int(v, name_of(spec), 1, 1000); },
+              .help = "Google Benchmark's: as --repetitions"},
+  option_spec{.name = "--benchmark_min_time", .kind = arity::benchmark, .placeholder = "SECONDSs", .commands = run,
+              .apply = ACT { s.options.min_time_s = seconds(spec, v); },
+              .help = "Google Benchmark's: least measured time per repetition, in seconds (a count of iterations, Nx, "
+                      "is refused: cudabench samples until the noise is low)"},
+  option_spec{.name = "--benchmark_min_warmup_time", .kind = arity::benchmark, .placeholder = "SECONDS", .commands = run,
+              .apply = ACT { s.options.warmup_s = seconds(spec, v); },
+              .help = "Google Benchmark's: warm-up time per case, in seconds"},
+  option_spec{.name = "--benchmark_out", .kind = arity::benchmark, .placeholder = "FILE", .commands = run,
+              .apply = ACT {
+                if (v.empty() || v == "true") throw usage_error("--benchmark_out needs a file name");
+                s.benchmark_out = v;
+              },
+              .child = in_child::replace, .whole_run = true,
+              .help = "Google Benchmark's: the results file, as --json (or --csv with --benchmark_out_format=csv)"},
+  option_spec{.name = "--benchmark_out_format", .kind = arity::benchmark, .placeholder = "json|csv", .commands = run,
+              .apply = ACT {
+                if (v != "json" && v != "csv")
+                  throw usage_error(fmt::format("--benchmark_out_format={} is not supported: cudabench writes json or csv files", printable(v)));
+                s.benchmark_out_format = v;
+              },
+              .child = in_child::replace, .whole_run = true,
+              .help = "Google Benchmark's: the format of --benchmark_out (default json)"},
+  option_spec{.name = "--benchmark_format", .kind = arity::benchmark, .placeholder = "console|json|csv", .commands = run,
+              .apply = benchmark_format, .whole_run = true,
+              .help = "Google Benchmark's: json / csv put the results on standard output (as --json - / --csv -)"},
+  option_spec{.name = "--benchmark_time_unit", .kind = arity::benchmark, .placeholder = "ns|us|ms|s", .commands = run,
+              .apply = ACT {
+                std::string unit;
+                store_one_of(v, name_of(spec), {"ns", "us", "ms", "s"}, unit);
+                s.options.time_unit = unit;
+              },
+              .help = "Google Benchmark's: the time unit of every row"},
+  option_spec{.name = "--help", .alias = "-h", .kind = arity::flag, .commands = all, .apply = set_flag_noop,
+              .help = "the options of the command, then exit"},
+};
+#undef ACT
+
+const std::array commands{
+  command_spec{command::run, "", "", 0, "Runs the CUDA benchmark suite (Google Benchmark cases named family/variant/parameters).",
+               "0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a regression; "
+               "2 usage or input error; 130/143 interrupted (the finished cases are written, marked incomplete)"},
+  command_spec{command::compare, "compare", "BASELINE.json CURRENT.json", 2,
+               "Compares two runs case by case (median change, noise, Mann-Whitney U test) and gives each a verdict.",
+               "0 no regression, 1 at least one regression or a lost case, 2 usage or input error"},
+  command_spec{command::report, "report", "RESULT.json", 1,
+               "Speedup tables of one run: each variant against its family's reference variants.",
+               "0 written, 2 usage or input error"},
+  command_spec{command::trend, "trend", "RESULT_DIR", 1,
+               "One line per case over the runs in RESULT_DIR (oldest first), flagging steps that hold; files that "
+               "cannot be read are named and left out.",
+               "0 written, 2 usage or input error"},
+};
+
+}  // namespace
+
+std::span<const option_spec> option_table() { return table; }
+
+const option_spec* find_option(std::string_view name) {
+  for (const option_spec& o : table)
+    if (o.name == name || (!o.alias.empty() && o.alias == name)) return &o;
+  return nullptr;
+}
+
+const command_spec& command_info(command c) {
+  for (const command_spec& s : commands)
+    if (s.cmd == c) return s;
+  return commands[0];
+}
+
+std::optional<command> command_by_name(std::string_view name) {
+  for (const command_spec& s : commands)
+    if (!s.name.empty() && s.name == name) return s.cmd;
+  return std::nullopt;
+}
+
+std::string command_title(command c) {
+  const command_spec& s = command_info(c);
+  return s.name.empty() ? "./run_bench" : fmt::format("./run_bench {}", s.name);
+}
+
+}  // namespace cudabench::app

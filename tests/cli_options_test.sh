@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The command lines of every command, as the option table makes them: a usage error is one line naming the
+# option and pointing at --help (exit 2), every --help exits 0 and lists its options, one meaning per option
+# name (--verdict, not --json, for a comparison's verdicts), `-` as standard output, the profiling wrapper.
+# Usage: tests/cli_options_test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+bench="$build/bench/cudabench" report="$build/app/cudabench-report" fx="$src/tests/fixtures" wrapper="$src/app/cudabench-run"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS [CONDITION...]
+  local name=$1 want=$2 got=$3
+  shift 3
+  if [ "$want" != "$got" ]; then echo "FAIL $name: exit status $got, want $want"; fail=$((fail + 1)); return; fi
+  for cond in "$@"; do
+    if ! eval "$cond"; then echo "FAIL $name: $cond"; sed 's/^/    /' "$tmp/err" | head -n 5; fail=$((fail + 1)); return; fi
+  done
+  echo "ok   $name"; pass=$((pass + 1))
+}
+run() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+one_line='[ "$(wc -l <"$tmp/err")" = 1 ]'
+base="$fx/synthetic_base.json" slowed="$fx/synthetic_slowed.json"
+
+# A usage error: one line naming the option, pointing at the command's --help; nothing on standard output.
+s=$(run "$bench" --frobnicate); check "run: an unknown option in one line" 2 "$s" "$one_line" \
+  'grep -qx "run_bench: unknown option .--frobnicate. (see ./run_bench --help)" "$tmp/err"' '[ ! -s "$tmp/out" ]'
+s=$(run "$bench" --repetitions); check "run: an option without its value" 2 "$s" "$one_line" 'grep -q -- "--repetitions needs a value" "$tmp/err"'
+s=$(run "$wrapper" "$bench" --frobnicate); check "run through cudabench-run: the same line" 2 "$s" "$one_line" \
+  'grep -q "unknown option .--frobnicate. (see ./run_bench --help)" "$tmp/err"'
+s=$(run "$report" compare "$base" "$slowed" --frobnicate); check "compare: an unknown option in one line" 2 "$s" "$one_line" \
+  'grep -qx "run_bench compare: unknown option .--frobnicate. (see ./run_bench compare --help)" "$tmp/err"'
+s=$(run "$report" report "$base" --hold=3); check "report: an option of another command, named" 2 "$s" "$one_line" \
+  'grep -q "run_bench report: --hold is not an option of report (see ./run_bench report --help)" "$tmp/err"'
+s=$(run "$report" trend "$fx/trend" --md "$tmp/t.md"); check "trend: --md is not one of its options" 2 "$s" "$one_line" '[ ! -e "$tmp/t.md" ]'
+s=$(run "$report" compare "$base"); check "compare with one file: one line" 2 "$s" "$one_line" 'grep -q "compare expects 2 file argument(s)" "$tmp/err"'
+s=$(run "$report"); check "cudabench-report without a command: one line" 2 "$s" "$one_line" 'grep -q "expected compare, report or trend" "$tmp/err"'
+s=$(run "$report" frobnicate); check "cudabench-report with an unknown command: one line" 2 "$s" "$one_line" 'grep -q "unknown command .frobnicate." "$tmp/err"'
+
+# Every --help exits 0, on standard output, and lists the options of its command.
+for cmd in "" compare report trend; do
+  s=$(run "$report" $cmd --help)
+  [ -z "$cmd" ] && { check "cudabench-report --help: exit 0, the commands" 0 "$s" 'grep -q "run_bench compare BASELINE.json CURRENT.json" "$tmp/out"'; continue; }
+  check "$cmd --help: exit 0" 0 "$s" 'grep -q "^usage: ./run_bench $cmd " "$tmp/out"' '[ ! -s "$tmp/err" ]'
+done
+s=$(run "$report" compare "$base" --frobnicate --help); check "--help wins over a bad option" 0 "$s" 'grep -q "^usage:" "$tmp/out"'
+s=$(run "$report" trend --help); check "trend --help lists --threshold and --hold" 0 "$s" 'grep -q "^  --threshold=PCT" "$tmp/out"' 'grep -q "^  --hold=N" "$tmp/out"'
+s=$(run "$report" report --help); check "report --help lists --csv and --format" 0 "$s" 'grep -q "^  --csv=FILE" "$tmp/out"' 'grep -q "^  --format=text|gab|bmf" "$tmp/out"'
+s=$(run "$bench" --help); check "run --help: exit 0, its options and Google Benchmark's" 0 "$s" \
+  'grep -q "^  --verdict=FILE" "$tmp/out"' 'grep -q "^  --benchmark_min_time=SECONDSs" "$tmp/out"' '! grep -q "^  --hold" "$tmp/out"'
+s=$(run "$wrapper" "$bench" --help); check "run --help through cudabench-run" 0 "$s" 'grep -q "^usage: ./run_bench \[options\]" "$tmp/out"'
+
+# One meaning per name: --json is a run's results file; a comparison's verdicts are --verdict everywhere.
+s=$(run "$report" compare "$base" "$slowed" --json "$tmp/v.json"); check "compare --json: one line pointing at --verdict" 2 "$s" "$one_line" \
+  'grep -q -- "--json is not an option of compare: .*--verdict FILE" "$tmp/err"' '[ ! -e "$tmp/v.json" ]'
+s=$(run "$report" compare "$base" "$slowed" --verdict "$tmp/v.json"); check "compare --verdict writes the verdicts" 1 "$s" \
+  'python3 -c "import json,sys; c=json.load(open(sys.argv[1]))[\"cases\"]; assert c, c" "$tmp/v.json"'
+
+# `-` is standard output for any output of any command, for one output at most.
+s=$(cd "$tmp" && run "$report" report "$base" --csv -); check "report --csv - is not refused" 0 "$s" '! grep -q "give output files a name" "$tmp/err"'
+s=$(cd "$tmp" && run "$report" trend "$fx/trend" --html -); check "trend --html - is not refused" 0 "$s" '! grep -q "give output files a name" "$tmp/err"'
+s=$(run "$report" compare "$base" "$slowed" --md - --verdict -); check "compare: two outputs on standard output, refused in one line" 2 "$s" "$one_line" \
+  'grep -q -- "--md - and --verdict - cannot both use standard output" "$tmp/err"'
+s=$(run "$report" report "$base" --format=gab --csv -); check "report --format=gab and --csv -: refused" 2 "$s" "$one_line" 'grep -q "cannot both use standard output" "$tmp/err"'
+s=$(run "$bench" --filter=image/cpu --json - --md -); check "run --json - --md -: refused before running" 2 "$s" "$one_line" '[ ! -s "$tmp/out" ]'
+
+# The profiling wrapper asks the binary's table what the arguments mean; it parses none itself.
+s=$(run "$bench" --nsys --filter=image/cpu); check "the binary alone refuses --nsys, naming the wrapper" 2 "$s" "$one_line" 'grep -q "cudabench-run" "$tmp/err"'
+s=$(run "$wrapper" "$bench" --nsys --ncu); check "cudabench-run --nsys --ncu: one profiler at a time" 2 "$s" "$one_line"
+printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >>"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"; chmod +x "$tmp/ncu-one"
+s=$(NCU="$tmp/ncu-one" run "$wrapper" "$bench" --ncu --filter '^reduce/cub/1048576$' --preset quick --json "$tmp/p.json" --md "$tmp/p.md" --csv="$tmp/p.csv" --save-baseline)
+check "--ncu: each case's run gets the run's settings, not its filters, outputs or baseline" 0 "$s" \
+  'grep -q "^\"reduce/cub/1048576\",\"0\",\"k(int)\"" "$tmp/p.ncu.csv"' 'grep -q -- "--preset quick" "$tmp/ncu-args"' \
+  '! grep -q -- "--md\|--csv=\|--json\|--save-baseline\|--filter \^" "$tmp/ncu-args"' '[ ! -e "$tmp/p.md" ]'
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
