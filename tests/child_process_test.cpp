@@ -134,6 +134,18 @@ TEST(ChildProcess, WaitAnyReapsInTheOrderTheyEnd) {
   EXPECT_FALSE(wait_any(children));
 }
 
+TEST(ChildProcess, WaitAnyLeavesOtherOwnersChildrenAlone) {
+  child_process stranger(shell("exit 5"));
+  std::vector<child_process> mine;
+  mine.emplace_back(shell("sleep 0.3; exit 3"));
+  const auto i = wait_any(mine);
+  ASSERT_TRUE(i);
+  EXPECT_EQ(WEXITSTATUS(*mine[*i].status()), 3);
+  const int st = stranger.wait();  // still there for its owner to reap
+  ASSERT_TRUE(WIFEXITED(st));
+  EXPECT_EQ(WEXITSTATUS(st), 5);
+}
+
 TEST(ChildProcess, AProgramThatCannotStartIsAnInputError) {
   child_spec spec;
   spec.argv = {"/no/such/program"};
