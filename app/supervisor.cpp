@@ -1,59 +1,38 @@
-// The supervisor: one worker process at a time (posix_spawn of this binary in its own process group), a pipe
-// on which the worker names each case as it starts it, a watchdog on that pipe, and the merge of what every
-// worker wrote.
+// The supervisor: one worker process at a time (a child_process of this binary), a pipe on which the worker
+// names each case as it starts it, a watchdog on that pipe, and the merge of what every worker wrote.
 #include "app/supervisor.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <set>
-#include <sstream>
 
+#include "app/child_process.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/errors.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/results.hpp"
 
-extern char** environ;
-
 namespace cudabench::app {
 namespace {
 
+constexpr const char* env_prefix = "CUDABENCH_WORKER_";
 constexpr const char* env_cases = "CUDABENCH_WORKER_CASES";
 constexpr const char* env_results = "CUDABENCH_WORKER_RESULTS";
 constexpr const char* env_trace = "CUDABENCH_WORKER_TRACE";
 constexpr const char* env_fd = "CUDABENCH_WORKER_FD";
 constexpr const char* env_parent = "CUDABENCH_WORKER_PARENT";
 constexpr const char* env_progress = "CUDABENCH_WORKER_PROGRESS";
-
-/// The child processes a stop signal is passed on to (0: a free slot).
-std::atomic<pid_t> children[128];
-
-/// First SIGINT/SIGTERM: recorded and passed on to every child, which stops after its current sample.
-/// A second one: the children (and their process groups) are killed and this process ends by the signal.
-extern "C" void forward_stop_signal(int sig) {
-  const int kind = cudabench::classify_stop_signal(sig);
-  if (kind == 0) return;  // the same stop, delivered twice
-  const bool first = kind == 1;
-  for (auto& c : children)
-    if (const pid_t pid = c.load(); pid > 0) ::kill(first ? pid : -pid, first ? sig : SIGKILL);
-  if (first) return;
-  ::signal(sig, SIG_DFL);
-  ::raise(sig);
-}
 
 /// A private directory for the workers' files, removed with everything in it.
 class scratch_dir {
@@ -88,14 +67,14 @@ std::string signal_name(int sig) {
   return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
 }
 
-/// The environment of a worker: ours without any CUDABENCH_WORKER_* variable, plus `extra`.
-std::vector<std::string> worker_environment(const std::vector<std::string>& extra) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e)
-    if (std::strncmp(*e, "CUDABENCH_WORKER_", 17) != 0) env.emplace_back(*e);
-  env.insert(env.end(), extra.begin(), extra.end());
-  return env;
-}
+/// The files of one worker (one round of the run).
+struct worker_files {
+  std::string cases, results, trace;
+  worker_files(const std::string& dir, int round)
+      : cases(fmt::format("{}/cases-{}.txt", dir, round)),
+        results(fmt::format("{}/results-{}.json", dir, round)),
+        trace(fmt::format("{}/trace-{}.json", dir, round)) {}
+};
 
 /// What became of one worker.
 struct worker_end {
@@ -104,40 +83,21 @@ struct worker_end {
   std::string last_case;    ///< the case it last said it was starting ("" if none)
 };
 
-worker_end run_worker(const std::vector<std::string>& argv_strings, const std::vector<std::string>& env_strings,
-                      int write_fd, int read_fd, double watchdog_s) {
-  std::vector<char*> argv, envp;
-  for (const std::string& a : argv_strings) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  for (const std::string& e : env_strings) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setpgroup(&attr, 0);  // its own group: a terminal's ^C reaches it once, through us
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-  pid_t pid = 0;
-  const int rc = ::posix_spawn(&pid, argv[0], nullptr, &attr, argv.data(), envp.data());
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) throw input_error(fmt::format("cannot start a worker process ({}): {}", argv_strings[0], std::strerror(rc)));
-  watch_child(pid);
-  ::close(write_fd);
-
+/// Runs one worker to its end: reads the cases it starts from `progress` (whose write end, `write_end`, only
+/// the worker keeps) and kills it when one makes no progress for `watchdog_s`.
+worker_end run_worker(const child_spec& spec, fd_guard& write_end, int progress, double watchdog_s) {
+  child_process worker(spec);
+  write_end.reset();  // the worker's copy alone: the pipe ends when the worker does
   worker_end end;
   using clock = std::chrono::steady_clock;
   auto last = clock::now();
   std::string pending;
   for (bool open = true; open;) {
-    pollfd p{read_fd, POLLIN, 0};
+    pollfd p{progress, POLLIN, 0};
     const int ready = ::poll(&p, 1, 200);
     if (ready > 0) {
       char buf[4096];
-      const ssize_t n = ::read(read_fd, buf, sizeof buf);
+      const ssize_t n = ::read(progress, buf, sizeof buf);
       if (n > 0) {
         pending.append(buf, std::size_t(n));
         for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos; pending.erase(0, nl + 1)) {
@@ -152,13 +112,40 @@ worker_end run_worker(const std::vector<std::string>& argv_strings, const std::v
       }
     }
     if (!end.watchdog && std::chrono::duration<double>(clock::now() - last).count() > watchdog_s) {
-      ::kill(-pid, SIGKILL);  // a kernel that never ends can only be stopped with its process
+      worker.kill_group(SIGKILL);  // a kernel that never ends can only be stopped with its process
       end.watchdog = true;
     }
   }
-  while (::waitpid(pid, &end.status, 0) < 0 && errno == EINTR) {}
-  unwatch_child(pid);
+  end.status = worker.wait();
   return end;
+}
+
+/// Starts a worker for `remaining` (of `total` cases) and runs it to its end.
+worker_end start_worker(const std::vector<std::string>& args, const worker_files& files,
+                        const std::vector<std::string>& remaining, std::size_t total, double watchdog_s,
+                        bool want_trace) {
+  std::string list;
+  for (const std::string& c : remaining) list += c + "\n";
+  write_file_atomically(files.cases, list);
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    throw input_error(fmt::format("cannot create a pipe for the worker process: {}", std::strerror(errno)));
+  fd_guard read_end(fds[0]), write_end(fds[1]);
+  child_spec spec;
+  spec.argv.push_back(this_program());
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  std::vector<std::string> extra{
+      fmt::format("{}={}", env_cases, files.cases), fmt::format("{}={}", env_results, files.results),
+      fmt::format("{}={}", env_fd, fds[1]), fmt::format("{}={}", env_parent, ::getpid()),
+      fmt::format("{}={}/{}", env_progress, total - remaining.size(), total)};
+  if (want_trace) extra.push_back(fmt::format("{}={}", env_trace, files.trace));
+  spec.environment = inherited_environment(env_prefix, extra);
+  spec.pass_fds = {fds[1]};
+  try {
+    return run_worker(spec, write_end, read_end.get(), watchdog_s);
+  } catch (const input_error& e) {
+    throw input_error(fmt::format("the worker process: {}", e.what()));
+  }
 }
 
 /// The JSON a worker left at `path`, or null when there is none (or it cannot be read: the worker died first).
@@ -173,42 +160,81 @@ nlohmann::ordered_json read_json(const std::string& path) {
 }
 
 /// The results a worker left at `path` (read by the one reader of the schema), or nothing when there are
-/// none yet or they cannot be read (the worker died while writing them, which the atomic write rules out).
+/// none yet (its document holds no case until one finishes).
 std::optional<run_result> read_results(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::nullopt;
   try {
     return load_run(path);
-  } catch (const input_error&) {  // no case finished yet: its document holds no rows
+  } catch (const input_error&) {
     return std::nullopt;
   }
 }
 
+/// What a worker finished, whatever became of it afterwards, into `out` (its trace's processes renumbered
+/// apart by `round`).
+void collect_worker_output(supervised_run& out, const worker_files& files, int round, bool want_trace) {
+  if (std::optional<run_result> done = read_results(files.results)) {
+    if (out.host.empty()) out.host = done->host;
+    if (!out.device) out.device = done->device;
+    for (case_result& c : done->cases) out.cases[c.name] = std::move(c);
+  }
+  if (!want_trace) return;
+  nlohmann::ordered_json t = read_json(files.trace);
+  if (!t.is_object() || !t.contains("traceEvents") || !t["traceEvents"].is_array()) return;
+  if (out.trace.is_null()) {
+    out.trace = std::move(t);
+    return;
+  }
+  for (auto& e : t["traceEvents"]) {
+    if (e.contains("pid") && e["pid"].is_number_integer()) e["pid"] = e["pid"].get<int>() + 1000 * round;
+    out.trace["traceEvents"].push_back(std::move(e));
+  }
+}
+
+/// Why the worker's last case failed ("" when the worker recorded that itself: a lost context), or nullopt
+/// when the worker finished every case it was given. Throws when the run cannot go on.
+std::optional<std::string> fault_of(const worker_end& end, const supervised_run& out, double watchdog_s) {
+  const int st = end.status;
+  const bool exited = WIFEXITED(st);
+  const int code = exited ? WEXITSTATUS(st) : -1;
+  if (end.watchdog) {
+    if (end.last_case.empty())
+      throw input_error(fmt::format("the worker process started no case within {:g} s (--watchdog)", watchdog_s));
+    return fmt::format("hung: no progress for {:g} s, so its process was killed (--watchdog={:g})", watchdog_s, watchdog_s);
+  }
+  if (exited && code == worker_exit_context_lost)
+    return out.cases.count(end.last_case) ? std::string() : std::string("lost the CUDA context");
+  if (WIFSIGNALED(st)) {
+    if (end.last_case.empty())
+      throw input_error(fmt::format("the worker process was killed by {} before its first case", signal_name(WTERMSIG(st))));
+    return fmt::format("its process was killed by {} while it ran", signal_name(WTERMSIG(st)));
+  }
+  if (exited && (code == 0 || code == 1)) return std::nullopt;  // every case it was given is done
+  throw worker_failed(code);  // it said why on standard error
+}
+
+/// Records the fault of the worker's last case and returns the cases still to run (said on standard error).
+std::vector<std::string> after_fault(supervised_run& out, const worker_end& end, const std::string& why,
+                                     const std::vector<std::string>& remaining) {
+  if (!why.empty()) out.faulted[end.last_case] = why;
+  // The reason as the worker recorded it, when it did (a lost context: the CUDA error of the case).
+  std::string said = why;
+  if (auto it = out.cases.find(end.last_case); said.empty() && it != out.cases.end())
+    said = it->second.message.empty() ? std::string("failed") : it->second.message;
+  std::vector<std::string> next;
+  for (const std::string& c : remaining)
+    if (!out.cases.count(c) && !out.faulted.count(c)) next.push_back(c);
+  if (next.size() >= remaining.size())  // no progress: never start the same worker again
+    throw input_error(fmt::format("the worker process stopped in {} without finishing it", end.last_case));
+  fmt::print(stderr, "run_bench: {}: {}; {}\n", end.last_case, said,
+             next.empty() ? std::string("no case left")
+                          : fmt::format("the {} remaining case(s) go on in a fresh process", next.size()));
+  std::fflush(stderr);
+  return next;
+}
+
 }  // namespace
-
-void install_stop_signals() {
-  struct sigaction sa{};
-  sa.sa_handler = forward_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  ::sigaction(SIGINT, &sa, nullptr);
-  ::sigaction(SIGTERM, &sa, nullptr);
-}
-
-void watch_child(pid_t pid) {
-  for (auto& c : children) {
-    pid_t free_slot = 0;
-    if (c.compare_exchange_strong(free_slot, pid)) break;
-  }
-  if (const int sig = interrupt_signal().load()) ::kill(pid, sig);  // asked to stop while it was starting
-}
-
-void unwatch_child(pid_t pid) {
-  for (auto& c : children) {
-    pid_t mine = pid;
-    if (c.compare_exchange_strong(mine, 0)) break;
-  }
-}
 
 std::optional<worker_link> worker_link::from_environment() {
   const char* cases = std::getenv(env_cases);
@@ -249,89 +275,19 @@ supervised_run supervise(const std::vector<std::string>& args, const std::vector
                          double watchdog_s, bool want_trace) {
   install_stop_signals();
   const scratch_dir dir;
-  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   supervised_run out;
   std::vector<std::string> remaining = cases;
   for (int round = 0; !remaining.empty() && !out.interrupted_by; ++round) {
-    const std::string list = fmt::format("{}/cases-{}.txt", dir.path(), round);
-    const std::string results = fmt::format("{}/results-{}.json", dir.path(), round);
-    const std::string trace = fmt::format("{}/trace-{}.json", dir.path(), round);
-    {
-      std::string text;
-      for (const std::string& c : remaining) text += c + "\n";
-      write_file_atomically(list, text);
-    }
-    int fds[2];
-    if (::pipe(fds) != 0) throw input_error(fmt::format("cannot create a pipe for the worker process: {}", std::strerror(errno)));
-    fd_guard read_end(fds[0]);
-    ::fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-    std::vector<std::string> argv{self};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<std::string> extra{
-        fmt::format("{}={}", env_cases, list), fmt::format("{}={}", env_results, results),
-        fmt::format("{}={}", env_fd, fds[1]), fmt::format("{}={}", env_parent, ::getpid()),
-        fmt::format("{}={}/{}", env_progress, cases.size() - remaining.size(), cases.size())};
-    if (want_trace) extra.push_back(fmt::format("{}={}", env_trace, trace));
-    const worker_end end = run_worker(argv, worker_environment(extra), fds[1], read_end.get(), watchdog_s);
-
-    // What it finished, whatever became of it afterwards.
-    if (std::optional<run_result> done = read_results(results)) {
-      if (out.host.empty()) out.host = done->host;
-      if (!out.device) out.device = done->device;
-      for (case_result& c : done->cases) out.cases[c.name] = std::move(c);
-    }
-    if (want_trace) {
-      nlohmann::ordered_json t = read_json(trace);
-      if (t.is_object() && t.contains("traceEvents") && t["traceEvents"].is_array()) {
-        if (out.trace.is_null()) {
-          out.trace = std::move(t);
-        } else {
-          for (auto& e : t["traceEvents"]) {
-            if (e.contains("pid") && e["pid"].is_number_integer()) e["pid"] = e["pid"].get<int>() + 1000 * round;
-            out.trace["traceEvents"].push_back(std::move(e));
-          }
-        }
-      }
-    }
-
-    const int st = end.status;
-    const bool exited = WIFEXITED(st);
-    const int code = exited ? WEXITSTATUS(st) : -1;
+    const worker_files files(dir.path(), round);
+    const worker_end end = start_worker(args, files, remaining, cases.size(), watchdog_s, want_trace);
+    collect_worker_output(out, files, round, want_trace);
     if (const int sig = interrupt_signal().load(); sig && !end.watchdog) {
       out.interrupted_by = sig;
       break;
     }
-    std::string why;
-    if (end.watchdog) {
-      if (end.last_case.empty())
-        throw input_error(fmt::format("the worker process started no case within {:g} s (--watchdog)", watchdog_s));
-      why = fmt::format("hung: no progress for {:g} s, so its process was killed (--watchdog={:g})", watchdog_s, watchdog_s);
-    } else if (exited && code == worker_exit_context_lost) {
-      if (!out.cases.count(end.last_case)) why = "lost the CUDA context";
-    } else if (WIFSIGNALED(st)) {
-      if (end.last_case.empty())
-        throw input_error(fmt::format("the worker process was killed by {} before its first case", signal_name(WTERMSIG(st))));
-      why = fmt::format("its process was killed by {} while it ran", signal_name(WTERMSIG(st)));
-    } else if (exited && (code == 0 || code == 1)) {
-      break;  // every case it was given is done
-    } else {
-      throw worker_failed(code);  // it said why on standard error
-    }
-    if (!why.empty()) out.faulted[end.last_case] = why;
-    // The reason as the worker recorded it, when it did (a lost context: the CUDA error of the case).
-    std::string said = why;
-    if (auto it = out.cases.find(end.last_case); said.empty() && it != out.cases.end())
-      said = it->second.message.empty() ? std::string("failed") : it->second.message;
-    std::vector<std::string> next;
-    for (const std::string& c : remaining)
-      if (!out.cases.count(c) && !out.faulted.count(c)) next.push_back(c);
-    if (next.size() >= remaining.size())  // no progress: never start the same worker again
-      throw input_error(fmt::format("the worker process stopped in {} without finishing it", end.last_case));
-    remaining = std::move(next);
-    fmt::print(stderr, "run_bench: {}: {}; {}\n", end.last_case, said,
-               remaining.empty() ? std::string("no case left")
-                                 : fmt::format("the {} remaining case(s) go on in a fresh process", remaining.size()));
-    std::fflush(stderr);
+    const std::optional<std::string> why = fault_of(end, out, watchdog_s);
+    if (!why) break;
+    remaining = after_fault(out, end, *why, remaining);
   }
   return out;
 }

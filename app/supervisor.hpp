@@ -4,7 +4,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-#include <sys/types.h>
 
 #include <map>
 #include <optional>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "harness/results_model.hpp"
+#include "app/child_process.hpp"  // install_stop_signals
 
 namespace cudabench::app {
 
@@ -62,15 +62,6 @@ struct supervised_run {
   nlohmann::ordered_json trace;
   int interrupted_by = 0;                                          ///< SIGINT/SIGTERM that stopped the run, or 0
 };
-
-/// SIGINT and SIGTERM ask the run to stop after the current sample: the first is recorded in
-/// interrupt_signal() and passed on once to every watched child (workers, one process per device); the same
-/// signal again within a second is that one delivered twice; a later one kills the children's process groups
-/// and ends this process at once. Children should run in their own process groups, so that a terminal's ^C
-/// reaches them once, through this process.
-void install_stop_signals();
-void watch_child(pid_t pid);
-void unwatch_child(pid_t pid);
 
 /// Runs `cases` (names, in order) by starting this program again with `args` as a worker, as many times as
 /// faults require. `watchdog_s`: the longest a repetition of a case may go without finishing. SIGINT and

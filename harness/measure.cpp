@@ -283,7 +283,7 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
     sample s;
     s.seconds = timed_run(s.clock_mhz);
     s.cost = s.seconds * batch;
-    s.discard = peak_mhz > 0 && s.clock_mhz > 0 && s.clock_mhz < settings_.throttle_fraction * peak_mhz && rec.clock_discards < 1000;
+    s.discard = discard_throttled(s.clock_mhz, peak_mhz, settings_.throttle_fraction, rec.clock_discards);
     rec.clock_discards += s.discard;
     return s;
   }, preset_.sampling, rec.stop);

@@ -1,4 +1,4 @@
-// Summaries, the adaptive stopping rule, the Mann-Whitney U test and clock filtering.
+// Summaries, the adaptive stopping rule, the Mann-Whitney U test and the throttling rule.
 #include "harness/stats.hpp"
 
 #include <algorithm>
@@ -130,14 +130,8 @@ double min_detectable_change(const std::vector<double>& a, const std::vector<dou
   return std::numeric_limits<double>::infinity();
 }
 
-std::size_t filter_by_clock(std::vector<double>& samples, const std::vector<double>& clocks, double reference_clock,
-                            double fraction) {
-  if (clocks.size() != samples.size() || reference_clock <= 0) return samples.size();
-  std::vector<double> kept;
-  for (std::size_t i = 0; i < samples.size(); ++i)
-    if (clocks[i] >= fraction * reference_clock) kept.push_back(samples[i]);
-  samples.swap(kept);
-  return samples.size();
+bool discard_throttled(double clock_mhz, double peak_mhz, double fraction, std::size_t discarded, std::size_t cap) {
+  return peak_mhz > 0 && clock_mhz > 0 && clock_mhz < fraction * peak_mhz && discarded < cap;
 }
 
 }  // namespace cudabench

@@ -1,4 +1,4 @@
-// Statistics for measuring and comparing: summaries, the stopping rule, Mann-Whitney U, clock filtering.
+// Statistics for measuring and comparing: summaries, the stopping rule, Mann-Whitney U, the throttling rule.
 #pragma once
 
 #include <cmath>
@@ -63,8 +63,14 @@ rank_test mann_whitney(const std::vector<double>& a, const std::vector<double>& 
 /// infinity when no shift up to 1000% would be detected (too few samples for this alpha).
 double min_detectable_change(const std::vector<double>& a, const std::vector<double>& b, double alpha);
 
-/// Drops samples whose measured SM clock was below `fraction` of `reference_clock`; returns kept count.
-std::size_t filter_by_clock(std::vector<double>& samples, const std::vector<double>& clocks, double reference_clock,
-                            double fraction);
+/// Throttled samples discarded at most per repetition: after that a throttled sample is kept, so a GPU that
+/// stays throttled is still measured (at the clock it reports).
+constexpr std::size_t max_clock_discards = 1000;
+
+/// The throttling rule measurement applies to each sample: discard one taken while the SM clock was under
+/// `fraction` of `peak_mhz`, unless `discarded` samples of the repetition have been discarded already (`cap`)
+/// or a clock is unknown (0).
+bool discard_throttled(double clock_mhz, double peak_mhz, double fraction, std::size_t discarded,
+                       std::size_t cap = max_clock_discards);
 
 }  // namespace cudabench

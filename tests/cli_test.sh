@@ -66,9 +66,6 @@ s=$(run "$bench" --list --sizes=nosuchfamily=4); check "--sizes naming no family
 s=$(run "$bench" --list --sizes=vector=0); check "--sizes with a size that is not positive: exit 2" 2 "$s" 'grep -q "not a positive whole number" "$tmp/err"'
 s=$(run "$bench" --filter=image/cpu --inject-slowdown='image/cpu:1001'); check "--inject-slowdown outside 0-1000" 2 "$s" 'grep -q "inject-slowdown" "$tmp/err"'
 s=$(run "$bench" --filter=image/cpu --inject-slowdown='image/(:5'); check "--inject-slowdown bad regex" 2 "$s" 'grep -q "invalid regular expression" "$tmp/err"'
-s=$(CUDABENCH_TEST_DEVICE_COUNT=2 run "$bench" --devices=all --filter=image/cpu --json "$tmp/merged.json"); check "--devices=all: one process per device, merged" 0 "$s" \
-  'grep -q "device 1: exit 0" "$tmp/out"' 'python3 -c "import json,sys; j=json.load(open(sys.argv[1])); n={r[\"name\"] for r in j[\"benchmarks\"]}; assert {\"dev0/image/cpu\",\"dev1/image/cpu\"} <= n, n; assert len(j[\"context\"][\"devices\"]) == 2" "$tmp/merged.json"'
-s=$(CUDABENCH_TEST_DEVICE_COUNT=0 run "$bench" --devices=all --filter=image/cpu); check "--devices without a device: exit 2" 2 "$s" 'grep -q "no CUDA device" "$tmp/err"'
 if ! command -v nsys >/dev/null 2>&1; then
   s=$(env -u NSYS "$src/app/cudabench-run" "$bench" --nsys --filter=image/cpu >"$tmp/out" 2>"$tmp/err"; echo $?); check "--nsys without nsys: exit 2 before running" 2 "$s" 'grep -q "needs Nsight Systems" "$tmp/err"'
 fi
@@ -229,14 +226,7 @@ printf '{"kept": true}\n' >"$tmp/int/old.json"
 s=$(timeout --preserve-status -s TERM 0.3 "$bench" --preset=nightly --filter=conv2d/cpu_seq --quiet --json "$tmp/int/old.json" >"$tmp/out" 2>"$tmp/err"; echo $?)
 check "SIGTERM before any case finished: exit 143, the old file left as it was" 143 "$s" \
   'grep -q "left as it was" "$tmp/err"' '[ "$(cat "$tmp/int/old.json")" = "{\"kept\": true}" ]' '[ "$(ls "$tmp/int" | wc -l)" = 2 ]'
-# --devices: ^C reaches each device's process once, through the parent; the finished cases of every device
-# are merged and marked incomplete, and the per-device directory is removed.
-mkdir -p "$tmp/intdev/tmp"
-s=$(cd "$tmp/intdev" && CUDABENCH_TEST_DEVICE_COUNT=2 TMPDIR="$tmp/intdev/tmp" timeout --preserve-status -s INT 8 "$abs_bench" --devices=all --preset=nightly --filter=cpu --quiet --json "$tmp/intdev/merged.json" >"$tmp/out" 2>"$tmp/err"; echo $?)
-check "SIGINT with --devices: exit 130, each device's finished cases merged and marked incomplete" 130 "$s" \
-  'grep -q "^run_bench: interrupted by SIGINT; the finished cases of each device are in" "$tmp/err"' \
-  'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d[\"context\"][\"cudabench\"]; n={r[\"name\"].split(\"/\")[0] for r in d[\"benchmarks\"]}; assert m[\"incomplete\"] and n == {\"dev0\", \"dev1\"}, (m, n)" "$tmp/intdev/merged.json"' \
-  '[ -z "$(ls "$tmp/intdev/tmp")" ]'
+# --devices: tests/cli_devices_test.sh
 s=$(run "$bench" --watchdog=0); check "--watchdog=0: exit 2, the accepted forms named" 2 "$s" 'grep -q "watchdog (seconds, or off) expects a number from 1 to 86400" "$tmp/err"'
 s=$(run "$bench" --filter='^image/cpu$' --watchdog=off --json "$tmp/inproc.json"); check "--watchdog=off: the cases run in this process" 0 "$s" \
   'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert [r[\"name\"] for r in d[\"benchmarks\"]] == [\"image/cpu\"]" "$tmp/inproc.json"'

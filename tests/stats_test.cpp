@@ -93,9 +93,31 @@ TEST(DetectableChange, GrowsWithNoise) {
   EXPECT_TRUE(std::isnan(min_detectable_change({1}, {1}, 0.01)));
 }
 
+// The rule measure_gpu applies to every sample (harness/measure.cpp calls discard_throttled).
 TEST(ClockFilter, DropsThrottledSamples) {
-  std::vector<double> samples{1, 2, 3, 4};
-  std::vector<double> clocks{1980, 1200, 1975, 1990};
-  EXPECT_EQ(filter_by_clock(samples, clocks, 1980, 0.9), 3u);
-  EXPECT_EQ(samples, (std::vector<double>{1, 3, 4}));
+  const double peak = 1980, fraction = 0.9;
+  EXPECT_FALSE(discard_throttled(1980, peak, fraction, 0));
+  EXPECT_FALSE(discard_throttled(1782, peak, fraction, 0));  // exactly at the fraction: kept
+  EXPECT_TRUE(discard_throttled(1200, peak, fraction, 0));
+  EXPECT_TRUE(discard_throttled(1781, peak, fraction, 0));
+}
+
+TEST(ClockFilter, UnknownClocksDiscardNothing) {
+  EXPECT_FALSE(discard_throttled(0, 1980, 0.9, 0));     // the probe read no clock
+  EXPECT_FALSE(discard_throttled(1200, 0, 0.9, 0));     // the device's peak clock is unknown
+}
+
+TEST(ClockFilter, CapKeepsThrottledSamplesOnceReached) {
+  EXPECT_TRUE(discard_throttled(1200, 1980, 0.9, max_clock_discards - 1));
+  EXPECT_FALSE(discard_throttled(1200, 1980, 0.9, max_clock_discards));
+  EXPECT_TRUE(discard_throttled(1200, 1980, 0.9, 2, 3));
+  EXPECT_FALSE(discard_throttled(1200, 1980, 0.9, 3, 3));
+  // A run of throttled samples: the first `cap` are discarded, every later one kept.
+  std::size_t discarded = 0, kept = 0;
+  for (int i = 0; i < 10; ++i) {
+    if (discard_throttled(1000, 1980, 0.75, discarded, 4)) ++discarded;
+    else ++kept;
+  }
+  EXPECT_EQ(discarded, 4u);
+  EXPECT_EQ(kept, 6u);
 }

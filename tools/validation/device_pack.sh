@@ -10,7 +10,7 @@ rm -rf "$out"
 mkdir -p "$out/bench" "$out/app" "$out/tests" "$out/lib" "$out/external"
 cp "$build/bench/cudabench" "$out/bench/"
 cp "$build/app/cudabench-report" "$out/app/"
-cp "$build/tests/gpu_tests" "$build/tests/suite_gpu_tests" "$build/tests/unit_tests" "$build/tests/fault_suite" "$out/tests/"
+cp "$build/tests/gpu_tests" "$build/tests/suite_gpu_tests" "$build/tests/unit_tests" "$build/tests/fault_suite" "$build/tests/pretend_devices" "$out/tests/"
 cp "$build/tests/libnvtx_recorder.so" "$out/lib/"
 # The external example, as a user builds it: against the package installed into a prefix.
 cmake --install "$build" --prefix "$build/pack-prefix" >/dev/null

@@ -1,0 +1,75 @@
+// One child process: started in its own process group, watched by the stop-signal forwarding, reaped by its owner.
+#pragma once
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudabench::app {
+
+/// How to start a child process.
+struct child_spec {
+  std::vector<std::string> argv;         ///< argv[0] is the program's path (this_program() for this binary)
+  std::vector<std::string> environment;  ///< NAME=value, the child's whole environment
+  /// Standard output and standard error go to this file (created or truncated); unset: they are ours.
+  std::optional<std::string> output_path;
+  /// Descriptors the child keeps under the same numbers, close-on-exec or not; every other descriptor opened
+  /// close-on-exec stays with this process.
+  std::vector<int> pass_fds;
+};
+
+/// SIGINT and SIGTERM ask the run to stop after the current sample: the first is recorded in
+/// interrupt_signal() and passed on once to every running child_process (workers, one process per device);
+/// the same signal again within a second is that one delivered twice; a later one kills the children's
+/// process groups and ends this process at once.
+void install_stop_signals();
+
+/// The path of this program (/proc/self/exe), to start it again as a child.
+std::string this_program();
+
+/// This process's environment without the variables whose names begin with `drop_prefix` ("" drops none),
+/// followed by `extra` (NAME=value).
+std::vector<std::string> inherited_environment(const std::string& drop_prefix, const std::vector<std::string>& extra = {});
+
+/// A running (or ended, not yet reaped) child process. It runs in its own process group, so a terminal's ^C
+/// reaches it once, through this process: SIGINT and SIGTERM are at their defaults in it and are passed on to
+/// it by install_stop_signals()'s handler while it runs. Owns the process: one still running when its owner
+/// goes away is killed (its whole group) and reaped. Movable, not copyable (one owner reaps it).
+class child_process {
+ public:
+  /// Starts it; throws input_error naming argv[0] when it cannot be started.
+  explicit child_process(const child_spec& spec);
+  ~child_process();
+  child_process(child_process&& other) noexcept;
+  child_process& operator=(child_process&& other) noexcept;
+  child_process(const child_process&) = delete;
+  child_process& operator=(const child_process&) = delete;
+
+  pid_t pid() const { return pid_; }
+  /// Whether it has been reaped (by wait(), try_wait() or wait_any()).
+  bool reaped() const { return status_.has_value(); }
+  /// Its status as waitpid gives it, once reaped.
+  std::optional<int> status() const { return status_; }
+
+  /// Waits until it ends (signals in between are waited through) and reaps it; returns its status.
+  int wait();
+  /// Reaps it if it has ended; nullopt while it runs.
+  std::optional<int> try_wait();
+  /// Sends `sig` to its process group (a kernel that never ends is stopped only with its process). No-op once reaped.
+  void kill_group(int sig) const;
+
+ private:
+  void reaped_with(int status);
+  void release() noexcept;
+
+  pid_t pid_ = -1;
+  std::optional<int> status_;
+};
+
+/// Waits until one of `children` that is not reaped yet ends, reaps it and returns its index; nullopt when all
+/// are reaped. Other children of this process are left alone.
+std::optional<std::size_t> wait_any(std::vector<child_process>& children);
+
+}  // namespace cudabench::app
