@@ -18,12 +18,13 @@
 #include "app/commands.hpp"
 #include "app/fanout.hpp"
 #include "app/options.hpp"
+#include "app/outputs.hpp"
 #include "app/results_output.hpp"
 #include "app/supervisor.hpp"
 #include "app/table_reporter.hpp"
-#include "reports/csv.hpp"
 #include "cudabench/registry.hpp"
 #include "harness/atomic_file.hpp"
+#include "harness/output_sink.hpp"
 #include "harness/device_query.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/measure.hpp"
@@ -85,7 +86,7 @@ const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev) 
 /// Writes a Chrome trace (chrome_trace's shape) and says what it holds: the traced cases, the GPU operations
 /// (every event outside the host's process, 0 in each worker's numbering), or why there is no device activity.
 void write_trace_file(const nlohmann::ordered_json& trace, const std::string& path) {
-  write_file_atomically(path, trace.dump(1) + "\n");
+  output_sink(path).write(trace.dump(1) + "\n");
   std::size_t cases = 0, ops = 0;
   for (const auto& e : trace["traceEvents"]) {
     if (e.value("ph", std::string()) != "X") continue;
@@ -263,6 +264,33 @@ int run_as_worker(const worker_link& worker, const run_options& opt, const prese
   return 0;
 }
 
+/// Refuses, before anything runs, a baseline that cannot be read or is of another GPU model than this one
+/// (unless the settings allow a mismatch).
+void check_baseline_device(const std::string& compare_path, const device_info& dev, const compare_settings& cmp) {
+  const run_result base = load_run(compare_path);
+  const std::string here = dev.available ? dev.name : "no GPU";
+  if (!cmp.allow_device_mismatch && !base.device)
+    throw input_error(fmt::format("{}: has no device description (context.device), so its GPU cannot be checked against {}; "
+                                  "pass --allow-device-mismatch to compare anyway", compare_path, here));
+  const std::string there = base.device ? (base.device->available ? base.device->name : "no GPU") : "unknown";
+  if (!cmp.allow_device_mismatch && there != here)
+    throw input_error(fmt::format("{}: a baseline of {}, and this run is on {}: refused before running; "
+                                  "pass --allow-device-mismatch to compare anyway", compare_path, there, here));
+}
+
+/// The run's results document to --json (a file or standard output) and to --save-baseline, each said.
+void write_results_document(const std::string& text, const std::optional<std::string>& json_path,
+                            const std::optional<std::string>& baseline_path) {
+  if (json_path) {
+    output_sink(*json_path).write(text);
+    if (!is_stdout(json_path)) fmt::print("results: {}\n", *json_path);
+  }
+  if (baseline_path) {
+    output_sink(*baseline_path).write(text);
+    fmt::print("baseline saved: {}\n", *baseline_path);
+  }
+}
+
 int run(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   run_options opt;
@@ -330,46 +358,27 @@ int run(int argc, char** argv) {
     const std::optional<std::string> json_path = opt.json_path;
     const std::optional<std::string> baseline_path =
         opt.save_baseline ? std::optional(baseline_file_for(dev, p.name, opt.baseline_dir)) : std::nullopt;
-    if (json_path && !is_stdout(json_path)) check_writable(*json_path);
     if (opt.verdict_path && !opt.compare_to)
       throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
-    if (opt.trace_path) check_writable(*opt.trace_path);
     std::optional<std::string> compare_path;
     if (opt.compare_to) compare_path = resolve_baseline(*opt.compare_to, dev, p.name, opt.baseline_dir);
-    compare_settings cmp = compare_settings_from(opt);
-    const bool csv_out = is_stdout(cmp.csv_path);
-    if (csv_out) cmp.csv_path.reset();  // --csv -: written at the end, to standard output
-    {
-      std::vector<std::pair<std::string, std::string>> outs;
-      if (json_path) outs.emplace_back("--json", *json_path);
-      if (baseline_path) outs.emplace_back("--save-baseline", *baseline_path);
-      if (opt.trace_path) outs.emplace_back("--trace", *opt.trace_path);
-      for (const auto& [option, path] : {std::pair{"--md", &cmp.md_path}, std::pair{"--html", &cmp.html_path},
-                                         std::pair{"--verdict", &cmp.json_path}, std::pair{"--csv", &cmp.csv_path}})
-        if (*path) outs.emplace_back(option, **path);
-      check_distinct_outputs(outs, compare_path ? std::vector<std::string>{*compare_path} : std::vector<std::string>{});
-    }
-    if (compare_path) {  // readable, and of this GPU model: known now, so refused before the first case
-      const run_result base = load_run(*compare_path);
-      const std::string here = dev.available ? dev.name : "no GPU";
-      if (!cmp.allow_device_mismatch && !base.device)
-        throw input_error(fmt::format("{}: has no device description (context.device), so its GPU cannot be checked against {}; "
-                                      "pass --allow-device-mismatch to compare anyway", *compare_path, here));
-      const std::string there = base.device ? (base.device->available ? base.device->name : "no GPU") : "unknown";
-      if (!cmp.allow_device_mismatch && there != here)
-        throw input_error(fmt::format("{}: a baseline of {}, and this run is on {}: refused before running; "
-                                      "pass --allow-device-mismatch to compare anyway", *compare_path, there, here));
-    }
-    check_report_outputs(cmp);  // without a comparison, --md and --html get the run's own report
+    const compare_settings cmp = compare_settings_from(opt);
+    // Without a comparison, --md, --html and --csv get the run's own report.
+    output_list outputs = report_outputs(opt, "--verdict");
+    outputs.add_elsewhere("--json", json_path);
+    outputs.add_elsewhere("--save-baseline", baseline_path);
+    outputs.add_elsewhere("--trace", opt.trace_path);
+    outputs.check_distinct(compare_path ? std::vector<std::string>{*compare_path} : std::vector<std::string>{});
+    if (compare_path) check_baseline_device(*compare_path, dev, cmp);
     if (baseline_path) {
       std::error_code ec;
       std::filesystem::create_directories(std::filesystem::path(*baseline_path).parent_path(), ec);
       if (ec) throw input_error(fmt::format("{}: cannot create the baseline directory: {}", *baseline_path, ec.message()));
-      check_writable(*baseline_path);
     }
+    outputs.check_writable();
 
-    std::optional<results_on_stdout> results_out;  // --json - / --csv -: the results alone on standard output
-    if (is_stdout(json_path) || is_stdout(opt.csv_path)) results_out.emplace();
+    std::optional<standard_output_aside> aside;  // an output on standard output ("-") stands there alone
+    if (outputs.uses_standard_output()) aside.emplace();
 
     // The cases run, in worker processes under a watchdog or here; either way a results document comes back.
     std::function<nlohmann::ordered_json(const run_description&)> document;
@@ -396,9 +405,7 @@ int run(int argc, char** argv) {
       const std::size_t finished = n.measured + n.skipped + n.failed;
       std::string where = "nothing written";
       if (json_path && finished > 0) {
-        const std::string text = doc.dump(2) + "\n";
-        if (results_out) results_out->write(text);
-        else write_file_atomically(*json_path, text);
+        output_sink(*json_path).write(doc.dump(2) + "\n");
         where = fmt::format("the finished ones are in {} (marked incomplete)", *json_path);
       } else if (json_path) {
         where = fmt::format("{} left as it was", *json_path);
@@ -419,20 +426,12 @@ int run(int argc, char** argv) {
     }
 
     int status = n.failed ? 1 : 0;
-    const bool own_report = !compare_path && (cmp.md_path || cmp.html_path || cmp.csv_path);
-    if (json_path || compare_path || baseline_path || own_report || csv_out) {
-      if (json_path || baseline_path) {
-        const std::string text = doc.dump(2) + "\n";
-        if (results_out) results_out->write(text);
-        else if (json_path) { write_file_atomically(*json_path, text); fmt::print("results: {}\n", *json_path); }
-        if (baseline_path) { write_file_atomically(*baseline_path, text); fmt::print("baseline saved: {}\n", *baseline_path); }
-      }
-      const std::string source = json_path && !results_out ? *json_path : "this run";
+    write_results_document(doc.dump(2) + "\n", json_path, baseline_path);
+    if (compare_path || outputs.has_report_files()) {
+      const std::string source = json_path && !is_stdout(json_path) ? *json_path : "this run";
       const run_result current = parse_run(nlohmann::json(doc), source);
-      comparison verdicts;
-      if (compare_path) status = std::max(status, compare_and_report(load_run(*compare_path), current, cmp, &verdicts));
-      if (own_report) report_run(current, cmp);
-      if (csv_out) results_out->write(reports::results_csv(current, compare_path ? &verdicts : nullptr));
+      if (compare_path) status = std::max(status, compare_and_report(load_run(*compare_path), current, cmp, outputs));
+      else outputs.writers().write_run(current);
     }
     return status;
   } catch (const worker_failed& e) {
