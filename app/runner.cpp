@@ -278,17 +278,55 @@ void check_baseline_device(const std::string& compare_path, const device_info& d
                                   "pass --allow-device-mismatch to compare anyway", compare_path, there, here));
 }
 
-/// The run's results document to --json (a file or standard output) and to --save-baseline, each said.
-void write_results_document(const std::string& text, const std::optional<std::string>& json_path,
-                            const std::optional<std::string>& baseline_path) {
-  if (json_path) {
-    output_sink(*json_path).write(text);
-    if (!is_stdout(json_path)) fmt::print("results: {}\n", *json_path);
+/// What a run writes and what it compares against.
+struct planned_outputs {
+  output_list list;  ///< the terminal and the report files, with --json, --save-baseline and --trace named
+  std::optional<std::string> json_path, baseline_path, compare_path;
+  compare_settings cmp;
+};
+
+/// The run's outputs, each refused before the first case runs when it would overwrite an input or another
+/// output or cannot be written; the baseline to compare against, refused when it is of another GPU model.
+planned_outputs plan_outputs(const run_options& opt, const device_info& dev, const std::string& preset_name) {
+  planned_outputs out{report_outputs(opt, "--verdict"), opt.json_path, std::nullopt, std::nullopt, compare_settings_from(opt)};
+  if (opt.save_baseline) out.baseline_path = baseline_file_for(dev, preset_name, opt.baseline_dir);
+  if (opt.verdict_path && !opt.compare_to) throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
+  if (opt.compare_to) out.compare_path = resolve_baseline(*opt.compare_to, dev, preset_name, opt.baseline_dir);
+  out.list.add_elsewhere("--json", out.json_path);
+  out.list.add_elsewhere("--save-baseline", out.baseline_path);
+  out.list.add_elsewhere("--trace", opt.trace_path);
+  out.list.check_distinct(out.compare_path ? std::vector<std::string>{*out.compare_path} : std::vector<std::string>{});
+  if (out.compare_path) check_baseline_device(*out.compare_path, dev, out.cmp);
+  if (out.baseline_path) {
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(*out.baseline_path).parent_path(), ec);
+    if (ec) throw input_error(fmt::format("{}: cannot create the baseline directory: {}", *out.baseline_path, ec.message()));
   }
-  if (baseline_path) {
-    output_sink(*baseline_path).write(text);
-    fmt::print("baseline saved: {}\n", *baseline_path);
+  out.list.check_writable();
+  return out;
+}
+
+/// The results document to --json (a file or standard output) and --save-baseline, each said; then the
+/// comparison, or without one the run's own report, to the terminal and the report files. Returns `status`,
+/// or 1 when the comparison found a regression.
+int write_outputs(const planned_outputs& out, const nlohmann::ordered_json& doc, int status) {
+  const std::string text = doc.dump(2) + "\n";
+  if (out.json_path) {
+    output_sink(*out.json_path).write(text);
+    if (!is_stdout(out.json_path)) fmt::print("results: {}\n", *out.json_path);
   }
+  if (out.baseline_path) {
+    output_sink(*out.baseline_path).write(text);
+    fmt::print("baseline saved: {}\n", *out.baseline_path);
+  }
+  if (!out.compare_path && !out.list.has_report_files()) return status;
+  const std::string source = out.json_path && !is_stdout(out.json_path) ? *out.json_path : "this run";
+  const run_result current = parse_run(nlohmann::json(doc), source);
+  if (!out.compare_path) {
+    out.list.writers().write_run(current);
+    return status;
+  }
+  return std::max(status, compare_and_report(load_run(*out.compare_path), current, out.cmp, out.list));
 }
 
 int run(int argc, char** argv) {
@@ -355,30 +393,11 @@ int run(int argc, char** argv) {
     const device_info dev = query_device(opt.device, !supervised);
 
     // Everything that can be refused is refused before the first case runs.
-    const std::optional<std::string> json_path = opt.json_path;
-    const std::optional<std::string> baseline_path =
-        opt.save_baseline ? std::optional(baseline_file_for(dev, p.name, opt.baseline_dir)) : std::nullopt;
-    if (opt.verdict_path && !opt.compare_to)
-      throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
-    std::optional<std::string> compare_path;
-    if (opt.compare_to) compare_path = resolve_baseline(*opt.compare_to, dev, p.name, opt.baseline_dir);
-    const compare_settings cmp = compare_settings_from(opt);
-    // Without a comparison, --md, --html and --csv get the run's own report.
-    output_list outputs = report_outputs(opt, "--verdict");
-    outputs.add_elsewhere("--json", json_path);
-    outputs.add_elsewhere("--save-baseline", baseline_path);
-    outputs.add_elsewhere("--trace", opt.trace_path);
-    outputs.check_distinct(compare_path ? std::vector<std::string>{*compare_path} : std::vector<std::string>{});
-    if (compare_path) check_baseline_device(*compare_path, dev, cmp);
-    if (baseline_path) {
-      std::error_code ec;
-      std::filesystem::create_directories(std::filesystem::path(*baseline_path).parent_path(), ec);
-      if (ec) throw input_error(fmt::format("{}: cannot create the baseline directory: {}", *baseline_path, ec.message()));
-    }
-    outputs.check_writable();
+    const planned_outputs out = plan_outputs(opt, dev, p.name);
+    const std::optional<std::string>& json_path = out.json_path;
 
     std::optional<standard_output_aside> aside;  // an output on standard output ("-") stands there alone
-    if (outputs.uses_standard_output()) aside.emplace();
+    if (out.list.uses_standard_output()) aside.emplace();
 
     // The cases run, in worker processes under a watchdog or here; either way a results document comes back.
     std::function<nlohmann::ordered_json(const run_description&)> document;
@@ -425,15 +444,7 @@ int run(int argc, char** argv) {
                        *opt.trace_path);
     }
 
-    int status = n.failed ? 1 : 0;
-    write_results_document(doc.dump(2) + "\n", json_path, baseline_path);
-    if (compare_path || outputs.has_report_files()) {
-      const std::string source = json_path && !is_stdout(json_path) ? *json_path : "this run";
-      const run_result current = parse_run(nlohmann::json(doc), source);
-      if (compare_path) status = std::max(status, compare_and_report(load_run(*compare_path), current, cmp, outputs));
-      else outputs.writers().write_run(current);
-    }
-    return status;
+    return write_outputs(out, doc, n.failed ? 1 : 0);
   } catch (const worker_failed& e) {
     return e.status();
   } catch (const usage_error& e) {
