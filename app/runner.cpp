@@ -32,6 +32,7 @@
 #include "harness/results_json.hpp"
 #include "harness/run_info.hpp"
 #include "harness/trace_recorder.hpp"
+#include "reports/escape.hpp"
 
 namespace cudabench::app {
 namespace {
@@ -93,11 +94,12 @@ void write_trace_file(const nlohmann::ordered_json& trace, const std::string& pa
     cases += e.value("cat", std::string()) == "stage" && e.value("name", std::string()) == phase_name(phase::trace);
     ops += e.value("pid", 0) % 1000 != 0;
   }
+  const std::string shown = reports::terminal_text(path);
   const std::string activity = trace.contains("otherData") ? trace["otherData"].value("device_activity", std::string()) : "";
   if (activity.rfind("none: ", 0) == 0)
-    fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", path, cases, activity.substr(6));
+    fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", shown, cases, activity.substr(6));
   else
-    fmt::print("trace: {} ({} traced case(s), {} GPU operations; open in https://ui.perfetto.dev or chrome://tracing)\n", path, cases, ops);
+    fmt::print("trace: {} ({} traced case(s), {} GPU operations; open in https://ui.perfetto.dev or chrome://tracing)\n", shown, cases, ops);
 }
 
 }  // namespace
@@ -313,11 +315,11 @@ int write_outputs(const planned_outputs& out, const nlohmann::ordered_json& doc,
   const std::string text = doc.dump(2) + "\n";
   if (out.json_path) {
     output_sink(*out.json_path).write(text);
-    if (!is_stdout(out.json_path)) fmt::print("results: {}\n", *out.json_path);
+    if (!is_stdout(out.json_path)) fmt::print("results: {}\n", reports::terminal_text(*out.json_path));
   }
   if (out.baseline_path) {
     output_sink(*out.baseline_path).write(text);
-    fmt::print("baseline saved: {}\n", *out.baseline_path);
+    fmt::print("baseline saved: {}\n", reports::terminal_text(*out.baseline_path));
   }
   if (!out.compare_path && !out.list.has_report_files()) return status;
   const std::string source = out.json_path && !is_stdout(out.json_path) ? *out.json_path : "this run";
