@@ -8,27 +8,17 @@
 #include "harness/compare.hpp"
 #include "harness/device_info.hpp"
 #include "app/options.hpp"
+#include "app/outputs.hpp"
 
 namespace cudabench::app {
 
 /// The comparison settings the runner's options ask for (defaults from compare_settings).
 compare_settings compare_settings_from(const run_options& o);
 
-/// Refuses (usage_error) an output that names the same file as an input or as another output (`-`, standard
-/// output, excepted). `outputs` are (option, path) pairs, `inputs` paths.
-void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
-                            const std::vector<std::string>& inputs);
-
-/// Throws input_error unless every requested output file can be written.
-void check_report_outputs(const compare_settings& s);
-
-/// One run's report: speedup tables and the families' declared tables on the terminal, and as Markdown and
-/// HTML (timelines included) where s.md_path / s.html_path ask.
-void report_run(const run_result& run, const compare_settings& s);
-
-/// Compares, prints the terminal table, writes the requested files; 1 when a regression was found, else 0.
-/// The comparison is also handed back through `out` when given.
-int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s, comparison* out = nullptr);
+/// Compares, and sends the comparison to every output of `outputs` (the terminal table, the requested files);
+/// 1 when a regression was found, else 0. The comparison is also handed back through `out` when given.
+int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s, const output_list& outputs,
+                       comparison* out = nullptr);
 
 /// <dir>/<gpu-model>/<preset>.json: where the baseline of this device and preset is stored.
 std::string baseline_file_for(const device_info& d, const std::string& preset, const std::string& dir);

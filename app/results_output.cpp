@@ -1,8 +1,7 @@
-// The results document on standard output.
+// A failed write to standard output as one line and exit status 2.
 #include "app/results_output.hpp"
 
-#include <fmt/format.h>
-#include <unistd.h>
+#include <signal.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -10,33 +9,12 @@
 #include <iostream>
 #include <system_error>
 
-#include "harness/atomic_file.hpp"
-#include "harness/errors.hpp"
-
 namespace cudabench::app {
 
-results_on_stdout::results_on_stdout() {
-  std::cout.flush();
-  std::fflush(stdout);
-  fd_ = ::dup(STDOUT_FILENO);
-  if (fd_ < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-    throw input_error(fmt::format("--json -: cannot set standard output aside: {}", std::strerror(errno)));
-}
-
-results_on_stdout::~results_on_stdout() {
-  if (fd_ < 0) return;
-  std::cout.flush();
-  std::fflush(stdout);
-  ::dup2(fd_, STDOUT_FILENO);
-  ::close(fd_);
-}
-
-void results_on_stdout::write(const std::string& text) {
-  if (!write_all(fd_, text))
-    throw input_error(fmt::format("--json -: writing the results to standard output failed: {}", std::strerror(errno)));
-}
-
 int with_checked_stdout(const char* who, int (*command)(int, char**), int argc, char** argv) {
+  // A reader that goes away (`| head -1`) shows as EPIPE on the next write, reported below, not as a death
+  // by SIGPIPE with no message.
+  ::signal(SIGPIPE, SIG_IGN);
   int status = 0;
   try {
     status = command(argc, argv);

@@ -20,12 +20,13 @@
 #include "app/fanout.hpp"
 #include "app/option_table.hpp"
 #include "app/options.hpp"
+#include "app/outputs.hpp"
 #include "app/results_output.hpp"
 #include "app/supervisor.hpp"
 #include "app/table_reporter.hpp"
-#include "reports/csv.hpp"
 #include "cudabench/registry.hpp"
 #include "harness/atomic_file.hpp"
+#include "harness/output_sink.hpp"
 #include "harness/device_query.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/measure.hpp"
@@ -33,6 +34,7 @@
 #include "harness/results_json.hpp"
 #include "harness/run_info.hpp"
 #include "harness/trace_recorder.hpp"
+#include "reports/escape.hpp"
 
 namespace cudabench::app {
 namespace {
@@ -87,18 +89,19 @@ const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev) 
 /// Writes a Chrome trace (chrome_trace's shape) and says what it holds: the traced cases, the GPU operations
 /// (every event outside the host's process, 0 in each worker's numbering), or why there is no device activity.
 void write_trace_file(const nlohmann::ordered_json& trace, const std::string& path) {
-  write_file_atomically(path, trace.dump(1) + "\n");
+  output_sink(path).write(trace.dump(1) + "\n");
   std::size_t cases = 0, ops = 0;
   for (const auto& e : trace["traceEvents"]) {
     if (e.value("ph", std::string()) != "X") continue;
     cases += e.value("cat", std::string()) == "stage" && e.value("name", std::string()) == phase_name(phase::trace);
     ops += e.value("pid", 0) % 1000 != 0;
   }
+  const std::string shown = reports::terminal_text(path);
   const std::string activity = trace.contains("otherData") ? trace["otherData"].value("device_activity", std::string()) : "";
   if (activity.rfind("none: ", 0) == 0)
-    fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", path, cases, activity.substr(6));
+    fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", shown, cases, activity.substr(6));
   else
-    fmt::print("trace: {} ({} traced case(s), {} GPU operations; open in https://ui.perfetto.dev or chrome://tracing)\n", path, cases, ops);
+    fmt::print("trace: {} ({} traced case(s), {} GPU operations; open in https://ui.perfetto.dev or chrome://tracing)\n", shown, cases, ops);
 }
 
 }  // namespace
@@ -293,6 +296,72 @@ std::optional<int> read_command_line(const std::vector<std::string>& args, run_o
   return 0;
 }
 
+/// Refuses, before anything runs, a baseline that cannot be read or is of another GPU model than this one
+/// (unless the settings allow a mismatch).
+void check_baseline_device(const std::string& compare_path, const device_info& dev, const compare_settings& cmp) {
+  const run_result base = load_run(compare_path);
+  const std::string here = dev.available ? dev.name : "no GPU";
+  if (!cmp.allow_device_mismatch && !base.device)
+    throw input_error(fmt::format("{}: has no device description (context.device), so its GPU cannot be checked against {}; "
+                                  "pass --allow-device-mismatch to compare anyway", compare_path, here));
+  const std::string there = base.device ? (base.device->available ? base.device->name : "no GPU") : "unknown";
+  if (!cmp.allow_device_mismatch && there != here)
+    throw input_error(fmt::format("{}: a baseline of {}, and this run is on {}: refused before running; "
+                                  "pass --allow-device-mismatch to compare anyway", compare_path, there, here));
+}
+
+/// What a run writes and what it compares against.
+struct planned_outputs {
+  output_list list;  ///< the terminal and the report files, with --json, --save-baseline and --trace named
+  std::optional<std::string> json_path, baseline_path, compare_path;
+  compare_settings cmp;
+};
+
+/// The run's outputs, each refused before the first case runs when it would overwrite an input or another
+/// output or cannot be written; the baseline to compare against, refused when it is of another GPU model.
+planned_outputs plan_outputs(const run_options& opt, const device_info& dev, const std::string& preset_name) {
+  planned_outputs out{report_outputs(opt, "--verdict"), opt.json_path, std::nullopt, std::nullopt, compare_settings_from(opt)};
+  if (opt.save_baseline) out.baseline_path = baseline_file_for(dev, preset_name, opt.baseline_dir);
+  if (opt.verdict_path && !opt.compare_to) throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
+  if (opt.compare_to) out.compare_path = resolve_baseline(*opt.compare_to, dev, preset_name, opt.baseline_dir);
+  out.list.add_elsewhere("--json", out.json_path);
+  out.list.add_elsewhere("--save-baseline", out.baseline_path);
+  out.list.add_elsewhere("--trace", opt.trace_path);
+  out.list.check_distinct(out.compare_path ? std::vector<std::string>{*out.compare_path} : std::vector<std::string>{});
+  if (out.compare_path) check_baseline_device(*out.compare_path, dev, out.cmp);
+  if (out.baseline_path) {
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(*out.baseline_path).parent_path(), ec);
+    if (ec) throw input_error(fmt::format("{}: cannot create the baseline directory: {}", *out.baseline_path, ec.message()));
+  }
+  out.list.check_writable();
+  return out;
+}
+
+/// The results document to --json (a file or standard output) and --save-baseline, each said; then the
+/// comparison, or without one the run's own report, to the terminal and the report files. Returns `status`,
+/// or 1 when the comparison found a regression.
+int write_outputs(const planned_outputs& out, run_result& current, const std::optional<std::string>& time_unit, int status) {
+  if (out.json_path || out.baseline_path) {
+    const std::string text = to_json(current, time_unit).dump(2) + "\n";
+    if (out.json_path) {
+      output_sink(*out.json_path).write(text);
+      if (!is_stdout(out.json_path)) fmt::print("results: {}\n", reports::terminal_text(*out.json_path));
+    }
+    if (out.baseline_path) {
+      output_sink(*out.baseline_path).write(text);
+      fmt::print("baseline saved: {}\n", reports::terminal_text(*out.baseline_path));
+    }
+  }
+  if (!out.compare_path && !out.list.has_report_files()) return status;
+  if (out.json_path && !is_stdout(out.json_path)) current.source = *out.json_path;
+  if (!out.compare_path) {
+    out.list.writers().write_run(current);
+    return status;
+  }
+  return std::max(status, compare_and_report(load_run(*out.compare_path), current, out.cmp, out.list));
+}
+
 int run(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   run_options opt;
@@ -347,49 +416,11 @@ int run(int argc, char** argv) {
     const device_info dev = query_device(opt.device, !supervised);
 
     // Everything that can be refused is refused before the first case runs.
-    const std::optional<std::string> json_path = opt.json_path;
-    const std::optional<std::string> baseline_path =
-        opt.save_baseline ? std::optional(baseline_file_for(dev, p.name, opt.baseline_dir)) : std::nullopt;
-    if (json_path && !is_stdout(json_path)) check_writable(*json_path);
-    if (opt.verdict_path && !opt.compare_to)
-      throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
-    if (opt.trace_path) check_writable(*opt.trace_path);
-    std::optional<std::string> compare_path;
-    if (opt.compare_to) compare_path = resolve_baseline(*opt.compare_to, dev, p.name, opt.baseline_dir);
-    compare_settings cmp = compare_settings_from(opt);
-    const bool csv_out = is_stdout(cmp.csv_path);
-    if (csv_out) cmp.csv_path.reset();  // --csv -: written at the end, to standard output
-    {
-      std::vector<std::pair<std::string, std::string>> outs;
-      if (json_path) outs.emplace_back("--json", *json_path);
-      if (baseline_path) outs.emplace_back("--save-baseline", *baseline_path);
-      if (opt.trace_path) outs.emplace_back("--trace", *opt.trace_path);
-      for (const auto& [option, path] : {std::pair{"--md", &cmp.md_path}, std::pair{"--html", &cmp.html_path},
-                                         std::pair{"--verdict", &cmp.json_path}, std::pair{"--csv", &cmp.csv_path}})
-        if (*path) outs.emplace_back(option, **path);
-      check_distinct_outputs(outs, compare_path ? std::vector<std::string>{*compare_path} : std::vector<std::string>{});
-    }
-    if (compare_path) {  // readable, and of this GPU model: known now, so refused before the first case
-      const run_result base = load_run(*compare_path);
-      const std::string here = dev.available ? dev.name : "no GPU";
-      if (!cmp.allow_device_mismatch && !base.device)
-        throw input_error(fmt::format("{}: has no device description (context.device), so its GPU cannot be checked against {}; "
-                                      "pass --allow-device-mismatch to compare anyway", *compare_path, here));
-      const std::string there = base.device ? (base.device->available ? base.device->name : "no GPU") : "unknown";
-      if (!cmp.allow_device_mismatch && there != here)
-        throw input_error(fmt::format("{}: a baseline of {}, and this run is on {}: refused before running; "
-                                      "pass --allow-device-mismatch to compare anyway", *compare_path, there, here));
-    }
-    check_report_outputs(cmp);  // without a comparison, --md and --html get the run's own report
-    if (baseline_path) {
-      std::error_code ec;
-      std::filesystem::create_directories(std::filesystem::path(*baseline_path).parent_path(), ec);
-      if (ec) throw input_error(fmt::format("{}: cannot create the baseline directory: {}", *baseline_path, ec.message()));
-      check_writable(*baseline_path);
-    }
+    const planned_outputs out = plan_outputs(opt, dev, p.name);
+    const std::optional<std::string>& json_path = out.json_path;
 
-    std::optional<results_on_stdout> results_out;  // --json - / --csv -: the results alone on standard output
-    if (is_stdout(json_path) || is_stdout(opt.csv_path)) results_out.emplace();
+    std::optional<standard_output_aside> aside;  // an output on standard output ("-") stands there alone
+    if (out.list.uses_standard_output()) aside.emplace();
 
     // The cases run, in worker processes under a watchdog or here; either way the run's results come back.
     std::function<run_result(const run_description&)> results;
@@ -415,9 +446,7 @@ int run(int argc, char** argv) {
       const std::size_t finished = count_outcomes(partial).total();
       std::string where = "nothing written";
       if (json_path && finished > 0) {
-        const std::string text = to_json(partial, opt.time_unit).dump(2) + "\n";
-        if (results_out) results_out->write(text);
-        else write_file_atomically(*json_path, text);
+        output_sink(*json_path).write(to_json(partial, opt.time_unit).dump(2) + "\n");
         where = fmt::format("the finished ones are in {} (marked incomplete)", *json_path);
       } else if (json_path) {
         where = fmt::format("{} left as it was", *json_path);
@@ -437,22 +466,7 @@ int run(int argc, char** argv) {
                        *opt.trace_path);
     }
 
-    int status = n.failed ? 1 : 0;
-    const bool own_report = !compare_path && (cmp.md_path || cmp.html_path || cmp.csv_path);
-    if (json_path || compare_path || baseline_path || own_report || csv_out) {
-      if (json_path || baseline_path) {
-        const std::string text = to_json(current, opt.time_unit).dump(2) + "\n";
-        if (results_out) results_out->write(text);
-        else if (json_path) { write_file_atomically(*json_path, text); fmt::print("results: {}\n", *json_path); }
-        if (baseline_path) { write_file_atomically(*baseline_path, text); fmt::print("baseline saved: {}\n", *baseline_path); }
-      }
-      if (json_path && !results_out) current.source = *json_path;
-      comparison verdicts;
-      if (compare_path) status = std::max(status, compare_and_report(load_run(*compare_path), current, cmp, &verdicts));
-      if (own_report) report_run(current, cmp);
-      if (csv_out) results_out->write(reports::results_csv(current, compare_path ? &verdicts : nullptr));
-    }
-    return status;
+    return write_outputs(out, current, opt.time_unit, n.failed ? 1 : 0);
   } catch (const worker_failed& e) {
     return e.status();
   } catch (const usage_error& e) {

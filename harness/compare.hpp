@@ -22,7 +22,6 @@ struct compare_settings {
   double noise_floor = 3;        ///< a change must also exceed this many times the repetitions' CV
   double alpha = 0.01;           ///< significance level of the Mann-Whitney U test
   bool allow_device_mismatch = false;
-  std::optional<std::string> md_path, html_path, json_path, csv_path;
 };
 
 /// A timeline metric of a case traced in both runs (--trace). Informational: it never decides a verdict.

@@ -7,16 +7,10 @@
 #include <unordered_map>
 
 #include "harness/stats.hpp"
+#include "reports/escape.hpp"
 
 namespace cudabench::reports {
 namespace {
-/// A field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break.
-std::string field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : ""; }
 std::string counter(const cudabench::case_result& c, const char* name, double scale = 1) {
   auto it = c.counters.find(name);
@@ -36,10 +30,10 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
   for (const cudabench::case_result& r : run.cases) {
     const double cv = r.samples_s.size() > 1 ? 100 * cudabench::summarize(r.samples_s).cv() : NAN;
     const bool ok = r.status == cudabench::case_status::ok;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}", field(r.name), cudabench::to_string(r.status),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}", csv_field(r.name), cudabench::to_string(r.status),
                        ok ? number(r.median_s * 1e6) : "", r.samples_s.size(), number(cv), counter(r, "noise_pct"),
                        counter(r, "samples"), counter(r, "bytes_per_second"), counter(r, "items_per_second"),
-                       counter(r, "flops_per_second"), counter(r, "bw_peak_fraction", 100), counter(r, "limit_fraction", 100), field(r.message));
+                       counter(r, "flops_per_second"), counter(r, "bw_peak_fraction", 100), counter(r, "limit_fraction", 100), csv_field(r.message));
     if (c) {
       const auto found = verdict_of.find(r.name);
       const cudabench::case_comparison* v = found == verdict_of.end() ? nullptr : found->second;

@@ -7,17 +7,18 @@
 #include <set>
 
 #include "harness/format.hpp"
+#include "reports/escape.hpp"
 #include "reports/svg.hpp"
-#include "reports/writers.hpp"
+#include "reports/render.hpp"
 
 namespace cudabench::reports {
 namespace {
 std::string page(const std::string& title, const std::string& body) {
-  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + svg::escape(title) +
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html_text(title) +
          "</title><style>body{font-family:sans-serif;margin:20px;color:#222}table{border-collapse:collapse;font-size:12px}"
          "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
          ".regression{background:#fdd}.improvement{background:#dfd}.inconclusive{background:#ffd}.chart{margin:12px 0}</style></head><body>\n<h1>" +
-         svg::escape(title) + "</h1>\n" + body + "</body></html>\n";
+         html_text(title) + "</h1>\n" + body + "</body></html>\n";
 }
 std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
 
@@ -79,18 +80,18 @@ std::string timelines_html(const cudabench::run_result& run) {
       if (auto it = c->timeline_metrics.find("copy_compute_overlap"); it != c->timeline_metrics.end())
         title += fmt::format(" (copy/compute overlap {})", pct(it->second));
       body += "<div class=\"chart timeline\">" + svg::timeline(title, lanes, span) + "</div>\n";
-      if (const std::string& note = c->timeline->note; !note.empty()) body += "<p>" + svg::escape(c->name + ": " + note) + "</p>\n";
+      if (const std::string& note = c->timeline->note; !note.empty()) body += "<p>" + html_text(c->name + ": " + note) + "</p>\n";
     }
   }
   body += "<table><tr><th>case</th>";
-  for (auto& m : metric_names) body += "<th>" + svg::escape(m) + "</th>";
+  for (auto& m : metric_names) body += "<th>" + html_text(m) + "</th>";
   body += "</tr>\n";
   for (auto& [family, cases] : by_family)
     for (const auto* c : cases) {
-      body += "<tr><td>" + svg::escape(c->name) + "</td>";
+      body += "<tr><td>" + html_text(c->name) + "</td>";
       for (auto& m : metric_names) {
         auto it = c->timeline_metrics.find(m);
-        body += "<td>" + (it == c->timeline_metrics.end() ? std::string("-") : svg::escape(format_timeline_metric(m, it->second))) + "</td>";
+        body += "<td>" + (it == c->timeline_metrics.end() ? std::string("-") : html_text(format_timeline_metric(m, it->second))) + "</td>";
       }
       body += "</tr>\n";
     }
@@ -98,11 +99,11 @@ std::string timelines_html(const cudabench::run_result& run) {
 }
 }  // namespace
 
-std::string html_writer::render(const cudabench::comparison& c) const {
+std::string comparison_html(const cudabench::comparison& c) {
   std::string body = fmt::format("<p>baseline <code>{}</code> ({}) &rarr; current <code>{}</code> ({}); threshold {:.1f}%, alpha {:g}</p>\n",
-                                 svg::escape(c.base_source), svg::escape(c.base_device), svg::escape(c.cur_source),
-                                 svg::escape(c.cur_device), 100 * c.settings.threshold, c.settings.alpha);
-  for (auto& n : c.header_notes) body += "<p><b>note:</b> " + svg::escape(n) + "</p>\n";
+                                 html_text(c.base_source), html_text(c.base_device), html_text(c.cur_source),
+                                 html_text(c.cur_device), 100 * c.settings.threshold, c.settings.alpha);
+  for (auto& n : c.header_notes) body += "<p><b>note:</b> " + html_text(n) + "</p>\n";
   body += fmt::format("<p><b>{} regression(s)</b>, {} improvement(s), {} unchanged, {} inconclusive</p>\n",
                       c.count(cudabench::verdict::regression), c.count(cudabench::verdict::improvement),
                       c.count(cudabench::verdict::unchanged), c.count(cudabench::verdict::inconclusive));
@@ -123,7 +124,7 @@ std::string html_writer::render(const cudabench::comparison& c) const {
   for (auto& r : c.cases) {
     const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
     body += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        to_string(r.v), svg::escape(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
+                        to_string(r.v), html_text(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
                         r.cur_median_s > 0 ? cudabench::format_time(r.cur_median_s) : "-", measured ? format_change(r.change) : "-",
                         measured ? pct(r.base_noise) : "-", measured ? pct(r.cur_noise) : "-",
                         measured && r.method == "rank test" ? fmt::format("{:.3g}", r.p_value) : "-",
@@ -133,7 +134,7 @@ std::string html_writer::render(const cudabench::comparison& c) const {
   if (const auto changes = notable_timeline_changes(c); !changes.empty()) {
     body += "<h2>Timeline changes (from --trace; informational, not a verdict)</h2>\n<table><tr><th>case</th><th>metric</th><th>baseline</th><th>current</th></tr>\n";
     for (auto& [name, t] : changes)
-      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", svg::escape(name), svg::escape(t.metric),
+      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_text(name), html_text(t.metric),
                           format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
     body += "</table>\n";
   }
@@ -144,15 +145,15 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
   std::string body;
   if (run.device && run.device->available)
     body += fmt::format("<p>{} &middot; driver {} &middot; runtime {} &middot; preset {} &middot; revision {}{}</p>\n",
-                        svg::escape(run.device->name), cudabench::cuda_version_string(run.device->driver_version),
-                        cudabench::cuda_version_string(run.device->runtime_version), svg::escape(run.settings.preset),
-                        svg::escape(run.settings.git_revision.substr(0, 12)), run.settings.git_dirty ? " (dirty)" : "");
+                        html_text(run.device->name), cudabench::cuda_version_string(run.device->driver_version),
+                        cudabench::cuda_version_string(run.device->runtime_version), html_text(run.settings.preset),
+                        html_text(run.settings.git_revision.substr(0, 12)), run.settings.git_dirty ? " (dirty)" : "");
   if (!run.limits.empty()) {
     body += "<h2>Limits</h2>\n<p>Each case's \"% of limit\" is its bytes (FLOPs for <code>limits/fma</code>) at the rate of the "
             "limit it names, over its time.</p>\n<table><tr><th>limit</th><th>measured</th><th>from</th></tr>\n";
     for (const auto& [name, l] : run.limits)
-      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", svg::escape(name), svg::escape(limit_value(l)),
-                          svg::escape(l.from));
+      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_text(name), html_text(limit_value(l)),
+                          html_text(l.from));
     body += "</table>\n";
   }
   // Time against size per family (log-log), one line per variant.
@@ -169,7 +170,7 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
     if (!ss.empty()) body += "<div class=\"chart\">" + svg::loglog(family + ": time against size", "size", "median (ms)", ss) + "</div>\n";
   }
   for (auto& t : tables) {
-    body += fmt::format("<h2>{} &mdash; size {}{}</h2>\n", svg::escape(t.family), svg::escape(t.size_label),
+    body += fmt::format("<h2>{} &mdash; size {}{}</h2>\n", html_text(t.family), html_text(t.size_label),
                         t.device >= 0 ? fmt::format(", device {}", t.device) : "");
     for (auto& [role, ref] : t.references) {
       std::vector<std::pair<std::string, double>> v;
@@ -183,10 +184,10 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
     for (auto& r : t.rows) if (r.limit_fraction >= 0) lim.emplace_back(r.variant, 100 * r.limit_fraction);
     if (!lim.empty()) body += "<div class=\"chart\">" + svg::bars("% of the measured limit (speed of light)", lim, "%", 100) + "</div>\n";
     body += "<table><tr><th>variant</th><th>median</th><th>% peak BW</th><th>% of limit</th>";
-    for (auto& [role, ref] : t.references) body += "<th>vs " + svg::escape(role) + "</th>";
+    for (auto& [role, ref] : t.references) body += "<th>vs " + html_text(role) + "</th>";
     body += "</tr>\n";
     for (auto& r : t.rows) {
-      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td>", svg::escape(r.variant), cudabench::format_time(r.time_s),
+      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td>", html_text(r.variant), cudabench::format_time(r.time_s),
                           r.bw_fraction >= 0 ? pct(r.bw_fraction) : "-", r.limit_fraction >= 0 ? pct(r.limit_fraction) : "-");
       for (auto& [role, ref] : t.references) body += fmt::format("<td>{:.2f}x</td>", r.speedup.at(role));
       body += "</tr>\n";
@@ -196,5 +197,7 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
   body += timelines_html(run);
   return page("cudabench report: " + run.source, body);
 }
+
+std::string run_html(const cudabench::run_result& run) { return speedups_html(run, speedup_tables(run)); }
 
 }  // namespace cudabench::reports

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+#include "reports/escape.hpp"
+
 namespace cudabench::reports {
 namespace {
 std::string size_text(double size) {
@@ -76,26 +78,25 @@ std::vector<declared_table> declared_tables(const cudabench::run_result& run) {
   const std::vector<speedup_table> by_size = speedup_tables(run);
   for (const auto& [family, refs] : run.families) {
     for (const cudabench::size_table& decl : refs.tables) {
-      std::string text = "| size | " + (decl.base.empty() ? std::string("base") : decl.base.front()) + " (ms) |";
+      std::vector<std::string> header{"size", (decl.base.empty() ? std::string("base") : decl.base.front()) + " (ms)"};
       std::string rule = "|---|---:|";
-      for (const auto& v : decl.variants) { text += " " + v + " (ms) |"; rule += "---:|"; }
-      for (const auto& v : decl.variants) { text += " " + v + " speedup |"; rule += "---:|"; }
-      text += "\n" + rule + "\n";
-      bool any = false;
+      for (const auto& v : decl.variants) { header.push_back(v + " (ms)"); rule += "---:|"; }
+      for (const auto& v : decl.variants) { header.push_back(v + " speedup"); rule += "---:|"; }
+      std::vector<std::vector<std::string>> rows;
       for (const speedup_table& t : by_size) {
         if (t.family != family) continue;
         const speedup_row* base = first_present(t, decl.base);
         std::vector<const speedup_row*> cols;
         for (const auto& v : decl.variants) cols.push_back(first_present(t, {v}));
         if (!base || std::count(cols.begin(), cols.end(), nullptr)) continue;
-        any = true;
-        text += fmt::format("| {} | {:.2f}{} |", t.size_label, base->time_s * 1e3,
-                            base->variant == decl.base.front() ? "" : " (" + base->variant + ")");
-        for (const speedup_row* c : cols) text += fmt::format(" {:.3f} |", c->time_s * 1e3);
-        for (const speedup_row* c : cols) text += fmt::format(" {:.0f}x |", base->time_s / c->time_s);
-        text += "\n";
+        std::vector<std::string> row{t.size_label, fmt::format("{:.2f}{}", base->time_s * 1e3,
+                                                               base->variant == decl.base.front() ? "" : " (" + base->variant + ")")};
+        for (const speedup_row* c : cols) row.push_back(fmt::format("{:.3f}", c->time_s * 1e3));
+        for (const speedup_row* c : cols) row.push_back(fmt::format("{:.0f}x", base->time_s / c->time_s));
+        rows.push_back(std::move(row));
       }
-      if (any) out.push_back({decl.title, text});
+      if (!rows.empty())
+        out.push_back({decl.title, pipe_table(header, rule, rows, markdown_text), pipe_table(header, rule, rows, terminal_text)});
     }
   }
   return out;

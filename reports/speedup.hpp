@@ -30,10 +30,11 @@ struct speedup_table {
 /// Groups the run's measured cases by family and size; roles come from the run's own metadata.
 std::vector<speedup_table> speedup_tables(const cudabench::run_result& run);
 
-/// A per-size table a family declared (family_builder::table), rendered as a Markdown table.
+/// A per-size table a family declared (family_builder::table), rendered as a Markdown table and for a terminal.
 struct declared_table {
   std::string title;
-  std::string markdown;
+  std::string markdown;  ///< names escaped for Markdown
+  std::string terminal;  ///< the same pipe table with control characters escaped, nothing else
 };
 
 /// Every table the run's families declared, over the sizes at which all its columns were measured.

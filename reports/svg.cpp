@@ -8,6 +8,8 @@
 #include <iterator>
 #include <limits>
 
+#include "reports/escape.hpp"
+
 namespace cudabench::reports::svg {
 namespace {
 const char* palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
@@ -16,23 +18,9 @@ constexpr double W = 760, H = 360, L = 70, R = 200, T = 30, B = 50;
 std::string header(double w, double h, const std::string& title) {
   return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="sans-serif" font-size="11">)"
                      R"(<rect width="100%" height="100%" fill="#fff"/><text x="10" y="18" font-size="13" font-weight="bold">{2}</text>)",
-                     w, h, escape(title));
+                     w, h, html_text(title));
 }
 }  // namespace
-
-std::string escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
 
 std::string loglog(const std::string& title, const std::string& x_label, const std::string& y_label, const std::vector<series>& ss) {
   double x0 = std::numeric_limits<double>::max(), x1 = 0, y0 = x0, y1 = 0;
@@ -51,8 +39,8 @@ std::string loglog(const std::string& title, const std::string& x_label, const s
     o += fmt::format(R"(<line x1="{0}" x2="{0}" y1="{1}" y2="{2}" stroke="#eee"/><text x="{0}" y="{3}" text-anchor="middle">1e{4}</text>)", px(std::pow(10, e)), T, H - B, H - B + 14, int(e));
   for (double e = ly0; e <= ly1; ++e)
     o += fmt::format(R"(<line x1="{0}" x2="{1}" y1="{2}" y2="{2}" stroke="#eee"/><text x="{3}" y="{4}" text-anchor="end">1e{5}</text>)", L, W - R, py(std::pow(10, e)), L - 4, py(std::pow(10, e)) + 4, int(e));
-  o += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)", L + (W - L - R) / 2, H - 12, escape(x_label));
-  o += fmt::format(R"~(<text x="14" y="{}" transform="rotate(-90 14 {})" text-anchor="middle">{}</text>)~", T + (H - T - B) / 2, T + (H - T - B) / 2, escape(y_label));
+  o += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)", L + (W - L - R) / 2, H - 12, html_text(x_label));
+  o += fmt::format(R"~(<text x="14" y="{}" transform="rotate(-90 14 {})" text-anchor="middle">{}</text>)~", T + (H - T - B) / 2, T + (H - T - B) / 2, html_text(y_label));
   for (std::size_t i = 0; i < ss.size(); ++i) {
     const char* colour = palette[i % 10];
     std::string pts;
@@ -65,7 +53,7 @@ std::string loglog(const std::string& title, const std::string& x_label, const s
       }
     o += fmt::format(R"(<polyline points="{}" fill="none" stroke="{}" stroke-width="1.5"/>)", pts, colour);
     o += fmt::format(R"(<rect x="{}" y="{}" width="10" height="10" fill="{}"/><text x="{}" y="{}">{}</text>)", W - R + 10,
-                     T + 14 * i, colour, W - R + 24, T + 14 * i + 9, escape(ss[i].name));
+                     T + 14 * i, colour, W - R + 24, T + 14 * i + 9, html_text(ss[i].name));
   }
   return o + "</svg>";
 }
@@ -81,8 +69,8 @@ std::string bars(const std::string& title, const std::vector<std::pair<std::stri
     double y = T + row * double(i);
     double w = values[i].second / vmax * width;
     o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text><rect x="{}" y="{}" width="{:.1f}" height="{}" fill="{}"/><text x="{:.1f}" y="{}">{:.3g}{}</text>)",
-                     left - 6, y + 12, escape(values[i].first), left, y + 2, std::max(w, 0.5), row - 4, palette[0],
-                     left + w + 4, y + 12, values[i].second, escape(unit));
+                     left - 6, y + 12, html_text(values[i].first), left, y + 2, std::max(w, 0.5), row - 4, palette[0],
+                     left + w + 4, y + 12, values[i].second, html_text(unit));
   }
   if (reference > 0) {
     double x = left + reference / vmax * width;
@@ -111,7 +99,7 @@ std::string spreads(const std::string& title, const std::vector<spread>& rows) {
     if (r.base_median <= 0) continue;
     double y = T + row * double(i) + 8;
     auto n = [&](double v) { return px(v / r.base_median); };
-    o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", left - 6, y + 6, escape(r.label));
+    o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", left - 6, y + 6, html_text(r.label));
     o += fmt::format(R"(<line x1="{:.1f}" x2="{:.1f}" y1="{}" y2="{}" stroke="#1f77b4" stroke-width="3"/><circle cx="{:.1f}" cy="{}" r="3.5" fill="#1f77b4"/>)",
                      n(r.base_min), n(r.base_max), y, y, n(r.base_median), y);
     o += fmt::format(R"(<line x1="{:.1f}" x2="{:.1f}" y1="{}" y2="{}" stroke="#ff7f0e" stroke-width="3"/><circle cx="{:.1f}" cy="{}" r="3.5" fill="#ff7f0e"/>)",
@@ -140,11 +128,11 @@ std::string trend(const std::string& title, const std::vector<double>& values, c
   for (std::size_t i = 0; i < values.size(); ++i) {
     bool mark = std::find(marked.begin(), marked.end(), i) != marked.end();
     o += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{}" fill="{}"><title>{}: {:.4g}</title></circle>)", px(i), py(values[i]),
-                     mark ? 5 : 3, mark ? "#d62728" : "#1f77b4", escape(i < x_labels.size() ? x_labels[i] : ""), values[i]);
+                     mark ? 5 : 3, mark ? "#d62728" : "#1f77b4", html_text(i < x_labels.size() ? x_labels[i] : ""), values[i]);
   }
   if (!x_labels.empty()) {
-    o += fmt::format(R"(<text x="{}" y="{}">{}</text>)", pl, h - 12, escape(x_labels.front()));
-    o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", W - pr, h - 12, escape(x_labels.back()));
+    o += fmt::format(R"(<text x="{}" y="{}">{}</text>)", pl, h - 12, html_text(x_labels.front()));
+    o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", W - pr, h - 12, html_text(x_labels.back()));
   }
   return o + "</svg>";
 }
@@ -179,11 +167,11 @@ std::string timeline(const std::string& title, const std::vector<lane>& lanes, d
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     const double y = top + row * double(i);
     o += fmt::format(R"(<g class="lane"><text x="{}" y="{}" text-anchor="end">{}</text><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="#ddd"/>)",
-                     left - 6, y + 14, escape(lanes[i].name), left, W - right, y + row - 1, y + row - 1);
+                     left - 6, y + 14, html_text(lanes[i].name), left, W - right, y + row - 1, y + row - 1);
     for (auto& s : lanes[i].slices) {
       const double x0 = px(s.start_us), x1 = px(s.start_us + s.dur_us);
       o += fmt::format(R"(<rect class="op {}" x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}"><title>{} ({:.3g} us at {:.4g} us)</title></rect>)",
-                       escape(s.kind), x0, y + 3, std::max(x1 - x0, 0.6), row - 6, colour(s.kind), escape(s.label), s.dur_us, s.start_us);
+                       html_text(s.kind), x0, y + 3, std::max(x1 - x0, 0.6), row - 6, colour(s.kind), html_text(s.label), s.dur_us, s.start_us);
     }
     o += "</g>";
   }

@@ -12,9 +12,6 @@ struct series {
   std::vector<std::pair<double, double>> points;  ///< (x, y)
 };
 
-/// Escapes text for HTML/SVG.
-std::string escape(const std::string& s);
-
 /// Lines on log-log axes (e.g. time against size), one colour per series, with a legend.
 std::string loglog(const std::string& title, const std::string& x_label, const std::string& y_label, const std::vector<series>& s);
 

@@ -12,6 +12,7 @@
 #include "harness/errors.hpp"
 #include "harness/format.hpp"
 #include "harness/stats.hpp"
+#include "reports/escape.hpp"
 #include "reports/svg.hpp"
 
 namespace cudabench::reports {
@@ -40,19 +41,26 @@ std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double t
   return out;
 }
 
+std::vector<std::string> trend_inputs(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 trend build_trend(const std::string& dir, double threshold, std::size_t hold, bool allow_mixed_gpus) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw cudabench::input_error(dir + ": not a directory");
   std::vector<cudabench::run_result> runs;
   trend t;
-  std::vector<fs::path> files;
-  for (auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  for (const fs::path& f : files) {
+  const std::vector<std::string> files = trend_inputs(dir);
+  for (const std::string& f : files) {
     try {
-      runs.push_back(cudabench::load_run(f.string()));
+      runs.push_back(cudabench::load_run(f));
     } catch (const cudabench::input_error& e) {
       t.unreadable.push_back(e.what());
     }
@@ -86,17 +94,17 @@ trend build_trend(const std::string& dir, double threshold, std::size_t hold, bo
 
 std::string trend_terminal(const trend& t) {
   std::string out;
-  for (const auto& u : t.unreadable) out += "left out (unreadable): " + u + "\n";
-  out += fmt::format("{} runs: {} .. {}\n", t.runs.size(), t.runs.front(), t.runs.back());
+  for (const auto& u : t.unreadable) out += "left out (unreadable): " + terminal_text(u) + "\n";
+  out += fmt::format("{} runs: {} .. {}\n", t.runs.size(), terminal_text(t.runs.front()), terminal_text(t.runs.back()));
   std::size_t flagged = 0;
   for (auto& s : t.series) {
     double last = std::nan("");
     for (double v : s.medians_s) if (std::isfinite(v)) last = v;
     std::string shifts;
     for (std::size_t k = 0; k < s.shifts.size(); ++k)
-      shifts += fmt::format(" step {:+.1f}% at {}", 100 * s.shift_sizes[k], t.runs[s.shifts[k]]);
+      shifts += fmt::format(" step {:+.1f}% at {}", 100 * s.shift_sizes[k], terminal_text(t.runs[s.shifts[k]]));
     flagged += !s.shifts.empty();
-    out += fmt::format("{:<44} last {:>12}{}\n", s.name, std::isfinite(last) ? cudabench::format_time(last) : "-", shifts);
+    out += fmt::format("{:<44} last {:>12}{}\n", terminal_text(s.name), std::isfinite(last) ? cudabench::format_time(last) : "-", shifts);
   }
   out += fmt::format("{} case(s) with a sustained shift\n", flagged);
   return out;

@@ -29,6 +29,9 @@ struct trend {
 std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double threshold, std::size_t hold,
                                           std::vector<double>* sizes = nullptr);
 
+/// The files a trend over `dir` reads: its *.json, sorted by name (none when it cannot be listed).
+std::vector<std::string> trend_inputs(const std::string& dir);
+
 /// Loads every *.json of `dir` (oldest first, by the run's date, then the file name). A file that cannot be
 /// read is named in `unreadable` and left out; no readable file is an input_error, and so are runs of
 /// different GPU models unless `allow_mixed_gpus`.

@@ -13,7 +13,8 @@
 #include "reports/csv.hpp"
 #include "reports/speedup.hpp"
 #include "reports/trend.hpp"
-#include "reports/writers.hpp"
+#include "reports/render.hpp"
+#include "reports/writer.hpp"
 
 using namespace cudabench;
 
@@ -27,13 +28,13 @@ TEST(Markdown, MatchesTheGoldenFile) {
   run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_slowed.json");
   base.source = "synthetic_base.json";
   cur.source = "synthetic_slowed.json";
-  const std::string got = cudabench::reports::markdown_writer().render(compare_runs(base, cur, {}));
+  const std::string got = cudabench::reports::comparison_markdown(compare_runs(base, cur, {}));
   if (std::getenv("CUDABENCH_UPDATE_GOLDEN")) write_file_atomically(dir + "/golden_compare.md", got);
   EXPECT_EQ(got, read_file(dir + "/golden_compare.md"));
 }
 
 TEST(Markdown, RegressionsComeFirstAndEverythingIsFolded) {
-  const std::string md = cudabench::reports::markdown_writer().render(compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {}));
+  const std::string md = cudabench::reports::comparison_markdown(compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {}));
   const auto reg = md.find("### Regressions"), details = md.find("<details>");
   ASSERT_NE(reg, std::string::npos);
   ASSERT_NE(details, std::string::npos);
@@ -42,14 +43,14 @@ TEST(Markdown, RegressionsComeFirstAndEverythingIsFolded) {
 }
 
 TEST(VerdictJson, IsMachineReadable) {
-  auto j = nlohmann::json::parse(cudabench::reports::verdict_json_writer().render(compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {})));
+  auto j = nlohmann::json::parse(cudabench::reports::verdict_json(compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {})));
   EXPECT_TRUE(j["regression"].get<bool>());
   EXPECT_EQ(j["counts"]["regression"], 1);
   EXPECT_EQ(j["cases"].size(), 4u);
 }
 
 TEST(Html, IsSelfContained) {
-  const std::string html = cudabench::reports::html_writer().render(compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {}));
+  const std::string html = cudabench::reports::comparison_html(compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {}));
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // the SVG namespace is the only URL
   EXPECT_EQ(html.find("https://"), std::string::npos);

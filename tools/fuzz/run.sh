@@ -14,11 +14,12 @@ command -v "$cxx" >/dev/null || { echo "tools/fuzz/run.sh: $cxx not found (Debia
 mkdir -p "$out"
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -I"$root" -I"$root/include" -I"$cuda/include")
-reader=(harness/results.cpp harness/device_info.cpp harness/merge.cpp harness/stats.cpp harness/format.cpp harness/atomic_file.cpp)
+reader=(harness/results.cpp harness/device_info.cpp harness/merge.cpp harness/stats.cpp harness/format.cpp harness/atomic_file.cpp
+        harness/output_sink.cpp)
 declare -A sources=(
   [results]="tests/fuzz/results_fuzzer.cpp ${reader[*]}"
   [options]="tests/fuzz/options_fuzzer.cpp app/options.cpp harness/presets.cpp harness/format.cpp"
-  [trend]="tests/fuzz/trend_fuzzer.cpp reports/trend.cpp reports/svg.cpp ${reader[*]}"
+  [trend]="tests/fuzz/trend_fuzzer.cpp reports/trend.cpp reports/svg.cpp reports/escape.cpp ${reader[*]}"
 )
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(results options trend)

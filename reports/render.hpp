@@ -1,7 +1,6 @@
-// Report writers: one interface, one class per format (terminal, Markdown, HTML, JSON verdict).
+// Renderings of a comparison and of one run's tables as terminal text, Markdown, HTML and the JSON verdict.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,38 +10,21 @@
 
 namespace cudabench::reports {
 
-/// Renders a comparison in one format; the caller decides where the text goes.
-class comparison_writer {
- public:
-  virtual ~comparison_writer() = default;
-  virtual std::string render(const cudabench::comparison& c) const = 0;
-};
-
-class terminal_writer final : public comparison_writer {
- public:
-  explicit terminal_writer(bool color) : color_(color) {}
-  std::string render(const cudabench::comparison& c) const override;
- private:
-  bool color_;
-};
-
+/// The comparison table for a terminal (verdicts coloured when `color`).
+std::string comparison_terminal(const cudabench::comparison& c, bool color);
 /// For a CI job summary or a pull-request comment: regressions, improvements, then everything folded.
-class markdown_writer final : public comparison_writer {
- public:
-  std::string render(const cudabench::comparison& c) const override;
-};
-
+std::string comparison_markdown(const cudabench::comparison& c);
 /// A self-contained page with SVG charts (no script, no network).
-class html_writer final : public comparison_writer {
- public:
-  std::string render(const cudabench::comparison& c) const override;
-};
-
+std::string comparison_html(const cudabench::comparison& c);
 /// The machine-readable verdict a CI step reads.
-class verdict_json_writer final : public comparison_writer {
- public:
-  std::string render(const cudabench::comparison& c) const override;
-};
+std::string verdict_json(const cudabench::comparison& c);
+
+/// One run's own report: its speedup tables, the tables its families declared and the limits it was shown
+/// against.
+std::string run_terminal(const cudabench::run_result& run);
+std::string run_markdown(const cudabench::run_result& run);
+/// The same as a page, with the time-against-size charts and the traced timelines.
+std::string run_html(const cudabench::run_result& run);
 
 /// The measured limits a run's cases were shown against (% of limit), as a Markdown table: each limit's rate
 /// in the unit people quote (GB/s, TFLOP/s, us per launch) and where it came from; "" without limits.

@@ -1,5 +1,5 @@
-// Terminal, Markdown and JSON renderings of a comparison, and of speedup tables.
-#include "reports/writers.hpp"
+// Terminal, Markdown and JSON renderings of a comparison, and of one run's tables.
+#include "reports/render.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "harness/format.hpp"
+#include "reports/escape.hpp"
 
 namespace cudabench::reports {
 using cudabench::comparison;
@@ -39,12 +40,17 @@ std::size_t traced_cases(const comparison& c) {
 }
 
 namespace {
+const char* limits_title = "Limits (what % of limit is measured against)";
+
 std::string time_or_dash(double s) { return s > 0 ? cudabench::format_time(s) : "-"; }
 std::string pct_or_dash(double v) { return std::isfinite(v) && v >= 0 ? fmt::format("{:.1f}%", 100 * v) : "-"; }
 std::string detectable_text(const cudabench::case_comparison& c) {
   if (std::isnan(c.detectable)) return "-";
   if (std::isinf(c.detectable)) return "none";
   return fmt::format("{:.1f}%", 100 * c.detectable);
+}
+std::string method_and_note(const cudabench::case_comparison& r) {
+  return r.note.empty() ? r.method : r.method.empty() ? r.note : r.method + "; " + r.note;
 }
 const char* verdict_color(verdict v) {
   switch (v) {
@@ -66,71 +72,78 @@ std::string settings_line(const comparison& c) {
                      c.settings.host_threshold ? fmt::format("{:.0f}%", 100 * *c.settings.host_threshold) : std::string("not gated"),
                      c.settings.noise_floor, c.settings.alpha);
 }
+
+std::string terminal_row(const cudabench::case_comparison& r, bool color) {
+  const std::string v = to_string(r.v);
+  const std::string vs = color ? fmt::format("\033[{}m{:>13}\033[0m", verdict_color(r.v), v) : fmt::format("{:>13}", v);
+  const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
+  return fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>10} {}  {}\n", terminal_text(r.name), time_or_dash(r.base_median_s),
+                     time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
+                     measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-",
+                     measured ? detectable_text(r) : "-", vs, terminal_text(method_and_note(r)));
+}
+
+template <typename Pred>
+std::string markdown_verdict_table(const comparison& c, Pred pred) {
+  std::string t = "| case | baseline | current | change | noise (b / c) | detectable | verdict | method |\n|---|---:|---:|---:|---:|---:|---|---|\n";
+  for (auto& r : c.cases) {
+    if (!pred(r)) continue;
+    const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
+    t += fmt::format("| {} | {} | {} | {} | {} / {} | {} | {} | {} |\n", markdown_code_cell(r.name), time_or_dash(r.base_median_s),
+                     time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
+                     measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-",
+                     measured ? detectable_text(r) : "-", to_string(r.v), markdown_text(method_and_note(r)));
+  }
+  return t;
+}
 }  // namespace
 
-std::string terminal_writer::render(const comparison& c) const {
-  std::string out = fmt::format("baseline: {} ({})\ncurrent:  {} ({})\n{}\n", c.base_source, c.base_device, c.cur_source,
-                                c.cur_device, settings_line(c));
-  for (auto& n : c.header_notes) out += "note: " + n + "\n";
+std::string comparison_terminal(const comparison& c, bool color) {
+  std::string out = fmt::format("baseline: {} ({})\ncurrent:  {} ({})\n{}\n", terminal_text(c.base_source), terminal_text(c.base_device),
+                                terminal_text(c.cur_source), terminal_text(c.cur_device), settings_line(c));
+  for (auto& n : c.header_notes) out += "note: " + terminal_text(n) + "\n";
   out += fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>10} {:>13}  {}\n", "case", "baseline", "current", "change",
                      "noise-b", "noise-c", "detectable", "verdict", "method / note");
-  for (auto& r : c.cases) {
-    std::string v = to_string(r.v);
-    std::string vs = color_ ? fmt::format("\033[{}m{:>13}\033[0m", verdict_color(r.v), v) : fmt::format("{:>13}", v);
-    const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
-    out += fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>10} {}  {}\n", r.name, time_or_dash(r.base_median_s),
-                       time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
-                       measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-",
-                       measured ? detectable_text(r) : "-", vs, r.note.empty() ? r.method : r.method.empty() ? r.note : r.method + "; " + r.note);
-  }
-  for (auto& [family, g] : c.family_geomean) out += fmt::format("geomean {:<20} current/baseline = {:.3f}\n", family, g);
+  for (auto& r : c.cases) out += terminal_row(r, color);
+  for (auto& [family, g] : c.family_geomean) out += fmt::format("geomean {:<20} current/baseline = {:.3f}\n", terminal_text(family), g);
   if (const std::size_t traced = traced_cases(c)) {
     const auto changes = notable_timeline_changes(c);
     out += fmt::format("timeline ({} case(s) traced on both sides; informational, not a verdict): {}\n", traced,
                        changes.empty() ? "no notable change" : fmt::format("{} notable change(s)", changes.size()));
     for (auto& [name, t] : changes)
-      out += fmt::format("  {:<44} {:<22} {:>12} -> {}\n", name, t.metric, format_timeline_metric(t.metric, t.base),
-                         format_timeline_metric(t.metric, t.cur));
+      out += fmt::format("  {:<44} {:<22} {:>12} -> {}\n", terminal_text(name), terminal_text(t.metric),
+                         format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
   }
   out += summary_line(c) + "\n";
   return out;
 }
 
-std::string markdown_writer::render(const comparison& c) const {
+std::string comparison_markdown(const comparison& c) {
   std::string out = "## Benchmark comparison\n\n";
   out += fmt::format("**{}**\n\n", summary_line(c));
-  out += fmt::format("- baseline: `{}` ({})\n- current: `{}` ({})\n- {}\n", c.base_source, c.base_device, c.cur_source,
-                     c.cur_device, settings_line(c));
-  for (auto& n : c.header_notes) out += "- note: " + n + "\n";
-  auto table = [&](auto pred) {
-    std::string t = "| case | baseline | current | change | noise (b / c) | detectable | verdict | method |\n|---|---:|---:|---:|---:|---:|---|---|\n";
-    for (auto& r : c.cases) {
-      if (!pred(r)) continue;
-      const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
-      t += fmt::format("| `{}` | {} | {} | {} | {} / {} | {} | {} | {} |\n", r.name, time_or_dash(r.base_median_s),
-                       time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
-                       measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-",
-                       measured ? detectable_text(r) : "-", to_string(r.v),
-                       r.note.empty() ? r.method : r.method.empty() ? r.note : r.method + "; " + r.note);
-    }
-    return t;
-  };
-  if (c.count(verdict::regression)) out += "\n### Regressions\n\n" + table([](auto& r) { return r.v == verdict::regression; });
-  if (c.count(verdict::improvement)) out += "\n### Improvements\n\n" + table([](auto& r) { return r.v == verdict::improvement; });
+  out += fmt::format("- baseline: {} ({})\n- current: {} ({})\n- {}\n", markdown_code(c.base_source), markdown_text(c.base_device),
+                     markdown_code(c.cur_source), markdown_text(c.cur_device), settings_line(c));
+  for (auto& n : c.header_notes) out += "- note: " + markdown_text(n) + "\n";
+  if (c.count(verdict::regression))
+    out += "\n### Regressions\n\n" + markdown_verdict_table(c, [](auto& r) { return r.v == verdict::regression; });
+  if (c.count(verdict::improvement))
+    out += "\n### Improvements\n\n" + markdown_verdict_table(c, [](auto& r) { return r.v == verdict::improvement; });
   if (!c.family_geomean.empty()) {
     out += "\n### Geometric mean per family (current / baseline)\n\n| family | ratio |\n|---|---:|\n";
-    for (auto& [family, g] : c.family_geomean) out += fmt::format("| {} | {:.3f} |\n", family, g);
+    for (auto& [family, g] : c.family_geomean) out += fmt::format("| {} | {:.3f} |\n", markdown_text(family), g);
   }
   if (const auto changes = notable_timeline_changes(c); !changes.empty()) {
     out += "\n### Timeline changes (from --trace; informational, not a verdict)\n\n| case | metric | baseline | current |\n|---|---|---:|---:|\n";
     for (auto& [name, t] : changes)
-      out += fmt::format("| `{}` | {} | {} | {} |\n", name, t.metric, format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
+      out += fmt::format("| {} | {} | {} | {} |\n", markdown_code_cell(name), markdown_text(t.metric),
+                         format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
   }
-  out += fmt::format("\n<details><summary>All {} cases</summary>\n\n{}\n</details>\n", c.cases.size(), table([](auto&) { return true; }));
+  out += fmt::format("\n<details><summary>All {} cases</summary>\n\n{}\n</details>\n", c.cases.size(),
+                     markdown_verdict_table(c, [](auto&) { return true; }));
   return out;
 }
 
-std::string verdict_json_writer::render(const comparison& c) const {
+std::string verdict_json(const comparison& c) {
   nlohmann::ordered_json j;
   j["schema_version"] = 1;
   j["regression"] = c.has_regression();
@@ -175,23 +188,33 @@ std::string limit_value(const cudabench::run_limit& l) {
   return fmt::format("{:.4g} {}", l.rate, l.unit);
 }
 
+namespace {
+std::string limits_table(const cudabench::run_result& run, std::string (*escape)(std::string_view)) {
+  if (run.limits.empty()) return {};
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [name, l] : run.limits) rows.push_back({name, limit_value(l), l.from.empty() ? "-" : l.from});
+  return pipe_table({"limit", "measured", "from"}, "|---|---:|---|", rows, escape);
+}
+}  // namespace
+
 std::string limits_markdown(const cudabench::run_result& run) {
   if (run.limits.empty()) return {};
   std::string out = "| limit | measured | from |\n|---|---:|---|\n";
   for (const auto& [name, l] : run.limits)
-    out += fmt::format("| `{}` | {} | {} |\n", name, limit_value(l), l.from.empty() ? "-" : l.from);
+    out += fmt::format("| {} | {} | {} |\n", markdown_code_cell(name), markdown_text(limit_value(l)), l.from.empty() ? "-" : markdown_text(l.from));
   return out;
 }
 
 std::string speedups_terminal(const std::vector<speedup_table>& tables) {
   std::string out;
   for (auto& t : tables) {
-    out += fmt::format("\n{} (size {}){}\n", t.family, t.size_label, t.device >= 0 ? fmt::format(", device {}", t.device) : "");
+    out += fmt::format("\n{} (size {}){}\n", terminal_text(t.family), terminal_text(t.size_label),
+                       t.device >= 0 ? fmt::format(", device {}", t.device) : "");
     std::string head = fmt::format("  {:<32} {:>12} {:>7} {:>7}", "variant", "median", "%peak", "%limit");
-    for (auto& [role, name] : t.references) head += fmt::format(" {:>14}", "vs " + role);
+    for (auto& [role, name] : t.references) head += fmt::format(" {:>14}", "vs " + terminal_text(role));
     out += head + "\n";
     for (auto& r : t.rows) {
-      std::string line = fmt::format("  {:<32} {:>12} {:>7} {:>7}", r.variant, cudabench::format_time(r.time_s),
+      std::string line = fmt::format("  {:<32} {:>12} {:>7} {:>7}", terminal_text(r.variant), cudabench::format_time(r.time_s),
                                      pct_or_dash(r.bw_fraction), pct_or_dash(r.limit_fraction));
       for (auto& [role, name] : t.references) line += fmt::format(" {:>13.2f}x", r.speedup.at(role));
       out += line + "\n";
@@ -201,20 +224,37 @@ std::string speedups_terminal(const std::vector<speedup_table>& tables) {
 }
 
 std::string speedups_markdown(const std::vector<speedup_table>& tables, const std::string& title) {
-  std::string out = "## " + title + "\n";
+  std::string out = "## " + markdown_text(title) + "\n";
   for (auto& t : tables) {
-    out += fmt::format("\n### {} — size {}{}\n\n| variant | median | % of peak BW | % of limit |", t.family, t.size_label,
-                       t.device >= 0 ? fmt::format(", device {}", t.device) : "");
+    out += fmt::format("\n### {} — size {}{}\n\n| variant | median | % of peak BW | % of limit |", markdown_text(t.family),
+                       markdown_text(t.size_label), t.device >= 0 ? fmt::format(", device {}", t.device) : "");
     std::string rule = "|---|---:|---:|---:|";
-    for (auto& [role, name] : t.references) { out += fmt::format(" speedup vs {} (`{}`) |", role, name); rule += "---:|"; }
+    for (auto& [role, name] : t.references) {
+      out += fmt::format(" speedup vs {} ({}) |", markdown_text(role), markdown_code_cell(name));
+      rule += "---:|";
+    }
     out += "\n" + rule + "\n";
     for (auto& r : t.rows) {
-      out += fmt::format("| `{}` | {} | {} | {} |", r.variant, cudabench::format_time(r.time_s), pct_or_dash(r.bw_fraction),
-                         pct_or_dash(r.limit_fraction));
+      out += fmt::format("| {} | {} | {} | {} |", markdown_code_cell(r.variant), cudabench::format_time(r.time_s),
+                         pct_or_dash(r.bw_fraction), pct_or_dash(r.limit_fraction));
       for (auto& [role, name] : t.references) out += fmt::format(" {:.2f}x |", r.speedup.at(role));
       out += "\n";
     }
   }
+  return out;
+}
+
+std::string run_terminal(const cudabench::run_result& run) {
+  std::string out = speedups_terminal(speedup_tables(run));
+  for (const auto& t : declared_tables(run)) out += fmt::format("\n{}:\n{}", terminal_text(t.title), t.terminal);
+  if (const std::string limits = limits_table(run, terminal_text); !limits.empty()) out += fmt::format("\n{}:\n{}", limits_title, limits);
+  return out;
+}
+
+std::string run_markdown(const cudabench::run_result& run) {
+  std::string out = speedups_markdown(speedup_tables(run), "Speedups: " + run.source);
+  for (const auto& t : declared_tables(run)) out += "\n### " + markdown_text(t.title) + "\n\n" + t.markdown;
+  if (const std::string limits = limits_markdown(run); !limits.empty()) out += "\n### " + std::string(limits_title) + "\n\n" + limits;
   return out;
 }
 

@@ -1,0 +1,70 @@
+// Where an output's bytes go: a file written whole or not at all, a device node, FIFO or standard output
+// written in place, a symbolic link's target; and the check that no output overwrites an input or another output.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cudabench {
+
+/// One destination. A regular file (or one that does not exist yet) is written to a temporary beside it and
+/// renamed over it; a device node, FIFO or socket is written in place, never replaced; a symbolic link's
+/// final target is written (created when it does not exist yet) and the link stays; "-" is the process's
+/// real standard output, also while standard_output_aside holds it. Every failure (a closed pipe, a full
+/// disk, a missing directory) is an input_error of one line naming the destination, and leaves no temporary.
+class output_sink {
+ public:
+  /// `path`: a file name, or "-" for standard output.
+  explicit output_sink(std::string path);
+  /// The standard output as it is now (standard error while standard_output_aside holds it): terminal text.
+  static output_sink console();
+
+  /// The path as given ("-" for standard output, "standard output" for the console).
+  const std::string& name() const { return path_; }
+  bool is_standard_output() const { return kind_ != kind::file; }
+
+  /// Throws input_error unless this destination can be written (a directory, a missing directory, no
+  /// permission): checked before any work starts.
+  void check() const;
+  /// Writes all of `content` as described above; throws input_error on failure.
+  void write(const std::string& content) const;
+
+ private:
+  enum class kind { file, standard_output, console };
+  output_sink(kind k, std::string path) : kind_(k), path_(std::move(path)) {}
+  void write_standard_output(const std::string& content) const;
+  kind kind_;
+  std::string path_;
+};
+
+/// While alive, whatever the process prints to standard output goes to standard error, so that an
+/// output_sink("-") puts its document alone on the real standard output. Restored on destruction.
+class standard_output_aside {
+ public:
+  standard_output_aside();
+  ~standard_output_aside();
+  standard_output_aside(const standard_output_aside&) = delete;
+  standard_output_aside& operator=(const standard_output_aside&) = delete;
+
+ private:
+  int saved_ = -1;
+  int previous_ = -1;
+};
+
+/// Where the bytes for `path` land: its symbolic links followed to the final target, which need not exist.
+/// Throws input_error on a loop of links.
+std::string final_target(const std::string& path);
+
+/// Refuses (input_error, one line) an output that is the same file as an input or as another output: same
+/// inode, or the same final target where it does not exist yet. Special files (/dev/null, a FIFO) may be
+/// named more than once; "-" (standard output) only once. `outputs` are (option, path) pairs, `inputs` paths.
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
+                            const std::vector<std::string>& inputs);
+
+/// Writes all of `content` to an open descriptor (retrying short writes and EINTR); false on failure, with
+/// errno set.
+bool write_all(int fd, const std::string& content);
+
+}  // namespace cudabench

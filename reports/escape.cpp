@@ -1,0 +1,101 @@
+// The escaping of each output format, in one place.
+#include "reports/escape.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace cudabench::reports {
+namespace {
+bool control(unsigned char ch) { return ch < 0x20 || ch == 0x7f; }
+std::string hex(unsigned char ch) { return fmt::format("\\x{:02x}", ch); }
+}  // namespace
+
+std::string terminal_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto ch = static_cast<unsigned char>(text[i]);
+    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if (control(ch)) out += hex(ch);
+    else if (ch == 0xc2 && next >= 0x80 && next <= 0x9f) { out += hex(ch) + hex(next); ++i; }  // U+0080..U+009F
+    else out += char(ch);
+  }
+  return out;
+}
+
+std::string markdown_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto ch = static_cast<unsigned char>(c);
+    if (control(ch)) out += hex(ch);
+    else if (std::string_view("\\`*_[]<>&|~$").find(c) != std::string_view::npos) { out += '\\'; out += c; }
+    else out += c;
+  }
+  return out;
+}
+
+std::string markdown_code(std::string_view text) {
+  std::string body;
+  std::size_t run = 0, longest = 0;
+  for (const char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+    const auto ch = static_cast<unsigned char>(c);
+    body += control(ch) ? hex(ch) : std::string(1, c);
+  }
+  // A span that starts or ends with a backtick (or a space, which Markdown would strip) is padded by one space.
+  const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`' || body.front() == ' ' || body.back() == ' ');
+  const std::string fence(longest + 1, '`');
+  std::string out = fence;
+  if (pad) out += ' ';
+  out += body;
+  if (pad) out += ' ';
+  return out + fence;
+}
+
+std::string markdown_code_cell(std::string_view text) {
+  std::string out;
+  for (const char c : markdown_code(text)) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string pipe_table(const std::vector<std::string>& header, const std::string& rule,
+                       const std::vector<std::vector<std::string>>& rows, std::string (*escape)(std::string_view)) {
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string out = "|";
+    for (const std::string& c : cells) out += " " + escape(c) + " |";
+    return out + "\n";
+  };
+  std::string out = line(header) + rule + "\n";
+  for (const auto& r : rows) out += line(r);
+  return out;
+}
+
+std::string html_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace cudabench::reports

@@ -1,0 +1,35 @@
+// Outside text (case names, paths, notes) made safe for each format: what it prints stays what it says.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudabench::reports {
+
+/// For a terminal: control characters (ESC, BEL, line breaks, C1 controls) shown as \xNN, so a name cannot
+/// move the cursor, retitle the window or forge a line. Other UTF-8 is kept.
+std::string terminal_text(std::string_view text);
+
+/// Markdown text (headings, notes, table cells, titles): the characters Markdown or GitHub would read as
+/// markup (\ ` * _ [ ] < > & | ~ $) backslash-escaped, control characters as \xNN.
+std::string markdown_text(std::string_view text);
+
+/// A Markdown code span holding `text` literally: a backtick fence longer than any run of backticks in it,
+/// control characters as \xNN.
+std::string markdown_code(std::string_view text);
+/// The same inside a table cell, where a `|` would end the cell even within the span: escaped as \|.
+std::string markdown_code_cell(std::string_view text);
+
+/// A pipe table (Markdown's, also read as is on a terminal): a header row, `rule` (such as "|---|---:|"), the
+/// rows; every cell passed through `escape` (markdown_text, terminal_text).
+std::string pipe_table(const std::vector<std::string>& header, const std::string& rule,
+                       const std::vector<std::vector<std::string>>& rows, std::string (*escape)(std::string_view));
+
+/// HTML text and attribute values: & < > " as entities.
+std::string html_text(std::string_view text);
+
+/// A CSV field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break.
+std::string csv_field(std::string_view text);
+
+}  // namespace cudabench::reports

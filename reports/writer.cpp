@@ -1,0 +1,67 @@
+// The writers of each format, over the renderings in render.hpp, csv.hpp, exports.hpp and trend.hpp; the multiplexer.
+#include "reports/writer.hpp"
+
+#include <stdexcept>
+
+#include "reports/csv.hpp"
+#include "reports/exports.hpp"
+#include "reports/render.hpp"
+
+namespace cudabench::reports {
+using cudabench::comparison;
+using cudabench::run_result;
+using text = std::optional<std::string>;
+
+text writer::run_report(const run_result&) const { return std::nullopt; }
+text writer::comparison_report(const comparison&, const run_result&) const { return std::nullopt; }
+text writer::trend_report(const trend&) const { return std::nullopt; }
+
+text terminal_writer::run_report(const run_result& run) const { return run_terminal(run); }
+text terminal_writer::comparison_report(const comparison& c, const run_result&) const { return comparison_terminal(c, color_); }
+text terminal_writer::trend_report(const trend& t) const { return trend_terminal(t); }
+
+text markdown_writer::run_report(const run_result& run) const { return run_markdown(run); }
+text markdown_writer::comparison_report(const comparison& c, const run_result&) const { return comparison_markdown(c); }
+
+text html_writer::run_report(const run_result& run) const { return run_html(run); }
+text html_writer::comparison_report(const comparison& c, const run_result&) const { return comparison_html(c); }
+text html_writer::trend_report(const trend& t) const { return trend_html(t); }
+
+text csv_writer::run_report(const run_result& run) const { return results_csv(run); }
+text csv_writer::comparison_report(const comparison& c, const run_result& current) const { return results_csv(current, &c); }
+
+text verdict_json_writer::comparison_report(const comparison& c, const run_result&) const { return verdict_json(c); }
+
+text gab_writer::run_report(const run_result& run) const { return gab_export(run).dump(2) + "\n"; }
+text bmf_writer::run_report(const run_result& run) const { return bmf_export(run).dump(2) + "\n"; }
+
+void writer_multiplex::add(std::unique_ptr<writer> w, cudabench::output_sink sink) {
+  outputs_.emplace_back(std::move(w), std::move(sink));
+}
+
+void writer_multiplex::check() const {
+  for (const auto& [w, sink] : outputs_) sink.check();
+}
+
+template <typename Render>
+void writer_multiplex::send(const char* report, Render render) const {
+  for (const auto& [w, sink] : outputs_) {
+    const text t = render(*w);
+    if (!t) throw std::logic_error(std::string("the ") + w->format() + " writer has no rendering of " + report);
+    sink.write(*t);
+  }
+}
+
+void writer_multiplex::write_run(const run_result& run) const {
+  send("a run's report", [&](const writer& w) { return w.run_report(run); });
+}
+
+void writer_multiplex::write_comparison(const comparison& c, const run_result& current) const {
+  send("a comparison", [&](const writer& w) { return w.comparison_report(c, current); });
+}
+
+void writer_multiplex::write_trend(const trend& t) const {
+  send("a trend", [&](const writer& w) { return w.trend_report(t); });
+}
+
+}  // namespace cudabench::reports

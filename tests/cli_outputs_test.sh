@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# End-to-end tests of where outputs go: closed pipes, full disks, symbolic links, standard output, outputs
+# that would overwrite an input, and names escaped in Markdown and on the terminal.
+# Usage: tests/cli_outputs_test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+bench="$build/bench/cudabench" report="$build/app/cudabench-report" fx="$src/tests/fixtures"
+Q="$fx/h100_quick.json"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS [CONDITION...]
+  local name=$1 want=$2 got=$3
+  shift 3
+  if [ "$want" != "$got" ]; then echo "FAIL $name: exit status $got, want $want"; fail=$((fail + 1)); return; fi
+  for cond in "$@"; do
+    if ! eval "$cond"; then echo "FAIL $name: $cond"; fail=$((fail + 1)); return; fi
+  done
+  echo "ok   $name"; pass=$((pass + 1))
+}
+run() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+lines() { wc -l <"$1" | tr -d ' '; }
+
+# A run of 3,000 cases: its comparison table (about 300 KB) is more than a pipe holds, so a reader that
+# leaves after one line is certain to be gone before the last write.
+python3 - "$tmp/many.json" <<'PY'
+import json, sys
+rows = [{"name": "fam/v/%d" % i, "run_name": "fam/v/%d" % i, "run_type": "iteration", "repetitions": 1,
+         "repetition_index": 0, "threads": 1, "iterations": 1, "real_time": 10.0 + i % 7, "cpu_time": 10.0,
+         "time_unit": "us"} for i in range(3000)]
+json.dump({"context": {"date": "x"}, "benchmarks": rows}, open(sys.argv[1], "w"))
+PY
+"$report" compare "$tmp/many.json" "$tmp/many.json" --allow-device-mismatch 2>"$tmp/err" | head -1 >"$tmp/out"
+s=${PIPESTATUS[0]}; check "compare | head -1: exit 2 and one line on standard error, not death by SIGPIPE" 2 "$s" \
+  '[ "$(lines "$tmp/out")" = 1 ]' '[ "$(lines "$tmp/err")" = 1 ]' 'grep -q "cannot write to standard output: Broken pipe" "$tmp/err"'
+# The same with the reader gone before the first byte, for the issue's own command (its output fits in a pipe).
+check "compare Q Q into a pipe nobody reads: exit 2, one line" 2 "$(ERR="$tmp/err" python3 -c 'import os, subprocess, sys
+r, w = os.pipe(); os.close(r)
+print(subprocess.run(sys.argv[1:], stdout=w, stderr=open(os.environ["ERR"], "w")).returncode)' "$report" compare "$Q" "$Q")" \
+  '[ "$(lines "$tmp/err")" = 1 ]' 'grep -q "cannot write to standard output" "$tmp/err"'
+
+# A full disk: one line naming the file, exit 2.
+s=$(run "$report" report "$Q" --md /dev/full); check "--md /dev/full: exit 2, one line naming it" 2 "$s" \
+  '[ "$(lines "$tmp/err")" = 1 ]' 'grep -q "/dev/full: .*No space left on device" "$tmp/err"'
+s=$(run "$report" compare "$Q" "$Q" --json /dev/full); check "compare --json /dev/full: exit 2, one line" 2 "$s" '[ "$(lines "$tmp/err")" = 1 ]'
+
+# A symbolic link whose target does not exist yet: the target is written, the link stays.
+ln -s "$tmp/made-by-link.md" "$tmp/dangling.md"
+s=$(run "$report" report "$Q" --md "$tmp/dangling.md"); check "--md through a dangling symbolic link: its target written, the link kept" 0 "$s" \
+  '[ -L "$tmp/dangling.md" ]' 'grep -q "^## Speedups" "$tmp/made-by-link.md"'
+mkdir -p "$tmp/sub" && ln -s "../rel-target.html" "$tmp/sub/rel.html"
+s=$(run "$report" report "$Q" --html "$tmp/sub/rel.html"); check "a relative dangling link is followed from its own directory" 0 "$s" \
+  '[ -L "$tmp/sub/rel.html" ]' 'grep -q "<svg" "$tmp/rel-target.html"'
+
+# An output that is one of the command's inputs (a trend directory's files included) or another output.
+cp -r "$fx/trend" "$tmp/trend"
+first=$(ls "$tmp/trend"/*.json | head -1)
+cp "$first" "$tmp/first.copy"
+s=$(run "$report" trend "$tmp/trend" --html "$first"); check "trend DIR --html DIR/run.json: refused, the run unchanged" 2 "$s" \
+  'grep -q "same file as the input" "$tmp/err"' 'cmp -s "$first" "$tmp/first.copy"' '! grep -q "runs:" "$tmp/out"'
+ln -s "$first" "$tmp/alias.html"
+s=$(run "$report" trend "$tmp/trend" --html "$tmp/alias.html"); check "trend --html through a link to one of its inputs: refused" 2 "$s" \
+  'cmp -s "$first" "$tmp/first.copy"'
+ln -s "$tmp/not-yet.md" "$tmp/to-not-yet.md"
+s=$(run "$report" compare "$Q" "$Q" --md "$tmp/not-yet.md" --html "$tmp/to-not-yet.md"); check "two outputs onto one file that does not exist yet (one through a link): refused" 2 "$s" \
+  'grep -q "is the same file as --md" "$tmp/err"' '[ ! -e "$tmp/not-yet.md" ]'
+s=$(run "$report" compare "$Q" "$Q" --md /dev/null --html /dev/null --csv /dev/null --verdict /dev/null); check "/dev/null named four times: not the same file" 0 "$s"
+s=$(run "$report" compare "$Q" "$Q" --md - --csv -); check "two outputs onto standard output: refused" 2 "$s" 'grep -q "cannot both use standard output" "$tmp/err"'
+
+# "-" is standard output, the document alone there (the terminal text goes to standard error).
+s=$(run "$report" compare "$Q" "$Q" --md -); check "compare --md -: the Markdown on standard output" 0 "$s" \
+  '[ "$(head -1 "$tmp/out")" = "## Benchmark comparison" ]' 'grep -q "^baseline: " "$tmp/err"' '[ ! -e ./- ]'
+s=$(run "$report" compare "$Q" "$Q" --csv -); check "compare --csv -: the CSV on standard output" 0 "$s" \
+  '[ "$(head -1 "$tmp/out" | cut -d, -f1-3)" = "name,status,median_us" ]' '[ "$(lines "$tmp/out")" = 62 ]'
+s=$(run "$report" report "$Q" --html -); check "report --html -: the page on standard output" 0 "$s" \
+  '[ "$(head -c 15 "$tmp/out")" = "<!DOCTYPE html>" ]' '! grep -q "^conv2d (size" "$tmp/out"'
+s=$(run "$report" report "$Q" --md -); check "report --md -: the Markdown on standard output" 0 "$s" '[ "$(head -1 "$tmp/out" | cut -c1-12)" = "## Speedups:" ]'
+s=$(run "$report" trend "$fx/trend" --html -); check "trend --html -: the page on standard output" 0 "$s" \
+  '[ "$(head -c 15 "$tmp/out")" = "<!DOCTYPE html>" ]' 'grep -q "sustained shift" "$tmp/err"'
+s=$(cd "$tmp" && run "$bench" --filter='^image/cpu$' --md - --quiet); check "the runner's --md -: standard output, not a file named -" 0 "$s" \
+  'grep -q "^## Speedups: this run" "$tmp/out"' '[ ! -e "$tmp/-" ]'
+
+# Names that would break out of Markdown or command the terminal are shown escaped.
+python3 - "$Q" "$tmp/names.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rename = {"conv2d/naive/1024": "conv2d/x`y|z/1024", "conv2d/tiled/1024": "conv2d/\x1b]0;pwned\x07/1024"}
+for r in d["benchmarks"]:
+    for k in ("name", "run_name"):
+        for old, new in rename.items():
+            if r[k].startswith(old): r[k] = new + r[k][len(old):]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+s=$(run "$report" compare "$tmp/names.json" "$tmp/names.json" --md "$tmp/names.md"); check "a backtick and a | in a name stay inside its code span and cell" 0 "$s" \
+  'grep -qF "| \`\`conv2d/x\`y\\|z/1024\`\` | " "$tmp/names.md"' \
+  '[ "$(grep -F "conv2d/x" "$tmp/names.md" | sed "s/\\\\|//g" | tr -cd "|" | wc -c)" = 9 ]'
+s=$(run "$report" report "$tmp/names.json" --md "$tmp/names-report.md"); check "report: the odd variant stays in its cell" 0 "$s" \
+  'grep -qF "| \`\`x\`y\\|z\`\` | " "$tmp/names-report.md"'
+s=$(run "$report" compare "$tmp/names.json" "$tmp/names.json"); check "an ESC in a name is shown escaped on the terminal" 0 "$s" \
+  'grep -qF "conv2d/\\x1b]0;pwned\\x07/1024" "$tmp/out"' '! grep -q "$(printf "\033")" "$tmp/out"' '! grep -q "$(printf "\007")" "$tmp/out"'
+s=$(run "$report" report "$tmp/names.json"); check "report: an ESC in a variant is shown escaped on the terminal" 0 "$s" \
+  'grep -qF "\\x1b]0;pwned\\x07" "$tmp/out"' '! grep -q "$(printf "\033")" "$tmp/out"'
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

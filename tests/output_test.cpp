@@ -1,0 +1,205 @@
+// Tests of the output path: harness/output_sink (files, links, special files, standard output, distinct
+// outputs), reports/escape and the writers' multiplexer.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+#include "harness/atomic_file.hpp"
+#include "harness/errors.hpp"
+#include "harness/output_sink.hpp"
+#include "reports/escape.hpp"
+#include "reports/render.hpp"
+#include "reports/writer.hpp"
+
+using namespace cudabench;
+namespace fs = std::filesystem;
+
+namespace {
+const std::string fixtures = CUDABENCH_FIXTURES;
+
+/// A private directory, removed with everything in it.
+struct scratch {
+  std::string dir = make_temp_directory("cudabench-output-test");
+  ~scratch() { fs::remove_all(dir); }
+  std::string operator/(const std::string& name) const { return dir + "/" + name; }
+};
+
+/// Points descriptor `fd` at `file` while alive.
+struct redirect {
+  int fd, saved;
+  redirect(int which, const std::string& file) : fd(which), saved(::dup(which)) {
+    std::fflush(stdout);
+    const int f = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(f, fd);
+    ::close(f);
+  }
+  ~redirect() {
+    std::fflush(stdout);
+    ::dup2(saved, fd);
+    ::close(saved);
+  }
+};
+
+/// The current run with one case renamed.
+comparison compared_with_name(const std::string& name) {
+  run_result run = load_run(fixtures + "/synthetic_base.json");
+  run.cases[0].name = name;
+  return compare_runs(run, run, {});
+}
+
+/// The row of `text` that mentions `needle`.
+std::string line_with(const std::string& text, const std::string& needle) {
+  const auto at = text.find(needle);
+  if (at == std::string::npos) return {};
+  const auto start = text.rfind('\n', at) + 1;
+  return text.substr(start, text.find('\n', at) - start);
+}
+
+/// The number of `|` that end a cell: those not escaped by a backslash.
+std::size_t cell_bars(const std::string& row) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < row.size(); ++i) n += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
+  return n;
+}
+}  // namespace
+
+TEST(OutputSink, ADanglingSymbolicLinkGetsItsTargetWritten) {
+  scratch s;
+  fs::create_symlink(s / "target.md", s / "link.md");
+  output_sink(s / "link.md").write("hello\n");
+  EXPECT_TRUE(fs::is_symlink(s / "link.md"));
+  EXPECT_EQ(read_file(s / "target.md"), "hello\n");
+  output_sink(s / "link.md").write("again\n");  // now the target exists: replaced whole, the link kept
+  EXPECT_TRUE(fs::is_symlink(s / "link.md"));
+  EXPECT_EQ(read_file(s / "target.md"), "again\n");
+}
+
+TEST(OutputSink, ALoopOfLinksIsOneError) {
+  scratch s;
+  fs::create_symlink(s / "b", s / "a");
+  fs::create_symlink(s / "a", s / "b");
+  EXPECT_THROW(output_sink(s / "a").write("x"), input_error);
+}
+
+TEST(OutputSink, AFullDiskIsAnInputErrorNamingTheFileAndLeavesNothing) {
+  try {
+    output_sink("/dev/full").write("x");
+    FAIL() << "no error";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/dev/full"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << "one line";
+  }
+  scratch s;
+  EXPECT_THROW(output_sink(s / "missing-dir/x.md").write("x"), input_error);
+  EXPECT_THROW(output_sink(s / "missing-dir/x.md").check(), input_error);
+  EXPECT_TRUE(fs::is_empty(s.dir));
+}
+
+TEST(OutputSink, DashIsTheRealStandardOutputEvenWhileItIsSetAside) {
+  scratch s;
+  {
+    redirect out(STDOUT_FILENO, s / "stdout"), err(STDERR_FILENO, s / "stderr");
+    standard_output_aside aside;
+    std::printf("chatter\n");
+    output_sink::console().write("terminal\n");
+    output_sink("-").write("document\n");
+  }
+  EXPECT_EQ(read_file(s / "stdout"), "document\n");
+  EXPECT_EQ(read_file(s / "stderr"), "chatter\nterminal\n");
+  EXPECT_FALSE(fs::exists("-"));
+}
+
+TEST(DistinctOutputs, AnOutputOntoAnInputOrAnotherOutputIsRefused) {
+  scratch s;
+  write_file_atomically(s / "in.json", "{}");
+  fs::create_symlink(s / "in.json", s / "alias.json");
+  fs::create_symlink(s / "new.md", s / "to-new.md");
+  EXPECT_THROW(check_distinct_outputs({{"--md", s / "in.json"}}, {s / "in.json"}), usage_error);
+  EXPECT_THROW(check_distinct_outputs({{"--md", s / "alias.json"}}, {s / "in.json"}), usage_error);
+  EXPECT_THROW(check_distinct_outputs({{"--md", s / "new.md"}, {"--html", s / "to-new.md"}}, {}), usage_error);
+  EXPECT_THROW(check_distinct_outputs({{"--md", "-"}, {"--csv", "-"}}, {}), usage_error);
+  EXPECT_NO_THROW(check_distinct_outputs({{"--md", "/dev/null"}, {"--html", "/dev/null"}}, {"/dev/null"}));
+  EXPECT_NO_THROW(check_distinct_outputs({{"--md", s / "a.md"}, {"--html", s / "a.html"}, {"--csv", "-"}}, {s / "in.json"}));
+}
+
+TEST(Escape, MarkdownCodeSpansAndCellsHoldAnyName) {
+  EXPECT_EQ(reports::markdown_code("matmul/tiled/1024"), "`matmul/tiled/1024`");
+  EXPECT_EQ(reports::markdown_code("a`b"), "``a`b``");
+  EXPECT_EQ(reports::markdown_code("a``b`"), "``` a``b` ```");
+  EXPECT_EQ(reports::markdown_code_cell("x|y"), "`x\\|y`");
+  EXPECT_EQ(reports::markdown_code("line\nbreak"), "`line\\x0abreak`");
+  EXPECT_EQ(reports::markdown_text("*bold* _it_ [link](x) <b> a|b"), "\\*bold\\* \\_it\\_ \\[link\\](x) \\<b\\> a\\|b");
+}
+
+TEST(Escape, TerminalTextShowsControlCharactersEscaped) {
+  EXPECT_EQ(reports::terminal_text("a\x1b]0;pwned\x07z"), "a\\x1b]0;pwned\\x07z");
+  EXPECT_EQ(reports::terminal_text("csi\xc2\x9b" "2J"), "csi\\xc2\\x9b2J");
+  EXPECT_EQ(reports::terminal_text("size — 1024 µs"), "size — 1024 µs");
+}
+
+TEST(Escape, HtmlAndCsvAsBefore) {
+  EXPECT_EQ(reports::html_text("<a href=\"x\">&</a>"), "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;");
+  EXPECT_EQ(reports::csv_field("plain"), "plain");
+  EXPECT_EQ(reports::csv_field("a,\"b\""), "\"a,\"\"b\"\"\"");
+}
+
+TEST(Markdown, ACaseNameCannotBreakOutOfItsCodeSpanOrCell) {
+  const std::string md = reports::comparison_markdown(compared_with_name("fam/x`y|z/1"));
+  const std::string row = line_with(md, "fam/x");
+  EXPECT_NE(row.find("| ``fam/x`y\\|z/1`` |"), std::string::npos) << row;
+  EXPECT_EQ(cell_bars(row), 9u) << row;  // eight columns
+}
+
+TEST(Terminal, ACaseNameCannotRetitleTheTerminal) {
+  const std::string text = reports::comparison_terminal(compared_with_name("fam/\x1b]0;pwned\x07/1"), false);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  EXPECT_EQ(text.find('\x07'), std::string::npos);
+  EXPECT_NE(text.find("fam/\\x1b]0;pwned\\x07/1"), std::string::npos);
+}
+
+TEST(Speedups, NamesAndTitlesAreEscapedInMarkdown) {
+  run_result r;
+  r.source = "runs/night_1.json";
+  r.families["fam"].references = {{"ref|role", {"base"}}};
+  r.families["fam"].tables = {{"a *title*", {"base"}, {"x|y"}}};
+  for (const std::string variant : {"base", "x|y"}) {
+    case_result c;
+    c.name = "fam/" + variant + "/8"; c.family = "fam"; c.variant = variant; c.params = "8"; c.size = 8;
+    c.median_s = 1e-3; c.samples_s = {1e-3};
+    r.cases.push_back(c);
+  }
+  const std::string md = reports::run_markdown(r);
+  EXPECT_NE(md.find("## Speedups: runs/night\\_1.json"), std::string::npos) << md;
+  EXPECT_NE(md.find("speedup vs ref\\|role (`fam/base/8`)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `x\\|y` |"), std::string::npos) << md;
+  EXPECT_NE(md.find("### a \\*title\\*"), std::string::npos) << md;
+  EXPECT_NE(md.find("| size | base (ms) | x\\|y (ms) | x\\|y speedup |"), std::string::npos) << md;
+}
+
+namespace {
+/// Renders a run as one line, and nothing else.
+class probe_writer final : public reports::writer {
+ public:
+  const char* format() const override { return "probe"; }
+  std::optional<std::string> run_report(const run_result& run) const override { return "run " + run.source + "\n"; }
+};
+}  // namespace
+
+TEST(WriterMultiplex, SendsOneReportToEveryOutput) {
+  scratch s;
+  reports::writer_multiplex mux;
+  mux.add(std::make_unique<probe_writer>(), output_sink(s / "a.txt"));
+  mux.add(std::make_unique<reports::csv_writer>(), output_sink(s / "b.csv"));
+  mux.check();
+  run_result run = load_run(fixtures + "/synthetic_base.json");
+  run.source = "r";
+  mux.write_run(run);
+  EXPECT_EQ(read_file(s / "a.txt"), "run r\n");
+  EXPECT_EQ(read_file(s / "b.csv").rfind("name,status,median_us", 0), 0u);
+  EXPECT_THROW(mux.write_trend(reports::trend{}), std::logic_error) << "the probe has no trend";
+}
