@@ -38,6 +38,9 @@ options:
   --devices=all|0,2       one process per device, in parallel; results merged into --json, names dev<N>/...
   --sizes=FAMILY=N,N,...  run these problem sizes of FAMILY instead of the preset's (repeat for more families;
                           families that take sizes: see docs/extending.md)
+  --axis=FAMILY.AXIS=V,V,...
+                          run these values of one of FAMILY's axes instead of the preset's (e.g. dot.streams=2,4;
+                          repeat for more axes; the axes of each family: docs/extending.md)
   --compare-to=FILE|auto  after the run, compare against a baseline (auto: the stored one for this GPU and preset)
   --save-baseline         store the run as <baseline-dir>/<gpu-model>/<preset>.json
   --baseline-dir=DIR      where stored baselines live (default reports/baselines, under the current directory)
@@ -156,21 +159,38 @@ std::vector<std::string> child_arguments(const std::vector<std::string>& args, i
   return out;
 }
 
+namespace {
+/// "N,N,..." as positive whole numbers; `option` and `spec` name the value in the message.
+std::vector<std::int64_t> positive_list(const std::string& text, const std::string& option, const std::string& spec) {
+  std::vector<std::int64_t> list;
+  for (const std::string& item : split_commas(text)) {
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || errno != 0 || v <= 0)
+      throw usage_error(option + ": '" + item + "' in '" + spec + "' is not a positive whole number");
+    list.push_back(v);
+  }
+  return list;
+}
+}  // namespace
+
 void parse_sizes(const std::string& spec, std::map<std::string, std::vector<std::int64_t>>& into) {
   const auto eq = spec.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
     throw usage_error("--sizes expects FAMILY=N,N,... (for example conv2d=1024,4096), got '" + spec + "'");
   const std::string family = spec.substr(0, eq);
   if (into.count(family)) throw usage_error("--sizes: family '" + family + "' is given twice");
-  std::vector<std::int64_t>& list = into[family];
-  for (const std::string& item : split_commas(spec.substr(eq + 1))) {
-    char* end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || errno != 0 || v <= 0)
-      throw usage_error("--sizes: '" + item + "' in '" + spec + "' is not a positive whole number");
-    list.push_back(v);
-  }
+  into[family] = positive_list(spec.substr(eq + 1), "--sizes", spec);
+}
+
+void parse_axis(const std::string& spec, std::map<std::string, std::vector<std::int64_t>>& into) {
+  const auto eq = spec.find('='), dot = spec.find('.');
+  if (eq == std::string::npos || dot == 0 || dot == std::string::npos || dot + 1 >= eq || eq + 1 == spec.size())
+    throw usage_error("--axis expects FAMILY.AXIS=V,V,... (for example dot.streams=2,4), got '" + spec + "'");
+  const std::string key = spec.substr(0, eq);
+  if (into.count(key)) throw usage_error("--axis: '" + key + "' is given twice");
+  into[key] = positive_list(spec.substr(eq + 1), "--axis", spec);
 }
 
 bool parse_benchmark_flag(const std::vector<std::string>& args, std::size_t i, run_options& o,
@@ -293,6 +313,7 @@ run_options parse_run_options(const std::vector<std::string>& args) {
       o.cache = v;
     }
     else if (take_value(args, i, "--sizes", v)) parse_sizes(v, o.sizes);
+    else if (take_value(args, i, "--axis", v)) parse_axis(v, o.axes);
     else if (take_value(args, i, "--watchdog", v)) o.watchdog_s = v == "off" ? 0 : parse_double(v, "--watchdog (seconds, or off)", 1, 86400);
     else if (take_value(args, i, "--baseline-dir", v)) { if (v.empty()) throw usage_error("--baseline-dir needs a directory"); o.baseline_dir = v; }
     else if (take_value(args, i, "--devices", v)) {
