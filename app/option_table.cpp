@@ -113,6 +113,10 @@ const std::array table{
               .apply = ACT { parse_sizes(v, s.options.sizes); },
               .help = "run these problem sizes of FAMILY instead of the preset's (repeat for more families; "
                       "e.g. --sizes=conv2d=2048,8192; the families that take sizes: docs/extending.md)"},
+  option_spec{.name = "--axis", .placeholder = "FAMILY.AXIS=V,V,...", .commands = run,
+              .apply = ACT { parse_axis(v, s.options.axes); },
+              .help = "run these values of one of FAMILY's axes instead of the preset's (e.g. --axis=dot.streams=2,4; "
+                      "repeat for more axes; --sizes is the form for a family's size axis; the axes: docs/extending.md)"},
   option_spec{.name = "--json", .placeholder = "FILE", .commands = run, .apply = store_output, .output = &o_::json_path,
               .child = in_child::replace, .whole_run = true,
               .elsewhere = "it names the results file of a run; the verdict file of a comparison is --verdict FILE",

@@ -64,21 +64,38 @@ std::vector<int> parse_device_list(const std::string& spec, int count) {
   return out;
 }
 
+namespace {
+/// "N,N,..." as positive whole numbers; `option` and `spec` name the value in the message.
+std::vector<std::int64_t> positive_list(const std::string& text, const std::string& option, const std::string& spec) {
+  std::vector<std::int64_t> list;
+  for (const std::string& item : split_commas(text)) {
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || errno != 0 || v <= 0)
+      throw usage_error(option + ": '" + item + "' in '" + spec + "' is not a positive whole number");
+    list.push_back(v);
+  }
+  return list;
+}
+}  // namespace
+
 void parse_sizes(const std::string& spec, std::map<std::string, std::vector<std::int64_t>>& into) {
   const auto eq = spec.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
     throw usage_error("--sizes expects FAMILY=N,N,... (for example conv2d=1024,4096), got '" + spec + "'");
   const std::string family = spec.substr(0, eq);
   if (into.count(family)) throw usage_error("--sizes: family '" + family + "' is given twice");
-  std::vector<std::int64_t>& list = into[family];
-  for (const std::string& item : split_commas(spec.substr(eq + 1))) {
-    char* end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || errno != 0 || v <= 0)
-      throw usage_error("--sizes: '" + item + "' in '" + spec + "' is not a positive whole number");
-    list.push_back(v);
-  }
+  into[family] = positive_list(spec.substr(eq + 1), "--sizes", spec);
+}
+
+void parse_axis(const std::string& spec, std::map<std::string, std::vector<std::int64_t>>& into) {
+  const auto eq = spec.find('='), dot = spec.find('.');
+  if (eq == std::string::npos || dot == 0 || dot == std::string::npos || dot + 1 >= eq || eq + 1 == spec.size())
+    throw usage_error("--axis expects FAMILY.AXIS=V,V,... (for example dot.streams=2,4), got '" + spec + "'");
+  const std::string key = spec.substr(0, eq);
+  if (into.count(key)) throw usage_error("--axis: '" + key + "' is given twice");
+  into[key] = positive_list(spec.substr(eq + 1), "--axis", spec);
 }
 
 std::regex user_regex(const std::string& pattern, const std::string& option) {

@@ -41,6 +41,7 @@ struct run_options {
   std::string cache = "declared";           ///< declared | hot | cold: L2 state of GPU cases
   std::optional<std::string> devices;       ///< --devices=all|0,2: one process per device, results merged
   std::map<std::string, std::vector<std::int64_t>> sizes;  ///< --sizes=FAMILY=N,N,...: a family's sizes
+  std::map<std::string, std::vector<std::int64_t>> axes;   ///< --axis=FAMILY.AXIS=V,V,...: by "FAMILY.AXIS"
   std::string baseline_dir = "reports/baselines";           ///< where --save-baseline and --compare-to=auto look
   /// --watchdog: the cases run in a worker process; one that makes no progress for this long is killed and
   /// failed, one that loses the CUDA context or dies is failed, and the rest go on in a fresh worker.
@@ -63,6 +64,8 @@ std::vector<std::string> child_arguments(const std::vector<std::string>& args, i
 
 /// Parses one --sizes value, "FAMILY=N,N,..." (positive whole numbers), into `into`; throws usage_error.
 void parse_sizes(const std::string& spec, std::map<std::string, std::vector<std::int64_t>>& into);
+/// Parses one --axis value, "FAMILY.AXIS=V,V,..." (positive whole numbers), into `into` by "FAMILY.AXIS".
+void parse_axis(const std::string& spec, std::map<std::string, std::vector<std::int64_t>>& into);
 
 /// Compiles a regular expression the user gave `option` (--filter, --inject-slowdown): at most 1,000
 /// characters, repetition counts and back-reference numbers of at most 3 digits (the standard library's

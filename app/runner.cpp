@@ -381,6 +381,7 @@ int run(int argc, char** argv) {
     }
     if (opt.warmup_s) p.sampling.warmup_s = *opt.warmup_s;
     p.sizes = opt.sizes;
+    p.axes = opt.axes;
     const suite s = build_suite(p);
     std::vector<const case_def*> selected = select_cases(s, opt.filter);
     if (worker) {  // exactly the cases the supervisor listed

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/common.hpp"
+#include "bench/suite_order.hpp"
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
@@ -125,7 +126,7 @@ class conv_cpu final : public cudabench::fixture {
   std::vector<float> in_, out_;
 };
 
-void register_conv2d(cudabench::family_builder& f, const cudabench::preset&) {
+void register_conv2d(cudabench::family_builder& f) {
   f.describe("5x5 fp32 convolution, zero padding, square n x n input; mask in constant memory for the kernels; `fast` is "
              "ours, beyond the source material")
       .tolerance("sampled outputs within 1e-5 x sum|w x| of a double-precision reference, every output written")
@@ -137,29 +138,34 @@ void register_conv2d(cudabench::family_builder& f, const cudabench::preset&) {
   const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
   // Nightly runs the GPU variants at every size of the paper's Table 1, and a CPU case at each (the table
   // takes the sequential one where it ran, else the parallel one, and says which).
-  const std::vector<int> gpu_sizes = f.sizes<int>({1024, 4096}, {1024, 2048, 4096, 8192, 16384}, {1024, 2048, 4096, 8192, 16384});
+  const auto gpu_n = cudabench::size_axis(
+      "n", {{"quick", {1024, 4096}}, {"nightly", {1024, 2048, 4096, 8192, 16384}}, {"full", {1024, 2048, 4096, 8192, 16384}}});
   // The sequential CPU takes tens of seconds at 16384; only the full preset goes there.
-  const std::vector<int> seq_sizes = f.sizes<int>({1024}, {1024, 2048}, {1024, 2048, 4096, 8192, 16384});
-  const std::vector<int> par_sizes = f.sizes<int>({1024, 4096}, {1024, 4096, 8192, 16384}, {1024, 2048, 4096, 8192, 16384});
+  const auto seq_n = cudabench::size_axis("n", {{"quick", {1024}}, {"nightly", {1024, 2048}}, {"full", {1024, 2048, 4096, 8192, 16384}}});
+  const auto par_n = cudabench::size_axis(
+      "n", {{"quick", {1024, 4096}}, {"nightly", {1024, 4096, 8192, 16384}}, {"full", {1024, 2048, 4096, 8192, 16384}}});
   auto work = [](int n) {
     const double elems = double(n) * n;
     return cudabench::work_counts{.bytes_read = 4 * elems, .bytes_written = 4 * elems, .items = elems, .flops = 2.0 * taps * elems};
   };
-  for (int n : gpu_sizes) {
-    const std::string ps = std::to_string(n);
+  for (const cudabench::point& at : f.points(gpu_n)) {
+    const int n = at.get<int>("n");
     for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled}, std::pair{"cudnn", variant::cudnn},
                            std::pair{"fast", variant::fast}})
-      f.add({.variant = name, .params = ps, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = work(n),
-             .size = double(n), .limit = "limits/copy_d2d", .make = [v, n] { return std::make_unique<conv_gpu>(v, n); }});
+      f.add(at, {.variant = name, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = work(n),
+                 .limit = "limits/copy_d2d", .make = [v, n] { return std::make_unique<conv_gpu>(v, n); }});
   }
-  for (int n : seq_sizes)
-    f.add({.variant = "cpu_seq", .params = std::to_string(n), .on = cudabench::where::cpu, .work = work(n), .size = double(n),
-           .make = [n] { return std::make_unique<conv_cpu>(n, 1); }});
-  for (int n : par_sizes)
-    f.add({.variant = "cpu_par", .params = std::to_string(n), .on = cudabench::where::cpu, .work = work(n), .size = double(n),
-           .make = [n, threads] { return std::make_unique<conv_cpu>(n, threads); }});
+  for (const cudabench::point& at : f.points(seq_n)) {
+    const int n = at.get<int>("n");
+    f.add(at, {.variant = "cpu_seq", .on = cudabench::where::cpu, .work = work(n), .make = [n] { return std::make_unique<conv_cpu>(n, 1); }});
+  }
+  for (const cudabench::point& at : f.points(par_n)) {
+    const int n = at.get<int>("n");
+    f.add(at, {.variant = "cpu_par", .on = cudabench::where::cpu, .work = work(n),
+               .make = [n, threads] { return std::make_unique<conv_cpu>(n, threads); }});
+  }
 }
 
 }  // namespace
 
-CB_REGISTER_FAMILY(conv2d, register_conv2d);
+CB_REGISTER_FAMILY(conv2d, register_conv2d, bench::suite_order::conv2d);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bench/common.hpp"
+#include "bench/suite_order.hpp"
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
@@ -102,28 +103,28 @@ class dot_cpu_case final : public cudabench::fixture {
   double got_ = 0;
 };
 
-void register_dot(cudabench::family_builder& f, const cudabench::preset& p) {
+void register_dot(cudabench::family_builder& f) {
   f.describe("dot product of fp32 vectors in [0, 1) from pinned host memory: copies, per-block sums, final sum on the CPU")
       .tolerance("relative 1e-4 against a double-precision sum")
       .reference("cpu", "cpu")
       .reference("naive", "shared");
-  const std::vector<std::size_t> sizes = f.sizes<std::size_t>({1u << 24}, {1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 26, 1u << 28});
-  const std::vector<int> lanes = p.pick<int>({1, 4}, {1, 2, 4, 8}, {1, 2, 4, 8, 16});
-  for (std::size_t n : sizes) {
+  const auto n_axis = cudabench::size_axis("n", {{"quick", {1 << 24}}, {"nightly", {1 << 20, 1 << 24}}, {"full", {1 << 20, 1 << 24, 1 << 26, 1 << 28}}});
+  // Host threads, each with its own stream (one thread is `shared`).
+  const auto streams = cudabench::int_axis("streams", {{"quick", {4}}, {"nightly", {2, 4, 8}}, {"full", {2, 4, 8, 16}}});
+  for (const cudabench::point& at : f.points(n_axis)) {
+    const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * vector_config::dot_blocks,
                                  .items = double(n), .flops = 2.0 * double(n)};
-    const std::string ps = std::to_string(n);
-    f.add({.variant = "shared", .params = ps, .on = cudabench::where::gpu, .work = w, .size = double(n), .syncs = true,
-           .make = [n] { return std::make_unique<dot_gpu>(n, 1); }});
-    for (int k : lanes)
-      if (k > 1)
-        f.add({.variant = "threads_streams", .params = ps + "/" + std::to_string(k), .on = cudabench::where::gpu, .work = w,
-               .size = double(n), .host_bound = true, .make = [n, k] { return std::make_unique<dot_gpu>(n, k); }});
-    f.add({.variant = "cpu", .params = ps, .on = cudabench::where::cpu, .work = w, .size = double(n),
-           .make = [n] { return std::make_unique<dot_cpu_case>(n); }});
+    f.add(at, {.variant = "shared", .on = cudabench::where::gpu, .work = w, .syncs = true, .make = [n] { return std::make_unique<dot_gpu>(n, 1); }});
+    for (const cudabench::point& at_k : f.points(at, {streams})) {
+      const int k = at_k.get<int>("streams");
+      f.add(at_k, {.variant = "threads_streams", .on = cudabench::where::gpu, .work = w, .host_bound = true,
+                   .make = [n, k] { return std::make_unique<dot_gpu>(n, k); }});
+    }
+    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] { return std::make_unique<dot_cpu_case>(n); }});
   }
 }
 
 }  // namespace
 
-CB_REGISTER_FAMILY(dot, register_dot);
+CB_REGISTER_FAMILY(dot, register_dot, bench::suite_order::dot);

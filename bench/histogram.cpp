@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bench/common.hpp"
+#include "bench/suite_order.hpp"
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
@@ -118,30 +119,30 @@ class histogram_cpu_case final : public cudabench::fixture {
   std::array<unsigned, histogram_bins> hist_{};
 };
 
-void register_histogram(cudabench::family_builder& f, const cudabench::preset&) {
+void register_histogram(cudabench::family_builder& f) {
   f.describe("256-bin histogram of ints uniform in [0, 256); the input is device-resident for GPU variants; `fast` is "
              "ours, beyond the source material")
       .tolerance("exact counts (naive: counts lost to the race are reported, not checked)")
       .reference("cpu", "cpu")
       .reference("naive", "atomic_global")
       .reference("vendor", "cub");
-  const std::vector<std::size_t> sizes = f.sizes<std::size_t>({1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 28},
-                                                             {1u << 20, 1u << 22, 1u << 24, 1u << 26, 1u << 28});
+  const auto n_axis = cudabench::size_axis(
+      "n", {{"quick", {1 << 20, 1 << 24}}, {"nightly", {1 << 20, 1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}});
   const std::array<std::pair<const char*, variant>, 6> variants{{{"naive", variant::naive}, {"atomic_global", variant::atomic_global},
                                                                   {"shared_cpu_merge", variant::shared_cpu_merge},
                                                                   {"shared_gpu_merge", variant::shared_gpu_merge}, {"cub", variant::cub},
                                                                   {"fast", variant::fast}}};
-  for (std::size_t n : sizes) {
+  for (const cudabench::point& at : f.points(n_axis)) {
+    const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4.0 * histogram_bins, .items = double(n)};
     for (auto [name, v] : variants)
-      f.add({.variant = name, .params = std::to_string(n), .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold,
-             .work = w, .size = double(n), .host_bound = v == variant::shared_cpu_merge,
-             .limit = "limits/read", .make = [v, n] { return std::make_unique<histogram_gpu>(v, n); }});
-    f.add({.variant = "cpu", .params = std::to_string(n), .on = cudabench::where::cpu, .work = w, .size = double(n),
-           .make = [n] { return std::make_unique<histogram_cpu_case>(n); }});
+      f.add(at, {.variant = name, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = w,
+                 .host_bound = v == variant::shared_cpu_merge, .limit = "limits/read",
+                 .make = [v, n] { return std::make_unique<histogram_gpu>(v, n); }});
+    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] { return std::make_unique<histogram_cpu_case>(n); }});
   }
 }
 
 }  // namespace
 
-CB_REGISTER_FAMILY(histogram, register_histogram);
+CB_REGISTER_FAMILY(histogram, register_histogram, bench::suite_order::histogram);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/common.hpp"
+#include "bench/suite_order.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
 #include "kernels/host_data.hpp"
@@ -248,7 +249,7 @@ class rgb_cpu final : public cudabench::fixture {
   std::vector<std::uint8_t> mid_;
 };
 
-void register_image(cudabench::family_builder& f, const cudabench::preset& p) {
+void register_image(cudabench::family_builder& f) {
   using cudabench::cache_state;
   using cudabench::where;
   f.describe("4K (3840x2160) image: 8-bit inversion 255-p, and the RGB exercise (inversion then saturation x1.5)")
@@ -260,19 +261,23 @@ void register_image(cudabench::family_builder& f, const cudabench::preset& p) {
   const cudabench::work_counts gray{.bytes_read = double(gray_bytes), .bytes_written = double(gray_bytes), .items = double(gray_bytes)};
   // Two kernels: each reads and writes the whole image once.
   const cudabench::work_counts rgb{.bytes_read = 2.0 * rgb_bytes, .bytes_written = 2.0 * rgb_bytes, .items = double(rgb_pixels)};
-  const double size = double(gray_bytes), rgb_size = double(rgb_bytes);  // distinct sizes: separate speedup tables
+  // One image, so no size axis: the size is the image's bytes (distinct sizes: separate speedup tables).
+  const double size = double(gray_bytes), rgb_size = double(rgb_bytes);
+  const auto streams = cudabench::int_axis("streams", cudabench::every_preset({1, 2, 4, 8, 16}));
+  const auto chunks = cudabench::int_axis("chunks", {{"quick", {6}}, {"nightly", {4, 6, 8}}, {"full", {4, 6, 8, 12, 16}}});
+  const auto rgb_streams = cudabench::int_axis("streams", {{"quick", {4}}, {"nightly", {1, 2, 4, 8, 16}}, {"full", {1, 2, 4, 8, 16}}});
   f.add({.variant = "sync", .on = where::gpu, .work = gray, .size = size, .host_bound = true, .make = [] { return std::make_unique<invert_sync>(); }});
-  const std::vector<int> all_streams{1, 2, 4, 8, 16};
-  for (int n : p.pick(all_streams, all_streams, all_streams)) {
-    f.add({.variant = "async_pageable_streams", .params = std::to_string(n), .on = where::gpu, .work = gray, .size = size, .host_bound = true,
-           .make = [n] { return std::make_unique<invert_streams>(n, false); }});
-    f.add({.variant = "pinned_streams", .params = std::to_string(n), .on = where::gpu, .work = gray, .size = size,
-           .limit = "limits/bidir_pinned", .make = [n] { return std::make_unique<invert_streams>(n, true); }});
+  for (const cudabench::point& at : f.points(streams)) {
+    const int n = at.get<int>("streams");
+    f.add(at, {.variant = "async_pageable_streams", .on = where::gpu, .work = gray, .size = size, .host_bound = true,
+               .make = [n] { return std::make_unique<invert_streams>(n, false); }});
+    f.add(at, {.variant = "pinned_streams", .on = where::gpu, .work = gray, .size = size, .limit = "limits/bidir_pinned",
+               .make = [n] { return std::make_unique<invert_streams>(n, true); }});
   }
-  for (int n : p.pick<int>({6}, {4, 6, 8}, {4, 6, 8, 12, 16}))
+  for (const cudabench::point& at : f.points(chunks))
     for (auto [name, as_graph] : {std::pair{"fast_chunks", false}, std::pair{"fast_graph", true}})
-      f.add({.variant = name, .params = std::to_string(n), .on = where::gpu, .work = gray, .size = size,
-             .limit = "limits/bidir_pinned", .make = [n, as_graph] { return std::make_unique<invert_chunks>(n, as_graph); }});
+      f.add(at, {.variant = name, .on = where::gpu, .work = gray, .size = size, .limit = "limits/bidir_pinned",
+                 .make = [n = at.get<int>("chunks"), as_graph] { return std::make_unique<invert_chunks>(n, as_graph); }});
   f.add({.variant = "fast_mapped", .on = where::gpu, .work = gray, .size = size, .limit = "limits/bidir_pinned",
          .make = [] { return std::make_unique<invert_mapped>(); }});
   f.add({.variant = "kernel_only", .on = where::gpu, .cache = cache_state::cold, .work = gray, .size = size,
@@ -280,13 +285,13 @@ void register_image(cudabench::family_builder& f, const cudabench::preset& p) {
   f.add({.variant = "cpu", .on = where::cpu, .work = gray, .size = size, .make = [] { return std::make_unique<invert_cpu_case>(); }});
 
   f.add({.variant = "rgb_sync", .on = where::gpu, .work = rgb, .size = rgb_size, .host_bound = true, .make = [] { return std::make_unique<rgb_sync>(); }});
-  for (int n : p.pick<int>({4}, {1, 2, 4, 8, 16}, {1, 2, 4, 8, 16}))
+  for (const cudabench::point& at : f.points(rgb_streams))
     // No limit: its bytes are the two kernels' (each reads and writes the image), twice what crosses the bus.
-    f.add({.variant = "rgb_pipelined_streams", .params = std::to_string(n), .on = where::gpu, .work = rgb, .size = rgb_size,
-           .make = [n] { return std::make_unique<rgb_pipelined>(n); }});
+    f.add(at, {.variant = "rgb_pipelined_streams", .on = where::gpu, .work = rgb, .size = rgb_size,
+               .make = [n = at.get<int>("streams")] { return std::make_unique<rgb_pipelined>(n); }});
   f.add({.variant = "rgb_cpu", .on = where::cpu, .work = rgb, .size = rgb_size, .make = [] { return std::make_unique<rgb_cpu>(); }});
 }
 
 }  // namespace
 
-CB_REGISTER_FAMILY(image, register_image);
+CB_REGISTER_FAMILY(image, register_image, bench::suite_order::image);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/common.hpp"
+#include "bench/suite_order.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
 #include "cudabench/requirements.hpp"
@@ -179,7 +180,7 @@ class launch_cost final : public cudabench::fixture {
   std::string verify() override { return {}; }  // nothing to compute; every launch is checked as it is made
 };
 
-void register_limits(cudabench::family_builder& f, const cudabench::preset&) {
+void register_limits(cudabench::family_builder& f) {
   f.describe("what this device does at best, measured in the run: copies, a read-only stream, host copies, FP32 "
              "FMA throughput and launches; other families' cases are shown against these (% of limit)")
       .tolerance("copies byte for byte; the read's sum within 1e-4; FMA chains bit for bit on 64 threads");
@@ -211,4 +212,4 @@ void register_limits(cudabench::family_builder& f, const cudabench::preset&) {
 
 }  // namespace
 
-CB_REGISTER_FAMILY(limits, register_limits);
+CB_REGISTER_FAMILY(limits, register_limits, bench::suite_order::limits);

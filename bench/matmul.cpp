@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bench/common.hpp"
+#include "bench/suite_order.hpp"
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
@@ -80,28 +81,28 @@ class matmul_cpu_case final : public cudabench::fixture {
   std::vector<float> a_, b_, c_;
 };
 
-void register_matmul(cudabench::family_builder& f, const cudabench::preset&) {
+void register_matmul(cudabench::family_builder& f) {
   f.describe("fp32 square matrix multiply C = A B, row-major, inputs uniform in [-1, 1)")
       .tolerance("sampled elements within 1e-4 x sum|a b| of a double-precision reference")
       .reference("cpu", "cpu")
       .reference("naive", "naive")
       .reference("vendor", "cublas");
-  const std::vector<int> gpu_sizes = f.sizes<int>({1024, 2048}, {1024, 2048, 4096}, {1024, 2048, 4096, 8192});
-  const std::vector<int> cpu_sizes = f.sizes<int>({1024}, {1024}, {1024, 2048});
+  const auto gpu_n = cudabench::size_axis("n", {{"quick", {1024, 2048}}, {"nightly", {1024, 2048, 4096}}, {"full", {1024, 2048, 4096, 8192}}});
+  const auto cpu_n = cudabench::size_axis("n", {{"quick", {1024}}, {"nightly", {1024}}, {"full", {1024, 2048}}});
   auto work = [](int n) {
     const double e = double(n) * n;
     return cudabench::work_counts{.bytes_read = 8 * e, .bytes_written = 4 * e, .items = e, .flops = 2.0 * e * n};
   };
-  for (int n : gpu_sizes)
+  for (const cudabench::point& at : f.points(gpu_n))
     for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled}, std::pair{"fast", variant::fast},
                            std::pair{"cublas", variant::cublas}})
-      f.add({.variant = name, .params = std::to_string(n), .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold,
-             .work = work(n), .size = double(n), .limit = "limits/fma", .make = [v, n] { return std::make_unique<matmul_gpu>(v, n); }});
-  for (int n : cpu_sizes)
-    f.add({.variant = "cpu", .params = std::to_string(n), .on = cudabench::where::cpu, .work = work(n), .size = double(n),
-           .make = [n] { return std::make_unique<matmul_cpu_case>(n); }});
+      f.add(at, {.variant = name, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = work(at.get<int>("n")),
+                 .limit = "limits/fma", .make = [v, n = at.get<int>("n")] { return std::make_unique<matmul_gpu>(v, n); }});
+  for (const cudabench::point& at : f.points(cpu_n))
+    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = work(at.get<int>("n")),
+               .make = [n = at.get<int>("n")] { return std::make_unique<matmul_cpu_case>(n); }});
 }
 
 }  // namespace
 
-CB_REGISTER_FAMILY(matmul, register_matmul);
+CB_REGISTER_FAMILY(matmul, register_matmul, bench::suite_order::matmul);

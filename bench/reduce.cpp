@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench/common.hpp"
+#include "bench/suite_order.hpp"
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
@@ -84,28 +85,27 @@ class reduce_cpu_case final : public cudabench::fixture {
   double got_ = 0;
 };
 
-void register_reduce(cudabench::family_builder& f, const cudabench::preset&) {
+void register_reduce(cudabench::family_builder& f) {
   f.describe("sum of n fp32 values uniform in [0, 1), device-resident input, result left on the device; `fast` is "
              "ours, beyond the source material")
       .tolerance("relative 1e-4 against a double-precision sum")
       .reference("cpu", "cpu")
       .reference("naive", "shared_tree")
       .reference("vendor", "cub");
-  const std::vector<std::size_t> sizes = f.sizes<std::size_t>({1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 28},
-                                                             {1u << 20, 1u << 22, 1u << 24, 1u << 26, 1u << 28});
-  for (std::size_t n : sizes) {
+  const auto n_axis = cudabench::size_axis(
+      "n", {{"quick", {1 << 20, 1 << 24}}, {"nightly", {1 << 20, 1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}});
+  for (const cudabench::point& at : f.points(n_axis)) {
+    const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4, .items = double(n)};
-    const std::string ps = std::to_string(n);
     for (auto [name, v] : {std::pair{"shared_tree", variant::shared_tree}, std::pair{"warp_shuffle", variant::warp_shuffle},
                            std::pair{"recursive_tail", variant::recursive_tail}, std::pair{"cub", variant::cub},
                            std::pair{"fast", variant::fast}})
-      f.add({.variant = name, .params = ps, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = w,
-             .size = double(n), .limit = "limits/read", .make = [v, n] { return std::make_unique<reduce_gpu>(v, n); }});
-    f.add({.variant = "cpu", .params = ps, .on = cudabench::where::cpu, .work = w, .size = double(n),
-           .make = [n] { return std::make_unique<reduce_cpu_case>(n); }});
+      f.add(at, {.variant = name, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = w,
+                 .limit = "limits/read", .make = [v, n] { return std::make_unique<reduce_gpu>(v, n); }});
+    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] { return std::make_unique<reduce_cpu_case>(n); }});
   }
 }
 
 }  // namespace
 
-CB_REGISTER_FAMILY(reduce, register_reduce);
+CB_REGISTER_FAMILY(reduce, register_reduce, bench::suite_order::reduce);

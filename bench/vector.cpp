@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bench/common.hpp"
+#include "bench/suite_order.hpp"
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
@@ -114,27 +115,25 @@ class vector_cpu_case final : public cudabench::fixture {
   std::vector<float> a_, b_, c_;
 };
 
-void register_vector(cudabench::family_builder& f, const cudabench::preset&) {
+void register_vector(cudabench::family_builder& f) {
   f.describe("c = a + b, fp32, from inputs in host memory to the result on the device")
       .tolerance("exact")
       .reference("cpu", "cpu")
       .reference("naive", "explicit");
-  const std::vector<std::size_t> sizes = f.sizes<std::size_t>({1u << 24}, {1u << 24, 1u << 28},
-                                                             {1u << 20, 1u << 22, 1u << 24, 1u << 26, 1u << 28});
-  for (std::size_t n : sizes) {
+  const auto n_axis = cudabench::size_axis(
+      "n", {{"quick", {1 << 24}}, {"nightly", {1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}});
+  for (const cudabench::point& at : f.points(n_axis)) {
+    const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * double(n), .items = double(n)};
-    const std::string ps = std::to_string(n);
-    f.add({.variant = "explicit", .params = ps, .on = cudabench::where::gpu, .work = w, .size = double(n),
-           .make = [n] { return std::make_unique<vector_explicit>(n); }});
-    f.add({.variant = "managed", .params = ps, .on = cudabench::where::gpu, .work = w, .size = double(n), .host_bound = true,
-           .make = [n] { return std::make_unique<vector_managed>(n, false); }});
-    f.add({.variant = "managed_prefetch", .params = ps, .on = cudabench::where::gpu, .work = w, .size = double(n), .host_bound = true,
-           .make = [n] { return std::make_unique<vector_managed>(n, true); }});
-    f.add({.variant = "cpu", .params = ps, .on = cudabench::where::cpu, .work = w, .size = double(n),
-           .make = [n] { return std::make_unique<vector_cpu_case>(n); }});
+    f.add(at, {.variant = "explicit", .on = cudabench::where::gpu, .work = w, .make = [n] { return std::make_unique<vector_explicit>(n); }});
+    f.add(at, {.variant = "managed", .on = cudabench::where::gpu, .work = w, .host_bound = true,
+               .make = [n] { return std::make_unique<vector_managed>(n, false); }});
+    f.add(at, {.variant = "managed_prefetch", .on = cudabench::where::gpu, .work = w, .host_bound = true,
+               .make = [n] { return std::make_unique<vector_managed>(n, true); }});
+    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] { return std::make_unique<vector_cpu_case>(n); }});
   }
 }
 
 }  // namespace
 
-CB_REGISTER_FAMILY(vector, register_vector);
+CB_REGISTER_FAMILY(vector, register_vector, bench::suite_order::vector);

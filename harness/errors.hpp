@@ -1,20 +1,4 @@
-// The two kinds of bad input every layer can report: a wrong option or value, and an unusable file.
+// The two kinds of bad input every layer can report; they are public (a user's binary catches them too).
 #pragma once
 
-#include <stdexcept>
-
-namespace cudabench {
-
-/// Bad command-line input or a value out of range: the caller prints the message (and the usage), exit 2.
-class usage_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-/// Bad input files (missing, unreadable, not benchmark JSON, ...): one line naming the file, exit 2.
-class input_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-}  // namespace cudabench
+#include "cudabench/errors.hpp"

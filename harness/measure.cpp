@@ -14,7 +14,7 @@
 #include "harness/gpu_probes.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/l2_flush.hpp"
-#include "cudabench/nvtx.hpp"
+#include "harness/nvtx_ranges.hpp"
 #include "harness/stats.hpp"
 #include "harness/trace_recorder.hpp"
 

@@ -1,8 +1,6 @@
 // The three presets. quick stays within 60 s of measuring on an H100; nightly feeds the rank test.
 #include "cudabench/presets.hpp"
 
-#include "harness/errors.hpp"
-
 namespace cudabench {
 
 preset preset_by_name(const std::string& name) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cudabench/nvtx.hpp"
+#include "harness/nvtx_ranges.hpp"
 #include "harness/timeline.hpp"
 
 namespace cudabench {

@@ -18,6 +18,14 @@ done
 echo "ok   install: headers, libraries, cudabench-report, cudabench-run, package config"
 
 cuda_root=${CUDA_HOME:-/usr/local/cuda}
+[ -e "$prefix/include/cudabench/errors.hpp" ] || fail "the install has no cudabench/errors.hpp (usage_error, input_error)"
+for h in "$prefix"/include/cudabench/*.hpp; do  # each public header compiles alone against the install
+  echo "#include <cudabench/${h##*/}>" >"$tmp/one_header.cpp"
+  c++ -std=c++20 -fsyntax-only -I"$prefix/include" -I"$cuda_root/include" "$tmp/one_header.cpp" >"$tmp/log" 2>&1 \
+    || fail "the installed ${h##*/} does not compile on its own"
+done
+echo "ok   every installed header compiles on its own (what it names is installed)"
+
 cmake -S "$src/examples/external" -B "$ext" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1 || fail "configuring examples/external against the package"
 cmake --build "$ext" -j 2 >"$tmp/log" 2>&1 || fail "building examples/external"
@@ -38,7 +46,9 @@ cd "$tmp" || exit 1
 "$ext/saxpy_bench" --list >"$tmp/list" 2>&1 || fail "saxpy_bench --list"
 grep -q '^saxpy/gpu/1048576 *gpu' "$tmp/list" && grep -q '^saxpy/cpu/1048576 *cpu' "$tmp/list" || { cat "$tmp/list"; fail "--list does not show the family"; }
 "$ext/saxpy_bench" --list --sizes=saxpy=4096 | grep -q '^saxpy/cpu/4096 ' || fail "--sizes does not reach the user's family"
-echo "ok   --list shows the user's family; --sizes chooses its sizes"
+"$ext/saxpy_bench" --list --preset=nightly --axis=saxpy.n=8,16 | awk '{print $1}' | paste -sd' ' | grep -qx 'saxpy/gpu/8 saxpy/cpu/8 saxpy/gpu/16 saxpy/cpu/16' \
+  || fail "--axis does not reach the user's family's axis n"
+echo "ok   --list shows the user's family; --sizes and --axis choose its sizes"
 "$ext/saxpy_bench" --filter=saxpy/cpu --sizes=saxpy=65536 --json "$tmp/out.json" --save-baseline >"$tmp/run" 2>&1 || { cat "$tmp/run"; fail "running the CPU case"; }
 python3 - "$tmp/out.json" <<'PY' || fail "the result JSON"
 import json, sys

@@ -245,6 +245,6 @@ TEST(Presets, QuickIsSmallerThanNightly) {
   EXPECT_EQ(q.repetitions, 1);
   EXPECT_GE(n.repetitions, 5);  // enough for the rank test
   EXPECT_LE(q.sampling.max_time_s * q.repetitions, n.sampling.max_time_s * n.repetitions);
-  EXPECT_EQ(f.pick<int>({1}, {2}, {3}), std::vector<int>{3});
+  EXPECT_EQ(f.name, "full");  // the key of an axis's values for this preset
   EXPECT_THROW(preset_by_name("slow"), usage_error);
 }

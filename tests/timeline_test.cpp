@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cudabench/nvtx.hpp"
+#include "harness/nvtx_ranges.hpp"
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "harness/results.hpp"

@@ -51,13 +51,14 @@ class saxpy_cpu final : public cudabench::fixture, saxpy_data {
   std::vector<float> y_;
 };
 
-void register_saxpy(cudabench::family_builder& f, const cudabench::preset&) {
+void register_saxpy(cudabench::family_builder& f) {
   f.describe("y = a x + y, fp32").tolerance("within 1e-6 x (1 + |y0|)").reference("cpu", "cpu");
-  for (std::size_t n : f.sizes<std::size_t>({1 << 20}, {1 << 20, 1 << 24}, {1 << 20, 1 << 24, 1 << 26})) {
+  const auto n_axis = cudabench::size_axis("n", {{"quick", {1 << 20}}, {"nightly", {1 << 20, 1 << 24}}, {"full", {1 << 20, 1 << 24, 1 << 26}}});
+  for (const cudabench::point& at : f.points(n_axis)) {  // saxpy/gpu/1048576, saxpy/cpu/1048576, ...
+    const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 8.0 * n, .bytes_written = 4.0 * n, .items = double(n), .flops = 2.0 * n};
-    f.add({.variant = "gpu", .params = std::to_string(n), .work = w, .size = double(n), .make = [n] { return std::make_unique<saxpy_gpu>(n); }});
-    f.add({.variant = "cpu", .params = std::to_string(n), .on = cudabench::where::cpu, .work = w, .size = double(n),
-           .make = [n] { return std::make_unique<saxpy_cpu>(n); }});
+    f.add(at, {.variant = "gpu", .work = w, .make = [n] { return std::make_unique<saxpy_gpu>(n); }});
+    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] { return std::make_unique<saxpy_cpu>(n); }});
   }
 }
 }  // namespace

@@ -1,5 +1,6 @@
 // What a case is: a fixture (set-up, timed work, check) plus the work it declares and where it runs.
 // Public API: a family registers case_defs whose factory builds a fixture (see cudabench/registry.hpp).
+// Cases without a size axis state their `size` themselves; the name and size of the others come from the axes.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -57,11 +58,11 @@ using fixture_factory = std::function<std::unique_ptr<fixture>()>;
 struct case_def {
   std::string family;
   std::string variant;
-  std::string params;        ///< "" or e.g. "4096" or "4096/random"
+  std::string params;        ///< the point's axis values, "" or e.g. "4096" or "16777216/4" (family_builder::add fills it)
   where on = where::gpu;
   cache_state cache = cache_state::hot;
   work_counts work;
-  double size = 0;           ///< the problem size a report plots against (elements, matrix side, ...)
+  double size = 0;           ///< the problem size a report plots against: the size axis's value, else given
   /// Host work or pageable/managed transfers dominate the time (CPU cases always): compare gates such
   /// cases with the wider host threshold, because host timings drift between runs (docs/validation.md).
   bool host_bound = false;
@@ -95,7 +96,8 @@ struct family_def {
   std::string tolerance;
   /// role ("cpu", "naive", "sync", "vendor") -> candidate variants; a speedup table uses the first one it holds
   std::map<std::string, std::vector<std::string>> references;
-  bool takes_sizes = false;  ///< its registrar asked family_builder::sizes() (so --sizes can choose them)
+  bool takes_sizes = false;  ///< its cases have a size axis (so --sizes can choose its values)
+  std::vector<std::string> axes;   ///< the names of the axes its cases have (so --axis can name them)
   std::vector<size_table> tables;  ///< per-size tables the report prints for this family
 };
 

@@ -1,4 +1,5 @@
-// Presets: which sizes run, how many repetitions, and when a case has measured enough.
+// Presets: how many repetitions, when a case has measured enough, and the axis values chosen on the
+// command line (the axes' own values per preset are the families', cudabench/axes.hpp).
 #pragma once
 
 #include <cstddef>
@@ -6,6 +7,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include "cudabench/errors.hpp"
 
 namespace cudabench {
 
@@ -20,19 +23,16 @@ struct sampling_policy {
 };
 
 struct preset {
-  std::string name;
+  std::string name;           ///< "quick", "nightly" or "full": the key of an axis's values
   int level = 0;              ///< 0 quick, 1 nightly, 2 full
   int repetitions = 1;
   sampling_policy sampling;
-  /// Sizes chosen on the command line (--sizes=FAMILY=N,N,...), by family; they replace the preset's lists
-  /// of the families that take sizes through family_builder::sizes().
+  /// Sizes chosen on the command line (--sizes=FAMILY=N,N,...), by family: they replace the values of the
+  /// family's size axes.
   std::map<std::string, std::vector<std::int64_t>> sizes;
-
-  /// The list that belongs to this preset's level.
-  template <typename T>
-  std::vector<T> pick(const std::vector<T>& quick, const std::vector<T>& nightly, const std::vector<T>& full) const {
-    return level == 0 ? quick : level == 1 ? nightly : full;
-  }
+  /// Axis values chosen on the command line (--axis=FAMILY.AXIS=v,v,...), by "FAMILY.AXIS": they replace the
+  /// values of the family's axes of that name.
+  std::map<std::string, std::vector<std::int64_t>> axes;
 };
 
 /// "quick", "nightly" or "full"; throws cudabench::usage_error for anything else.

@@ -1,11 +1,13 @@
-// The case registry: a registrar per family adds its cases; the runner builds them for a preset.
+// The case registry: a registrar per family adds its cases at points of named axes; the runner builds them
+// for a preset, in the order the registrations ask for.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cudabench/axes.hpp"
+#include "cudabench/errors.hpp"
 #include "cudabench/fixture.hpp"
 #include "cudabench/presets.hpp"
 
@@ -29,35 +31,39 @@ class family_builder {
     family_.tables.push_back({std::move(title), std::move(base), std::move(variants)});
     return *this;
   }
-  /// Adds a case of this family (its `family` field is filled in).
-  family_builder& add(case_def c) { c.family = family_.name; cases_.push_back(std::move(c)); return *this; }
 
-  /// The problem sizes to register: those given on the command line for this family (--sizes=FAMILY=...)
-  /// when there are any, else the list of the preset's level (quick, nightly, full).
-  template <typename T>
-  std::vector<T> sizes(const std::vector<T>& quick, const std::vector<T>& nightly, const std::vector<T>& full) {
-    family_.takes_sizes = true;
-    if (auto it = preset_.sizes.find(family_.name); it != preset_.sizes.end()) return {it->second.begin(), it->second.end()};
-    return preset_.pick(quick, nightly, full);
-  }
-  /// The same list for every preset (still replaced by --sizes).
-  template <typename T>
-  std::vector<T> sizes(const std::vector<T>& all) { return sizes(all, all, all); }
+  /// Every combination of the axes' values in the preset in use, the first axis outermost. The command
+  /// line replaces an axis's values (--sizes for the size axis, --axis for any). Throws std::logic_error
+  /// when an axis has no values for the preset.
+  std::vector<point> points(const std::vector<axis>& axes) { return points(point{}, axes); }
+  std::vector<point> points(const axis& a) { return points(point{}, std::vector<axis>{a}); }
+  /// `outer` followed by every combination of `axes`: the inner loop of axes that only some cases have.
+  std::vector<point> points(const point& outer, const std::vector<axis>& axes);
+
+  /// Adds a case of this family at `at`: its name's parameters are `at`'s values, its size the size axis's
+  /// value (cases without a size axis give `c.size` themselves). Throws std::logic_error when `c` states
+  /// params, or a size that `at` already gives.
+  family_builder& add(const point& at, case_def c);
+  /// Adds a case without axes (`family/variant`).
+  family_builder& add(case_def c) { return add(point{}, std::move(c)); }
 
   const preset& preset_in_use() const { return preset_; }
 
  private:
+  std::vector<std::int64_t> values_of(const axis& a) const;
+
   family_def& family_;
   std::vector<case_def>& cases_;
   const preset& preset_;
 };
 
-/// A family's registrar: called once per run with the builder and the preset.
-using family_registrar = void (*)(family_builder&, const preset&);
+/// A family's registrar: called once per run with the builder (its preset: builder.preset_in_use()).
+using family_registrar = void (*)(family_builder&);
 
-/// Static registration object; use CB_REGISTER_FAMILY.
+/// Static registration object; use CB_REGISTER_FAMILY. Families run and are listed by `order`, then by
+/// name: never in the order their objects happen to be linked.
 struct registration {
-  registration(const char* family, family_registrar fn);
+  registration(const char* family, family_registrar fn, int order = 0);
 };
 
 struct suite {
@@ -65,11 +71,15 @@ struct suite {
   std::vector<case_def> cases;
 };
 
-/// Every registered family, built for `p`; throws usage_error when `p.sizes` names a family that does not
-/// exist or does not take sizes.
+/// Every registered family, built for `p`. Throws usage_error when `p.sizes` or `p.axes` names a family or an
+/// axis that does not exist, and std::logic_error for a registration mistake (a family registered twice,
+/// two cases of one name, a case stating its own params, an axis without values for the preset).
 suite build_suite(const preset& p);
 
 }  // namespace cudabench
 
 /// Registers `fn` as the registrar of the family `family` (a bare identifier, used as the family's name).
-#define CB_REGISTER_FAMILY(family, fn) static const ::cudabench::registration cb_registration_##family{#family, fn}
+/// An optional third argument is the family's order key (default 0; ties run by name):
+/// `CB_REGISTER_FAMILY(saxpy, register_saxpy);` or `CB_REGISTER_FAMILY(saxpy, register_saxpy, 10);`
+#define CB_REGISTER_FAMILY(family, ...) \
+  static const ::cudabench::registration cb_registration_##family{#family, __VA_ARGS__}

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "bench/suite_order.hpp"
 #include "cudabench/cuda_check.hpp"
 #include "cudabench/cuda_handles.hpp"
 #include "cudabench/registry.hpp"
@@ -70,7 +71,7 @@ cudabench::case_def fault_case(std::string variant, cudabench::where on) {
   return c;
 }
 
-void register_faults(cudabench::family_builder& f, const cudabench::preset&) {
+void register_faults(cudabench::family_builder& f) {
   f.describe("test only: cases that fault or hang on purpose");
   f.add(fault_case<illegal_address>("illegal_address", cudabench::where::gpu));
   f.add(fault_case<kernel_hang>("kernel_hang", cudabench::where::gpu));
@@ -80,4 +81,5 @@ void register_faults(cudabench::family_builder& f, const cudabench::preset&) {
 
 }  // namespace
 
-CB_REGISTER_FAMILY(fault, register_faults);
+// Among the suite's families (after conv2d), so cases run after each fault: the test checks they still do.
+CB_REGISTER_FAMILY(fault, register_faults, bench::suite_order::conv2d + 1);

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The suite's cases from the command line: the names of every preset's cases (stored baselines are compared
+# by name), the families' order, and --sizes and --axis choosing axis values.
+# Usage: tests/cli_axes_test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+build=$1 src=$2
+bench="$build/bench/cudabench" faults="$build/tests/fault_suite" names="$src/tests/fixtures/case_names"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS [CONDITION...]
+  local name=$1 want=$2 got=$3
+  shift 3
+  if [ "$want" != "$got" ]; then echo "FAIL $name: exit status $got, want $want"; head -n 5 "$tmp/err"; fail=$((fail + 1)); return; fi
+  for cond in "$@"; do
+    if ! eval "$cond"; then echo "FAIL $name: $cond"; fail=$((fail + 1)); return; fi
+  done
+  echo "ok   $name"; pass=$((pass + 1))
+}
+run() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+families() { awk '{ split($1, p, "/"); if (p[1] != last) print p[1]; last = p[1] }' "$1"; }
+
+# tests/fixtures/case_names/PRESET.txt is what --list printed before the cases were declared with axes.
+for preset in quick nightly full; do
+  s=$(run "$bench" --list --preset=$preset)
+  awk '{print $1}' "$tmp/out" >"$tmp/names"
+  check "--list --preset=$preset names the same cases, in the same order" 0 "$s" "diff '$names/$preset.txt' '$tmp/names'"
+done
+
+# The suite's order is bench/suite_order.hpp's keys, ascending.
+grep -o '[a-z0-9_]* = [0-9]*' "$src/bench/suite_order.hpp" | sort -t= -k2 -n | cut -d' ' -f1 >"$tmp/declared"
+s=$(run "$bench" --list); families "$tmp/out" >"$tmp/listed"
+check "families run in the order bench/suite_order.hpp declares" 0 "$s" "diff '$tmp/declared' '$tmp/listed'"
+if [ -x "$faults" ]; then  # fault_cases.cu is linked last, and ordered right after conv2d by its key
+  s=$(run "$faults" --list); families "$tmp/out" | paste -sd' ' >"$tmp/listed"
+  check "a family linked last runs where its order key puts it" 0 "$s" "grep -q '^limits conv2d fault dot ' '$tmp/listed'"
+fi
+
+s=$(run "$bench" --list --sizes=dot=4096 --filter=^dot/)
+check "--sizes sets the size axis" 0 "$s" 'grep -q "^dot/shared/4096 " "$tmp/out"' 'grep -q "^dot/threads_streams/4096/4 " "$tmp/out"' \
+  '[ "$(wc -l <"$tmp/out")" = 3 ]'
+s=$(run "$bench" --list --axis=dot.streams=2,16 --filter=^dot/threads)
+check "--axis sets another axis" 0 "$s" 'grep -q "^dot/threads_streams/16777216/2 " "$tmp/out"' \
+  'grep -q "^dot/threads_streams/16777216/16 " "$tmp/out"' '[ "$(wc -l <"$tmp/out")" = 2 ]'
+s=$(run "$bench" --list --axis=image.chunks=3 --axis=dot.n=1024 --filter='image/fast_graph|dot/cpu')
+check "--axis repeated, for two families (and a size axis by name)" 0 "$s" 'grep -q "^image/fast_graph/3 " "$tmp/out"' \
+  'grep -q "^dot/cpu/1024 " "$tmp/out"'
+s=$(run "$bench" --list --axis=dot.threads=2)
+check "--axis naming no axis of the family: exit 2" 2 "$s" 'grep -q "family .dot. has no axis .threads. (its axes: n, streams)" "$tmp/err"' \
+  '[ "$(wc -l <"$tmp/err")" = 1 ]'
+s=$(run "$bench" --list --axis=nosuch.n=2); check "--axis naming no family: exit 2" 2 "$s" 'grep -q "no family named .nosuch." "$tmp/err"'
+s=$(run "$bench" --list --axis=dot.streams=0); check "--axis with a value that is not positive: exit 2" 2 "$s" 'grep -q "not a positive whole number" "$tmp/err"'
+s=$(run "$bench" --list --axis=dot=2); check "--axis without FAMILY.AXIS: exit 2" 2 "$s" 'grep -q "expects FAMILY.AXIS=V,V" "$tmp/err"'
+s=$(run "$bench" --list --axis=dot.n=2 --sizes=dot=4); check "the size axis set by --axis and --sizes: exit 2" 2 "$s" 'grep -q "both set the size axis" "$tmp/err"'
+s=$(run "$bench" --list --sizes=limits=4); check "--sizes for a family without a size axis: exit 2" 2 "$s" 'grep -q "does not take sizes" "$tmp/err"'
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
