@@ -10,6 +10,7 @@
 #include "harness/format.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/measure.hpp"
+#include "reports/escape.hpp"
 
 namespace cudabench::app {
 
@@ -52,14 +53,14 @@ bool table_reporter::ReportContext(const Context& ctx) {
 }
 
 void table_reporter::print_row(const Run& shown, const std::string& label) {
-  const std::string name = shown.run_name.function_name;
+  const std::string name = reports::terminal_text(shown.run_name.function_name);
   const std::string progress = fmt::format("[{}/{}]", done_, total_);
   auto paint = [&](const char* code, const std::string& text) {
     return color_ ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
   };
   if (const reported_outcome ended = outcome_of(shown); ended.status != case_status::ok) {
     const bool skipped = ended.status == case_status::skipped;
-    fmt::print("{:<44} {}  {}\n", name, paint(skipped ? "33" : "31", skipped ? "SKIPPED" : "FAILED"), ended.message);
+    fmt::print("{:<44} {}  {}\n", name, paint(skipped ? "33" : "31", skipped ? "SKIPPED" : "FAILED"), reports::terminal_text(ended.message));
     return;
   }
   auto counter = [&](const char* k) { auto it = shown.counters.find(k); return it == shown.counters.end() ? -1.0 : double(it->second.value); };

@@ -1,0 +1,186 @@
+// How the selected cases of one process run: registered with Google Benchmark, which drives their
+// repetitions through the case driver, with a progress line each, saved after each in a worker.
+#include "app/case_execution.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <signal.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <set>
+
+#include "app/table_reporter.hpp"
+#include "harness/atomic_file.hpp"
+#include "harness/device_query.hpp"
+#include "harness/interrupt.hpp"
+#include "harness/results_json.hpp"
+#include "reports/escape.hpp"
+
+namespace cudabench::app {
+namespace {
+/// Before each case, "[i/N] name (about T left)" on standard error: T from the time the finished cases took.
+class progress_meter {
+ public:
+  /// `before`: cases an earlier process of the same run already finished (they count, but not in the estimate).
+  progress_meter(std::size_t total, bool quiet, std::size_t before = 0)
+      : total_(total), index_(before), first_(before), quiet_(quiet), start_(std::chrono::steady_clock::now()) {}
+  void starting(const std::string& name) {
+    if (quiet_ || name == current_) return;  // later repetitions of the same case
+    current_ = name;
+    ++index_;
+    std::string eta;
+    if (index_ > first_ + 1) {
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      const double left = elapsed / double(index_ - first_ - 1) * double(total_ - index_ + 1);
+      eta = left >= 60 ? fmt::format(" (about {:.0f} min {:02.0f} s left)", std::floor(left / 60), std::fmod(left, 60))
+                       : fmt::format(" (about {:.0f} s left)", std::ceil(left));
+    }
+    fmt::print(stderr, "[{}/{}] {}{}\n", index_, total_, reports::terminal_text(name), eta);
+    std::fflush(stderr);
+  }
+ private:
+  std::size_t total_, index_, first_;
+  bool quiet_;
+  std::chrono::steady_clock::time_point start_;
+  std::string current_;
+};
+
+}  // namespace
+
+/// The recorded timeline with the device's name, and why it holds no device activity where it holds none.
+const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev) {
+  trace_log& log = tracer.log();
+  if (dev.available) log.device_names[dev.ordinal] = dev.name;
+  if (!dev.available) log.note = "no GPU: " + dev.unavailable_reason;
+  else if (!tracer.device_problem().empty()) log.note = tracer.device_problem();
+  else if (log.ops.empty()) log.note = "no GPU case was traced";
+  return log;
+}
+
+
+namespace {
+measure_settings measure_settings_from(const run_options& opt, case_execution& out) {
+  measure_settings ms;
+  if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
+  ms.inject_regex = opt.inject_regex;
+  ms.inject_pct = opt.inject_pct;
+  ms.hold_stream = !opt.profile && !opt.no_blocking_kernel;
+  if (opt.trace_path) ms.tracer = &out.tracer.emplace();
+  return ms;
+}
+
+/// The body Google Benchmark runs for each repetition of one case, and what is done once the case finished.
+class case_body {
+ public:
+  case_body(case_driver& driver, progress_meter& progress, const preset& p, const device_info& dev, const worker_link* worker,
+            std::function<void(const std::set<std::string>&)> save)
+      : driver_(driver), progress_(progress), preset_(p), dev_(dev), worker_(worker), save_(std::move(save)) {}
+
+  void run(benchmark::State& st, const case_def& c) {
+    const std::string name = c.name();
+    if (worker_) {
+      if (!saved_once_) { save_(finished_); saved_once_ = true; }
+      worker_->starting(name);
+    }
+    if (!interrupt_signal().load()) progress_.starting(name);  // stopping: the rest are passed over silently
+    driver_.run(st, c);
+    const auto it = driver_.results().find(name);
+    if (it == driver_.results().end() || finished_.count(name)) return;
+    const case_result& m = it->second;
+    if (m.status == case_status::ok && m.repetitions.size() < std::size_t(preset_.repetitions)) return;
+    finished_.insert(name);
+    if (!worker_) return;
+    save_(finished_);
+    if (m.status == case_status::failed && c.on == where::gpu && dev_.available) {
+      if (const std::string lost = lost_context_error(); !lost.empty()) {
+        // Every later CUDA call of this process would fail: the supervisor goes on in a fresh one.
+        std::fflush(stdout);
+        std::_Exit(worker_exit_context_lost);
+      }
+    }
+  }
+  const std::set<std::string>& finished() const { return finished_; }
+
+ private:
+  case_driver& driver_;
+  progress_meter& progress_;
+  const preset& preset_;
+  const device_info& dev_;
+  const worker_link* worker_;
+  std::function<void(const std::set<std::string>&)> save_;
+  std::set<std::string> finished_;
+  bool saved_once_ = false;
+};
+
+/// The driver's finished cases.
+std::map<std::string, case_result> finished_only(const case_driver& driver, const std::set<std::string>& finished) {
+  std::map<std::string, case_result> done;
+  for (const auto& [name, m] : driver.results())
+    if (finished.count(name)) done.emplace(name, m);
+  return done;
+}
+}  // namespace
+
+void execute_cases(case_execution& out, const run_options& opt, const preset& p, const suite& s,
+                   const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
+                   const worker_link* worker, char** argv) {
+  case_driver driver(dev, p, measure_settings_from(opt, out));
+  const std::size_t total = worker ? worker->cases_total() : selected.size(), before = worker ? worker->cases_before() : 0;
+  progress_meter progress(total, opt.quiet, before);
+  table_reporter display(dev, run.info, total, before);
+  auto save = [&](const std::set<std::string>& finished) {  // the worker's results so far: what its supervisor keeps if it dies in the next case
+    const run_result so_far = make_run_result(display.host_context(), dev, run, s, selected, finished_only(driver, finished));
+    write_file_atomically(worker->results_path(), to_json(so_far).dump(1) + "\n");
+  };
+  case_body body(driver, progress, p, dev, worker, save);
+  for (const case_def* c : selected) {
+    auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&body, c](benchmark::State& st) { body.run(st, *c); });
+    b->Iterations(1)->Repetitions(p.repetitions)->UseManualTime()->Unit(benchmark::kMicrosecond);
+  }
+  // Google Benchmark drives the repetitions; its flags were read by our parser, so it gets none.
+  int gb_argc = 1;
+  benchmark::Initialize(&gb_argc, argv);
+  benchmark::RunSpecifiedBenchmarks(&display);
+  benchmark::Shutdown();
+  out.host_context = display.host_context();
+  out.results = finished_only(driver, body.finished());
+}
+
+/// The run a supervisor assembles from its workers: their cases in the order of the selection, and a failed
+/// case for each one a worker could not finish (hung, or its process died).
+run_result assemble_run(const supervised_run& sr, const device_info& dev, const run_description& run,
+                        const suite& s, const std::vector<const case_def*>& selected) {
+  std::map<std::string, case_result> cases = sr.cases;
+  for (const auto& [name, why] : sr.faulted) {
+    case_result& c = cases[name];
+    c = case_result{};
+    c.status = case_status::failed;
+    c.message = why;
+  }
+  // The worker's device description: it is the process that used the device.
+  return make_run_result(sr.host, sr.device ? *sr.device : dev, run, s, selected, cases);
+}
+
+/// A worker: runs the cases its supervisor listed, saving its results after each, and exits.
+int run_as_worker(const worker_link& worker, const run_options& opt, const preset& p, const suite& s,
+                  const std::vector<const case_def*>& selected, const run_description& run, char** argv) {
+  const device_info dev = query_device(opt.device);
+  case_execution ex;
+  execute_cases(ex, opt, p, s, selected, dev, run, &worker, argv);
+  run_description finished = run;
+  const int sig = interrupt_signal().load();
+  if (sig) finished.interrupted_by = sig == SIGINT ? "SIGINT" : "SIGTERM";
+  write_file_atomically(worker.results_path(), to_json(make_run_result(ex.host_context, dev, finished, s, selected, ex.results)).dump(1) + "\n");
+  if (ex.tracer && !worker.trace_path().empty())
+    write_file_atomically(worker.trace_path(), chrome_trace(finished_trace(*ex.tracer, dev)).dump(1) + "\n");
+  if (sig) return 128 + sig;
+  for (const auto& [name, m] : ex.results)
+    if (m.status == case_status::failed) return 1;
+  return 0;
+}
+
+}  // namespace cudabench::app

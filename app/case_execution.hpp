@@ -1,0 +1,46 @@
+// The cases of one process, run through Google Benchmark: in the runner itself (--watchdog=off) or in a
+// worker that a supervisor started; and the run a supervisor assembles from its workers.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/options.hpp"
+#include "app/supervisor.hpp"
+#include "cudabench/registry.hpp"
+#include "harness/measure.hpp"
+#include "harness/results_json.hpp"
+#include "harness/trace_recorder.hpp"
+
+namespace cudabench::app {
+
+/// What one process measured: Google Benchmark's description of the host, the finished cases, the trace.
+struct case_execution {
+  nlohmann::ordered_json host_context;
+  std::map<std::string, case_result> results;  ///< finished cases only
+  std::optional<trace_recorder> tracer;
+};
+
+/// Runs `selected` here. With `worker` set, each case reports its start to the supervisor, the results are
+/// saved after every finished case, and a lost CUDA context ends the process at once.
+void execute_cases(case_execution& out, const run_options& opt, const preset& p, const suite& s,
+                   const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
+                   const worker_link* worker, char** argv);
+
+/// The run a supervisor assembles from its workers: their cases in the order of the selection, and a failed
+/// case for each one a worker could not finish (hung, or its process died).
+run_result assemble_run(const supervised_run& sr, const device_info& dev, const run_description& run,
+                        const suite& s, const std::vector<const case_def*>& selected);
+
+/// A worker: runs the cases its supervisor listed, saving its results after each; its exit status.
+int run_as_worker(const worker_link& worker, const run_options& opt, const preset& p, const suite& s,
+                  const std::vector<const case_def*>& selected, const run_description& run, char** argv);
+
+/// The recorded timeline with the device's name, and why it holds no device activity where it holds none.
+const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev);
+
+}  // namespace cudabench::app
