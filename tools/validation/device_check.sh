@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The release check on a GPU machine, from the repository root, with the binaries device_pack.sh packed into
-# .devlibs/: GPU tests, CLI tests, the quick suite, a nightly run compared with the stored baseline of this GPU
-# model, and the external example's cases. Results under $OUT (or ./out); a short table at the end.
-# Usage: tools/validation/device_check.sh [quick|nightly|external|all]   (default all)
+# .devlibs/: GPU tests, every CLI test and the device-fault test, the quick suite, --trace, --devices and --nsys
+# (features), a nightly run compared with the stored baseline of this GPU model, and the external example's
+# cases. Results under $OUT (or ./out); a short table at the end.
+# Usage: tools/validation/device_check.sh [quick|features|nightly|external|all]   (default all)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
 what=${1:-all}
@@ -14,8 +15,14 @@ if [ "$what" = all ] || [ "$what" = quick ]; then
   note "gpu tests: exit $rc, $(grep -E '^\[  PASSED  \]|FAILED TEST|tests ran' "$out/gpu_tests.txt" | tr '\n' ' ')"
   "$root/.devlibs/tests/suite_gpu_tests" >"$out/suite_gpu_tests.txt" 2>&1; rc=$?
   note "suite gpu tests: exit $rc, $(grep -E '^\[  PASSED  \]|FAILED TEST|tests ran' "$out/suite_gpu_tests.txt" | tr '\n' ' ')"
-  echo "== cli tests"; "$root/tests/cli_test.sh" "$root/.devlibs" "$root" >"$out/cli.txt" 2>&1; rc=$?
-  note "cli tests: exit $rc, $(tail -n 1 "$out/cli.txt")"; grep FAIL "$out/cli.txt"
+  echo "== cli tests"
+  for t in "$root"/tests/cli_*test.sh; do
+    name=$(basename "$t" .sh)
+    "$t" "$root/.devlibs" "$root" >"$out/$name.txt" 2>&1; rc=$?
+    note "$name: exit $rc, $(tail -n 1 "$out/$name.txt")"; grep FAIL "$out/$name.txt"
+  done
+  python3 "$root/tests/faults/faults_test.py" "$root/.devlibs/tests/fault_suite" >"$out/faults.txt" 2>&1; rc=$?
+  note "device faults: exit $rc, $(tail -n 1 "$out/faults.txt")"
   echo "== quick suite"
   start=$(date +%s)
   "$bench" --json "$out/quick.json" >"$out/quick.txt" 2>&1; rc=$?
@@ -27,6 +34,22 @@ if [ "$what" = all ] || [ "$what" = external ]; then
   "$saxpy" --preset=nightly --json "$out/saxpy_nightly.json" >"$out/saxpy_nightly.txt" 2>&1; rc2=$?
   cat "$out/saxpy_quick.txt" "$out/saxpy_nightly.txt"
   note "saxpy quick: exit $rc, $(grep 'case(s):' "$out/saxpy_quick.txt"); nightly preset: exit $rc2, $(grep 'case(s):' "$out/saxpy_nightly.txt")"
+fi
+if [ "$what" = all ] || [ "$what" = features ]; then
+  echo "== --trace, --devices=all, --nsys"
+  sel='^(image/pinned_streams/4|conv2d/tiled/4096|reduce/cub/16777216|histogram/cpu/1048576)$'
+  "$bench" --quiet --filter="$sel" --trace "$out/trace.json" --json "$out/traced.json" >"$out/traced.txt" 2>&1; rc=$?
+  "$report" report "$out/traced.json" --html "$out/traced.html" >/dev/null 2>&1; rc2=$?
+  note "--trace: exit $rc, $(grep '^trace:' "$out/traced.txt"); report --html of it: exit $rc2, $(grep -c 'class="op kernel"' "$out/traced.html") kernel slices"
+  "$bench" --quiet --devices=all --filter="$sel" --json "$out/devices.json" >"$out/devices.txt" 2>&1; rc=$?
+  note "--devices=all: exit $rc, $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(len(d['context']['devices']), 'device(s),', len({r['run_name'] for r in d['benchmarks']}), 'cases')" "$out/devices.json")"
+  nsys=${NSYS:-$(command -v nsys || ls /opt/nvidia/nsight-compute/*/host/target-linux-x64/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | tail -n 1)}
+  if [ -n "$nsys" ]; then
+    (cd "$out" && LD_LIBRARY_PATH="$nsys_lib:$LD_LIBRARY_PATH" NSYS="$nsys" "$root/app/cudabench-run" "$bench" --nsys --filter="$sel" --json "$out/nsys.json" >"$out/nsys.txt" 2>&1); rc=$?
+    note "--nsys: exit $rc, $(grep 'nsys report' "$out/nsys.txt" | head -n 1)"
+  else
+    note "--nsys: no nsys on this machine"
+  fi
 fi
 if [ "$what" = all ] || [ "$what" = nightly ]; then
   echo "== nightly, compared with the stored baseline"
