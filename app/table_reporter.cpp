@@ -77,14 +77,25 @@ void table_reporter::print_row(const Run& shown, const std::string& label) {
 }
 
 void table_reporter::ReportRuns(const std::vector<Run>& runs) {
-  // Google Benchmark reports a case once all its repetitions are in: they, then their aggregates. The line
-  // shows the median aggregate (the one repetition when there is one), with the first repetition's label.
+  // Google Benchmark reports a case once all its repetitions are in: a call with the repetitions, then, when
+  // there are several, a call with their aggregates. The line shows the median aggregate (the repetition
+  // when there is one), with the first repetition's label; a case that was skipped or failed, at once.
   if (runs.empty() || interrupt_signal().load()) return;  // stopping: abandoned cases are passed over
-  const Run* shown = &runs.front();
+  const Run& first = runs.front();
+  if (first.run_type == Run::RT_Aggregate) {
+    for (const Run& r : runs)
+      if (r.aggregate_name == "median") show(r, label_);
+    return;
+  }
+  label_ = first.report_label;
   for (const Run& r : runs)
-    if (outcome_of(runs.front()).status == case_status::ok && r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") shown = &r;
+    if (outcome_of(r).status != case_status::ok) return show(r, label_);
+  if (first.repetitions <= 1) show(first, label_);
+}
+
+void table_reporter::show(const Run& shown, const std::string& label) {
   ++done_;
-  print_row(*shown, runs.front().report_label);
+  print_row(shown, label);
   std::fflush(stdout);
 }
 

@@ -27,10 +27,12 @@ class table_reporter : public benchmark::BenchmarkReporter {
 
  private:
   void print_row(const Run& shown, const std::string& label);
+  void show(const Run& shown, const std::string& label);
   const device_info& device_;
   const run_info& info_;
   std::size_t total_;
   std::size_t done_ = 0;
+  std::string label_;  ///< the label of the case whose aggregates are awaited
   bool continues_ = false;
   bool color_;
   nlohmann::ordered_json host_ = nlohmann::ordered_json::object();
