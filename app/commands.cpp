@@ -10,6 +10,7 @@
 #include "app/results_output.hpp"
 #include "harness/format.hpp"
 #include "harness/output_sink.hpp"
+#include "reports/escape.hpp"
 #include "reports/trend.hpp"
 #include "reports/writer.hpp"
 
@@ -51,6 +52,20 @@ std::string resolve_baseline(const std::string& spec, const device_info& d, cons
 }
 
 namespace {
+/// A trend reads every .json file of its directory: one of its outputs there would be read by the next trend.
+void refuse_outputs_among_trend_inputs(const run_options& o, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path where = fs::weakly_canonical(fs::absolute(dir, ec), ec);
+  for (const auto& [option, path] : {std::pair{"--html", &o.html_path}}) {
+    if (!*path || descriptor_named(**path)) continue;
+    const fs::path target = fs::weakly_canonical(fs::absolute(final_target(**path), ec), ec);
+    if (target.extension() == ".json" && target.parent_path() == where)
+      throw usage_error(fmt::format("{} {} is a .json file in the trend directory {}: refused, the next trend would read it as a run",
+                                    option, **path, dir));
+  }
+}
+
 /// compare, report or trend over a parsed command line. Every output of the command is checked before any
 /// input is read; with one on standard output ("-"), the terminal text goes to standard error.
 int run_report_command(command cmd, const command_line& cl) {
@@ -63,6 +78,7 @@ int run_report_command(command cmd, const command_line& cl) {
     if (cmd == command::report && o.format == "bmf") terminal = std::make_unique<reports::bmf_writer>();
     const output_list outputs = report_outputs(o, "--verdict", std::move(terminal));
     outputs.check(cmd == command::trend ? reports::trend_inputs(inputs[0]) : inputs);
+    if (cmd == command::trend) refuse_outputs_among_trend_inputs(o, inputs[0]);
     std::optional<standard_output_aside> aside;
     if (outputs.uses_standard_output()) aside.emplace();
     if (cmd == command::compare) {
@@ -78,10 +94,10 @@ int run_report_command(command cmd, const command_line& cl) {
     outputs.writers().write_trend(reports::build_trend(inputs[0], threshold, o.hold, o.allow_device_mismatch));
     return 0;
   } catch (const usage_error& e) {
-    fmt::print(stderr, "run_bench {}: {}\n", name, e.what());
+    fmt::print(stderr, "run_bench {}: {}\n", name, reports::terminal_text(e.what()));
     return 2;
   } catch (const input_error& e) {
-    fmt::print(stderr, "run_bench {}: {}\n", name, e.what());
+    fmt::print(stderr, "run_bench {}: {}\n", name, reports::terminal_text(e.what()));
     return 2;
   }
 }
@@ -104,7 +120,7 @@ int report_command(int argc, char** argv) {
   try {
     cl = parse_command_line(*cmd, std::vector<std::string>(args.begin() + 1, args.end()));
   } catch (const usage_error& e) {
-    fmt::print(stderr, "run_bench {}: {} (see ./run_bench {} --help)\n", name, e.what(), name);
+    fmt::print(stderr, "run_bench {}: {} (see ./run_bench {} --help)\n", name, reports::terminal_text(e.what()), name);
     return 2;
   }
   if (cl.options.help) {

@@ -14,10 +14,12 @@
 #include "app/child_process.hpp"
 #include "app/results_output.hpp"
 #include "harness/atomic_file.hpp"
+#include "harness/output_sink.hpp"
 #include "harness/errors.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/results.hpp"
 #include "harness/results_json.hpp"
+#include "reports/escape.hpp"
 
 namespace cudabench::app {
 namespace {
@@ -123,9 +125,28 @@ int finish_interrupted(int sig, const run_options& opt, std::vector<device_run> 
 }
 }  // namespace
 
+/// What a fan-out cannot do, refused before any device starts: each device writes its own report files (with
+/// a .devN suffix), so none of them can be standard output; a stored baseline is one device's run; the merged
+/// --json must not overwrite the baseline the devices compare with.
+void check_fanout_outputs(const run_options& opt) {
+  if (opt.save_baseline)
+    throw usage_error("--save-baseline stores the run of one device: give --device=N instead of --devices");
+  for (const auto& [option, path] : {std::pair{"--md", &opt.md_path}, std::pair{"--html", &opt.html_path},
+                                     std::pair{"--csv", &opt.csv_path}, std::pair{"--verdict", &opt.verdict_path},
+                                     std::pair{"--trace", &opt.trace_path}})
+    if (is_stdout(*path))
+      throw usage_error(fmt::format("{} - with --devices: each device writes its own {} file (NAME.devN); give a file name", option, option));
+  std::vector<std::pair<std::string, std::string>> outputs;
+  if (opt.json_path) outputs.emplace_back("--json", *opt.json_path);
+  std::vector<std::string> inputs;
+  if (opt.compare_to && *opt.compare_to != "auto") inputs.push_back(*opt.compare_to);
+  check_distinct_outputs(outputs, inputs);
+  if (opt.json_path && !is_stdout(opt.json_path)) check_writable(*opt.json_path);
+}
+
 int run_on_devices(const run_options& opt, const std::vector<std::string>& args, int visible) {
   const std::vector<int> devices = parse_device_list(*opt.devices, visible);
-  if (opt.json_path && !is_stdout(opt.json_path)) check_writable(*opt.json_path);
+  check_fanout_outputs(opt);
   std::optional<results_on_stdout> results_out;  // --json -: the merged document alone on standard output
   if (is_stdout(opt.json_path)) results_out.emplace();
   const std::string dir = make_temp_directory("cudabench-devices");
@@ -139,7 +160,13 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args,
     results_out->write(to_json(merge_device_runs(std::move(runs)), opt.time_unit).dump(2) + "\n");
   } else if (opt.json_path) {
     write_file_atomically(*opt.json_path, to_json(merge_device_runs(std::move(runs)), opt.time_unit).dump(2) + "\n");
-    fmt::print("merged results: {} (per-device logs and results in {})\n", *opt.json_path, dir);
+    fmt::print("merged results: {}\n", reports::terminal_text(*opt.json_path));
+  }
+  if (worst == 0) {  // every device's log and results are in the merge; a failing device's stay to be read
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  } else {
+    fmt::print("per-device logs and results: {}\n", dir);
   }
   return worst;
 }

@@ -1,5 +1,6 @@
 // Command lines read through the option table: parsing, the argv of --devices children, the wrapper's plan.
 #include "app/option_table.hpp"
+#include "harness/output_sink.hpp"
 
 #include <fmt/format.h>
 
@@ -30,7 +31,10 @@ option_token read_option(const std::vector<std::string>& args, std::size_t i) {
       break;
     case arity::value:
       if (has_value) break;
-      if (i + 1 >= args.size()) throw usage_error(fmt::format("{} needs a value ({}={})", t.name, t.name, t.spec->placeholder));
+      // The next argument is its value, unless it is one of our options (a forgotten value): then say so
+      // rather than take an option as a file name. A value that starts like an option needs the = form.
+      if (i + 1 >= args.size() || (args[i + 1].rfind("--", 0) == 0 && find_option(args[i + 1].substr(0, args[i + 1].find('=')))))
+        throw usage_error(fmt::format("{} needs a value ({}={})", t.name, t.name, t.spec->placeholder));
       t.value = args[i + 1];
       t.last = i + 1;
       break;
@@ -73,9 +77,9 @@ void finish(parse_state& s) {
   for (const option_spec& spec : option_table()) {
     if (!spec.output || !takes(spec.commands, s.cmd)) continue;
     const std::optional<std::string>& path = o.*spec.output;
-    if (!path || *path != "-") continue;
-    if (!on_stdout.empty()) throw usage_error(fmt::format("{} and {} - cannot both use standard output", on_stdout, spec.name));
-    on_stdout = fmt::format("{} -", spec.name);
+    if (!path || descriptor_named(*path) != 1) continue;
+    if (!on_stdout.empty()) throw usage_error(fmt::format("{} and {} {} cannot both use standard output", on_stdout, spec.name, *path));
+    on_stdout = fmt::format("{} {}", spec.name, *path);
   }
 }
 

@@ -31,7 +31,7 @@ void output_list::check_writable() const {
 
 bool output_list::uses_standard_output() const {
   for (const auto& [option, path] : named_)
-    if (path == "-") return true;
+    if (descriptor_named(path) == 1) return true;
   return false;
 }
 

@@ -47,8 +47,8 @@ class output_list {
 };
 
 /// The report outputs a comparison, a run's own report or a trend can have: the terminal (`terminal`, else
-/// the tables), --md, --html, --csv, and the verdict JSON under `verdict_option` ("--json" for compare,
-/// "--verdict" for a run), each where asked for.
+/// the tables), --md, --html, --csv, and the verdict JSON under `verdict_option` (--verdict), each where
+/// asked for.
 output_list report_outputs(const run_options& o, const std::string& verdict_option,
                            std::unique_ptr<reports::writer> terminal = nullptr);
 

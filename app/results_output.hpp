@@ -26,6 +26,6 @@ class results_on_stdout {
 int with_checked_stdout(const char* who, int (*command)(int, char**), int argc, char** argv);
 
 /// True for the output path that means standard output.
-inline bool is_stdout(const std::optional<std::string>& path) { return path && *path == "-"; }
+inline bool is_stdout(const std::optional<std::string>& path) { return path && descriptor_named(*path) == 1; }
 
 }  // namespace cudabench::app

@@ -86,7 +86,7 @@ void attach_limits(run_result& run, const device_info& dev, const std::string& p
       try {
         for (const auto& [name, l] : load_run(path).limits) limits[name] = {l.rate, l.unit};
       } catch (const input_error& e) {
-        fmt::print(stderr, "run_bench: limits not taken from {}: {}\n", path, e.what());
+        fmt::print(stderr, "run_bench: limits not taken from {}: {}\n", path, reports::terminal_text(e.what()));
       }
       if (!limits.empty()) { source = path; break; }
     }
@@ -126,7 +126,7 @@ std::optional<int> read_command_line(const std::vector<std::string>& args, run_o
       return 0;
     }
   } catch (const usage_error& e) {
-    fmt::print(stderr, "run_bench: {} (see ./run_bench --help)\n", e.what());
+    fmt::print(stderr, "run_bench: {} (see ./run_bench --help)\n", reports::terminal_text(e.what()));
     return 2;
   }
   if (!opt.help) return std::nullopt;
@@ -299,6 +299,8 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
 
 /// The runner: a --devices fan-out, a listing, a worker's share of the cases, or a whole run.
 int run_command(const run_options& opt, const std::vector<std::string>& args, char** argv) {
+  // A stop asked for while the run is being set up is kept and honoured before the first case starts.
+  if (!opt.list) install_stop_signals();
   const std::optional<worker_link> worker = worker_link::from_environment();
   if (opt.devices && !opt.list && !worker) return run_on_devices(opt, args);
   const preset p = preset_for(opt);
@@ -327,13 +329,13 @@ int run(int argc, char** argv) {
   } catch (const worker_failed& e) {
     return e.status();
   } catch (const usage_error& e) {
-    fmt::print(stderr, "run_bench: {}\n", e.what());
+    fmt::print(stderr, "run_bench: {}\n", reports::terminal_text(e.what()));
     return 2;
   } catch (const input_error& e) {
-    fmt::print(stderr, "run_bench: {}\n", e.what());
+    fmt::print(stderr, "run_bench: {}\n", reports::terminal_text(e.what()));
     return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "run_bench: {}\n", e.what());
+    fmt::print(stderr, "run_bench: {}\n", reports::terminal_text(e.what()));
     return 1;
   }
 }

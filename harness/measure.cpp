@@ -15,6 +15,7 @@
 #include "harness/interrupt.hpp"
 #include "harness/l2_flush.hpp"
 #include "harness/nvtx_ranges.hpp"
+#include "harness/results_schema.hpp"
 #include "harness/stats.hpp"
 #include "harness/trace_recorder.hpp"
 
@@ -138,6 +139,13 @@ cpu_samples sample_cpu(fixture& fx, const sampling_policy& policy, double alread
 }
 
 namespace {
+/// A fixture's counter named like a field of the results rows would overwrite that field in the JSON.
+void refuse_row_field_counters(const std::map<std::string, double>& counters) {
+  for (const auto& [counter, value] : counters)
+    if (schema::is_row_field(counter))
+      throw std::runtime_error("the fixture's counter '" + counter + "' has the name of a field of the results rows; rename it");
+}
+
 case_result ended_case(case_status status, const std::string& why) {
   case_result c;
   c.status = status;
@@ -439,6 +447,7 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
       k["cv_pct"] = 100 * s.cv();
     }
     fx.add_counters(k);
+    refuse_row_field_counters(k);
     if (c.on == where::gpu) {
       k["sm_clock_mhz"] = rec.sm_clock_mhz;
       k["throttle_discards"] = double(rec.clock_discards);

@@ -85,12 +85,30 @@ std::string final_target(const std::string& path) {
   throw input_error(path + ": too many levels of symbolic links");
 }
 
-output_sink::output_sink(std::string path)
-    : kind_(path == "-" ? kind::standard_output : kind::file), path_(std::move(path)) {}
+std::optional<int> descriptor_named(const std::string& path) {
+  if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.rfind(prefix, 0) != 0 || path.size() == prefix.size() || path.size() > prefix.size() + 6) continue;
+    const std::string digits = path.substr(prefix.size());
+    if (digits.find_first_not_of("0123456789") == std::string::npos) return std::stoi(digits);
+  }
+  return std::nullopt;
+}
+
+output_sink::output_sink(std::string path) : kind_(kind::file), path_(std::move(path)) {
+  // A descriptor's own name (/dev/stdout, /dev/fd/N) is that descriptor, written as it is: following its link
+  // would reopen (and, for a regular file, replace) what the shell connected, or fail for a pipe.
+  if (const std::optional<int> fd = descriptor_named(path_)) {
+    kind_ = *fd == STDOUT_FILENO ? kind::standard_output : kind::descriptor;
+    fd_ = *fd;
+  }
+}
 
 output_sink output_sink::console() { return output_sink(kind::console, "standard output"); }
 
 void output_sink::check() const {
+  if (kind_ == kind::descriptor && ::fcntl(fd_, F_GETFL) < 0) fail(path_, "cannot write", errno);
   if (kind_ != kind::file) return;
   std::error_code ec;
   if (path_.empty()) throw input_error("an output needs a file name");
@@ -113,6 +131,10 @@ void output_sink::write_standard_output(const std::string& content) const {
 }
 
 void output_sink::write(const std::string& content) const {
+  if (kind_ == kind::descriptor) {
+    if (!flush_streams() || !write_all(fd_, content)) fail(path_, "write failed", errno ? errno : EIO);
+    return;
+  }
   if (kind_ != kind::file) return write_standard_output(content);
   if (path_.empty()) throw input_error("an output needs a file name");
   const std::string path = final_target(path_);
@@ -148,7 +170,7 @@ namespace {
 /// Equal for two paths that name the same file: its inode where it exists, else its final target's
 /// absolute path. Nothing for standard output and special files, which may be named more than once.
 std::optional<std::string> same_file_key(const std::string& path) {
-  if (path == "-") return std::nullopt;
+  if (descriptor_named(path)) return std::nullopt;
   const std::string target = final_target(path);
   struct stat st{};
   if (::stat(target.c_str(), &st) == 0) {
@@ -166,12 +188,12 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
   std::map<std::string, std::string> seen;  // file -> what names it
   for (const std::string& in : inputs)
     if (const auto key = same_file_key(in)) seen.emplace(*key, "the input " + in);
-  const std::string* on_stdout = nullptr;
+  std::optional<std::string> on_stdout;  // the output that writes there
   for (const auto& [option, path] : outputs) {
-    if (path == "-") {
+    if (descriptor_named(path) == STDOUT_FILENO) {
       if (on_stdout)
-        throw usage_error(option + " - and " + *on_stdout + " - would both write to standard output: refused, give one a file name");
-      on_stdout = &option;
+        throw usage_error(option + " " + path + " and " + *on_stdout + " would both write to standard output: refused, give one a file name");
+      on_stdout = option + " " + path;
       continue;
     }
     const auto key = same_file_key(path);

@@ -16,7 +16,8 @@ namespace cudabench {
 /// disk, a missing directory) is an input_error of one line naming the destination, and leaves no temporary.
 class output_sink {
  public:
-  /// `path`: a file name, or "-" for standard output.
+  /// `path`: a file name, or "-" for standard output (also /dev/stdout; /dev/stderr and /dev/fd/N are those
+  /// descriptors, written as they are).
   explicit output_sink(std::string path);
   /// The standard output as it is now (standard error while standard_output_aside holds it): terminal text.
   static output_sink console();
@@ -32,11 +33,12 @@ class output_sink {
   void write(const std::string& content) const;
 
  private:
-  enum class kind { file, standard_output, console };
+  enum class kind { file, standard_output, console, descriptor };
   output_sink(kind k, std::string path) : kind_(k), path_(std::move(path)) {}
   void write_standard_output(const std::string& content) const;
   kind kind_;
   std::string path_;
+  int fd_ = -1;  ///< kind::descriptor: /dev/stderr, /dev/fd/N
 };
 
 /// While alive, whatever the process prints to standard output goes to standard error, so that an
@@ -56,6 +58,9 @@ class standard_output_aside {
 /// Where the bytes for `path` land: its symbolic links followed to the final target, which need not exist.
 /// Throws input_error on a loop of links.
 std::string final_target(const std::string& path);
+
+/// The descriptor a path names itself ("-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), else none.
+std::optional<int> descriptor_named(const std::string& path);
 
 /// Refuses (input_error, one line) an output that is the same file as an input or as another output: same
 /// inode, or the same final target where it does not exist yet. Special files (/dev/null, a FIFO) may be

@@ -48,5 +48,15 @@ check "SIGINT with --devices: exit 130, each device's finished cases merged and 
   'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d[\"context\"][\"cudabench\"]; n={r[\"name\"].split(\"/\")[0] for r in d[\"benchmarks\"]}; assert m[\"incomplete\"] and n == {\"dev0\", \"dev1\"}, (m, n)" "$tmp/intdev/merged.json"' \
   '[ -z "$(ls "$tmp/intdev/tmp")" ]'
 
+# What a fan-out cannot do is refused before any device starts.
+s=$(run "$pretend" --pretend-devices=2 --devices=all '--filter=^image/cpu$' --md -); check "--devices with --md -: refused" 2 "$s" \
+  'grep -q "each device writes its own --md file" "$tmp/err"'
+cp "$src/tests/fixtures/h100_quick.json" "$tmp/base.json"
+s=$(run "$pretend" --pretend-devices=2 --devices=all '--filter=^image/cpu$' --json "$tmp/base.json" --compare-to "$tmp/base.json" --allow-device-mismatch)
+check "--devices: --json onto the baseline it compares with: refused, the baseline kept" 2 "$s" \
+  'cmp -s "$tmp/base.json" "$src/tests/fixtures/h100_quick.json"'
+s=$(run "$pretend" --pretend-devices=2 --devices=all '--filter=^image/cpu$' --save-baseline --baseline-dir "$tmp/bl"); check "--devices with --save-baseline: refused" 2 "$s" \
+  '[ ! -e "$tmp/bl" ]'
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -73,5 +73,13 @@ check "--ncu: each case's run gets the run's settings, not its filters, outputs 
   'grep -q "^\"reduce/cub/1048576\",\"0\",\"k(int)\"" "$tmp/p.ncu.csv"' 'grep -q -- "--preset quick" "$tmp/ncu-args"' \
   '! grep -q -- "--md\|--csv=\|--json\|--save-baseline\|--filter \^" "$tmp/ncu-args"' '[ ! -e "$tmp/p.md" ]'
 
+# An option that needs a value does not take the next option as its value.
+s=$(run "$bench" --filter=image/cpu --json --quiet); check "--json --quiet: --json needs a value" 2 "$s" \
+  'grep -q "^run_bench: --json needs a value" "$tmp/err"' '[ "$(wc -l <"$tmp/err")" = 1 ]' '[ ! -e ./--quiet ]'
+s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_same.json" --md --html); check "compare --md --html: --md needs a value" 2 "$s" \
+  'grep -q "\-\-md needs a value" "$tmp/err"'
+s=$(run "$bench" --list --filter -conv2d); check "a value that starts with - but is no option is taken (negated filter)" 0 "$s" \
+  '! grep -q "^conv2d/" "$tmp/out"' 'grep -q "^image/" "$tmp/out"'
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

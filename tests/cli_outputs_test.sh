@@ -101,5 +101,25 @@ s=$(run "$report" compare "$tmp/names.json" "$tmp/names.json"); check "an ESC in
 s=$(run "$report" report "$tmp/names.json"); check "report: an ESC in a variant is shown escaped on the terminal" 0 "$s" \
   'grep -qF "\\x1b]0;pwned\\x07" "$tmp/out"' '! grep -q "$(printf "\033")" "$tmp/out"'
 
+# A descriptor's own name is that descriptor: /dev/stdout is standard output (a pipe, a redirected file),
+# never reopened or replaced; it counts as standard output when another output is "-".
+s=$(cd "$tmp" && "$report" compare "$Q" "$Q" --md /dev/stdout 2>"$tmp/err" | cat >"$tmp/piped.md"; echo "${PIPESTATUS[0]}")
+check "--md /dev/stdout into a pipe: the Markdown there" 0 "$s" 'grep -q "^## Benchmark comparison" "$tmp/piped.md"'
+printf 'kept\n' >"$tmp/redirected.txt"
+s=$("$report" compare "$Q" "$Q" --md /dev/stdout >>"$tmp/redirected.txt" 2>"$tmp/err"; echo $?)
+check "--md /dev/stdout onto a redirected file: appended, the file not replaced" 0 "$s" \
+  '[ "$(head -n 1 "$tmp/redirected.txt")" = kept ]' 'grep -q "^## Benchmark comparison" "$tmp/redirected.txt"'
+s=$(run "$report" compare "$Q" "$Q" --verdict - --md /dev/stdout); check "--verdict - with --md /dev/stdout: refused" 2 "$s" \
+  'grep -q "cannot both use standard output" "$tmp/err"'
+# A .json output inside a trend directory would be read by the next trend as one of its runs.
+mkdir -p "$tmp/trdir" && cp "$src/tests/fixtures/trend/nightly-0.json" "$src/tests/fixtures/trend/nightly-1.json" "$tmp/trdir/"
+s=$(run "$report" trend "$tmp/trdir" --html "$tmp/trdir/new.json"); check "trend DIR --html DIR/new.json: refused" 2 "$s" \
+  '[ ! -e "$tmp/trdir/new.json" ]' 'grep -q "in the trend directory" "$tmp/err"'
+# Messages quote what they were given with control characters shown escaped.
+bad="$tmp/$(printf 'evil\033]0;pwn\007').json"
+printf '{bad' >"$bad"
+s=$(run "$report" report "$bad"); check "an ESC in a file name is shown escaped in the message" 2 "$s" \
+  '! grep -q "$(printf "\033")" "$tmp/err"' 'grep -qF "\\x1b]0;pwn" "$tmp/err"'
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -223,7 +223,11 @@ check "SIGINT during a run: exit 130, the finished cases in the JSON marked inco
   'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d[\"context\"][\"cudabench\"]; assert m[\"incomplete\"] is True and m[\"interrupted_by\"] == \"SIGINT\" and d[\"benchmarks\"], m" "$tmp/int/out.json"' \
   '[ "$(ls "$tmp/int")" = out.json ]'
 printf '{"kept": true}\n' >"$tmp/int/old.json"
-s=$(timeout --preserve-status -s TERM 0.3 "$bench" --preset=nightly --filter=conv2d/cpu_seq --quiet --json "$tmp/int/old.json" >"$tmp/out" 2>"$tmp/err"; echo $?)
+# The signal goes once the first case has started (its progress line), however slowly the binary loads.
+"$bench" --preset=nightly --filter=conv2d/cpu_seq --json "$tmp/int/old.json" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 400); do grep -q '^\[1/2\]' "$tmp/err" && break; sleep 0.05; done
+kill -TERM "$pid"; wait "$pid"; s=$?
 check "SIGTERM before any case finished: exit 143, the old file left as it was" 143 "$s" \
   'grep -q "left as it was" "$tmp/err"' '[ "$(cat "$tmp/int/old.json")" = "{\"kept\": true}" ]' '[ "$(ls "$tmp/int" | wc -l)" = 2 ]'
 # --devices: tests/cli_devices_test.sh
