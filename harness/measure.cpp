@@ -205,7 +205,9 @@ fixture& case_driver::fixture_for(const case_def& c) {
   {
     phase_range p(phase::setup);
     fx = c.make();
-    if (s) CB_CHECK(cudaStreamSynchronize(s));
+    // Set-up may queue work on the legacy default stream (cudaMemset, symbol copies), which the case's
+    // non-blocking stream does not wait for: all of it is done before the first run.
+    if (s) CB_CHECK(cudaDeviceSynchronize());
   }
   {
     phase_range p(phase::verify);
