@@ -31,7 +31,7 @@ std::vector<std::string> split_commas(const std::string& list) {
 int parse_int(const std::string& text, const std::string& what, int lo, int hi) {
   char* end = nullptr;
   errno = 0;
-  long v = std::strtol(text.c_str(), &end, 10);
+  const long long v = std::strtoll(text.c_str(), &end, 10);  // 64 bits: nothing wraps into the range
   if (text.empty() || *end != '\0' || errno != 0 || v < lo || v > hi)
     throw usage_error(fmt::format("{} expects a whole number from {} to {}, got '{}'", what, lo, hi, printable(text)));
   return int(v);

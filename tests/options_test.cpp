@@ -137,6 +137,21 @@ TEST(Options, SizesAreWholeNumbersOf64Bits) {
   }
 }
 
+TEST(Options, NumbersOutOfRangeAreRefusedNamingTheOptionAndTheRange) {
+  for (const auto& [arg, range] : std::vector<std::pair<std::string, std::string>>{
+           {"--repetitions=4294967297", "--repetitions expects a whole number from 1 to 1000"},
+           {"--device=99999999999999999999", "--device expects a whole number from 0 to 1023"},
+           {"--threshold=1e309", "--threshold expects a number from 0 to 1000"},
+           {"--watchdog=-5", "--watchdog (seconds, or off) expects a number from 1 to 86400"}}) {
+    try {
+      parse_run_options({arg});
+      ADD_FAILURE() << arg << " was taken";
+    } catch (const usage_error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(range, 0), 0u) << e.what();
+    }
+  }
+}
+
 TEST(Options, BlockingKernelIsOnUnlessTurnedOff) {
   EXPECT_FALSE(parse_run_options({}).no_blocking_kernel);
   EXPECT_TRUE(parse_run_options({"--no-blocking-kernel"}).no_blocking_kernel);

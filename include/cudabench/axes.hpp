@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -48,7 +49,11 @@ class point {
   template <typename T>
   T get(const std::string& name) const {
     const std::int64_t v = (*this)[name];
-    if (!std::in_range<T>(v)) throw std::out_of_range("axis '" + name + "': " + std::to_string(v) + " does not fit the case's type");
+    if constexpr (std::is_integral_v<T>) {  // std::in_range is C++20; CUDA sources include this as C++17
+      const bool fits = std::is_signed_v<T> ? v >= std::int64_t(std::numeric_limits<T>::min()) && v <= std::int64_t(std::numeric_limits<T>::max())
+                                            : v >= 0 && std::uint64_t(v) <= std::uint64_t(std::numeric_limits<T>::max());
+      if (!fits) throw std::out_of_range("axis '" + name + "': " + std::to_string(v) + " does not fit the case's type");
+    }
     return static_cast<T>(v);
   }
   /// The values joined by '/', the case name's parameters ("" for no axis).
