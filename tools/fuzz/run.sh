@@ -18,7 +18,8 @@ reader=(harness/results.cpp harness/device_info.cpp harness/merge.cpp harness/st
         harness/output_sink.cpp)
 declare -A sources=(
   [results]="tests/fuzz/results_fuzzer.cpp ${reader[*]}"
-  [options]="tests/fuzz/options_fuzzer.cpp app/options.cpp harness/pattern.cpp harness/presets.cpp harness/format.cpp"
+  [options]="tests/fuzz/options_fuzzer.cpp app/options.cpp app/option_parse.cpp app/option_table.cpp app/option_help.cpp
+           harness/pattern.cpp harness/presets.cpp harness/format.cpp"
   [trend]="tests/fuzz/trend_fuzzer.cpp reports/trend.cpp reports/svg.cpp reports/escape.cpp ${reader[*]}"
 )
 targets=("$@")
