@@ -152,7 +152,13 @@ class host_copy final : public cudabench::fixture {
 class fma_peak final : public cudabench::fixture {
  public:
   static constexpr float a = 0.9999f, b = 0.0001f;  ///< x -> x*a + b stays finite and moves every step
-  explicit fma_peak(int threads) : threads_(threads), seed_(std::size_t(threads)), out_(std::size_t(threads)), h_seed_(threads), got_(threads) {
+  explicit fma_peak(int threads) : threads_(threads) {
+    cudabench::require_device_memory(8.0 * threads);
+    cudabench::require_host_memory(8.0 * threads);
+    seed_ = cudabench::device_buffer<float>(std::size_t(threads));
+    out_ = cudabench::device_buffer<float>(std::size_t(threads));
+    h_seed_.resize(std::size_t(threads));
+    got_.resize(std::size_t(threads));
     kernels::fill_uniform(h_seed_.data(), std::size_t(threads), 0.0f, 1.0f, kernels::fresh_seed());
     CB_CHECK(cudaMemcpy(seed_.get(), h_seed_.data(), seed_.bytes(), cudaMemcpyHostToDevice));
   }
