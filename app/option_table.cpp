@@ -88,7 +88,7 @@ void benchmark_format(parse_state& s, const option_spec&, const std::string& v) 
 
 const std::array table{
   option_spec{.name = "--filter", .placeholder = "REGEX", .commands = run, .apply = store_filter, .whole_run = true,
-              .help = "run the cases whose name matches (e.g. conv2d, image/pinned); a leading - negates"},
+              .help = "run the cases whose name matches this RE2 pattern anywhere (e.g. conv2d, image/pinned); a leading - negates"},
   option_spec{.name = "--list", .kind = arity::flag, .commands = run, .apply = ACT { s.options.list = true; },
               .help = "list the cases the filter selects (gpu or cpu, cold-L2, host-bound, not-gated), then exit"},
   option_spec{.name = "--quiet", .kind = arity::flag, .commands = run, .apply = ACT { s.options.quiet = true; },
@@ -112,7 +112,8 @@ const std::array table{
   option_spec{.name = "--sizes", .placeholder = "FAMILY=N,N,...", .commands = run,
               .apply = ACT { parse_sizes(v, s.options.sizes); },
               .help = "run these problem sizes of FAMILY instead of the preset's (repeat for more families; "
-                      "e.g. --sizes=conv2d=2048,8192; the families that take sizes: docs/extending.md)"},
+                      "e.g. --sizes=conv2d=2048,8192; the families that take sizes: docs/extending.md; each refuses a size over "
+                      "its largest, and skips one that does not fit in memory)"},
   option_spec{.name = "--axis", .placeholder = "FAMILY.AXIS=V,V,...", .commands = run,
               .apply = ACT { parse_axis(v, s.options.axes); },
               .help = "run these values of one of FAMILY's axes instead of the preset's (e.g. --axis=dot.streams=2,4; "
@@ -185,7 +186,7 @@ const std::array table{
               .help = "L2 state of GPU cases: as each case declares (default), or all hot / all cold"},
   option_spec{.name = "--inject-slowdown", .placeholder = "CASE_REGEX:PCT", .commands = run, .apply = store_inject,
               .help = "validation only: adds PCT% of a case's warm-up median as real GPU work (a calibrated spin) inside "
-                      "the timed region of matching cases; recorded in the JSON"},
+                      "the timed region of the cases CASE_REGEX (RE2 syntax) matches; recorded in the JSON"},
   option_spec{.name = "--no-blocking-kernel", .kind = arity::flag, .commands = run,
               .apply = ACT { s.options.no_blocking_kernel = true; },
               .help = "do not hold the stream with a spinning kernel while a GPU sample's work is queued (held by "
@@ -211,7 +212,7 @@ const std::array table{
               .help = "for the cudabench-run wrapper: print, NUL-separated, the profiler, the preset, the --json file and "
                       "the arguments of the run and of each per-case profiled run, then exit"},
   option_spec{.name = "--benchmark_filter", .kind = arity::benchmark, .placeholder = "REGEX", .commands = run,
-              .apply = store_filter, .whole_run = true, .help = "Google Benchmark's: as --filter"},
+              .apply = store_filter, .whole_run = true, .help = "Google Benchmark's: as --filter (RE2 syntax)"},
   option_spec{.name = "--benchmark_list_tests", .kind = arity::benchmark, .placeholder = "true|false", .commands = run,
               .apply = ACT { s.options.list = s.options.list_names_only = truth(spec, v); },
               .help = "Google Benchmark's: list the selected cases' names only, then exit"},

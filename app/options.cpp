@@ -3,12 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <algorithm>
-#include <regex>
+#include <limits>
 
 #include "harness/format.hpp"
 
@@ -31,7 +30,7 @@ std::vector<std::string> split_commas(const std::string& list) {
 int parse_int(const std::string& text, const std::string& what, int lo, int hi) {
   char* end = nullptr;
   errno = 0;
-  long v = std::strtol(text.c_str(), &end, 10);
+  const long long v = std::strtoll(text.c_str(), &end, 10);  // 64 bits: nothing wraps into the range
   if (text.empty() || *end != '\0' || errno != 0 || v < lo || v > hi)
     throw usage_error(fmt::format("{} expects a whole number from {} to {}, got '{}'", what, lo, hi, printable(text)));
   return int(v);
@@ -65,7 +64,8 @@ std::vector<int> parse_device_list(const std::string& spec, int count) {
 }
 
 namespace {
-/// "N,N,..." as positive whole numbers; `option` and `spec` name the value in the message.
+/// "N,N,..." as positive whole numbers of 64 bits (each family then refuses what its cases cannot run);
+/// `option` and `spec` name the value in the message.
 std::vector<std::int64_t> positive_list(const std::string& text, const std::string& option, const std::string& spec) {
   std::vector<std::int64_t> list;
   for (const std::string& item : split_commas(text)) {
@@ -73,7 +73,8 @@ std::vector<std::int64_t> positive_list(const std::string& text, const std::stri
     errno = 0;
     const long long v = std::strtoll(item.c_str(), &end, 10);
     if (item.empty() || *end != '\0' || errno != 0 || v <= 0)
-      throw usage_error(option + ": '" + item + "' in '" + spec + "' is not a positive whole number");
+      throw usage_error(fmt::format("{}: '{}' in '{}' is not a positive whole number (1 to {})", option, printable(item), printable(spec),
+                                    std::numeric_limits<std::int64_t>::max()));
     list.push_back(v);
   }
   return list;
@@ -98,28 +99,6 @@ void parse_axis(const std::string& spec, std::map<std::string, std::vector<std::
   into[key] = positive_list(spec.substr(eq + 1), "--axis", spec);
 }
 
-std::regex user_regex(const std::string& pattern, const std::string& option) {
-  if (pattern.size() > 1000) throw usage_error(option + ": a regular expression of over 1,000 characters is refused");
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '\\') {  // an escape; digits after it are a back-reference number
-      std::size_t j = i + 1;
-      while (j < pattern.size() && std::isdigit(static_cast<unsigned char>(pattern[j]))) ++j;
-      if (j - i - 1 > 3) throw usage_error(fmt::format("{}: a back-reference number of 1,000 or more in '{}' is refused", option, printable(pattern)));
-      i = std::max(i + 1, j - 1);
-      continue;
-    }
-    if (pattern[i] != '{') continue;
-    std::size_t digits = 0;
-    for (std::size_t j = i + 1; j < pattern.size() && (std::isdigit(static_cast<unsigned char>(pattern[j])) || pattern[j] == ','); ++j) {
-      digits = pattern[j] == ',' ? 0 : digits + 1;
-      if (digits > 3) throw usage_error(fmt::format("{}: a repetition count of 1,000 or more in '{}' is refused", option, printable(pattern)));
-    }
-  }
-  try {
-    return std::regex(pattern, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    throw usage_error(fmt::format("{}: invalid regular expression '{}': {}", option, printable(pattern), e.what()));
-  }
-}
+name_pattern user_regex(const std::string& pattern, const std::string& option) { return name_pattern(pattern, option); }
 
 }  // namespace cudabench::app

@@ -14,7 +14,6 @@
 #include <filesystem>
 #include <optional>
 #include <iostream>
-#include <regex>
 
 #include "app/case_execution.hpp"
 #include "app/commands.hpp"
@@ -44,10 +43,10 @@ namespace {
 std::vector<const case_def*> select_cases(const suite& s, const std::string& filter) {
   // Google Benchmark's convention: a leading '-' negates the filter.
   const bool negate = !filter.empty() && filter[0] == '-';
-  const std::regex re = user_regex(negate ? filter.substr(1) : filter, "--filter");
+  const name_pattern re = user_regex(negate ? filter.substr(1) : filter, "--filter");
   std::vector<const case_def*> out;
   for (const auto& c : s.cases)
-    if (std::regex_search(c.name(), re) != negate) out.push_back(&c);
+    if (re.found_in(c.name()) != negate) out.push_back(&c);
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,15 @@
 #include "cudabench/fixture.hpp"
 
 namespace bench {
+
+/// The largest element count of the one-dimensional families (vector, dot, reduce, histogram): 4 TiB of floats,
+/// beyond any one machine, so a larger size could never run (a smaller one that does not fit is skipped by
+/// the fixture's memory check, with the figure); their kernels index with size_t.
+constexpr std::int64_t max_elements = std::int64_t(1) << 40;
+/// The largest side of the square families (matmul, conv2d): their kernels index row * n + col in int.
+constexpr std::int64_t max_side = 46340;
+/// The most streams or chunks a case splits its work into: beyond it a case measures launch overhead only.
+constexpr std::int64_t max_split = 64;
 
 /// N worker streams that fork from and join back into the stream a case is timed on.
 class stream_fan {

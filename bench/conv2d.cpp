@@ -139,11 +139,12 @@ void register_conv2d(cudabench::family_builder& f) {
   // Nightly runs the GPU variants at every size of the paper's Table 1, and a CPU case at each (the table
   // takes the sequential one where it ran, else the parallel one, and says which).
   const auto gpu_n = cudabench::size_axis(
-      "n", {{"quick", {1024, 4096}}, {"nightly", {1024, 2048, 4096, 8192, 16384}}, {"full", {1024, 2048, 4096, 8192, 16384}}});
+      "n", {{"quick", {1024, 4096}}, {"nightly", {1024, 2048, 4096, 8192, 16384}}, {"full", {1024, 2048, 4096, 8192, 16384}}}, bench::max_side);
   // The sequential CPU takes tens of seconds at 16384; only the full preset goes there.
-  const auto seq_n = cudabench::size_axis("n", {{"quick", {1024}}, {"nightly", {1024, 2048}}, {"full", {1024, 2048, 4096, 8192, 16384}}});
+  const auto seq_n = cudabench::size_axis("n", {{"quick", {1024}}, {"nightly", {1024, 2048}}, {"full", {1024, 2048, 4096, 8192, 16384}}},
+                                          bench::max_side);
   const auto par_n = cudabench::size_axis(
-      "n", {{"quick", {1024, 4096}}, {"nightly", {1024, 4096, 8192, 16384}}, {"full", {1024, 2048, 4096, 8192, 16384}}});
+      "n", {{"quick", {1024, 4096}}, {"nightly", {1024, 4096, 8192, 16384}}, {"full", {1024, 2048, 4096, 8192, 16384}}}, bench::max_side);
   auto work = [](int n) {
     const double elems = double(n) * n;
     return cudabench::work_counts{.bytes_read = 4 * elems, .bytes_written = 4 * elems, .items = elems, .flops = 2.0 * taps * elems};

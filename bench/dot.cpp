@@ -52,8 +52,11 @@ struct dot_lane {
 
 class dot_gpu final : public cudabench::fixture {
  public:
-  dot_gpu(std::size_t n, int k) : n_(n), fan_(k), h_a_(n), h_b_(n), result_(k, 0.0) {
-    cudabench::require_device_memory(2.0 * n * sizeof(float));
+  dot_gpu(std::size_t n, int k) : n_(n), fan_(k), result_(k, 0.0) {
+    cudabench::require_device_memory(2.0 * double(n) * sizeof(float));
+    cudabench::require_host_memory(2.0 * double(n) * sizeof(float));
+    h_a_ = cudabench::pinned_buffer<float>(n);
+    h_b_ = cudabench::pinned_buffer<float>(n);
     kernels::fill_uniform(h_a_.get(), n, 0.0f, 1.0f, kernels::fresh_seed());
     kernels::fill_uniform(h_b_.get(), n, 0.0f, 1.0f, kernels::fresh_seed());
     want_ = kernels::dot_cpu(h_a_.get(), h_b_.get(), n);
@@ -87,7 +90,10 @@ class dot_gpu final : public cudabench::fixture {
 
 class dot_cpu_case final : public cudabench::fixture {
  public:
-  explicit dot_cpu_case(std::size_t n) : a_(n), b_(n) {
+  explicit dot_cpu_case(std::size_t n) {
+    cudabench::require_host_memory(2.0 * double(n) * sizeof(float));
+    a_.resize(n);
+    b_.resize(n);
     kernels::fill_uniform(a_.data(), n, 0.0f, 1.0f, kernels::fresh_seed());
     kernels::fill_uniform(b_.data(), n, 0.0f, 1.0f, kernels::fresh_seed());
   }
@@ -108,9 +114,10 @@ void register_dot(cudabench::family_builder& f) {
       .tolerance("relative 1e-4 against a double-precision sum")
       .reference("cpu", "cpu")
       .reference("naive", "shared");
-  const auto n_axis = cudabench::size_axis("n", {{"quick", {1 << 24}}, {"nightly", {1 << 20, 1 << 24}}, {"full", {1 << 20, 1 << 24, 1 << 26, 1 << 28}}});
+  const auto n_axis = cudabench::size_axis("n", {{"quick", {1 << 24}}, {"nightly", {1 << 20, 1 << 24}}, {"full", {1 << 20, 1 << 24, 1 << 26, 1 << 28}}},
+                                           bench::max_elements);
   // Host threads, each with its own stream (one thread is `shared`).
-  const auto streams = cudabench::int_axis("streams", {{"quick", {4}}, {"nightly", {2, 4, 8}}, {"full", {2, 4, 8, 16}}});
+  const auto streams = cudabench::int_axis("streams", {{"quick", {4}}, {"nightly", {2, 4, 8}}, {"full", {2, 4, 8, 16}}}, bench::max_split);
   for (const cudabench::point& at : f.points(n_axis)) {
     const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * vector_config::dot_blocks,

@@ -26,6 +26,7 @@ class histogram_gpu final : public cudabench::fixture {
  public:
   histogram_gpu(variant v, std::size_t n) : v_(v), n_(n) {
     cudabench::require_device_memory(double(n) * sizeof(int) + 4.0 * histogram_bins * histogram_config::shared_blocks);
+    cudabench::require_host_memory(double(n) * sizeof(int));
     std::vector<int> h_in(n);
     kernels::fill_ints(h_in.data(), n, 0, histogram_bins, kernels::fresh_seed());
     kernels::histogram_cpu(h_in.data(), n, want_.data());
@@ -97,8 +98,9 @@ class histogram_gpu final : public cudabench::fixture {
 
 class histogram_cpu_case final : public cudabench::fixture {
  public:
-  explicit histogram_cpu_case(std::size_t n) : in_(n) {
+  explicit histogram_cpu_case(std::size_t n) {
     cudabench::require_host_memory(double(n) * sizeof(int));
+    in_.resize(n);
     kernels::fill_ints(in_.data(), n, 0, histogram_bins, kernels::fresh_seed());
   }
   void run(cudaStream_t) override { phase_range p(phase::host); kernels::histogram_cpu(in_.data(), in_.size(), hist_.data()); }
@@ -127,7 +129,8 @@ void register_histogram(cudabench::family_builder& f) {
       .reference("naive", "atomic_global")
       .reference("vendor", "cub");
   const auto n_axis = cudabench::size_axis(
-      "n", {{"quick", {1 << 20, 1 << 24}}, {"nightly", {1 << 20, 1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}});
+      "n", {{"quick", {1 << 20, 1 << 24}}, {"nightly", {1 << 20, 1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}},
+      bench::max_elements);
   const std::array<std::pair<const char*, variant>, 6> variants{{{"naive", variant::naive}, {"atomic_global", variant::atomic_global},
                                                                   {"shared_cpu_merge", variant::shared_cpu_merge},
                                                                   {"shared_gpu_merge", variant::shared_gpu_merge}, {"cub", variant::cub},

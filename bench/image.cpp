@@ -10,6 +10,7 @@
 #include "bench/suite_order.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
+#include "cudabench/requirements.hpp"
 #include "kernels/host_data.hpp"
 #include "kernels/image.cuh"
 #include "kernels/image_cpu.hpp"
@@ -24,9 +25,12 @@ constexpr std::size_t rgb_pixels = width * height;
 constexpr std::size_t rgb_bytes = 3 * rgb_pixels;
 constexpr float saturation = 1.5f;
 
-/// Host input/output of one image, in pageable (std::vector) or pinned memory.
+/// Host input/output of one image, in pageable (std::vector) or pinned memory. The first member of every image
+/// fixture: it checks the fixture's whole need, host and device (`device_bytes`), before anything is allocated.
 struct host_image {
-  host_image(std::size_t n, bool pinned) : pinned_(pinned) {
+  host_image(std::size_t n, bool pinned, double device_bytes, double more_host_bytes = 0) : pinned_(pinned) {
+    cudabench::require_device_memory(device_bytes);
+    cudabench::require_host_memory(2.0 * double(n) + more_host_bytes);
     if (pinned) { pin_in = cudabench::pinned_buffer<std::uint8_t>(n); pin_out = cudabench::pinned_buffer<std::uint8_t>(n); }
     else { vec_in.resize(n); vec_out.resize(n); }
     kernels::fill_bytes(in(), n, kernels::fresh_seed());
@@ -44,7 +48,7 @@ struct host_image {
 /// The exercise's base code: pageable memory, cudaMemcpy, kernel, cudaDeviceSynchronize, cudaMemcpy back.
 class invert_sync final : public cudabench::fixture {
  public:
-  invert_sync() : host_(gray_bytes, false), d_in_(gray_bytes), d_out_(gray_bytes) {}
+  invert_sync() : host_(gray_bytes, false, 2.0 * gray_bytes), d_in_(gray_bytes), d_out_(gray_bytes) {}
   void run(cudaStream_t) override {
     { phase_range p(phase::h2d); CB_CHECK(cudaMemcpy(d_in_.get(), host_.in(), gray_bytes, cudaMemcpyHostToDevice)); }
     { phase_range p(phase::kernel); kernels::launch_invert(d_in_.get(), d_out_.get(), gray_bytes, nullptr); CB_CHECK(cudaDeviceSynchronize()); }
@@ -64,7 +68,7 @@ class invert_sync final : public cudabench::fixture {
 /// The image split over N streams with cudaMemcpyAsync, from pageable or pinned host memory.
 class invert_streams final : public cudabench::fixture {
  public:
-  invert_streams(int n, bool pinned) : fan_(n), host_(gray_bytes, pinned), d_in_(gray_bytes), d_out_(gray_bytes) {}
+  invert_streams(int n, bool pinned) : fan_(n), host_(gray_bytes, pinned, 2.0 * gray_bytes), d_in_(gray_bytes), d_out_(gray_bytes) {}
   void run(cudaStream_t s) override {
     fan_.fork(s);
     for (int i = 0; i < fan_.size(); ++i) {
@@ -90,7 +94,7 @@ class invert_streams final : public cudabench::fixture {
 /// With `as_graph`, the same work is captured once into a CUDA graph and each run launches the graph.
 class invert_chunks final : public cudabench::fixture {
  public:
-  invert_chunks(int chunks, bool as_graph) : chunks_(chunks), fan_(3), host_(gray_bytes, true), d_in_(gray_bytes), d_out_(gray_bytes) {
+  invert_chunks(int chunks, bool as_graph) : chunks_(chunks), fan_(3), host_(gray_bytes, true, 2.0 * gray_bytes), d_in_(gray_bytes), d_out_(gray_bytes) {
     for (int i = 0; i < chunks; ++i) { copied_in_.emplace_back(cudaEventDisableTiming); inverted_.emplace_back(cudaEventDisableTiming); }
     if (as_graph) graph_ = cudabench::graph::capture(origin_, [this] { enqueue(origin_); });
   }
@@ -131,7 +135,7 @@ class invert_chunks final : public cudabench::fixture {
 /// once from the first byte to the last (no piece waits to be copied in before its copy back can start).
 class invert_mapped final : public cudabench::fixture {
  public:
-  invert_mapped() : host_(gray_bytes, true) {
+  invert_mapped() : host_(gray_bytes, true, 0) {
     CB_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_in_), host_.in(), 0));
     CB_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_out_), host_.out(), 0));
   }
@@ -149,7 +153,7 @@ class invert_mapped final : public cudabench::fixture {
 /// The kernel alone on device-resident data (cold L2).
 class invert_kernel_only final : public cudabench::fixture {
  public:
-  invert_kernel_only() : host_(gray_bytes, false), d_in_(gray_bytes), d_out_(gray_bytes) {
+  invert_kernel_only() : host_(gray_bytes, false, 2.0 * gray_bytes), d_in_(gray_bytes), d_out_(gray_bytes) {
     CB_CHECK(cudaMemcpy(d_in_.get(), host_.in(), gray_bytes, cudaMemcpyHostToDevice));
     CB_CHECK(cudaMemset(d_out_.get(), 0x5A, gray_bytes));
   }
@@ -169,7 +173,7 @@ class invert_kernel_only final : public cudabench::fixture {
 /// The CPU baseline.
 class invert_cpu_case final : public cudabench::fixture {
  public:
-  invert_cpu_case() : host_(gray_bytes, false) {}
+  invert_cpu_case() : host_(gray_bytes, false, 0) {}
   void run(cudaStream_t) override { phase_range p(phase::host); kernels::invert_cpu(host_.in(), host_.out(), gray_bytes); }
   std::string verify() override {
     for (std::size_t i = 0; i < gray_bytes; ++i)
@@ -192,7 +196,7 @@ std::string check_rgb(const std::uint8_t* in, const std::uint8_t* out) {
 /// Pageable, synchronous, both kernels on the legacy stream (the exercise's base code).
 class rgb_sync final : public cudabench::fixture {
  public:
-  rgb_sync() : host_(rgb_bytes, false), d_in_(rgb_bytes), d_mid_(rgb_bytes), d_out_(rgb_bytes) {}
+  rgb_sync() : host_(rgb_bytes, false, 3.0 * rgb_bytes), d_in_(rgb_bytes), d_mid_(rgb_bytes), d_out_(rgb_bytes) {}
   void run(cudaStream_t) override {
     { phase_range p(phase::h2d); CB_CHECK(cudaMemcpy(d_in_.get(), host_.in(), rgb_bytes, cudaMemcpyHostToDevice)); }
     {
@@ -212,7 +216,7 @@ class rgb_sync final : public cudabench::fixture {
 /// Pinned memory, rows split over N streams so copies and both kernels of different chunks overlap.
 class rgb_pipelined final : public cudabench::fixture {
  public:
-  explicit rgb_pipelined(int n) : fan_(n), host_(rgb_bytes, true), d_in_(rgb_bytes), d_mid_(rgb_bytes), d_out_(rgb_bytes) {}
+  explicit rgb_pipelined(int n) : fan_(n), host_(rgb_bytes, true, 3.0 * rgb_bytes), d_in_(rgb_bytes), d_mid_(rgb_bytes), d_out_(rgb_bytes) {}
   void run(cudaStream_t s) override {
     fan_.fork(s);
     for (int i = 0; i < fan_.size(); ++i) {
@@ -237,7 +241,7 @@ class rgb_pipelined final : public cudabench::fixture {
 
 class rgb_cpu final : public cudabench::fixture {
  public:
-  rgb_cpu() : host_(rgb_bytes, false), mid_(rgb_bytes) {}
+  rgb_cpu() : host_(rgb_bytes, false, 0, rgb_bytes), mid_(rgb_bytes) {}
   void run(cudaStream_t) override {
     phase_range p(phase::host);
     kernels::invert_cpu(host_.in(), mid_.data(), rgb_bytes);
@@ -263,9 +267,9 @@ void register_image(cudabench::family_builder& f) {
   const cudabench::work_counts rgb{.bytes_read = 2.0 * rgb_bytes, .bytes_written = 2.0 * rgb_bytes, .items = double(rgb_pixels)};
   // One image, so no size axis: the size is the image's bytes (distinct sizes: separate speedup tables).
   const double size = double(gray_bytes), rgb_size = double(rgb_bytes);
-  const auto streams = cudabench::int_axis("streams", cudabench::every_preset({1, 2, 4, 8, 16}));
-  const auto chunks = cudabench::int_axis("chunks", {{"quick", {6}}, {"nightly", {4, 6, 8}}, {"full", {4, 6, 8, 12, 16}}});
-  const auto rgb_streams = cudabench::int_axis("streams", {{"quick", {4}}, {"nightly", {1, 2, 4, 8, 16}}, {"full", {1, 2, 4, 8, 16}}});
+  const auto streams = cudabench::int_axis("streams", cudabench::every_preset({1, 2, 4, 8, 16}), bench::max_split);
+  const auto chunks = cudabench::int_axis("chunks", {{"quick", {6}}, {"nightly", {4, 6, 8}}, {"full", {4, 6, 8, 12, 16}}}, bench::max_split);
+  const auto rgb_streams = cudabench::int_axis("streams", {{"quick", {4}}, {"nightly", {1, 2, 4, 8, 16}}, {"full", {1, 2, 4, 8, 16}}}, bench::max_split);
   f.add({.variant = "sync", .on = where::gpu, .work = gray, .size = size, .host_bound = true, .make = [] { return std::make_unique<invert_sync>(); }});
   for (const cudabench::point& at : f.points(streams)) {
     const int n = at.get<int>("streams");

@@ -37,8 +37,13 @@ std::string compare_bytes(const std::uint8_t* got, const std::uint8_t* want, std
 /// held to.
 class copy_d2d final : public cudabench::fixture {
  public:
-  explicit copy_d2d(std::size_t n) : n_(n), src_(n), dst_(n), want_(n), got_(n) {
+  explicit copy_d2d(std::size_t n) : n_(n) {
     cudabench::require_device_memory(2.0 * double(n));
+    cudabench::require_host_memory(2.0 * double(n));
+    src_ = cudabench::device_buffer<std::uint8_t>(n);
+    dst_ = cudabench::device_buffer<std::uint8_t>(n);
+    want_.resize(n);
+    got_.resize(n);
     kernels::fill_bytes(want_.data(), n, kernels::fresh_seed());
     CB_CHECK(cudaMemcpy(src_.get(), want_.data(), n, cudaMemcpyHostToDevice));
     CB_CHECK(cudaMemset(dst_.get(), 0xA5, n));
@@ -60,8 +65,11 @@ class copy_d2d final : public cudabench::fixture {
 /// A kernel that only reads (a sum of float4 loads): the bandwidth of read-bound kernels.
 class read_stream final : public cudabench::fixture {
  public:
-  explicit read_stream(std::size_t floats) : n_(floats), in_(floats), partials_(std::size_t(kernels::read_stream_blocks())) {
+  explicit read_stream(std::size_t floats) : n_(floats) {
     cudabench::require_device_memory(4.0 * double(floats));
+    cudabench::require_host_memory(4.0 * double(floats));
+    in_ = cudabench::device_buffer<float>(floats);
+    partials_ = cudabench::device_buffer<float>(std::size_t(kernels::read_stream_blocks()));
     std::vector<float> h(floats);
     kernels::fill_uniform(h.data(), floats, 0.0f, 1.0f, kernels::fresh_seed());
     for (float v : h) want_ += v;
@@ -92,10 +100,14 @@ enum class direction { h2d, d2h, both };
 /// Host copies over PCIe (or C2C): pinned or pageable host memory, one way or both at once on two streams.
 class host_copy final : public cudabench::fixture {
  public:
-  host_copy(std::size_t n, direction d, bool pinned) : n_(n), dir_(d), pinned_(pinned), fan_(2), dev_in_(n), dev_out_(n),
-        want_up_(n), want_down_(n), got_(n) {
+  host_copy(std::size_t n, direction d, bool pinned) : n_(n), dir_(d), pinned_(pinned), fan_(2) {
     cudabench::require_device_memory(2.0 * double(n));
     cudabench::require_host_memory(6.0 * double(n));
+    dev_in_ = cudabench::device_buffer<std::uint8_t>(n);
+    dev_out_ = cudabench::device_buffer<std::uint8_t>(n);
+    want_up_.resize(n);
+    want_down_.resize(n);
+    got_.resize(n);
     if (pinned) { pinned_up_ = cudabench::pinned_buffer<std::uint8_t>(n); pinned_down_ = cudabench::pinned_buffer<std::uint8_t>(n); }
     else { pageable_up_.resize(n); pageable_down_.resize(n); }
     kernels::fill_bytes(want_up_.data(), n, kernels::fresh_seed());
@@ -140,7 +152,13 @@ class host_copy final : public cudabench::fixture {
 class fma_peak final : public cudabench::fixture {
  public:
   static constexpr float a = 0.9999f, b = 0.0001f;  ///< x -> x*a + b stays finite and moves every step
-  explicit fma_peak(int threads) : threads_(threads), seed_(std::size_t(threads)), out_(std::size_t(threads)), h_seed_(threads), got_(threads) {
+  explicit fma_peak(int threads) : threads_(threads) {
+    cudabench::require_device_memory(8.0 * threads);
+    cudabench::require_host_memory(8.0 * threads);
+    seed_ = cudabench::device_buffer<float>(std::size_t(threads));
+    out_ = cudabench::device_buffer<float>(std::size_t(threads));
+    h_seed_.resize(std::size_t(threads));
+    got_.resize(std::size_t(threads));
     kernels::fill_uniform(h_seed_.data(), std::size_t(threads), 0.0f, 1.0f, kernels::fresh_seed());
     CB_CHECK(cudaMemcpy(seed_.get(), h_seed_.data(), seed_.bytes(), cudaMemcpyHostToDevice));
   }

@@ -36,8 +36,12 @@ std::string check_matmul(const float* a, const float* b, const float* c, int n) 
 
 class matmul_gpu final : public cudabench::fixture {
  public:
-  matmul_gpu(variant v, int n) : v_(v), n_(n), total_(std::size_t(n) * n), a_(total_), b_(total_), c_(total_) {
-    cudabench::require_device_memory(3.0 * total_ * sizeof(float));
+  matmul_gpu(variant v, int n) : v_(v), n_(n), total_(std::size_t(n) * n) {
+    cudabench::require_device_memory(3.0 * double(total_) * sizeof(float));
+    cudabench::require_host_memory(3.0 * double(total_) * sizeof(float));
+    a_.resize(total_);
+    b_.resize(total_);
+    c_.resize(total_);
     kernels::fill_uniform(a_.data(), total_, -1.0f, 1.0f, kernels::fresh_seed());
     kernels::fill_uniform(b_.data(), total_, -1.0f, 1.0f, kernels::fresh_seed());
     d_a_ = cudabench::device_buffer<float>(total_);
@@ -70,7 +74,12 @@ class matmul_gpu final : public cudabench::fixture {
 
 class matmul_cpu_case final : public cudabench::fixture {
  public:
-  explicit matmul_cpu_case(int n) : n_(n), a_(std::size_t(n) * n), b_(a_.size()), c_(a_.size(), std::nanf("")) {
+  explicit matmul_cpu_case(int n) : n_(n) {
+    const std::size_t total = std::size_t(n) * n;
+    cudabench::require_host_memory(3.0 * double(total) * sizeof(float));
+    a_.resize(total);
+    b_.resize(total);
+    c_.assign(total, std::nanf(""));
     kernels::fill_uniform(a_.data(), a_.size(), -1.0f, 1.0f, kernels::fresh_seed());
     kernels::fill_uniform(b_.data(), b_.size(), -1.0f, 1.0f, kernels::fresh_seed());
   }
@@ -87,8 +96,9 @@ void register_matmul(cudabench::family_builder& f) {
       .reference("cpu", "cpu")
       .reference("naive", "naive")
       .reference("vendor", "cublas");
-  const auto gpu_n = cudabench::size_axis("n", {{"quick", {1024, 2048}}, {"nightly", {1024, 2048, 4096}}, {"full", {1024, 2048, 4096, 8192}}});
-  const auto cpu_n = cudabench::size_axis("n", {{"quick", {1024}}, {"nightly", {1024}}, {"full", {1024, 2048}}});
+  const auto gpu_n = cudabench::size_axis("n", {{"quick", {1024, 2048}}, {"nightly", {1024, 2048, 4096}}, {"full", {1024, 2048, 4096, 8192}}},
+                                          bench::max_side);
+  const auto cpu_n = cudabench::size_axis("n", {{"quick", {1024}}, {"nightly", {1024}}, {"full", {1024, 2048}}}, bench::max_side);
   auto work = [](int n) {
     const double e = double(n) * n;
     return cudabench::work_counts{.bytes_read = 8 * e, .bytes_written = 4 * e, .items = e, .flops = 2.0 * e * n};

@@ -30,6 +30,7 @@ class reduce_gpu final : public cudabench::fixture {
  public:
   reduce_gpu(variant v, std::size_t n) : v_(v), n_(n) {
     cudabench::require_device_memory(double(n) * sizeof(float) * 1.1);
+    cudabench::require_host_memory(double(n) * sizeof(float));
     std::vector<float> h(n);
     kernels::fill_uniform(h.data(), n, 0.0f, 1.0f, kernels::fresh_seed());
     want_ = kernels::sum_cpu(h.data(), n);
@@ -69,8 +70,9 @@ class reduce_gpu final : public cudabench::fixture {
 
 class reduce_cpu_case final : public cudabench::fixture {
  public:
-  explicit reduce_cpu_case(std::size_t n) : in_(n) {
+  explicit reduce_cpu_case(std::size_t n) {
     cudabench::require_host_memory(double(n) * sizeof(float));
+    in_.resize(n);
     kernels::fill_uniform(in_.data(), n, 0.0f, 1.0f, kernels::fresh_seed());
   }
   void run(cudaStream_t) override { phase_range p(phase::host); got_ = kernels::sum_cpu(in_.data(), in_.size()); }
@@ -93,7 +95,8 @@ void register_reduce(cudabench::family_builder& f) {
       .reference("naive", "shared_tree")
       .reference("vendor", "cub");
   const auto n_axis = cudabench::size_axis(
-      "n", {{"quick", {1 << 20, 1 << 24}}, {"nightly", {1 << 20, 1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}});
+      "n", {{"quick", {1 << 20, 1 << 24}}, {"nightly", {1 << 20, 1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}},
+      bench::max_elements);
   for (const cudabench::point& at : f.points(n_axis)) {
     const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4, .items = double(n)};

@@ -66,6 +66,7 @@ class vector_managed final : public cudabench::fixture {
     CB_CHECK(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, dev));
     if (!concurrent) throw cudabench::skip_case("the device has no concurrent managed access (no on-demand migration)");
     cudabench::require_device_memory(3.0 * n * sizeof(float));  // managed memory never beyond free device memory
+    cudabench::require_host_memory(4.0 * n * sizeof(float));    // filled on the host; the check adds one more array
     device_ = {cudaMemLocationTypeDevice, dev};
     a_ = cudabench::managed_buffer<float>(n);
     b_ = cudabench::managed_buffer<float>(n);
@@ -100,8 +101,11 @@ class vector_managed final : public cudabench::fixture {
 
 class vector_cpu_case final : public cudabench::fixture {
  public:
-  explicit vector_cpu_case(std::size_t n) : a_(n), b_(n), c_(n, std::nanf("")) {
-    cudabench::require_host_memory(3.0 * n * sizeof(float));
+  explicit vector_cpu_case(std::size_t n) {
+    cudabench::require_host_memory(3.0 * double(n) * sizeof(float));
+    a_.resize(n);
+    b_.resize(n);
+    c_.assign(n, std::nanf(""));
     kernels::fill_uniform(a_.data(), n, -1.0f, 1.0f, kernels::fresh_seed());
     kernels::fill_uniform(b_.data(), n, -1.0f, 1.0f, kernels::fresh_seed());
   }
@@ -121,7 +125,8 @@ void register_vector(cudabench::family_builder& f) {
       .reference("cpu", "cpu")
       .reference("naive", "explicit");
   const auto n_axis = cudabench::size_axis(
-      "n", {{"quick", {1 << 24}}, {"nightly", {1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}});
+      "n", {{"quick", {1 << 24}}, {"nightly", {1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}},
+      bench::max_elements);
   for (const cudabench::point& at : f.points(n_axis)) {
     const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * double(n), .items = double(n)};

@@ -21,9 +21,11 @@ declare -A probe=(
   [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
   [libfmt-dev]=/usr/include/fmt/core.h
   [libgtest-dev]=/usr/include/gtest/gtest.h
+  [libre2-dev]=/usr/include/re2/re2.h
+  [pkg-config]=/usr/bin/pkg-config
 )
 missing=()
-for pkg in cmake g++ libbenchmark-dev nlohmann-json3-dev libfmt-dev libgtest-dev; do
+for pkg in cmake g++ libbenchmark-dev nlohmann-json3-dev libfmt-dev libgtest-dev libre2-dev pkg-config; do
   [ -e "${probe[$pkg]}" ] || missing+=("$pkg")
 done
 if [ "$want_tests" = 1 ]; then

@@ -47,6 +47,16 @@ void check_command_line_axes(const suite& s, const preset& p) {
   }
 }
 
+/// `values` from the command line option `given` ("--sizes=conv2d"), each within the axis's largest value.
+const std::vector<std::int64_t>& within_max(const std::vector<std::int64_t>& values, const axis& a, const std::string& family,
+                                            const std::string& given) {
+  for (std::int64_t v : values)
+    if (v > a.max)
+      throw usage_error(given + ": " + std::to_string(v) + " is over the largest " + a.name + " that " + family + " runs (" +
+                        std::to_string(a.max) + ")");
+  return values;
+}
+
 }  // namespace
 
 registration::registration(const char* family, family_registrar fn, int order) {
@@ -57,11 +67,16 @@ std::vector<std::int64_t> family_builder::values_of(const axis& a) const {
   if (auto it = preset_.axes.find(family_.name + "." + a.name); it != preset_.axes.end()) {
     if (a.size && preset_.sizes.count(family_.name))
       throw usage_error("--axis=" + it->first + " and --sizes=" + family_.name + " both set the size axis '" + a.name + "'");
-    return it->second;
+    return within_max(it->second, a, family_.name, "--axis=" + it->first);
   }
   if (a.size)
-    if (auto it = preset_.sizes.find(family_.name); it != preset_.sizes.end()) return it->second;
-  if (auto it = a.values.find(preset_.name); it != a.values.end()) return it->second;
+    if (auto it = preset_.sizes.find(family_.name); it != preset_.sizes.end())
+      return within_max(it->second, a, family_.name, "--sizes=" + family_.name);
+  if (auto it = a.values.find(preset_.name); it != a.values.end()) {
+    for (std::int64_t v : it->second)
+      if (v > a.max) throw std::logic_error("family '" + family_.name + "': axis '" + a.name + "' lists " + std::to_string(v) + ", over its max");
+    return it->second;
+  }
   throw std::logic_error("family '" + family_.name + "': axis '" + a.name + "' has no values for the preset '" + preset_.name + "'");
 }
 

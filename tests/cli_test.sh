@@ -236,8 +236,8 @@ s=$(run "$bench" --filter='^image/cpu$' --watchdog=off --json "$tmp/inproc.json"
   'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert [r[\"name\"] for r in d[\"benchmarks\"]] == [\"image/cpu\"]" "$tmp/inproc.json"'
 s=$(run "$bench" --filter='^image/cpu$' --compare-to="$fx/synthetic_other_gpu.json"); check "--compare-to a baseline of another GPU: refused before the first case" 2 "$s" \
   'grep -q "refused before running" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
-s=$(run "$bench" --filter='\66666666666666666666'); check "a back-reference number the regex compiler would overflow on: refused" 2 "$s" 'grep -q "back-reference number of 1,000 or more" "$tmp/err"'
-s=$(run "$bench" --inject-slowdown='a{99999999999}:5'); check "a repetition count the regex compiler would overflow on: refused" 2 "$s" 'grep -q "repetition count of 1,000 or more" "$tmp/err"'
+s=$(run "$bench" --filter='\66666666666666666666'); check "a back-reference number a backtracking compiler overflowed on: an RE2 octal escape, matching nothing" 2 "$s" 'grep -q "no case matches" "$tmp/err"'
+s=$(run "$bench" --list --inject-slowdown='a{99999999999}:5'); check "a repetition count a backtracking compiler overflowed on: RE2 reads a literal brace" 0 "$s"
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\n' >"$tmp/ncu-none"
 printf '#!/bin/sh\necho "\\"ID\\",\\"Kernel Name\\""\necho "\\"0\\",\\"k(int)\\""\necho "$*" >"%s/ncu-args"\n' "$tmp" >"$tmp/ncu-one"

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <set>
 
 #include "cudabench/presets.hpp"
@@ -84,6 +85,71 @@ TEST(Options, InjectSlowdownAndCache) {
   EXPECT_THROW(parse_run_options({"--inject-slowdown=conv2d:-1"}), usage_error);
   EXPECT_THROW(parse_run_options({"--inject-slowdown=:5"}), usage_error);
   EXPECT_THROW(parse_run_options({"--cache=warm"}), usage_error);
+}
+
+TEST(Options, PatternsMatchInLinearTime) {
+  // Each of these backtracks exponentially (or for hours) in a backtracking engine on a name that fails.
+  const std::string name(200, 'a');
+  for (const char* p : {"(.*)+zzz", "(.*)*zzz", ".*.*.*.*.*.*.*zzz", "(a|a)*b", "(a+)+b", "(x+x+)+y"}) {
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_FALSE(user_regex(p, "--filter").found_in(name)) << p;
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(1)) << p;
+  }
+  EXPECT_TRUE(user_regex("conv2d/(tiled|fast)", "--filter").found_in("conv2d/fast/1024"));
+  EXPECT_TRUE(user_regex("tiled", "--filter").found_in("conv2d/tiled/1024"));  // anywhere in the name
+  EXPECT_FALSE(user_regex("^tiled", "--filter").found_in("conv2d/tiled/1024"));
+}
+
+TEST(Options, AnInvalidPatternIsRefusedNamingTheOption) {
+  auto message = [](const std::vector<std::string>& args) -> std::string {
+    try {
+      parse_run_options(args);
+    } catch (const usage_error& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  // A back-reference and a look-ahead: RE2 has neither (they are what makes matching exponential).
+  EXPECT_EQ(message({"--filter=(a)\\1"}).rfind("--filter: invalid regular expression", 0), 0u) << message({"--filter=(a)\\1"});
+  EXPECT_EQ(message({"--benchmark_filter=x(?=y)"}).rfind("--benchmark_filter: invalid regular expression", 0), 0u);
+  EXPECT_EQ(message({"--inject-slowdown=a(:5"}).rfind("--inject-slowdown: invalid regular expression", 0), 0u);
+  EXPECT_EQ(message({"--filter=-(b"}).rfind("--filter: invalid regular expression", 0), 0u);  // after the negating -
+  EXPECT_EQ(message({"--filter=a{1001}"}).rfind("--filter: invalid regular expression", 0), 0u);
+  EXPECT_EQ(message({"--filter=" + std::string(1001, 'a')}).rfind("--filter: a regular expression of over 1000", 0), 0u);
+  EXPECT_EQ(message({"--filter=" + std::string(1000, 'a')}), "accepted");
+  EXPECT_EQ(message({"--filter=-conv2d"}), "accepted");  // Google Benchmark's negation
+  for (const std::string& m : {message({"--filter=(a)\\1"}), message({"--filter=a{1001}"})}) EXPECT_EQ(m.find('\n'), std::string::npos);
+}
+
+TEST(Options, SizesAreWholeNumbersOf64Bits) {
+  EXPECT_EQ(parse_run_options({"--sizes=conv2d=99999999999,4294967296"}).sizes.at("conv2d"),
+            (std::vector<std::int64_t>{99999999999, 4294967296}));
+  EXPECT_EQ(parse_run_options({"--axis=dot.streams=9223372036854775807"}).axes.at("dot.streams"),
+            std::vector<std::int64_t>{9223372036854775807});
+  for (const char* bad : {"--sizes=conv2d=9223372036854775808", "--sizes=conv2d=0", "--sizes=conv2d=-1", "--sizes=conv2d=1e9",
+                          "--axis=dot.streams=99999999999999999999"}) {
+    try {
+      parse_run_options({bad});
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const usage_error& e) {
+      EXPECT_NE(std::string(e.what()).find("is not a positive whole number (1 to 9223372036854775807)"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Options, NumbersOutOfRangeAreRefusedNamingTheOptionAndTheRange) {
+  for (const auto& [arg, range] : std::vector<std::pair<std::string, std::string>>{
+           {"--repetitions=4294967297", "--repetitions expects a whole number from 1 to 1000"},
+           {"--device=99999999999999999999", "--device expects a whole number from 0 to 1023"},
+           {"--threshold=1e309", "--threshold expects a number from 0 to 1000"},
+           {"--watchdog=-5", "--watchdog (seconds, or off) expects a number from 1 to 86400"}}) {
+    try {
+      parse_run_options({arg});
+      ADD_FAILURE() << arg << " was taken";
+    } catch (const usage_error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(range, 0), 0u) << e.what();
+    }
+  }
 }
 
 TEST(Options, BlockingKernelIsOnUnlessTurnedOff) {

@@ -16,6 +16,8 @@ class nothing final : public fixture {
 std::unique_ptr<fixture> make_nothing() { return std::make_unique<nothing>(); }
 
 const axis n_axis = size_axis("n", {{"quick", {1}}, {"nightly", {2, 3}}, {"full", {4, 5, 6}}});
+/// A size axis whose cases can take sizes beyond 32 bits.
+const axis wide_axis = size_axis("n", every_preset({1}), std::int64_t(1) << 40);
 
 void register_sized(family_builder& f) {
   f.describe("a family with a size axis");
@@ -33,6 +35,10 @@ CB_REGISTER_FAMILY(test_z_first, register_fixed, -20);
 CB_REGISTER_FAMILY(test_sized, register_sized);
 CB_REGISTER_FAMILY(test_fixed, register_fixed);
 CB_REGISTER_FAMILY(test_streams, register_streams);
+void register_wide(family_builder& f) {
+  for (const point& at : f.points(wide_axis)) f.add(at, {.variant = "v", .on = where::cpu, .make = make_nothing});
+}
+CB_REGISTER_FAMILY(test_wide, register_wide);
 
 std::vector<std::string> names_of(const suite& s, const std::string& family) {
   std::vector<std::string> out;
@@ -120,7 +126,7 @@ TEST(Registry, CommandLineSizesReplaceThePresets) {
   const suite s = build_suite(p);
   EXPECT_EQ(names_of(s, "test_sized"), (std::vector<std::string>{"test_sized/v/7", "test_sized/v/9"}));
   for (const case_def& c : s.cases)
-    if (c.family == "test_sized") EXPECT_EQ(c.name(), "test_sized/v/" + std::to_string(int(c.size)));
+    if (c.family == "test_sized") { EXPECT_EQ(c.name(), "test_sized/v/" + std::to_string(int(c.size))); }
 }
 
 TEST(Registry, CommandLineAxisValuesReplaceThePresets) {
@@ -156,5 +162,45 @@ TEST(Registry, FamiliesRunByTheirOrderKeyThenByNameNotByRegistration) {
   std::vector<std::string> families;
   for (const family_def& f : build_suite(preset_by_name("quick")).families)
     if (f.name.rfind("test_", 0) == 0) families.push_back(f.name);
-  EXPECT_EQ(families, (std::vector<std::string>{"test_z_first", "test_a_second", "test_fixed", "test_sized", "test_streams"}));
+  EXPECT_EQ(families, (std::vector<std::string>{"test_z_first", "test_a_second", "test_fixed", "test_sized", "test_streams", "test_wide"}));
+}
+
+TEST(Axes, AValueIsNeverNarrowed) {
+  scratch_family t("quick");
+  t.p.sizes["t"] = {4294967296, 2147483648, 99999999999};
+  const std::vector<point> at = t.b.points(wide_axis);
+  ASSERT_EQ(at.size(), 3u);
+  EXPECT_EQ(at[0].params(), "4294967296");
+  EXPECT_EQ(at[0].get<std::size_t>("n"), 4294967296u);
+  EXPECT_THROW(at[0].get<int>("n"), std::out_of_range);  // would be 0
+  EXPECT_THROW(at[1].get<int>("n"), std::out_of_range);  // would be -2147483648
+  EXPECT_THROW(at[2].get<unsigned>("n"), std::out_of_range);
+  EXPECT_EQ(at[2].get<std::int64_t>("n"), 99999999999);
+}
+
+TEST(Registry, CommandLineValuesOverAnAxisMaximumAreRefusedNamingTheOption) {
+  preset p = preset_by_name("quick");
+  p.sizes["test_sized"] = {2147483647};  // the default maximum: what an int holds
+  EXPECT_EQ(names_of(build_suite(p), "test_sized"), std::vector<std::string>{"test_sized/v/2147483647"});
+  p.sizes["test_sized"] = {1, 2147483648};
+  try {
+    build_suite(p);
+    ADD_FAILURE() << "a size over the axis's maximum was taken";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--sizes=test_sized: 2147483648 is over the largest n"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(2147483647)"), std::string::npos) << e.what();
+  }
+  p.sizes.clear();
+  p.axes["test_streams.streams"] = {4294967296};
+  try {
+    build_suite(p);
+    ADD_FAILURE() << "an axis value over the axis's maximum was taken";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--axis=test_streams.streams: 4294967296"), std::string::npos) << e.what();
+  }
+  p.axes.clear();
+  p.sizes["test_wide"] = {99999999999};
+  EXPECT_EQ(names_of(build_suite(p), "test_wide"), std::vector<std::string>{"test_wide/v/99999999999"});
+  p.sizes["test_wide"] = {(std::int64_t(1) << 40) + 1};
+  EXPECT_THROW(build_suite(p), usage_error);
 }

@@ -18,7 +18,8 @@ reader=(harness/results.cpp harness/device_info.cpp harness/merge.cpp harness/st
         harness/output_sink.cpp)
 declare -A sources=(
   [results]="tests/fuzz/results_fuzzer.cpp ${reader[*]}"
-  [options]="tests/fuzz/options_fuzzer.cpp app/options.cpp harness/presets.cpp harness/format.cpp"
+  [options]="tests/fuzz/options_fuzzer.cpp app/options.cpp app/option_parse.cpp app/option_table.cpp app/option_help.cpp
+           harness/pattern.cpp harness/presets.cpp harness/format.cpp"
   [trend]="tests/fuzz/trend_fuzzer.cpp reports/trend.cpp reports/svg.cpp reports/escape.cpp ${reader[*]}"
 )
 targets=("$@")
@@ -26,7 +27,7 @@ targets=("$@")
 status=0
 for t in "${targets[@]}"; do
   [ -n "${sources[$t]:-}" ] || { echo "tools/fuzz/run.sh: no target '$t' (results, options, trend)" >&2; exit 2; }
-  (cd "$root" && "$cxx" "${flags[@]}" ${sources[$t]} -lfmt -o "$out/${t}_fuzzer") || exit 2
+  (cd "$root" && "$cxx" "${flags[@]}" ${sources[$t]} -lfmt -lre2 -o "$out/${t}_fuzzer") || exit 2
   corpus="$root/tests/fuzz/corpus/$t"
   mkdir -p "$out/new-$t"
   echo "== $t: $runs runs" >&2

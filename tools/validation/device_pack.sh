@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs what a GPU machine without packages needs into .devlibs/ (ignored by git): the binaries in the
 # build's layout, the external example built against the installed package, and the shared libraries
-# Debian provides but that machine lacks (Google Benchmark, fmt). Run after ci/build.sh.
+# Debian provides but that machine lacks (Google Benchmark, fmt, RE2 and the Abseil libraries a newer RE2
+# links). Run after ci/build.sh.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${CUDABENCH_BUILD_DIR:-$root/build}"
@@ -18,7 +19,14 @@ cmake -S "$root/examples/external" -B "$build/pack-external" -DCMAKE_PREFIX_PATH
       -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" >/dev/null
 cmake --build "$build/pack-external" -j "$(nproc)" >/dev/null
 cp "$build/pack-external/saxpy_bench" "$out/external/"
-for lib in $(ldd "$build/bench/cudabench" | awk '/libbenchmark|libfmt/ {print $3}'); do cp -L "$lib" "$out/lib/"; done
+for lib in $(ldd "$build/bench/cudabench" | awk '/libbenchmark|libfmt|libre2|libabsl/ {print $3}'); do cp -L "$lib" "$out/lib/"; done
+# RE2 for a build on that machine (tools/validation/device_gb18.sh): headers, library and a pkg-config file
+# in re2/, found with PKG_CONFIG_PATH=.devlibs/re2/lib/pkgconfig.
+mkdir -p "$out/re2/include" "$out/re2/lib/pkgconfig"
+cp -r /usr/include/re2 "$out/re2/include/"
+cp -L "$(pkg-config --variable=libdir re2)"/libre2.so "$out/re2/lib/"
+printf '%s\n' 'prefix=${pcfiledir}/../..' 'Name: re2' 'Description: RE2, carried by device_pack.sh' 'Version: 0.0.0' \
+  'Cflags: -pthread -I${prefix}/include' 'Libs: -pthread -L${prefix}/lib -lre2' >"$out/re2/lib/pkgconfig/re2.pc"
 # Nsight Systems' importer on the H100 machine lacks libdw.so.1: Debian's libdw1 and libelf1, unpacked, go
 # into nsys-lib/ (put first on LD_LIBRARY_PATH for nsys only; see docs/profiling.md).
 mkdir -p "$out/nsys-lib"
