@@ -6,8 +6,12 @@
 #include <cmath>
 #include <algorithm>
 #include <cctype>
+#include <exception>
+#include <optional>
 #include <set>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "harness/atomic_file.hpp"
 #include "harness/results_schema.hpp"
@@ -169,7 +173,9 @@ case_meta read_meta(const std::string& name, const json& m) {
   return c;
 }
 
-void read_context(run_result& r, const json& j) {
+/// The context: the host, the device(s), how the run was made, its families and limits, and (with
+/// `with_cases`; the streaming reader takes them as they come) the cases it selected.
+void read_context(run_result& r, const json& j, bool with_cases) {
   const json context = j.value(k::context, json::object());
   if (!context.is_object()) return;
   for (auto& [key, v] : context.items())
@@ -182,6 +188,7 @@ void read_context(run_result& r, const json& j) {
   read_settings(r, meta);
   read_families(r, meta);
   read_limits(r, meta);
+  if (!with_cases) return;
   const json cases = meta.value(k::cases, json::object());
   if (cases.is_object())
     for (auto& [name, m] : cases.items()) r.selection.push_back(read_meta(name, m));
@@ -242,83 +249,162 @@ repetition read_repetition(const json& row, double seconds, case_result& c, cons
   return rep;
 }
 
-/// Reads every row into its case; returns the median aggregates of cases that may have only those.
-std::map<std::string, double> read_rows(run_result& r, const json& rows, const std::map<std::string, const case_meta*>& meta) {
-  std::map<std::string, std::size_t> index;
-  std::set<std::string> seen_rows;
-  std::map<std::string, double> median_aggregate;
-  std::size_t row_number = 0;
-  for (const auto& row : rows) {
-    ++row_number;
-    if (!row.is_object() || !row.contains(k::name) || !row[k::name].is_string())
-      throw input_error(fmt::format("{}: row {} has no name", r.source, row_number));
-    check_field_types(row, r.source, row_number);
-    const std::string name = canonical_case_name(string_field(row, k::run_name, row[k::name].get<std::string>()));
-    const std::string run_type = row.value(k::run_type, "iteration");
-    const std::string agg = row.value(k::aggregate_name, "");
-    const std::string key = fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, number_field(row, k::repetition_index, -1), number_field(row, k::threads, 1));
-    if (!seen_rows.insert(key).second) throw input_error(fmt::format("{}: duplicate case name '{}'", r.source, name));
-    auto [it, added] = index.emplace(name, r.cases.size());
-    if (added) {
-      case_result c;
-      if (auto m = meta.find(name); m != meta.end()) static_cast<case_meta&>(c) = *m->second;
-      else { c.name = name; split_case_name(c); }
-      r.cases.push_back(std::move(c));
-    }
-    case_result& c = r.cases[it->second];
-    if (row.value(k::error_occurred, false) || row.value(k::skipped, false)) {
-      const bool skipped = row.value(k::skipped, false);
-      c.status = skipped ? case_status::skipped : case_status::failed;
-      c.message = skipped ? string_field(row, k::skip_message) : string_field(row, k::error_message);
-      continue;
-    }
-    // Of the aggregates only the median is used (stddev rows may legitimately be 0, cv has no time unit).
-    if (run_type == "aggregate" && (agg != "median" || row.value(k::aggregate_unit, "time") != "time")) continue;
-    const double seconds = row_seconds(row, r.source, name);
-    if (run_type == "aggregate") median_aggregate[name] = seconds;
-    else c.repetitions.push_back(read_repetition(row, seconds, c, r.source));
+/// Reads rows one at a time into their cases (in the order first seen), as the parser meets them.
+class row_reader {
+ public:
+  explicit row_reader(run_result& r) : r_(r) {}
+  void read(const json& row);
+  /// The median aggregates of cases that may have only those.
+  const std::map<std::string, double>& median_aggregates() const { return median_aggregate_; }
+
+ private:
+  run_result& r_;
+  std::unordered_map<std::string, std::size_t> index_;
+  std::unordered_set<std::string> seen_rows_;
+  std::map<std::string, double> median_aggregate_;
+  std::size_t row_number_ = 0;
+};
+
+void row_reader::read(const json& row) {
+  ++row_number_;
+  if (!row.is_object() || !row.contains(k::name) || !row[k::name].is_string())
+    throw input_error(fmt::format("{}: row {} has no name", r_.source, row_number_));
+  check_field_types(row, r_.source, row_number_);
+  const std::string name = canonical_case_name(string_field(row, k::run_name, row[k::name].get<std::string>()));
+  const std::string run_type = row.value(k::run_type, "iteration");
+  const std::string agg = row.value(k::aggregate_name, "");
+  const std::string key = fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, number_field(row, k::repetition_index, -1), number_field(row, k::threads, 1));
+  if (!seen_rows_.insert(key).second) throw input_error(fmt::format("{}: duplicate case name '{}'", r_.source, name));
+  auto [it, added] = index_.emplace(name, r_.cases.size());
+  if (added) {
+    case_result c;
+    c.name = name;
+    split_case_name(c);
+    r_.cases.push_back(std::move(c));
   }
-  return median_aggregate;
+  case_result& c = r_.cases[it->second];
+  if (row.value(k::error_occurred, false) || row.value(k::skipped, false)) {
+    const bool skipped = row.value(k::skipped, false);
+    c.status = skipped ? case_status::skipped : case_status::failed;
+    c.message = skipped ? string_field(row, k::skip_message) : string_field(row, k::error_message);
+    return;
+  }
+  // Of the aggregates only the median is used (stddev rows may legitimately be 0, cv has no time unit).
+  if (run_type == "aggregate" && (agg != "median" || row.value(k::aggregate_unit, "time") != "time")) return;
+  const double seconds = row_seconds(row, r_.source, name);
+  if (run_type == "aggregate") median_aggregate_[name] = seconds;
+  else c.repetitions.push_back(read_repetition(row, seconds, c, r_.source));
+}
+
+/// Throws unless `j` is a document with a non-empty "benchmarks" array (`rows` rows, read or still there).
+void check_document(const json& j, std::size_t rows, const std::string& source) {
+  if (!j.is_object() || !j.contains(k::benchmarks) || !j[k::benchmarks].is_array())
+    throw input_error(source + ": not Google Benchmark output (no 'benchmarks' array)");
+  if (rows == 0) throw input_error(source + ": holds no results (empty 'benchmarks')");
+}
+
+/// After the context and every row are read: each case's declared metadata, its summary, the index.
+void finish_run(run_result& r, const row_reader& rows) {
+  std::unordered_map<std::string, const case_meta*> meta;
+  for (const case_meta& m : r.selection) meta.emplace(m.name, &m);
+  for (auto& c : r.cases) {
+    if (auto m = meta.find(c.name); m != meta.end()) static_cast<case_meta&>(c) = *m->second;
+    summarize_case(c);
+    if (c.status != case_status::ok || !c.repetitions.empty()) continue;
+    if (auto it = rows.median_aggregates().find(c.name); it != rows.median_aggregates().end()) { c.median_s = it->second; c.aggregates_only = true; }
+    else throw input_error(fmt::format("{}: case '{}' has neither per-repetition rows nor a median", r.source, c.name));
+  }
+  r.index_cases();
+}
+
+/// What one pass of the parser leaves: the document without its rows and without the entries of
+/// context.cudabench.cases (those went to their callbacks as each ended), and the rows' count.
+struct streamed_document {
+  json top;
+  std::size_t rows = 0;
+};
+
+/// Parses `text` in one pass, handing each element of the top-level "benchmarks" array to `on_row` and each
+/// entry of context.cudabench.cases to `on_case` as soon as it ends, then dropping it: the document's tree
+/// never holds more than one row, so memory follows the model, not the text (a DOM of a million rows took
+/// ten times the file), and ordered_json's one-by-one key search never runs over a hundred thousand cases.
+/// A second top-level "benchmarks" array restarts the rows (`on_restart`), as a parsed tree keeps the last.
+/// Syntax errors throw nlohmann's parse_error.
+template <typename OnRow, typename OnCase, typename OnRestart>
+streamed_document parse_streaming(const std::string& text, OnRow on_row, OnCase on_case, OnRestart on_restart) {
+  streamed_document doc;
+  std::vector<std::string> path;  // the keys from the root to the current value
+  bool in_rows = false;           // inside the top-level "benchmarks" array
+  bool in_cases = false;          // inside the object context.cudabench.cases
+  auto at = [&](std::initializer_list<const char*> keys) {
+    if (path.size() < keys.size()) return false;
+    std::size_t i = 0;
+    for (const char* key : keys) if (path[i++] != key) return false;
+    return true;
+  };
+  using event = json::parse_event_t;
+  json::parser_callback_t callback = [&](int depth, event e, json& parsed) {
+    if (e == event::key) {
+      path.resize(std::size_t(depth - 1));
+      path.push_back(parsed.get<std::string>());
+      return true;
+    }
+    if (depth == 3 && e == event::object_start && path.size() == 3 && at({k::context, k::cudabench, k::cases})) in_cases = true;
+    else if (depth == 3 && (e == event::object_end || e == event::array_end)) in_cases = false;
+    if (depth == 1 && e == event::array_start && path.size() == 1 && at({k::benchmarks})) {
+      if (doc.rows > 0) on_restart();
+      doc.rows = 0;
+      in_rows = true;
+    } else if (depth == 1 && (e == event::array_end || e == event::object_end)) {
+      in_rows = false;
+    }
+    const bool ends_value = e == event::object_end || e == event::array_end || e == event::value;
+    if (in_rows && depth == 2 && ends_value) {
+      ++doc.rows;
+      on_row(parsed);
+      return false;
+    }
+    if (in_cases && depth == 4 && ends_value) {
+      on_case(path[3], parsed);
+      return false;
+    }
+    return true;
+  };
+  doc.top = json::parse(text, callback);
+  return doc;
 }
 }  // namespace
 
 run_result parse_run(const json& j, const std::string& source) {
   run_result r;
   r.source = source;
-  if (!j.is_object() || !j.contains(k::benchmarks) || !j[k::benchmarks].is_array())
-    throw input_error(source + ": not Google Benchmark output (no 'benchmarks' array)");
-  if (j[k::benchmarks].empty()) throw input_error(source + ": holds no results (empty 'benchmarks')");
-  read_context(r, j);
-  std::map<std::string, const case_meta*> meta;
-  for (const case_meta& m : r.selection) meta.emplace(m.name, &m);
-  const std::map<std::string, double> median_aggregate = read_rows(r, j[k::benchmarks], meta);
-  for (auto& c : r.cases) {
-    summarize_case(c);
-    if (c.status != case_status::ok || !c.repetitions.empty()) continue;
-    if (auto it = median_aggregate.find(c.name); it != median_aggregate.end()) { c.median_s = it->second; c.aggregates_only = true; }
-    else throw input_error(fmt::format("{}: case '{}' has neither per-repetition rows nor a median", source, c.name));
-  }
-  r.index_cases();
+  check_document(j, j.is_object() && j.contains(k::benchmarks) && j[k::benchmarks].is_array() ? j[k::benchmarks].size() : 0, source);
+  read_context(r, j, true);
+  row_reader rows(r);
+  for (const auto& row : j[k::benchmarks]) rows.read(row);
+  finish_run(r, rows);
   return r;
 }
 
-std::string sanitize_gbench_json(const std::string& text) {
-  // One pass: outside strings, a bare NaN/nan/inf/Inf/Infinity (optionally signed) becomes null.
+namespace {
+/// The text with every bare NaN/nan/inf/Inf/Infinity outside strings (optionally signed) turned into null,
+/// or nothing when it holds none (a large file is then parsed where it lies, not copied).
+std::optional<std::string> sanitized_copy(const std::string& text) {
   static const std::string_view words[] = {"Infinity", "NaN", "nan", "Inf", "inf"};
-  std::string out;
-  out.reserve(text.size());
+  std::optional<std::string> out;  // starts at the first replacement
+  std::size_t copied = 0;          // text[copied, i) still to append to out
   bool in_string = false;
   for (std::size_t i = 0; i < text.size();) {
     const char ch = text[i];
     if (in_string) {
-      out += ch;
-      if (ch == '\\' && i + 1 < text.size()) out += text[++i];
+      if (ch == '\\' && i + 1 < text.size()) ++i;
       else if (ch == '"') in_string = false;
       ++i;
       continue;
     }
-    if (ch == '"') { in_string = true; out += ch; ++i; continue; }
-    std::size_t j = i + (ch == '-' || ch == '+' ? 1 : 0);
+    if (ch == '"') { in_string = true; ++i; continue; }
+    const std::size_t j = i + (ch == '-' || ch == '+' ? 1 : 0);
+    if (j >= text.size() || (text[j] != 'N' && text[j] != 'n' && text[j] != 'I' && text[j] != 'i')) { ++i; continue; }
     bool replaced = false;
     for (std::string_view w : words) {
       if (text.compare(j, w.size(), w) != 0) continue;
@@ -326,15 +412,24 @@ std::string sanitize_gbench_json(const std::string& text) {
       const bool word_ends = end >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_');
       const bool word_starts = i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_' || text[i - 1] == '.');
       if (word_ends && word_starts) {
-        out += "null";
-        i = end;
+        if (!out) out.emplace().reserve(text.size());
+        out->append(text, copied, i - copied);
+        *out += "null";
+        i = copied = end;
         replaced = true;
         break;
       }
     }
-    if (!replaced) { out += ch; ++i; }
+    if (!replaced) ++i;
   }
+  if (out) out->append(text, copied, std::string::npos);
   return out;
+}
+}  // namespace
+
+std::string sanitize_gbench_json(const std::string& text) {
+  std::optional<std::string> out = sanitized_copy(text);
+  return out ? std::move(*out) : text;
 }
 
 std::size_t json_nesting_depth(std::string_view text) {
@@ -357,17 +452,48 @@ std::size_t json_nesting_depth(std::string_view text) {
 }
 
 run_result parse_run_text(const std::string& raw, const std::string& path) {
-  const std::string text = sanitize_gbench_json(raw);
+  std::optional<std::string> sanitized = sanitized_copy(raw);
+  const std::string& text = sanitized ? *sanitized : raw;
   if (const std::size_t depth = json_nesting_depth(text); depth > max_json_depth)
     throw input_error(fmt::format("{}: JSON nested {} levels deep (benchmark results need a few; over {} is refused)", path, depth, max_json_depth));
-  nlohmann::ordered_json j;
+  run_result r;
+  r.source = path;
+  std::optional<row_reader> rows(std::in_place, r);
+  std::exception_ptr row_error;  // the first row's problem, thrown after the checks of the whole, as a tree's reader would
+  std::unordered_map<std::string, std::size_t> selected;  // a case listed twice keeps its first place and last value, as in a tree
+  streamed_document doc;
   try {
-    j = nlohmann::ordered_json::parse(text);
+    doc = parse_streaming(
+        text,
+        [&](const json& row) {
+          if (row_error) return;
+          try {
+            rows->read(row);
+          } catch (...) {
+            row_error = std::current_exception();
+          }
+        },
+        [&](const std::string& name, const json& m) {
+          auto [it, added] = selected.emplace(name, r.selection.size());
+          if (added) r.selection.push_back(read_meta(name, m));
+          else r.selection[it->second] = read_meta(name, m);
+        },
+        [&] {
+          r.cases.clear();
+          rows.emplace(r);
+          row_error = nullptr;
+        });
   } catch (const nlohmann::json::exception& e) {  // syntax errors, and numbers out of a double's range
     throw input_error(fmt::format("{}: invalid JSON ({})", path, printable(e.what())));
   }
   try {
-    return parse_run(j, path);
+    check_document(doc.top, doc.rows, path);
+    read_context(r, doc.top, false);
+    if (row_error) std::rethrow_exception(row_error);
+    finish_run(r, *rows);
+    return r;
+  } catch (const input_error&) {
+    throw;
   } catch (const nlohmann::json::exception& e) {  // a field of the wrong type somewhere
     throw input_error(fmt::format("{}: not benchmark output we can read ({})", path, printable(e.what())));
   } catch (const std::exception& e) {  // anything else the library or the model throws: still this file's fault
