@@ -178,8 +178,11 @@ case_meta read_meta(const std::string& name, const json& m) {
 void read_context(run_result& r, const json& j, bool with_cases) {
   const json context = j.value(k::context, json::object());
   if (!context.is_object()) return;
+  // Appended, not assigned through operator[], whose one-by-one key search made a large context quadratic
+  // (the context's keys are distinct already).
+  auto& host = static_cast<json::object_t::Container&>(r.host.get_ref<json::object_t&>());
   for (auto& [key, v] : context.items())
-    if (key != k::device && key != k::devices && key != k::cudabench && key != k::device_name && key != k::preset_name) r.host[key] = v;
+    if (key != k::device && key != k::devices && key != k::cudabench && key != k::device_name && key != k::preset_name) host.emplace_back(key, v);
   r.date = string_field(context, k::date);
   if (context.contains(k::device) && context[k::device].is_object()) r.device = device_info_from_json(context[k::device]);
   if (context.contains(k::devices) && context[k::devices].is_array()) r.devices = context[k::devices];
@@ -324,54 +327,108 @@ struct streamed_document {
   std::size_t rows = 0;
 };
 
-/// Parses `text` in one pass, handing each element of the top-level "benchmarks" array to `on_row` and each
-/// entry of context.cudabench.cases to `on_case` as soon as it ends, then dropping it: the document's tree
-/// never holds more than one row, so memory follows the model, not the text (a DOM of a million rows took
-/// ten times the file), and ordered_json's one-by-one key search never runs over a hundred thousand cases.
-/// A second top-level "benchmarks" array restarts the rows (`on_restart`), as a parsed tree keeps the last.
-/// Syntax errors throw nlohmann's parse_error.
+/// nlohmann's SAX events made into a tree, except that each element of the top-level "benchmarks" array and
+/// each entry of context.cudabench.cases goes to its callback as soon as it ends and is dropped: the tree
+/// never holds more than one row, so memory follows the model, not the text (a tree of a million rows took
+/// ten times the file). Members are appended without ordered_json's one-by-one key search, which made any
+/// large object quadratic (a key seen before in the same object replaces its value in place, as a tree does).
 template <typename OnRow, typename OnCase, typename OnRestart>
-streamed_document parse_streaming(const std::string& text, OnRow on_row, OnCase on_case, OnRestart on_restart) {
+class streaming_builder {
+ public:
+  streaming_builder(OnRow on_row, OnCase on_case, OnRestart on_restart)
+      : on_row_(std::move(on_row)), on_case_(std::move(on_case)), on_restart_(std::move(on_restart)) {}
   streamed_document doc;
-  std::vector<std::string> path;  // the keys from the root to the current value
-  bool in_rows = false;           // inside the top-level "benchmarks" array
-  bool in_cases = false;          // inside the object context.cudabench.cases
-  auto at = [&](std::initializer_list<const char*> keys) {
-    if (path.size() < keys.size()) return false;
-    std::size_t i = 0;
-    for (const char* key : keys) if (path[i++] != key) return false;
+
+  bool null() { return place(json(nullptr)); }
+  bool boolean(bool v) { return place(json(v)); }
+  bool number_integer(json::number_integer_t v) { return place(json(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return place(json(v)); }
+  bool number_float(json::number_float_t v, const std::string&) { return place(json(v)); }
+  bool string(std::string& v) { return place(json(std::move(v))); }
+  bool binary(json::binary_t& v) { return place(json::binary(std::move(v))); }
+  bool start_object(std::size_t) { return open(json::object()); }
+  bool key(std::string& k) {
+    stack_.back().key = std::move(k);
     return true;
+  }
+  bool end_object() { return close(); }
+  bool start_array(std::size_t) {
+    if (stack_.size() == 1 && is_key(0, k::benchmarks)) {  // the rows begin (again: a tree keeps the last array)
+      if (doc.rows > 0) on_restart_();
+      doc.rows = 0;
+    }
+    return open(json::array());
+  }
+  bool end_array() { return close(); }
+  template <typename Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& e) { throw e; }
+
+ private:
+  struct frame {
+    json value;
+    std::string key;                                      ///< an object's current key
+    std::unordered_map<std::string, std::size_t> index;   ///< an object's keys, once it has many
   };
-  using event = json::parse_event_t;
-  json::parser_callback_t callback = [&](int depth, event e, json& parsed) {
-    if (e == event::key) {
-      path.resize(std::size_t(depth - 1));
-      path.push_back(parsed.get<std::string>());
+  static constexpr std::size_t searched_members = 16;  // below this a search is cheaper than a hash
+  std::vector<frame> stack_;
+  OnRow on_row_;
+  OnCase on_case_;
+  OnRestart on_restart_;
+
+  bool is_key(std::size_t depth, const char* key) const { return stack_[depth].value.is_object() && stack_[depth].key == key; }
+  bool open(json container) {
+    stack_.push_back({std::move(container), {}, {}});
+    return true;
+  }
+  bool close() {
+    json value = std::move(stack_.back().value);
+    stack_.pop_back();
+    return place(std::move(value));
+  }
+  bool place(json v) {
+    if (stack_.empty()) {
+      doc.top = std::move(v);
       return true;
     }
-    if (depth == 3 && e == event::object_start && path.size() == 3 && at({k::context, k::cudabench, k::cases})) in_cases = true;
-    else if (depth == 3 && (e == event::object_end || e == event::array_end)) in_cases = false;
-    if (depth == 1 && e == event::array_start && path.size() == 1 && at({k::benchmarks})) {
-      if (doc.rows > 0) on_restart();
-      doc.rows = 0;
-      in_rows = true;
-    } else if (depth == 1 && (e == event::array_end || e == event::object_end)) {
-      in_rows = false;
+    frame& parent = stack_.back();
+    if (parent.value.is_array()) {
+      if (stack_.size() == 2 && is_key(0, k::benchmarks)) {
+        ++doc.rows;
+        on_row_(v);
+      } else {
+        parent.value.push_back(std::move(v));
+      }
+      return true;
     }
-    const bool ends_value = e == event::object_end || e == event::array_end || e == event::value;
-    if (in_rows && depth == 2 && ends_value) {
-      ++doc.rows;
-      on_row(parsed);
-      return false;
+    if (stack_.size() == 4 && is_key(0, k::context) && is_key(1, k::cudabench) && is_key(2, k::cases)) {
+      on_case_(parent.key, v);
+      return true;
     }
-    if (in_cases && depth == 4 && ends_value) {
-      on_case(path[3], parsed);
-      return false;
-    }
+    add_member(parent, std::move(v));
     return true;
-  };
-  doc.top = json::parse(text, callback);
-  return doc;
+  }
+  void add_member(frame& object, json v) {
+    auto& members = static_cast<json::object_t::Container&>(object.value.template get_ref<json::object_t&>());
+    if (members.size() < searched_members) {
+      for (auto& [name, value] : members)
+        if (name == object.key) { value = std::move(v); return; }
+    } else {
+      if (object.index.empty())
+        for (std::size_t i = 0; i < members.size(); ++i) object.index.emplace(members[i].first, i);
+      auto [it, added] = object.index.emplace(object.key, members.size());
+      if (!added) { members[it->second].second = std::move(v); return; }
+    }
+    members.emplace_back(std::move(object.key), std::move(v));
+  }
+};
+
+/// Parses `text` in one pass (streaming_builder); syntax errors and numbers out of range throw nlohmann's
+/// exceptions, as json::parse does.
+template <typename OnRow, typename OnCase, typename OnRestart>
+streamed_document parse_streaming(const std::string& text, OnRow on_row, OnCase on_case, OnRestart on_restart) {
+  streaming_builder<OnRow, OnCase, OnRestart> builder(std::move(on_row), std::move(on_case), std::move(on_restart));
+  json::sax_parse(text, &builder);
+  return std::move(builder.doc);
 }
 }  // namespace
 

@@ -21,7 +21,6 @@ work=${keep:-$(mktemp -d)}
 mkdir -p "$work"
 [[ -n $keep ]] || trap 'rm -rf "$work"' EXIT
 
-mb() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1048576 }'; }
 
 # One command: wall seconds and peak resident memory; its exit status 0 or 1 (a comparison's verdict) is fine.
 measure() {
@@ -29,15 +28,16 @@ measure() {
   local log="$work/time.log" rc=0
   /usr/bin/time -v "$@" >"$work/stdout" 2>"$log" || rc=$?
   if [[ $rc -gt 1 ]]; then echo "bench.sh: $label failed (exit $rc):" >&2; tail -5 "$log" >&2; exit 1; fi
-  local wall kb
+  local wall cpu kb
+  cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$log")
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]; print s }' "$log")
   kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$log")
-  awk -v r="$rows" -v l="$label" -v w="$wall" -v k="$kb" -v i="$input_bytes" \
-    'BEGIN { printf "| %d | %s | %.2f | %.0f | %.0f | %.2f |\n", r, l, w, k / 1024, i / 1048576, k * 1024 / i }'
+  awk -v r="$rows" -v l="$label" -v w="$wall" -v c="$cpu" -v k="$kb" -v i="$input_bytes" \
+    'BEGIN { printf "| %d | %s | %.2f | %.2f | %.0f | %.0f | %.2f |\n", r, l, w, c, k / 1024, i / 1048576, k * 1024 / i }'
 }
 
-echo "| rows a side | command | wall (s) | peak memory (MiB) | input (MiB) | peak / input |"
-echo "|---:|---|---:|---:|---:|---:|"
+echo "| rows a side | command | wall (s) | CPU (s) | peak memory (MiB) | input (MiB) | peak / input |"
+echo "|---:|---|---:|---:|---:|---:|---:|"
 for rows in "$@"; do
   base="$work/base-$rows.json" cur="$work/cur-$rows.json" dir="$work/trend-$rows"
   [[ -s $base ]] || python3 "$here/make_results.py" --rows "$rows" --out "$base"
