@@ -6,8 +6,12 @@
 #include <cmath>
 #include <algorithm>
 #include <cctype>
+#include <exception>
+#include <optional>
 #include <set>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "harness/atomic_file.hpp"
 #include "harness/results_schema.hpp"
@@ -169,11 +173,16 @@ case_meta read_meta(const std::string& name, const json& m) {
   return c;
 }
 
-void read_context(run_result& r, const json& j) {
+/// The context: the host, the device(s), how the run was made, its families and limits, and (with
+/// `with_cases`; the streaming reader takes them as they come) the cases it selected.
+void read_context(run_result& r, const json& j, bool with_cases) {
   const json context = j.value(k::context, json::object());
   if (!context.is_object()) return;
+  // Appended, not assigned through operator[], whose one-by-one key search made a large context quadratic
+  // (the context's keys are distinct already).
+  auto& host = static_cast<json::object_t::Container&>(r.host.get_ref<json::object_t&>());
   for (auto& [key, v] : context.items())
-    if (key != k::device && key != k::devices && key != k::cudabench && key != k::device_name && key != k::preset_name) r.host[key] = v;
+    if (key != k::device && key != k::devices && key != k::cudabench && key != k::device_name && key != k::preset_name) host.emplace_back(key, v);
   r.date = string_field(context, k::date);
   if (context.contains(k::device) && context[k::device].is_object()) r.device = device_info_from_json(context[k::device]);
   if (context.contains(k::devices) && context[k::devices].is_array()) r.devices = context[k::devices];
@@ -182,6 +191,7 @@ void read_context(run_result& r, const json& j) {
   read_settings(r, meta);
   read_families(r, meta);
   read_limits(r, meta);
+  if (!with_cases) return;
   const json cases = meta.value(k::cases, json::object());
   if (cases.is_object())
     for (auto& [name, m] : cases.items()) r.selection.push_back(read_meta(name, m));
@@ -242,83 +252,216 @@ repetition read_repetition(const json& row, double seconds, case_result& c, cons
   return rep;
 }
 
-/// Reads every row into its case; returns the median aggregates of cases that may have only those.
-std::map<std::string, double> read_rows(run_result& r, const json& rows, const std::map<std::string, const case_meta*>& meta) {
-  std::map<std::string, std::size_t> index;
-  std::set<std::string> seen_rows;
-  std::map<std::string, double> median_aggregate;
-  std::size_t row_number = 0;
-  for (const auto& row : rows) {
-    ++row_number;
-    if (!row.is_object() || !row.contains(k::name) || !row[k::name].is_string())
-      throw input_error(fmt::format("{}: row {} has no name", r.source, row_number));
-    check_field_types(row, r.source, row_number);
-    const std::string name = canonical_case_name(string_field(row, k::run_name, row[k::name].get<std::string>()));
-    const std::string run_type = row.value(k::run_type, "iteration");
-    const std::string agg = row.value(k::aggregate_name, "");
-    const std::string key = fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, number_field(row, k::repetition_index, -1), number_field(row, k::threads, 1));
-    if (!seen_rows.insert(key).second) throw input_error(fmt::format("{}: duplicate case name '{}'", r.source, name));
-    auto [it, added] = index.emplace(name, r.cases.size());
-    if (added) {
-      case_result c;
-      if (auto m = meta.find(name); m != meta.end()) static_cast<case_meta&>(c) = *m->second;
-      else { c.name = name; split_case_name(c); }
-      r.cases.push_back(std::move(c));
-    }
-    case_result& c = r.cases[it->second];
-    if (row.value(k::error_occurred, false) || row.value(k::skipped, false)) {
-      const bool skipped = row.value(k::skipped, false);
-      c.status = skipped ? case_status::skipped : case_status::failed;
-      c.message = skipped ? string_field(row, k::skip_message) : string_field(row, k::error_message);
-      continue;
-    }
-    // Of the aggregates only the median is used (stddev rows may legitimately be 0, cv has no time unit).
-    if (run_type == "aggregate" && (agg != "median" || row.value(k::aggregate_unit, "time") != "time")) continue;
-    const double seconds = row_seconds(row, r.source, name);
-    if (run_type == "aggregate") median_aggregate[name] = seconds;
-    else c.repetitions.push_back(read_repetition(row, seconds, c, r.source));
+/// Reads rows one at a time into their cases (in the order first seen), as the parser meets them.
+class row_reader {
+ public:
+  explicit row_reader(run_result& r) : r_(r) {}
+  void read(const json& row);
+  /// The median aggregates of cases that may have only those.
+  const std::map<std::string, double>& median_aggregates() const { return median_aggregate_; }
+
+ private:
+  run_result& r_;
+  std::unordered_map<std::string, std::size_t> index_;
+  std::unordered_set<std::string> seen_rows_;
+  std::map<std::string, double> median_aggregate_;
+  std::size_t row_number_ = 0;
+};
+
+void row_reader::read(const json& row) {
+  ++row_number_;
+  if (!row.is_object() || !row.contains(k::name) || !row[k::name].is_string())
+    throw input_error(fmt::format("{}: row {} has no name", r_.source, row_number_));
+  check_field_types(row, r_.source, row_number_);
+  const std::string name = canonical_case_name(string_field(row, k::run_name, row[k::name].get<std::string>()));
+  const std::string run_type = row.value(k::run_type, "iteration");
+  const std::string agg = row.value(k::aggregate_name, "");
+  const std::string key = fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, number_field(row, k::repetition_index, -1), number_field(row, k::threads, 1));
+  if (!seen_rows_.insert(key).second) throw input_error(fmt::format("{}: duplicate case name '{}'", r_.source, name));
+  auto [it, added] = index_.emplace(name, r_.cases.size());
+  if (added) {
+    case_result c;
+    c.name = name;
+    split_case_name(c);
+    r_.cases.push_back(std::move(c));
   }
-  return median_aggregate;
+  case_result& c = r_.cases[it->second];
+  if (row.value(k::error_occurred, false) || row.value(k::skipped, false)) {
+    const bool skipped = row.value(k::skipped, false);
+    c.status = skipped ? case_status::skipped : case_status::failed;
+    c.message = skipped ? string_field(row, k::skip_message) : string_field(row, k::error_message);
+    return;
+  }
+  // Of the aggregates only the median is used (stddev rows may legitimately be 0, cv has no time unit).
+  if (run_type == "aggregate" && (agg != "median" || row.value(k::aggregate_unit, "time") != "time")) return;
+  const double seconds = row_seconds(row, r_.source, name);
+  if (run_type == "aggregate") median_aggregate_[name] = seconds;
+  else c.repetitions.push_back(read_repetition(row, seconds, c, r_.source));
+}
+
+/// Throws unless `j` is a document with a non-empty "benchmarks" array (`rows` rows, read or still there).
+void check_document(const json& j, std::size_t rows, const std::string& source) {
+  if (!j.is_object() || !j.contains(k::benchmarks) || !j[k::benchmarks].is_array())
+    throw input_error(source + ": not Google Benchmark output (no 'benchmarks' array)");
+  if (rows == 0) throw input_error(source + ": holds no results (empty 'benchmarks')");
+}
+
+/// After the context and every row are read: each case's declared metadata, its summary, the index.
+void finish_run(run_result& r, const row_reader& rows) {
+  std::unordered_map<std::string, const case_meta*> meta;
+  for (const case_meta& m : r.selection) meta.emplace(m.name, &m);
+  for (auto& c : r.cases) {
+    if (auto m = meta.find(c.name); m != meta.end()) static_cast<case_meta&>(c) = *m->second;
+    summarize_case(c);
+    if (c.status != case_status::ok || !c.repetitions.empty()) continue;
+    if (auto it = rows.median_aggregates().find(c.name); it != rows.median_aggregates().end()) { c.median_s = it->second; c.aggregates_only = true; }
+    else throw input_error(fmt::format("{}: case '{}' has neither per-repetition rows nor a median", r.source, c.name));
+  }
+  r.index_cases();
+}
+
+/// What one pass of the parser leaves: the document without its rows and without the entries of
+/// context.cudabench.cases (those went to their callbacks as each ended), and the rows' count.
+struct streamed_document {
+  json top;
+  std::size_t rows = 0;
+};
+
+/// nlohmann's SAX events made into a tree, except that each element of the top-level "benchmarks" array and
+/// each entry of context.cudabench.cases goes to its callback as soon as it ends and is dropped: the tree
+/// never holds more than one row, so memory follows the model, not the text (a tree of a million rows took
+/// ten times the file). Members are appended without ordered_json's one-by-one key search, which made any
+/// large object quadratic (a key seen before in the same object replaces its value in place, as a tree does).
+template <typename OnRow, typename OnCase, typename OnRestart>
+class streaming_builder {
+ public:
+  streaming_builder(OnRow on_row, OnCase on_case, OnRestart on_restart)
+      : on_row_(std::move(on_row)), on_case_(std::move(on_case)), on_restart_(std::move(on_restart)) {}
+  streamed_document doc;
+
+  bool null() { return place(json(nullptr)); }
+  bool boolean(bool v) { return place(json(v)); }
+  bool number_integer(json::number_integer_t v) { return place(json(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return place(json(v)); }
+  bool number_float(json::number_float_t v, const std::string&) { return place(json(v)); }
+  bool string(std::string& v) { return place(json(std::move(v))); }
+  bool binary(json::binary_t& v) { return place(json::binary(std::move(v))); }
+  bool start_object(std::size_t) { return open(json::object()); }
+  bool key(std::string& k) {
+    stack_.back().key = std::move(k);
+    return true;
+  }
+  bool end_object() { return close(); }
+  bool start_array(std::size_t) {
+    if (stack_.size() == 1 && is_key(0, k::benchmarks)) {  // the rows begin (again: a tree keeps the last array)
+      if (doc.rows > 0) on_restart_();
+      doc.rows = 0;
+    }
+    return open(json::array());
+  }
+  bool end_array() { return close(); }
+  template <typename Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& e) { throw e; }
+
+ private:
+  struct frame {
+    json value;
+    std::string key;                                      ///< an object's current key
+    std::unordered_map<std::string, std::size_t> index;   ///< an object's keys, once it has many
+  };
+  static constexpr std::size_t searched_members = 16;  // below this a search is cheaper than a hash
+  std::vector<frame> stack_;
+  OnRow on_row_;
+  OnCase on_case_;
+  OnRestart on_restart_;
+
+  bool is_key(std::size_t depth, const char* key) const { return stack_[depth].value.is_object() && stack_[depth].key == key; }
+  bool open(json container) {
+    stack_.push_back({std::move(container), {}, {}});
+    return true;
+  }
+  bool close() {
+    json value = std::move(stack_.back().value);
+    stack_.pop_back();
+    return place(std::move(value));
+  }
+  bool place(json v) {
+    if (stack_.empty()) {
+      doc.top = std::move(v);
+      return true;
+    }
+    frame& parent = stack_.back();
+    if (parent.value.is_array()) {
+      if (stack_.size() == 2 && is_key(0, k::benchmarks)) {
+        ++doc.rows;
+        on_row_(v);
+      } else {
+        parent.value.push_back(std::move(v));
+      }
+      return true;
+    }
+    if (stack_.size() == 4 && is_key(0, k::context) && is_key(1, k::cudabench) && is_key(2, k::cases)) {
+      on_case_(parent.key, v);
+      return true;
+    }
+    add_member(parent, std::move(v));
+    return true;
+  }
+  void add_member(frame& object, json v) {
+    auto& members = static_cast<json::object_t::Container&>(object.value.template get_ref<json::object_t&>());
+    if (members.size() < searched_members) {
+      for (auto& [name, value] : members)
+        if (name == object.key) { value = std::move(v); return; }
+    } else {
+      if (object.index.empty())
+        for (std::size_t i = 0; i < members.size(); ++i) object.index.emplace(members[i].first, i);
+      auto [it, added] = object.index.emplace(object.key, members.size());
+      if (!added) { members[it->second].second = std::move(v); return; }
+    }
+    members.emplace_back(std::move(object.key), std::move(v));
+  }
+};
+
+/// Parses `text` in one pass (streaming_builder); syntax errors and numbers out of range throw nlohmann's
+/// exceptions, as json::parse does.
+template <typename OnRow, typename OnCase, typename OnRestart>
+streamed_document parse_streaming(const std::string& text, OnRow on_row, OnCase on_case, OnRestart on_restart) {
+  streaming_builder<OnRow, OnCase, OnRestart> builder(std::move(on_row), std::move(on_case), std::move(on_restart));
+  json::sax_parse(text, &builder);
+  return std::move(builder.doc);
 }
 }  // namespace
 
 run_result parse_run(const json& j, const std::string& source) {
   run_result r;
   r.source = source;
-  if (!j.is_object() || !j.contains(k::benchmarks) || !j[k::benchmarks].is_array())
-    throw input_error(source + ": not Google Benchmark output (no 'benchmarks' array)");
-  if (j[k::benchmarks].empty()) throw input_error(source + ": holds no results (empty 'benchmarks')");
-  read_context(r, j);
-  std::map<std::string, const case_meta*> meta;
-  for (const case_meta& m : r.selection) meta.emplace(m.name, &m);
-  const std::map<std::string, double> median_aggregate = read_rows(r, j[k::benchmarks], meta);
-  for (auto& c : r.cases) {
-    summarize_case(c);
-    if (c.status != case_status::ok || !c.repetitions.empty()) continue;
-    if (auto it = median_aggregate.find(c.name); it != median_aggregate.end()) { c.median_s = it->second; c.aggregates_only = true; }
-    else throw input_error(fmt::format("{}: case '{}' has neither per-repetition rows nor a median", source, c.name));
-  }
-  r.index_cases();
+  check_document(j, j.is_object() && j.contains(k::benchmarks) && j[k::benchmarks].is_array() ? j[k::benchmarks].size() : 0, source);
+  read_context(r, j, true);
+  row_reader rows(r);
+  for (const auto& row : j[k::benchmarks]) rows.read(row);
+  finish_run(r, rows);
   return r;
 }
 
-std::string sanitize_gbench_json(const std::string& text) {
-  // One pass: outside strings, a bare NaN/nan/inf/Inf/Infinity (optionally signed) becomes null.
+namespace {
+/// The text with every bare NaN/nan/inf/Inf/Infinity outside strings (optionally signed) turned into null,
+/// or nothing when it holds none (a large file is then parsed where it lies, not copied).
+std::optional<std::string> sanitized_copy(const std::string& text) {
   static const std::string_view words[] = {"Infinity", "NaN", "nan", "Inf", "inf"};
-  std::string out;
-  out.reserve(text.size());
+  std::optional<std::string> out;  // starts at the first replacement
+  std::size_t copied = 0;          // text[copied, i) still to append to out
   bool in_string = false;
   for (std::size_t i = 0; i < text.size();) {
     const char ch = text[i];
     if (in_string) {
-      out += ch;
-      if (ch == '\\' && i + 1 < text.size()) out += text[++i];
+      if (ch == '\\' && i + 1 < text.size()) ++i;
       else if (ch == '"') in_string = false;
       ++i;
       continue;
     }
-    if (ch == '"') { in_string = true; out += ch; ++i; continue; }
-    std::size_t j = i + (ch == '-' || ch == '+' ? 1 : 0);
+    if (ch == '"') { in_string = true; ++i; continue; }
+    const std::size_t j = i + (ch == '-' || ch == '+' ? 1 : 0);
+    if (j >= text.size() || (text[j] != 'N' && text[j] != 'n' && text[j] != 'I' && text[j] != 'i')) { ++i; continue; }
     bool replaced = false;
     for (std::string_view w : words) {
       if (text.compare(j, w.size(), w) != 0) continue;
@@ -326,15 +469,24 @@ std::string sanitize_gbench_json(const std::string& text) {
       const bool word_ends = end >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_');
       const bool word_starts = i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_' || text[i - 1] == '.');
       if (word_ends && word_starts) {
-        out += "null";
-        i = end;
+        if (!out) out.emplace().reserve(text.size());
+        out->append(text, copied, i - copied);
+        *out += "null";
+        i = copied = end;
         replaced = true;
         break;
       }
     }
-    if (!replaced) { out += ch; ++i; }
+    if (!replaced) ++i;
   }
+  if (out) out->append(text, copied, std::string::npos);
   return out;
+}
+}  // namespace
+
+std::string sanitize_gbench_json(const std::string& text) {
+  std::optional<std::string> out = sanitized_copy(text);
+  return out ? std::move(*out) : text;
 }
 
 std::size_t json_nesting_depth(std::string_view text) {
@@ -357,17 +509,48 @@ std::size_t json_nesting_depth(std::string_view text) {
 }
 
 run_result parse_run_text(const std::string& raw, const std::string& path) {
-  const std::string text = sanitize_gbench_json(raw);
+  std::optional<std::string> sanitized = sanitized_copy(raw);
+  const std::string& text = sanitized ? *sanitized : raw;
   if (const std::size_t depth = json_nesting_depth(text); depth > max_json_depth)
     throw input_error(fmt::format("{}: JSON nested {} levels deep (benchmark results need a few; over {} is refused)", path, depth, max_json_depth));
-  nlohmann::ordered_json j;
+  run_result r;
+  r.source = path;
+  std::optional<row_reader> rows(std::in_place, r);
+  std::exception_ptr row_error;  // the first row's problem, thrown after the checks of the whole, as a tree's reader would
+  std::unordered_map<std::string, std::size_t> selected;  // a case listed twice keeps its first place and last value, as in a tree
+  streamed_document doc;
   try {
-    j = nlohmann::ordered_json::parse(text);
+    doc = parse_streaming(
+        text,
+        [&](const json& row) {
+          if (row_error) return;
+          try {
+            rows->read(row);
+          } catch (...) {
+            row_error = std::current_exception();
+          }
+        },
+        [&](const std::string& name, const json& m) {
+          auto [it, added] = selected.emplace(name, r.selection.size());
+          if (added) r.selection.push_back(read_meta(name, m));
+          else r.selection[it->second] = read_meta(name, m);
+        },
+        [&] {
+          r.cases.clear();
+          rows.emplace(r);
+          row_error = nullptr;
+        });
   } catch (const nlohmann::json::exception& e) {  // syntax errors, and numbers out of a double's range
     throw input_error(fmt::format("{}: invalid JSON ({})", path, printable(e.what())));
   }
   try {
-    return parse_run(j, path);
+    check_document(doc.top, doc.rows, path);
+    read_context(r, doc.top, false);
+    if (row_error) std::rethrow_exception(row_error);
+    finish_run(r, *rows);
+    return r;
+  } catch (const input_error&) {
+    throw;
   } catch (const nlohmann::json::exception& e) {  // a field of the wrong type somewhere
     throw input_error(fmt::format("{}: not benchmark output we can read ({})", path, printable(e.what())));
   } catch (const std::exception& e) {  // anything else the library or the model throws: still this file's fault

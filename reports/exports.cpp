@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <unordered_set>
 
 #include "harness/stats.hpp"
 
@@ -12,6 +13,17 @@ namespace {
 using json = nlohmann::ordered_json;
 
 bool measured(const cudabench::case_result& c) { return c.status == cudabench::case_status::ok && c.median_s > 0; }
+
+/// Adds a member at the end of `object`: ordered_json's operator[] searches its members one by one, which
+/// over a run's cases made the export quadratic. A name seen before (never, from the reader, which groups
+/// rows by case) takes the searching path and replaces the earlier member.
+void append_member(json& object, std::unordered_set<std::string>& names, const std::string& key, json value) {
+  if (!names.insert(key).second) {
+    object[key] = std::move(value);
+    return;
+  }
+  static_cast<json::object_t::Container&>(object.get_ref<json::object_t&>()).emplace_back(key, std::move(value));
+}
 }  // namespace
 
 nlohmann::ordered_json gab_export(const cudabench::run_result& run) {
@@ -35,21 +47,25 @@ nlohmann::ordered_json gab_export(const cudabench::run_result& run) {
 
 nlohmann::ordered_json bmf_export(const cudabench::run_result& run) {
   json out = json::object();
+  std::unordered_set<std::string> names;
   for (const cudabench::case_result& c : run.cases) {
     if (!measured(c)) continue;
     json latency = {{"value", c.median_s * 1e9}};
+    json entry = json::object();
     if (c.samples_s.empty()) {
-      out[c.name]["latency"] = latency;
+      entry["latency"] = std::move(latency);
+      append_member(out, names, c.name, std::move(entry));
       continue;
     }
     const cudabench::summary spread = cudabench::summarize(c.samples_s);
     latency["lower_value"] = spread.min * 1e9;
     latency["upper_value"] = spread.max * 1e9;
-    out[c.name]["latency"] = latency;
+    entry["latency"] = std::move(latency);
     if (auto it = c.counters.find("items_per_second"); it != c.counters.end() && it->second > 0) {
       const double items = it->second * c.samples_s.front();  // items per run, from the first repetition's rate
-      out[c.name]["throughput"] = {{"value", items / c.median_s}, {"lower_value", items / spread.max}, {"upper_value", items / spread.min}};
+      entry["throughput"] = {{"value", items / c.median_s}, {"lower_value", items / spread.max}, {"upper_value", items / spread.min}};
     }
+    append_member(out, names, c.name, std::move(entry));
   }
   return out;
 }

@@ -172,6 +172,8 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
   for (auto& t : tables) {
     body += fmt::format("<h2>{} &mdash; size {}{}</h2>\n", html_text(t.family), html_text(t.size_label),
                         t.device >= 0 ? fmt::format(", device {}", t.device) : "");
+    if (t.roles_left_out)
+      body += fmt::format("<p>speedups over the first {} reference roles; {} more not shown</p>\n", max_speedup_roles, t.roles_left_out);
     for (auto& [role, ref] : t.references) {
       std::vector<std::pair<std::string, double>> v;
       for (auto& r : t.rows) v.emplace_back(r.variant, r.speedup.at(role));

@@ -213,6 +213,7 @@ std::string speedups_terminal(const std::vector<speedup_table>& tables) {
     std::string head = fmt::format("  {:<32} {:>12} {:>7} {:>7}", "variant", "median", "%peak", "%limit");
     for (auto& [role, name] : t.references) head += fmt::format(" {:>14}", "vs " + terminal_text(role));
     out += head + "\n";
+    if (t.roles_left_out) out += fmt::format("  (speedups over the first {} reference roles; {} more not shown)\n", max_speedup_roles, t.roles_left_out);
     for (auto& r : t.rows) {
       std::string line = fmt::format("  {:<32} {:>12} {:>7} {:>7}", terminal_text(r.variant), cudabench::format_time(r.time_s),
                                      pct_or_dash(r.bw_fraction), pct_or_dash(r.limit_fraction));
@@ -240,6 +241,7 @@ std::string speedups_markdown(const std::vector<speedup_table>& tables, const st
       for (auto& [role, name] : t.references) out += fmt::format(" {:.2f}x |", r.speedup.at(role));
       out += "\n";
     }
+    if (t.roles_left_out) out += fmt::format("\nSpeedups over the first {} reference roles; {} more not shown.\n", max_speedup_roles, t.roles_left_out);
   }
   return out;
 }

@@ -18,12 +18,19 @@ struct speedup_row {
   std::map<std::string, double> speedup;    ///< role -> reference time / this time
 };
 
+/// Reference roles a table shows speedups over: the first this many a family declares, by name (families
+/// declare two to five). More would make the report grow as roles x variants, far beyond its input.
+constexpr std::size_t max_speedup_roles = 16;
+/// Declared per-size tables shown per family, for the same reason.
+constexpr std::size_t max_declared_tables = 16;
+
 struct speedup_table {
   std::string family;
   int device = -1;   ///< for results merged by --devices
   double size = 0;
   std::string size_label;
   std::map<std::string, std::string> references;  ///< role -> reference case name found in this group
+  std::size_t roles_left_out = 0;                  ///< roles the family declares beyond max_speedup_roles
   std::vector<speedup_row> rows;
 };
 
@@ -37,7 +44,8 @@ struct declared_table {
   std::string terminal;  ///< the same pipe table with control characters escaped, nothing else
 };
 
-/// Every table the run's families declared, over the sizes at which all its columns were measured.
+/// Every table the run's families declared (the first max_declared_tables of each), over the sizes at which
+/// all its columns were measured.
 std::vector<declared_table> declared_tables(const cudabench::run_result& run);
 
 }  // namespace cudabench::reports

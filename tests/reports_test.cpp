@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "reports/csv.hpp"
+#include "reports/exports.hpp"
 #include "reports/speedup.hpp"
 #include "reports/trend.hpp"
 #include "reports/render.hpp"
@@ -174,4 +176,73 @@ TEST(Limits, ShownAsPeopleQuoteThemWithWhereTheyCameFrom) {
   EXPECT_NE(md.find("| `limits/fma` | 51.20 TFLOP/s | reports/baselines/GPU/nightly.json |"), std::string::npos) << md;
   EXPECT_NE(md.find("| `limits/launch` | 2.00 us per launch | this run |"), std::string::npos) << md;
   EXPECT_EQ(cudabench::reports::limits_markdown(cudabench::run_result{}), "");
+}
+
+namespace {
+/// A run of `variants` variants of one family at one size, `roles` reference roles (role<i> -> v<i>).
+run_result many_variants(int variants, int roles) {
+  run_result run;
+  run.source = "many.json";
+  family_refs& fam = run.families["fam"];
+  for (int r = 0; r < roles; ++r) fam.references["role" + std::to_string(r)] = {"v" + std::to_string(r % variants)};
+  for (int v = 0; v < variants; ++v) {
+    case_result c;
+    c.name = "fam/v" + std::to_string(v) + "/1024";
+    split_case_name(c);
+    c.size = 1024;
+    c.median_s = 1e-3 * (1 + v % 7);
+    c.samples_s = {c.median_s, 1.1 * c.median_s};
+    c.counters["items_per_second"] = 1e9;
+    run.cases.push_back(std::move(c));
+  }
+  run.index_cases();
+  return run;
+}
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+}  // namespace
+
+// 2,000 variants and 2,000 declared roles made a 671 MB page: every row against every role.
+TEST(Speedups, OverAtMostSixteenRolesSoTheReportFollowsItsInput) {
+  const run_result run = many_variants(2000, 2000);
+  const auto tables = cudabench::reports::speedup_tables(run);
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].references.size(), cudabench::reports::max_speedup_roles);
+  EXPECT_EQ(tables[0].roles_left_out, 2000 - cudabench::reports::max_speedup_roles);
+  EXPECT_EQ(tables[0].rows[5].speedup.size(), cudabench::reports::max_speedup_roles);
+  const std::string html = cudabench::reports::run_html(run);
+  EXPECT_LT(html.size(), 20u << 20) << "a page of " << html.size() << " bytes for 2,000 cases";
+  EXPECT_NE(html.find("1984 more not shown"), std::string::npos);
+  EXPECT_NE(cudabench::reports::run_markdown(run).find("1984 more not shown"), std::string::npos);
+  EXPECT_NE(cudabench::reports::run_terminal(run).find("1984 more not shown"), std::string::npos);
+}
+
+TEST(Speedups, FewRolesAreAllShown) {
+  const auto tables = cudabench::reports::speedup_tables(many_variants(10, 3));
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].references.size(), 3u);
+  EXPECT_EQ(tables[0].roles_left_out, 0u);
+  EXPECT_EQ(cudabench::reports::run_markdown(many_variants(10, 3)).find("more not shown"), std::string::npos);
+}
+
+// The BMF export looked each case up among the members written so far: 100,000 rows took 25 s.
+TEST(Exports, BmfIsLinearInTheCases) {
+  const run_result run = many_variants(100000, 1);
+  const auto start = std::chrono::steady_clock::now();
+  const nlohmann::ordered_json bmf = cudabench::reports::bmf_export(run);
+  EXPECT_LT(seconds_since(start), 5) << "BMF export of 100,000 cases";
+  ASSERT_EQ(bmf.size(), 100000u);
+  EXPECT_EQ(bmf.begin().key(), "fam/v0/1024");
+  EXPECT_DOUBLE_EQ(bmf["fam/v99999/1024"]["latency"]["value"].get<double>(), 1e-3 * (1 + 99999 % 7) * 1e9);
+  EXPECT_TRUE(bmf["fam/v3/1024"].contains("throughput"));
+}
+
+TEST(Exports, BmfKeepsOneMemberPerName) {
+  run_result run = many_variants(3, 1);
+  run.cases.push_back(run.cases[1]);
+  run.cases.back().median_s = 42;
+  const nlohmann::ordered_json bmf = cudabench::reports::bmf_export(run);
+  EXPECT_EQ(bmf.size(), 3u);
+  EXPECT_DOUBLE_EQ(bmf["fam/v1/1024"]["latency"]["value"].get<double>(), 42e9);
 }

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace cudabench;
@@ -91,6 +93,50 @@ TEST(DetectableChange, GrowsWithNoise) {
   EXPECT_LT(quiet, 0.02);
   EXPECT_GT(noisy, 0.05);
   EXPECT_TRUE(std::isnan(min_detectable_change({1}, {1}, 0.01)));
+}
+
+namespace {
+/// The definition the bisection must reproduce: the first 0.1% step up to 1000% at which the test separates.
+double detectable_by_scan(const std::vector<double>& a, const std::vector<double>& b, double alpha) {
+  const double ma = median(a), mb = median(b);
+  std::vector<double> na, shifted(b.size());
+  for (double x : a) na.push_back(x / ma);
+  for (int step = 1; step <= 10000; ++step) {
+    for (std::size_t i = 0; i < b.size(); ++i) shifted[i] = b[i] / mb * (1 + step * 0.001);
+    if (mann_whitney(na, shifted).p_value < alpha) return step * 0.001;
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+/// Repetitions spread `spread` times apart (uniform between the fastest and spread x the fastest).
+std::vector<double> spread_apart(int n, double spread, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<double> d(1, spread);
+  std::vector<double> v(n);
+  for (auto& x : v) x = d(g);
+  return v;
+}
+}  // namespace
+
+TEST(DetectableChange, SameStepAsTheGridScan) {
+  for (unsigned seed = 0; seed < 40; ++seed) {
+    const int n = 2 + int(seed % 14);  // exact test up to 10 a side, normal approximation above
+    for (double spread : {1.01, 1.3, 3.0, 12.0}) {
+      const auto a = spread_apart(n, spread, seed), b = spread_apart(n + int(seed % 3), spread, seed + 1000);
+      for (double alpha : {0.01, 0.05})
+        EXPECT_EQ(min_detectable_change(a, b, alpha), detectable_by_scan(a, b, alpha)) << "seed " << seed << " spread " << spread;
+    }
+  }
+}
+
+// A grid scan took 10,000 rank tests a case whose repetitions spread 12x apart (62 s over 6,000 cases).
+TEST(DetectableChange, RepetitionsSpreadFarApartCostFewTests) {
+  const auto start = std::chrono::steady_clock::now();
+  double sum = 0;
+  for (unsigned seed = 0; seed < 2000; ++seed) sum += min_detectable_change(spread_apart(10, 12, seed), spread_apart(10, 12, seed + 7), 0.01);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GT(sum, 0);
+  EXPECT_LT(seconds, 5) << "2,000 cases of 10 repetitions 12x apart";
 }
 
 // The rule measure_gpu applies to every sample (harness/measure.cpp calls discard_throttled).
