@@ -5,19 +5,7 @@
 set -uo pipefail
 build=$1 src=$2
 bench="$build/bench/cudabench" faults="$build/tests/fault_suite" names="$src/tests/fixtures/case_names"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS [CONDITION...]
-  local name=$1 want=$2 got=$3
-  shift 3
-  if [ "$want" != "$got" ]; then echo "FAIL $name: exit status $got, want $want"; head -n 5 "$tmp/err"; fail=$((fail + 1)); return; fi
-  for cond in "$@"; do
-    if ! eval "$cond"; then echo "FAIL $name: $cond"; fail=$((fail + 1)); return; fi
-  done
-  echo "ok   $name"; pass=$((pass + 1))
-}
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+. "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 families() { awk '{ split($1, p, "/"); if (p[1] != last) print p[1]; last = p[1] }' "$1"; }
 
 # tests/fixtures/case_names/PRESET.txt is what --list printed before the cases were declared with axes.
@@ -54,5 +42,4 @@ s=$(run "$bench" --list --axis=dot=2); check "--axis without FAMILY.AXIS: exit 2
 s=$(run "$bench" --list --axis=dot.n=2 --sizes=dot=4); check "the size axis set by --axis and --sizes: exit 2" 2 "$s" 'grep -q "both set the size axis" "$tmp/err"'
 s=$(run "$bench" --list --sizes=limits=4); check "--sizes for a family without a size axis: exit 2" 2 "$s" 'grep -q "does not take sizes" "$tmp/err"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

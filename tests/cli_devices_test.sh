@@ -6,19 +6,7 @@
 set -uo pipefail
 build=$1 src=$2
 bench="$build/bench/cudabench" pretend="$build/tests/pretend_devices"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS [CONDITION...]
-  local name=$1 want=$2 got=$3
-  shift 3
-  if [ "$want" != "$got" ]; then echo "FAIL $name: exit status $got, want $want"; sed 's/^/  err: /' "$tmp/err" | head -5; fail=$((fail + 1)); return; fi
-  for cond in "$@"; do
-    if ! eval "$cond"; then echo "FAIL $name: $cond"; fail=$((fail + 1)); return; fi
-  done
-  echo "ok   $name"; pass=$((pass + 1))
-}
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+. "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 
 s=$(run "$pretend" --pretend-devices=2 --devices=all --filter=image/cpu --json "$tmp/merged.json"); check "--devices=all: one process per device, merged" 0 "$s" \
@@ -58,5 +46,4 @@ check "--devices: --json onto the baseline it compares with: refused, the baseli
 s=$(run "$pretend" --pretend-devices=2 --devices=all '--filter=^image/cpu$' --save-baseline --baseline-dir "$tmp/bl"); check "--devices with --save-baseline: refused" 2 "$s" \
   '[ ! -e "$tmp/bl" ]'
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

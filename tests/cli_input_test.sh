@@ -5,18 +5,7 @@
 set -uo pipefail
 build=$1
 bench="$build/bench/cudabench"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS [CONDITION...]
-  local name=$1 want=$2 got=$3
-  shift 3
-  if [ "$want" != "$got" ]; then echo "FAIL $name: exit status $got, want $want"; head -n 5 "$tmp/err"; fail=$((fail + 1)); return; fi
-  for cond in "$@"; do
-    if ! eval "$cond"; then echo "FAIL $name: $cond"; head -n 5 "$tmp/err" "$tmp/out"; fail=$((fail + 1)); return; fi
-  done
-  echo "ok   $name"; pass=$((pass + 1))
-}
+. "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 # A backtracking engine takes hours on these; 10 s is a generous bound for a linear one (exit 124 past it).
 run() { timeout 10 "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
 one_line() { [ "$(wc -l <"$tmp/err")" = 1 ]; }
@@ -61,5 +50,4 @@ for fam in vector dot reduce histogram; do
   done
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -6,19 +6,7 @@
 set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 bench="$build/bench/cudabench" report="$build/app/cudabench-report" fx="$src/tests/fixtures" wrapper="$src/app/cudabench-run"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS [CONDITION...]
-  local name=$1 want=$2 got=$3
-  shift 3
-  if [ "$want" != "$got" ]; then echo "FAIL $name: exit status $got, want $want"; fail=$((fail + 1)); return; fi
-  for cond in "$@"; do
-    if ! eval "$cond"; then echo "FAIL $name: $cond"; sed 's/^/    /' "$tmp/err" | head -n 5; fail=$((fail + 1)); return; fi
-  done
-  echo "ok   $name"; pass=$((pass + 1))
-}
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+. "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 one_line='[ "$(wc -l <"$tmp/err")" = 1 ]'
 base="$fx/synthetic_base.json" slowed="$fx/synthetic_slowed.json"
 
@@ -81,5 +69,4 @@ s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_same.json" --
 s=$(run "$bench" --list --filter -conv2d); check "a value that starts with - but is no option is taken (negated filter)" 0 "$s" \
   '! grep -q "^conv2d/" "$tmp/out"' 'grep -q "^image/" "$tmp/out"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

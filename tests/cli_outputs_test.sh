@@ -6,19 +6,7 @@ set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 bench="$build/bench/cudabench" report="$build/app/cudabench-report" fx="$src/tests/fixtures"
 Q="$fx/h100_quick.json"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS [CONDITION...]
-  local name=$1 want=$2 got=$3
-  shift 3
-  if [ "$want" != "$got" ]; then echo "FAIL $name: exit status $got, want $want"; fail=$((fail + 1)); return; fi
-  for cond in "$@"; do
-    if ! eval "$cond"; then echo "FAIL $name: $cond"; fail=$((fail + 1)); return; fi
-  done
-  echo "ok   $name"; pass=$((pass + 1))
-}
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+. "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 lines() { wc -l <"$1" | tr -d ' '; }
 
 # A run of 3,000 cases: its comparison table (about 300 KB) is more than a pipe holds, so a reader that
@@ -121,5 +109,4 @@ printf '{bad' >"$bad"
 s=$(run "$report" report "$bad"); check "an ESC in a file name is shown escaped in the message" 2 "$s" \
   '! grep -q "$(printf "\033")" "$tmp/err"' 'grep -qF "\\x1b]0;pwn" "$tmp/err"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -4,19 +4,7 @@
 set -uo pipefail
 build=$1 src=$2
 bench="$build/bench/cudabench" report="$build/app/cudabench-report" fx="$src/tests/fixtures"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS [CONDITION...]
-  local name=$1 want=$2 got=$3
-  shift 3
-  if [ "$want" != "$got" ]; then echo "FAIL $name: exit status $got, want $want"; fail=$((fail + 1)); return; fi
-  for cond in "$@"; do
-    if ! eval "$cond"; then echo "FAIL $name: $cond"; fail=$((fail + 1)); return; fi
-  done
-  echo "ok   $name"; pass=$((pass + 1))
-}
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+. "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 
 s=$(run "$bench" --frobnicate); check "unknown option" 2 "$s" 'grep -q "unknown option .--frobnicate." "$tmp/err"' '[ "$(wc -l <"$tmp/err")" = 1 ]'
 s=$(run "$bench" --filter=no_such_case_xyz); check "filter matching nothing" 2 "$s" 'grep -q "no case matches --filter=no_such_case_xyz" "$tmp/err"'
@@ -259,5 +247,4 @@ for mode in --watchdog=off --watchdog=300; do
     'grep -q "^vector/cpu/16777216 .*\[3/3\]" "$tmp/out"' \
     'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert sum(r[\"run_type\"]==\"iteration\" for r in d[\"benchmarks\"] if r[\"run_name\"]==\"vector/cpu/16777216\")==3" "$tmp/reps.json"'
 done
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish
