@@ -6,7 +6,9 @@
 #include <cmath>
 #include <algorithm>
 #include <cctype>
+#include <memory>
 #include <set>
+#include <unordered_set>
 #include <string_view>
 
 #include "harness/atomic_file.hpp"
@@ -75,10 +77,43 @@ bool bool_field(const json& j, const char* key, bool fallback) {
   return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
 }
 
+enum class kind { string, number, boolean, object, array };
+
+bool is_kind(const json& v, kind want) {
+  switch (want) {
+    case kind::string: return v.is_string();
+    case kind::number: return v.is_number();
+    case kind::boolean: return v.is_boolean();
+    case kind::object: return v.is_object();
+    case kind::array: return v.is_array();
+  }
+  return false;
+}
+const char* kind_name(kind want) {
+  switch (want) {
+    case kind::string: return "a string";
+    case kind::number: return "a number";
+    case kind::boolean: return "true or false";
+    case kind::object: return "an object";
+    case kind::array: return "an array";
+  }
+  return "";
+}
+std::string wrong_type(const json& v, kind want) {
+  return fmt::format("is {} {} where {} is expected", v.is_array() || v.is_object() ? "an" : "a", v.type_name(), kind_name(want));
+}
+
+/// Throws naming the field (`where`.`key`) when it is present, not null, and not of the kind expected
+/// (the JSON library's own message names no field).
+void expect_kind(const json& j, const char* key, kind want, const std::string& where, const std::string& source) {
+  auto it = j.find(key);
+  if (it != j.end() && !it->is_null() && !is_kind(*it, want))
+    throw input_error(fmt::format("{}: field '{}{}{}' {}", source, where, where.empty() ? "" : ".", key, wrong_type(*it, want)));
+}
+
 /// Names the first field of a row whose type is not the one Google Benchmark writes (the JSON library's
 /// own message names neither the row nor the field).
 void check_field_types(const json& row, const std::string& source, std::size_t row_number) {
-  enum class kind { string, number, boolean, object };
   static const std::pair<const char*, kind> fields[] = {
       {k::run_name, kind::string},        {k::run_type, kind::string},      {k::aggregate_name, kind::string},
       {k::aggregate_unit, kind::string},  {k::time_unit, kind::string},     {k::label, kind::string},
@@ -88,14 +123,9 @@ void check_field_types(const json& row, const std::string& source, std::size_t r
   for (const auto& [key, want] : fields) {
     auto it = row.find(key);
     if (it == row.end() || it->is_null()) continue;
-    const bool ok = want == kind::string ? it->is_string() : want == kind::number ? it->is_number()
-                  : want == kind::boolean ? it->is_boolean() : it->is_object();
-    if (!ok) {
-      const char* expected = want == kind::string ? "a string" : want == kind::number ? "a number" : want == kind::boolean ? "true or false" : "an object";
-      throw input_error(fmt::format("{}: row {} ('{}'): field '{}' is {} {} where {} is expected", source, row_number,
-                                    printable(row[k::name].get<std::string>()), key, it->is_array() || it->is_object() ? "an" : "a",
-                                    it->type_name(), expected));
-    }
+    if (!is_kind(*it, want))
+      throw input_error(fmt::format("{}: row {} ('{}'): field '{}' {}", source, row_number,
+                                    printable(row[k::name].get<std::string>()), key, wrong_type(*it, want)));
   }
   if (auto it = row.find(k::cudabench); it != row.end() && it->is_object()) {
     for (const char* key : {k::cache, k::note, k::stop})
@@ -106,9 +136,30 @@ void check_field_types(const json& row, const std::string& source, std::size_t r
   }
 }
 
+/// The schema version this reader knows, and nothing else: 2, 0, "1" or null is refused, not guessed at.
+void check_schema_version(const json& meta, const std::string& source) {
+  auto it = meta.find(k::schema_version);
+  if (it == meta.end()) return;
+  if (!it->is_number_integer() || it->get<std::int64_t>() != k::version)
+    throw input_error(fmt::format("{}: field 'context.cudabench.{}' is {}; this reader reads version {} only", source,
+                                  k::schema_version, printable(it->dump(), 40), k::version));
+}
+
+void check_settings_types(const json& meta, const std::string& source) {
+  static const std::pair<const char*, kind> fields[] = {
+      {k::preset, kind::string},      {k::repetitions, kind::number},     {k::git_revision, kind::string},
+      {k::git_dirty, kind::boolean},  {k::host_name, kind::string},       {k::started_utc, kind::string},
+      {k::cache, kind::string},       {k::inject_slowdown, kind::string}, {k::incomplete, kind::boolean},
+      {k::interrupted_by, kind::string}, {k::families, kind::object},     {k::limits, kind::object},
+      {k::cases, kind::object}};
+  for (const auto& [key, want] : fields) expect_kind(meta, key, want, "context.cudabench", source);
+}
+
 void read_settings(run_result& r, const json& meta) {
   run_settings& s = r.settings;
-  s.schema_version = int(number_field(meta, k::schema_version, k::version));
+  check_schema_version(meta, r.source);
+  check_settings_types(meta, r.source);
+  s.schema_version = k::version;
   s.preset = string_field(meta, k::preset);
   s.repetitions = int(std::clamp(number_field(meta, k::repetitions), 0.0, 1e6));
   s.git_revision = string_field(meta, k::git_revision);
@@ -170,12 +221,22 @@ case_meta read_meta(const std::string& name, const json& m) {
 }
 
 void read_context(run_result& r, const json& j) {
+  expect_kind(j, k::context, kind::object, "", r.source);
   const json context = j.value(k::context, json::object());
   if (!context.is_object()) return;
+  for (const auto& [key, want] : {std::pair{k::date, kind::string}, {k::device, kind::object}, {k::devices, kind::array},
+                                  {k::cudabench, kind::object}})
+    expect_kind(context, key, want, "context", r.source);
   for (auto& [key, v] : context.items())
     if (key != k::device && key != k::devices && key != k::cudabench && key != k::device_name && key != k::preset_name) r.host[key] = v;
   r.date = string_field(context, k::date);
-  if (context.contains(k::device) && context[k::device].is_object()) r.device = device_info_from_json(context[k::device]);
+  if (context.contains(k::device) && context[k::device].is_object()) {
+    try {
+      r.device = device_info_from_json(context[k::device], "context.device");
+    } catch (const input_error& e) {
+      throw input_error(r.source + ": " + e.what());
+    }
+  }
   if (context.contains(k::devices) && context[k::devices].is_array()) r.devices = context[k::devices];
   const json meta = context.value(k::cudabench, json::object());
   if (!meta.is_object()) return;
@@ -206,6 +267,7 @@ run_record read_record(const json& o) {
 
 /// A row's time in seconds, checked.
 double row_seconds(const json& row, const std::string& source, const std::string& name) {
+  constexpr double shortest_s = 1e-12, longest_s = 86400;  // 1 ps to 1 day
   if (!row.contains(k::real_time) || !row[k::real_time].is_number())
     throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number (NaN or missing real_time)", source, name));
   const double t = row[k::real_time].get<double>();
@@ -215,8 +277,8 @@ double row_seconds(const json& row, const std::string& source, const std::string
     throw input_error(fmt::format("{}: case '{}' has no time_unit (Google Benchmark writes one on every row)", source, name));
   const double scale = unit_to_seconds(row[k::time_unit].get<std::string>(), source, name);
   const double seconds = t * scale;
-  if (!(seconds >= 1e-12 && seconds <= 86400))
-    throw input_error(fmt::format("{}: case '{}' has a time of {:g} s, outside 1 ps to 1 day", source, name, seconds));
+  if (!(seconds >= shortest_s && seconds <= longest_s))  // printed as compared: shortest round-trip forms
+    throw input_error(fmt::format("{}: case '{}' has a time of {} s, outside {} s to {} s", source, name, seconds, shortest_s, longest_s));
   return seconds;
 }
 
@@ -356,18 +418,63 @@ std::size_t json_nesting_depth(std::string_view text) {
   return deepest;
 }
 
+namespace {
+/// A parser callback that refuses a key given twice in one object (the parser would keep one of them
+/// silently), naming it by its path: "row 3: key 'real_time'", or "key 'context.date'".
+nlohmann::ordered_json::parser_callback_t duplicate_key_check(const std::string& path) {
+  struct frame {
+    bool object = false;
+    std::string key;                           // the member being read, in an object
+    std::size_t index = 0;                     // the element being read, in an array
+    std::unordered_set<std::string> keys;      // seen in this object
+  };
+  auto stack = std::make_shared<std::vector<frame>>();
+  auto where = [stack](const std::string& key) {
+    std::string out, row;
+    const std::vector<frame>& s = *stack;
+    for (std::size_t d = 0; d + 1 < s.size(); ++d) {
+      if (!s[d].object && d == 1 && s[0].key == k::benchmarks) { row = fmt::format("row {}: ", s[d].index); out.clear(); continue; }
+      if (s[d].object) out += (out.empty() ? "" : ".") + printable(s[d].key, 60);
+      else out += fmt::format("[{}]", s[d].index - 1);
+    }
+    return row + "key '" + (out.empty() ? "" : out + ".") + printable(key, 60) + "'";
+  };
+  return [stack, where, path](int, nlohmann::ordered_json::parse_event_t event, nlohmann::ordered_json& parsed) {
+    using ev = nlohmann::ordered_json::parse_event_t;
+    std::vector<frame>& s = *stack;
+    if ((event == ev::object_start || event == ev::array_start || event == ev::value) && !s.empty() && !s.back().object) ++s.back().index;
+    switch (event) {
+      case ev::object_start: s.push_back({true, {}, 0, {}}); break;
+      case ev::array_start: s.push_back({false, {}, 0, {}}); break;
+      case ev::object_end: case ev::array_end: if (!s.empty()) s.pop_back(); break;
+      case ev::key:
+        if (!s.empty()) {
+          s.back().key = parsed.get<std::string>();
+          if (!s.back().keys.insert(s.back().key).second)
+            throw input_error(fmt::format("{}: {} appears twice in one object (refused: which one is meant?)", path, where(s.back().key)));
+        }
+        break;
+      case ev::value: break;
+    }
+    return true;
+  };
+}
+}  // namespace
+
 run_result parse_run_text(const std::string& raw, const std::string& path) {
   const std::string text = sanitize_gbench_json(raw);
   if (const std::size_t depth = json_nesting_depth(text); depth > max_json_depth)
     throw input_error(fmt::format("{}: JSON nested {} levels deep (benchmark results need a few; over {} is refused)", path, depth, max_json_depth));
   nlohmann::ordered_json j;
   try {
-    j = nlohmann::ordered_json::parse(text);
+    j = nlohmann::ordered_json::parse(text, duplicate_key_check(path));
   } catch (const nlohmann::json::exception& e) {  // syntax errors, and numbers out of a double's range
     throw input_error(fmt::format("{}: invalid JSON ({})", path, printable(e.what())));
   }
   try {
     return parse_run(j, path);
+  } catch (const input_error&) {  // already names the file
+    throw;
   } catch (const nlohmann::json::exception& e) {  // a field of the wrong type somewhere
     throw input_error(fmt::format("{}: not benchmark output we can read ({})", path, printable(e.what())));
   } catch (const std::exception& e) {  // anything else the library or the model throws: still this file's fault

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets with clang's libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer, and runs
 # each for RUNS executions (default 1,000,000) over its corpus in tests/fuzz/corpus/<target>/; new inputs
-# that widen coverage are merged back into that corpus. Usage: tools/fuzz/run.sh [results|options|trend ...]
+# that widen coverage are merged back into that corpus. Usage: tools/fuzz/run.sh [results|options|trend|report ...]
 # Needs clang (Debian: clang) and the build's packages. A finding stops with the crashing input saved as
 # build-fuzz/crash-*; add it to the corpus so the replay test (ctest -R fuzz_replay) keeps it fixed.
 set -uo pipefail
@@ -14,18 +14,19 @@ command -v "$cxx" >/dev/null || { echo "tools/fuzz/run.sh: $cxx not found (Debia
 mkdir -p "$out"
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -I"$root" -I"$root/include" -I"$cuda/include")
-reader=(harness/results.cpp harness/device_info.cpp harness/merge.cpp harness/stats.cpp harness/format.cpp harness/atomic_file.cpp
-        harness/output_sink.cpp)
+reader=(harness/results.cpp harness/results_model.cpp harness/device_info.cpp harness/timeline.cpp harness/stats.cpp
+        harness/format.cpp harness/atomic_file.cpp harness/output_sink.cpp)
 declare -A sources=(
   [results]="tests/fuzz/results_fuzzer.cpp ${reader[*]}"
   [options]="tests/fuzz/options_fuzzer.cpp app/options.cpp harness/presets.cpp harness/format.cpp"
   [trend]="tests/fuzz/trend_fuzzer.cpp reports/trend.cpp reports/svg.cpp reports/escape.cpp ${reader[*]}"
+  [report]="tests/fuzz/report_fuzzer.cpp reports/*.cpp harness/compare.cpp ${reader[*]}"
 )
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(results options trend)
+[ ${#targets[@]} -eq 0 ] && targets=(results options trend report)
 status=0
 for t in "${targets[@]}"; do
-  [ -n "${sources[$t]:-}" ] || { echo "tools/fuzz/run.sh: no target '$t' (results, options, trend)" >&2; exit 2; }
+  [ -n "${sources[$t]:-}" ] || { echo "tools/fuzz/run.sh: no target '$t' (results, options, trend, report)" >&2; exit 2; }
   (cd "$root" && "$cxx" "${flags[@]}" ${sources[$t]} -lfmt -o "$out/${t}_fuzzer") || exit 2
   corpus="$root/tests/fuzz/corpus/$t"
   mkdir -p "$out/new-$t"
