@@ -419,46 +419,84 @@ std::size_t json_nesting_depth(std::string_view text) {
 }
 
 namespace {
-/// A parser callback that refuses a key given twice in one object (the parser would keep one of them
-/// silently), naming it by its path: "row 3: key 'real_time'", or "key 'context.date'".
-nlohmann::ordered_json::parser_callback_t duplicate_key_check(const std::string& path) {
+/// The library's DOM builder, with one check added: a key given twice in one object is refused (the builder
+/// would keep one of them silently), named by its path: "row 3: key 'real_time'", "key 'context.date'".
+/// A SAX handler rather than a parser callback, which would make every parse several times slower.
+class duplicate_key_parser {
+ public:
+  using json = nlohmann::ordered_json;
+  duplicate_key_parser(json& root, const std::string& path) : dom_(root, true), path_(path) {}
+
+  bool null() { element(); return dom_.null(); }
+  bool boolean(bool v) { element(); return dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { element(); return dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { element(); return dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& text) { element(); return dom_.number_float(v, text); }
+  bool string(json::string_t& v) { element(); return dom_.string(v); }
+  bool binary(json::binary_t& v) { element(); return dom_.binary(v); }
+  bool start_object(std::size_t n) { element(); push(true); return dom_.start_object(n); }
+  bool end_object() { --depth_; return dom_.end_object(); }
+  bool start_array(std::size_t n) { element(); push(false); return dom_.start_array(n); }
+  bool end_array() { --depth_; return dom_.end_array(); }
+  bool key(json::string_t& k) {
+    frame& f = frames_[depth_ - 1];
+    f.key = k;
+    if (!f.add(k)) throw input_error(fmt::format("{}: {} appears twice in one object (refused: which one is meant?)", path_, where()));
+    return dom_.key(k);
+  }
+  bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception& e) {
+    return dom_.parse_error(position, token, e);
+  }
+
+ private:
   struct frame {
     bool object = false;
-    std::string key;                           // the member being read, in an object
-    std::size_t index = 0;                     // the element being read, in an array
-    std::unordered_set<std::string> keys;      // seen in this object
+    std::string key;                       // the member being read, in an object
+    std::size_t index = 0;                 // elements begun so far, in an array
+    std::vector<std::string> few;          // keys seen in this object: a row has about 15, searched in place,
+    std::unordered_set<std::string> many;  // and a larger object's (a run's cases) hashed
+    /// False when `k` was seen before in this object.
+    bool add(const std::string& k) {
+      if (many.empty() && few.size() < 32) {
+        if (std::find(few.begin(), few.end(), k) != few.end()) return false;
+        few.push_back(k);
+        return true;
+      }
+      if (many.empty()) many.insert(few.begin(), few.end());
+      return many.insert(k).second;
+    }
   };
-  auto stack = std::make_shared<std::vector<frame>>();
-  auto where = [stack](const std::string& key) {
+  /// A value begins: in an array, the next element.
+  void element() {
+    if (depth_ > 0 && !frames_[depth_ - 1].object) ++frames_[depth_ - 1].index;
+  }
+  /// Frames are reused, so their buffers are allocated once per depth, not once per object.
+  void push(bool object) {
+    if (depth_ == frames_.size()) frames_.emplace_back();
+    frame& f = frames_[depth_++];
+    f.object = object;
+    f.key.clear();
+    f.index = 0;
+    f.few.clear();
+    if (!f.many.empty()) f.many = {};
+  }
+  /// The key being read, with its path ("row 3: key 'cudabench.note'").
+  std::string where() const {
     std::string out, row;
-    const std::vector<frame>& s = *stack;
-    for (std::size_t d = 0; d + 1 < s.size(); ++d) {
-      if (!s[d].object && d == 1 && s[0].key == k::benchmarks) { row = fmt::format("row {}: ", s[d].index); out.clear(); continue; }
-      if (s[d].object) out += (out.empty() ? "" : ".") + printable(s[d].key, 60);
-      else out += fmt::format("[{}]", s[d].index - 1);
+    for (std::size_t d = 0; d + 1 < depth_; ++d) {
+      const frame& f = frames_[d];
+      if (!f.object && d == 1 && frames_[0].key == k::benchmarks) { row = fmt::format("row {}: ", f.index); out.clear(); continue; }
+      if (f.object) out += (out.empty() ? "" : ".") + printable(f.key, 60);
+      else out += fmt::format("[{}]", f.index - 1);
     }
-    return row + "key '" + (out.empty() ? "" : out + ".") + printable(key, 60) + "'";
-  };
-  return [stack, where, path](int, nlohmann::ordered_json::parse_event_t event, nlohmann::ordered_json& parsed) {
-    using ev = nlohmann::ordered_json::parse_event_t;
-    std::vector<frame>& s = *stack;
-    if ((event == ev::object_start || event == ev::array_start || event == ev::value) && !s.empty() && !s.back().object) ++s.back().index;
-    switch (event) {
-      case ev::object_start: s.push_back({true, {}, 0, {}}); break;
-      case ev::array_start: s.push_back({false, {}, 0, {}}); break;
-      case ev::object_end: case ev::array_end: if (!s.empty()) s.pop_back(); break;
-      case ev::key:
-        if (!s.empty()) {
-          s.back().key = parsed.get<std::string>();
-          if (!s.back().keys.insert(s.back().key).second)
-            throw input_error(fmt::format("{}: {} appears twice in one object (refused: which one is meant?)", path, where(s.back().key)));
-        }
-        break;
-      case ev::value: break;
-    }
-    return true;
-  };
-}
+    return row + "key '" + (out.empty() ? "" : out + ".") + printable(frames_[depth_ - 1].key, 60) + "'";
+  }
+
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  std::string path_;
+  std::vector<frame> frames_;
+  std::size_t depth_ = 0;
+};
 }  // namespace
 
 run_result parse_run_text(const std::string& raw, const std::string& path) {
@@ -467,7 +505,8 @@ run_result parse_run_text(const std::string& raw, const std::string& path) {
     throw input_error(fmt::format("{}: JSON nested {} levels deep (benchmark results need a few; over {} is refused)", path, depth, max_json_depth));
   nlohmann::ordered_json j;
   try {
-    j = nlohmann::ordered_json::parse(text, duplicate_key_check(path));
+    duplicate_key_parser builder(j, path);
+    nlohmann::ordered_json::sax_parse(text, &builder);
   } catch (const nlohmann::json::exception& e) {  // syntax errors, and numbers out of a double's range
     throw input_error(fmt::format("{}: invalid JSON ({})", path, printable(e.what())));
   }

@@ -18,7 +18,7 @@ reader=(harness/results.cpp harness/results_model.cpp harness/device_info.cpp ha
         harness/format.cpp harness/atomic_file.cpp harness/output_sink.cpp)
 declare -A sources=(
   [results]="tests/fuzz/results_fuzzer.cpp ${reader[*]}"
-  [options]="tests/fuzz/options_fuzzer.cpp app/options.cpp harness/presets.cpp harness/format.cpp"
+  [options]="tests/fuzz/options_fuzzer.cpp app/option_parse.cpp app/option_table.cpp app/option_help.cpp app/options.cpp harness/presets.cpp harness/format.cpp"
   [trend]="tests/fuzz/trend_fuzzer.cpp reports/trend.cpp reports/svg.cpp reports/escape.cpp ${reader[*]}"
   [report]="tests/fuzz/report_fuzzer.cpp reports/*.cpp harness/compare.cpp ${reader[*]}"
 )
