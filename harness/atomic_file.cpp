@@ -55,7 +55,7 @@ std::optional<std::uint64_t> byte_count(std::string_view text) {
 
 std::string mode_name(mode_t mode) {
   if (S_ISDIR(mode)) return "is a directory, not a file";
-  if (S_ISFIFO(mode)) return "is a FIFO (named pipe), not a regular file: refused";
+  if (S_ISFIFO(mode)) return "is a FIFO (named pipe), not a regular file: refused (a pipe's output is read as -, standard input)";
   if (S_ISCHR(mode)) return "is a character device, not a regular file: refused";
   if (S_ISBLK(mode)) return "is a block device, not a regular file: refused";
   if (S_ISSOCK(mode)) return "is a socket, not a regular file: refused";

@@ -198,7 +198,9 @@ TEST(Results, OnlyRegularFilesAreRead) {
   scratch_dir dir;
   const std::string fifo = dir.path + "/fifo.json";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_EQ(path_error(fifo), fifo + ": is a FIFO (named pipe), not a regular file: refused");  // at once, no writer waited for
+  // At once, no writer waited for.
+  EXPECT_EQ(path_error(fifo), fifo + ": is a FIFO (named pipe), not a regular file: refused (a pipe's output is read as -, "
+                                     "standard input)");
   const std::string loop = dir.path + "/loop.json";
   std::filesystem::create_symlink("loop.json", loop);
   EXPECT_EQ(path_error(loop), loop + ": a loop of symbolic links (too many levels)");
