@@ -6,7 +6,6 @@
 #include <cmath>
 #include <algorithm>
 #include <cctype>
-#include <memory>
 #include <set>
 #include <unordered_set>
 #include <string_view>
@@ -140,7 +139,7 @@ void check_field_types(const json& row, const std::string& source, std::size_t r
 void check_schema_version(const json& meta, const std::string& source) {
   auto it = meta.find(k::schema_version);
   if (it == meta.end()) return;
-  if (!it->is_number_integer() || it->get<std::int64_t>() != k::version)
+  if (!it->is_number_integer() || *it != k::version)
     throw input_error(fmt::format("{}: field 'context.cudabench.{}' is {}; this reader reads version {} only", source,
                                   k::schema_version, printable(it->dump(), 40), k::version));
 }

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets with clang's libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer, and runs
-# each for RUNS executions (default 1,000,000) over its corpus in tests/fuzz/corpus/<target>/; new inputs
-# that widen coverage are merged back into that corpus. Usage: tools/fuzz/run.sh [results|options|trend|report ...]
+# each for RUNS executions (default 1,000,000), or MAX_TIME seconds if that comes first, over its corpus in
+# tests/fuzz/corpus/<target>/; new inputs that widen coverage are merged back into that corpus.
+# Usage: tools/fuzz/run.sh [results|options|trend|report ...]
 # Needs clang (Debian: clang) and the build's packages. A finding stops with the crashing input saved as
 # build-fuzz/crash-*; add it to the corpus so the replay test (ctest -R fuzz_replay) keeps it fixed.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="$root/build-fuzz"
 runs=${RUNS:-1000000}
+max_time=${MAX_TIME:-0}  # 0: no limit
 cxx=${CXX_FUZZ:-clang++}
 cuda=${CUDA_HOME:-/usr/local/cuda}
 command -v "$cxx" >/dev/null || { echo "tools/fuzz/run.sh: $cxx not found (Debian: apt-get install clang)" >&2; exit 2; }
@@ -31,7 +33,7 @@ for t in "${targets[@]}"; do
   corpus="$root/tests/fuzz/corpus/$t"
   mkdir -p "$out/new-$t"
   echo "== $t: $runs runs" >&2
-  (cd "$out" && ./"${t}_fuzzer" -runs="$runs" -max_len=8192 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+  (cd "$out" && ./"${t}_fuzzer" -runs="$runs" -max_total_time="$max_time" -max_len=8192 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
       "$out/new-$t" "$corpus" 2>"$out/$t.log"); rc=$?
   grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|Done|==[0-9]+==ERROR|SUMMARY)" "$out/$t.log" >&2
   [ $rc -eq 0 ] || { echo "$t: FINDING (exit $rc), see $out/$t.log" >&2; status=1; continue; }
