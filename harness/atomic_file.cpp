@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
@@ -66,14 +67,17 @@ std::string mode_name(mode_t mode) {
 std::string open_failure(const std::string& path, int err) {
   struct stat st{};
   if (err == ELOOP) return path + ": a loop of symbolic links (too many levels)";
-  if (err == ENOENT && ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) return path + ": a symbolic link to a file that does not exist";
+  if (err == ENOENT && ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+    return path + ": a symbolic link to a file that does not exist";
   if (err == ENOENT) return path + ": no such file";
   return path + ": cannot read: " + std::strerror(err);
 }
 
-/// Reads `fd` to its end, refusing more than `cap` bytes; `name` names it in messages.
-std::string read_bounded(int fd, const std::string& name, std::uint64_t cap) {
+/// Reads `fd` to its end, refusing more than `cap` bytes; `name` names it in messages. `expected` bytes are
+/// reserved at once (a file's size), so the text is not copied as it grows.
+std::string read_bounded(int fd, const std::string& name, std::uint64_t cap, std::uint64_t expected = 0) {
   std::string out;
+  out.reserve(std::size_t(std::min(expected, cap)) + 1);
   char buffer[1 << 16];
   for (;;) {
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
@@ -114,7 +118,7 @@ std::string read_file(const std::string& path) {
     if (std::uint64_t(st.st_size) > cap)
       throw input_error(fmt::format("{}: {} bytes, over the limit of {} bytes on a result file ({} raises it)", path,
                                     std::uint64_t(st.st_size), cap, max_input_variable));
-    std::string text = read_bounded(fd, path, cap);
+    std::string text = read_bounded(fd, path, cap, std::uint64_t(st.st_size));
     ::close(fd);
     return text;
   } catch (...) {
