@@ -46,12 +46,13 @@ namespace {
 namespace k = schema;
 using json = nlohmann::ordered_json;
 
-double unit_to_seconds(const std::string& unit, const std::string& source, const std::string& name) {
+/// `row` names the row in messages: "row 3 ('conv2d/tiled/4096')".
+double unit_to_seconds(const std::string& unit, const std::string& source, const std::string& row) {
   if (unit == "ns") return 1e-9;
   if (unit == "us") return 1e-6;
   if (unit == "ms") return 1e-3;
   if (unit == "s") return 1.0;
-  throw input_error(fmt::format("{}: case '{}' has unknown time_unit '{}'", source, name, unit));
+  throw input_error(fmt::format("{}: {}: unknown time_unit '{}'", source, row, printable(unit, 40)));
 }
 
 /// The strings of a JSON string or array of strings (anything else in it is ignored).
@@ -264,25 +265,23 @@ run_record read_record(const json& o) {
   return rec;
 }
 
-/// A row's time in seconds, checked.
-double row_seconds(const json& row, const std::string& source, const std::string& name) {
+/// A row's time in seconds, checked; `row` names it in messages.
+double row_seconds(const json& j, const std::string& source, const std::string& row) {
   constexpr double shortest_s = 1e-12, longest_s = 86400;  // 1 ps to 1 day
-  if (!row.contains(k::real_time) || !row[k::real_time].is_number())
-    throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number (NaN or missing real_time)", source, name));
-  const double t = row[k::real_time].get<double>();
-  if (!std::isfinite(t) || t <= 0)
-    throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number ({})", source, name, t));
-  if (!row.contains(k::time_unit) || !row[k::time_unit].is_string())
-    throw input_error(fmt::format("{}: case '{}' has no time_unit (Google Benchmark writes one on every row)", source, name));
-  const double scale = unit_to_seconds(row[k::time_unit].get<std::string>(), source, name);
-  const double seconds = t * scale;
+  if (!j.contains(k::real_time) || !j[k::real_time].is_number())
+    throw input_error(fmt::format("{}: {}: real_time is not a positive number (NaN or missing)", source, row));
+  const double t = j[k::real_time].get<double>();
+  if (!std::isfinite(t) || t <= 0) throw input_error(fmt::format("{}: {}: real_time is not a positive number ({})", source, row, t));
+  if (!j.contains(k::time_unit) || !j[k::time_unit].is_string())
+    throw input_error(fmt::format("{}: {}: no time_unit (Google Benchmark writes one on every row)", source, row));
+  const double seconds = t * unit_to_seconds(j[k::time_unit].get<std::string>(), source, row);
   if (!(seconds >= shortest_s && seconds <= longest_s))  // printed as compared: shortest round-trip forms
-    throw input_error(fmt::format("{}: case '{}' has a time of {} s, outside {} s to {} s", source, name, seconds, shortest_s, longest_s));
+    throw input_error(fmt::format("{}: {}: a time of {} s, outside {} s to {} s", source, row, seconds, shortest_s, longest_s));
   return seconds;
 }
 
 /// One iteration row as a repetition: its time, CPU time, counters (every other number), label and record.
-repetition read_repetition(const json& row, double seconds, case_result& c, const std::string& source) {
+repetition read_repetition(const json& row, double seconds, case_result& c, const std::string& source, const std::string& where) {
   static const std::set<std::string> standard = {k::real_time, k::cpu_time, k::iterations, k::repetitions, k::repetition_index,
                                                  k::threads, k::family_index, k::per_family_instance_index, k::device_ordinal};
   repetition rep;
@@ -296,7 +295,8 @@ repetition read_repetition(const json& row, double seconds, case_result& c, cons
     const json& o = row[k::cudabench];
     rep.record = read_record(o);
     if (o.contains(k::timeline)) {
-      if (!o[k::timeline].is_object()) throw input_error(fmt::format("{}: case '{}' has a timeline that is not an object", source, c.name));
+      if (!o[k::timeline].is_object())
+        throw input_error(fmt::format("{}: {}: field 'cudabench.timeline' {}", source, where, wrong_type(o[k::timeline], kind::object)));
       c.timeline = timeline_from_json(o[k::timeline]);
     }
   }
@@ -318,7 +318,8 @@ std::map<std::string, double> read_rows(run_result& r, const json& rows, const s
     const std::string run_type = row.value(k::run_type, "iteration");
     const std::string agg = row.value(k::aggregate_name, "");
     const std::string key = fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, number_field(row, k::repetition_index, -1), number_field(row, k::threads, 1));
-    if (!seen_rows.insert(key).second) throw input_error(fmt::format("{}: duplicate case name '{}'", r.source, name));
+    const std::string where = fmt::format("row {} ('{}')", row_number, printable(name));
+    if (!seen_rows.insert(key).second) throw input_error(fmt::format("{}: {}: duplicate case name '{}'", r.source, where, printable(name)));
     auto [it, added] = index.emplace(name, r.cases.size());
     if (added) {
       case_result c;
@@ -335,9 +336,9 @@ std::map<std::string, double> read_rows(run_result& r, const json& rows, const s
     }
     // Of the aggregates only the median is used (stddev rows may legitimately be 0, cv has no time unit).
     if (run_type == "aggregate" && (agg != "median" || row.value(k::aggregate_unit, "time") != "time")) continue;
-    const double seconds = row_seconds(row, r.source, name);
+    const double seconds = row_seconds(row, r.source, where);
     if (run_type == "aggregate") median_aggregate[name] = seconds;
-    else c.repetitions.push_back(read_repetition(row, seconds, c, r.source));
+    else c.repetitions.push_back(read_repetition(row, seconds, c, r.source, where));
   }
   return median_aggregate;
 }

@@ -92,7 +92,7 @@ check "a duplicate key: refused naming the row and key" 2 "$(run "$report" repor
 python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); b = j["benchmarks"][0]; b["real_time"] = 86400.000001; b["time_unit"] = "s"
 json.dump(j, open(sys.argv[2], "w"))' "$Q" "$tmp/day.json"
 check "a time just over a day: bounds printed as compared" 2 "$(run "$report" report "$tmp/day.json")" \
-  'one_line "has a time of 86400.000001 s, outside 1e-12 s to 86400 s"'
+  "one_line \"day.json: row 1 ('conv2d/naive/1024'): a time of 86400.000001 s, outside 1e-12 s to 86400 s\""
 python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); j["context"]["device"]["sm_clock_mhz"] = 1e300
 json.dump(j, open(sys.argv[2], "w"))' "$Q" "$tmp/clock.json"
 check "a clock of 1e300 MHz: refused naming the field" 2 "$(run "$report" compare "$Q" "$tmp/clock.json")" \

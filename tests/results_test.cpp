@@ -150,7 +150,7 @@ TEST(Results, TimeBoundsArePrintedAsCompared) {
   nlohmann::ordered_json j = small_run();
   j["benchmarks"][0]["real_time"] = 86400.000001;
   j["benchmarks"][0]["time_unit"] = "s";
-  EXPECT_EQ(doc_error(j), "t.json: case 'a/b/1' has a time of 86400.000001 s, outside 1e-12 s to 86400 s");
+  EXPECT_EQ(doc_error(j), "t.json: row 1 ('a/b/1'): a time of 86400.000001 s, outside 1e-12 s to 86400 s");
   j["benchmarks"][0]["real_time"] = 86400;
   EXPECT_EQ(doc_error(j), "");
 }
