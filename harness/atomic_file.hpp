@@ -1,6 +1,7 @@
 // Whole files in and out: a file written through output_sink, a checked read, a private temporary directory.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "harness/output_sink.hpp"
@@ -18,7 +19,13 @@ void check_writable(const std::string& path);
 /// returns its path; throws input_error naming it when it cannot.
 std::string make_temp_directory(const std::string& prefix);
 
-/// Reads a whole file; throws input_error naming the path when it is missing or unreadable.
+/// Reads a whole regular file, or standard input for "-", of at most max_input_size() bytes; throws
+/// input_error naming the path when it is missing, unreadable, over the limit or not a regular file (a FIFO
+/// or a device is refused at once, never waited on or read without end).
 std::string read_file(const std::string& path);
+
+/// The most bytes read_file takes in: $CUDABENCH_MAX_INPUT_SIZE (bytes, or with a K, M or G suffix), else
+/// 4 GiB; throws input_error naming the variable when it is set to anything else.
+std::uint64_t max_input_size();
 
 }  // namespace cudabench

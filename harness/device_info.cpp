@@ -1,9 +1,16 @@
-// JSON form of the device description.
+// JSON form of the device description, and its checked reader.
 #include "harness/device_info.hpp"
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cctype>
+#include <optional>
+#include <tuple>
+#include <utility>
+
+#include "harness/errors.hpp"
+#include "harness/format.hpp"
 
 namespace cudabench {
 
@@ -46,32 +53,96 @@ nlohmann::ordered_json to_json(const device_info& d) {
 }
 
 namespace {
-int parse_version(const nlohmann::json& j, const char* key) {
-  if (!j.contains(key) || !j[key].is_string()) return 0;
-  int major = 0, minor = 0;
-  if (std::sscanf(j[key].get<std::string>().c_str(), "%d.%d", &major, &minor) < 1) return 0;
-  return major * 1000 + minor * 10;
-}
+/// The fields of a device description, each checked for its type and range before it is converted; a
+/// message names the field as `where`.`key`.
+class device_fields {
+ public:
+  device_fields(const nlohmann::json& j, const std::string& where) : j_(j), where_(where) {}
+
+  std::string text(const char* key, const std::string& fallback = "") const {
+    const nlohmann::json* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_string()) wrong_type(key, *v, "a string");
+    return v->get<std::string>();
+  }
+  bool flag(const char* key) const {
+    const nlohmann::json* v = find(key);
+    if (!v) return false;
+    if (!v->is_boolean()) wrong_type(key, *v, "true or false");
+    return v->get<bool>();
+  }
+  /// A number in [lo, hi] (the range keeps every later conversion to an integer defined).
+  double number(const char* key, double lo, double hi, double fallback = 0) const {
+    const nlohmann::json* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_number()) wrong_type(key, *v, "a number");
+    const double x = v->get<double>();
+    if (!(x >= lo && x <= hi))
+      throw input_error(fmt::format("field '{}.{}' is {}, outside {} to {}", where_, key, x, lo, hi));
+    return x;
+  }
+  /// "13.0" as 13000; 0 when absent.
+  int version(const char* key) const {
+    const std::string t = text(key);
+    if (t.empty()) return 0;
+    const auto v = major_minor(t);
+    if (!v) throw input_error(fmt::format("field '{}.{}' is '{}', not a version such as 12.4", where_, key, printable(t)));
+    return v->first * 1000 + v->second * 10;
+  }
+  /// "9.0" as {9, 0}.
+  std::pair<int, int> capability(const char* key) const {
+    const std::string t = text(key, "0.0");
+    const auto v = major_minor(t);
+    if (!v) throw input_error(fmt::format("field '{}.{}' is '{}', not a compute capability such as 9.0", where_, key, printable(t)));
+    return *v;
+  }
+
+ private:
+  const nlohmann::json* find(const char* key) const {
+    auto it = j_.find(key);
+    return it == j_.end() || it->is_null() ? nullptr : &*it;
+  }
+  [[noreturn]] void wrong_type(const char* key, const nlohmann::json& v, const char* expected) const {
+    throw input_error(fmt::format("field '{}.{}' is {} {} where {} is expected", where_, key,
+                                  v.is_array() || v.is_object() ? "an" : "a", v.type_name(), expected));
+  }
+  /// "MAJOR.MINOR" or "MAJOR" with MAJOR below 10000 and MINOR below 100 (a CUDA version, a capability).
+  static std::optional<std::pair<int, int>> major_minor(const std::string& t) {
+    int major = 0, minor = 0;
+    const char* end = t.data() + t.size();
+    auto [p, ec] = std::from_chars(t.data(), end, major);
+    if (ec != std::errc() || major < 0 || major >= 10000) return std::nullopt;
+    if (p != end) {
+      if (*p != '.') return std::nullopt;
+      auto [q, ec2] = std::from_chars(p + 1, end, minor);
+      if (ec2 != std::errc() || q != end || minor < 0 || minor >= 100) return std::nullopt;
+    }
+    return std::pair{major, minor};
+  }
+  const nlohmann::json& j_;
+  std::string where_;
+};
 }  // namespace
 
-device_info device_info_from_json(const nlohmann::json& j) {
+device_info device_info_from_json(const nlohmann::json& j, const std::string& where) {
+  constexpr double max_exact = 9007199254740992.0;  // 2^53: larger byte counts are not read exactly
+  const device_fields f(j, where);
   device_info d;
-  d.available = j.value("available", false);
-  d.unavailable_reason = j.value("unavailable_reason", "");
-  d.ordinal = j.value("ordinal", -1);
-  d.name = j.value("name", "");
-  std::string cc = j.value("compute_capability", "0.0");
-  std::sscanf(cc.c_str(), "%d.%d", &d.cc_major, &d.cc_minor);
-  d.sm_count = j.value("sm_count", 0);
-  d.sm_clock_khz = static_cast<int>(j.value("sm_clock_mhz", 0.0) * 1000 + 0.5);
-  d.memory_clock_khz = static_cast<int>(j.value("memory_clock_mhz", 0.0) * 1000 + 0.5);
-  d.memory_bus_width_bits = j.value("memory_bus_width_bits", 0);
-  d.l2_bytes = j.value("l2_bytes", std::int64_t{0});
-  d.total_memory_bytes = j.value("total_memory_bytes", std::int64_t{0});
-  d.driver_version = parse_version(j, "driver_version");
-  d.runtime_version = parse_version(j, "runtime_version");
-  d.pci_bus_id = j.value("pci_bus_id", "");
-  d.uuid = j.value("uuid", "");
+  d.available = f.flag("available");
+  d.unavailable_reason = f.text("unavailable_reason");
+  d.ordinal = int(f.number("ordinal", -1, 1e6, -1));
+  d.name = f.text("name");
+  std::tie(d.cc_major, d.cc_minor) = f.capability("compute_capability");
+  d.sm_count = int(f.number("sm_count", 0, 1e6));
+  d.sm_clock_khz = int(f.number("sm_clock_mhz", 0, 1e6) * 1000 + 0.5);
+  d.memory_clock_khz = int(f.number("memory_clock_mhz", 0, 1e6) * 1000 + 0.5);
+  d.memory_bus_width_bits = int(f.number("memory_bus_width_bits", 0, 1e6));
+  d.l2_bytes = std::int64_t(f.number("l2_bytes", 0, max_exact));
+  d.total_memory_bytes = std::int64_t(f.number("total_memory_bytes", 0, max_exact));
+  d.driver_version = f.version("driver_version");
+  d.runtime_version = f.version("runtime_version");
+  d.pci_bus_id = f.text("pci_bus_id");
+  d.uuid = f.text("uuid");
   return d;
 }
 

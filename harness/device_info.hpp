@@ -37,6 +37,8 @@ struct device_info {
 std::string cuda_version_string(int v);
 
 nlohmann::ordered_json to_json(const device_info& d);
-device_info device_info_from_json(const nlohmann::json& j);
+/// Reads a device description; a field of the wrong type or out of range is an input_error naming it as
+/// `where`.field (a version or capability that is not "MAJOR.MINOR" too).
+device_info device_info_from_json(const nlohmann::json& j, const std::string& where = "device");
 
 }  // namespace cudabench

@@ -41,6 +41,27 @@ bool special_file(const std::string& path) {
   throw input_error(name + ": " + what + ": " + std::strerror(err));
 }
 
+constexpr int fifo_reader_tries = 300;  ///< 10 ms apart: 3 s for a FIFO's reader to open it
+
+/// Opens a special file (/dev/null, /dev/stdout, a FIFO) for writing as it is. A FIFO is opened without
+/// waiting: with no process reading it, that fails (ENXIO) where a plain open would wait forever.
+
+int open_special(const std::string& name, const std::string& path) {
+  struct stat st{};
+  const bool fifo = ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | (fifo ? O_NONBLOCK : 0));
+  // A reader that is starting (a `cat FIFO &` just launched) gets a few seconds to open its end; after that
+  // the FIFO has no reader, and the write is given up rather than waiting for ever.
+  for (int tries = 0; fd < 0 && fifo && errno == ENXIO && tries < fifo_reader_tries; ++tries) {
+    ::usleep(10000);
+    fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  }
+  if (fd < 0 && fifo && errno == ENXIO) throw input_error(name + ": a FIFO with no reader: nothing written");
+  if (fd < 0) fail(name, "cannot write", errno);
+  if (fifo) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // a reader is there: writes may wait on it
+  return fd;
+}
+
 /// Writes a new file beside `path` and renames it over `path`: readers see the old file or the whole new one.
 void replace_file(const std::string& name, const std::string& path, const std::string& content) {
   const std::string tmp = temp_name(path);
@@ -139,8 +160,7 @@ void output_sink::write(const std::string& content) const {
   if (path_.empty()) throw input_error("an output needs a file name");
   const std::string path = final_target(path_);
   if (!special_file(path)) return replace_file(path_, path, content);
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);  // /dev/null, /dev/stdout, a FIFO: as they are
-  if (fd < 0) fail(path_, "cannot write", errno);
+  const int fd = open_special(path_, path);
   const bool ok = write_all(fd, content);
   const int err = errno;
   ::close(fd);
@@ -186,8 +206,15 @@ std::optional<std::string> same_file_key(const std::string& path) {
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
                             const std::vector<std::string>& inputs) {
   std::map<std::string, std::string> seen;  // file -> what names it
-  for (const std::string& in : inputs)
-    if (const auto key = same_file_key(in)) seen.emplace(*key, "the input " + in);
+  for (const std::string& in : inputs) {
+    std::optional<std::string> key;
+    try {
+      key = same_file_key(in);
+    } catch (const input_error&) {  // a link loop: no output can be it, and its reader names it
+      continue;
+    }
+    if (key) seen.emplace(*key, "the input " + in);
+  }
   std::optional<std::string> on_stdout;  // the output that writes there
   for (const auto& [option, path] : outputs) {
     if (descriptor_named(path) == STDOUT_FILENO) {

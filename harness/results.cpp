@@ -9,6 +9,7 @@
 #include <exception>
 #include <optional>
 #include <set>
+#include <unordered_set>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -49,12 +50,13 @@ namespace {
 namespace k = schema;
 using json = nlohmann::ordered_json;
 
-double unit_to_seconds(const std::string& unit, const std::string& source, const std::string& name) {
+/// `row` names the row in messages: "row 3 ('conv2d/tiled/4096')".
+double unit_to_seconds(const std::string& unit, const std::string& source, const std::string& row) {
   if (unit == "ns") return 1e-9;
   if (unit == "us") return 1e-6;
   if (unit == "ms") return 1e-3;
   if (unit == "s") return 1.0;
-  throw input_error(fmt::format("{}: case '{}' has unknown time_unit '{}'", source, name, unit));
+  throw input_error(fmt::format("{}: {}: unknown time_unit '{}'", source, row, printable(unit, 40)));
 }
 
 /// The strings of a JSON string or array of strings (anything else in it is ignored).
@@ -79,10 +81,43 @@ bool bool_field(const json& j, const char* key, bool fallback) {
   return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
 }
 
+enum class kind { string, number, boolean, object, array };
+
+bool is_kind(const json& v, kind want) {
+  switch (want) {
+    case kind::string: return v.is_string();
+    case kind::number: return v.is_number();
+    case kind::boolean: return v.is_boolean();
+    case kind::object: return v.is_object();
+    case kind::array: return v.is_array();
+  }
+  return false;
+}
+const char* kind_name(kind want) {
+  switch (want) {
+    case kind::string: return "a string";
+    case kind::number: return "a number";
+    case kind::boolean: return "true or false";
+    case kind::object: return "an object";
+    case kind::array: return "an array";
+  }
+  return "";
+}
+std::string wrong_type(const json& v, kind want) {
+  return fmt::format("is {} {} where {} is expected", v.is_array() || v.is_object() ? "an" : "a", v.type_name(), kind_name(want));
+}
+
+/// Throws naming the field (`where`.`key`) when it is present, not null, and not of the kind expected
+/// (the JSON library's own message names no field).
+void expect_kind(const json& j, const char* key, kind want, const std::string& where, const std::string& source) {
+  auto it = j.find(key);
+  if (it != j.end() && !it->is_null() && !is_kind(*it, want))
+    throw input_error(fmt::format("{}: field '{}{}{}' {}", source, where, where.empty() ? "" : ".", key, wrong_type(*it, want)));
+}
+
 /// Names the first field of a row whose type is not the one Google Benchmark writes (the JSON library's
 /// own message names neither the row nor the field).
 void check_field_types(const json& row, const std::string& source, std::size_t row_number) {
-  enum class kind { string, number, boolean, object };
   static const std::pair<const char*, kind> fields[] = {
       {k::run_name, kind::string},        {k::run_type, kind::string},      {k::aggregate_name, kind::string},
       {k::aggregate_unit, kind::string},  {k::time_unit, kind::string},     {k::label, kind::string},
@@ -92,14 +127,9 @@ void check_field_types(const json& row, const std::string& source, std::size_t r
   for (const auto& [key, want] : fields) {
     auto it = row.find(key);
     if (it == row.end() || it->is_null()) continue;
-    const bool ok = want == kind::string ? it->is_string() : want == kind::number ? it->is_number()
-                  : want == kind::boolean ? it->is_boolean() : it->is_object();
-    if (!ok) {
-      const char* expected = want == kind::string ? "a string" : want == kind::number ? "a number" : want == kind::boolean ? "true or false" : "an object";
-      throw input_error(fmt::format("{}: row {} ('{}'): field '{}' is {} {} where {} is expected", source, row_number,
-                                    printable(row[k::name].get<std::string>()), key, it->is_array() || it->is_object() ? "an" : "a",
-                                    it->type_name(), expected));
-    }
+    if (!is_kind(*it, want))
+      throw input_error(fmt::format("{}: row {} ('{}'): field '{}' {}", source, row_number,
+                                    printable(row[k::name].get<std::string>()), key, wrong_type(*it, want)));
   }
   if (auto it = row.find(k::cudabench); it != row.end() && it->is_object()) {
     for (const char* key : {k::cache, k::note, k::stop})
@@ -110,9 +140,30 @@ void check_field_types(const json& row, const std::string& source, std::size_t r
   }
 }
 
+/// The schema version this reader knows, and nothing else: 2, 0, "1" or null is refused, not guessed at.
+void check_schema_version(const json& meta, const std::string& source) {
+  auto it = meta.find(k::schema_version);
+  if (it == meta.end()) return;
+  if (!it->is_number_integer() || *it != k::version)
+    throw input_error(fmt::format("{}: field 'context.cudabench.{}' is {}; this reader reads version {} only", source,
+                                  k::schema_version, printable(it->dump(), 40), k::version));
+}
+
+void check_settings_types(const json& meta, const std::string& source) {
+  static const std::pair<const char*, kind> fields[] = {
+      {k::preset, kind::string},      {k::repetitions, kind::number},     {k::git_revision, kind::string},
+      {k::git_dirty, kind::boolean},  {k::host_name, kind::string},       {k::started_utc, kind::string},
+      {k::cache, kind::string},       {k::inject_slowdown, kind::string}, {k::incomplete, kind::boolean},
+      {k::interrupted_by, kind::string}, {k::families, kind::object},     {k::limits, kind::object},
+      {k::cases, kind::object}};
+  for (const auto& [key, want] : fields) expect_kind(meta, key, want, "context.cudabench", source);
+}
+
 void read_settings(run_result& r, const json& meta) {
   run_settings& s = r.settings;
-  s.schema_version = int(number_field(meta, k::schema_version, k::version));
+  check_schema_version(meta, r.source);
+  check_settings_types(meta, r.source);
+  s.schema_version = k::version;
   s.preset = string_field(meta, k::preset);
   s.repetitions = int(std::clamp(number_field(meta, k::repetitions), 0.0, 1e6));
   s.git_revision = string_field(meta, k::git_revision);
@@ -176,15 +227,25 @@ case_meta read_meta(const std::string& name, const json& m) {
 /// The context: the host, the device(s), how the run was made, its families and limits, and (with
 /// `with_cases`; the streaming reader takes them as they come) the cases it selected.
 void read_context(run_result& r, const json& j, bool with_cases) {
+  expect_kind(j, k::context, kind::object, "", r.source);
   const json context = j.value(k::context, json::object());
   if (!context.is_object()) return;
+  for (const auto& [key, want] : {std::pair{k::date, kind::string}, {k::device, kind::object}, {k::devices, kind::array},
+                                  {k::cudabench, kind::object}})
+    expect_kind(context, key, want, "context", r.source);
   // Appended, not assigned through operator[], whose one-by-one key search made a large context quadratic
   // (the context's keys are distinct already).
   auto& host = static_cast<json::object_t::Container&>(r.host.get_ref<json::object_t&>());
   for (auto& [key, v] : context.items())
     if (key != k::device && key != k::devices && key != k::cudabench && key != k::device_name && key != k::preset_name) host.emplace_back(key, v);
   r.date = string_field(context, k::date);
-  if (context.contains(k::device) && context[k::device].is_object()) r.device = device_info_from_json(context[k::device]);
+  if (context.contains(k::device) && context[k::device].is_object()) {
+    try {
+      r.device = device_info_from_json(context[k::device], "context.device");
+    } catch (const input_error& e) {
+      throw input_error(r.source + ": " + e.what());
+    }
+  }
   if (context.contains(k::devices) && context[k::devices].is_array()) r.devices = context[k::devices];
   const json meta = context.value(k::cudabench, json::object());
   if (!meta.is_object()) return;
@@ -214,24 +275,23 @@ run_record read_record(const json& o) {
   return rec;
 }
 
-/// A row's time in seconds, checked.
-double row_seconds(const json& row, const std::string& source, const std::string& name) {
-  if (!row.contains(k::real_time) || !row[k::real_time].is_number())
-    throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number (NaN or missing real_time)", source, name));
-  const double t = row[k::real_time].get<double>();
-  if (!std::isfinite(t) || t <= 0)
-    throw input_error(fmt::format("{}: case '{}' has a time that is not a positive number ({})", source, name, t));
-  if (!row.contains(k::time_unit) || !row[k::time_unit].is_string())
-    throw input_error(fmt::format("{}: case '{}' has no time_unit (Google Benchmark writes one on every row)", source, name));
-  const double scale = unit_to_seconds(row[k::time_unit].get<std::string>(), source, name);
-  const double seconds = t * scale;
-  if (!(seconds >= 1e-12 && seconds <= 86400))
-    throw input_error(fmt::format("{}: case '{}' has a time of {:g} s, outside 1 ps to 1 day", source, name, seconds));
+/// A row's time in seconds, checked; `row` names it in messages.
+double row_seconds(const json& j, const std::string& source, const std::string& row) {
+  constexpr double shortest_s = 1e-12, longest_s = 86400;  // 1 ps to 1 day
+  if (!j.contains(k::real_time) || !j[k::real_time].is_number())
+    throw input_error(fmt::format("{}: {}: real_time is not a positive number (NaN or missing)", source, row));
+  const double t = j[k::real_time].get<double>();
+  if (!std::isfinite(t) || t <= 0) throw input_error(fmt::format("{}: {}: real_time is not a positive number ({})", source, row, t));
+  if (!j.contains(k::time_unit) || !j[k::time_unit].is_string())
+    throw input_error(fmt::format("{}: {}: no time_unit (Google Benchmark writes one on every row)", source, row));
+  const double seconds = t * unit_to_seconds(j[k::time_unit].get<std::string>(), source, row);
+  if (!(seconds >= shortest_s && seconds <= longest_s))  // printed as compared: shortest round-trip forms
+    throw input_error(fmt::format("{}: {}: a time of {} s, outside {} s to {} s", source, row, seconds, shortest_s, longest_s));
   return seconds;
 }
 
 /// One iteration row as a repetition: its time, CPU time, counters (every other number), label and record.
-repetition read_repetition(const json& row, double seconds, case_result& c, const std::string& source) {
+repetition read_repetition(const json& row, double seconds, case_result& c, const std::string& source, const std::string& where) {
   static const std::set<std::string> standard = {k::real_time, k::cpu_time, k::iterations, k::repetitions, k::repetition_index,
                                                  k::threads, k::family_index, k::per_family_instance_index, k::device_ordinal};
   repetition rep;
@@ -245,7 +305,8 @@ repetition read_repetition(const json& row, double seconds, case_result& c, cons
     const json& o = row[k::cudabench];
     rep.record = read_record(o);
     if (o.contains(k::timeline)) {
-      if (!o[k::timeline].is_object()) throw input_error(fmt::format("{}: case '{}' has a timeline that is not an object", source, c.name));
+      if (!o[k::timeline].is_object())
+        throw input_error(fmt::format("{}: {}: field 'cudabench.timeline' {}", source, where, wrong_type(o[k::timeline], kind::object)));
       c.timeline = timeline_from_json(o[k::timeline]);
     }
   }
@@ -277,7 +338,8 @@ void row_reader::read(const json& row) {
   const std::string run_type = row.value(k::run_type, "iteration");
   const std::string agg = row.value(k::aggregate_name, "");
   const std::string key = fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, number_field(row, k::repetition_index, -1), number_field(row, k::threads, 1));
-  if (!seen_rows_.insert(key).second) throw input_error(fmt::format("{}: duplicate case name '{}'", r_.source, name));
+  const std::string where = fmt::format("row {} ('{}')", row_number_, printable(name));
+  if (!seen_rows_.insert(key).second) throw input_error(fmt::format("{}: {}: duplicate case name '{}'", r_.source, where, printable(name)));
   auto [it, added] = index_.emplace(name, r_.cases.size());
   if (added) {
     case_result c;
@@ -294,9 +356,9 @@ void row_reader::read(const json& row) {
   }
   // Of the aggregates only the median is used (stddev rows may legitimately be 0, cv has no time unit).
   if (run_type == "aggregate" && (agg != "median" || row.value(k::aggregate_unit, "time") != "time")) return;
-  const double seconds = row_seconds(row, r_.source, name);
+  const double seconds = row_seconds(row, r_.source, where);
   if (run_type == "aggregate") median_aggregate_[name] = seconds;
-  else c.repetitions.push_back(read_repetition(row, seconds, c, r_.source));
+  else c.repetitions.push_back(read_repetition(row, seconds, c, r_.source, where));
 }
 
 /// Throws unless `j` is a document with a non-empty "benchmarks" array (`rows` rows, read or still there).
@@ -335,9 +397,10 @@ struct streamed_document {
 template <typename OnRow, typename OnCase, typename OnRestart>
 class streaming_builder {
  public:
-  streaming_builder(OnRow on_row, OnCase on_case, OnRestart on_restart)
-      : on_row_(std::move(on_row)), on_case_(std::move(on_case)), on_restart_(std::move(on_restart)) {}
+  streaming_builder(std::string source, OnRow on_row, OnCase on_case, OnRestart on_restart)
+      : source(std::move(source)), on_row_(std::move(on_row)), on_case_(std::move(on_case)), on_restart_(std::move(on_restart)) {}
   streamed_document doc;
+  std::string source;  ///< the file, for messages
 
   bool null() { return place(json(nullptr)); }
   bool boolean(bool v) { return place(json(v)); }
@@ -411,22 +474,31 @@ class streaming_builder {
     auto& members = static_cast<json::object_t::Container&>(object.value.template get_ref<json::object_t&>());
     if (members.size() < searched_members) {
       for (auto& [name, value] : members)
-        if (name == object.key) { value = std::move(v); return; }
+        if (name == object.key) refuse_repeated_key();
     } else {
       if (object.index.empty())
         for (std::size_t i = 0; i < members.size(); ++i) object.index.emplace(members[i].first, i);
-      auto [it, added] = object.index.emplace(object.key, members.size());
-      if (!added) { members[it->second].second = std::move(v); return; }
+      if (!object.index.emplace(object.key, members.size()).second) refuse_repeated_key();
     }
     members.emplace_back(std::move(object.key), std::move(v));
+  }
+  /// A key given twice in one object (which one is meant?), named by its path: "row 3: key 'real_time'",
+  /// "key 'context.date'".
+  [[noreturn]] void refuse_repeated_key() const {
+    std::string at, row;
+    for (std::size_t d = 0; d < stack_.size(); ++d) {
+      if (d == 1 && is_key(0, k::benchmarks)) { row = fmt::format("row {}: ", doc.rows + 1); at.clear(); continue; }
+      if (stack_[d].value.is_object()) at += (at.empty() ? "" : ".") + printable(stack_[d].key, 60);
+    }
+    throw input_error(fmt::format("{}: {}key '{}' appears twice in one object (refused: which one is meant?)", source, row, at));
   }
 };
 
 /// Parses `text` in one pass (streaming_builder); syntax errors and numbers out of range throw nlohmann's
 /// exceptions, as json::parse does.
 template <typename OnRow, typename OnCase, typename OnRestart>
-streamed_document parse_streaming(const std::string& text, OnRow on_row, OnCase on_case, OnRestart on_restart) {
-  streaming_builder<OnRow, OnCase, OnRestart> builder(std::move(on_row), std::move(on_case), std::move(on_restart));
+streamed_document parse_streaming(const std::string& text, const std::string& source, OnRow on_row, OnCase on_case, OnRestart on_restart) {
+  streaming_builder<OnRow, OnCase, OnRestart> builder(source, std::move(on_row), std::move(on_case), std::move(on_restart));
   json::sax_parse(text, &builder);
   return std::move(builder.doc);
 }
@@ -508,6 +580,7 @@ std::size_t json_nesting_depth(std::string_view text) {
   return deepest;
 }
 
+
 run_result parse_run_text(const std::string& raw, const std::string& path) {
   std::optional<std::string> sanitized = sanitized_copy(raw);
   const std::string& text = sanitized ? *sanitized : raw;
@@ -517,11 +590,11 @@ run_result parse_run_text(const std::string& raw, const std::string& path) {
   r.source = path;
   std::optional<row_reader> rows(std::in_place, r);
   std::exception_ptr row_error;  // the first row's problem, thrown after the checks of the whole, as a tree's reader would
-  std::unordered_map<std::string, std::size_t> selected;  // a case listed twice keeps its first place and last value, as in a tree
+  std::unordered_map<std::string, std::size_t> selected;  // the cases listed, each once
   streamed_document doc;
   try {
     doc = parse_streaming(
-        text,
+        text, path,
         [&](const json& row) {
           if (row_error) return;
           try {
@@ -531,9 +604,10 @@ run_result parse_run_text(const std::string& raw, const std::string& path) {
           }
         },
         [&](const std::string& name, const json& m) {
-          auto [it, added] = selected.emplace(name, r.selection.size());
-          if (added) r.selection.push_back(read_meta(name, m));
-          else r.selection[it->second] = read_meta(name, m);
+          if (!selected.emplace(name, r.selection.size()).second)
+            throw input_error(fmt::format("{}: key 'context.cudabench.cases.{}' appears twice in one object (refused: which one is meant?)",
+                                          path, printable(name, 60)));
+          r.selection.push_back(read_meta(name, m));
         },
         [&] {
           r.cases.clear();

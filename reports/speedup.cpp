@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <cmath>
 #include <unordered_map>
 
 #include "reports/escape.hpp"
@@ -13,7 +14,10 @@
 namespace cudabench::reports {
 namespace {
 std::string size_text(double size) {
-  return size == double(static_cast<long long>(size)) ? fmt::format("{}", static_cast<long long>(size)) : fmt::format("{:g}", size);
+  // Whole sizes below 2^53 print as integers; the range check comes first, the conversion of a larger one
+  // (a file may say 1e300) being undefined.
+  const bool whole = std::fabs(size) < 9007199254740992.0 && size == std::trunc(size);
+  return whole ? fmt::format("{}", static_cast<long long>(size)) : fmt::format("{:g}", size);
 }
 std::string size_label(const cudabench::case_result& c) { return c.size > 0 ? size_text(c.size) : c.params; }
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/errors.hpp"
+
 using namespace cudabench;
 
 TEST(DeviceInfo, TheoreticalBandwidthOfAnH100) {
@@ -47,4 +49,43 @@ TEST(DeviceInfo, ModelSlugIsAPathComponent) {
   EXPECT_EQ(d.model_slug(), "NVIDIA_H100_80GB_HBM3");
   d.name = "";
   EXPECT_EQ(d.model_slug(), "no-gpu");
+}
+
+namespace {
+std::string read_error(const nlohmann::json& j) {
+  try {
+    device_info_from_json(j);
+  } catch (const input_error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(DeviceInfo, FieldsOutOfRangeOrOfTheWrongTypeAreNamed) {
+  const nlohmann::json good = to_json([] {
+    device_info d;
+    d.available = true;
+    d.name = "G";
+    d.driver_version = 12040;
+    return d;
+  }());
+  EXPECT_EQ(device_info_from_json(good).driver_version, 12040);
+  auto with = [&](const char* key, nlohmann::json v) {
+    nlohmann::json j = good;
+    j[key] = std::move(v);
+    return read_error(j);
+  };
+  EXPECT_EQ(with("driver_version", "99999999999.9"), "field 'device.driver_version' is '99999999999.9', not a version such as 12.4");
+  EXPECT_EQ(with("runtime_version", "12.x"), "field 'device.runtime_version' is '12.x', not a version such as 12.4");
+  EXPECT_EQ(with("compute_capability", "99999999999.0"), "field 'device.compute_capability' is '99999999999.0', not a compute capability such as 9.0");
+  EXPECT_EQ(with("sm_clock_mhz", 1e300), "field 'device.sm_clock_mhz' is 1e+300, outside 0 to 1000000");
+  EXPECT_EQ(with("memory_clock_mhz", -5), "field 'device.memory_clock_mhz' is -5, outside 0 to 1000000");
+  EXPECT_EQ(with("sm_count", 1e300), "field 'device.sm_count' is 1e+300, outside 0 to 1000000");
+  EXPECT_EQ(with("ordinal", 1e10), "field 'device.ordinal' is 10000000000, outside -1 to 1000000");
+  EXPECT_NE(with("l2_bytes", 1e300).find("field 'device.l2_bytes' is 1e+300, outside 0 to 9007199254740992"), std::string::npos);
+  EXPECT_EQ(with("sm_count", "many"), "field 'device.sm_count' is a string where a number is expected");
+  EXPECT_EQ(with("available", 1), "field 'device.available' is a number where true or false is expected");
+  EXPECT_EQ(with("uuid", nlohmann::json::array()), "field 'device.uuid' is an array where a string is expected");
+  EXPECT_EQ(with("sm_clock_mhz", nullptr), "");  // null: not given
 }

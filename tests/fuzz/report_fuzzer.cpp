@@ -1,0 +1,40 @@
+// Fuzz target: `report` of one result file: the reader, then every format a run's report has (terminal,
+// Markdown, HTML with its charts and speedup tables, CSV, and the github-action-benchmark and Bencher
+// exports). Any input must end in those texts or an input_error; any other exception, a crash or a
+// sanitizer report is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/errors.hpp"
+#include "harness/results.hpp"
+#include "reports/speedup.hpp"
+#include "reports/writer.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace cudabench::reports;
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  cudabench::run_result run;
+  try {
+    run = cudabench::parse_run_text(text, "fuzz.json");
+  } catch (const cudabench::input_error&) {
+    return 0;
+  }
+  std::vector<std::unique_ptr<writer>> writers;
+  writers.push_back(std::make_unique<terminal_writer>(true));
+  writers.push_back(std::make_unique<markdown_writer>());
+  writers.push_back(std::make_unique<html_writer>());
+  writers.push_back(std::make_unique<csv_writer>());
+  writers.push_back(std::make_unique<gab_writer>());
+  writers.push_back(std::make_unique<bmf_writer>());
+  for (const auto& w : writers) {
+    try {
+      (void)w->run_report(run);
+    } catch (const cudabench::input_error&) {
+    }
+  }
+  (void)declared_tables(run);
+  return 0;
+}
