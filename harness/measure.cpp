@@ -155,7 +155,9 @@ case_result ended_case(case_status status, const std::string& why) {
 }  // namespace
 
 case_driver::case_driver(const device_info& device, const preset& p, measure_settings settings)
-    : device_(device), preset_(p), settings_(std::move(settings)) {}
+    : device_(device), preset_(p), settings_(std::move(settings)) {
+  if (settings_.inject_regex) inject_pattern_.emplace(*settings_.inject_regex, "--inject-slowdown");
+}
 case_driver::~case_driver() = default;
 
 namespace {
@@ -227,9 +229,7 @@ fixture& case_driver::fixture_for(const case_def& c) {
   return *cached_;
 }
 
-bool case_driver::injected(const case_def& c) const {
-  return settings_.inject_regex && name_pattern(*settings_.inject_regex, "--inject-slowdown").found_in(c.name());
-}
+bool case_driver::injected(const case_def& c) const { return inject_pattern_ && inject_pattern_->found_in(c.name()); }
 
 std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, repetition& rep) {
   run_record& rec = *rep.record;

@@ -13,6 +13,7 @@
 #include "cudabench/fixture.hpp"
 #include "cudabench/presets.hpp"
 #include "harness/device_info.hpp"
+#include "harness/pattern.hpp"
 #include "harness/results_model.hpp"
 
 namespace cudabench {
@@ -85,7 +86,8 @@ class case_driver {
   std::unique_ptr<fixture> cached_;
   double fresh_run_s_ = 0;  ///< duration of the verification run of a just-built fixture (counts as warm-up)
   std::map<std::string, case_result> results_;
-  std::set<std::string> unheld_;  ///< cases whose queued work turned out to wait on the host
+  std::set<std::string> unheld_;
+  std::optional<name_pattern> inject_pattern_;  ///< --inject-slowdown's pattern, compiled once  ///< cases whose queued work turned out to wait on the host
 };
 
 }  // namespace cudabench

@@ -21,7 +21,7 @@ PY
 "$report" compare "$tmp/many.json" "$tmp/many.json" --allow-device-mismatch 2>"$tmp/err" | head -1 >"$tmp/out"
 s=${PIPESTATUS[0]}; check "compare | head -1: exit 2 and one line on standard error, not death by SIGPIPE" 2 "$s" \
   '[ "$(lines "$tmp/out")" = 1 ]' '[ "$(lines "$tmp/err")" = 1 ]' 'grep -q "cannot write to standard output: Broken pipe" "$tmp/err"'
-# The same with the reader gone before the first byte, for the issue's own command (its output fits in a pipe).
+# The same with the reader gone before the first byte, for the plain compare of a quick run (its whole output fits in a pipe).
 check "compare Q Q into a pipe nobody reads: exit 2, one line" 2 "$(ERR="$tmp/err" python3 -c 'import os, subprocess, sys
 r, w = os.pipe(); os.close(r)
 print(subprocess.run(sys.argv[1:], stdout=w, stderr=open(os.environ["ERR"], "w")).returncode)' "$report" compare "$Q" "$Q")" \

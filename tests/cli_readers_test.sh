@@ -7,18 +7,7 @@ set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 report="$build/app/cudabench-report" fx="$src/tests/fixtures"
 Q="$fx/h100_quick.json"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS [CONDITION...]
-  local name=$1 want=$2 got=$3
-  shift 3
-  if [ "$want" != "$got" ]; then echo "FAIL $name: exit status $got, want $want"; fail=$((fail + 1)); return; fi
-  for cond in "$@"; do
-    if ! eval "$cond"; then echo "FAIL $name: $cond"; fail=$((fail + 1)); return; fi
-  done
-  echo "ok   $name"; pass=$((pass + 1))
-}
+. "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 # Every command under a time limit: a reader that waits or reads without end fails here (124), never hangs.
 run() { timeout -k 2 20 "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
 lines() { wc -l <"$1" | tr -d ' '; }
@@ -98,5 +87,4 @@ json.dump(j, open(sys.argv[2], "w"))' "$Q" "$tmp/clock.json"
 check "a clock of 1e300 MHz: refused naming the field" 2 "$(run "$report" compare "$Q" "$tmp/clock.json")" \
   "one_line \"clock.json: field 'context.device.sm_clock_mhz' is 1e+300, outside 0 to 1000000\""
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
