@@ -26,8 +26,10 @@ namespace {
 class progress_meter {
  public:
   /// `before`: cases an earlier process of the same run already finished (they count, but not in the estimate).
-  progress_meter(std::size_t total, bool quiet, std::size_t before = 0)
-      : total_(total), index_(before), first_(before), quiet_(quiet), start_(std::chrono::steady_clock::now()) {}
+  /// `round`: "round R/N" while a run of several rounds is in its R-th.
+  progress_meter(std::size_t total, bool quiet, std::size_t before = 0, std::string round = "")
+      : total_(total), index_(before), first_(before), quiet_(quiet), round_(std::move(round)),
+        start_(std::chrono::steady_clock::now()) {}
   void starting(const std::string& name) {
     if (quiet_ || name == current_) return;  // later repetitions of the same case
     current_ = name;
@@ -36,15 +38,19 @@ class progress_meter {
     if (index_ > first_ + 1) {
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
       const double left = elapsed / double(index_ - first_ - 1) * double(total_ - index_ + 1);
-      eta = left >= 60 ? fmt::format(" (about {:.0f} min {:02.0f} s left)", std::floor(left / 60), std::fmod(left, 60))
-                       : fmt::format(" (about {:.0f} s left)", std::ceil(left));
+      eta = left >= 60 ? fmt::format("about {:.0f} min {:02.0f} s left", std::floor(left / 60), std::fmod(left, 60))
+                       : fmt::format("about {:.0f} s left", std::ceil(left));
     }
-    fmt::print(stderr, "[{}/{}] {}{}\n", index_, total_, reports::terminal_text(name), eta);
+    std::string note = round_;
+    if (!eta.empty()) note += (note.empty() ? "" : ", ") + eta;
+    if (!note.empty()) note = " (" + note + ")";
+    fmt::print(stderr, "[{}/{}] {}{}\n", index_, total_, reports::terminal_text(name), note);
     std::fflush(stderr);
   }
  private:
   std::size_t total_, index_, first_;
   bool quiet_;
+  std::string round_;
   std::chrono::steady_clock::time_point start_;
   std::string current_;
 };
@@ -130,8 +136,10 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
                    const worker_link* worker, char** argv) {
   case_driver driver(dev, p, measure_settings_from(opt, out));
   const std::size_t total = worker ? worker->cases_total() : selected.size(), before = worker ? worker->cases_before() : 0;
-  progress_meter progress(total, opt.quiet, before);
-  table_reporter display(dev, run.info, total, before);
+  const bool rounds = worker && worker->rounds() > 1;
+  progress_meter progress(total, opt.quiet, before, rounds ? fmt::format("round {}/{}", worker->round(), worker->rounds()) : "");
+  // With several rounds the run prints the table once they are all in; a round prints progress lines only.
+  table_reporter display(dev, run.info, total, before, !rounds);
   auto save = [&](const std::set<std::string>& finished) {  // the worker's results so far: what its supervisor keeps if it dies in the next case
     const run_result so_far = make_run_result(display.host_context(), dev, run, s, selected, finished_only(driver, finished));
     write_file_atomically(worker->results_path(), to_json(so_far).dump(1) + "\n");
@@ -170,7 +178,9 @@ int run_as_worker(const worker_link& worker, const run_options& opt, const prese
                   const std::vector<const case_def*>& selected, const run_description& run, char** argv) {
   const device_info dev = query_device(opt.device);
   case_execution ex;
-  execute_cases(ex, opt, p, s, selected, dev, run, &worker, argv);
+  run_options here = opt;
+  if (worker.trace_path().empty()) here.trace_path.reset();  // a round before the last traces nothing
+  execute_cases(ex, here, p, s, selected, dev, run, &worker, argv);
   run_description finished = run;
   const int sig = interrupt_signal().load();
   if (sig) finished.interrupted_by = sig == SIGINT ? "SIGINT" : "SIGTERM";

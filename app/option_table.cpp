@@ -98,7 +98,17 @@ const std::array table{
               .help = "quick (default, <= 60 s on a GPU), nightly or full"},
   option_spec{.name = "--repetitions", .placeholder = "N", .commands = run,
               .apply = ACT { s.options.repetitions = parse_int(v, name_of(spec), 1, 1000); },
-              .help = "repetitions per case (default: the preset's)"},
+              .help = "repetitions per case (default: the preset's: quick 1, nightly and full 10)"},
+  option_spec{.name = "--rounds", .placeholder = "N", .commands = run,
+              .apply = ACT { s.options.rounds = parse_int(v, name_of(spec), 1, 1000); },
+              .help = "spread each case's repetitions over N rounds, each a fresh worker process that runs every selected "
+                      "case once, in an order shuffled per round; the statistics compare the rounds' medians, so they "
+                      "see process-to-process spread (default: the preset's: quick 1, nightly and full 5; at most the "
+                      "repetitions; --watchdog=off runs one round, in this process)"},
+  option_spec{.name = "--shuffle-seed", .placeholder = "N", .commands = run,
+              .apply = ACT { s.options.shuffle_seed = std::uint64_t(parse_int(v, name_of(spec), 0, 2147483647)); },
+              .help = "the seed of the rounds' case orders (default: a fresh one; the results record it as "
+                      "context.cudabench.shuffle_seed)"},
   option_spec{.name = "--device", .placeholder = "N", .commands = run,
               .apply = ACT { s.options.device = parse_int(v, name_of(spec), 0, 1023); },
               .child = in_child::replace, .help = "CUDA device ordinal (default 0)"},
@@ -219,6 +229,10 @@ const std::array table{
   option_spec{.name = "--benchmark_repetitions", .kind = arity::benchmark, .placeholder = "N", .commands = run,
               .apply = ACT { s.options.repetitions = parse_int(v, name_of(spec), 1, 1000); },
               .help = "Google Benchmark's: as --repetitions"},
+  option_spec{.name = "--benchmark_enable_random_interleaving", .kind = arity::benchmark, .placeholder = "true|false",
+              .commands = run, .apply = ACT { s.options.random_interleaving = truth(spec, v); },
+              .help = "Google Benchmark's: run each repetition as a pass of its own over the cases, in a random order "
+                      "(true: as --rounds equal to the repetitions; false: one round)"},
   option_spec{.name = "--benchmark_min_time", .kind = arity::benchmark, .placeholder = "SECONDSs", .commands = run,
               .apply = ACT { s.options.min_time_s = seconds(spec, v); },
               .help = "Google Benchmark's: least measured time per repetition, in seconds (a count of iterations, Nx, "

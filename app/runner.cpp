@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <set>
 #include <cmath>
 #include <filesystem>
@@ -22,6 +23,7 @@
 #include "app/options.hpp"
 #include "app/outputs.hpp"
 #include "app/results_output.hpp"
+#include "app/rounds.hpp"
 #include "app/supervisor.hpp"
 #include "app/table_reporter.hpp"
 #include "cudabench/registry.hpp"
@@ -202,9 +204,16 @@ int write_outputs(const planned_outputs& out, run_result& current, const std::op
 /// The preset named on the command line, with the repetitions, sampling, sizes and axes the options change.
 preset preset_for(const run_options& opt) {
   preset p = preset_by_name(opt.preset);
-  if (opt.repetitions) p.repetitions = *opt.repetitions;
+  // Repetitions count over all rounds; each round (a worker process) takes its share, rounded up.
+  const int total = opt.repetitions.value_or(p.repetitions * p.rounds);
+  int rounds = opt.rounds.value_or(p.rounds);
+  if (opt.random_interleaving) rounds = *opt.random_interleaving ? total : 1;
+  if (opt.watchdog_s <= 0) rounds = 1;  // no worker processes: every repetition in this one
+  p.rounds = std::min(rounds, total);
+  p.repetitions = (total + p.rounds - 1) / p.rounds;
   if (opt.profile) {  // a profile wants a few clean runs, not thousands
     p.repetitions = 1;
+    p.rounds = 1;
     p.sampling = {.min_samples = 3, .min_time_s = 0, .max_time_s = 2.0, .target_noise = 1, .warmup_s = 0};
   }
   if (opt.min_time_s) {
@@ -220,12 +229,13 @@ preset preset_for(const run_options& opt) {
 /// The cases the filter selects; in a worker, exactly those its supervisor listed.
 std::vector<const case_def*> selection_for(const suite& s, const run_options& opt, const std::optional<worker_link>& worker) {
   std::vector<const case_def*> selected = select_cases(s, opt.filter);
-  if (worker) {
-    const std::vector<std::string> names = worker->cases();
-    const std::set<std::string> wanted(names.begin(), names.end());
-    std::erase_if(selected, [&](const case_def* c) { return !wanted.count(c->name()); });
-  }
-  return selected;
+  if (!worker) return selected;
+  std::map<std::string, const case_def*> by_name;
+  for (const case_def* c : selected) by_name.emplace(c->name(), c);
+  std::vector<const case_def*> listed;  // in the order the supervisor gave (its round's shuffle)
+  for (const std::string& name : worker->cases())
+    if (auto it = by_name.find(name); it != by_name.end()) listed.push_back(it->second);
+  return listed;
 }
 
 /// --list: names only (as Google Benchmark's --benchmark_list_tests), or each with where it runs and how.
@@ -272,7 +282,7 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
   if (supervised) {
     std::vector<std::string> names;
     for (const case_def* c : selected) names.push_back(c->name());
-    sr = supervise(args, names, opt.watchdog_s, opt.trace_path.has_value());
+    sr = run_rounds(args, names, opt.watchdog_s, opt.trace_path.has_value(), {p.rounds, run.shuffle_seed.value_or(0)});
     results = [&](const run_description& r) { return assemble_run(sr, dev, r, s, selected); };
   } else {
     install_stop_signals();
@@ -285,6 +295,7 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
   }
   run_result current = results(run);
   attach_limits(current, dev, p.name, opt.baseline_dir);
+  if (p.rounds > 1) print_run_table(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0));
   const outcome_counts n = count_outcomes(current);
   fmt::print("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size(), n.measured, n.skipped, n.failed);
   if (opt.trace_path) {
@@ -311,7 +322,9 @@ int run_command(const run_options& opt, const std::vector<std::string>& args, ch
   }
   if (opt.list) return list_cases(opt, selected);
   run_description run;
-  run.info = collect_run_info(p.name, p.repetitions);
+  run.info = collect_run_info(p.name, p.repetitions * p.rounds);
+  run.info.rounds = p.rounds;
+  if (p.rounds > 1) run.shuffle_seed = opt.shuffle_seed ? *opt.shuffle_seed : fresh_shuffle_seed();
   run.cache = opt.cache;
   if (opt.inject_regex) run.injected = fmt::format("{}:{:g}", *opt.inject_regex, opt.inject_pct);
   if (!worker) return run_selected(opt, args, p, s, selected, run, argv);

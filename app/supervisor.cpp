@@ -33,6 +33,7 @@ constexpr const char* env_trace = "CUDABENCH_WORKER_TRACE";
 constexpr const char* env_fd = "CUDABENCH_WORKER_FD";
 constexpr const char* env_parent = "CUDABENCH_WORKER_PARENT";
 constexpr const char* env_progress = "CUDABENCH_WORKER_PROGRESS";
+constexpr const char* env_round = "CUDABENCH_WORKER_ROUND";
 
 /// A private directory for the workers' files, removed with everything in it.
 class scratch_dir {
@@ -120,9 +121,9 @@ worker_end run_worker(const child_spec& spec, fd_guard& write_end, int progress,
   return end;
 }
 
-/// Starts a worker for `remaining` (of `total` cases) and runs it to its end.
+/// Starts a worker for `remaining` (the last of the cases of `at`) and runs it to its end.
 worker_end start_worker(const std::vector<std::string>& args, const worker_files& files,
-                        const std::vector<std::string>& remaining, std::size_t total, double watchdog_s,
+                        const std::vector<std::string>& remaining, const round_position& at, double watchdog_s,
                         bool want_trace) {
   std::string list;
   for (const std::string& c : remaining) list += c + "\n";
@@ -137,7 +138,8 @@ worker_end start_worker(const std::vector<std::string>& args, const worker_files
   std::vector<std::string> extra{
       fmt::format("{}={}", env_cases, files.cases), fmt::format("{}={}", env_results, files.results),
       fmt::format("{}={}", env_fd, fds[1]), fmt::format("{}={}", env_parent, ::getpid()),
-      fmt::format("{}={}/{}", env_progress, total - remaining.size(), total)};
+      fmt::format("{}={}/{}", env_progress, at.before + at.cases - remaining.size(), at.total),
+      fmt::format("{}={}/{}", env_round, at.round, at.rounds)};
   if (want_trace) extra.push_back(fmt::format("{}={}", env_trace, files.trace));
   spec.environment = inherited_environment(env_prefix, extra);
   spec.pass_fds = {fds[1]};
@@ -249,6 +251,13 @@ std::optional<worker_link> worker_link::from_environment() {
   w.results_ = std::getenv(env_results) ? std::getenv(env_results) : "";
   w.trace_ = std::getenv(env_trace) ? std::getenv(env_trace) : "";
   w.progress_fd_ = std::getenv(env_fd) ? std::atoi(std::getenv(env_fd)) : -1;
+  if (const char* round = std::getenv(env_round)) {
+    int r = 0, n = 0;
+    if (std::sscanf(round, "%d/%d", &r, &n) == 2 && r >= 1 && n >= r) {
+      w.round_ = r;
+      w.rounds_ = n;
+    }
+  }
   if (const char* progress = std::getenv(env_progress)) {
     unsigned long long before = 0, total = 0;
     if (std::sscanf(progress, "%llu/%llu", &before, &total) == 2) {
@@ -277,14 +286,16 @@ void worker_link::starting(const std::string& name) const {
 }
 
 supervised_run supervise(const std::vector<std::string>& args, const std::vector<std::string>& cases,
-                         double watchdog_s, bool want_trace) {
+                         double watchdog_s, bool want_trace, round_position at) {
+  if (at.total == 0) at.total = cases.size();
+  at.cases = cases.size();
   install_stop_signals();
   const scratch_dir dir;
   supervised_run out;
   std::vector<std::string> remaining = cases;
   for (int round = 0; !remaining.empty() && !out.interrupted_by; ++round) {
     const worker_files files(dir.path(), round);
-    const worker_end end = start_worker(args, files, remaining, cases.size(), watchdog_s, want_trace);
+    const worker_end end = start_worker(args, files, remaining, at, watchdog_s, want_trace);
     collect_worker_output(out, files, round, want_trace);
     if (const int sig = interrupt_signal().load(); sig && !end.watchdog) {
       out.interrupted_by = sig;

@@ -42,6 +42,9 @@ class worker_link {
   /// Cases finished before this worker started, and the run's total: the progress lines count on from there.
   std::size_t cases_before() const { return before_; }
   std::size_t cases_total() const { return total_; }
+  /// This worker's round of the run (1-based) and the run's rounds.
+  int round() const { return round_; }
+  int rounds() const { return rounds_; }
   /// Tells the supervisor that `name` starts (a repetition of it): the watchdog restarts.
   void starting(const std::string& name) const;
 
@@ -49,6 +52,16 @@ class worker_link {
   std::string cases_file_, results_, trace_;
   int progress_fd_ = -1;
   std::size_t before_ = 0, total_ = 0;
+  int round_ = 1, rounds_ = 1;
+};
+
+/// Where one supervised pass over the cases stands in the run: its round, and the cases the run's progress
+/// lines count (those of earlier rounds, and all of them).
+struct round_position {
+  int round = 1, rounds = 1;
+  std::size_t before = 0;  ///< cases finished by earlier rounds
+  std::size_t total = 0;   ///< the run's cases over all rounds (0: this pass's)
+  std::size_t cases = 0;   ///< this pass's (set by supervise)
 };
 
 /// What the workers produced, merged: every case they finished, and the cases that failed under them.
@@ -67,6 +80,6 @@ struct supervised_run {
 /// faults require. `watchdog_s`: the longest a repetition of a case may go without finishing. SIGINT and
 /// SIGTERM are passed on to the worker (which stops after its current sample); a second one ends both.
 supervised_run supervise(const std::vector<std::string>& args, const std::vector<std::string>& cases,
-                         double watchdog_s, bool want_trace);
+                         double watchdog_s, bool want_trace, round_position at = {});
 
 }  // namespace cudabench::app

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <map>
 
 #include "harness/format.hpp"
 #include "harness/interrupt.hpp"
@@ -14,8 +15,9 @@
 
 namespace cudabench::app {
 
-table_reporter::table_reporter(const device_info& device, const run_info& info, std::size_t case_count, std::size_t before)
-    : device_(device), info_(info), total_(case_count), done_(before), continues_(before > 0),
+table_reporter::table_reporter(const device_info& device, const run_info& info, std::size_t case_count, std::size_t before,
+                               bool rows)
+    : device_(device), info_(info), total_(case_count), done_(before), continues_(before > 0), rows_(rows),
       color_(::isatty(STDOUT_FILENO) != 0) {}
 
 bool table_reporter::ReportContext(const Context& ctx) {
@@ -36,34 +38,49 @@ bool table_reporter::ReportContext(const Context& ctx) {
   host_["caches"] = caches;
   host_["load_avg"] = ctx.cpu_info.load_avg;
 
-  if (continues_) return true;  // the table goes on under the header an earlier process printed
-  if (device_.available)
-    fmt::print("device: {} (sm_{}{}, {} SMs, {:.0f} GB/s peak), driver {}, runtime {}\n", device_.name,
-               device_.cc_major, device_.cc_minor, device_.sm_count, device_.theoretical_bandwidth() / 1e9,
-               cuda_version_string(device_.driver_version), cuda_version_string(device_.runtime_version));
+  if (continues_ || !rows_) return true;  // the table goes on under the header an earlier process printed
+  print_header(ctx.cpu_info.num_cpus);
+  return true;
+}
+
+namespace {
+/// What one line of the table shows.
+struct table_row {
+  std::string name;
+  case_status status = case_status::ok;
+  std::string message;  ///< why skipped or failed
+  double seconds = 0;
+  std::map<std::string, double> counters;
+  std::string label, progress;
+};
+
+void print_table_header(const device_info& device, const run_info& info, int num_cpus) {
+  if (device.available)
+    fmt::print("device: {} (sm_{}{}, {} SMs, {:.0f} GB/s peak), driver {}, runtime {}\n", device.name,
+               device.cc_major, device.cc_minor, device.sm_count, device.theoretical_bandwidth() / 1e9,
+               cuda_version_string(device.driver_version), cuda_version_string(device.runtime_version));
   else
-    fmt::print("device: none ({}); GPU cases are skipped\n", device_.unavailable_reason);
-  fmt::print("host: {} ({} CPUs), preset {}, {} repetition(s), revision {}{}\n", info_.host_name, ctx.cpu_info.num_cpus,
-             info_.preset, info_.repetitions, info_.git_revision.substr(0, 12), info_.git_dirty ? " (dirty)" : "");
+    fmt::print("device: none ({}); GPU cases are skipped\n", device.unavailable_reason);
+  fmt::print("host: {} ({} CPUs), preset {}, {} repetition(s){}, revision {}{}\n", info.host_name, num_cpus, info.preset,
+             info.repetitions, info.rounds > 1 ? fmt::format(" in {} rounds", info.rounds) : "",
+             info.git_revision.substr(0, 12), info.git_dirty ? " (dirty)" : "");
   fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}  {}\n", "case", "median", "noise", "throughput", "%peak",
              "samples", "note");
   fmt::print("{}\n", std::string(110, '-'));
   std::fflush(stdout);
-  return true;
 }
 
-void table_reporter::print_row(const Run& shown, const std::string& label) {
-  const std::string name = reports::terminal_text(shown.run_name.function_name);
-  const std::string progress = fmt::format("[{}/{}]", done_, total_);
+void print_row(const table_row& row, bool color) {
+  const std::string name = reports::terminal_text(row.name);
   auto paint = [&](const char* code, const std::string& text) {
-    return color_ ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
+    return color ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
   };
-  if (const reported_outcome ended = outcome_of(shown); ended.status != case_status::ok) {
-    const bool skipped = ended.status == case_status::skipped;
-    fmt::print("{:<44} {}  {}\n", name, paint(skipped ? "33" : "31", skipped ? "SKIPPED" : "FAILED"), reports::terminal_text(ended.message));
+  if (row.status != case_status::ok) {
+    const bool skipped = row.status == case_status::skipped;
+    fmt::print("{:<44} {}  {}\n", name, paint(skipped ? "33" : "31", skipped ? "SKIPPED" : "FAILED"), reports::terminal_text(row.message));
     return;
   }
-  auto counter = [&](const char* k) { auto it = shown.counters.find(k); return it == shown.counters.end() ? -1.0 : double(it->second.value); };
+  auto counter = [&](const char* k) { auto it = row.counters.find(k); return it == row.counters.end() ? -1.0 : it->second; };
   std::string throughput = "-";
   if (counter("flops_per_second") > 0) throughput = format_rate(counter("flops_per_second"), "FLOP/s");
   else if (counter("bytes_per_second") > 0) throughput = format_rate(counter("bytes_per_second"), "B/s");
@@ -71,10 +88,12 @@ void table_reporter::print_row(const Run& shown, const std::string& label) {
   std::string peak = counter("bw_peak_fraction") >= 0 ? fmt::format("{:.1f}%", 100 * counter("bw_peak_fraction")) : "-";
   std::string noise = counter("noise_pct") >= 0 ? fmt::format("{:.2f}%", counter("noise_pct")) : "-";
   std::string samples = counter("samples") >= 0 ? fmt::format("{:.0f}", counter("samples")) : "-";
-  const double seconds = shown.real_accumulated_time / double(std::max<benchmark::IterationCount>(shown.iterations, 1));
-  fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}  {} {}\n", name, format_time(seconds), noise, throughput, peak,
-             samples, label, paint("2", progress));
+  fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}  {} {}\n", name, format_time(row.seconds), noise, throughput, peak,
+             samples, row.label, row.progress.empty() ? "" : paint("2", row.progress));
 }
+}  // namespace
+
+void table_reporter::print_header(int num_cpus) const { print_table_header(device_, info_, num_cpus); }
 
 void table_reporter::ReportRuns(const std::vector<Run>& runs) {
   // Google Benchmark reports a case once all its repetitions are in: a call with the repetitions, then, when
@@ -95,9 +114,36 @@ void table_reporter::ReportRuns(const std::vector<Run>& runs) {
 
 void table_reporter::show(const Run& shown, const std::string& label) {
   ++done_;
-  print_row(shown, label);
+  if (!rows_) return;
+  table_row row;
+  row.name = shown.run_name.function_name;
+  const reported_outcome ended = outcome_of(shown);
+  row.status = ended.status;
+  row.message = ended.message;
+  for (const auto& [k, c] : shown.counters) row.counters[k] = double(c.value);
+  row.seconds = shown.real_accumulated_time / double(std::max<benchmark::IterationCount>(shown.iterations, 1));
+  row.label = label;
+  row.progress = fmt::format("[{}/{}]", done_, total_);
+  print_row(row, color_);
   std::fflush(stdout);
 }
+
+void print_run_table(const run_result& run, const device_info& device, const run_info& info, int num_cpus) {
+  print_table_header(device, info, num_cpus);
+  const bool color = ::isatty(STDOUT_FILENO) != 0;
+  for (const case_result& c : run.cases) {
+    table_row row;
+    row.name = c.name;
+    row.status = c.status;
+    row.message = c.message;
+    row.seconds = c.median_s;
+    row.counters = median_repetition(c).counters;
+    row.label = c.label;
+    print_row(row, color);
+  }
+  std::fflush(stdout);
+}
+
 
 void table_reporter::Finalize() { std::fflush(stdout); }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "harness/device_info.hpp"
+#include "harness/results_model.hpp"
 #include "harness/run_info.hpp"
 
 namespace cudabench::app {
@@ -16,8 +17,10 @@ namespace cudabench::app {
 class table_reporter : public benchmark::BenchmarkReporter {
  public:
   /// `before`: cases of the run that an earlier process finished (the table continues theirs: no header,
-  /// rows numbered on).
-  table_reporter(const device_info& device, const run_info& info, std::size_t case_count, std::size_t before = 0);
+  /// rows numbered on). `rows` false: nothing printed (a round of several, whose run prints the table at the
+  /// end with print_run_table); the host description is still kept.
+  table_reporter(const device_info& device, const run_info& info, std::size_t case_count, std::size_t before = 0,
+                 bool rows = true);
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
@@ -26,7 +29,7 @@ class table_reporter : public benchmark::BenchmarkReporter {
   const nlohmann::ordered_json& host_context() const { return host_; }
 
  private:
-  void print_row(const Run& shown, const std::string& label);
+  void print_header(int num_cpus) const;
   void show(const Run& shown, const std::string& label);
   const device_info& device_;
   const run_info& info_;
@@ -34,8 +37,13 @@ class table_reporter : public benchmark::BenchmarkReporter {
   std::size_t done_ = 0;
   std::string label_;  ///< the label of the case whose aggregates are awaited
   bool continues_ = false;
+  bool rows_ = true;
   bool color_;
   nlohmann::ordered_json host_ = nlohmann::ordered_json::object();
 };
+
+/// The whole table of a finished run (its header, then a line per case from the median over its repetitions,
+/// in the run's order): what a run of several rounds prints once they are all in.
+void print_run_table(const run_result& run, const device_info& device, const run_info& info, int num_cpus);
 
 }  // namespace cudabench::app

@@ -152,6 +152,7 @@ void check_schema_version(const json& meta, const std::string& source) {
 void check_settings_types(const json& meta, const std::string& source) {
   static const std::pair<const char*, kind> fields[] = {
       {k::preset, kind::string},      {k::repetitions, kind::number},     {k::git_revision, kind::string},
+      {k::rounds, kind::number},      {k::shuffle_seed, kind::number},
       {k::git_dirty, kind::boolean},  {k::host_name, kind::string},       {k::started_utc, kind::string},
       {k::cache, kind::string},       {k::inject_slowdown, kind::string}, {k::incomplete, kind::boolean},
       {k::interrupted_by, kind::string}, {k::families, kind::object},     {k::limits, kind::object},
@@ -166,6 +167,8 @@ void read_settings(run_result& r, const json& meta) {
   s.schema_version = k::version;
   s.preset = string_field(meta, k::preset);
   s.repetitions = int(std::clamp(number_field(meta, k::repetitions), 0.0, 1e6));
+  s.rounds = int(std::clamp(number_field(meta, k::rounds, 1), 1.0, 1e6));
+  if (auto it = meta.find(k::shuffle_seed); it != meta.end() && it->is_number_unsigned()) s.shuffle_seed = it->get<std::uint64_t>();
   s.git_revision = string_field(meta, k::git_revision);
   s.git_dirty = bool_field(meta, k::git_dirty, false);
   s.host_name = string_field(meta, k::host_name);
@@ -272,6 +275,7 @@ run_record read_record(const json& o) {
   rec.held = bool_field(o, k::held, false);
   rec.correct = bool_field(o, k::correct, true);
   rec.note = string_field(o, k::note);
+  rec.round = int(std::clamp(number_field(o, k::round), 0.0, 1e6));
   return rec;
 }
 

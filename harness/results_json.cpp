@@ -54,6 +54,8 @@ json settings_json(const run_result& run) {
   meta[k::schema_version] = k::version;
   meta[k::preset] = s.preset;
   meta[k::repetitions] = s.repetitions;
+  meta[k::rounds] = s.rounds;
+  if (s.shuffle_seed) meta[k::shuffle_seed] = *s.shuffle_seed;
   meta[k::git_revision] = s.git_revision;
   meta[k::git_dirty] = s.git_dirty;
   meta[k::host_name] = s.host_name;
@@ -77,9 +79,11 @@ json settings_json(const run_result& run) {
 }
 
 json record_json(const run_record& r) {
-  return {{k::cache, r.cache}, {k::stop, r.stop}, {k::samples, r.samples}, {k::noise, r.noise},
+  json j = {{k::cache, r.cache}, {k::stop, r.stop}, {k::samples, r.samples}, {k::noise, r.noise},
           {k::batch, r.batch}, {k::sm_clock_mhz, r.sm_clock_mhz}, {k::clock_discards, r.clock_discards},
           {k::injected, r.injected}, {k::held, r.held}, {k::correct, r.correct}, {k::note, r.note}};
+  if (r.round > 0) j[k::round] = r.round;
+  return j;
 }
 
 /// The fields every row of a case starts with, in Google Benchmark's order.
@@ -216,6 +220,8 @@ run_result make_run_result(nlohmann::ordered_json host, const device_info& devic
   r.device = device;
   r.settings.preset = run.info.preset;
   r.settings.repetitions = run.info.repetitions;
+  r.settings.rounds = run.info.rounds;
+  r.settings.shuffle_seed = run.shuffle_seed;
   r.settings.git_revision = run.info.git_revision;
   r.settings.git_dirty = run.info.git_dirty;
   r.settings.host_name = run.info.host_name;

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -22,6 +23,7 @@ struct run_description {
   run_info info;
   std::string cache = "declared";        ///< --cache: declared, hot or cold
   std::optional<std::string> injected;   ///< --inject-slowdown as "REGEX:PCT"
+  std::optional<std::uint64_t> shuffle_seed;  ///< the seed of the rounds' shuffled case orders
   /// The signal that stopped the run early ("SIGINT", "SIGTERM"): the run holds the finished cases only.
   std::optional<std::string> interrupted_by;
 };

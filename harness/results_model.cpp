@@ -65,8 +65,22 @@ const char* rate_counter(const std::string& unit) {
 }
 }  // namespace
 
+namespace {
+/// Each round's median, in round order, when the repetitions came from two rounds or more; else nothing.
+std::vector<double> round_medians(const case_result& c, std::size_t& rounds) {
+  std::map<int, std::vector<double>> by_round;
+  for (const repetition& r : c.repetitions) by_round[r.record ? r.record->round : 0].push_back(r.real_time_s);
+  rounds = by_round.count(0) ? 0 : by_round.size();
+  if (rounds < 2) return {};
+  std::vector<double> out;
+  for (auto& [round, times] : by_round) out.push_back(median(std::move(times)));
+  return out;
+}
+}  // namespace
+
 void summarize_case(case_result& c) {
-  c.samples_s = each(c, [](const repetition& r) { return r.real_time_s; });
+  c.samples_s = round_medians(c, c.rounds);
+  if (c.samples_s.empty()) c.samples_s = each(c, [](const repetition& r) { return r.real_time_s; });
   c.timeline_metrics = c.timeline ? c.timeline->metrics : timeline_metrics{};
   if (c.repetitions.empty()) return;
   c.median_s = median(c.samples_s);

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -31,6 +32,7 @@ struct run_record {
   double noise = 0;     ///< relative standard error of the mean
   bool correct = true;  ///< false for cases wrong by design (histogram/naive)
   std::string note;
+  int round = 0;        ///< the round (1..rounds, one worker process each) that took it; 0 unknown
 };
 
 /// One timed repetition: its time, rates and what it recorded.
@@ -70,7 +72,10 @@ struct case_result : case_meta {
   std::optional<case_timeline> timeline;  ///< one traced sample after the last repetition (--trace)
 
   // Derived from the repetitions (summarize_case):
-  std::vector<double> samples_s;        ///< each repetition's time
+  /// The unit the statistics compare: each round's median (the median of its repetitions) when the
+  /// repetitions came from two rounds or more, else each repetition's time.
+  std::vector<double> samples_s;
+  std::size_t rounds = 0;               ///< distinct rounds among the repetitions (0: not recorded)
   double median_s = 0;                  ///< median of samples, or the median aggregate when only aggregates exist
   bool aggregates_only = false;         ///< no per-repetition rows: no rank test possible
   std::map<std::string, double> counters;  ///< the first repetition's (rates use its own time)
@@ -107,7 +112,9 @@ struct run_limit {
 struct run_settings {
   int schema_version = 1;
   std::string preset;
-  int repetitions = 0;
+  int repetitions = 0;                   ///< per case, over all rounds
+  int rounds = 1;                        ///< fresh worker processes the repetitions were spread over
+  std::optional<std::uint64_t> shuffle_seed;  ///< the seed of the rounds' case orders (absent: suite order)
   std::string git_revision;
   bool git_dirty = false;
   std::string host_name;

@@ -22,6 +22,8 @@ constexpr const char* cudabench = "cudabench";
 constexpr const char* schema_version = "schema_version";
 constexpr const char* preset = "preset";
 constexpr const char* repetitions = "repetitions";
+constexpr const char* rounds = "rounds";
+constexpr const char* shuffle_seed = "shuffle_seed";
 constexpr const char* git_revision = "git_revision";
 constexpr const char* git_dirty = "git_dirty";
 constexpr const char* host_name = "host_name";
@@ -89,6 +91,7 @@ constexpr const char* injected = "injected";
 constexpr const char* held = "held";
 constexpr const char* correct = "correct";
 constexpr const char* note = "note";
+constexpr const char* round = "round";
 constexpr const char* timeline = "timeline";
 
 /// True for the keys of a row that are not counters: a fixture's counter of such a name would overwrite them.

@@ -25,7 +25,8 @@ struct sampling_policy {
 struct preset {
   std::string name;           ///< "quick", "nightly" or "full": the key of an axis's values
   int level = 0;              ///< 0 quick, 1 nightly, 2 full
-  int repetitions = 1;
+  int repetitions = 1;        ///< per case in each round (a round is one worker process)
+  int rounds = 1;             ///< rounds, each running every selected case in a shuffled order
   sampling_policy sampling;
   /// Sizes chosen on the command line (--sizes=FAMILY=N,N,...), by family: they replace the values of the
   /// family's size axes.

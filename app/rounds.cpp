@@ -1,0 +1,63 @@
+// The rounds of a supervised run: shuffled passes over the cases, one worker process each, merged.
+#include "app/rounds.hpp"
+
+#include <random>
+#include <set>
+
+namespace cudabench::app {
+
+std::uint64_t fresh_shuffle_seed() { return std::random_device{}() & 0x7fffffffu; }
+
+std::vector<std::string> round_order(std::vector<std::string> names, std::uint64_t seed, int round) {
+  std::mt19937_64 g(seed * 1000003u + std::uint64_t(round));
+  for (std::size_t i = names.size(); i > 1; --i) std::swap(names[i - 1], names[g() % i]);
+  return names;
+}
+
+namespace {
+/// Adds one round's results to the run's: repetitions appended (marked with the round when there are
+/// several rounds), a failure or skip replacing what earlier rounds measured.
+void merge_round(supervised_run& all, supervised_run&& one, int round, int rounds) {
+  if (all.host.empty()) all.host = std::move(one.host);
+  if (!all.device) all.device = std::move(one.device);
+  if (!one.trace.is_null()) all.trace = std::move(one.trace);
+  for (auto& [name, c] : one.cases) {
+    if (rounds > 1)
+      for (repetition& r : c.repetitions)
+        if (r.record) r.record->round = round;
+    auto it = all.cases.find(name);
+    if (it == all.cases.end() || c.status != case_status::ok) {
+      all.cases[name] = std::move(c);
+      continue;
+    }
+    case_result& kept = it->second;
+    for (repetition& r : c.repetitions) kept.repetitions.push_back(std::move(r));
+    if (c.timeline) kept.timeline = std::move(c.timeline);
+  }
+  for (auto& [name, why] : one.faulted)
+    all.faulted[name] = rounds > 1 ? why + " (round " + std::to_string(round) + ")" : why;
+  all.interrupted_by = one.interrupted_by;
+}
+}  // namespace
+
+supervised_run run_rounds(const std::vector<std::string>& args, const std::vector<std::string>& names, double watchdog_s,
+                          bool want_trace, const round_plan& plan) {
+  supervised_run all;
+  std::vector<std::string> todo = names;
+  std::size_t before = 0;
+  for (int round = 1; round <= plan.rounds && !todo.empty(); ++round) {
+    const std::vector<std::string> order = plan.rounds > 1 ? round_order(todo, plan.seed, round) : todo;
+    round_position at{.round = round, .rounds = plan.rounds, .before = before,
+                      .total = before + todo.size() * std::size_t(plan.rounds - round + 1)};
+    merge_round(all, supervise(args, order, watchdog_s, want_trace && round == plan.rounds, at), round, plan.rounds);
+    if (all.interrupted_by) break;
+    before += todo.size();
+    std::erase_if(todo, [&](const std::string& n) {
+      const auto it = all.cases.find(n);
+      return all.faulted.count(n) || it == all.cases.end() || it->second.status != case_status::ok;
+    });
+  }
+  return all;
+}
+
+}  // namespace cudabench::app

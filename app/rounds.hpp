@@ -1,0 +1,34 @@
+// Rounds: a run's repetitions spread over fresh worker processes, each running every selected case once in
+// an order shuffled per round (as Google Benchmark's random interleaving and asv's process repetitions), and
+// their results merged, each repetition marked with its round.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/supervisor.hpp"
+
+namespace cudabench::app {
+
+/// How a run's rounds go: how many, and the seed of their case orders.
+struct round_plan {
+  int rounds = 1;
+  std::uint64_t seed = 0;
+};
+
+/// A fresh seed for the rounds' orders (from the operating system's entropy), small enough to type back.
+std::uint64_t fresh_shuffle_seed();
+
+/// The order round `round` (1-based) runs `names` in: a Fisher-Yates shuffle driven by a 64-bit Mersenne
+/// Twister seeded with `seed` and the round, spelled out here so a seed gives the same orders everywhere.
+std::vector<std::string> round_order(std::vector<std::string> names, std::uint64_t seed, int round);
+
+/// Runs `names` in `plan.rounds` supervised passes (see supervise), each in its own shuffled order (the suite
+/// order with one round), and merges them: a case's repetitions in round order, each marked with its round
+/// when there are several; the trace of the last round. A case that failed, was skipped or faulted in a
+/// round is not run again; its result is that round's. An interrupt ends the run after the current pass.
+supervised_run run_rounds(const std::vector<std::string>& args, const std::vector<std::string>& names, double watchdog_s,
+                          bool want_trace, const round_plan& plan);
+
+}  // namespace cudabench::app
