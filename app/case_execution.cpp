@@ -69,13 +69,14 @@ const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev) 
 
 
 namespace {
-measure_settings measure_settings_from(const run_options& opt, case_execution& out) {
+measure_settings measure_settings_from(const run_options& opt, case_execution& out, const worker_link* worker) {
   measure_settings ms;
   if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
   ms.inject_regex = opt.inject_regex;
   ms.inject_pct = opt.inject_pct;
   ms.hold_stream = !opt.profile && !opt.no_blocking_kernel;
   if (opt.trace_path) ms.tracer = &out.tracer.emplace();
+  ms.check = !worker || worker->round() == 1;
   return ms;
 }
 
@@ -134,7 +135,7 @@ std::map<std::string, case_result> finished_only(const case_driver& driver, cons
 void execute_cases(case_execution& out, const run_options& opt, const preset& p, const suite& s,
                    const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
                    const worker_link* worker, char** argv) {
-  case_driver driver(dev, p, measure_settings_from(opt, out));
+  case_driver driver(dev, p, measure_settings_from(opt, out, worker));
   const std::size_t total = worker ? worker->cases_total() : selected.size(), before = worker ? worker->cases_before() : 0;
   const bool rounds = worker && worker->rounds() > 1;
   progress_meter progress(total, opt.quiet, before, rounds ? fmt::format("round {}/{}", worker->round(), worker->rounds()) : "");

@@ -34,6 +34,7 @@ constexpr const char* env_fd = "CUDABENCH_WORKER_FD";
 constexpr const char* env_parent = "CUDABENCH_WORKER_PARENT";
 constexpr const char* env_progress = "CUDABENCH_WORKER_PROGRESS";
 constexpr const char* env_round = "CUDABENCH_WORKER_ROUND";
+constexpr const char* env_memo = "CUDABENCH_WORKER_MEMO";  // read by cudabench::run_memo
 
 /// A private directory for the workers' files, removed with everything in it.
 class scratch_dir {
@@ -141,6 +142,7 @@ worker_end start_worker(const std::vector<std::string>& args, const worker_files
       fmt::format("{}={}/{}", env_progress, at.before + at.cases - remaining.size(), at.total),
       fmt::format("{}={}/{}", env_round, at.round, at.rounds)};
   if (want_trace) extra.push_back(fmt::format("{}={}", env_trace, files.trace));
+  if (!at.memo_dir.empty()) extra.push_back(fmt::format("{}={}", env_memo, at.memo_dir));
   spec.environment = inherited_environment(env_prefix, extra);
   spec.pass_fds = {fds[1]};
   try {

@@ -62,6 +62,7 @@ struct round_position {
   std::size_t before = 0;  ///< cases finished by earlier rounds
   std::size_t total = 0;   ///< the run's cases over all rounds (0: this pass's)
   std::size_t cases = 0;   ///< this pass's (set by supervise)
+  std::string memo_dir;    ///< the run's memo folder (cudabench/run_memo.hpp), shared by its rounds ("" none)
 };
 
 /// What the workers produced, merged: every case they finished, and the cases that failed under them.

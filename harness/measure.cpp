@@ -196,7 +196,7 @@ void case_driver::fail(benchmark::State& st, const std::string& name, const std:
 fixture& case_driver::fixture_for(const case_def& c) {
   const std::string name = c.name();
   if (cached_ && cached_name_ == name) {
-    fresh_run_s_ = 0;
+    fresh_run_s_ = setup_s_ = check_s_ = 0;
     return *cached_;
   }
   cached_.reset();  // free the previous case's memory before allocating this one's
@@ -204,6 +204,7 @@ fixture& case_driver::fixture_for(const case_def& c) {
   if (c.on == where::gpu && !gpu_) gpu_ = std::make_unique<gpu_state>(std::size_t(device_.l2_bytes));
   cudaStream_t s = c.on == where::gpu ? gpu_->main.get() : nullptr;
   std::unique_ptr<fixture> fx;
+  const double setup_start = wall_seconds();
   {
     phase_range p(phase::setup);
     fx = c.make();
@@ -221,8 +222,12 @@ fixture& case_driver::fixture_for(const case_def& c) {
       CB_CHECK(cudaStreamSynchronize(s));
     }
     fresh_run_s_ = wall_seconds() - t0;
-    std::string problem = fx->verify();
-    if (!problem.empty()) throw verification_failed("wrong result: " + problem);
+    setup_s_ = t0 - setup_start;
+    if (settings_.check) {
+      std::string problem = fx->verify();
+      if (!problem.empty()) throw verification_failed("wrong result: " + problem);
+    }
+    check_s_ = wall_seconds() - t0;
   }
   cached_ = std::move(fx);
   cached_name_ = name;
@@ -419,6 +424,9 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     repetition rep;
     run_record& rec = rep.record.emplace();
     rec.cache = c.on == where::gpu && cache_of(c) == cache_state::cold ? "cold" : "hot";
+    rec.setup_s = setup_s_;
+    rec.check_s = check_s_;
+    rec.checked = settings_.check;
     summary s;
     bool stopped = false;
     for (auto _ : st) {

@@ -31,6 +31,9 @@ struct measure_settings {
   bool hold_stream = true;
   /// --trace: after a case's last repetition, one more sample runs traced (not timed) into this recorder.
   trace_recorder* tracer = nullptr;
+  /// Check a fresh fixture's result against its reference; off in the later rounds of a run, whose first
+  /// round checked every case on its own fresh random input.
+  bool check = true;
 };
 
 /// What sampling a CPU case gave: the per-run times of its samples and how it stopped.
@@ -84,7 +87,8 @@ class case_driver {
   std::unique_ptr<gpu_state> gpu_;
   std::string cached_name_;
   std::unique_ptr<fixture> cached_;
-  double fresh_run_s_ = 0;  ///< duration of the verification run of a just-built fixture (counts as warm-up)
+  double fresh_run_s_ = 0;
+  double setup_s_ = 0, check_s_ = 0;  ///< host time to build and to run and check the fixture just built (0: reused)  ///< duration of the verification run of a just-built fixture (counts as warm-up)
   std::map<std::string, case_result> results_;
   std::set<std::string> unheld_;
   std::optional<name_pattern> inject_pattern_;  ///< --inject-slowdown's pattern, compiled once  ///< cases whose queued work turned out to wait on the host

@@ -276,6 +276,9 @@ run_record read_record(const json& o) {
   rec.correct = bool_field(o, k::correct, true);
   rec.note = string_field(o, k::note);
   rec.round = int(std::clamp(number_field(o, k::round), 0.0, 1e6));
+  rec.setup_s = std::clamp(number_field(o, k::setup_s), 0.0, 1e9);
+  rec.check_s = std::clamp(number_field(o, k::check_s), 0.0, 1e9);
+  rec.checked = bool_field(o, k::checked, true);
   return rec;
 }
 

@@ -83,6 +83,9 @@ json record_json(const run_record& r) {
           {k::batch, r.batch}, {k::sm_clock_mhz, r.sm_clock_mhz}, {k::clock_discards, r.clock_discards},
           {k::injected, r.injected}, {k::held, r.held}, {k::correct, r.correct}, {k::note, r.note}};
   if (r.round > 0) j[k::round] = r.round;
+  if (r.setup_s > 0) j[k::setup_s] = r.setup_s;
+  if (r.check_s > 0) j[k::check_s] = r.check_s;
+  if (!r.checked) j[k::checked] = false;
   return j;
 }
 

@@ -33,6 +33,10 @@ struct run_record {
   bool correct = true;  ///< false for cases wrong by design (histogram/naive)
   std::string note;
   int round = 0;        ///< the round (1..rounds, one worker process each) that took it; 0 unknown
+  /// Host time to build the fixture, and to run it once and check its result, when this repetition built
+  /// it (the first of its process); 0 when it reused the fixture.
+  double setup_s = 0, check_s = 0;
+  bool checked = true;  ///< the fixture's result was checked in this process (later rounds rely on the first's)
 };
 
 /// One timed repetition: its time, rates and what it recorded.

@@ -92,6 +92,9 @@ constexpr const char* held = "held";
 constexpr const char* correct = "correct";
 constexpr const char* note = "note";
 constexpr const char* round = "round";
+constexpr const char* setup_s = "setup_s";
+constexpr const char* check_s = "check_s";
+constexpr const char* checked = "checked";
 constexpr const char* timeline = "timeline";
 
 /// True for the keys of a row that are not counters: a fixture's counter of such a name would overwrite them.

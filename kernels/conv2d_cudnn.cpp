@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "cudabench/cuda_handles.hpp"
+#include "cudabench/run_memo.hpp"
 #include "kernels/vendor_handle.hpp"
 
 namespace kernels {
@@ -29,23 +32,15 @@ H create() {
   CB_CHECK(Create(&h));
   return h;
 }
-}  // namespace
 
-cudnn_conv5x5::cudnn_conv5x5(int n, const float* d_in, const float* d_mask, float* d_out) : impl_(std::make_unique<impl>()) {
-  impl& p = *impl_;
-  p.in = d_in;
-  p.mask = d_mask;
-  p.out = d_out;
-  p.handle = decltype(p.handle)(create<cudnnHandle_t, cudnnCreate>());
-  p.x = decltype(p.x)(create<cudnnTensorDescriptor_t, cudnnCreateTensorDescriptor>());
-  p.y = decltype(p.y)(create<cudnnTensorDescriptor_t, cudnnCreateTensorDescriptor>());
-  p.w = decltype(p.w)(create<cudnnFilterDescriptor_t, cudnnCreateFilterDescriptor>());
-  p.conv = decltype(p.conv)(create<cudnnConvolutionDescriptor_t, cudnnCreateConvolutionDescriptor>());
-  CB_CHECK(cudnnSetTensor4dDescriptor(p.x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, n, n));
-  CB_CHECK(cudnnSetTensor4dDescriptor(p.y, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, n, n));
-  CB_CHECK(cudnnSetFilter4dDescriptor(p.w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, 1, 1, 5, 5));
-  CB_CHECK(cudnnSetConvolution2dDescriptor(p.conv, 2, 2, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
-  CB_CHECK(cudnnSetConvolutionMathType(p.conv, CUDNN_FMA_MATH));
+/// cuDNN's fastest FMA-math forward algorithm for this convolution, found by timing every candidate.
+struct conv_descriptors {
+  cudnnHandle_t handle;
+  cudnnTensorDescriptor_t x, y;
+  cudnnFilterDescriptor_t w;
+  cudnnConvolutionDescriptor_t conv;
+};
+cudnnConvolutionFwdAlgo_t search_algorithm(const conv_descriptors& p, const float* d_in, const float* d_mask, float* d_out) {
   constexpr int wanted = CUDNN_CONVOLUTION_FWD_ALGO_COUNT;
   cudnnConvolutionFwdAlgoPerf_t perf[wanted];
   int found = 0;
@@ -71,7 +66,36 @@ cudnn_conv5x5::cudnn_conv5x5(int n, const float* d_in, const float* d_mask, floa
   for (int i = 0; i < found && best < 0; ++i)
     if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].mathType == CUDNN_FMA_MATH) best = i;
   if (best < 0) throw cudabench::cuda_error("cuDNN found no FMA-math forward algorithm for this convolution");
-  p.algo = perf[best].algo;
+  return perf[best].algo;
+}
+}  // namespace
+
+cudnn_conv5x5::cudnn_conv5x5(int n, const float* d_in, const float* d_mask, float* d_out) : impl_(std::make_unique<impl>()) {
+  impl& p = *impl_;
+  p.in = d_in;
+  p.mask = d_mask;
+  p.out = d_out;
+  p.handle = decltype(p.handle)(create<cudnnHandle_t, cudnnCreate>());
+  p.x = decltype(p.x)(create<cudnnTensorDescriptor_t, cudnnCreateTensorDescriptor>());
+  p.y = decltype(p.y)(create<cudnnTensorDescriptor_t, cudnnCreateTensorDescriptor>());
+  p.w = decltype(p.w)(create<cudnnFilterDescriptor_t, cudnnCreateFilterDescriptor>());
+  p.conv = decltype(p.conv)(create<cudnnConvolutionDescriptor_t, cudnnCreateConvolutionDescriptor>());
+  CB_CHECK(cudnnSetTensor4dDescriptor(p.x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, n, n));
+  CB_CHECK(cudnnSetTensor4dDescriptor(p.y, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, n, n));
+  CB_CHECK(cudnnSetFilter4dDescriptor(p.w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, 1, 1, 5, 5));
+  CB_CHECK(cudnnSetConvolution2dDescriptor(p.conv, 2, 2, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+  CB_CHECK(cudnnSetConvolutionMathType(p.conv, CUDNN_FMA_MATH));
+  const conv_descriptors descriptors{p.handle, p.x, p.y, p.w, p.conv};
+  // The search takes seconds at the large sizes: the rounds of a run search once and share the choice.
+  int device = 0;
+  CB_CHECK(cudaGetDevice(&device));
+  const std::string chosen = cudabench::run_memo(fmt::format("cudnn_conv5x5/fwd/{}/dev{}", n, device), [&] {
+    return std::to_string(int(search_algorithm(descriptors, d_in, d_mask, d_out)));
+  });
+  char* end = nullptr;
+  const long algo = std::strtol(chosen.c_str(), &end, 10);
+  p.algo = *end == '\0' && algo >= 0 && algo < CUDNN_CONVOLUTION_FWD_ALGO_COUNT ? cudnnConvolutionFwdAlgo_t(algo)
+                                                                             : search_algorithm(descriptors, d_in, d_mask, d_out);
   p.algo_name = fmt::format("cuDNN algo {}", int(p.algo));
   std::size_t ws = 0;
   CB_CHECK(cudnnGetConvolutionForwardWorkspaceSize(p.handle, p.x, p.w, p.conv, p.y, p.algo, &ws));
