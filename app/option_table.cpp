@@ -138,7 +138,7 @@ const std::array table{
   option_spec{.name = "--csv", .placeholder = "FILE", .commands = run | compare | report, .apply = store_output,
               .output = &o_::csv_path, .child = in_child::suffix, .whole_run = true,
               .help = "one row per case: name, status, median_us, repetitions, cv_pct, noise_pct, samples, throughputs, "
-                      "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value in a comparison)"},
+                      "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value, detectable_pct, gate_pct, gate_source in a comparison; blank where no test ran or no gate applies)"},
   option_spec{.name = "--verdict", .placeholder = "FILE", .commands = run | compare, .apply = store_output,
               .output = &o_::verdict_path, .child = in_child::suffix, .whole_run = true,
               .help = "the comparison's verdicts as JSON (a run: with --compare-to only)"},

@@ -23,17 +23,22 @@ using json = nlohmann::ordered_json;
 constexpr int gates_schema_version = 1;
 constexpr const char* gates_kind = "cudabench gates";
 
-/// 1 / E[1.4826 x lower median of |d|] / sqrt(2) for the n - 1 differences d of n standard normal values (a
-/// simulation of 6 x 10^4 histories per size); beyond the table 1 - 0.5 / n (an odd count of differences) or
-/// 1 + 0.7 / n (an even count, whose lower median is low), within 0.5% of the simulation.
+/// Runs at most this far apart are paired: more pairs than consecutive runs alone make the estimate steadier
+/// (with 5 runs, 9 pairs instead of 4), and a step in the history still spoils only the few pairs across it.
+constexpr std::size_t pair_reach = 3;
+
+/// 1 / E[1.4826 x lower median of the pairs' |log ratio|] / sqrt(2) for n standard normal values (a simulation
+/// of 4 x 10^4 histories per size); beyond the table 0.997 (even n) or 1 - 0.5 / n (odd n, whose even count of
+/// pairs has a low lower median), within 0.3% of the simulation.
 double unbiasing(std::size_t n) {
-  static const double small[] = {1, 1, 0.845, 1.331, 0.879, 1.173, 0.921, 1.116, 0.939, 1.087, 0.952, 1.067, 0.958, 1.054};
+  static const double small[] = {1,     1,     0.846, 0.769, 1.091, 0.907, 1.005, 0.928, 1.001, 0.945, 0.996,
+                                 0.955, 0.997, 0.963, 0.999, 0.967, 0.997, 0.971, 0.997, 0.976, 0.997};
   if (n < std::size(small)) return small[n];
-  return n % 2 == 0 ? 1 - 0.5 / double(n) : 1 + 0.7 / double(n);
+  return n % 2 == 0 ? 0.997 : 1 - 0.5 / double(n);
 }
 
-/// The lower of the two middle values of an even count (the median of an odd one): with 5 runs, one bad night
-/// in the middle spoils 2 of the 4 changes, and the average of the middle two would take one of them.
+/// The lower of the two middle values of an even count (the median of an odd one): the average of the middle two
+/// would take a spoilt pair as soon as half of them are (one bad night among 5 runs spoils 4 of the 9).
 double lower_median(std::vector<double> v) {
   const auto mid = v.begin() + std::ptrdiff_t((v.size() - 1) / 2);
   std::nth_element(v.begin(), mid, v.end());
@@ -70,11 +75,12 @@ const learned_gate* gate_table::find(const std::string& name) const {
 
 double between_run_drift(const std::vector<double>& medians_s) {
   if (medians_s.size() < 2) return std::numeric_limits<double>::quiet_NaN();
-  // The changes between consecutive runs are each a two-run change: a real step in the history is one of them
-  // and a bad night two, so their lower median hardly moves (a spread about the history's centre would grow
-  // with a step that splits it).
+  // Each pair of runs gives a two-run change. A real step in the history spoils only the pairs across it and a
+  // bad night only its own, so the lower median of them hardly moves (a spread about the history's centre
+  // grows with a step that splits it).
   std::vector<double> changes;
-  for (std::size_t i = 1; i < medians_s.size(); ++i) changes.push_back(std::fabs(std::log(medians_s[i] / medians_s[i - 1])));
+  for (std::size_t i = 1; i < medians_s.size(); ++i)
+    for (std::size_t j = i > pair_reach ? i - pair_reach : 0; j < i; ++j) changes.push_back(std::fabs(std::log(medians_s[i] / medians_s[j])));
   return 1.4826 * lower_median(changes) * unbiasing(medians_s.size());
 }
 

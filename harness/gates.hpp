@@ -49,10 +49,11 @@ struct gate_table {
   const learned_gate* find(const std::string& name) const;
 };
 
-/// The robust spread of the change between two runs, from one case's medians in consecutive runs (oldest
-/// first): 1.4826 x the lower median of |log(m[i+1] / m[i])|, unbiased for small histories, which is the standard
-/// deviation of the change for normal log medians. One bad run or a real step in the history moves it little.
-/// NaN with fewer than two medians.
+/// The robust spread of the change between two runs, from one case's medians in date order: 1.4826 x the lower
+/// median of |log(m[i] / m[j])| over the pairs of runs at most 3 apart, unbiased for small histories; for normal
+/// log medians it estimates the standard deviation of the change. A real step in the history barely moves it;
+/// one bad night moves it by about 10-20% from 15 runs on (more with fewer: it can double with 5). NaN with
+/// fewer than two medians.
 double between_run_drift(const std::vector<double>& medians_s);
 
 /// Learns the gates of the gated device cases (gated, not host-bound, status ok) of `runs`, taken oldest first

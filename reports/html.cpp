@@ -17,7 +17,7 @@ std::string page(const std::string& title, const std::string& body) {
   return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html_text(title) +
          "</title><style>body{font-family:sans-serif;margin:20px;color:#222}table{border-collapse:collapse;font-size:12px}"
          "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
-         ".regression{background:#fdd}.improvement{background:#dfd}.inconclusive{background:#ffd}.chart{margin:12px 0}</style></head><body>\n<h1>" +
+         ".regression{background:#fdd}.improvement{background:#dfd}.inconclusive{background:#ffd}.not-gated{color:#666}.chart{margin:12px 0}</style></head><body>\n<h1>" +
          html_text(title) + "</h1>\n" + body + "</body></html>\n";
 }
 std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
@@ -123,7 +123,7 @@ std::string comparison_html(const cudabench::comparison& c) {
     const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
     const std::string origin = r.gate_origin();
     body += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        to_string(r.v), html_text(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
+                        r.v == cudabench::verdict::not_gated ? "not-gated" : to_string(r.v), html_text(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
                         r.cur_median_s > 0 ? cudabench::format_time(r.cur_median_s) : "-", measured ? format_change(r.change) : "-",
                         measured ? pct(r.base_noise) : "-", measured ? pct(r.cur_noise) : "-",
                         r.p_value ? fmt::format("{:.3g}", *r.p_value) : "", measured ? pct(r.detectable) : "-",
