@@ -100,7 +100,7 @@ struct command_line {
   run_options options;
   std::vector<std::string> inputs;
 };
-/// Parses `args` (without argv[0], and for compare/report/trend without the command's name) for `cmd`.
+/// Parses `args` (without argv[0], and for compare/report/trend/gates without the command's name) for `cmd`.
 /// -h/--help anywhere wins (options.help, nothing else checked). Throws usage_error with a one-line message.
 command_line parse_command_line(command cmd, const std::vector<std::string>& args);
 
