@@ -168,8 +168,16 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
   if (const std::size_t depth = json_nesting_depth(text); depth > 8)
     throw input_error(fmt::format("{}: JSON nested {} levels deep; a gates file needs 3", source, depth));
   json j;
+  std::vector<std::set<std::string>> keys;  // of each object being read: a key given twice is refused
   try {
-    j = json::parse(text);
+    j = json::parse(text, [&](int, json::parse_event_t event, json& parsed) {
+      if (event == json::parse_event_t::object_start) keys.emplace_back();
+      else if (event == json::parse_event_t::object_end) keys.pop_back();
+      else if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
+        throw input_error(fmt::format("{}: key '{}' appears twice in one object (refused: which one is meant?)", source,
+                                      printable(parsed.get<std::string>(), 60)));
+      return true;
+    });
   } catch (const json::exception& e) {
     throw input_error(fmt::format("{}: invalid JSON ({})", source, printable(e.what())));
   }
