@@ -80,8 +80,8 @@ void refuse_outputs_among_trend_inputs(const run_options& o, const std::string& 
   }
 }
 
-/// The runs `gates` reads: each file as given (unreadable: input_error), each directory's *.json as trend reads
-/// them, less gates files (unreadable: named on standard error and left out).
+/// The runs `gates` reads: each file as given (unreadable: input_error), and each directory's runs as trend reads
+/// them (unreadable: named on standard error and left out).
 std::vector<run_result> gates_runs(const std::vector<std::string>& inputs, const std::string& out) {
   namespace fs = std::filesystem;
   std::vector<run_result> runs;
@@ -93,10 +93,8 @@ std::vector<run_result> gates_runs(const std::vector<std::string>& inputs, const
       runs.push_back(load_run(in));
       continue;
     }
-    std::size_t found = 0;
-    for (const std::string& f : reports::trend_inputs(in)) {
-      if (f.size() > 11 && f.compare(f.size() - 11, 11, ".gates.json") == 0) continue;
-      ++found;
+    const std::vector<std::string> found = reports::trend_inputs(in);
+    for (const std::string& f : found) {
       files.push_back(f);
       try {
         runs.push_back(load_run(f));
@@ -104,7 +102,7 @@ std::vector<run_result> gates_runs(const std::vector<std::string>& inputs, const
         fmt::print(stderr, "run_bench gates: left out: {}\n", reports::terminal_text(e.what()));
       }
     }
-    if (found == 0) throw input_error(in + ": holds no .json results");
+    if (found.empty()) throw input_error(in + ": holds no .json results");
   }
   check_distinct_outputs({{"--out", out}}, files);
   return runs;

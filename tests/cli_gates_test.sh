@@ -19,6 +19,12 @@ check "gates over a trend directory" 0 "$(run "$report" gates "$fx/trend" --out 
   'py "c = j[\"cases\"]; assert all(c[n][\"runs\"] == 8 and 0.015 <= c[n][\"gate\"] < 0.05 for n in c), c" "$tmp/g.gates.json"'
 check "gates over files: the same gates" 0 "$(run "$report" gates "$fx"/trend/nightly-{0..7}.json --out "$tmp/f.gates.json")" \
   'py "assert j[\"cases\"] == json.load(open(sys.argv[1].replace(\"f.gates\", \"g.gates\")))[\"cases\"]" "$tmp/f.gates.json"'
+mkdir "$tmp/trend" && cp "$fx"/trend/*.json "$tmp/trend/"
+check "gates written into its trend directory" 0 "$(run "$report" gates "$tmp/trend" --out "$tmp/trend/nightly.gates.json")"
+check "a gates file in a trend directory is no run of gates" 0 "$(run "$report" gates "$tmp/trend" --out "$tmp/again.gates.json")" \
+  'cmp -s "$tmp/trend/nightly.gates.json" "$tmp/again.gates.json"' '! grep -q "left out" "$tmp/err"'
+check "a gates file in a trend directory is no run of trend" 0 "$(run "$report" trend "$tmp/trend")" \
+  '! grep -q "gates.json" "$tmp/out" "$tmp/err"'
 check "gates --floor --k --min-runs" 0 "$(run "$report" gates "$fx/trend" --out "$tmp/o.gates.json" --floor=3 --k=2 --min-runs=9)" \
   'py "assert j[\"floor\"] == 0.03 and j[\"k\"] == 2 and j[\"min_runs\"] == 9 and j[\"cases\"] == {}" "$tmp/o.gates.json"'
 check "gates --help" 0 "$(run "$report" gates --help)" 'grep -q -- "--min-runs=N" "$tmp/out"' 'grep -q "RUNS..." "$tmp/out"'
