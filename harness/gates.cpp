@@ -80,16 +80,19 @@ double between_run_drift(const std::vector<double>& medians_s) {
   // grows with a step that splits it).
   std::vector<double> changes;
   for (std::size_t i = 1; i < medians_s.size(); ++i)
-    for (std::size_t j = i > pair_reach ? i - pair_reach : 0; j < i; ++j) changes.push_back(std::fabs(std::log(medians_s[i] / medians_s[j])));
+    for (std::size_t j = i > pair_reach ? i - pair_reach : 0; j < i; ++j)
+      changes.push_back(std::fabs(std::log(medians_s[i] / medians_s[j])));
   return 1.4826 * lower_median(changes) * unbiasing(medians_s.size());
 }
 
 gate_table learn_gates(const std::vector<run_result>& runs, const gate_settings& s) {
   if (runs.empty()) throw input_error("no runs to learn gates from");
   check_one_model_and_preset(runs);
-  std::vector<const run_result*> by_date;  // oldest first, as trend orders them: the drift is between consecutive runs
+  std::vector<const run_result*> by_date;  // oldest first, as trend orders them: runs are paired with their neighbours
   for (const run_result& r : runs) by_date.push_back(&r);
-  std::stable_sort(by_date.begin(), by_date.end(), [](auto* a, auto* b) { return run_date(*a) == run_date(*b) ? a->source < b->source : run_date(*a) < run_date(*b); });
+  std::stable_sort(by_date.begin(), by_date.end(), [](const run_result* a, const run_result* b) {
+    return run_date(*a) == run_date(*b) ? a->source < b->source : run_date(*a) < run_date(*b);
+  });
   gate_table t;
   t.device = device_model(runs.front());
   t.preset = runs.front().settings.preset;
@@ -136,7 +139,8 @@ template <typename Check>
 const json& field(const json& j, const char* key, Check check, const char* what, const std::string& where, const std::string& source) {
   auto it = j.find(key);
   if (it == j.end()) throw input_error(fmt::format("{}: {}'{}' is missing", source, where, key));
-  if (!check(*it)) throw input_error(fmt::format("{}: {}'{}' is {} where {} is expected", source, where, key, printable(it->dump(), 40), what));
+  if (!check(*it))
+    throw input_error(fmt::format("{}: {}'{}' is {} where {} is expected", source, where, key, printable(it->dump(), 40), what));
   return *it;
 }
 bool is_string(const json& v) { return v.is_string(); }
@@ -185,7 +189,8 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
     throw input_error(fmt::format("{}: not a gates file (no \"kind\": \"{}\"; run_bench gates writes one)", source, gates_kind));
   const json& version = field(j, "schema_version", [](const json& v) { return v.is_number_integer(); }, "a whole number", "", source);
   if (version != gates_schema_version)
-    throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads version {} only", source, printable(version.dump(), 20), gates_schema_version));
+    throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads version {} only", source,
+                                  printable(version.dump(), 20), gates_schema_version));
   gate_table t;
   t.source = source;
   t.device = field(j, "device", is_string, "a string", "", source).get<std::string>();
