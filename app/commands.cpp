@@ -1,4 +1,4 @@
-// The compare, report and trend commands, and the comparison step of a run.
+// The compare, report, trend and gates commands, and the comparison step of a run.
 #include "app/commands.hpp"
 
 #include <fmt/format.h>
@@ -11,6 +11,7 @@
 #include "app/option_table.hpp"
 #include "app/results_output.hpp"
 #include "harness/format.hpp"
+#include "harness/gates.hpp"
 #include "harness/output_sink.hpp"
 #include "reports/escape.hpp"
 #include "reports/trend.hpp"
@@ -19,10 +20,19 @@
 namespace cudabench::app {
 
 namespace {
+/// The gates file beside a baseline, when there is one.
+std::shared_ptr<const gate_table> gates_beside(const std::string& baseline) {
+  const std::string path = gates_file_beside(baseline);
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::exists(path, ec)) return nullptr;
+  return std::make_shared<const gate_table>(load_gates(path));
+}
 }  // namespace
 
 compare_settings compare_settings_from(const run_options& o) {
   compare_settings s;
+  if (o.gates_path && *o.gates_path == "none") s.gates_beside_baseline = false;
+  else if (o.gates_path) s.gates = std::make_shared<const gate_table>(load_gates(*o.gates_path));
   if (o.threshold_pct) s.threshold = *o.threshold_pct / 100;
   if (o.alpha) s.alpha = *o.alpha;
   if (o.host_threshold_pct) s.host_threshold = *o.host_threshold_pct / 100;
@@ -33,7 +43,9 @@ compare_settings compare_settings_from(const run_options& o) {
 
 int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s, const output_list& outputs,
                        comparison* out) {
-  const comparison c = compare_runs(base, cur, s);
+  compare_settings with = s;
+  if (!with.gates && with.gates_beside_baseline) with.gates = gates_beside(base.source);
+  const comparison c = compare_runs(base, cur, with);
   outputs.writers().write_comparison(c, cur);
   if (out) *out = c;
   return c.failing() ? 1 : 0;
@@ -68,13 +80,61 @@ void refuse_outputs_among_trend_inputs(const run_options& o, const std::string& 
   }
 }
 
-/// compare, report or trend over a parsed command line. Every output of the command is checked before any
+/// The runs `gates` reads: each file as given (unreadable: input_error), and each directory's runs as trend reads
+/// them (unreadable: named on standard error and left out).
+std::vector<run_result> gates_runs(const std::vector<std::string>& inputs, const std::string& out) {
+  namespace fs = std::filesystem;
+  std::vector<run_result> runs;
+  std::vector<std::string> files;
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    if (!fs::is_directory(in, ec)) {
+      files.push_back(in);
+      runs.push_back(load_run(in));
+      continue;
+    }
+    const std::vector<std::string> found = reports::trend_inputs(in);
+    for (const std::string& f : found) {
+      files.push_back(f);
+      try {
+        runs.push_back(load_run(f));
+      } catch (const input_error& e) {
+        fmt::print(stderr, "run_bench gates: left out: {}\n", reports::terminal_text(e.what()));
+      }
+    }
+    if (found.empty()) throw input_error(in + ": holds no .json results");
+  }
+  check_distinct_outputs({{"--out", out}}, files);
+  return runs;
+}
+
+/// `gates RUNS... --out FILE`: learns the gates and writes the file, then says what it learned.
+int gates_command(const run_options& o, const std::vector<std::string>& inputs) {
+  if (!o.gates_out) throw usage_error("gates needs --out FILE: where the gates file is written");
+  const output_sink sink(*o.gates_out);
+  sink.check();
+  gate_settings gs;
+  if (o.gate_floor_pct) gs.floor = *o.gate_floor_pct / 100;
+  if (o.gate_k) gs.k = *o.gate_k;
+  if (o.gate_min_runs) gs.min_runs = std::size_t(*o.gate_min_runs);
+  const gate_table t = learn_gates(gates_runs(inputs, *o.gates_out), gs);
+  std::optional<standard_output_aside> aside;
+  if (sink.is_standard_output()) aside.emplace();
+  sink.write(gates_json(t));
+  fmt::print("gates: {}: {} case(s) learned from {} run(s) of {} (preset {}; floor {:.1f}%, k {:g}, at least {} runs a case)\n",
+             reports::terminal_text(*o.gates_out), t.cases.size(), t.runs.size(), reports::terminal_text(t.device),
+             reports::terminal_text(t.preset), 100 * gs.floor, gs.k, gs.min_runs);
+  return 0;
+}
+
+/// compare, report, trend or gates over a parsed command line. Every output of the command is checked before any
 /// input is read; with one on standard output ("-"), the terminal text goes to standard error.
 int run_report_command(command cmd, const command_line& cl) {
   const std::string name(command_info(cmd).name);
   const run_options& o = cl.options;
   const std::vector<std::string>& inputs = cl.inputs;
   try {
+    if (cmd == command::gates) return gates_command(o, inputs);
     std::unique_ptr<reports::writer> terminal;  // a dashboard export goes to standard output in place of the tables
     if (cmd == command::report && o.format == "gab") terminal = std::make_unique<reports::gab_writer>();
     if (cmd == command::report && o.format == "bmf") terminal = std::make_unique<reports::bmf_writer>();
@@ -124,8 +184,8 @@ int report_command(int argc, char** argv) {
   const std::optional<command> cmd = command_by_name(name);
   if (!cmd) {
     fmt::print(stderr, "run_bench: {} (see ./run_bench --help)\n",
-               name.empty() ? "expected compare, report or trend"
-                            : fmt::format("unknown command '{}': expected compare, report or trend", printable(name)));
+               name.empty() ? "expected compare, report, trend or gates"
+                            : fmt::format("unknown command '{}': expected compare, report, trend or gates", printable(name)));
     return 2;
   }
   command_line cl;

@@ -13,7 +13,7 @@ namespace {
 
 using o_ = run_options;
 constexpr command_set run = unsigned(command::run), compare = unsigned(command::compare), report = unsigned(command::report),
-                      trend = unsigned(command::trend), all = run | compare | report | trend;
+                      trend = unsigned(command::trend), gates = unsigned(command::gates), all = run | compare | report | trend;
 
 std::string name_of(const option_spec& spec) { return std::string(spec.name); }
 
@@ -148,7 +148,7 @@ const std::array table{
   option_spec{.name = "--csv", .placeholder = "FILE", .commands = run | compare | report, .apply = store_output,
               .output = &o_::csv_path, .child = in_child::suffix, .whole_run = true,
               .help = "one row per case: name, status, median_us, repetitions, cv_pct, noise_pct, samples, throughputs, "
-                      "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value in a comparison)"},
+                      "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value, detectable_pct, gate_pct, gate_source in a comparison; blank where no test ran or no gate applies)"},
   option_spec{.name = "--verdict", .placeholder = "FILE", .commands = run | compare, .apply = store_output,
               .output = &o_::verdict_path, .child = in_child::suffix, .whole_run = true,
               .help = "the comparison's verdicts as JSON (a run: with --compare-to only)"},
@@ -185,6 +185,25 @@ const std::array table{
   option_spec{.name = "--alpha", .placeholder = "P", .commands = run | compare,
               .apply = ACT { s.options.alpha = parse_double(v, name_of(spec), 1e-9, 0.5); },
               .help = "significance level of the Mann-Whitney U test (default 0.01)"},
+  option_spec{.name = "--gates", .placeholder = "FILE|none", .commands = run | compare,
+              .apply = ACT {
+                if (v.empty()) throw usage_error("--gates needs a gates file (run_bench gates writes one) or 'none'");
+                s.options.gates_path = v;
+              },
+              .whole_run = true,
+              .help = "learned gates (run_bench gates): a case's learned gate replaces --threshold for it; default: the file "
+                      "beside the baseline (X.json -> X.gates.json) when there is one; none: the threshold for every case"},
+  option_spec{.name = "--out", .placeholder = "FILE", .commands = gates, .apply = store_output, .output = &o_::gates_out,
+              .help = "where the gates file is written (required; - is standard output)"},
+  option_spec{.name = "--floor", .placeholder = "PCT", .commands = gates,
+              .apply = ACT { s.options.gate_floor_pct = parse_double(v, name_of(spec), 0, 100); },
+              .help = "no learned gate is below PCT (default 1.5)"},
+  option_spec{.name = "--k", .placeholder = "X", .commands = gates,
+              .apply = ACT { s.options.gate_k = parse_double(v, name_of(spec), 0.1, 100); },
+              .help = "a case's gate is X times the spread of its change between two runs (default 4; docs/validation.md)"},
+  option_spec{.name = "--min-runs", .placeholder = "N", .commands = gates,
+              .apply = ACT { s.options.gate_min_runs = parse_int(v, name_of(spec), 3, 100000); },
+              .help = "a case with a result in fewer than N of the runs learns no gate and keeps the default (default 5)"},
   option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = run | compare | trend,
               .apply = ACT { s.options.allow_device_mismatch = true; },
               .help = "compare runs from different GPU models or clocks"},
@@ -265,7 +284,7 @@ const std::array table{
                 s.options.time_unit = unit;
               },
               .help = "Google Benchmark's: the time unit of every row"},
-  option_spec{.name = "--help", .alias = "-h", .kind = arity::flag, .commands = all, .apply = set_flag_noop,
+  option_spec{.name = "--help", .alias = "-h", .kind = arity::flag, .commands = all | gates, .apply = set_flag_noop,
               .help = "the options of the command, then exit"},
 };
 #undef ACT
@@ -284,6 +303,11 @@ const std::array commands{
                "One line per case over the runs in RESULT_DIR (oldest first), flagging steps that hold; files that "
                "cannot be read are named and left out.",
                "0 written, 2 usage or input error"},
+  command_spec{command::gates, "gates", "RUNS...", 1,
+               "Learns each gated device case's gate from its between-run drift over several runs of one GPU model and "
+               "preset (result files, or directories whose *.json files are runs, as trend reads them): the larger of "
+               "--floor and --k times the drift. compare uses the gates file through --gates, or beside the baseline.",
+               "0 written, 2 usage or input error", true},
 };
 
 }  // namespace

@@ -14,7 +14,7 @@
 namespace cudabench::app {
 
 /// The commands that take options: `run` is the suite binary (and a user's binary linked with cudabench::main).
-enum class command : unsigned { run = 1u << 0, compare = 1u << 1, report = 1u << 2, trend = 1u << 3 };
+enum class command : unsigned { run = 1u << 0, compare = 1u << 1, report = 1u << 2, trend = 1u << 3, gates = 1u << 4 };
 using command_set = unsigned;
 constexpr command_set operator|(command a, command b) { return unsigned(a) | unsigned(b); }
 constexpr command_set operator|(command_set a, command b) { return a | unsigned(b); }
@@ -75,9 +75,10 @@ struct command_spec {
   std::size_t input_count;
   std::string_view about;
   std::string_view exit_status;
+  bool more_inputs = false;    ///< input_count or more positional arguments
 };
 const command_spec& command_info(command c);
-/// compare, report or trend by name; nothing for anything else.
+/// compare, report, trend or gates by name; nothing for anything else.
 std::optional<command> command_by_name(std::string_view name);
 /// "./run_bench" or "./run_bench compare": how messages and usage name the command.
 std::string command_title(command c);
@@ -94,18 +95,18 @@ struct option_token {
 /// Reads the argument at args[i]; throws usage_error when an option lacks its value or a flag has one.
 option_token read_option(const std::vector<std::string>& args, std::size_t i);
 
-/// A command line parsed by the table: the options, and the positional arguments (compare, report, trend).
+/// A command line parsed by the table: the options, and the positional arguments (compare, report, trend, gates).
 struct command_line {
   run_options options;
   std::vector<std::string> inputs;
 };
-/// Parses `args` (without argv[0], and for compare/report/trend without the command's name) for `cmd`.
+/// Parses `args` (without argv[0], and for compare/report/trend/gates without the command's name) for `cmd`.
 /// -h/--help anywhere wins (options.help, nothing else checked). Throws usage_error with a one-line message.
 command_line parse_command_line(command cmd, const std::vector<std::string>& args);
 
 /// --help of `cmd`, made from the table.
 std::string command_help(command cmd);
-/// cudabench-report --help: its three commands and where their options are listed.
+/// cudabench-report --help: its commands and where their options are listed.
 std::string commands_overview();
 
 /// The options reference (Markdown) of every command, for docs/reference.md's options block.

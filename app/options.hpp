@@ -34,6 +34,11 @@ struct run_options {
   std::optional<double> noise_floor;
   std::optional<double> alpha;
   bool allow_device_mismatch = false;
+  std::optional<std::string> gates_path;     ///< --gates=FILE|none: the learned gates a comparison uses
+  std::optional<std::string> gates_out;      ///< gates --out=FILE
+  std::optional<double> gate_floor_pct;      ///< gates --floor
+  std::optional<double> gate_k;              ///< gates --k
+  std::optional<int> gate_min_runs;          ///< gates --min-runs
   std::optional<std::string> md_path, html_path, verdict_path, csv_path;
   int device = 0;
   bool quiet = false;    ///< no "[i/N] case" progress lines on standard error

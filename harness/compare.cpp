@@ -19,12 +19,18 @@ const char* to_string(verdict v) {
     case verdict::improvement: return "improvement";
     case verdict::unchanged: return "unchanged";
     case verdict::inconclusive: return "inconclusive";
+    case verdict::not_gated: return "not gated";
     case verdict::new_case: return "new";
     case verdict::missing: return "missing";
     case verdict::failed: return "failed";
     case verdict::skipped: return "skipped";
   }
   return "?";
+}
+
+std::string case_comparison::gate_origin() const {
+  if (!(gate > 0) || std::isinf(gate)) return "";
+  return gate_runs > 0 ? fmt::format("learned ({} runs)", gate_runs) : "default";
 }
 
 std::size_t comparison::lost() const {
@@ -40,6 +46,12 @@ std::size_t comparison::count(verdict v) const {
 }
 
 namespace {
+/// "5%", "2.3%": a gate as people read it.
+std::string pct(double fraction) {
+  const double p = 100 * fraction;
+  return std::fabs(p - std::round(p)) < 0.05 ? fmt::format("{:.0f}%", p) : fmt::format("{:.1f}%", p);
+}
+
 std::string device_label(const run_result& r) {
   if (!r.device) return "unknown device";
   return r.device->available ? r.device->name : "no GPU";
@@ -72,6 +84,21 @@ void check_devices(const run_result& base, const run_result& cur, comparison& ou
     out.header_notes.push_back(fmt::format("driver changed: {} -> {}", cuda_version_string(b.driver_version), cuda_version_string(c.driver_version)));
   if (b.runtime_version != c.runtime_version)
     out.header_notes.push_back(fmt::format("CUDA runtime changed: {} -> {}", cuda_version_string(b.runtime_version), cuda_version_string(c.runtime_version)));
+}
+
+/// Refuses gates learned on another GPU model than the current run's (a note instead with
+/// --allow-device-mismatch); notes gates of another preset.
+void check_gates(const gate_table& g, const run_result& cur, comparison& out, bool allow) {
+  const std::string here = device_label(cur);
+  if (g.device != here) {
+    if (!allow)
+      throw input_error(fmt::format("{}: gates learned on {}, and {} ran on {}: refused; pass --gates none to compare with the default "
+                                    "threshold", g.source, g.device, cur.source, here));
+    out.header_notes.push_back(fmt::format("gates of {} used for a run on {} (--allow-device-mismatch)", g.device, here));
+  }
+  if (!cur.settings.preset.empty() && g.preset != cur.settings.preset)
+    out.header_notes.push_back(fmt::format("gates learned from preset '{}' runs, and the current run is of preset '{}'", g.preset,
+                                           cur.settings.preset));
 }
 
 case_comparison compare_case(const case_result& b, const case_result& c, const compare_settings& s) {
@@ -107,37 +134,41 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   if (!b.gated || !c.gated || (host && !s.host_threshold)) {
     const bool declared = !b.gated || !c.gated;
     r.method = declared ? "not gated" : "host-bound: not gated";
-    r.detectable = testable ? min_detectable_change(b.samples_s, c.samples_s, s.alpha) : nan;
+    r.detectable = nan;
     r.gate = std::numeric_limits<double>::infinity();
-    r.v = std::fabs(r.change) >= s.threshold ? verdict::inconclusive : verdict::unchanged;
+    r.v = verdict::not_gated;
     r.note = declared ? "the case is declared not gated" : "host-bound case; --host-threshold gates it";
     return r;
   }
-  const double class_threshold = host ? *s.host_threshold : s.threshold;
+  // Learned gates are of device-bound cases only (host timings are not learned).
+  const learned_gate* learned = !host && s.gates ? s.gates->find(c.name) : nullptr;
+  const double class_threshold = learned ? learned->gate : host ? *s.host_threshold : s.threshold;
+  r.gate_runs = learned ? learned->runs : 0;
   if (!testable) {
     r.method = b.aggregates_only || c.aggregates_only ? "threshold only (aggregates only: no rank test)"
                                                       : "threshold only (1 sample a side)";
     r.detectable = nan;
     r.gate = class_threshold;
     r.v = r.change >= r.gate ? verdict::regression : r.change <= -r.gate ? verdict::improvement : verdict::unchanged;
-    if (class_threshold != s.threshold) r.note = fmt::format("host-bound: gate {:.0f}%", 100 * r.gate);
+    if (host && class_threshold != s.threshold) r.note = fmt::format("host-bound: gate {}", pct(r.gate));
     return r;
   }
   r.method = "rank test";
   r.gate = std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));
   r.p_value = mann_whitney(b.samples_s, c.samples_s).p_value;
-  r.detectable = min_detectable_change(b.samples_s, c.samples_s, s.alpha);
-  const bool significant = r.p_value < s.alpha;
+  const double test_detects = min_detectable_change(b.samples_s, c.samples_s, s.alpha);
+  r.detectable = std::max(r.gate, test_detects);
+  const bool significant = *r.p_value < s.alpha;
   if (significant && r.change >= r.gate) r.v = verdict::regression;
   else if (significant && r.change <= -r.gate) r.v = verdict::improvement;
-  else if (std::fabs(r.change) >= class_threshold || r.detectable > class_threshold || r.gate > class_threshold) {
+  else if (std::fabs(r.change) >= class_threshold || test_detects > class_threshold || r.gate > class_threshold) {
     // Either a large shift the test cannot confirm, or noise too high to resolve a change of the threshold.
     r.v = verdict::inconclusive;
     r.note = std::fabs(r.change) >= r.gate ? "shift above the gate but not significant"
-             : r.gate > class_threshold    ? fmt::format("noise floor {:.1f}% above the {:.0f}% threshold", 100 * r.gate, 100 * class_threshold)
-                                           : fmt::format("too noisy to detect a {:.0f}% change", 100 * class_threshold);
+             : r.gate > class_threshold    ? fmt::format("noise floor {:.1f}% above the {} gate", 100 * r.gate, pct(class_threshold))
+                                           : fmt::format("too noisy to detect a {} change", pct(class_threshold));
   } else r.v = verdict::unchanged;
-  if (class_threshold > s.threshold && r.note.empty()) r.note = fmt::format("host-bound: gate {:.0f}%", 100 * r.gate);
+  if (host && class_threshold > s.threshold && r.note.empty()) r.note = fmt::format("host-bound: gate {}", pct(r.gate));
   return r;
 }
 }  // namespace
@@ -159,6 +190,7 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   out.cur_device = device_label(cur);
   out.settings = s;
   check_devices(base, cur, out, s.allow_device_mismatch);
+  if (s.gates) check_gates(*s.gates, cur, out, s.allow_device_mismatch);
   auto mean_clock = [](const run_result& r) {
     double sum = 0;
     int n = 0;

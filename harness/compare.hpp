@@ -2,16 +2,23 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/gates.hpp"
 #include "harness/results.hpp"
 
 namespace cudabench {
 
-enum class verdict { regression, improvement, unchanged, inconclusive, new_case, missing, failed, skipped };
+/// inconclusive: tested, too noisy to tell; not_gated: reported with its change, never tested, never failing.
+enum class verdict { regression, improvement, unchanged, inconclusive, not_gated, new_case, missing, failed, skipped };
 const char* to_string(verdict v);
+/// Every verdict, in the order reports count them.
+inline constexpr verdict all_verdicts[] = {verdict::regression, verdict::improvement, verdict::unchanged, verdict::inconclusive,
+                                           verdict::not_gated,  verdict::new_case,    verdict::missing,   verdict::failed,
+                                           verdict::skipped};
 
 /// Defaults chosen from A/A runs on an H100 (docs/validation.md says how).
 struct compare_settings {
@@ -22,6 +29,11 @@ struct compare_settings {
   double noise_floor = 3;        ///< a change must also exceed this many times the repetitions' CV
   double alpha = 0.01;           ///< significance level of the Mann-Whitney U test
   bool allow_device_mismatch = false;
+  /// Gates learned from history (gates.hpp): a device-bound case's learned gate replaces `threshold` for it.
+  std::shared_ptr<const gate_table> gates;
+  /// Unset gates: whether the gates file kept beside the baseline (X.json -> X.gates.json) is read when present
+  /// (false: --gates none).
+  bool gates_beside_baseline = true;
 };
 
 /// A timeline metric of a case traced in both runs (--trace). Informational: it never decides a verdict.
@@ -42,9 +54,15 @@ struct case_comparison {
   double change = 0;         ///< cur/base - 1
   double base_noise = 0, cur_noise = 0;  ///< coefficient of variation of the repetitions
   std::size_t base_n = 0, cur_n = 0;
-  double p_value = 1;
-  double detectable = 0;     ///< smallest change the test could reveal here (NaN when no test ran)
-  double gate = 0;           ///< the change this case had to exceed: max(threshold for its class, noise floor)
+  std::optional<double> p_value;  ///< the rank test's; none where no test ran (one sample a side, aggregates, not gated)
+  /// The smallest change that would be flagged: max(gate, the rank test's detectable change); NaN where no test ran.
+  double detectable = 0;
+  /// The change this case had to exceed: max(its class's threshold or learned gate, noise floor x CV); infinite
+  /// for a case that is not gated, 0 where nothing was compared.
+  double gate = 0;
+  std::size_t gate_runs = 0; ///< the runs its learned gate came from; 0: the default threshold
+  /// Where the gate came from: "learned (N runs)", "default", or "" where the case has none.
+  std::string gate_origin() const;
   std::string note;
   std::vector<double> base_samples_s, cur_samples_s;
   std::vector<timeline_change> timeline;  ///< metrics present on both sides

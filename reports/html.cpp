@@ -17,7 +17,7 @@ std::string page(const std::string& title, const std::string& body) {
   return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html_text(title) +
          "</title><style>body{font-family:sans-serif;margin:20px;color:#222}table{border-collapse:collapse;font-size:12px}"
          "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
-         ".regression{background:#fdd}.improvement{background:#dfd}.inconclusive{background:#ffd}.chart{margin:12px 0}</style></head><body>\n<h1>" +
+         ".regression{background:#fdd}.improvement{background:#dfd}.inconclusive{background:#ffd}.not-gated{color:#666}.chart{margin:12px 0}</style></head><body>\n<h1>" +
          html_text(title) + "</h1>\n" + body + "</body></html>\n";
 }
 std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
@@ -100,13 +100,11 @@ std::string timelines_html(const cudabench::run_result& run) {
 }  // namespace
 
 std::string comparison_html(const cudabench::comparison& c) {
-  std::string body = fmt::format("<p>baseline <code>{}</code> ({}) &rarr; current <code>{}</code> ({}); threshold {:.1f}%, alpha {:g}</p>\n",
+  std::string body = fmt::format("<p>baseline <code>{}</code> ({}) &rarr; current <code>{}</code> ({}); threshold {:.1f}%, alpha {:g}; {}</p>\n",
                                  html_text(c.base_source), html_text(c.base_device), html_text(c.cur_source),
-                                 html_text(c.cur_device), 100 * c.settings.threshold, c.settings.alpha);
+                                 html_text(c.cur_device), 100 * c.settings.threshold, c.settings.alpha, html_text(gates_summary(c)));
   for (auto& n : c.header_notes) body += "<p><b>note:</b> " + html_text(n) + "</p>\n";
-  body += fmt::format("<p><b>{} regression(s)</b>, {} improvement(s), {} unchanged, {} inconclusive</p>\n",
-                      c.count(cudabench::verdict::regression), c.count(cudabench::verdict::improvement),
-                      c.count(cudabench::verdict::unchanged), c.count(cudabench::verdict::inconclusive));
+  body += fmt::format("<p><b>{}</b></p>\n", html_text(verdict_counts(c)));
   std::map<std::string, std::vector<svg::spread>> spreads;
   std::vector<std::pair<std::string, double>> changes;
   for (auto& r : c.cases) {
@@ -120,15 +118,16 @@ std::string comparison_html(const cudabench::comparison& c) {
   if (!changes.empty()) body += "<div class=\"chart\">" + svg::bars("Geometric mean current/baseline per family (1 = unchanged)", changes, "x", 1.0) + "</div>\n";
   for (auto& [family, rows] : spreads)
     body += "<div class=\"chart\">" + svg::spreads(family + ": baseline vs current, spread of the repetitions", rows) + "</div>\n";
-  body += "<table><tr><th>case</th><th>baseline</th><th>current</th><th>change</th><th>noise b/c</th><th>p</th><th>detectable</th><th>verdict</th></tr>\n";
+  body += "<table><tr><th>case</th><th>baseline</th><th>current</th><th>change</th><th>noise b/c</th><th>p</th><th>detectable</th><th>gate</th><th>verdict</th></tr>\n";
   for (auto& r : c.cases) {
     const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
-    body += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        to_string(r.v), html_text(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
+    const std::string origin = r.gate_origin();
+    body += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                        r.v == cudabench::verdict::not_gated ? "not-gated" : to_string(r.v), html_text(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
                         r.cur_median_s > 0 ? cudabench::format_time(r.cur_median_s) : "-", measured ? format_change(r.change) : "-",
                         measured ? pct(r.base_noise) : "-", measured ? pct(r.cur_noise) : "-",
-                        measured && r.method == "rank test" ? fmt::format("{:.3g}", r.p_value) : "-",
-                        measured ? pct(r.detectable) : "-", to_string(r.v));
+                        r.p_value ? fmt::format("{:.3g}", *r.p_value) : "", measured ? pct(r.detectable) : "-",
+                        origin.empty() ? "-" : html_text(fmt::format("{:.1f}% {}", 100 * r.gate, origin)), to_string(r.v));
   }
   body += "</table>\n";
   if (const auto changes = notable_timeline_changes(c); !changes.empty()) {

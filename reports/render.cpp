@@ -16,6 +16,23 @@ using cudabench::verdict;
 
 std::string format_change(double change) { return fmt::format("{:+.1f}%", 100 * change); }
 
+std::string verdict_counts(const comparison& c) {
+  std::string out;
+  for (verdict v : cudabench::all_verdicts) {
+    const char* suffix = v == verdict::regression || v == verdict::improvement ? "(s)" : "";
+    out += fmt::format("{}{} {}{}", out.empty() ? "" : ", ", c.count(v), to_string(v), suffix);
+  }
+  return out;
+}
+
+std::string gates_summary(const comparison& c) {
+  const auto& g = c.settings.gates;
+  if (!g) return "gates: none (the default threshold for every case)";
+  return fmt::format("gates: {} ({} case(s) learned from {} run(s) of {}, preset {}; floor {:.1f}%, k {:g})",
+                     g->source.empty() ? "learned here" : g->source, g->cases.size(), g->runs.size(), g->device, g->preset,
+                     100 * g->settings.floor, g->settings.k);
+}
+
 std::string format_timeline_metric(const std::string& metric, double value) {
   auto ends_with = [&](const char* suffix) {
     const std::string s(suffix);
@@ -49,6 +66,11 @@ std::string detectable_text(const cudabench::case_comparison& c) {
   if (std::isinf(c.detectable)) return "none";
   return fmt::format("{:.1f}%", 100 * c.detectable);
 }
+std::string p_text(const cudabench::case_comparison& c) { return c.p_value ? fmt::format("{:.3g}", *c.p_value) : ""; }
+std::string gate_text(const cudabench::case_comparison& c) {
+  const std::string origin = c.gate_origin();
+  return origin.empty() ? "-" : fmt::format("{:.1f}% {}", 100 * c.gate, origin);
+}
 std::string method_and_note(const cudabench::case_comparison& r) {
   return r.note.empty() ? r.method : r.method.empty() ? r.note : r.method + "; " + r.note;
 }
@@ -57,42 +79,39 @@ const char* verdict_color(verdict v) {
     case verdict::regression: case verdict::failed: return "31";
     case verdict::improvement: return "32";
     case verdict::inconclusive: case verdict::skipped: return "33";
+    case verdict::not_gated: return "36";
     default: return "0";
   }
 }
-std::string summary_line(const comparison& c) {
-  return fmt::format("{} regression(s), {} improvement(s), {} unchanged, {} inconclusive, {} new, {} missing, {} failed, {} skipped",
-                     c.count(verdict::regression), c.count(verdict::improvement), c.count(verdict::unchanged),
-                     c.count(verdict::inconclusive), c.count(verdict::new_case), c.count(verdict::missing),
-                     c.count(verdict::failed), c.count(verdict::skipped));
-}
-std::string settings_line(const comparison& c) {
-  return fmt::format("threshold {:.1f}% (host-bound cases: {}), noise floor {:g} x CV, alpha {:g} (Mann-Whitney U, two-sided)",
+std::string summary_line(const comparison& c) { return verdict_counts(c); }
+std::string settings_line(const comparison& c, std::string (*escape)(std::string_view)) {
+  return fmt::format("threshold {:.1f}% (host-bound cases: {}), noise floor {:g} x CV, alpha {:g} (Mann-Whitney U, two-sided); {}",
                      100 * c.settings.threshold,
                      c.settings.host_threshold ? fmt::format("{:.0f}%", 100 * *c.settings.host_threshold) : std::string("not gated"),
-                     c.settings.noise_floor, c.settings.alpha);
+                     c.settings.noise_floor, c.settings.alpha, escape(gates_summary(c)));
 }
 
 std::string terminal_row(const cudabench::case_comparison& r, bool color) {
   const std::string v = to_string(r.v);
   const std::string vs = color ? fmt::format("\033[{}m{:>13}\033[0m", verdict_color(r.v), v) : fmt::format("{:>13}", v);
   const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
-  return fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>10} {}  {}\n", terminal_text(r.name), time_or_dash(r.base_median_s),
-                     time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
-                     measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-",
-                     measured ? detectable_text(r) : "-", vs, terminal_text(method_and_note(r)));
+  return fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {}  {}\n", terminal_text(r.name),
+                     time_or_dash(r.base_median_s), time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
+                     measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-", p_text(r),
+                     measured ? detectable_text(r) : "-", gate_text(r), vs, terminal_text(method_and_note(r)));
 }
 
 template <typename Pred>
 std::string markdown_verdict_table(const comparison& c, Pred pred) {
-  std::string t = "| case | baseline | current | change | noise (b / c) | detectable | verdict | method |\n|---|---:|---:|---:|---:|---:|---|---|\n";
+  std::string t = "| case | baseline | current | change | noise (b / c) | p | detectable | gate | verdict | method |\n"
+                  "|---|---:|---:|---:|---:|---:|---:|---|---|---|\n";
   for (auto& r : c.cases) {
     if (!pred(r)) continue;
     const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
-    t += fmt::format("| {} | {} | {} | {} | {} / {} | {} | {} | {} |\n", markdown_code_cell(r.name), time_or_dash(r.base_median_s),
+    t += fmt::format("| {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} |\n", markdown_code_cell(r.name), time_or_dash(r.base_median_s),
                      time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
-                     measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-",
-                     measured ? detectable_text(r) : "-", to_string(r.v), markdown_text(method_and_note(r)));
+                     measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-", p_text(r),
+                     measured ? detectable_text(r) : "-", gate_text(r), to_string(r.v), markdown_text(method_and_note(r)));
   }
   return t;
 }
@@ -100,10 +119,10 @@ std::string markdown_verdict_table(const comparison& c, Pred pred) {
 
 std::string comparison_terminal(const comparison& c, bool color) {
   std::string out = fmt::format("baseline: {} ({})\ncurrent:  {} ({})\n{}\n", terminal_text(c.base_source), terminal_text(c.base_device),
-                                terminal_text(c.cur_source), terminal_text(c.cur_device), settings_line(c));
+                                terminal_text(c.cur_source), terminal_text(c.cur_device), settings_line(c, terminal_text));
   for (auto& n : c.header_notes) out += "note: " + terminal_text(n) + "\n";
-  out += fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>10} {:>13}  {}\n", "case", "baseline", "current", "change",
-                     "noise-b", "noise-c", "detectable", "verdict", "method / note");
+  out += fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {:>13}  {}\n", "case", "baseline", "current",
+                     "change", "noise-b", "noise-c", "p", "detectable", "gate", "verdict", "method / note");
   for (auto& r : c.cases) out += terminal_row(r, color);
   for (auto& [family, g] : c.family_geomean) out += fmt::format("geomean {:<20} current/baseline = {:.3f}\n", terminal_text(family), g);
   if (const std::size_t traced = traced_cases(c)) {
@@ -122,7 +141,7 @@ std::string comparison_markdown(const comparison& c) {
   std::string out = "## Benchmark comparison\n\n";
   out += fmt::format("**{}**\n\n", summary_line(c));
   out += fmt::format("- baseline: {} ({})\n- current: {} ({})\n- {}\n", markdown_code(c.base_source), markdown_text(c.base_device),
-                     markdown_code(c.cur_source), markdown_text(c.cur_device), settings_line(c));
+                     markdown_code(c.cur_source), markdown_text(c.cur_device), settings_line(c, markdown_text));
   for (auto& n : c.header_notes) out += "- note: " + markdown_text(n) + "\n";
   if (c.count(verdict::regression))
     out += "\n### Regressions\n\n" + markdown_verdict_table(c, [](auto& r) { return r.v == verdict::regression; });
@@ -145,32 +164,38 @@ std::string comparison_markdown(const comparison& c) {
 
 std::string verdict_json(const comparison& c) {
   nlohmann::ordered_json j;
-  j["schema_version"] = 1;
+  j["schema_version"] = 2;
   j["regression"] = c.has_regression();
   j["lost"] = c.lost();
   j["failing"] = c.failing();
   j["baseline"] = c.base_source;
   j["current"] = c.cur_source;
+  using json = nlohmann::ordered_json;
+  auto number_or_null = [](double v) { return std::isfinite(v) ? json(v) : json(); };
   j["settings"] = {{"threshold", c.settings.threshold},
-                   {"host_threshold", c.settings.host_threshold ? nlohmann::ordered_json(*c.settings.host_threshold) : nlohmann::ordered_json()},
+                   {"host_threshold", c.settings.host_threshold ? json(*c.settings.host_threshold) : json()},
                    {"noise_floor", c.settings.noise_floor},
                    {"alpha", c.settings.alpha}};
+  j["gates"] = json();
+  if (const auto& g = c.settings.gates)
+    j["gates"] = {{"file", g->source}, {"device", g->device}, {"preset", g->preset}, {"runs", g->runs.size()},
+                  {"floor", g->settings.floor}, {"k", g->settings.k}, {"min_runs", g->settings.min_runs}};
   j["notes"] = c.header_notes;
-  nlohmann::ordered_json counts;
-  for (verdict v : {verdict::regression, verdict::improvement, verdict::unchanged, verdict::inconclusive, verdict::new_case,
-                    verdict::missing, verdict::failed, verdict::skipped})
-    counts[to_string(v)] = c.count(v);
+  json counts;
+  for (verdict v : cudabench::all_verdicts) counts[to_string(v)] = c.count(v);
   j["counts"] = counts;
-  nlohmann::ordered_json cases = nlohmann::ordered_json::array();
+  json cases = json::array();
   for (auto& r : c.cases) {
-    nlohmann::ordered_json x = {{"name", r.name}, {"verdict", to_string(r.v)}, {"method", r.method}};
+    json x = {{"name", r.name}, {"verdict", to_string(r.v)}, {"method", r.method}};
     if (r.base_median_s > 0) x["baseline_median_s"] = r.base_median_s;
     if (r.cur_median_s > 0) x["current_median_s"] = r.cur_median_s;
-    if (r.base_median_s > 0 && r.cur_median_s > 0) {
-      x["change"] = r.change;
-      x["p_value"] = r.p_value;
-      if (std::isfinite(r.detectable)) x["detectable_change"] = r.detectable;
-    }
+    if (r.base_median_s > 0 && r.cur_median_s > 0) x["change"] = r.change;
+    x["p_value"] = r.p_value ? json(*r.p_value) : json();
+    x["detectable_change"] = r.p_value ? number_or_null(r.detectable) : json();
+    const std::string origin = r.gate_origin();
+    x["gate"] = origin.empty() ? json() : json(r.gate);
+    x["gate_source"] = origin.empty() ? json() : json(r.gate_runs > 0 ? "learned" : "default");
+    if (r.gate_runs > 0) x["gate_runs"] = r.gate_runs;
     if (!r.note.empty()) x["note"] = r.note;
     if (r.lost) x["lost"] = true;
     for (auto& t : r.timeline) x["timeline"][t.metric] = {{"baseline", t.base}, {"current", t.cur}, {"notable", t.notable()}};

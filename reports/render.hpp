@@ -37,6 +37,11 @@ std::string speedups_markdown(const std::vector<speedup_table>& tables, const st
 std::string speedups_terminal(const std::vector<speedup_table>& tables);
 std::string speedups_html(const cudabench::run_result& run, const std::vector<speedup_table>& tables);
 
+/// "1 regression(s), 0 improvement(s), 40 unchanged, 2 inconclusive, 3 not gated, ...": each verdict's count.
+std::string verdict_counts(const cudabench::comparison& c);
+/// Which gates a comparison used: the file, how many cases it learned from how many runs, or none.
+std::string gates_summary(const cudabench::comparison& c);
+
 /// "+5.2%" style.
 std::string format_change(double change);
 

@@ -46,7 +46,7 @@ std::vector<std::string> trend_inputs(const std::string& dir) {
   std::error_code ec;
   std::vector<std::string> files;
   for (auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json") files.push_back(e.path().string());
+    if (e.path().extension() == ".json" && e.path().stem().extension() != ".gates") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   return files;
 }

@@ -29,7 +29,8 @@ struct trend {
 std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double threshold, std::size_t hold,
                                           std::vector<double>* sizes = nullptr);
 
-/// The files a trend over `dir` reads: its *.json, sorted by name (none when it cannot be listed).
+/// The files a trend over `dir` reads: its *.json but gates files (*.gates.json), sorted by name (none when it
+/// cannot be listed).
 std::vector<std::string> trend_inputs(const std::string& dir);
 
 /// Loads every *.json of `dir` (oldest first, by the run's date, then the file name). A file that cannot be

@@ -81,7 +81,7 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 s=$(run "$report" compare "$tmp/names.json" "$tmp/names.json" --md "$tmp/names.md"); check "a backtick and a | in a name stay inside its code span and cell" 0 "$s" \
   'grep -qF "| \`\`conv2d/x\`y\\|z/1024\`\` | " "$tmp/names.md"' \
-  '[ "$(grep -F "conv2d/x" "$tmp/names.md" | sed "s/\\\\|//g" | tr -cd "|" | wc -c)" = 9 ]'
+  '[ "$(grep -F "conv2d/x" "$tmp/names.md" | sed "s/\\\\|//g" | tr -cd "|" | wc -c)" = 11 ]'
 s=$(run "$report" report "$tmp/names.json" --md "$tmp/names-report.md"); check "report: the odd variant stays in its cell" 0 "$s" \
   'grep -qF "| \`\`x\`y\\|z\`\` | " "$tmp/names-report.md"'
 s=$(run "$report" compare "$tmp/names.json" "$tmp/names.json"); check "an ESC in a name is shown escaped on the terminal" 0 "$s" \

@@ -30,8 +30,10 @@ TEST(Compare, ExactlyTheSlowedCaseIsFlagged) {
   const case_comparison r = find(c, "conv2d/tiled/4096");
   EXPECT_EQ(r.v, verdict::regression);
   EXPECT_NEAR(r.change, 0.10, 0.02);
-  EXPECT_LT(r.p_value, 0.001);
-  EXPECT_LT(r.detectable, 0.05);
+  ASSERT_TRUE(r.p_value);
+  EXPECT_LT(*r.p_value, 0.001);
+  EXPECT_DOUBLE_EQ(r.detectable, r.gate);  // the gate, not the rank test, limits what would be flagged here
+  EXPECT_EQ(r.gate_origin(), "default");
   EXPECT_LT(c.family_geomean.at("conv2d"), 1.15);
   EXPECT_GT(c.family_geomean.at("conv2d"), 1.05);
 }
@@ -61,7 +63,10 @@ TEST(Compare, ThresholdAloneWithOneSampleASide) {
   EXPECT_TRUE(std::isnan(r.base_noise));
   EXPECT_TRUE(std::isnan(r.cur_noise));
   EXPECT_TRUE(std::isnan(r.detectable));
+  EXPECT_FALSE(r.p_value) << "no test ran";
+  EXPECT_EQ(r.gate_origin(), "default");
   EXPECT_EQ(find(c, "BM_Broken").v, verdict::failed);
+  EXPECT_EQ(find(c, "BM_Broken").gate_origin(), "");
 }
 
 TEST(Compare, HostBoundCasesWithOneRepetitionReportNoSpread) {
@@ -72,6 +77,8 @@ TEST(Compare, HostBoundCasesWithOneRepetitionReportNoSpread) {
     ++host;
     EXPECT_TRUE(std::isnan(r.detectable)) << r.name;
     EXPECT_TRUE(std::isnan(r.base_noise)) << r.name;
+    EXPECT_FALSE(r.p_value) << r.name;
+    EXPECT_EQ(r.v, verdict::not_gated) << r.name;
   }
   EXPECT_GT(host, 0);
 }
@@ -91,8 +98,77 @@ TEST(Compare, UngatedCasesNeverRegress) {
   for (auto& r : c.cases) {
     if (r.v == verdict::skipped || r.v == verdict::failed) continue;
     EXPECT_EQ(r.method, "not gated") << r.name;
-    EXPECT_EQ(r.v, verdict::inconclusive) << r.name;
+    EXPECT_EQ(r.v, verdict::not_gated) << r.name;
+    EXPECT_NEAR(r.change, 0.5, 0.01) << "the change is still shown: " << r.name;
+    EXPECT_FALSE(r.p_value) << "never tested: " << r.name;
+    EXPECT_TRUE(std::isnan(r.detectable)) << r.name;
+    EXPECT_EQ(r.gate_origin(), "") << r.name;
   }
+  EXPECT_EQ(c.count(verdict::inconclusive), 0u);
+  EXPECT_FALSE(c.failing());
+}
+
+// Many repetitions make the rank test sensitive far below the gate: `detectable` says what would actually be
+// flagged, the larger of the two.
+TEST(Compare, DetectableIsTheLargerOfTheGateAndTheTest) {
+  comparison c = compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_same.json"), {.threshold = 0.02});
+  for (auto& r : c.cases) {
+    if (!r.p_value) continue;
+    EXPECT_GE(r.detectable, r.gate) << r.name;
+    EXPECT_GE(r.detectable, 0.02) << r.name;
+  }
+}
+
+namespace {
+/// Gates of the synthetic fixtures' GPU: `name` learned at `gate` from 9 runs.
+std::shared_ptr<const gate_table> gates_of(const run_result& like, const std::string& name, double gate) {
+  auto t = std::make_shared<gate_table>();
+  t->source = "synthetic.gates.json";
+  t->device = like.device->name;
+  t->preset = like.settings.preset;
+  t->cases[name] = {gate, gate / 4, 9};
+  return t;
+}
+}  // namespace
+
+// A learned gate replaces the flat threshold for its case alone: a 10% slowdown under a learned 15% gate is
+// not a regression; under a learned 2% gate a 3% slowdown is.
+TEST(Compare, ALearnedGateReplacesTheThresholdForItsCase) {
+  const run_result base = load_fixture("synthetic_base.json"), slowed = load_fixture("synthetic_slowed.json");
+  compare_settings s;
+  s.gates = gates_of(base, "conv2d/tiled/4096", 0.15);
+  comparison c = compare_runs(base, slowed, s);
+  const case_comparison& r = find(c, "conv2d/tiled/4096");
+  EXPECT_NE(r.v, verdict::regression);
+  EXPECT_DOUBLE_EQ(r.gate, 0.15);
+  EXPECT_EQ(r.gate_origin(), "learned (9 runs)");
+  EXPECT_EQ(find(c, "image/sync").gate_origin(), "default");
+
+  run_result cur = load_fixture("synthetic_same.json");
+  for (auto& k : cur.cases)
+    if (k.name == "conv2d/tiled/4096") {
+      for (double& t : k.samples_s) t *= 1.03;
+      k.median_s *= 1.03;
+    }
+  EXPECT_FALSE(compare_runs(base, cur, {}).has_regression()) << "3% is under the default 5%";
+  s.gates = gates_of(base, "conv2d/tiled/4096", 0.02);
+  EXPECT_EQ(find(compare_runs(base, cur, s), "conv2d/tiled/4096").v, verdict::regression);
+}
+
+TEST(Compare, GatesOfAnotherGpuModelAreRefused) {
+  const run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  auto other = std::make_shared<gate_table>(*gates_of(base, "conv2d/tiled/4096", 0.02));
+  other->device = "NVIDIA H200";
+  compare_settings s;
+  s.gates = other;
+  try {
+    compare_runs(base, cur, s);
+    FAIL() << "expected a refusal";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("synthetic.gates.json: gates learned on NVIDIA H200"), std::string::npos) << e.what();
+  }
+  s.allow_device_mismatch = true;
+  EXPECT_NO_THROW(compare_runs(base, cur, s));
 }
 
 TEST(Compare, AggregatesOnlySaysNoTestRan) {

@@ -152,7 +152,7 @@ TEST(Markdown, ACaseNameCannotBreakOutOfItsCodeSpanOrCell) {
   const std::string md = reports::comparison_markdown(compared_with_name("fam/x`y|z/1"));
   const std::string row = line_with(md, "fam/x");
   EXPECT_NE(row.find("| ``fam/x`y\\|z/1`` |"), std::string::npos) << row;
-  EXPECT_EQ(cell_bars(row), 9u) << row;  // eight columns
+  EXPECT_EQ(cell_bars(row), 11u) << row;  // ten columns
 }
 
 TEST(Terminal, ACaseNameCannotRetitleTheTerminal) {

@@ -1,0 +1,215 @@
+// Learning each case's gate from its between-run drift, and the gates file's one writer and one reader.
+#include "harness/gates.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <set>
+
+#include "harness/atomic_file.hpp"
+#include "harness/errors.hpp"
+#include "harness/format.hpp"
+#include "harness/results.hpp"
+#include "harness/stats.hpp"
+
+namespace cudabench {
+
+namespace {
+using json = nlohmann::ordered_json;
+constexpr int gates_schema_version = 1;
+constexpr const char* gates_kind = "cudabench gates";
+
+/// Runs at most this far apart are paired: more pairs than consecutive runs alone make the estimate steadier
+/// (with 5 runs, 9 pairs instead of 4), and a step in the history still spoils only the few pairs across it.
+constexpr std::size_t pair_reach = 3;
+
+/// 1 / E[1.4826 x lower median of the pairs' |log ratio|] / sqrt(2) for n standard normal values (a simulation
+/// of 4 x 10^4 histories per size); beyond the table 0.997 (even n) or 1 - 0.5 / n (odd n, whose even count of
+/// pairs has a low lower median), within 0.3% of the simulation.
+double unbiasing(std::size_t n) {
+  static const double small[] = {1,     1,     0.846, 0.769, 1.091, 0.907, 1.005, 0.928, 1.001, 0.945, 0.996,
+                                 0.955, 0.997, 0.963, 0.999, 0.967, 0.997, 0.971, 0.997, 0.976, 0.997};
+  if (n < std::size(small)) return small[n];
+  return n % 2 == 0 ? 0.997 : 1 - 0.5 / double(n);
+}
+
+/// The lower of the two middle values of an even count (the median of an odd one): the average of the middle two
+/// would take a spoilt pair as soon as half of them are (one bad night among 5 runs spoils 4 of the 9).
+double lower_median(std::vector<double> v) {
+  const auto mid = v.begin() + std::ptrdiff_t((v.size() - 1) / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+std::string device_model(const run_result& r) {
+  if (!r.device) throw input_error(r.source + ": has no device description (context.device): its GPU model is unknown");
+  return r.device->available ? r.device->name : "no GPU";
+}
+
+std::string run_date(const run_result& r) { return r.settings.started_utc.empty() ? r.date : r.settings.started_utc; }
+
+bool learns(const case_result& c) { return c.gated && !c.host_bound && c.status == case_status::ok && c.median_s > 0; }
+
+/// Refuses runs of more than one GPU model or preset, naming the first that differs.
+void check_one_model_and_preset(const std::vector<run_result>& runs) {
+  const std::string model = device_model(runs.front());
+  for (const run_result& r : runs) {
+    if (const std::string m = device_model(r); m != model)
+      throw input_error(fmt::format("{} is a run of {} and {} one of {}: gates are learned from runs of one GPU model",
+                                    r.source, m, runs.front().source, model));
+    if (r.settings.preset != runs.front().settings.preset)
+      throw input_error(fmt::format("{} is a run of preset '{}' and {} one of '{}': gates are learned from runs of one preset",
+                                    r.source, printable(r.settings.preset), runs.front().source, printable(runs.front().settings.preset)));
+  }
+}
+}  // namespace
+
+const learned_gate* gate_table::find(const std::string& name) const {
+  auto it = cases.find(name);
+  return it == cases.end() ? nullptr : &it->second;
+}
+
+double between_run_drift(const std::vector<double>& medians_s) {
+  if (medians_s.size() < 2) return std::numeric_limits<double>::quiet_NaN();
+  // Each pair of runs gives a two-run change. A real step in the history spoils only the pairs across it and a
+  // bad night only its own, so the lower median of them hardly moves (a spread about the history's centre
+  // grows with a step that splits it).
+  std::vector<double> changes;
+  for (std::size_t i = 1; i < medians_s.size(); ++i)
+    for (std::size_t j = i > pair_reach ? i - pair_reach : 0; j < i; ++j)
+      changes.push_back(std::fabs(std::log(medians_s[i] / medians_s[j])));
+  return 1.4826 * lower_median(changes) * unbiasing(medians_s.size());
+}
+
+gate_table learn_gates(const std::vector<run_result>& runs, const gate_settings& s) {
+  if (runs.empty()) throw input_error("no runs to learn gates from");
+  check_one_model_and_preset(runs);
+  std::vector<const run_result*> by_date;  // oldest first, as trend orders them: runs are paired with their neighbours
+  for (const run_result& r : runs) by_date.push_back(&r);
+  std::stable_sort(by_date.begin(), by_date.end(), [](const run_result* a, const run_result* b) {
+    return run_date(*a) == run_date(*b) ? a->source < b->source : run_date(*a) < run_date(*b);
+  });
+  gate_table t;
+  t.device = device_model(runs.front());
+  t.preset = runs.front().settings.preset;
+  t.settings = s;
+  std::map<std::string, std::vector<double>> medians;
+  std::set<std::string> excluded;  // declared not gated or host-bound in any run
+  for (const run_result* run : by_date) {
+    const run_result& r = *run;
+    t.runs.push_back({std::filesystem::path(r.source).filename().string(), r.settings.git_revision, run_date(r)});
+    for (const case_result& c : r.cases) {
+      if (!c.gated || c.host_bound) excluded.insert(c.name);
+      if (learns(c)) medians[c.name].push_back(c.median_s);
+    }
+  }
+  for (const auto& [name, m] : medians) {
+    if (excluded.count(name) || m.size() < s.min_runs) continue;
+    const double drift = between_run_drift(m);
+    t.cases[name] = {std::max(s.floor, s.k * drift), drift, m.size()};
+  }
+  return t;
+}
+
+std::string gates_json(const gate_table& t) {
+  json j;
+  j["kind"] = gates_kind;
+  j["schema_version"] = gates_schema_version;
+  j["device"] = t.device;
+  j["preset"] = t.preset;
+  j["floor"] = t.settings.floor;
+  j["k"] = t.settings.k;
+  j["min_runs"] = t.settings.min_runs;
+  json runs = json::array();
+  for (const gate_source_run& r : t.runs) runs.push_back({{"file", r.file}, {"revision", r.revision}, {"date", r.date}});
+  j["runs"] = runs;
+  json cases = json::object();
+  for (const auto& [name, g] : t.cases) cases[name] = {{"gate", g.gate}, {"drift", g.drift}, {"runs", g.runs}};
+  j["cases"] = cases;
+  return j.dump(2) + "\n";
+}
+
+namespace {
+/// The field `key` of `j`, which must be present and of the kind `check` accepts (named `what` in messages).
+template <typename Check>
+const json& field(const json& j, const char* key, Check check, const char* what, const std::string& where, const std::string& source) {
+  auto it = j.find(key);
+  if (it == j.end()) throw input_error(fmt::format("{}: {}'{}' is missing", source, where, key));
+  if (!check(*it))
+    throw input_error(fmt::format("{}: {}'{}' is {} where {} is expected", source, where, key, printable(it->dump(), 40), what));
+  return *it;
+}
+bool is_string(const json& v) { return v.is_string(); }
+bool is_ratio(const json& v) { return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0; }
+bool is_count(const json& v) { return v.is_number_unsigned() && v.get<std::uint64_t>() <= 1000000; }
+
+learned_gate read_case(const std::string& name, const json& c, const std::string& source) {
+  const std::string where = fmt::format("case '{}': ", printable(name, 80));
+  if (!c.is_object()) throw input_error(fmt::format("{}: {}not an object", source, where));
+  learned_gate g;
+  g.gate = field(c, "gate", is_ratio, "a number of 0 or more", where, source).get<double>();
+  g.drift = field(c, "drift", is_ratio, "a number of 0 or more", where, source).get<double>();
+  g.runs = field(c, "runs", is_count, "a count of runs", where, source).get<std::size_t>();
+  if (g.gate <= 0) throw input_error(fmt::format("{}: {}'gate' is 0: a gate must be positive", source, where));
+  return g;
+}
+
+void read_runs(gate_table& t, const json& runs, const std::string& source) {
+  for (const json& r : runs) {
+    if (!r.is_object()) throw input_error(source + ": an entry of 'runs' is not an object");
+    t.runs.push_back({field(r, "file", is_string, "a string", "runs: ", source).get<std::string>(),
+                      field(r, "revision", is_string, "a string", "runs: ", source).get<std::string>(),
+                      field(r, "date", is_string, "a string", "runs: ", source).get<std::string>()});
+  }
+}
+}  // namespace
+
+gate_table parse_gates(const std::string& text, const std::string& source) {
+  if (const std::size_t depth = json_nesting_depth(text); depth > 8)
+    throw input_error(fmt::format("{}: JSON nested {} levels deep; a gates file needs 3", source, depth));
+  json j;
+  std::vector<std::set<std::string>> keys;  // of each object being read: a key given twice is refused
+  try {
+    j = json::parse(text, [&](int, json::parse_event_t event, json& parsed) {
+      if (event == json::parse_event_t::object_start) keys.emplace_back();
+      else if (event == json::parse_event_t::object_end) keys.pop_back();
+      else if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
+        throw input_error(fmt::format("{}: key '{}' appears twice in one object (refused: which one is meant?)", source,
+                                      printable(parsed.get<std::string>(), 60)));
+      return true;
+    });
+  } catch (const json::exception& e) {
+    throw input_error(fmt::format("{}: invalid JSON ({})", source, printable(e.what())));
+  }
+  if (!j.is_object() || j.value("kind", json()) != gates_kind)
+    throw input_error(fmt::format("{}: not a gates file (no \"kind\": \"{}\"; run_bench gates writes one)", source, gates_kind));
+  const json& version = field(j, "schema_version", [](const json& v) { return v.is_number_integer(); }, "a whole number", "", source);
+  if (version != gates_schema_version)
+    throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads version {} only", source,
+                                  printable(version.dump(), 20), gates_schema_version));
+  gate_table t;
+  t.source = source;
+  t.device = field(j, "device", is_string, "a string", "", source).get<std::string>();
+  t.preset = field(j, "preset", is_string, "a string", "", source).get<std::string>();
+  t.settings.floor = field(j, "floor", is_ratio, "a number of 0 or more", "", source).get<double>();
+  t.settings.k = field(j, "k", is_ratio, "a number of 0 or more", "", source).get<double>();
+  t.settings.min_runs = field(j, "min_runs", is_count, "a count of runs", "", source).get<std::size_t>();
+  read_runs(t, field(j, "runs", [](const json& v) { return v.is_array(); }, "an array", "", source), source);
+  for (const auto& [name, c] : field(j, "cases", [](const json& v) { return v.is_object(); }, "an object", "", source).items())
+    t.cases[name] = read_case(name, c, source);
+  return t;
+}
+
+gate_table load_gates(const std::string& path) { return parse_gates(read_file(path), path); }
+
+std::string gates_file_beside(const std::string& baseline) {
+  constexpr std::string_view ext = ".json";
+  if (baseline.size() <= ext.size() || baseline.compare(baseline.size() - ext.size(), ext.size(), ext) != 0) return "";
+  return baseline.substr(0, baseline.size() - ext.size()) + ".gates.json";
+}
+
+}  // namespace cudabench

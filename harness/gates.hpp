@@ -1,0 +1,74 @@
+// Gates learned from history: each case's between-run drift over several runs, the gate it sets, and the
+// gates file that carries them from `run_bench gates` to `compare`.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/results_model.hpp"
+
+namespace cudabench {
+
+/// How gates are learned. The defaults are the one place k, the floor and the least history are set;
+/// docs/validation.md says how they were chosen.
+struct gate_settings {
+  /// No learned gate is below this (1.5%): below it a real change and a board's drift are not told apart.
+  double floor = 0.015;
+  /// Gate = k x the drift of the change between two runs. 4 keeps an A/A pair from crying wolf: a case whose
+  /// two-run change is normal with that spread crosses 4 of them once in 16,000 comparisons, which leaves room
+  /// for the drift estimated from a few runs being low by half.
+  double k = 4;
+  /// Fewer runs than this (with a result for the case) learn nothing: the case keeps the default gate.
+  std::size_t min_runs = 5;
+};
+
+/// One case's learned gate.
+struct learned_gate {
+  double gate = 0;       ///< max(floor, k x drift), relative
+  double drift = 0;      ///< estimated spread (standard deviation) of log(median_b / median_a) between two runs
+  std::size_t runs = 0;  ///< the runs it was learned from
+};
+
+/// A run the gates were learned from.
+struct gate_source_run {
+  std::string file, revision, date;
+};
+
+/// What a gates file holds.
+struct gate_table {
+  std::string source;    ///< the file read, "" when learned here
+  std::string device;    ///< the GPU model (device_info::name, "no GPU" for a run without one)
+  std::string preset;
+  gate_settings settings;
+  std::vector<gate_source_run> runs;
+  std::map<std::string, learned_gate> cases;  ///< only cases with enough history
+
+  /// The learned gate of a case, or null (it keeps the default).
+  const learned_gate* find(const std::string& name) const;
+};
+
+/// The robust spread of the change between two runs, from one case's medians in date order: 1.4826 x the lower
+/// median of |log(m[i] / m[j])| over the pairs of runs at most 3 apart, unbiased for small histories; for normal
+/// log medians it estimates the standard deviation of the change. A real step in the history barely moves it;
+/// one bad night moves it by about 10-20% from 15 runs on (more with fewer: it can double with 5). NaN with
+/// fewer than two medians.
+double between_run_drift(const std::vector<double>& medians_s);
+
+/// Learns the gates of the gated device cases (gated, not host-bound, status ok) of `runs`, taken oldest first
+/// (context.cudabench.started_utc, else context.date, then the file name); throws input_error
+/// (one line) for no runs, a run without a device description, or runs of different GPU models or presets.
+gate_table learn_gates(const std::vector<run_result>& runs, const gate_settings& s);
+
+/// The gates file (JSON) of a table.
+std::string gates_json(const gate_table& t);
+/// Reads a gates file's text; anything unusable is an input_error naming `source` and the problem.
+gate_table parse_gates(const std::string& text, const std::string& source);
+/// Reads a gates file (a regular file within the input size limit, or - for standard input).
+gate_table load_gates(const std::string& path);
+
+/// The gates file kept beside a baseline: X.json -> X.gates.json ("" for a name not ending in .json).
+std::string gates_file_beside(const std::string& baseline);
+
+}  // namespace cudabench
