@@ -154,7 +154,9 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
     return r;
   }
   r.method = "rank test";
-  r.gate = std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));
+  // A learned gate already holds the case's spread between runs (processes, boards, nights); the noise floor
+  // stands in for it where none was learned.
+  r.gate = learned ? learned->gate : std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));
   r.p_value = mann_whitney(b.samples_s, c.samples_s).p_value;
   const double test_detects = min_detectable_change(b.samples_s, c.samples_s, s.alpha);
   r.detectable = std::max(r.gate, test_detects);

@@ -405,6 +405,23 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
   return t;
 }
 
+namespace {
+/// A repetition's rates from the case's declared work over its median time, and its sample statistics.
+void rate_counters(std::map<std::string, double>& k, const case_def& c, const summary& s, const device_info& dev) {
+  const double t = s.median;
+  k["bytes_per_second"] = c.work.bytes() / t;
+  if (c.work.items > 0) k["items_per_second"] = c.work.items / t;
+  if (c.work.flops > 0) k["flops_per_second"] = c.work.flops / t;
+  if (c.on == where::gpu && dev.theoretical_bandwidth() > 0 && c.work.bytes() > 0)
+    k["bw_peak_fraction"] = c.work.bytes() / t / dev.theoretical_bandwidth();
+  k["samples"] = double(s.n);
+  if (s.n > 1) {  // one sample has no spread to report
+    k["noise_pct"] = 100 * s.rel_stderr();
+    k["cv_pct"] = 100 * s.cv();
+  }
+}
+}  // namespace
+
 void case_driver::run(benchmark::State& st, const case_def& c) {
   const std::string name = c.name();
   if (interrupt_signal().load()) {  // the run is stopping: the remaining cases are not run (and not recorded)
@@ -446,16 +463,7 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     const double t = s.median;
     rep.real_time_s = t;
     auto& k = rep.counters;
-    k["bytes_per_second"] = c.work.bytes() / t;
-    if (c.work.items > 0) k["items_per_second"] = c.work.items / t;
-    if (c.work.flops > 0) k["flops_per_second"] = c.work.flops / t;
-    if (c.on == where::gpu && device_.theoretical_bandwidth() > 0 && c.work.bytes() > 0)
-      k["bw_peak_fraction"] = c.work.bytes() / t / device_.theoretical_bandwidth();
-    k["samples"] = double(s.n);
-    if (s.n > 1) {  // one sample has no spread to report
-      k["noise_pct"] = 100 * s.rel_stderr();
-      k["cv_pct"] = 100 * s.cv();
-    }
+    rate_counters(k, c, s, device_);
     fx.add_counters(k);
     refuse_row_field_counters(k);
     if (c.on == where::gpu) {

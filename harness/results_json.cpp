@@ -54,7 +54,7 @@ json settings_json(const run_result& run) {
   meta[k::schema_version] = k::version;
   meta[k::preset] = s.preset;
   meta[k::repetitions] = s.repetitions;
-  meta[k::rounds] = s.rounds;
+  if (s.rounds > 1) meta[k::rounds] = s.rounds;
   if (s.shuffle_seed) meta[k::shuffle_seed] = *s.shuffle_seed;
   meta[k::git_revision] = s.git_revision;
   meta[k::git_dirty] = s.git_dirty;

@@ -76,6 +76,40 @@ const std::vector<double>& exact_u_distribution(int m, int n) {
   }();
   return f[m][n];
 }
+
+/// Exact two-sided p-value of a rank sum with ties: every way of choosing which `n1` of the pooled values
+/// (their doubled mid-ranks in `ranks2`) are the first sample, counted when its rank sum is at least as far
+/// from the mean as the observed one. For small samples only (at most max_tied_splits ways).
+constexpr double max_tied_splits = 5000;
+double exact_tied_p(const std::vector<long>& ranks2, std::size_t n1, long observed2) {
+  const std::size_t n = ranks2.size();
+  long total2 = 0;
+  for (long r : ranks2) total2 += r;
+  // Compared times two to stay in integers: |2 n sum - 2 n1 total| against the observed one.
+  const auto distance = [&](long sum2) { return std::labs(long(n) * sum2 - long(n1) * total2); };
+  const long observed = distance(observed2);
+  double extreme = 0, all = 0;
+  std::vector<std::size_t> pick(n1);
+  for (std::size_t i = 0; i < n1; ++i) pick[i] = i;
+  for (;;) {
+    long sum2 = 0;
+    for (std::size_t i : pick) sum2 += ranks2[i];
+    all += 1;
+    extreme += distance(sum2) >= observed;
+    std::size_t i = n1;  // next combination in lexicographic order
+    while (i > 0 && pick[i - 1] == n - n1 + i - 1) --i;
+    if (i == 0) break;
+    ++pick[i - 1];
+    for (std::size_t j = i; j < n1; ++j) pick[j] = pick[j - 1] + 1;
+  }
+  return extreme / all;
+}
+
+double choose(std::size_t n, std::size_t k) {
+  double c = 1;
+  for (std::size_t i = 1; i <= k; ++i) c = c * double(n - k + i) / double(i);
+  return c;
+}
 }  // namespace
 
 rank_test mann_whitney(const std::vector<double>& a, const std::vector<double>& b) {
@@ -89,17 +123,31 @@ rank_test mann_whitney(const std::vector<double>& a, const std::vector<double>& 
   std::sort(all.begin(), all.end(), [](auto& l, auto& rr) { return l.first < rr.first; });
   double rank_sum_a = 0, tie_term = 0;
   bool ties = false;
+  std::vector<long> ranks2(n);  // doubled mid-ranks, for the exact test with ties
+  long rank_sum_a2 = 0;
   for (std::size_t i = 0; i < n;) {
     std::size_t j = i;
     while (j < n && all[j].first == all[i].first) ++j;
     double avg_rank = (double(i) + double(j) + 1) / 2;  // ranks are 1-based
     double t = double(j - i);
     if (t > 1) { ties = true; tie_term += t * t * t - t; }
-    for (std::size_t k = i; k < j; ++k)
-      if (all[k].second == 0) rank_sum_a += avg_rank;
+    for (std::size_t k = i; k < j; ++k) {
+      ranks2[k] = long(i + j + 1);
+      if (all[k].second == 0) {
+        rank_sum_a += avg_rank;
+        rank_sum_a2 += ranks2[k];
+      }
+    }
     i = j;
   }
   r.u = rank_sum_a - double(n1) * (n1 + 1) / 2;
+  // Few values with ties (timer resolution makes equal medians common): the exact distribution of the
+  // tied ranks, where the normal approximation would hide a complete separation of five against five.
+  if (ties && choose(n, n1) <= max_tied_splits) {
+    r.p_value = std::min(1.0, exact_tied_p(ranks2, n1, rank_sum_a2));
+    r.exact = true;
+    return r;
+  }
   if (!ties && n1 <= max_exact && n2 <= max_exact) {
     const std::vector<double>& dist = exact_u_distribution(int(n1), int(n2));
     double total = std::accumulate(dist.begin(), dist.end(), 0.0);

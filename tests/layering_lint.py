@@ -16,7 +16,7 @@ import re
 import sys
 import tempfile
 
-SUPPORT_HEADERS = {"cudabench/cuda_check.hpp", "cudabench/cuda_handles.hpp"}
+SUPPORT_HEADERS = {"cudabench/cuda_check.hpp", "cudabench/cuda_handles.hpp", "cudabench/run_memo.hpp"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 SOURCES = (".hpp", ".cpp", ".cu", ".cuh", ".h")
 

@@ -46,7 +46,9 @@ TEST(Options, GoogleBenchmarkFlagsKeepTheirMeaningOrAreRefused) {
   o = parse_run_options({"--benchmark_list_tests"});
   EXPECT_TRUE(o.list && o.list_names_only);
   EXPECT_FALSE(parse_run_options({"--benchmark_list_tests=false"}).list);
-  for (const char* bad : {"--benchmark_color=false", "--benchmark_enable_random_interleaving=true", "--benchmark_min_time=100x",
+  EXPECT_TRUE(*parse_run_options({"--benchmark_enable_random_interleaving"}).random_interleaving);
+  EXPECT_FALSE(*parse_run_options({"--benchmark_enable_random_interleaving=false"}).random_interleaving);
+  for (const char* bad : {"--benchmark_color=false", "--benchmark_enable_random_interleaving=maybe", "--benchmark_min_time=100x",
                           "--benchmark_out_format=console", "--benchmark_format=tabular", "--benchmark_time_unit=min",
                           "--benchmark_out_format=json", "--benchmark_repetitions=0"})
     EXPECT_THROW(parse_run_options({bad}), usage_error) << bad;
@@ -309,8 +311,9 @@ TEST(OptionTable, ReferenceListsEveryOptionOfEveryCommand) {
 TEST(Presets, QuickIsSmallerThanNightly) {
   preset q = preset_by_name("quick"), n = preset_by_name("nightly"), f = preset_by_name("full");
   EXPECT_EQ(q.repetitions, 1);
-  EXPECT_GE(n.repetitions, 5);  // enough for the rank test
-  EXPECT_LE(q.sampling.max_time_s * q.repetitions, n.sampling.max_time_s * n.repetitions);
+  EXPECT_EQ(q.rounds, 1);
+  EXPECT_GE(n.rounds, 5);  // the rank test compares rounds: 5 a side can reach p < 0.01
+  EXPECT_LE(q.sampling.max_time_s * q.repetitions, n.sampling.max_time_s * n.repetitions * n.rounds);
   EXPECT_EQ(f.name, "full");  // the key of an axis's values for this preset
   EXPECT_THROW(preset_by_name("slow"), usage_error);
 }

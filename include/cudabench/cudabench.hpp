@@ -1,5 +1,5 @@
 // cudabench's public API in one include: fixtures, family registration with named axes, presets, NVTX phase
-// ranges, memory requirements, the worker pool, the exceptions it throws, and the CUDA support layer.
+// ranges, memory requirements, the run memo, the worker pool, the exceptions it throws, and the CUDA support layer.
 // Link cudabench::main for a complete benchmark binary, or cudabench::app and call cudabench::app::run_main.
 #pragma once
 
@@ -12,4 +12,5 @@
 #include "cudabench/presets.hpp"
 #include "cudabench/registry.hpp"
 #include "cudabench/requirements.hpp"
+#include "cudabench/run_memo.hpp"
 #include "cudabench/worker_pool.hpp"
