@@ -2,9 +2,11 @@
 # run_bench bisect without building anything real: bad input refused with one line, and the search over a
 # repository whose "binary" is a script writing Google Benchmark JSON with a time set per commit (a known
 # first bad commit, one that does not build, nothing to bisect, --time-limit, the worktree removed).
-# Usage: tests/cli_bisect_test.sh BUILD_DIR
+# Also ci/nightly.sh on that repository with a stand-in runner: the culprit of a regression in the job summary
+# and the report, the nightly's exit status unchanged.
+# Usage: tests/cli_bisect_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
-report="$(cd "$1" && pwd)/app/cudabench-report"
+report="$(cd "$1" && pwd)/app/cudabench-report" src=$2
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 one_line='[ "$(wc -l <"$tmp/err")" = 1 ]'
 repo="$tmp/repo"
@@ -18,7 +20,7 @@ write_bench() {
 #!/bin/sh
 t=$1
 for a in "\$@"; do case \$a in --json=*) out=\${a#--json=} ;; --filter=*) f=\${a#--filter=} ;; esac; done
-case spin/loop in *"\$f"*) reps="0 1 2 3 4 5" ;; *) reps= ;; esac
+reps=; echo spin/loop | grep -Eq -- "\${f:-.}" && reps="0 1 2 3 4 5"
 { printf '{"context": {"date": "2026-11-23T00:00:00+00:00", "host_name": "h", "executable": "bench"}, "benchmarks": ['
   for k in \$reps; do
     [ \$k = 0 ] || printf ','
@@ -30,6 +32,7 @@ SH
   chmod +x "$repo/bench.sh"
 }
 commit() { git -C "$repo" add -A && git -C "$repo" commit -qm "$1"; }
+mkdir -p "$repo/ci" && cp "$src/ci/nightly.sh" "$src/ci/nightly_bisect.py" "$src/ci/baseline_path.py" "$repo/ci/"
 write_bench 1.000; echo "int main() {}" >"$repo/main.c"; commit "A case that sweeps 10 times"
 for k in $(seq 1 16); do
   case $k in
@@ -96,4 +99,44 @@ check "--time-limit spent: the narrowest range, exit 1" 1 "$s" 'grep -q "one of 
   'python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j[\"outcome\"]==\"range\" and j[\"stopped_by_time_limit\"] and len(j[\"range\"])==8" "$tmp/t.json"'
 s=$(run bisect --good=HEAD~16 --bad=HEAD --filter=other --build="$build" --binary=bench.sh --allow-device-mismatch -- --filter=spin)
 check "arguments after -- reach the binary (its own --filter wins)" 0 "$s" 'grep -q "^first bad commit: $culprit" "$tmp/out"'
+
+# ci/nightly.sh: the stand-in runner "runs" the checkout's bench.sh and describes the run as the suite would
+# (a device, the nightly preset, the revision); the baseline is the good end's run. bench.sh run by bisect
+# describes no device, hence --allow-device-mismatch.
+cat >"$tmp/fake-run" <<SH
+#!/bin/sh
+case "\$1" in compare|report|trend|bisect) exec "$report" "\$@" ;; esac
+while [ \$# -gt 0 ]; do [ "\$1" = --json ] && out=\$2; shift; done
+sh "\${BENCH:-$repo/bench.sh}" --json="\$out" --filter=spin && python3 "$tmp/describe.py" "\$out" "\${REVISION:-\$(git -C "$repo" rev-parse HEAD)}"
+SH
+chmod +x "$tmp/fake-run"
+cat >"$tmp/describe.py" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["context"]["device"] = {"available": True, "name": "Test GPU", "compute_capability": "9.0", "sm_count": 1}
+j["context"]["cudabench"] = {"schema_version": 1, "preset": "nightly", "repetitions": 6, "git_revision": sys.argv[2],
+                             "git_dirty": False, "families": {}, "cases": {}}
+json.dump(j, open(sys.argv[1], "w"))
+PY
+good=$(git -C "$repo" rev-parse HEAD~16)
+git -C "$repo" show "$good:bench.sh" >"$tmp/good-bench.sh"
+mkdir -p "$tmp/bl/Test_GPU"
+BENCH="$tmp/good-bench.sh" REVISION=$good "$tmp/fake-run" --json "$tmp/bl/Test_GPU/nightly.json"
+nightly() { GITHUB_STEP_SUMMARY="$tmp/summary.md" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" \
+  CUDABENCH_BISECT_ARGS="--build=true --binary=bench.sh --allow-device-mismatch" run bash "$repo/ci/nightly.sh" "$tmp/nights"; }
+rm -f "$tmp/summary.md"; s=$(CUDABENCH_BISECT_BUDGET=0 nightly)
+check "nightly with CUDABENCH_BISECT_BUDGET=0: the regression, no bisect" 1 "$s" '! grep -q "Bisect" "$tmp/summary.md"' \
+  '! ls "$tmp/nights"/bisect-* 2>/dev/null'
+sleep 1; rm -f "$tmp/summary.md"; s=$(nightly)
+check "nightly: the culprit of the regression in the job summary and the report; its exit status still 1" 1 "$s" \
+  'grep -q "^## Bisect: which commit" "$tmp/summary.md"' 'grep -q "First bad commit.*$culprit.* Sweep 13 times" "$tmp/summary.md"' \
+  'grep -q "^| spin/loop | +30.0% | +30.0% |" "$tmp/summary.md"' 'grep -q "$culprit" "$(ls -t "$tmp/nights"/report-*.md | head -n 1)"' \
+  'ls "$tmp/nights"/bisect-*.json >/dev/null'
+python3 - "$tmp/bl/Test_GPU/nightly.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); j["context"]["cudabench"]["git_revision"] = "1" * 40; json.dump(j, open(sys.argv[1], "w"))
+PY
+sleep 1; rm -f "$tmp/summary.md"; s=$(nightly)
+check "nightly with a baseline whose revision is not an ancestor of HEAD: no bisect, said" 1 "$s" '! grep -q "Bisect" "$tmp/summary.md"' \
+  'grep -q "not an ancestor of HEAD; no bisect" "$tmp/err"'
 finish
