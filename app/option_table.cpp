@@ -208,8 +208,8 @@ const std::array table{
               .help = "the benchmark binary --build makes, relative to the worktree (default build/bench/cudabench)"},
   option_spec{.name = "--processes", .placeholder = "N", .commands = bisect,
               .apply = ACT { s.options.processes = parse_int(v, name_of(spec), 1, 100); },
-              .help = "benchmark processes per measured revision, their repetitions pooled (default 2; the two ends' "
-                      "processes alternate)"},
+              .help = "benchmark processes per measured revision, their repetitions pooled (default 2); they alternate "
+                      "with as many of the good end's"},
   option_spec{.name = "--time-limit", .placeholder = "DURATION", .commands = bisect,
               .apply = ACT { s.options.time_limit_s = duration_s(spec, v); },
               .help = "stop testing revisions once this much time is spent (90s, 20m, 1h) and report the narrowest "

@@ -74,10 +74,16 @@ build_cmd="[ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE
 # shared test machine a whole repetition moves by half when another process takes the core, so the spread
 # is no gate here (--noise-floor=0): the rank test and the medians decide.
 quick=(--preset=quick --repetitions=4 --benchmark_min_time=0.01s --benchmark_min_warmup_time=0.01 --watchdog=off)
+# Another process on the machine can slow a whole process of this case by half or more (2 shared cores), so a
+# wrong answer is tried once more: a bisect that names another commit twice fails.
 start=$(date +%s)
-s=$(cd "$repo" && run "$report" bisect --good=HEAD~16 --bad=HEAD --filter=sweep/cpu --build="$build_cmd" --binary=build/sweep_bench \
-  --host-threshold=10 --noise-floor=0 --alpha=0.05 --processes=10 --json="$tmp/bisect.json" -- "${quick[@]}")
-check "bisect names the commit that made the CPU case 30% slower ($(( $(date +%s) - start )) s)" 0 "$s" \
+for attempt in 1 2; do
+  s=$(cd "$repo" && run "$report" bisect --good=HEAD~16 --bad=HEAD --filter=sweep/cpu --build="$build_cmd" --binary=build/sweep_bench \
+    --host-threshold=10 --noise-floor=0 --alpha=0.05 --processes=10 --json="$tmp/bisect.json" -- "${quick[@]}")
+  [ "$s" = 0 ] && grep -q "^first bad commit: $culprit" "$tmp/out" && break
+  echo "attempt $attempt: $(grep -m 1 "first bad\|one of these\|nothing to bisect" "$tmp/out")"
+done
+check "bisect names the commit that made the CPU case 30% slower (attempt $attempt, $(( $(date +%s) - start )) s)" 0 "$s" \
   'grep -q "^first bad commit: $culprit Sweep 13 times" "$tmp/out"' 'grep -q "sweeps.hpp" "$tmp/out"' \
   'grep -q "skipping .*: the build failed" "$tmp/err"' '[ ! -e "$repo/.git/cudabench-bisect/tree" ]' \
   '[ -z "$(git -C "$repo" status --porcelain)" ] && [ "$(git -C "$repo" worktree list | wc -l)" = 1 ]'
