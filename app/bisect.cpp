@@ -16,6 +16,7 @@
 #include "app/child_process.hpp"
 #include "app/commands.hpp"
 #include "app/git_repo.hpp"
+#include "app/results_output.hpp"
 #include "harness/bisection.hpp"
 #include "harness/format.hpp"
 #include "harness/interrupt.hpp"
@@ -97,6 +98,14 @@ class bisect_session {
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::string good_, bad_;
   std::vector<std::string> candidates_;  ///< after good, up to and including bad, oldest first
+  /// .git/cudabench-bisect, removed once empty (after the scratch directory and the worktree in it).
+  struct cache_dir {
+    std::string path;
+    ~cache_dir() {
+      std::error_code ec;
+      fs::remove(path, ec);
+    }
+  } cache_;
   std::unique_ptr<temp_dir> scratch_;    ///< results, logs and binaries of this bisection
   std::unique_ptr<git_worktree> tree_;
   std::optional<run_result> good_run_, bad_run_;
@@ -342,12 +351,12 @@ int bisect_session::finish() {
 int bisect_session::run() {
   resolve_ends();
   if (o_.json_path) output_sink(*o_.json_path).check();
-  const std::string cache = repo_.common_dir() + "/cudabench-bisect";
+  cache_.path = repo_.common_dir() + "/cudabench-bisect";
   std::error_code ec;
-  fs::create_directories(cache, ec);
-  if (ec) throw input_error(fmt::format("cannot make {}: {}", cache, ec.message()));
-  scratch_ = std::make_unique<temp_dir>(cache);
-  tree_ = std::make_unique<git_worktree>(repo_, cache + "/tree", good_);
+  fs::create_directories(cache_.path, ec);
+  if (ec) throw input_error(fmt::format("cannot make {}: {}", cache_.path, ec.message()));
+  scratch_ = std::make_unique<temp_dir>(cache_.path);
+  tree_ = std::make_unique<git_worktree>(repo_, cache_.path + "/tree", good_);
   fmt::print(stderr, "bisect: {} commits after {} up to {}; worktree {}\n", candidates_.size(), short_hash(good_), short_hash(bad_),
              tree_->path());
   measure_ends();
@@ -367,6 +376,8 @@ int bisect_command(const run_options& o, const std::vector<std::string>& binary_
   if (!o.good || !o.bad) throw usage_error("bisect needs --good=REV and --bad=REV");
   if (!o.filter_given) throw usage_error("bisect needs --filter=REGEX (the cases to measure)");
   install_stop_signals();
+  std::optional<standard_output_aside> aside;  // --json -: the document alone on standard output
+  if (is_stdout(o.json_path)) aside.emplace();
   try {
     bisect_session session(o, binary_args);
     return session.run();

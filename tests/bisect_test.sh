@@ -85,7 +85,7 @@ for attempt in 1 2; do
 done
 check "bisect names the commit that made the CPU case 30% slower (attempt $attempt, $(( $(date +%s) - start )) s)" 0 "$s" \
   'grep -q "^first bad commit: $culprit Sweep 13 times" "$tmp/out"' 'grep -q "sweeps.hpp" "$tmp/out"' \
-  'grep -q "skipping .*: the build failed" "$tmp/err"' '[ ! -e "$repo/.git/cudabench-bisect/tree" ]' \
+  'grep -q "skipping .*: the build failed" "$tmp/err"' '[ ! -e "$repo/.git/cudabench-bisect" ]' \
   '[ -z "$(git -C "$repo" status --porcelain)" ] && [ "$(git -C "$repo" worktree list | wc -l)" = 1 ]'
 [ "$s" = 0 ] || { cat "$tmp/out"; tail -n 30 "$tmp/err"; }
 python3 - "$tmp/bisect.json" "$culprit" <<'PY' >"$tmp/py" 2>&1; check "its JSON: the commit, its file, a slowdown at both" 0 $? 'cat "$tmp/py"'

@@ -45,7 +45,7 @@ done
 culprit=$(git -C "$repo" rev-parse HEAD~5)
 build='[ ! -e broken ] || { echo "broken is in the tree" >&2; exit 1; }'
 bisect() { (cd "$repo" && "$report" bisect "$@"); }
-no_worktree='[ ! -e "$repo/.git/cudabench-bisect/tree" ] && [ "$(git -C "$repo" worktree list | wc -l)" = 1 ]'
+no_worktree='[ ! -e "$repo/.git/cudabench-bisect" ] && [ "$(git -C "$repo" worktree list | wc -l)" = 1 ]'
 
 s=$(run bisect --help); check "bisect --help exits 0" 0 "$s" 'grep -q "usage: ./run_bench bisect" "$tmp/out"'
 s=$(run bisect --bad=HEAD --filter=spin); check "no --good: one line" 2 "$s" "$one_line" 'grep -q "needs --good=REV and --bad=REV" "$tmp/err"'
@@ -91,6 +91,10 @@ assert results.count("skipped") == 1 and results.count("bad") == 3 and results.c
 assert not j["stopped_by_time_limit"] and j["binary_arguments"] == []
 PY
 
+s=$(run bisect --good=HEAD~16 --bad=HEAD --filter=spin --build="$build" --binary=bench.sh --allow-device-mismatch --json -)
+check "--json -: the JSON alone on standard output, the text on standard error" 0 "$s" \
+  'python3 -c "import json,sys; assert json.load(open(sys.argv[1]))[\"outcome\"]==\"found\"" "$tmp/out"' 'grep -q "^first bad commit: $culprit" "$tmp/err"' \
+  '[ ! -e "$repo/.git/cudabench-bisect" ]'
 s=$(run bisect --good=HEAD~16 --bad=HEAD~8 --filter=spin --build="$build" --binary=bench.sh --allow-device-mismatch --json="$tmp/n.json")
 check "nothing to bisect: said, exit 1, no guess" 1 "$s" 'grep -q "^nothing to bisect" "$tmp/out"' '! grep -q "first bad" "$tmp/out"' \
   'python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j[\"outcome\"]==\"nothing_to_bisect\" and j[\"first_bad\"] is None" "$tmp/n.json"'
