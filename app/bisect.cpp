@@ -357,8 +357,8 @@ int bisect_session::run() {
   if (ec) throw input_error(fmt::format("cannot make {}: {}", cache_.path, ec.message()));
   scratch_ = std::make_unique<temp_dir>(cache_.path);
   tree_ = std::make_unique<git_worktree>(repo_, cache_.path + "/tree", good_);
-  fmt::print(stderr, "bisect: {} commits after {} up to {}; worktree {}\n", candidates_.size(), short_hash(good_), short_hash(bad_),
-             tree_->path());
+  fmt::print(stderr, "bisect: {} commit{} after {} up to {}; worktree {}\n", candidates_.size(), candidates_.size() == 1 ? "" : "s",
+             short_hash(good_), short_hash(bad_), tree_->path());
   measure_ends();
   if (!cases_.empty()) {
     fmt::print(stderr, "bisect: {} of {} cases regressed:", cases_.size(), compared_);
