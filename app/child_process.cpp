@@ -69,10 +69,11 @@ class spawn_settings {
     posix_spawn_file_actions_init(&actions_);
     for (int fd : spec.pass_fds)  // dup2 onto itself clears close-on-exec in the child
       posix_spawn_file_actions_adddup2(&actions_, fd, fd);
-    if (spec.output_path) {
-      posix_spawn_file_actions_addopen(&actions_, STDOUT_FILENO, spec.output_path->c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      posix_spawn_file_actions_adddup2(&actions_, STDOUT_FILENO, STDERR_FILENO);
-    }
+    constexpr int create = O_WRONLY | O_CREAT | O_TRUNC;
+    if (spec.output_path) posix_spawn_file_actions_addopen(&actions_, STDOUT_FILENO, spec.output_path->c_str(), create, 0644);
+    if (spec.error_path) posix_spawn_file_actions_addopen(&actions_, STDERR_FILENO, spec.error_path->c_str(), create, 0644);
+    else if (spec.output_path) posix_spawn_file_actions_adddup2(&actions_, STDOUT_FILENO, STDERR_FILENO);
+    if (spec.directory) posix_spawn_file_actions_addchdir_np(&actions_, spec.directory->c_str());
   }
   ~spawn_settings() {
     posix_spawn_file_actions_destroy(&actions_);

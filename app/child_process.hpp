@@ -15,6 +15,10 @@ struct child_spec {
   std::vector<std::string> environment;  ///< NAME=value, the child's whole environment
   /// Standard output and standard error go to this file (created or truncated); unset: they are ours.
   std::optional<std::string> output_path;
+  /// Standard error goes to this file instead (with output_path: only standard output goes there).
+  std::optional<std::string> error_path;
+  /// The child's working directory; unset: ours.
+  std::optional<std::string> directory;
   /// Descriptors the child keeps under the same numbers, close-on-exec or not; every other descriptor opened
   /// close-on-exec stays with this process.
   std::vector<int> pass_fds;

@@ -1,13 +1,15 @@
-// The compare, report, trend and gates commands, and the comparison step of a run.
+// The compare, report, trend, gates and bisect commands, and the comparison step of a run.
 #include "app/commands.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <future>
 #include <optional>
 
+#include "app/bisect.hpp"
 #include "app/option_table.hpp"
 #include "app/results_output.hpp"
 #include "harness/format.hpp"
@@ -174,6 +176,18 @@ int run_report_command(command cmd, const command_line& cl) {
   }
 }
 
+int run_bisect_command(const command_line& cl, const std::vector<std::string>& binary_args) {
+  try {
+    return bisect_command(cl.options, binary_args);
+  } catch (const usage_error& e) {
+    fmt::print(stderr, "run_bench bisect: {} (see ./run_bench bisect --help)\n", reports::terminal_text(e.what()));
+    return 2;
+  } catch (const input_error& e) {
+    fmt::print(stderr, "run_bench bisect: {}\n", reports::terminal_text(e.what()));
+    return 2;
+  }
+}
+
 int report_command(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   const std::string name = args.empty() ? "" : args[0];
@@ -184,13 +198,19 @@ int report_command(int argc, char** argv) {
   const std::optional<command> cmd = command_by_name(name);
   if (!cmd) {
     fmt::print(stderr, "run_bench: {} (see ./run_bench --help)\n",
-               name.empty() ? "expected compare, report, trend or gates"
-                            : fmt::format("unknown command '{}': expected compare, report, trend or gates", printable(name)));
+               name.empty() ? "expected compare, report, trend, gates or bisect"
+                            : fmt::format("unknown command '{}': expected compare, report, trend, gates or bisect", printable(name)));
     return 2;
+  }
+  // bisect passes what follows -- to the benchmark binary it runs
+  std::vector<std::string> own(args.begin() + 1, args.end()), binary_args;
+  if (const auto dashes = std::find(own.begin(), own.end(), "--"); *cmd == command::bisect && dashes != own.end()) {
+    binary_args.assign(dashes + 1, own.end());
+    own.erase(dashes, own.end());
   }
   command_line cl;
   try {
-    cl = parse_command_line(*cmd, std::vector<std::string>(args.begin() + 1, args.end()));
+    cl = parse_command_line(*cmd, own);
   } catch (const usage_error& e) {
     fmt::print(stderr, "run_bench {}: {} (see ./run_bench {} --help)\n", name, reports::terminal_text(e.what()), name);
     return 2;
@@ -199,6 +219,7 @@ int report_command(int argc, char** argv) {
     fmt::print("{}", command_help(*cmd));
     return 0;
   }
+  if (*cmd == command::bisect) return run_bisect_command(cl, binary_args);
   return run_report_command(*cmd, cl);
 }
 

@@ -27,7 +27,8 @@ std::string baseline_file_for(const device_info& d, const std::string& preset, c
 /// (it must exist).
 std::string resolve_baseline(const std::string& spec, const device_info& d, const std::string& preset, const std::string& dir);
 
-/// `compare`, `report`, `trend` and `gates`: argv[1] is the command. Exit status 0, 1 (regression) or 2 (usage/input).
+/// `compare`, `report`, `trend`, `gates` and `bisect`: argv[1] is the command. Exit status 0, 1 (regression; bisect:
+/// nothing found) or 2 (usage/input).
 int report_main(int argc, char** argv);
 
 }  // namespace cudabench::app

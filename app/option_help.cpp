@@ -8,7 +8,8 @@
 namespace cudabench::app {
 namespace {
 
-constexpr std::array all_commands{command::run, command::compare, command::report, command::trend, command::gates};
+constexpr std::array all_commands{command::run, command::compare, command::report, command::trend, command::gates,
+                                  command::bisect};
 constexpr std::size_t help_width = 112, label_width = 25;
 
 constexpr std::string_view value_forms =
@@ -44,6 +45,7 @@ std::string label(const option_spec& o) {
 
 std::string synopsis(command c) {
   const command_spec& info = command_info(c);
+  if (c == command::bisect) return fmt::format("{} {} [options] [-- BINARY_ARGS]", command_title(c), info.inputs);
   return info.inputs.empty() ? fmt::format("{} [options]", command_title(c))
                              : fmt::format("{} {} [options]", command_title(c), info.inputs);
 }
@@ -72,7 +74,7 @@ std::string command_help(command cmd) {
   const command_spec& info = command_info(cmd);
   std::string out = fmt::format("usage: {}\n", synopsis(cmd));
   if (cmd == command::run)
-    for (command c : {command::compare, command::report, command::trend, command::gates})
+    for (command c : {command::compare, command::report, command::trend, command::gates, command::bisect})
       out += fmt::format("       {}   (./run_bench {} --help)\n", synopsis(c), command_info(c).name);
   out += fmt::format("\n{}\n{}\n\noptions:\n", wrap(info.about, 0, 0), wrap(value_forms, 0, 0));
   for (const option_spec& o : option_table()) {
@@ -88,7 +90,7 @@ std::string command_help(command cmd) {
 
 std::string commands_overview() {
   std::string out = "usage:";
-  for (command c : {command::compare, command::report, command::trend, command::gates})
+  for (command c : {command::compare, command::report, command::trend, command::gates, command::bisect})
     out += fmt::format("{}{}\n", out == "usage:" ? " " : "       ", synopsis(c));
   return out + "\nEach command's --help lists its options (./run_bench compare --help).\n";
 }

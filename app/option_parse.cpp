@@ -104,7 +104,7 @@ command_line parse_command_line(command cmd, const std::vector<std::string>& arg
     const option_token t = read_option(args, i);
     i = t.last;
     if (t.positional && cmd == command::run)
-      throw usage_error(fmt::format("unknown command '{}' (the commands are compare, report, trend and gates; options start with --)",
+      throw usage_error(fmt::format("unknown command '{}' (the commands are compare, report, trend, gates and bisect; options start with --)",
                                     printable(t.value)));
     if (t.positional) {
       cl.inputs.push_back(t.value);
@@ -115,6 +115,8 @@ command_line parse_command_line(command cmd, const std::vector<std::string>& arg
   }
   finish(state);
   const command_spec& info = command_info(cmd);
+  if (cmd == command::bisect && !cl.inputs.empty())
+    throw usage_error(fmt::format("bisect takes no argument '{}' (the benchmark binary's arguments follow --)", printable(cl.inputs[0])));
   if (cmd != command::run && (info.more_inputs ? cl.inputs.size() < info.input_count : cl.inputs.size() != info.input_count))
     throw usage_error(fmt::format("{} expects {}{} file argument(s) ({}), got {}", info.name, info.more_inputs ? "at least " : "",
                                   info.input_count, info.inputs, cl.inputs.size()));

@@ -13,7 +13,8 @@ namespace {
 
 using o_ = run_options;
 constexpr command_set run = unsigned(command::run), compare = unsigned(command::compare), report = unsigned(command::report),
-                      trend = unsigned(command::trend), gates = unsigned(command::gates), all = run | compare | report | trend;
+                      trend = unsigned(command::trend), gates = unsigned(command::gates), bisect = unsigned(command::bisect),
+                      all = run | compare | report | trend | bisect;
 
 std::string name_of(const option_spec& spec) { return std::string(spec.name); }
 
@@ -32,6 +33,20 @@ void filter_regex(const std::string& v, const std::string& option) {
 void store_filter(parse_state& s, const option_spec& spec, const std::string& v) {
   filter_regex(v, name_of(spec));
   s.options.filter = v;
+  s.options.filter_given = true;
+}
+
+/// A duration: seconds, or a number with s, m or h (90s, 20m, 1.5h).
+double duration_s(const option_spec& spec, const std::string& v) {
+  const char unit = v.empty() ? 's' : v.back();
+  const double scale = unit == 'h' ? 3600 : unit == 'm' ? 60 : 1;
+  const std::string number = std::string("smh").find(unit) != std::string::npos && !v.empty() ? v.substr(0, v.size() - 1) : v;
+  return scale * parse_double(number, fmt::format("{} (seconds, or a number with s, m or h)", spec.name), 0, 1e6 / scale);
+}
+
+void store_text(const option_spec& spec, const std::string& v, std::optional<std::string>& into) {
+  if (v.empty()) throw usage_error(fmt::format("{} needs a value ({}={})", spec.name, spec.name, spec.placeholder));
+  into = v;
 }
 
 void store_inject(parse_state& s, const option_spec&, const std::string& v) {
@@ -87,7 +102,7 @@ void benchmark_format(parse_state& s, const option_spec&, const std::string& v) 
 #define ACT [](parse_state & s, [[maybe_unused]] const option_spec& spec, [[maybe_unused]] const std::string& v)
 
 const std::array table{
-  option_spec{.name = "--filter", .placeholder = "REGEX", .commands = run, .apply = store_filter, .whole_run = true,
+  option_spec{.name = "--filter", .placeholder = "REGEX", .commands = run | bisect, .apply = store_filter, .whole_run = true,
               .help = "run the cases whose name matches this RE2 pattern anywhere (e.g. conv2d, image/pinned); a leading - negates"},
   option_spec{.name = "--list", .kind = arity::flag, .commands = run, .apply = ACT { s.options.list = true; },
               .help = "list the cases the filter selects (gpu or cpu, cold-L2, host-bound, not-gated), then exit"},
@@ -128,11 +143,11 @@ const std::array table{
               .apply = ACT { parse_axis(v, s.options.axes); },
               .help = "run these values of one of FAMILY's axes instead of the preset's (e.g. --axis=dot.streams=2,4; "
                       "repeat for more axes; --sizes is the form for a family's size axis; the axes: docs/extending.md)"},
-  option_spec{.name = "--json", .placeholder = "FILE", .commands = run, .apply = store_output, .output = &o_::json_path,
+  option_spec{.name = "--json", .placeholder = "FILE", .commands = run | bisect, .apply = store_output, .output = &o_::json_path,
               .child = in_child::replace, .whole_run = true,
               .elsewhere = "it names the results file of a run; the verdict file of a comparison is --verdict FILE",
               .help = "write the results as Google Benchmark JSON, with the device description (- is standard output, "
-                      "which then carries nothing else; the table goes to standard error)"},
+                      "which then carries nothing else; the table goes to standard error); bisect: its outcome as JSON"},
   option_spec{.name = "--trace", .placeholder = "FILE", .commands = run, .apply = store_output, .output = &o_::trace_path,
               .child = in_child::suffix, .whole_run = true,
               .help = "after each case's timed repetitions, trace one more sample with CUPTI (kernels, copies, memsets "
@@ -142,7 +157,7 @@ const std::array table{
               .output = &o_::md_path, .child = in_child::suffix, .whole_run = true,
               .help = "Markdown report (a CI job summary, a pull-request comment): of the comparison (compare; a run "
                       "with --compare-to), else of the run's speedups (report; a run without --compare-to)"},
-  option_spec{.name = "--html", .placeholder = "FILE", .commands = all, .apply = store_output, .output = &o_::html_path,
+  option_spec{.name = "--html", .placeholder = "FILE", .commands = run | compare | report | trend, .apply = store_output, .output = &o_::html_path,
               .child = in_child::suffix, .whole_run = true,
               .help = "self-contained HTML report with SVG charts: of the comparison, the run, or the trend"},
   option_spec{.name = "--csv", .placeholder = "FILE", .commands = run | compare | report, .apply = store_output,
@@ -171,21 +186,21 @@ const std::array table{
                 s.options.baseline_dir = v;
               },
               .help = "where stored baselines live (default reports/baselines, under the current directory)"},
-  option_spec{.name = "--threshold", .placeholder = "PCT", .commands = run | compare | trend,
+  option_spec{.name = "--threshold", .placeholder = "PCT", .commands = run | compare | trend | bisect,
               .apply = ACT { s.options.threshold_pct = parse_double(v, name_of(spec), 0, 1000); },
               .help = "smallest median change that counts (default 5): for device-bound cases in a comparison, for a "
                       "step in a trend"},
-  option_spec{.name = "--host-threshold", .placeholder = "PCT", .commands = run | compare,
+  option_spec{.name = "--host-threshold", .placeholder = "PCT", .commands = run | compare | bisect,
               .apply = ACT { s.options.host_threshold_pct = parse_double(v, name_of(spec), 0, 1000); },
               .help = "gate host-bound cases too (CPU baselines, pageable/managed copies, host merges) at this threshold; "
                       "by default they are reported but never gate"},
-  option_spec{.name = "--noise-floor", .placeholder = "K", .commands = run | compare,
+  option_spec{.name = "--noise-floor", .placeholder = "K", .commands = run | compare | bisect,
               .apply = ACT { s.options.noise_floor = parse_double(v, name_of(spec), 0, 100); },
               .help = "a change must also exceed K x the repetitions' coefficient of variation (default 3)"},
-  option_spec{.name = "--alpha", .placeholder = "P", .commands = run | compare,
+  option_spec{.name = "--alpha", .placeholder = "P", .commands = run | compare | bisect,
               .apply = ACT { s.options.alpha = parse_double(v, name_of(spec), 1e-9, 0.5); },
               .help = "significance level of the Mann-Whitney U test (default 0.01)"},
-  option_spec{.name = "--gates", .placeholder = "FILE|none", .commands = run | compare,
+  option_spec{.name = "--gates", .placeholder = "FILE|none", .commands = run | compare | bisect,
               .apply = ACT {
                 if (v.empty()) throw usage_error("--gates needs a gates file (run_bench gates writes one) or 'none'");
                 s.options.gates_path = v;
@@ -204,12 +219,30 @@ const std::array table{
   option_spec{.name = "--min-runs", .placeholder = "N", .commands = gates,
               .apply = ACT { s.options.gate_min_runs = parse_int(v, name_of(spec), 3, 100000); },
               .help = "a case with a result in fewer than N of the runs learns no gate and keeps the default (default 5)"},
-  option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = run | compare | trend,
+  option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = run | compare | trend | bisect,
               .apply = ACT { s.options.allow_device_mismatch = true; },
               .help = "compare runs from different GPU models or clocks"},
   option_spec{.name = "--hold", .placeholder = "N", .commands = trend,
               .apply = ACT { s.options.hold = std::size_t(parse_int(v, name_of(spec), 2, 1000)); },
               .help = "a step must hold for N runs to be flagged (default 3)"},
+  option_spec{.name = "--good", .placeholder = "REV", .commands = bisect, .apply = ACT { store_text(spec, v, s.options.good); },
+              .help = "a revision without the regression (e.g. the baseline's git_revision)"},
+  option_spec{.name = "--bad", .placeholder = "REV", .commands = bisect, .apply = ACT { store_text(spec, v, s.options.bad); },
+              .help = "a revision with it, descending from --good (e.g. HEAD)"},
+  option_spec{.name = "--build", .placeholder = "CMD", .commands = bisect,
+              .apply = ACT { store_text(spec, v, s.options.build_command); },
+              .help = "shell command that builds the checked-out revision in its worktree (default: this suite's "
+                      "Release build of the cudabench target into build/, configured once, then incremental)"},
+  option_spec{.name = "--binary", .placeholder = "PATH", .commands = bisect, .apply = ACT { store_text(spec, v, s.options.binary); },
+              .help = "the benchmark binary --build makes, relative to the worktree (default build/bench/cudabench)"},
+  option_spec{.name = "--processes", .placeholder = "N", .commands = bisect,
+              .apply = ACT { s.options.processes = parse_int(v, name_of(spec), 1, 100); },
+              .help = "benchmark processes per measured revision, their repetitions pooled (default 2); they alternate "
+                      "with as many of the good end's"},
+  option_spec{.name = "--time-limit", .placeholder = "DURATION", .commands = bisect,
+              .apply = ACT { s.options.time_limit_s = duration_s(spec, v); },
+              .help = "stop testing revisions once this much time is spent (90s, 20m, 1h) and report the narrowest "
+                      "range found"},
   option_spec{.name = "--cache", .placeholder = "declared|hot|cold", .commands = run,
               .apply = ACT { store_one_of(v, name_of(spec), {"declared", "hot", "cold"}, s.options.cache); },
               .help = "L2 state of GPU cases: as each case declares (default), or all hot / all cold"},
@@ -299,6 +332,12 @@ const std::array commands{
   command_spec{command::report, "report", "RESULT.json", 1,
                "Speedup tables of one run: each variant against its family's reference variants.",
                "0 written, 2 usage or input error"},
+  command_spec{command::bisect, "bisect", "--good=REV --bad=REV --filter=REGEX", 0,
+               "Finds the commit that made the --filter cases slower: builds revisions of the repository it is started "
+               "in, each in a worktree apart, runs the binary on them (arguments after -- go to it; default "
+               "--preset=nightly) and bisects over the cases the comparison of the two ends flags as regressions.",
+               "0 the first bad commit found, 1 nothing to bisect (no regression between the ends) or no single "
+               "commit named (skipped revisions, --time-limit), 2 usage or input error"},
   command_spec{command::trend, "trend", "RESULT_DIR", 1,
                "One line per case over the runs in RESULT_DIR (oldest first), flagging steps that hold; files that "
                "cannot be read are named and left out.",

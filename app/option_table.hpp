@@ -14,7 +14,8 @@
 namespace cudabench::app {
 
 /// The commands that take options: `run` is the suite binary (and a user's binary linked with cudabench::main).
-enum class command : unsigned { run = 1u << 0, compare = 1u << 1, report = 1u << 2, trend = 1u << 3, gates = 1u << 4 };
+enum class command : unsigned { run = 1u << 0, compare = 1u << 1, report = 1u << 2, trend = 1u << 3, gates = 1u << 4,
+                                bisect = 1u << 5 };
 using command_set = unsigned;
 constexpr command_set operator|(command a, command b) { return unsigned(a) | unsigned(b); }
 constexpr command_set operator|(command_set a, command b) { return a | unsigned(b); }
@@ -78,7 +79,7 @@ struct command_spec {
   bool more_inputs = false;    ///< input_count or more positional arguments
 };
 const command_spec& command_info(command c);
-/// compare, report, trend or gates by name; nothing for anything else.
+/// compare, report, trend, gates or bisect by name; nothing for anything else.
 std::optional<command> command_by_name(std::string_view name);
 /// "./run_bench" or "./run_bench compare": how messages and usage name the command.
 std::string command_title(command c);

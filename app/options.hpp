@@ -59,6 +59,12 @@ struct run_options {
   std::string format = "text";              ///< report --format: text, gab or bmf
   std::optional<std::string> profiler;      ///< --nsys / --ncu: "nsys" or "ncu" (the cudabench-run wrapper starts it)
   bool profile_plan = false;                ///< --profile-plan: print what the cudabench-run wrapper needs, then exit
+  bool filter_given = false;                ///< --filter was given (bisect requires it)
+  std::optional<std::string> good, bad;     ///< bisect --good / --bad: the revisions at each end
+  std::optional<std::string> build_command; ///< bisect --build: the shell command that builds a revision
+  std::optional<std::string> binary;        ///< bisect --binary: the benchmark binary, relative to the worktree
+  int processes = 2;                        ///< bisect --processes: benchmark processes per measured revision
+  std::optional<double> time_limit_s;       ///< bisect --time-limit
 };
 
 /// The device ordinals of a --devices value ("all" or "0,2") for a machine with `count` devices;

@@ -8,8 +8,13 @@
 # CUDABENCH_BASELINE_DIR: where baselines are stored (default: reports/baselines of this checkout).
 # RUN_BENCH names the runner (default: this checkout's run_bench; a project's own binary built with
 # cudabench::main also works, with cudabench-report for compare/report/trend).
+# When a case regressed and the baseline's revision is an ancestor of HEAD, `run_bench bisect` looks for the
+# commit that did it between the two, over the regressed cases, within CUDABENCH_BISECT_BUDGET seconds (default
+# 3600; 0: no bisect); CUDABENCH_BISECT_ARGS adds options (a project's own --build=CMD --binary=PATH). Its
+# outcome goes to the job summary and the end of the Markdown report; RESULTS_DIR/bisect-<time>.json|.log keep it.
 # Exit status: 0 no regression; 1 a regression (or a case failed its check); 2 usage or input error, or no
-# baseline stored for this GPU model (the results and the speedup report are still written).
+# baseline stored for this GPU model (the results and the speedup report are still written). The bisect never
+# changes it.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="${1:-${CUDABENCH_RESULTS_DIR:-$root/results}}"
@@ -18,6 +23,33 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 json="$dir/runs/nightly-$stamp.json"
 run_bench=${RUN_BENCH:-$root/run_bench}
 summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat >>"$GITHUB_STEP_SUMMARY"; else cat >/dev/null; fi; }
+# bisect_regressions BASELINE VERDICT REPORT_MD: the commit between the baseline's revision and HEAD that made
+# the regressed cases slower, said in the job summary and appended to the report. Whatever happens, it
+# returns 0: the nightly's status is the comparison's.
+bisect_regressions() {
+  local budget=${CUDABENCH_BISECT_BUDGET:-3600} good filter out="$dir/bisect-$stamp" section
+  case $budget in ''|*[!0-9]*) echo "nightly: CUDABENCH_BISECT_BUDGET=$budget is not a number of seconds; no bisect" >&2; return 0 ;; esac
+  [ "$budget" -gt 0 ] || return 0
+  filter=$(python3 "$root/ci/nightly_bisect.py" filter "$2") || return 0
+  if ! good=$(python3 "$root/ci/nightly_bisect.py" revision "$1"); then
+    echo "nightly: the baseline records no git revision; no bisect" >&2; return 0
+  fi
+  if ! git -C "$root" merge-base --is-ancestor "$good" HEAD 2>/dev/null; then
+    echo "nightly: the baseline's revision ${good:0:12} is not an ancestor of HEAD; no bisect" >&2; return 0
+  fi
+  echo "nightly: bisecting ${good:0:12}..HEAD over $filter (budget ${budget}s; log: $out.log)" >&2
+  # --time-limit stops before a revision is tested; the hard limit also bounds the ends and the last step.
+  # shellcheck disable=SC2086  # CUDABENCH_BISECT_ARGS is a list of options
+  (cd "$root" && timeout --kill-after=60 "$((2 * budget + 600))" "$run_bench" bisect --good="$good" --bad=HEAD --filter="$filter" \
+      --time-limit="$budget" --json "$out.json" ${CUDABENCH_BISECT_ARGS:-}) >"$out.log" 2>&1
+  if [ -f "$out.json" ] && section=$(python3 "$root/ci/nightly_bisect.py" markdown "$out.json"); then
+    printf '\n%s\n' "$section" | summary
+    [ -f "$3" ] && printf '\n%s\n' "$section" >>"$3"
+  else
+    printf '\n## Bisect: which commit\n\nThe bisect between %s and HEAD ended without an answer; its log: %s.\n' "\`${good:0:12}\`" "\`$out.log\`" | summary
+  fi
+  return 0
+}
 "$run_bench" --preset=nightly --json "$json" || run_status=$?
 run_status=${run_status:-0}
 [ -f "$json" ] || exit "$run_status"   # refused before running (usage or input error)
@@ -29,6 +61,7 @@ if [ -f "$baseline" ]; then
   cmp=$?
   [ "$cmp" -gt "$status" ] && status=$cmp
   [ -f "$dir/report-$stamp.md" ] && summary <"$dir/report-$stamp.md"
+  [ "$cmp" = 1 ] && [ -f "$dir/verdict-$stamp.json" ] && bisect_regressions "$baseline" "$dir/verdict-$stamp.json" "$dir/report-$stamp.md"
 else
   msg="no baseline is stored for this GPU model and the nightly preset (${baseline#"$root"/}), so nothing was compared. Store one with the baseline workflow (Actions > baseline > Run workflow) or \`bash ci/baseline.sh --preset=nightly $json\`, and merge its pull request."
   echo "run_bench: $msg" >&2

@@ -58,6 +58,26 @@ TEST(ChildProcess, OutputAndErrorGoToTheFileAsked) {
   ::unlink(log.c_str());
 }
 
+TEST(ChildProcess, ErrorGoesToItsOwnFileAndTheDirectoryIsTheOneAsked) {
+  const std::string out = temp_path("out"), err = temp_path("err");
+  child_spec spec = shell("pwd; echo err >&2");
+  spec.output_path = out;
+  spec.error_path = err;
+  spec.directory = "/usr";
+  child_process c(spec);
+  EXPECT_EQ(c.wait(), 0);
+  auto text_of = [](const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  EXPECT_EQ(text_of(out), "/usr\n");
+  EXPECT_EQ(text_of(err), "err\n");
+  ::unlink(out.c_str());
+  ::unlink(err.c_str());
+}
+
 TEST(ChildProcess, EnvironmentIsTheOneGiven) {
   ::setenv("CHILD_PROCESS_TEST_DROPPED", "1", 1);
   child_spec spec = shell("[ -z \"$CHILD_PROCESS_TEST_DROPPED\" ] && [ \"$CHILD_PROCESS_TEST_ADDED\" = yes ]");

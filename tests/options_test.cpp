@@ -169,7 +169,7 @@ TEST(Options, TraceNeedsAFile) {
 }
 
 namespace {
-constexpr command every_command[] = {command::run, command::compare, command::report, command::trend};
+constexpr command every_command[] = {command::run, command::compare, command::report, command::trend, command::bisect};
 /// The positional arguments a command needs, so that its options can be tried alone.
 std::vector<std::string> line_of(command c, std::vector<std::string> options) {
   std::vector<std::string> inputs = c == command::compare ? std::vector<std::string>{"a.json", "b.json"}
@@ -202,6 +202,24 @@ TEST(OptionTable, EveryOptionIsInTheHelpOfEachCommandThatTakesItAndNoOther) {
   EXPECT_NE(command_help(command::trend).find("--hold=N"), std::string::npos);
   EXPECT_NE(command_help(command::report).find("--csv=FILE"), std::string::npos);
   EXPECT_NE(command_help(command::report).find("--format=text|gab|bmf"), std::string::npos);
+}
+
+TEST(OptionTable, BisectTakesItsEndsTheCompareSettingsAndADuration) {
+  const run_options o = parse_command_line(command::bisect, {"--good=v1", "--bad", "HEAD", "--filter=^reduce/", "--host-threshold=10",
+                                                             "--time-limit=20m", "--processes=3", "--build=make -j2"}).options;
+  EXPECT_EQ(*o.good, "v1");
+  EXPECT_EQ(*o.bad, "HEAD");
+  EXPECT_TRUE(o.filter_given);
+  EXPECT_EQ(o.filter, "^reduce/");
+  EXPECT_EQ(*o.host_threshold_pct, 10);
+  EXPECT_EQ(*o.time_limit_s, 1200);
+  EXPECT_EQ(o.processes, 3);
+  EXPECT_EQ(*o.build_command, "make -j2");
+  EXPECT_FALSE(parse_command_line(command::bisect, {"--good=a", "--bad=b"}).options.filter_given);
+  EXPECT_EQ(*parse_command_line(command::bisect, {"--time-limit=90"}).options.time_limit_s, 90);
+  EXPECT_EQ(*parse_command_line(command::bisect, {"--time-limit=1.5h"}).options.time_limit_s, 5400);
+  for (const char* bad : {"--time-limit=soon", "--time-limit=-1m", "--processes=0", "--good=", "--preset=nightly", "stray"})
+    EXPECT_THROW(parse_command_line(command::bisect, {bad}), usage_error) << bad;
 }
 
 TEST(OptionTable, EachOptionOnceWithItsHelpAndAction) {

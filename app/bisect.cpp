@@ -1,0 +1,390 @@
+// run_bench bisect: revisions built in a worktree apart, the two ends measured in alternating processes, the
+// regressed cases bisected to the first bad commit, and the outcome printed and written as JSON.
+#include "app/bisect.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "app/child_process.hpp"
+#include "app/commands.hpp"
+#include "app/git_repo.hpp"
+#include "app/results_output.hpp"
+#include "harness/bisection.hpp"
+#include "harness/format.hpp"
+#include "harness/interrupt.hpp"
+#include "harness/output_sink.hpp"
+#include "harness/results.hpp"
+#include "reports/escape.hpp"
+
+namespace cudabench::app {
+namespace {
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+/// This suite's build: configured once in the worktree's build/, then incremental (ccache when present).
+constexpr const char* suite_build =
+    "[ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUDABENCH_BUILD_TESTS=OFF "
+    "-DCMAKE_CUDA_COMPILER=\"${CUDA_HOME:-/usr/local/cuda}/bin/nvcc\" "
+    "$(command -v ccache >/dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache) "
+    "&& cmake --build build -j \"$(nproc)\" --target cudabench";
+constexpr const char* suite_binary = "build/bench/cudabench";
+
+/// A stop signal reached this process: the bisection ends (its worktree is removed on the way out).
+struct stopped {
+  int signal;
+};
+
+std::string short_hash(const std::string& commit) { return commit.substr(0, 12); }
+
+std::string last_line_of(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return reports::terminal_text(last);
+}
+
+std::string pct(double change) { return fmt::format("{:+.1f}%", 100 * change); }
+
+/// One tested revision and what it turned out to be.
+struct tested_revision {
+  std::string commit;
+  std::string result;  ///< "good", "bad" or "skipped"
+  std::string reason;  ///< why skipped
+  revision_verdict verdict;
+};
+
+class bisect_session {
+ public:
+  bisect_session(const run_options& o, std::vector<std::string> binary_args)
+      : o_(o), binary_args_(std::move(binary_args)), repo_(fs::current_path().string()),
+        build_(o.build_command.value_or(suite_build)), binary_(o.binary.value_or(suite_binary)) {}
+  int run();
+
+ private:
+  void resolve_ends();
+  std::optional<std::string> build(const std::string& commit, std::string& why_not);
+  std::optional<run_result> measure_once(const std::string& binary, const std::string& label, std::string& why_not);
+  /// One binary of each revision (binary, what progress calls it), in alternating processes; the pooled runs.
+  struct measured_revision {
+    std::string binary, title;
+    std::optional<run_result> run;
+    std::string why_not;
+  };
+  void measure_alternating(std::vector<measured_revision>& revisions);
+  void measure_ends();
+  std::optional<revision_verdict> test(const std::string& commit, std::string& why_not);
+  void search();
+  int finish();
+  json outcome_json() const;
+  void print_outcome() const;
+  double elapsed_s() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(); }
+  void check_stop() const {
+    if (const int sig = interrupt_signal().load()) throw stopped{sig};
+  }
+
+  const run_options& o_;
+  std::vector<std::string> binary_args_;
+  git_repo repo_;
+  std::string build_, binary_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::string good_, bad_;
+  std::vector<std::string> candidates_;  ///< after good, up to and including bad, oldest first
+  /// .git/cudabench-bisect, removed once empty (after the scratch directory and the worktree in it).
+  struct cache_dir {
+    std::string path;
+    ~cache_dir() {
+      std::error_code ec;
+      fs::remove(path, ec);
+    }
+  } cache_;
+  std::unique_ptr<temp_dir> scratch_;    ///< results, logs and binaries of this bisection
+  std::unique_ptr<git_worktree> tree_;
+  std::optional<run_result> good_run_, bad_run_;
+  std::string good_binary_;
+  std::vector<bisected_case> cases_;
+  std::size_t compared_ = 0;             ///< cases the comparison of the ends held
+  json ends_ = json::array();            ///< each compared case's verdict, change and note
+  std::unique_ptr<bisection> search_;
+  std::map<std::size_t, tested_revision> tested_;  ///< by candidate index
+  bool out_of_time_ = false;
+  int runs_ = 0;                         ///< processes started, for their file names
+};
+
+void bisect_session::resolve_ends() {
+  try {
+    good_ = repo_.commit(*o_.good);
+  } catch (const input_error& e) {
+    throw input_error(fmt::format("--good: {}", e.what()));
+  }
+  try {
+    bad_ = repo_.commit(*o_.bad);
+  } catch (const input_error& e) {
+    throw input_error(fmt::format("--bad: {}", e.what()));
+  }
+  if (good_ == bad_) throw input_error(fmt::format("--good and --bad are the same commit {}", short_hash(good_)));
+  if (!repo_.is_ancestor(good_, bad_))
+    throw input_error(fmt::format("--good {} is not an ancestor of --bad {}", printable(*o_.good), printable(*o_.bad)));
+  candidates_ = repo_.commits_between(good_, bad_);
+  if (candidates_.empty() || candidates_.back() != bad_)
+    throw input_error(fmt::format("no commits between --good {} and --bad {}", printable(*o_.good), printable(*o_.bad)));
+}
+
+/// Checks `commit` out in the worktree and builds it; the binary is copied aside (the next build replaces it).
+std::optional<std::string> bisect_session::build(const std::string& commit, std::string& why_not) {
+  fmt::print(stderr, "bisect: building {} {}\n", short_hash(commit), reports::terminal_text(repo_.subject(commit)));
+  tree_->checkout(commit);
+  const std::string log = fmt::format("{}/build-{}.log", scratch_->path(), short_hash(commit));
+  child_spec spec{.argv = {"/bin/sh", "-c", build_}, .environment = inherited_environment("")};
+  spec.output_path = log;
+  spec.directory = tree_->path();
+  const int st = child_process(spec).wait();
+  check_stop();
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    why_not = fmt::format("the build failed: {}", last_line_of(log));
+    return std::nullopt;
+  }
+  const fs::path built = fs::path(tree_->path()) / binary_;
+  std::error_code ec;
+  if (!fs::is_regular_file(built, ec)) {
+    why_not = fmt::format("the build made no {}", binary_);
+    return std::nullopt;
+  }
+  const std::string copy = fmt::format("{}/bin-{}", scratch_->path(), short_hash(commit));
+  fs::copy_file(built, copy, fs::copy_options::overwrite_existing, ec);
+  if (ec) throw input_error(fmt::format("cannot copy {} to {}: {}", built.string(), copy, ec.message()));
+  return copy;
+}
+
+/// One process of the binary over the selected cases, its results read back; nothing when it left none.
+std::optional<run_result> bisect_session::measure_once(const std::string& binary, const std::string& label, std::string& why_not) {
+  const std::string base = fmt::format("{}/{}", scratch_->path(), label);
+  std::vector<std::string> argv{binary, "--preset=nightly", "--filter=" + o_.filter, "--json=" + base + ".json"};
+  argv.insert(argv.end(), binary_args_.begin(), binary_args_.end());
+  child_spec spec{.argv = argv, .environment = inherited_environment("")};
+  spec.output_path = base + ".log";
+  spec.directory = scratch_->path();
+  const int st = child_process(spec).wait();
+  check_stop();
+  std::error_code ec;
+  if (!fs::exists(base + ".json", ec)) {
+    why_not = fmt::format("the benchmark left no results (exit {}): {}", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+                          last_line_of(base + ".log"));
+    return std::nullopt;
+  }
+  try {
+    return load_run(base + ".json");
+  } catch (const input_error& e) {
+    why_not = e.what();
+    return std::nullopt;
+  }
+}
+
+void bisect_session::measure_alternating(std::vector<measured_revision>& revisions) {
+  std::vector<std::vector<run_result>> runs(revisions.size());
+  for (int i = 0; i < o_.processes; ++i) {
+    for (std::size_t r = 0; r < revisions.size(); ++r) {
+      measured_revision& m = revisions[r];
+      if (!m.why_not.empty()) continue;
+      fmt::print(stderr, "bisect: measuring {} (process {}/{})\n", m.title, i + 1, o_.processes);
+      std::optional<run_result> one = measure_once(m.binary, fmt::format("run{}-{}-{}", ++runs_, r, i), m.why_not);
+      if (one) runs[r].push_back(std::move(*one));
+    }
+  }
+  for (std::size_t r = 0; r < revisions.size(); ++r)
+    if (revisions[r].why_not.empty()) revisions[r].run = pool_runs(std::move(runs[r]));
+}
+
+/// Both ends built, then measured fresh in alternating processes (good, bad, good, bad, ...), so that a drift
+/// of the machine over the session lands on both; then compared.
+void bisect_session::measure_ends() {
+  std::string why;
+  const std::optional<std::string> good_bin = build(good_, why);
+  if (!good_bin) throw input_error(fmt::format("the good end {} cannot be measured: {}", short_hash(good_), why));
+  good_binary_ = *good_bin;
+  const std::optional<std::string> bad_bin = build(bad_, why);
+  if (!bad_bin) throw input_error(fmt::format("the bad end {} cannot be measured: {}", short_hash(bad_), why));
+  std::vector<measured_revision> ends{{*good_bin, "the good end " + short_hash(good_), {}, {}},
+                                      {*bad_bin, "the bad end " + short_hash(bad_), {}, {}}};
+  measure_alternating(ends);
+  for (const auto& [end, commit] : {std::pair{&ends[0], good_}, std::pair{&ends[1], bad_}})
+    if (!end->run) throw input_error(fmt::format("{} cannot be measured: {}", end->title, end->why_not));
+  good_run_ = std::move(ends[0].run);
+  bad_run_ = std::move(ends[1].run);
+  const comparison ends_compared = compare_runs(*good_run_, *bad_run_, compare_settings_from(o_));
+  compared_ = ends_compared.cases.size();
+  for (const case_comparison& c : ends_compared.cases) {
+    json row{{"name", c.name}, {"verdict", to_string(c.v)}, {"change", nullptr}, {"method", c.method}};
+    if (c.base_median_s > 0 && c.cur_median_s > 0) row["change"] = c.change;
+    if (!c.note.empty()) row["note"] = c.note;
+    ends_.push_back(row);
+  }
+  cases_ = regressed_cases(ends_compared);
+}
+
+/// A candidate built and measured in processes alternating with the good end's; its verdict, or why it was skipped.
+std::optional<revision_verdict> bisect_session::test(const std::string& commit, std::string& why_not) {
+  const std::optional<std::string> bin = build(commit, why_not);
+  if (!bin) return std::nullopt;
+  std::vector<measured_revision> pair{{good_binary_, "the good end " + short_hash(good_), {}, {}}, {*bin, short_hash(commit), {}, {}}};
+  measure_alternating(pair);
+  if (!pair[1].run) {
+    why_not = pair[1].why_not;
+    return std::nullopt;
+  }
+  return classify_revision(cases_, *pair[1].run, pair[0].run ? *pair[0].run : *good_run_);
+}
+
+/// Tests the candidate nearest the middle until one is left, only skipped ones lie between, or time is up.
+void bisect_session::search() {
+  search_ = std::make_unique<bisection>(candidates_.size());
+  tested_[candidates_.size() - 1] = {bad_, "bad", "", classify_revision(cases_, *bad_run_, *good_run_)};
+  while (const std::optional<std::size_t> next = search_->next()) {
+    if (o_.time_limit_s && elapsed_s() >= *o_.time_limit_s) {
+      out_of_time_ = true;
+      fmt::print(stderr, "bisect: --time-limit spent; stopping\n");
+      break;
+    }
+    const auto [first, last] = search_->range();
+    const std::size_t steps = search_->steps_left();
+    fmt::print(stderr, "bisect: {} candidates left, at most {} more test{}\n", last - first + 1, steps, steps == 1 ? "" : "s");
+    const std::string& commit = candidates_[*next];
+    std::string why;
+    const std::optional<revision_verdict> v = test(commit, why);
+    if (!v) {
+      fmt::print(stderr, "bisect: skipping {}: {}\n", short_hash(commit), reports::terminal_text(why));
+      search_->skip(*next);
+      tested_[*next] = {commit, "skipped", why, {}};
+      continue;
+    }
+    fmt::print(stderr, "bisect: {} is {} (in {} of {} cases at least half the slowdown of the bad end)\n", short_hash(commit),
+               v->bad ? "bad" : "good", v->bad_votes, cases_.size());
+    search_->mark(*next, v->bad);
+    tested_[*next] = {commit, v->bad ? "bad" : "good", "", *v};
+  }
+}
+
+json bisect_session::outcome_json() const {
+  auto revision = [&](const std::string& commit) { return json{{"commit", commit}, {"subject", repo_.subject(commit)}}; };
+  json j{{"schema_version", 1}, {"repository", repo_.top()}, {"good", revision(good_)}, {"bad", revision(bad_)},
+         {"filter", o_.filter}, {"binary_arguments", binary_args_}};
+  const bool nothing = cases_.empty();
+  j["outcome"] = nothing ? "nothing_to_bisect" : search_->found() ? "found" : "range";
+  j["stopped_by_time_limit"] = out_of_time_;
+  j["ends"] = ends_;
+  j["first_bad"] = nullptr;
+  j["range"] = json::array();
+  std::optional<std::size_t> culprit;
+  if (!nothing) {
+    const auto [first, last] = search_->range();
+    for (std::size_t i = first; i <= last; ++i) j["range"].push_back(revision(candidates_[i]));
+    if (search_->found()) {
+      culprit = first;
+      j["first_bad"] = revision(candidates_[first]);
+      j["first_bad"]["files"] = repo_.files(candidates_[first]);
+    }
+  }
+  j["cases"] = json::array();
+  for (std::size_t k = 0; k < cases_.size(); ++k) {
+    const bisected_case& c = cases_[k];
+    json row{{"name", c.name}, {"good_median_s", c.good_s}, {"bad_median_s", c.bad_s}, {"change", c.change()}, {"first_bad_change", nullptr}};
+    if (culprit && tested_.count(*culprit) && tested_.at(*culprit).verdict.changes.size() > k && tested_.at(*culprit).verdict.changes[k])
+      row["first_bad_change"] = *tested_.at(*culprit).verdict.changes[k];
+    j["cases"].push_back(row);
+  }
+  j["tested"] = json::array();
+  for (const auto& [index, t] : tested_) {
+    json row = revision(t.commit);
+    row["result"] = t.result;
+    if (!t.reason.empty()) row["reason"] = t.reason;
+    json changes = json::array();
+    for (const std::optional<double>& c : t.verdict.changes) changes.push_back(c ? json(*c) : json(nullptr));
+    if (t.result != "skipped") row["bad_votes"] = t.verdict.bad_votes, row["changes"] = changes;
+    j["tested"].push_back(row);
+  }
+  j["elapsed_s"] = elapsed_s();
+  return j;
+}
+
+void bisect_session::print_outcome() const {
+  const json j = outcome_json();
+  if (!j["first_bad"].is_null()) {
+    const std::string commit = j["first_bad"]["commit"];
+    fmt::print("first bad commit: {} {}\n", commit, reports::terminal_text(j["first_bad"]["subject"].get<std::string>()));
+    std::istringstream stat(repo_.stat(commit));
+    for (std::string line; std::getline(stat, line);) fmt::print("{}\n", reports::terminal_text(line));
+  } else {
+    fmt::print("the first bad commit is one of these {} (oldest first; {}):\n", j["range"].size(),
+               out_of_time_ ? "--time-limit ran out" : "the revisions between could not be built or measured");
+    for (const json& r : j["range"])
+      fmt::print("  {} {}\n", r["commit"].get<std::string>(), reports::terminal_text(r["subject"].get<std::string>()));
+  }
+  fmt::print("\n{:<48} {:>12} {:>18}\n", "case", "good -> bad", "good -> first bad");
+  for (const json& c : j["cases"])
+    fmt::print("{:<48} {:>12} {:>18}\n", reports::terminal_text(c["name"].get<std::string>()), pct(c["change"].get<double>()),
+               c["first_bad_change"].is_null() ? "-" : pct(c["first_bad_change"].get<double>()));
+}
+
+int bisect_session::finish() {
+  if (cases_.empty()) {
+    fmt::print("nothing to bisect: none of the {} cases compared regressed from {} to {}\n", compared_, short_hash(good_),
+               short_hash(bad_));
+    for (const json& c : ends_)
+      fmt::print("  {:<46} {:>12} {:>8}  {}\n", reports::terminal_text(c["name"].get<std::string>()), c["verdict"].get<std::string>(),
+                 c["change"].is_null() ? "-" : pct(c["change"].get<double>()),
+                 reports::terminal_text(c.value("note", c["method"].get<std::string>())));
+  } else {
+    print_outcome();
+  }
+  if (o_.json_path) output_sink(*o_.json_path).write(outcome_json().dump(2) + "\n");
+  return !cases_.empty() && search_->found() ? 0 : 1;
+}
+
+int bisect_session::run() {
+  resolve_ends();
+  if (o_.json_path) output_sink(*o_.json_path).check();
+  cache_.path = repo_.common_dir() + "/cudabench-bisect";
+  std::error_code ec;
+  fs::create_directories(cache_.path, ec);
+  if (ec) throw input_error(fmt::format("cannot make {}: {}", cache_.path, ec.message()));
+  scratch_ = std::make_unique<temp_dir>(cache_.path);
+  tree_ = std::make_unique<git_worktree>(repo_, cache_.path + "/tree", good_);
+  fmt::print(stderr, "bisect: {} commit{} after {} up to {}; worktree {}\n", candidates_.size(), candidates_.size() == 1 ? "" : "s",
+             short_hash(good_), short_hash(bad_), tree_->path());
+  measure_ends();
+  if (!cases_.empty()) {
+    fmt::print(stderr, "bisect: {} of {} cases regressed:", cases_.size(), compared_);
+    for (const bisected_case& c : cases_) fmt::print(stderr, " {} {}", c.name, pct(c.change()));
+    fmt::print(stderr, "\n");
+    search();
+  }
+  tree_.reset();
+  return finish();
+}
+
+}  // namespace
+
+int bisect_command(const run_options& o, const std::vector<std::string>& binary_args) {
+  if (!o.good || !o.bad) throw usage_error("bisect needs --good=REV and --bad=REV");
+  if (!o.filter_given) throw usage_error("bisect needs --filter=REGEX (the cases to measure)");
+  install_stop_signals();
+  std::optional<standard_output_aside> aside;  // --json -: the document alone on standard output
+  if (is_stdout(o.json_path)) aside.emplace();
+  try {
+    bisect_session session(o, binary_args);
+    return session.run();
+  } catch (const stopped& s) {
+    fmt::print(stderr, "run_bench bisect: interrupted\n");
+    return 128 + s.signal;
+  }
+}
+
+}  // namespace cudabench::app

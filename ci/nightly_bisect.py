@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""What ci/nightly.sh needs around `run_bench bisect`:
+  nightly_bisect.py revision BASELINE.json   the baseline's git revision (context.cudabench.git_revision); exit 1 if unknown
+  nightly_bisect.py filter VERDICT.json      an RE2 pattern matching exactly the cases the verdict file calls regressions
+                                             (a --devices prefix devN/ dropped); exit 1 when there are none
+  nightly_bisect.py markdown BISECT.json     the bisect outcome as a Markdown section of the report and job summary"""
+import json
+import re
+import sys
+
+
+def revision(path):
+    rev = json.load(open(path))["context"].get("cudabench", {}).get("git_revision", "")
+    if not re.fullmatch(r"[0-9a-f]{7,64}", rev or "") or set(rev) == {"0"}:
+        sys.exit(1)
+    print(rev)
+
+
+def case_filter(path):
+    names = sorted({re.sub(r"^dev[0-9]+/", "", c["name"]) for c in json.load(open(path))["cases"] if c.get("verdict") == "regression"})
+    if not names:
+        sys.exit(1)
+    print("^(%s)$" % "|".join(re.escape(n) for n in names))
+
+
+def pct(x):
+    return "-" if x is None else "%+.1f%%" % (100 * x)
+
+
+def cell(text):
+    return str(text).replace("|", "\\|").replace("<", "&lt;")
+
+
+def markdown(path):
+    j = json.load(open(path))
+    out = ["## Bisect: which commit", ""]
+    span = "`%s`..`%s`" % (j["good"]["commit"][:12], j["bad"]["commit"][:12])
+    if j["outcome"] == "nothing_to_bisect":
+        out.append("Measured fresh at both ends (%s), none of the regressed cases is slower: nothing to bisect "
+                   "(the regression did not reproduce on this machine)." % span)
+    elif j["outcome"] == "found":
+        fb = j["first_bad"]
+        out.append("First bad commit in %s: **`%s`** %s" % (span, fb["commit"], cell(fb["subject"])))
+        out += ["", "Files: " + ", ".join("`%s`" % cell(f) for f in fb["files"])]
+    else:
+        why = "the time budget ran out" if j["stopped_by_time_limit"] else "the revisions between could not be built or measured"
+        out.append("The first bad commit in %s is one of these %d (%s):" % (span, len(j["range"]), why))
+        out += [""] + ["- `%s` %s" % (r["commit"], cell(r["subject"])) for r in j["range"]]
+    if j["cases"]:
+        out += ["", "| case | good -> bad | good -> first bad |", "|---|---|---|"]
+        out += ["| %s | %s | %s |" % (cell(c["name"]), pct(c["change"]), pct(c["first_bad_change"])) for c in j["cases"]]
+    print("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in ("revision", "filter", "markdown"):
+        sys.exit(__doc__)
+    {"revision": revision, "filter": case_filter, "markdown": markdown}[sys.argv[1]](sys.argv[2])
