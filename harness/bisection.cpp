@@ -1,6 +1,7 @@
 // The bisection's rule and search: regressed cases, the classification of a revision, pooling, the next step.
 #include "harness/bisection.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace cudabench {
@@ -33,8 +34,26 @@ revision_verdict classify_revision(const std::vector<bisected_case>& cases, cons
   return r;
 }
 
+namespace {
+/// Numbers the rounds of the i-th pooled process after those of the processes before it: a process without
+/// rounds is one round of its own, a process of several keeps them apart (offset by `first`). Returns the
+/// last round number used.
+int renumber_rounds(run_result& run, int first) {
+  int last = first;
+  for (case_result& c : run.cases)
+    for (repetition& r : c.repetitions) {
+      if (!r.record) r.record.emplace();
+      r.record->round = first + std::max(r.record->round, 1);
+      last = std::max(last, r.record->round);
+    }
+  return last;
+}
+}  // namespace
+
 run_result pool_runs(std::vector<run_result> runs) {
   if (runs.empty()) return {};
+  int rounds = 0;
+  for (run_result& r : runs) rounds = renumber_rounds(r, rounds);
   run_result pooled = std::move(runs.front());
   for (std::size_t i = 1; i < runs.size(); ++i) {
     for (case_result& c : runs[i].cases) {

@@ -98,10 +98,33 @@ TEST(Bisection, PoolingKeepsEveryProcessesRepetitions) {
   runs.push_back(run_of({measured("a", {1.4}), measured("c", {7.0})}));
   const run_result pooled = pool_runs(std::move(runs));
   ASSERT_NE(pooled.find("a"), nullptr);
-  EXPECT_EQ(pooled.find("a")->samples_s, (std::vector<double>{1.0, 1.1, 1.2, 1.3, 1.4}));
-  EXPECT_DOUBLE_EQ(pooled.find("a")->median_s, 1.2);
+  // Each process is a round: the statistics compare the processes' medians.
+  EXPECT_EQ(pooled.find("a")->repetitions.size(), 5u);
+  EXPECT_EQ(pooled.find("a")->rounds, 3u);
+  ASSERT_EQ(pooled.find("a")->samples_s.size(), 3u);
+  EXPECT_DOUBLE_EQ(pooled.find("a")->samples_s[0], 1.05);
+  EXPECT_DOUBLE_EQ(pooled.find("a")->samples_s[2], 1.4);
+  EXPECT_DOUBLE_EQ(pooled.find("a")->median_s, 1.25);
   ASSERT_NE(pooled.find("c"), nullptr);
   EXPECT_EQ(pooled.find("b")->samples_s.size(), 1u);
+}
+
+TEST(Bisection, PoolingKeepsEachProcesssRoundsApart) {
+  auto with_rounds = [](std::vector<std::pair<int, double>> reps) {
+    case_result c = measured("a", {});
+    for (auto [round, t] : reps) {
+      repetition r;
+      r.real_time_s = t;
+      r.record.emplace().round = round;
+      c.repetitions.push_back(r);
+    }
+    return c;
+  };
+  std::vector<run_result> runs;
+  runs.push_back(run_of({with_rounds({{1, 1.0}, {2, 2.0}})}));
+  runs.push_back(run_of({with_rounds({{1, 3.0}, {2, 4.0}})}));
+  const run_result pooled = pool_runs(std::move(runs));
+  EXPECT_EQ(pooled.find("a")->samples_s, (std::vector<double>{1.0, 2.0, 3.0, 4.0}));
 }
 
 TEST(Bisection, FindsEveryFirstBadCandidate) {
