@@ -35,17 +35,17 @@ revision_verdict classify_revision(const std::vector<bisected_case>& cases, cons
 }
 
 namespace {
-/// Numbers the rounds of the i-th pooled process after those of the processes before it: a process without
-/// rounds is one round of its own, a process of several keeps them apart (offset by `first`). Returns the
-/// last round number used.
+/// Numbers the rounds of a pooled process after those of the processes before it (`first`), so that the
+/// round 1 of two processes stays two rounds. A process without rounds keeps its repetitions as they are.
+/// Returns the last round number used.
 int renumber_rounds(run_result& run, int first) {
   int last = first;
   for (case_result& c : run.cases)
-    for (repetition& r : c.repetitions) {
-      if (!r.record) r.record.emplace();
-      r.record->round = first + std::max(r.record->round, 1);
-      last = std::max(last, r.record->round);
-    }
+    for (repetition& r : c.repetitions)
+      if (r.record && r.record->round > 0) {
+        r.record->round += first;
+        last = std::max(last, r.record->round);
+      }
   return last;
 }
 }  // namespace

@@ -153,7 +153,8 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
     if (host && class_threshold != s.threshold) r.note = fmt::format("host-bound: gate {}", pct(r.gate));
     return r;
   }
-  r.method = "rank test";
+  // With rounds the test compares the rounds' medians (fresh processes), which the method says.
+  r.method = b.rounds > 1 || c.rounds > 1 ? fmt::format("rank test ({} vs {} rounds)", r.base_n, r.cur_n) : "rank test";
   // A learned gate already holds the case's spread between runs (processes, boards, nights); the noise floor
   // stands in for it where none was learned.
   r.gate = learned ? learned->gate : std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));
