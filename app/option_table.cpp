@@ -107,7 +107,7 @@ const std::array table{
   option_spec{.name = "--list", .kind = arity::flag, .commands = run, .apply = ACT { s.options.list = true; },
               .help = "list the cases the filter selects (gpu or cpu, cold-L2, host-bound, not-gated), then exit"},
   option_spec{.name = "--quiet", .kind = arity::flag, .commands = run, .apply = ACT { s.options.quiet = true; },
-              .help = "no \"[i/N] case (about T left)\" progress line on standard error before each case"},
+              .help = "no \"[i/N] case (round R/N, about T left)\" progress line on standard error before each case"},
   option_spec{.name = "--preset", .placeholder = "NAME", .commands = run,
               .apply = ACT { preset_by_name(v); s.options.preset = v; },
               .help = "quick (default, <= 60 s on a GPU), nightly or full"},
