@@ -2,14 +2,19 @@
 // regressed cases bisected to the first bad commit, and the outcome printed and written as JSON.
 #include "app/bisect.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
+#include <sys/file.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 
@@ -98,11 +103,17 @@ class bisect_session {
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::string good_, bad_;
   std::vector<std::string> candidates_;  ///< after good, up to and including bad, oldest first
-  /// .git/cudabench-bisect, removed once empty (after the scratch directory and the worktree in it).
+  /// .git/cudabench-bisect, removed once empty (after the scratch directory and the worktree in it), and the
+  /// lock that keeps a second bisect of the same repository out of its worktree.
   struct cache_dir {
     std::string path;
+    int lock_fd = -1;
     ~cache_dir() {
       std::error_code ec;
+      if (lock_fd >= 0) {
+        fs::remove(path + "/lock", ec);
+        ::close(lock_fd);
+      }
       fs::remove(path, ec);
     }
   } cache_;
@@ -143,7 +154,8 @@ std::optional<std::string> bisect_session::build(const std::string& commit, std:
   fmt::print(stderr, "bisect: building {} {}\n", short_hash(commit), reports::terminal_text(repo_.subject(commit)));
   tree_->checkout(commit);
   const std::string log = fmt::format("{}/build-{}.log", scratch_->path(), short_hash(commit));
-  child_spec spec{.argv = {"/bin/sh", "-c", build_}, .environment = inherited_environment("")};
+  // A stop reaches the shell and the compilers it started, which would otherwise go on in the removed worktree.
+  child_spec spec{.argv = {"/bin/sh", "-c", build_}, .environment = inherited_environment(""), .stop = child_spec::on_stop::group};
   spec.output_path = log;
   spec.directory = tree_->path();
   const int st = child_process(spec).wait();
@@ -355,6 +367,17 @@ int bisect_session::run() {
   std::error_code ec;
   fs::create_directories(cache_.path, ec);
   if (ec) throw input_error(fmt::format("cannot make {}: {}", cache_.path, ec.message()));
+  const std::string lock = cache_.path + "/lock";
+  const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) throw input_error(fmt::format("{}: cannot open the bisect lock: {}", lock, std::strerror(errno)));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    throw input_error(fmt::format("another bisect is running in this repository (it holds {})", lock));
+  }
+  cache_.lock_fd = fd;
+  // Holding the lock, whatever else is here was left by a bisect that was killed: its scratch folders go.
+  for (const auto& entry : fs::directory_iterator(cache_.path, ec))
+    if (const std::string name = entry.path().filename().string(); name != "lock" && name != "tree") fs::remove_all(entry.path(), ec);
   scratch_ = std::make_unique<temp_dir>(cache_.path);
   tree_ = std::make_unique<git_worktree>(repo_, cache_.path + "/tree", good_);
   fmt::print(stderr, "bisect: {} commit{} after {} up to {}; worktree {}\n", candidates_.size(), candidates_.size() == 1 ? "" : "s",

@@ -38,8 +38,8 @@ class progress_meter {
     if (index_ > first_ + 1) {
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
       const double left = elapsed / double(index_ - first_ - 1) * double(total_ - index_ + 1);
-      eta = left >= 60 ? fmt::format("about {:.0f} min {:02.0f} s left", std::floor(left / 60), std::fmod(left, 60))
-                       : fmt::format("about {:.0f} s left", std::ceil(left));
+      const long s = std::lround(std::ceil(left));  // whole seconds first: 119.7 s is 2 min 00 s, not 1 min 60 s
+      eta = s >= 60 ? fmt::format("about {} min {:02} s left", s / 60, s % 60) : fmt::format("about {} s left", s);
     }
     std::string note = round_;
     if (!eta.empty()) note += (note.empty() ? "" : ", ") + eta;

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -22,7 +23,8 @@ extern char** environ;
 namespace cudabench::app {
 namespace {
 
-/// The child processes a stop signal is passed on to (0: a free slot).
+/// The child processes a stop signal is passed on to: a pid (the child alone) or minus a pid (its process
+/// group) for the first signal; 0 a free slot.
 std::atomic<pid_t> watched[128];
 
 /// First SIGINT/SIGTERM: recorded and passed on to every child, which stops after its current sample.
@@ -32,24 +34,26 @@ extern "C" void forward_stop_signal(int sig) {
   if (kind == 0) return;  // the same stop, delivered twice
   const bool first = kind == 1;
   for (auto& c : watched)
-    if (const pid_t pid = c.load(); pid > 0) ::kill(first ? pid : -pid, first ? sig : SIGKILL);
+    if (const pid_t target = c.load(); target != 0) ::kill(first ? target : -std::abs(target), first ? sig : SIGKILL);
   if (first) return;
   ::signal(sig, SIG_DFL);
   ::raise(sig);
 }
 
-void watch(pid_t pid) {
+void watch(pid_t pid, child_spec::on_stop stop) {
+  if (stop == child_spec::on_stop::none) return;
+  const pid_t target = stop == child_spec::on_stop::group ? -pid : pid;
   for (auto& c : watched) {
     pid_t free_slot = 0;
-    if (c.compare_exchange_strong(free_slot, pid)) break;
+    if (c.compare_exchange_strong(free_slot, target)) break;
   }
-  if (const int sig = interrupt_signal().load()) ::kill(pid, sig);  // asked to stop while it was starting
+  if (const int sig = interrupt_signal().load()) ::kill(target, sig);  // asked to stop while it was starting
 }
 
 void unwatch(pid_t pid) noexcept {
   for (auto& c : watched) {
-    pid_t mine = pid;
-    if (c.compare_exchange_strong(mine, 0)) break;
+    pid_t mine = pid, group = -pid;
+    if (c.compare_exchange_strong(mine, 0) || c.compare_exchange_strong(group, 0)) break;
   }
 }
 
@@ -125,7 +129,7 @@ child_process::child_process(const child_spec& spec) {
   const int rc = ::posix_spawn(&pid, argv[0], settings.actions(), settings.attr(), argv.data(), envp.data());
   if (rc != 0) throw input_error(fmt::format("cannot start {}: {}", spec.argv[0], std::strerror(rc)));
   pid_ = pid;
-  watch(pid_);
+  watch(pid_, spec.stop);
 }
 
 child_process::~child_process() { release(); }

@@ -22,6 +22,10 @@ struct child_spec {
   /// Descriptors the child keeps under the same numbers, close-on-exec or not; every other descriptor opened
   /// close-on-exec stays with this process.
   std::vector<int> pass_fds;
+  /// What a stop signal (install_stop_signals) does to it: passed on to the child alone, which stops after its
+  /// current sample (a worker); to its whole process group, a shell and what it started (a build); or not at
+  /// all, for a short command that has to finish (a clean-up). A second signal kills them all.
+  enum class on_stop { child, group, none } stop = on_stop::child;
 };
 
 /// SIGINT and SIGTERM ask the run to stop after the current sample: the first is recorded in

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <future>
 #include <optional>
+#include <set>
 
 #include "app/bisect.hpp"
 #include "app/option_table.hpp"
@@ -83,21 +84,29 @@ void refuse_outputs_among_trend_inputs(const run_options& o, const std::string& 
 }
 
 /// The runs `gates` reads: each file as given (unreadable: input_error), and each directory's runs as trend reads
-/// them (unreadable: named on standard error and left out).
+/// them (unreadable: named on standard error and left out). A file named twice (itself and in its directory,
+/// or through a link) is read once: a run paired with itself would pull the drift down.
 std::vector<run_result> gates_runs(const std::vector<std::string>& inputs, const std::string& out) {
   namespace fs = std::filesystem;
   std::vector<run_result> runs;
   std::vector<std::string> files;
+  std::set<std::string> seen;
+  auto first_time = [&](const std::string& f) {
+    std::error_code ec;
+    const fs::path canonical = fs::weakly_canonical(f, ec);
+    return seen.insert(ec ? f : canonical.string()).second;
+  };
   for (const std::string& in : inputs) {
     std::error_code ec;
     if (!fs::is_directory(in, ec)) {
       files.push_back(in);
-      runs.push_back(load_run(in));
+      if (first_time(in)) runs.push_back(load_run(in));
       continue;
     }
     const std::vector<std::string> found = reports::trend_inputs(in);
     for (const std::string& f : found) {
       files.push_back(f);
+      if (!first_time(f)) continue;
       try {
         runs.push_back(load_run(f));
       } catch (const input_error& e) {

@@ -13,6 +13,7 @@
 
 #include "app/child_process.hpp"
 #include "app/results_output.hpp"
+#include "app/rounds.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/output_sink.hpp"
 #include "harness/errors.hpp"
@@ -152,7 +153,10 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args,
   const std::string dir = make_temp_directory("cudabench-devices");
 
   install_stop_signals();  // ^C: each device's run stops after its current sample and writes what it finished
-  device_processes processes = start_devices(devices, args, dir);
+  // Every device runs its rounds in the same orders: one seed for all (recorded in each device's results).
+  std::vector<std::string> device_args = args;
+  if (!opt.shuffle_seed) device_args.push_back(fmt::format("--shuffle-seed={}", fresh_shuffle_seed()));
+  device_processes processes = start_devices(devices, device_args, dir);
   int worst = 0;
   std::vector<device_run> runs = wait_for_devices(processes, dir, worst);
   if (const int sig = interrupt_signal().load()) return finish_interrupted(sig, opt, std::move(runs), dir, results_out);

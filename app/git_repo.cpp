@@ -56,9 +56,9 @@ temp_dir::~temp_dir() {
   fs::remove_all(path_, ec);
 }
 
-command_output run_captured(const std::vector<std::string>& argv, const std::string& directory) {
+command_output run_captured(const std::vector<std::string>& argv, const std::string& directory, child_spec::on_stop stop) {
   const temp_dir capture;
-  child_spec spec{.argv = argv, .environment = inherited_environment("")};
+  child_spec spec{.argv = argv, .environment = inherited_environment(""), .stop = stop};
   spec.output_path = capture.path() + "/out";
   spec.error_path = capture.path() + "/err";
   spec.directory = directory;
@@ -81,7 +81,7 @@ std::string git_program() {
 command_output git_in(const std::string& directory, const std::vector<std::string>& args) {
   std::vector<std::string> argv{git_program()};
   argv.insert(argv.end(), args.begin(), args.end());
-  return run_captured(argv, directory);
+  return run_captured(argv, directory, child_spec::on_stop::none);  // short; a clean-up must not be cut off
 }
 }  // namespace
 

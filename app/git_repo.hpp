@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "app/child_process.hpp"
+
 namespace cudabench::app {
 
 /// What a git command (or any command) printed, and how it ended.
@@ -27,7 +29,8 @@ class temp_dir {
 };
 
 /// Runs `argv` in `directory` and returns its output; throws input_error when it cannot be started.
-command_output run_captured(const std::vector<std::string>& argv, const std::string& directory);
+command_output run_captured(const std::vector<std::string>& argv, const std::string& directory,
+                            child_spec::on_stop stop = child_spec::on_stop::child);
 
 /// The git repository that holds a directory.
 class git_repo {

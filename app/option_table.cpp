@@ -196,7 +196,8 @@ const std::array table{
                       "by default they are reported but never gate"},
   option_spec{.name = "--noise-floor", .placeholder = "K", .commands = run | compare | bisect,
               .apply = ACT { s.options.noise_floor = parse_double(v, name_of(spec), 0, 100); },
-              .help = "a change must also exceed K x the repetitions' coefficient of variation (default 3)"},
+              .help = "a change must also exceed K x the coefficient of variation of the repetitions (of the rounds' medians "
+                      "with rounds), where no learned gate applies (default 3)"},
   option_spec{.name = "--alpha", .placeholder = "P", .commands = run | compare | bisect,
               .apply = ACT { s.options.alpha = parse_double(v, name_of(spec), 1e-9, 0.5); },
               .help = "significance level of the Mann-Whitney U test (default 0.01)"},

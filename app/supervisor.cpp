@@ -18,6 +18,7 @@
 #include <fstream>
 
 #include "app/child_process.hpp"
+#include "cudabench/run_memo.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/errors.hpp"
 #include "harness/interrupt.hpp"
@@ -34,7 +35,7 @@ constexpr const char* env_fd = "CUDABENCH_WORKER_FD";
 constexpr const char* env_parent = "CUDABENCH_WORKER_PARENT";
 constexpr const char* env_progress = "CUDABENCH_WORKER_PROGRESS";
 constexpr const char* env_round = "CUDABENCH_WORKER_ROUND";
-constexpr const char* env_memo = "CUDABENCH_WORKER_MEMO";  // read by cudabench::run_memo
+constexpr const char* env_memo = cudabench::run_memo_environment;
 
 /// A private directory for the workers' files, removed with everything in it.
 class scratch_dir {

@@ -20,6 +20,9 @@ done
 for h in ${history[@]+"${history[@]}"}; do
   [ -e "$h" ] || { echo "ci/baseline.sh: --history=$h: no such file or directory" >&2; exit 2; }
 done
+if [ -z "$from" ] && [ ${#history[@]} -eq 0 ]; then
+  exec "$root/run_bench" --preset="$preset" --save-baseline --baseline-dir="$root/reports/baselines"
+fi
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 # Learns the gates of the history into $work, refused unless of the GPU model and preset of result $1.
 learn_gates() {
@@ -35,20 +38,17 @@ if (gates["device"], gates["preset"]) != (model, preset):
              "baseline of their GPU model and preset only" % (gates["device"], gates["preset"], model, preset))
 EOF
 }
-if [ -z "$from" ]; then
-  [ ${#history[@]} -eq 0 ] && exec "$root/run_bench" --preset="$preset" --save-baseline --baseline-dir="$root/reports/baselines"
-  "$root/run_bench" --preset="$preset" --save-baseline --baseline-dir="$root/reports/baselines" --json="$work/run.json" || exit $?
-  dest=$(python3 "$root/ci/baseline_path.py" "$work/run.json" "$root/reports/baselines") || exit 2
-  learn_gates "$work/run.json" || { echo "ci/baseline.sh: no gates stored (the baseline is: $dest)" >&2; exit 2; }
-else
-  [ -f "$from" ] || { echo "ci/baseline.sh: $from: no such file" >&2; exit 2; }
-  "$root/run_bench" compare "$from" "$from" --gates none >/dev/null || { echo "ci/baseline.sh: $from: not a usable result" >&2; exit 2; }
-  dest=$(python3 "$root/ci/baseline_path.py" "$from" "$root/reports/baselines") || exit 2
-  if [ ${#history[@]} -gt 0 ]; then learn_gates "$from" || exit 2; fi  # nothing stored
-  mkdir -p "$(dirname "$dest")"
-  cp "$from" "$dest.tmp.$$" && mv "$dest.tmp.$$" "$dest"
-  echo "baseline saved: $dest"
+if [ -z "$from" ]; then  # a run with history: stored only once its gates are learned
+  "$root/run_bench" --preset="$preset" --json="$work/run.json" || exit $?
+  from="$work/run.json"
 fi
+[ -f "$from" ] || { echo "ci/baseline.sh: $from: no such file" >&2; exit 2; }
+"$root/run_bench" compare "$from" "$from" --gates none >/dev/null || { echo "ci/baseline.sh: $from: not a usable result" >&2; exit 2; }
+dest=$(python3 "$root/ci/baseline_path.py" "$from" "$root/reports/baselines") || exit 2
+if [ ${#history[@]} -gt 0 ]; then learn_gates "$from" || exit 2; fi  # nothing stored
+mkdir -p "$(dirname "$dest")"
+cp "$from" "$dest.tmp.$$" && mv "$dest.tmp.$$" "$dest"
+echo "baseline saved: $dest"
 [ ${#history[@]} -eq 0 ] && exit 0
 gates="${dest%.json}.gates.json"
 cp "$work/gates.json" "$gates.tmp.$$" && mv "$gates.tmp.$$" "$gates" && echo "gates saved: $gates"

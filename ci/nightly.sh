@@ -27,7 +27,7 @@ summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat >>"$GITHUB_STEP_SUMMA
 # the regressed cases slower, said in the job summary and appended to the report. Whatever happens, it
 # returns 0: the nightly's status is the comparison's.
 bisect_regressions() {
-  local budget=${CUDABENCH_BISECT_BUDGET:-3600} good filter out="$dir/bisect-$stamp" section
+  local budget=${CUDABENCH_BISECT_BUDGET:-3600} good filter out="$dir/bisect-$stamp" section gates=()
   case $budget in ''|*[!0-9]*) echo "nightly: CUDABENCH_BISECT_BUDGET=$budget is not a number of seconds; no bisect" >&2; return 0 ;; esac
   [ "$budget" -gt 0 ] || return 0
   filter=$(python3 "$root/ci/nightly_bisect.py" filter "$2") || return 0
@@ -37,11 +37,13 @@ bisect_regressions() {
   if ! git -C "$root" merge-base --is-ancestor "$good" HEAD 2>/dev/null; then
     echo "nightly: the baseline's revision ${good:0:12} is not an ancestor of HEAD; no bisect" >&2; return 0
   fi
+  # The gates the comparison used (those stored beside the baseline), so bisect flags what the nightly flagged.
+  [ -f "${1%.json}.gates.json" ] && gates=(--gates="${1%.json}.gates.json")
   echo "nightly: bisecting ${good:0:12}..HEAD over $filter (budget ${budget}s; log: $out.log)" >&2
   # --time-limit stops before a revision is tested; the hard limit also bounds the ends and the last step.
   # shellcheck disable=SC2086  # CUDABENCH_BISECT_ARGS is a list of options
   (cd "$root" && timeout --kill-after=60 "$((2 * budget + 600))" "$run_bench" bisect --good="$good" --bad=HEAD --filter="$filter" \
-      --time-limit="$budget" --json "$out.json" ${CUDABENCH_BISECT_ARGS:-}) >"$out.log" 2>&1
+      --time-limit="$budget" --json "$out.json" "${gates[@]}" ${CUDABENCH_BISECT_ARGS:-}) >"$out.log" 2>&1
   if [ -f "$out.json" ] && section=$(python3 "$root/ci/nightly_bisect.py" markdown "$out.json"); then
     printf '\n%s\n' "$section" | summary
     [ -f "$3" ] && printf '\n%s\n' "$section" >>"$3"

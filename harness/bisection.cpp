@@ -81,7 +81,7 @@ bisection::bisection(std::size_t candidates) : bad_(candidates - 1), skipped_(ca
 std::optional<std::size_t> bisection::next() const {
   const std::ptrdiff_t lo = good_, hi = std::ptrdiff_t(bad_);
   const std::ptrdiff_t mid = lo + (hi - lo) / 2;
-  for (std::ptrdiff_t d = 0; d < hi - lo; ++d)  // the middle, then outwards: mid-1, mid+1, mid-2, ...
+  for (std::ptrdiff_t d = 0; d < hi - lo; ++d)  // the middle, then outwards: mid+1, mid-1, mid+2, ...
     for (const std::ptrdiff_t at : {mid - d, mid + d + 1})
       if (at > lo && at < hi && !skipped_[std::size_t(at)]) return std::size_t(at);
   return std::nullopt;

@@ -154,7 +154,8 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
     return r;
   }
   // With rounds the test compares the rounds' medians (fresh processes), which the method says.
-  r.method = b.rounds > 1 || c.rounds > 1 ? fmt::format("rank test ({} vs {} rounds)", r.base_n, r.cur_n) : "rank test";
+  const auto unit = [](const case_result& side, std::size_t n) { return fmt::format("{} {}", n, side.rounds > 1 ? "rounds" : "repetitions"); };
+  r.method = b.rounds > 1 || c.rounds > 1 ? fmt::format("rank test ({} vs {})", unit(b, r.base_n), unit(c, r.cur_n)) : "rank test";
   // A learned gate already holds the case's spread between runs (processes, boards, nights); the noise floor
   // stands in for it where none was learned.
   r.gate = learned ? learned->gate : std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));

@@ -26,7 +26,7 @@ struct compare_settings {
   /// The same for host-bound cases (CPU baselines, pageable/managed copies, host merges). Unset: they are
   /// reported but never gate, because on the H100 VM their medians moved by up to 5x between runs.
   std::optional<double> host_threshold;
-  double noise_floor = 3;        ///< a change must also exceed this many times the repetitions' CV
+  double noise_floor = 3;        ///< without a learned gate, a change must also exceed this many times the samples' CV
   double alpha = 0.01;           ///< significance level of the Mann-Whitney U test
   bool allow_device_mismatch = false;
   /// Gates learned from history (gates.hpp): a device-bound case's learned gate replaces `threshold` for it.
@@ -57,7 +57,7 @@ struct case_comparison {
   std::optional<double> p_value;  ///< the rank test's; none where no test ran (one sample a side, aggregates, not gated)
   /// The smallest change that would be flagged: max(gate, the rank test's detectable change); NaN where no test ran.
   double detectable = 0;
-  /// The change this case had to exceed: max(its class's threshold or learned gate, noise floor x CV); infinite
+  /// The change this case had to exceed: its learned gate, else max(its class's threshold, noise floor x CV); infinite
   /// for a case that is not gated, 0 where nothing was compared.
   double gate = 0;
   std::size_t gate_runs = 0; ///< the runs its learned gate came from; 0: the default threshold

@@ -87,11 +87,11 @@ class case_driver {
   std::unique_ptr<gpu_state> gpu_;
   std::string cached_name_;
   std::unique_ptr<fixture> cached_;
-  double fresh_run_s_ = 0;
-  double setup_s_ = 0, check_s_ = 0;  ///< host time to build and to run and check the fixture just built (0: reused)  ///< duration of the verification run of a just-built fixture (counts as warm-up)
+  double fresh_run_s_ = 0;  ///< duration of the verification run of a just-built fixture (counts as warm-up)
+  double setup_s_ = 0, check_s_ = 0;  ///< host time to build, and to run and check, the fixture just built (0: reused)
   std::map<std::string, case_result> results_;
-  std::set<std::string> unheld_;
-  std::optional<name_pattern> inject_pattern_;  ///< --inject-slowdown's pattern, compiled once  ///< cases whose queued work turned out to wait on the host
+  std::set<std::string> unheld_;  ///< cases whose queued work turned out to wait on the host
+  std::optional<name_pattern> inject_pattern_;  ///< --inject-slowdown's pattern, compiled once
 };
 
 }  // namespace cudabench

@@ -94,7 +94,7 @@ cudnn_conv5x5::cudnn_conv5x5(int n, const float* d_in, const float* d_mask, floa
   });
   char* end = nullptr;
   const long algo = std::strtol(chosen.c_str(), &end, 10);
-  p.algo = *end == '\0' && algo >= 0 && algo < CUDNN_CONVOLUTION_FWD_ALGO_COUNT ? cudnnConvolutionFwdAlgo_t(algo)
+  p.algo = end != chosen.c_str() && *end == '\0' && algo >= 0 && algo < CUDNN_CONVOLUTION_FWD_ALGO_COUNT ? cudnnConvolutionFwdAlgo_t(algo)
                                                                              : search_algorithm(descriptors, d_in, d_mask, d_out);
   p.algo_name = fmt::format("cuDNN algo {}", int(p.algo));
   std::size_t ws = 0;

@@ -1,4 +1,4 @@
-// The run's memo: one small file per key in the folder the supervisor names (CUDABENCH_WORKER_MEMO).
+// The run's memo: one small file per key in the folder the supervisor names (run_memo_environment).
 #include "cudabench/run_memo.hpp"
 
 #include <unistd.h>
@@ -24,7 +24,7 @@ std::string file_for(const std::string& dir, const std::string& key) {
 }  // namespace
 
 std::string run_memo(const std::string& key, const std::function<std::string()>& compute) {
-  const char* dir = std::getenv("CUDABENCH_WORKER_MEMO");
+  const char* dir = std::getenv(run_memo_environment);
   if (!dir || !*dir) return compute();
   const std::string path = file_for(dir, key);
   if (std::ifstream in{path, std::ios::binary}) {

@@ -30,7 +30,7 @@ s=$(run grep -rlE "getenv\(\"CUDABENCH_TEST_|CUDABENCH_TEST_[A-Z_]+" "$src/app" 
 # and marked incomplete, and the per-device directory is removed.
 mkdir -p "$tmp/intdev/tmp"
 abs_pretend=$(abs "$pretend")
-s=$(cd "$tmp/intdev" && TMPDIR="$tmp/intdev/tmp" timeout --preserve-status -s INT 8 "$abs_pretend" --pretend-devices=2 --devices=all --preset=nightly --filter=cpu --quiet --json "$tmp/intdev/merged.json" >"$tmp/out" 2>"$tmp/err"; echo $?)
+s=$(cd "$tmp/intdev" && TMPDIR="$tmp/intdev/tmp" timeout --preserve-status -s INT 8 "$abs_pretend" --pretend-devices=2 --devices=all --preset=nightly --rounds=1 --filter=cpu --quiet --json "$tmp/intdev/merged.json" >"$tmp/out" 2>"$tmp/err"; echo $?)
 check "SIGINT with --devices: exit 130, each device's finished cases merged and marked incomplete" 130 "$s" \
   'grep -q "^run_bench: interrupted by SIGINT; the finished cases of each device are in" "$tmp/err"' \
   'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d[\"context\"][\"cudabench\"]; n={r[\"name\"].split(\"/\")[0] for r in d[\"benchmarks\"]}; assert m[\"incomplete\"] and n == {\"dev0\", \"dev1\"}, (m, n)" "$tmp/intdev/merged.json"' \

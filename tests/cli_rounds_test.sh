@@ -66,6 +66,15 @@ check "--watchdog=off runs one round, in this process" 0 "$s" \
 s=$(run "$bench" --list --preset=nightly --filter="$cases" "${sizes[@]}")
 check "--list is not a run: no rounds" 0 "$s" '[ "$(wc -l <"$tmp/out")" = 5 ]'
 
+# ^C in the second round: the cases of the rounds that ran, marked incomplete.
+"$bench" "${quick[@]}" --rounds=3 --repetitions=3 --json "$tmp/int.json" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 600); do grep -q '(round 2/3' "$tmp/err" && break; sleep 0.05; done
+kill -INT "$pid"; wait "$pid"; s=$?
+check "SIGINT in round 2: exit 130, the finished rounds written, marked incomplete" 130 "$s" \
+  '[ "$(setting "$tmp/int.json" incomplete)" = True ] && [ "$(setting "$tmp/int.json" interrupted_by)" = SIGINT ]' \
+  '[ "$(rows "$tmp/int.json" | awk "{print \$2}" | sort -u | head -n 1)" = 1 ]' '[ "$(rows "$tmp/int.json" | wc -l)" -ge 5 ]'
+
 for bad in --rounds=0 --rounds=1001 --rounds=x --shuffle-seed=-1 --shuffle-seed=2147483648 \
            --benchmark_enable_random_interleaving=maybe; do
   s=$(run "$bench" "${quick[@]}" "$bad")

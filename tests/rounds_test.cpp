@@ -99,16 +99,16 @@ TEST(Rounds, TheResultsRecordRoundsSeedAndSetUpTimes) {
 TEST(Rounds, TheMemoComputesOncePerRun) {
   int computed = 0;
   auto compute = [&] { return "value " + std::to_string(++computed); };
-  ::unsetenv("CUDABENCH_WORKER_MEMO");
+  ::unsetenv(run_memo_environment);
   EXPECT_EQ(run_memo("k", compute), "value 1");
   EXPECT_EQ(run_memo("k", compute), "value 2");  // no run: nothing kept
   const std::string dir = make_temp_directory("memo-test");
-  ::setenv("CUDABENCH_WORKER_MEMO", dir.c_str(), 1);
+  ::setenv(run_memo_environment, dir.c_str(), 1);
   EXPECT_EQ(run_memo("algo/16384/dev0", compute), "value 3");
   EXPECT_EQ(run_memo("algo/16384/dev0", compute), "value 3");
   EXPECT_EQ(run_memo("algo/8192/dev0", compute), "value 4");
   EXPECT_EQ(run_memo("multi\nline key", compute), "value 5");  // not kept, still answered
   EXPECT_EQ(run_memo("multi\nline key", compute), "value 6");
-  ::unsetenv("CUDABENCH_WORKER_MEMO");
+  ::unsetenv(run_memo_environment);
   std::filesystem::remove_all(dir);
 }

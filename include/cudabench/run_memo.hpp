@@ -7,6 +7,9 @@
 
 namespace cudabench {
 
+/// The environment variable that names the run's memo folder (its supervisor sets it for each round).
+inline constexpr const char* run_memo_environment = "CUDABENCH_WORKER_MEMO";
+
 /// The value of `key` in this run: `compute()` the first time, read back after that, for as long as the run
 /// lasts (its rounds share a memo folder their supervisor made and removes). Outside a supervised run it is
 /// simply `compute()`. Keys and values are any text (a value of at most 64 KiB is kept; a longer one is
