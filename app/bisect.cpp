@@ -22,6 +22,7 @@
 #include "app/commands.hpp"
 #include "app/git_repo.hpp"
 #include "app/results_output.hpp"
+#include "harness/atomic_file.hpp"
 #include "harness/bisection.hpp"
 #include "harness/format.hpp"
 #include "harness/interrupt.hpp"
@@ -117,7 +118,7 @@ class bisect_session {
       fs::remove(path, ec);
     }
   } cache_;
-  std::unique_ptr<temp_dir> scratch_;    ///< results, logs and binaries of this bisection
+  std::unique_ptr<temp_directory> scratch_;    ///< results, logs and binaries of this bisection
   std::unique_ptr<git_worktree> tree_;
   std::optional<run_result> good_run_, bad_run_;
   std::string good_binary_;
@@ -378,7 +379,7 @@ int bisect_session::run() {
   // Holding the lock, whatever else is here was left by a bisect that was killed: its scratch folders go.
   for (const auto& entry : fs::directory_iterator(cache_.path, ec))
     if (const std::string name = entry.path().filename().string(); name != "lock" && name != "tree") fs::remove_all(entry.path(), ec);
-  scratch_ = std::make_unique<temp_dir>(cache_.path);
+  scratch_ = std::make_unique<temp_directory>("cudabench", cache_.path);
   tree_ = std::make_unique<git_worktree>(repo_, cache_.path + "/tree", good_);
   fmt::print(stderr, "bisect: {} commit{} after {} up to {}; worktree {}\n", candidates_.size(), candidates_.size() == 1 ? "" : "s",
              short_hash(good_), short_hash(bad_), tree_->path());

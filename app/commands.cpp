@@ -207,8 +207,8 @@ int report_command(int argc, char** argv) {
   const std::optional<command> cmd = command_by_name(name);
   if (!cmd) {
     fmt::print(stderr, "run_bench: {} (see ./run_bench --help)\n",
-               name.empty() ? "expected compare, report, trend, gates or bisect"
-                            : fmt::format("unknown command '{}': expected compare, report, trend, gates or bisect", printable(name)));
+               name.empty() ? "expected " + command_names("or")
+                            : fmt::format("unknown command '{}': expected {}", printable(name), command_names("or")));
     return 2;
   }
   // bisect passes what follows -- to the benchmark binary it runs

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/child_process.hpp"
+#include "harness/atomic_file.hpp"
 #include "harness/errors.hpp"
 #include "harness/format.hpp"
 
@@ -44,20 +45,8 @@ std::string first_line(const std::string& text) {
 }
 }  // namespace
 
-temp_dir::temp_dir(const std::string& parent) {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = (parent.empty() ? std::string(tmp && *tmp ? tmp : "/tmp") : parent) + "/cudabench-XXXXXX";
-  if (!::mkdtemp(pattern.data())) throw input_error(fmt::format("cannot make a temporary directory like {}", pattern));
-  path_ = pattern;
-}
-
-temp_dir::~temp_dir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
 command_output run_captured(const std::vector<std::string>& argv, const std::string& directory, child_spec::on_stop stop) {
-  const temp_dir capture;
+  const temp_directory capture;
   child_spec spec{.argv = argv, .environment = inherited_environment(""), .stop = stop};
   spec.output_path = capture.path() + "/out";
   spec.error_path = capture.path() + "/err";

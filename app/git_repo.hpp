@@ -14,19 +14,6 @@ struct command_output {
   std::string out, err;
 };
 
-/// A temporary directory, removed with what it holds when it goes. Not copyable (one owner removes it).
-class temp_dir {
- public:
-  /// Under `parent` (default $TMPDIR, else /tmp); throws input_error when it cannot be made.
-  explicit temp_dir(const std::string& parent = "");
-  ~temp_dir();
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 /// Runs `argv` in `directory` and returns its output; throws input_error when it cannot be started.
 command_output run_captured(const std::vector<std::string>& argv, const std::string& directory,

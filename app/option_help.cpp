@@ -8,8 +8,6 @@
 namespace cudabench::app {
 namespace {
 
-constexpr std::array all_commands{command::run, command::compare, command::report, command::trend, command::gates,
-                                  command::bisect};
 constexpr std::size_t help_width = 112, label_width = 25;
 
 constexpr std::string_view value_forms =
@@ -74,8 +72,8 @@ std::string command_help(command cmd) {
   const command_spec& info = command_info(cmd);
   std::string out = fmt::format("usage: {}\n", synopsis(cmd));
   if (cmd == command::run)
-    for (command c : {command::compare, command::report, command::trend, command::gates, command::bisect})
-      out += fmt::format("       {}   (./run_bench {} --help)\n", synopsis(c), command_info(c).name);
+    for (const command_spec& c : command_table())
+      if (c.cmd != command::run) out += fmt::format("       {}   (./run_bench {} --help)\n", synopsis(c.cmd), c.name);
   out += fmt::format("\n{}\n{}\n\noptions:\n", wrap(info.about, 0, 0), wrap(value_forms, 0, 0));
   for (const option_spec& o : option_table()) {
     if (!takes(o.commands, cmd)) continue;
@@ -90,15 +88,15 @@ std::string command_help(command cmd) {
 
 std::string commands_overview() {
   std::string out = "usage:";
-  for (command c : {command::compare, command::report, command::trend, command::gates, command::bisect})
-    out += fmt::format("{}{}\n", out == "usage:" ? " " : "       ", synopsis(c));
+  for (const command_spec& c : command_table())
+    if (c.cmd != command::run) out += fmt::format("{}{}\n", out == "usage:" ? " " : "       ", synopsis(c.cmd));
   return out + "\nEach command's --help lists its options (./run_bench compare --help).\n";
 }
 
 std::string options_reference_markdown() {
   std::string out = fmt::format("## Options\n\n{}\n", md_cell(value_forms));
-  for (command c : all_commands) {
-    const command_spec& info = command_info(c);
+  for (const command_spec& info : command_table()) {
+    const command c = info.cmd;
     out += fmt::format("\n### `{}`\n\n{}\n\n| option | meaning |\n|---|---|\n", synopsis(c), md_cell(info.about));
     for (const option_spec& o : option_table())
       if (takes(o.commands, c)) out += fmt::format("| {} | {} |\n", md_code(label(o)), md_cell(o.help));
@@ -109,7 +107,8 @@ std::string options_reference_markdown() {
 
 std::string options_summary_markdown() {
   std::string out = "| command | options |\n|---|---|\n";
-  for (command c : all_commands) {
+  for (const command_spec& info : command_table()) {
+    const command c = info.cmd;
     std::string names;
     for (const option_spec& o : option_table())
       if (takes(o.commands, c)) names += (names.empty() ? "" : " ") + md_code(label(o));

@@ -104,8 +104,8 @@ command_line parse_command_line(command cmd, const std::vector<std::string>& arg
     const option_token t = read_option(args, i);
     i = t.last;
     if (t.positional && cmd == command::run)
-      throw usage_error(fmt::format("unknown command '{}' (the commands are compare, report, trend, gates and bisect; options start with --)",
-                                    printable(t.value)));
+      throw usage_error(fmt::format("unknown command '{}' (the commands are {}; options start with --)", printable(t.value),
+                                    command_names("and")));
     if (t.positional) {
       cl.inputs.push_back(t.value);
       continue;

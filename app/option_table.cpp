@@ -14,7 +14,7 @@ namespace {
 using o_ = run_options;
 constexpr command_set run = unsigned(command::run), compare = unsigned(command::compare), report = unsigned(command::report),
                       trend = unsigned(command::trend), gates = unsigned(command::gates), bisect = unsigned(command::bisect),
-                      all = run | compare | report | trend | bisect;
+                      all = run | compare | report | trend | gates | bisect;
 
 std::string name_of(const option_spec& spec) { return std::string(spec.name); }
 
@@ -318,7 +318,7 @@ const std::array table{
                 s.options.time_unit = unit;
               },
               .help = "Google Benchmark's: the time unit of every row"},
-  option_spec{.name = "--help", .alias = "-h", .kind = arity::flag, .commands = all | gates, .apply = set_flag_noop,
+  option_spec{.name = "--help", .alias = "-h", .kind = arity::flag, .commands = all, .apply = set_flag_noop,
               .help = "the options of the command, then exit"},
 };
 #undef ACT
@@ -333,12 +333,6 @@ const std::array commands{
   command_spec{command::report, "report", "RESULT.json", 1,
                "Speedup tables of one run: each variant against its family's reference variants.",
                "0 written, 2 usage or input error"},
-  command_spec{command::bisect, "bisect", "--good=REV --bad=REV --filter=REGEX", 0,
-               "Finds the commit that made the --filter cases slower: builds revisions of the repository it is started "
-               "in, each in a worktree apart, runs the binary on them (arguments after -- go to it; default "
-               "--preset=nightly) and bisects over the cases the comparison of the two ends flags as regressions.",
-               "0 the first bad commit found, 1 nothing to bisect (no regression between the ends) or no single "
-               "commit named (skipped revisions, --time-limit), 2 usage or input error"},
   command_spec{command::trend, "trend", "RESULT_DIR", 1,
                "One line per case over the runs in RESULT_DIR (oldest first), flagging steps that hold; files that "
                "cannot be read are named and left out.",
@@ -348,6 +342,12 @@ const std::array commands{
                "preset (result files, or directories whose *.json files are runs, as trend reads them): the larger of "
                "--floor and --k times the drift. compare uses the gates file through --gates, or beside the baseline.",
                "0 written, 2 usage or input error", true},
+  command_spec{command::bisect, "bisect", "--good=REV --bad=REV --filter=REGEX", 0,
+               "Finds the commit that made the --filter cases slower: builds revisions of the repository it is started "
+               "in, each in a worktree apart, runs the binary on them (arguments after -- go to it; default "
+               "--preset=nightly) and bisects over the cases the comparison of the two ends flags as regressions.",
+               "0 the first bad commit found, 1 nothing to bisect (no regression between the ends) or no single "
+               "commit named (skipped revisions, --time-limit), 2 usage or input error"},
 };
 
 }  // namespace
@@ -364,6 +364,18 @@ const command_spec& command_info(command c) {
   for (const command_spec& s : commands)
     if (s.cmd == c) return s;
   return commands[0];
+}
+
+std::span<const command_spec> command_table() { return commands; }
+
+std::string command_names(std::string_view last) {
+  std::vector<std::string_view> names;
+  for (const command_spec& s : commands)
+    if (!s.name.empty()) names.push_back(s.name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += fmt::format("{}{}", i == 0 ? "" : i + 1 == names.size() ? fmt::format(" {} ", last) : ", ", names[i]);
+  return out;
 }
 
 std::optional<command> command_by_name(std::string_view name) {

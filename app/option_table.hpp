@@ -81,6 +81,10 @@ struct command_spec {
 const command_spec& command_info(command c);
 /// compare, report, trend, gates or bisect by name; nothing for anything else.
 std::optional<command> command_by_name(std::string_view name);
+/// Every command, in the order help and the docs list them (run first).
+std::span<const command_spec> command_table();
+/// The named commands as a list for a message: "compare, report, trend, gates or bisect" (`last` "or"/"and").
+std::string command_names(std::string_view last);
 /// "./run_bench" or "./run_bench compare": how messages and usage name the command.
 std::string command_title(command c);
 

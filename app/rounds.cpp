@@ -1,11 +1,10 @@
 // The rounds of a supervised run: shuffled passes over the cases, one worker process each, merged.
 #include "app/rounds.hpp"
 
-#include "harness/atomic_file.hpp"
-
-#include <filesystem>
 #include <random>
 #include <set>
+
+#include "harness/atomic_file.hpp"
 
 namespace cudabench::app {
 
@@ -46,20 +45,13 @@ void merge_round(supervised_run& all, supervised_run&& one, int round, int round
 supervised_run run_rounds(const std::vector<std::string>& args, const std::vector<std::string>& names, double watchdog_s,
                           bool want_trace, const round_plan& plan) {
   supervised_run all;
-  const std::string memo = make_temp_directory("cudabench-memo");
-  struct remove_memo {
-    const std::string& path;
-    ~remove_memo() {
-      std::error_code ec;
-      std::filesystem::remove_all(path, ec);
-    }
-  } cleanup{memo};
+  const temp_directory memo("cudabench-memo");  // what the rounds share (cudabench/run_memo.hpp)
   std::vector<std::string> todo = names;
   std::size_t before = 0;
   for (int round = 1; round <= plan.rounds && !todo.empty(); ++round) {
     const std::vector<std::string> order = plan.rounds > 1 ? round_order(todo, plan.seed, round) : todo;
     round_position at{.round = round, .rounds = plan.rounds, .before = before,
-                      .total = before + todo.size() * std::size_t(plan.rounds - round + 1), .memo_dir = memo};
+                      .total = before + todo.size() * std::size_t(plan.rounds - round + 1), .memo_dir = memo.path()};
     merge_round(all, supervise(args, order, watchdog_s, want_trace && round == plan.rounds, at), round, plan.rounds);
     if (all.interrupted_by) break;
     before += todo.size();

@@ -37,20 +37,6 @@ constexpr const char* env_progress = "CUDABENCH_WORKER_PROGRESS";
 constexpr const char* env_round = "CUDABENCH_WORKER_ROUND";
 constexpr const char* env_memo = cudabench::run_memo_environment;
 
-/// A private directory for the workers' files, removed with everything in it.
-class scratch_dir {
- public:
-  scratch_dir() : path_(make_temp_directory("cudabench-run")) {}
-  ~scratch_dir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  scratch_dir(const scratch_dir&) = delete;
-  scratch_dir& operator=(const scratch_dir&) = delete;
-  const std::string& path() const { return path_; }
- private:
-  std::string path_;
-};
 
 /// A file descriptor closed on destruction.
 class fd_guard {
@@ -293,7 +279,7 @@ supervised_run supervise(const std::vector<std::string>& args, const std::vector
   if (at.total == 0) at.total = cases.size();
   at.cases = cases.size();
   install_stop_signals();
-  const scratch_dir dir;
+  const temp_directory dir("cudabench-run");  // the workers' files
   supervised_run out;
   std::vector<std::string> remaining = cases;
   for (int round = 0; !remaining.empty() && !out.interrupted_by; ++round) {

@@ -27,12 +27,26 @@ void write_file_atomically(const std::string& path, const std::string& content) 
 
 void check_writable(const std::string& path) { output_sink(path).check(); }
 
+namespace {
+std::string make_directory_under(const fs::path& parent, const std::string& prefix) {
+  std::string dir = (parent / (prefix + "-XXXXXX")).string();
+  if (!::mkdtemp(dir.data())) throw input_error("cannot create a temporary directory (" + dir + "): " + std::strerror(errno));
+  return dir;
+}
+}  // namespace
+
 std::string make_temp_directory(const std::string& prefix) {
   std::error_code ec;
   const fs::path base = fs::temp_directory_path(ec);  // $TMPDIR, else /tmp
-  std::string dir = ((ec ? fs::path("/tmp") : base) / (prefix + "-XXXXXX")).string();
-  if (!::mkdtemp(dir.data())) throw input_error("cannot create a temporary directory (" + dir + "): " + std::strerror(errno));
-  return dir;
+  return make_directory_under(ec ? fs::path("/tmp") : base, prefix);
+}
+
+temp_directory::temp_directory(const std::string& prefix, const std::string& parent)
+    : path_(parent.empty() ? make_temp_directory(prefix) : make_directory_under(parent, prefix)) {}
+
+temp_directory::~temp_directory() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
 }
 
 namespace {

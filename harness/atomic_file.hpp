@@ -19,6 +19,20 @@ void check_writable(const std::string& path);
 /// returns its path; throws input_error naming it when it cannot.
 std::string make_temp_directory(const std::string& prefix);
 
+/// A private temporary directory, `prefix`-XXXXXX under `parent` (default $TMPDIR, else /tmp), removed with
+/// everything in it when this goes; throws input_error naming it when it cannot be made.
+class temp_directory {
+ public:
+  explicit temp_directory(const std::string& prefix = "cudabench", const std::string& parent = "");
+  ~temp_directory();
+  temp_directory(const temp_directory&) = delete;
+  temp_directory& operator=(const temp_directory&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 /// Reads a whole regular file, or standard input for "-", of at most max_input_size() bytes; throws
 /// input_error naming the path when it is missing, unreadable, over the limit or not a regular file (a FIFO
 /// or a device is refused at once, never waited on or read without end).
