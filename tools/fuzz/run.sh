@@ -21,9 +21,9 @@ reader=(harness/results.cpp harness/results_model.cpp harness/device_info.cpp ha
 declare -A sources=(
   [results]="tests/fuzz/results_fuzzer.cpp ${reader[*]}"
   [options]="tests/fuzz/options_fuzzer.cpp app/options.cpp app/option_parse.cpp app/option_table.cpp app/option_help.cpp
-           harness/pattern.cpp harness/presets.cpp harness/format.cpp"
+           harness/pattern.cpp harness/presets.cpp harness/format.cpp harness/output_sink.cpp"
   [trend]="tests/fuzz/trend_fuzzer.cpp reports/trend.cpp reports/svg.cpp reports/escape.cpp ${reader[*]}"
-  [report]="tests/fuzz/report_fuzzer.cpp reports/*.cpp harness/compare.cpp ${reader[*]}"
+  [report]="tests/fuzz/report_fuzzer.cpp reports/*.cpp harness/compare.cpp harness/gates.cpp ${reader[*]}"
 )
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(results options trend report)
