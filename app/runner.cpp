@@ -324,7 +324,8 @@ int run_command(const run_options& opt, const std::vector<std::string>& args, ch
   run_description run;
   run.info = collect_run_info(p.name, p.repetitions * p.rounds);
   run.info.rounds = p.rounds;
-  if (p.rounds > 1) run.shuffle_seed = opt.shuffle_seed ? *opt.shuffle_seed : fresh_shuffle_seed();
+  // The supervisor draws the seed; a worker is handed its round's order and needs none.
+  if (p.rounds > 1 && !worker) run.shuffle_seed = opt.shuffle_seed ? *opt.shuffle_seed : fresh_shuffle_seed();
   run.cache = opt.cache;
   if (opt.inject_regex) run.injected = fmt::format("{}:{:g}", *opt.inject_regex, opt.inject_pct);
   if (!worker) return run_selected(opt, args, p, s, selected, run, argv);
