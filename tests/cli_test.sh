@@ -205,7 +205,7 @@ s=$(run "$report" trend "$tmp/tr" --allow-device-mismatch); check "trend over tw
 # Interruption: the finished cases written and marked incomplete, no temporary file, one line, 128+signal;
 # with nothing finished an existing file is left as it was.
 mkdir -p "$tmp/int"
-s=$(cd "$tmp/int" && timeout --preserve-status -s INT 6 "$abs_bench" --preset=nightly --filter=cpu --quiet --json "$tmp/int/out.json" >"$tmp/out" 2>"$tmp/err"; echo $?)
+s=$(cd "$tmp/int" && timeout --preserve-status -s INT 6 "$abs_bench" --preset=nightly --rounds=1 --filter=cpu --quiet --json "$tmp/int/out.json" >"$tmp/out" 2>"$tmp/err"; echo $?)
 check "SIGINT during a run: exit 130, the finished cases in the JSON marked incomplete, no debris" 130 "$s" \
   'grep -q "^run_bench: interrupted by SIGINT after [1-9][0-9]* of 22 case(s); the finished ones are in" "$tmp/err"' \
   'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d[\"context\"][\"cudabench\"]; assert m[\"incomplete\"] is True and m[\"interrupted_by\"] == \"SIGINT\" and d[\"benchmarks\"], m" "$tmp/int/out.json"' \
