@@ -14,6 +14,7 @@
 #include "kernels/conv2d.cuh"
 #include "kernels/conv2d_cpu.hpp"
 #include "kernels/conv2d_cudnn.hpp"
+#include "kernels/device_fill.cuh"
 #include "kernels/host_data.hpp"
 
 namespace {
@@ -48,14 +49,11 @@ class conv_gpu final : public cudabench::fixture {
  public:
   conv_gpu(variant v, int n) : v_(v), n_(n), total_(std::size_t(n) * n), mask_(random_mask(kernels::fresh_seed())) {
     cudabench::require_device_memory(2.0 * total_ * sizeof(float));
-    cudabench::require_host_memory(2.0 * total_ * sizeof(float));
-    h_in_.resize(total_);
-    h_out_.resize(total_);
-    kernels::fill_uniform(h_in_.data(), total_, -1.0f, 1.0f, kernels::fresh_seed());
+    cudabench::require_host_memory(2.0 * total_ * sizeof(float));  // the check's host copies
     d_in_ = cudabench::device_buffer<float>(total_);
     d_out_ = cudabench::device_buffer<float>(total_);
     d_mask_ = cudabench::device_buffer<float>(taps);
-    CB_CHECK(cudaMemcpy(d_in_.get(), h_in_.data(), total_ * sizeof(float), cudaMemcpyHostToDevice));
+    kernels::fill_uniform_device(d_in_.get(), total_, -1.0f, 1.0f, seed_, nullptr);
     set_mask(mask_.data());
     poison();  // before cuDNN's algorithm search, whose candidates may read the output (compute-sanitizer initcheck)
     if (v_ == variant::cudnn) cudnn_ = std::make_unique<kernels::cudnn_conv5x5>(n_, d_in_.get(), d_mask_.get(), d_out_.get());
@@ -91,6 +89,11 @@ class conv_gpu final : public cudabench::fixture {
   }
   void poison() { CB_CHECK(cudaMemset(d_out_.get(), 0xFF, total_ * sizeof(float))); }  // all-ones bits: NaN
   std::string fetch_and_check(const float* mask) {
+    if (h_in_.empty()) {  // the input, rebuilt from its seed, and room for the output: only a checked run needs them
+      h_in_.resize(total_);
+      kernels::fill_uniform(h_in_.data(), total_, -1.0f, 1.0f, seed_);
+      h_out_.resize(total_);
+    }
     CB_CHECK(cudaMemcpy(h_out_.data(), d_out_.get(), total_ * sizeof(float), cudaMemcpyDeviceToHost));
     return check_conv(h_in_.data(), h_out_.data(), n_, mask);
   }
@@ -98,6 +101,7 @@ class conv_gpu final : public cudabench::fixture {
   int n_;
   std::size_t total_;
   std::array<float, taps> mask_;
+  std::uint64_t seed_ = kernels::fresh_seed();
   std::vector<float> h_in_, h_out_;
   cudabench::device_buffer<float> d_in_, d_out_, d_mask_;
   std::unique_ptr<kernels::cudnn_conv5x5> cudnn_;

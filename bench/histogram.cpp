@@ -11,6 +11,7 @@
 #include "cudabench/registry.hpp"
 #include "kernels/histogram.cuh"
 #include "kernels/histogram_cpu.hpp"
+#include "kernels/device_fill.cuh"
 #include "kernels/host_data.hpp"
 
 namespace {
@@ -26,13 +27,10 @@ class histogram_gpu final : public cudabench::fixture {
  public:
   histogram_gpu(variant v, std::size_t n) : v_(v), n_(n) {
     cudabench::require_device_memory(double(n) * sizeof(int) + 4.0 * histogram_bins * histogram_config::shared_blocks);
-    cudabench::require_host_memory(double(n) * sizeof(int));
-    std::vector<int> h_in(n);
-    kernels::fill_ints(h_in.data(), n, 0, histogram_bins, kernels::fresh_seed());
-    kernels::histogram_cpu(h_in.data(), n, want_.data());
+    cudabench::require_host_memory(double(n) * sizeof(int));  // the check's host copy
     d_in_ = cudabench::device_buffer<int>(n);
     d_hist_ = cudabench::device_buffer<unsigned>(histogram_bins);
-    CB_CHECK(cudaMemcpy(d_in_.get(), h_in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    kernels::fill_ints_device(d_in_.get(), n, 0, histogram_bins, seed_, nullptr);
     CB_CHECK(cudaMemset(d_hist_.get(), 0xFF, histogram_bins * sizeof(unsigned)));  // poison
     if (v == variant::shared_cpu_merge || v == variant::shared_gpu_merge) {
       d_partials_ = cudabench::device_buffer<unsigned>(std::size_t(histogram_bins) * histogram_config::shared_blocks);
@@ -77,7 +75,13 @@ class histogram_gpu final : public cudabench::fixture {
       lost_ = double(n_) - double(total);
       return total <= n_ ? std::string() : "the racy kernel counted more than it read";
     }
-    return kernels::compare_elements(got.data(), want_.data(), histogram_bins, 0);
+    std::array<unsigned, histogram_bins> want{};
+    {
+      std::vector<int> h_in(n_);  // the input, rebuilt from its seed
+      kernels::fill_ints(h_in.data(), n_, 0, histogram_bins, seed_);
+      kernels::histogram_cpu(h_in.data(), n_, want.data());
+    }
+    return kernels::compare_elements(got.data(), want.data(), histogram_bins, 0);
   }
   void add_counters(std::map<std::string, double>& c) const override {
     if (v_ == variant::naive) { c["lost_counts"] = lost_; c["lost_fraction"] = lost_ / double(n_); }
@@ -88,7 +92,8 @@ class histogram_gpu final : public cudabench::fixture {
  private:
   variant v_;
   std::size_t n_;
-  std::array<unsigned, histogram_bins> want_{}, merged_{};
+  std::uint64_t seed_ = kernels::fresh_seed();
+  std::array<unsigned, histogram_bins> merged_{};
   cudabench::device_buffer<int> d_in_;
   cudabench::device_buffer<unsigned> d_hist_, d_partials_;
   cudabench::pinned_buffer<unsigned> h_partials_;

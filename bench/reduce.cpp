@@ -10,6 +10,7 @@
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
+#include "kernels/device_fill.cuh"
 #include "kernels/host_data.hpp"
 #include "kernels/reduce.cuh"
 #include "kernels/vector_cpu.hpp"
@@ -30,12 +31,9 @@ class reduce_gpu final : public cudabench::fixture {
  public:
   reduce_gpu(variant v, std::size_t n) : v_(v), n_(n) {
     cudabench::require_device_memory(double(n) * sizeof(float) * 1.1);
-    cudabench::require_host_memory(double(n) * sizeof(float));
-    std::vector<float> h(n);
-    kernels::fill_uniform(h.data(), n, 0.0f, 1.0f, kernels::fresh_seed());
-    want_ = kernels::sum_cpu(h.data(), n);
+    cudabench::require_host_memory(double(n) * sizeof(float));  // the check's host copy
     d_in_ = cudabench::device_buffer<float>(n);
-    CB_CHECK(cudaMemcpy(d_in_.get(), h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    kernels::fill_uniform_device(d_in_.get(), n, 0.0f, 1.0f, seed_, nullptr);
     d_result_ = cudabench::device_buffer<float>(1);
     CB_CHECK(cudaMemset(d_result_.get(), 0xFF, sizeof(float)));  // NaN poison
     const std::size_t scratch = v == variant::recursive_tail ? kernels::reduce_recursive_scratch(n) : kernels::reduce_config::max_blocks;
@@ -57,12 +55,14 @@ class reduce_gpu final : public cudabench::fixture {
   std::string verify() override {
     float got = 0;
     CB_CHECK(cudaMemcpy(&got, d_result_.get(), sizeof got, cudaMemcpyDeviceToHost));
-    return check_sum(got, want_);
+    std::vector<float> h(n_);  // the input, rebuilt from its seed
+    kernels::fill_uniform(h.data(), n_, 0.0f, 1.0f, seed_);
+    return check_sum(got, kernels::sum_cpu(h.data(), n_));
   }
  private:
   variant v_;
   std::size_t n_;
-  double want_ = 0;
+  std::uint64_t seed_ = kernels::fresh_seed();
   cudabench::device_buffer<float> d_in_, d_result_, d_a_, d_b_;
   cudabench::device_buffer<unsigned> d_counter_{1};
   std::unique_ptr<kernels::cub_sum> cub_;

@@ -9,6 +9,7 @@
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
+#include "kernels/device_fill.cuh"
 #include "kernels/host_data.hpp"
 #include "kernels/vector_cpu.hpp"
 #include "kernels/vector_ops.cuh"
@@ -71,9 +72,11 @@ class vector_managed final : public cudabench::fixture {
     a_ = cudabench::managed_buffer<float>(n);
     b_ = cudabench::managed_buffer<float>(n);
     c_ = cudabench::managed_buffer<float>(n);
-    kernels::fill_uniform(a_.get(), n, -1.0f, 1.0f, kernels::fresh_seed());
-    kernels::fill_uniform(b_.get(), n, -1.0f, 1.0f, kernels::fresh_seed());
-    std::memset(c_.get(), 0xFF, n * sizeof(float));
+    // Written on the device; prepare() sends every page to the host before each run, as the source's host fill left them.
+    kernels::fill_uniform_device(a_.get(), n, -1.0f, 1.0f, kernels::fresh_seed(), nullptr);
+    kernels::fill_uniform_device(b_.get(), n, -1.0f, 1.0f, kernels::fresh_seed(), nullptr);
+    CB_CHECK(cudaMemset(c_.get(), 0xFF, n * sizeof(float)));
+    CB_CHECK(cudaDeviceSynchronize());
   }
   void prepare(cudaStream_t s) override {
     const cudaMemLocation host{cudaMemLocationTypeHost, 0};

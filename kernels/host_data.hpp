@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "kernels/counter_random.hpp"
+
 namespace kernels {
 
 /// A fresh seed for every check, so each run tests the kernels on new data.
@@ -18,17 +20,15 @@ inline std::uint64_t fresh_seed() {
   return (std::uint64_t(rd()) << 32) ^ rd();
 }
 
-/// Runs fn(begin, end, chunk_seed) over [0, n) in chunks of 2^20 on all cores; each chunk has its own
-/// seed derived from `seed`, so the data depends on the seed alone, not on the thread count.
+/// Runs fn(begin, end) over [0, n) in chunks of 2^20 on all cores.
 template <typename Fn>
-void parallel_chunks(std::size_t n, std::uint64_t seed, Fn fn) {
+void parallel_chunks(std::size_t n, Fn fn) {
   constexpr std::size_t chunk = std::size_t(1) << 20;
   const std::size_t chunks = (n + chunk - 1) / chunk;
   const std::size_t workers = std::min<std::size_t>(chunks, std::max(1u, std::thread::hardware_concurrency()));
   std::atomic<std::size_t> next{0};
   auto work = [&] {
-    for (std::size_t c; (c = next.fetch_add(1)) < chunks;)
-      fn(c * chunk, std::min(n, (c + 1) * chunk), seed ^ (0x9E3779B97F4A7C15ull * (c + 1)));
+    for (std::size_t c; (c = next.fetch_add(1)) < chunks;) fn(c * chunk, std::min(n, (c + 1) * chunk));
   };
   std::vector<std::thread> pool;
   for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work);
@@ -36,31 +36,23 @@ void parallel_chunks(std::size_t n, std::uint64_t seed, Fn fn) {
   for (auto& t : pool) t.join();
 }
 
+// Element i depends on (seed, i) alone (kernels/counter_random.hpp): not on the thread count, and the same
+// values kernels/device_fill.cuh writes on the device for that seed.
 inline void fill_bytes(std::uint8_t* p, std::size_t n, std::uint64_t seed) {
-  parallel_chunks(n, seed, [p](std::size_t b, std::size_t e, std::uint64_t s) {
-    std::mt19937_64 g(s);
-    std::size_t i = b;
-    for (; i + 8 <= e; i += 8) {
-      std::uint64_t v = g();
-      for (int k = 0; k < 8; ++k) p[i + k] = std::uint8_t(v >> (8 * k));
-    }
-    for (; i < e; ++i) p[i] = std::uint8_t(g());
+  parallel_chunks(n, [=](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) p[i] = counter_random::byte(seed, i);
   });
 }
 
 inline void fill_uniform(float* p, std::size_t n, float lo, float hi, std::uint64_t seed) {
-  parallel_chunks(n, seed, [=](std::size_t b, std::size_t e, std::uint64_t s) {
-    std::mt19937_64 g(s);
-    std::uniform_real_distribution<float> d(lo, hi);
-    for (std::size_t i = b; i < e; ++i) p[i] = d(g);
+  parallel_chunks(n, [=](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) p[i] = counter_random::uniform(seed, i, lo, hi);
   });
 }
 
 inline void fill_ints(int* p, std::size_t n, int lo, int hi_exclusive, std::uint64_t seed) {
-  parallel_chunks(n, seed, [=](std::size_t b, std::size_t e, std::uint64_t s) {
-    std::mt19937_64 g(s);
-    std::uniform_int_distribution<int> d(lo, hi_exclusive - 1);
-    for (std::size_t i = b; i < e; ++i) p[i] = d(g);
+  parallel_chunks(n, [=](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) p[i] = counter_random::uniform_int(seed, i, lo, hi_exclusive);
   });
 }
 

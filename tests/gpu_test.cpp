@@ -18,6 +18,7 @@
 #include "harness/trace_recorder.hpp"
 #include "kernels/conv2d.cuh"
 #include "kernels/conv2d_cpu.hpp"
+#include "kernels/device_fill.cuh"
 #include "kernels/histogram.cuh"
 #include "kernels/histogram_cpu.hpp"
 #include "kernels/host_data.hpp"
@@ -54,6 +55,32 @@ TEST(Gpu, InvertOnOddSizesAndOffsets) {
     invert_cpu(in.data() + 3, want.data(), n);
     ASSERT_EQ(compare_elements(out.data(), want.data(), n, 0), "") << "n=" << n;
   }
+}
+
+// A fixture fills its input on the device and its check rebuilds the host copy from the seed: the two must
+// agree bit for bit.
+TEST(Gpu, DeviceFillsWriteTheHostFillsValues) {
+  REQUIRE_GPU();
+  const std::size_t n = (std::size_t(1) << 21) + 777;
+  const std::uint64_t seed = fresh_seed();
+  std::vector<float> f(n), want_f(n);
+  std::vector<int> i(n), want_i(n);
+  std::vector<std::uint8_t> b(n), want_b(n);
+  cudabench::device_buffer<float> d_f(n);
+  cudabench::device_buffer<int> d_i(n);
+  cudabench::device_buffer<std::uint8_t> d_b(n);
+  kernels::fill_uniform_device(d_f.get(), n, -1.0f, 1.0f, seed, nullptr);
+  kernels::fill_ints_device(d_i.get(), n, 0, 256, seed, nullptr);
+  kernels::fill_bytes_device(d_b.get(), n, seed, nullptr);
+  CB_CHECK(cudaMemcpy(f.data(), d_f.get(), n * sizeof(float), cudaMemcpyDeviceToHost));
+  CB_CHECK(cudaMemcpy(i.data(), d_i.get(), n * sizeof(int), cudaMemcpyDeviceToHost));
+  CB_CHECK(cudaMemcpy(b.data(), d_b.get(), n, cudaMemcpyDeviceToHost));
+  fill_uniform(want_f.data(), n, -1.0f, 1.0f, seed);
+  fill_ints(want_i.data(), n, 0, 256, seed);
+  fill_bytes(want_b.data(), n, seed);
+  EXPECT_EQ(compare_elements(f.data(), want_f.data(), n, 0), "");
+  EXPECT_EQ(compare_elements(i.data(), want_i.data(), n, 0), "");
+  EXPECT_EQ(compare_elements(b.data(), want_b.data(), n, 0), "");
 }
 
 // The zero-copy inversion reads and writes pinned host memory through its mapped device address; sizes

@@ -96,3 +96,39 @@ TEST(HostData, CompareElementsReportsTheFirstMismatch) {
   std::vector<float> nan{std::nanf("")}, one{1};
   EXPECT_NE(compare_elements(nan.data(), one.data(), 1, 100), "");
 }
+
+// Seeded inputs: element i is a function of (seed, i) alone, whatever the chunking over threads, in range,
+// spread over it, and different for another seed (the device fills write these same values: gpu_test).
+TEST(HostData, SeededFillsDependOnSeedAndIndexAlone) {
+  const std::size_t n = (std::size_t(1) << 21) + 12345;  // more than two chunks of the parallel fill
+  const std::uint64_t seed = fresh_seed();
+  std::vector<float> a(n), b(n), other(n);
+  fill_uniform(a.data(), n, -1.0f, 1.0f, seed);
+  fill_uniform(b.data(), n, -1.0f, 1.0f, seed);
+  fill_uniform(other.data(), n, -1.0f, 1.0f, seed + 1);
+  EXPECT_EQ(a, b);
+  std::size_t same = 0, below_zero = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_TRUE(a[i] >= -1.0f && a[i] < 1.0f) << "element " << i << " is " << a[i];
+    ASSERT_EQ(a[i], counter_random::uniform(seed, i, -1.0f, 1.0f)) << "element " << i;
+    same += a[i] == other[i];
+    below_zero += a[i] < 0;
+  }
+  EXPECT_LT(same, n / 1000);
+  EXPECT_NEAR(double(below_zero) / double(n), 0.5, 0.01);
+
+  std::vector<int> ints(n);
+  std::vector<std::size_t> counts(256);
+  fill_ints(ints.data(), n, 0, 256, seed);
+  for (int v : ints) {
+    ASSERT_TRUE(v >= 0 && v < 256) << v;
+    ++counts[std::size_t(v)];
+  }
+  for (std::size_t c : counts) EXPECT_NEAR(double(c), double(n) / 256, double(n) / 256 * 0.05);
+
+  std::vector<std::uint8_t> bytes(n);
+  fill_bytes(bytes.data(), n, seed);
+  std::size_t high = 0;
+  for (auto v : bytes) high += v >= 128;
+  EXPECT_NEAR(double(high) / double(n), 0.5, 0.01);
+}
