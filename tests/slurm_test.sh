@@ -22,7 +22,10 @@ stop_daemons() {
 }
 trap stop_daemons EXIT
 trap 'exit 1' INT TERM   # ctest's timeout: still stop the daemons
-show_logs() { for f in "$tmp"/log/*; do echo "--- $f"; tail -n 40 "$f"; done; }
+show_logs() {  # the daemons' logs and the jobs' output
+  local f
+  for f in "$tmp"/log/* "$tmp"/results/*/slurm-*.out; do [ -f "$f" ] && { echo "--- $f"; tail -n 40 "$f"; }; done
+}
 die() { echo "FAIL $*"; show_logs; exit 1; }
 
 if ! command -v slurmctld >/dev/null 2>&1 || ! command -v slurmd >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1 \
@@ -134,7 +137,7 @@ export CUDABENCH_NIGHTLY_ARGS="--filter=cpu --preset=quick --repetitions=1"
 unset GITHUB_STEP_SUMMARY
 
 # Each model's baseline: one run of the same cases, named after the model.
-s=$(CUDABENCH_FLEET_MODEL=model-a run "$tmp/runner" $CUDABENCH_NIGHTLY_ARGS --json "$tmp/base.json")
+s=$(CUDABENCH_FLEET_MODEL=model-a run timeout 300 "$tmp/runner" $CUDABENCH_NIGHTLY_ARGS --json "$tmp/base.json")
 check "a baseline run of the CPU cases" 0 "$s" '[ -f "$tmp/base.json" ]'
 [ "$s" = 0 ] || { cat "$tmp/err"; exit 1; }
 for m in model-a model-b; do
@@ -170,7 +173,8 @@ check "the fleet job ran after both, with fleet over both models' directories" 0
 if "$report_bin" fleet --help >/dev/null 2>&1; then
   check "the fleet report written (md, html, csv) and fleet.sh --wait exits 0" 0 "$s" \
     "ls '$tmp/results/fleet'/fleet-*.md '$tmp/results/fleet'/fleet-*.html '$tmp/results/fleet'/fleet-*.csv >/dev/null" \
-    "grep -q model-a '$tmp/results/fleet'/fleet-*.csv" "grep -q model-b '$tmp/results/fleet'/fleet-*.csv"
+    "cat '$tmp/results/fleet'/fleet-*.md '$tmp/results/fleet'/fleet-*.csv | grep -q model-a" \
+    "cat '$tmp/results/fleet'/fleet-*.md '$tmp/results/fleet'/fleet-*.csv | grep -q model-b"
 else
   echo "note: the fleet report itself is not checked: this build has no fleet command ($report_bin fleet --help fails)"
   check "without a fleet command, the fleet job fails and fleet.sh --wait says so: exit 2" 2 "$s"
