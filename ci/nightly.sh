@@ -7,7 +7,10 @@
 #   RESULTS_DIR/report-<time>.md|.html, verdict-<time>.json, trend.html
 # CUDABENCH_BASELINE_DIR: where baselines are stored (default: reports/baselines of this checkout).
 # RUN_BENCH names the runner (default: this checkout's run_bench; a project's own binary built with
-# cudabench::main also works, with cudabench-report for compare/report/trend).
+# cudabench::main also works, with cudabench-report for compare/report/trend). CUDABENCH_NIGHTLY_ARGS: options added
+# to the run after --preset=nightly (a --preset there wins), e.g. "--filter=cpu --preset=quick" to try the jobs quickly.
+# CUDABENCH_NIGHT_FILES=DIR: on exit, this night's files are also copied there in the same layout (latest.json a
+# copy, not a link), e.g. for an upload that holds that night only.
 # When a case regressed and the baseline's revision is an ancestor of HEAD, `run_bench bisect` looks for the
 # commit that did it between the two, over the regressed cases, within CUDABENCH_BISECT_BUDGET seconds (default
 # 3600; 0: no bisect); CUDABENCH_BISECT_ARGS adds options (a project's own --build=CMD --binary=PATH). Its
@@ -22,6 +25,18 @@ mkdir -p "$dir/runs" || exit 2
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 json="$dir/runs/nightly-$stamp.json"
 run_bench=${RUN_BENCH:-$root/run_bench}
+# keep_night_files: copies this night's files (those named with $stamp, the trend) to $CUDABENCH_NIGHT_FILES.
+keep_night_files() {
+  local to=${CUDABENCH_NIGHT_FILES:-} f
+  [ -n "$to" ] || return 0
+  mkdir -p "$to/runs" || return 0
+  [ -f "$json" ] && cp "$json" "$to/runs/" && cp "$json" "$to/latest.json"
+  for f in "$dir"/*-"$stamp".* "$dir/trend.html" "$dir/trend.txt"; do
+    [ -f "$f" ] && cp "$f" "$to/"
+  done
+  return 0
+}
+trap keep_night_files EXIT
 summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat >>"$GITHUB_STEP_SUMMARY"; else cat >/dev/null; fi; }
 # bisect_regressions BASELINE VERDICT REPORT_MD: the commit between the baseline's revision and HEAD that made
 # the regressed cases slower, said in the job summary and appended to the report. Whatever happens, it
@@ -52,7 +67,8 @@ bisect_regressions() {
   fi
   return 0
 }
-"$run_bench" --preset=nightly --json "$json" || run_status=$?
+# shellcheck disable=SC2086  # CUDABENCH_NIGHTLY_ARGS is a list of options
+"$run_bench" --preset=nightly ${CUDABENCH_NIGHTLY_ARGS:-} --json "$json" || run_status=$?
 run_status=${run_status:-0}
 [ -f "$json" ] || exit "$run_status"   # refused before running (usage or input error)
 ln -sfn "runs/$(basename "$json")" "$dir/latest.json"

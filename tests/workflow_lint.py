@@ -2,7 +2,9 @@
 """Lints the CI files: every workflow is valid YAML with triggers and jobs, minimal top-level permissions,
 a concurrency group and a timeout on every job; no ${{ }} expression inside a run: script (inputs go
 through env:); every script a workflow runs exists and is executable; the nightly job runs on a self-hosted
-GPU runner; the SLURM script asks for the GPU partition. Usage: tests/workflow_lint.py SOURCE_DIR"""
+GPU runner, over a matrix of GPU models with a job that gathers them, uploading that night's files only (no glob);
+a job on one GPU model's runner is in that GPU's concurrency group (gpu-<model>, shared by every workflow); a job
+that can write uses actions pinned by commit SHA; the SLURM script asks for the GPU partition. Usage: tests/workflow_lint.py SOURCE_DIR"""
 import os
 import re
 import sys
@@ -53,6 +55,30 @@ for name in workflows:
                 problems.append("%s: job %s must run on [self-hosted, gpu]" % (name, job_name))
     if name == "nightly.yml" and not ("schedule" in triggers and "workflow_dispatch" in triggers):
         problems.append("nightly.yml: needs schedule and workflow_dispatch triggers")
+    for job_name, job in jobs.items():
+        perms = job.get("permissions", doc.get("permissions")) or {}
+        can_write = perms == "write-all" or (isinstance(perms, dict) and "write" in perms.values())
+        for step in job.get("steps", []):
+            uses = step.get("uses", "")
+            if can_write and uses and not uses.startswith("./") and not re.search(r"@[0-9a-f]{40}$", uses):
+                problems.append("%s: job %s can write, so %s must be pinned by commit SHA" % (name, job_name, uses))
+            if name == "nightly.yml" and uses.startswith("actions/upload-artifact@"):
+                if "*" in str((step.get("with") or {}).get("path", "")):
+                    problems.append("nightly.yml: job %s uploads a glob (every night's files, not that night's)" % job_name)
+        # A job on one GPU model's runner (a label beyond self-hosted and gpu) holds that GPU's group, shared by
+        # every workflow, so two jobs never measure on one GPU at once.
+        runs_on = job.get("runs-on", [])
+        models = [l for l in (runs_on if isinstance(runs_on, list) else [runs_on]) if l not in ("self-hosted", "gpu")]
+        if "gpu" in runs_on and models:
+            group = (job.get("concurrency") or {}).get("group") if isinstance(job.get("concurrency"), dict) else job.get("concurrency")
+            if group != "gpu-" + models[0]:
+                problems.append("%s: job %s runs on GPU runner %s: its concurrency group must be gpu-%s" % (name, job_name, models[0], models[0]))
+    if name == "nightly.yml":
+        matrix_jobs = [j for j, job in jobs.items() if "model" in ((job.get("strategy") or {}).get("matrix") or {})]
+        gathers = [j for j, job in jobs.items() if set(matrix_jobs) & set([job.get("needs")] if isinstance(job.get("needs"), str) else job.get("needs") or [])
+                   and "always()" in str(job.get("if", ""))]
+        if not matrix_jobs or not gathers:
+            problems.append("nightly.yml: needs a job with a matrix of GPU models and a job that needs it with if: always()")
 sbatch = os.path.join(root, "ci", "slurm", "nightly.sbatch")
 text = open(sbatch).read() if os.path.isfile(sbatch) else ""
 for want in ("#SBATCH --partition=gpu", "#SBATCH --gres=gpu:1", "ci/nightly.sh"):
