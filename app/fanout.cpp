@@ -132,6 +132,9 @@ int finish_interrupted(int sig, const run_options& opt, std::vector<device_run> 
 void check_fanout_outputs(const run_options& opt) {
   if (opt.save_baseline)
     throw usage_error("--save-baseline stores the run of one device: give --device=N instead of --devices");
+  if (opt.benchmark_csv_path)
+    throw usage_error("Google Benchmark's CSV (--benchmark_out_format=csv, --benchmark_format=csv) holds one device's run: "
+                      "give --json for the merged results, or --device=N");
   for (const auto& [option, path] : {std::pair{"--md", &opt.md_path}, std::pair{"--html", &opt.html_path},
                                      std::pair{"--csv", &opt.csv_path}, std::pair{"--verdict", &opt.verdict_path},
                                      std::pair{"--trace", &opt.trace_path}})
