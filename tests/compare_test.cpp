@@ -83,6 +83,25 @@ TEST(Compare, HostBoundCasesWithOneRepetitionReportNoSpread) {
   EXPECT_GT(host, 0);
 }
 
+// CPU cases (host-bound) are reported with their change but gate nothing unless --host-threshold is given, as
+// docs/reference.md says; with it, the same slowdown is a regression.
+TEST(Compare, HostBoundCasesGateOnlyWithAHostThreshold) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  for (run_result* r : {&base, &cur})
+    for (auto& c : r->cases) c.host_bound = true;
+  for (auto& c : cur.cases) {
+    for (double& t : c.samples_s) t *= 1.5;
+    c.median_s *= 1.5;
+  }
+  comparison by_default = compare_runs(base, cur, {});
+  EXPECT_FALSE(by_default.has_regression());
+  EXPECT_EQ(find(by_default, "image/sync").v, verdict::not_gated);
+  EXPECT_EQ(find(by_default, "image/sync").method, "host-bound: not gated");
+  comparison gated = compare_runs(base, cur, {.host_threshold = 0.05});
+  EXPECT_EQ(find(gated, "image/sync").v, verdict::regression);
+  EXPECT_DOUBLE_EQ(find(gated, "image/sync").gate, 0.05);
+}
+
 // A case declared not gated is compared and shown, but a clear slowdown of it is no regression; the same
 // slowdown of a gated case is.
 TEST(Compare, UngatedCasesNeverRegress) {
