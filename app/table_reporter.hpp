@@ -1,6 +1,7 @@
-// The terminal table of a run: one line per case as Google Benchmark reports it (its run data: the median
-// aggregate of the repetitions, or the one repetition), colour only on a terminal. It also keeps the host
-// description Google Benchmark hands its reporters, for the results' context.
+// The terminal table of a run: one line per measured or failed case as Google Benchmark reports it (its run
+// data: the median aggregate of the repetitions, or the one repetition), the skipped cases one line per reason
+// at the end, colour only on a terminal. It also keeps the host description Google Benchmark hands its
+// reporters, for the results' context.
 #pragma once
 
 #include <benchmark/benchmark.h>
