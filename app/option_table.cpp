@@ -329,6 +329,7 @@ const std::array table{
                       "ns, the table in the unit that reads best)"},
   option_spec{.name = "--benchmark_report_aggregates_only", .kind = arity::benchmark, .placeholder = "true|false",
               .commands = run, .apply = ACT { s.options.report_aggregates_only = truth(spec, v); },
+              .child = in_child::replace,  // each device hands on every row; the merged file keeps the aggregates
               .help = "Google Benchmark's: a case with several repetitions gets only its mean, median, stddev and cv rows "
                       "in the results (JSON and CSV), not a row per repetition; compare then has only the medians, so "
                       "no rank test"},

@@ -300,6 +300,9 @@ TEST(OptionTable, ChildArgumentsFollowTheTable) {
   EXPECT_EQ(child, (std::vector<std::string>{"--csv=r.dev2.csv", "--verdict=v.dev2.json", "--html=-", "--compare-to", "b.json",
                                              "--quiet", "--device=2", "--json=/tmp/d2.json"}));
   EXPECT_EQ(*parse_run_options(child).json_path, "/tmp/d2.json");
+  // A device hands every row to the merge, which alone keeps only the aggregates.
+  EXPECT_EQ(child_arguments({"--benchmark_report_aggregates_only=true", "--benchmark_counters_tabular"}, 0, "d.json"),
+            (std::vector<std::string>{"--benchmark_counters_tabular", "--device=0", "--json=d.json"}));
 }
 
 TEST(OptionTable, ProfilePlanForTheWrapper) {
