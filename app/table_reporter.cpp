@@ -90,7 +90,8 @@ void print_column_header(const std::vector<std::string>& counters) {
   fmt::print("{}\n", std::string(110 + extra.size(), '-'));
 }
 
-void print_table_header(const device_info& device, const run_info& info, int num_cpus) {
+/// The device and host lines, then the column header (unless the counters' columns give it with the first row).
+void print_table_header(const device_info& device, const run_info& info, int num_cpus, const table_style& style) {
   if (device.available)
     fmt::print("device: {} (sm_{}{}, {} SMs, {:.0f} GB/s peak), driver {}, runtime {}\n", device.name,
                device.cc_major, device.cc_minor, device.sm_count, device.theoretical_bandwidth() / 1e9,
@@ -100,7 +101,7 @@ void print_table_header(const device_info& device, const run_info& info, int num
   fmt::print("host: {} ({} CPUs), preset {}, {} repetition(s){}, revision {}{}\n", info.host_name, num_cpus, info.preset,
              info.repetitions, info.rounds > 1 ? fmt::format(" in {} rounds", info.rounds) : "",
              info.git_revision.substr(0, 12), info.git_dirty ? " (dirty)" : "");
-  print_column_header({});
+  if (!style.counters_tabular) print_column_header({});
   std::fflush(stdout);
 }
 
@@ -117,9 +118,9 @@ auto painter(bool color) {
   return [color](const char* code, const std::string& text) { return color ? fmt::format("\033[{}m{}\033[0m", code, text) : text; };
 }
 
-/// One case's line; `counter_header` holds the counter columns last printed, so that with
+/// One case's line; `counter_header` holds the counter columns last printed (none yet: unset), so that with
 /// --benchmark_counters_tabular a case with other counters gets a header of its own first.
-void print_row(const table_row& row, bool color, const table_style& style, std::string& counter_header) {
+void print_row(const table_row& row, bool color, const table_style& style, std::optional<std::string>& counter_header) {
   const std::string name = reports::terminal_text(row.name);
   const auto paint = painter(color);
   if (row.status == case_status::skipped) return;  // print_skipped groups them by reason
@@ -129,7 +130,7 @@ void print_row(const table_row& row, bool color, const table_style& style, std::
   }
   const std::vector<std::string> extra = style.counters_tabular ? extra_counters(row) : std::vector<std::string>{};
   const std::string header = fmt::format("{}", fmt::join(extra, ","));
-  if (style.counters_tabular && header != counter_header) {
+  if (style.counters_tabular && counter_header != header) {
     print_column_header(extra);
     counter_header = header;
   }
@@ -149,7 +150,7 @@ void print_row(const table_row& row, bool color, const table_style& style, std::
 }
 }  // namespace
 
-void table_reporter::print_header(int num_cpus) const { print_table_header(device_, info_, num_cpus); }
+void table_reporter::print_header(int num_cpus) const { print_table_header(device_, info_, num_cpus, style_); }
 
 void table_reporter::ReportRuns(const std::vector<Run>& runs) {
   // Google Benchmark reports a case once all its repetitions are in: a call with the repetitions, then, when
@@ -186,9 +187,9 @@ void table_reporter::show(const Run& shown, const std::string& label) {
 
 void print_run_table(const run_result& run, const device_info& device, const run_info& info, int num_cpus,
                      const table_style& style) {
-  print_table_header(device, info, num_cpus);
+  print_table_header(device, info, num_cpus, style);
   const bool color = ::isatty(STDOUT_FILENO) != 0;
-  std::string counter_header;
+  std::optional<std::string> counter_header;
   for (const case_result& c : run.cases) {
     table_row row;
     row.name = c.name;

@@ -53,7 +53,7 @@ class table_reporter : public benchmark::BenchmarkReporter {
   bool continues_ = false;
   bool rows_ = true;
   table_style style_;
-  std::string counter_header_;  ///< the counter columns last printed (--benchmark_counters_tabular)
+  std::optional<std::string> counter_header_;  ///< the counter columns last printed (--benchmark_counters_tabular)
   bool color_;
   nlohmann::ordered_json host_ = nlohmann::ordered_json::object();
 };
