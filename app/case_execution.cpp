@@ -140,7 +140,7 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
   const bool rounds = worker && worker->rounds() > 1;
   progress_meter progress(total, opt.quiet, before, rounds ? fmt::format("round {}/{}", worker->round(), worker->rounds()) : "");
   // With several rounds the run prints the table once they are all in; a round prints progress lines only.
-  table_reporter display(dev, run.info, total, before, !rounds);
+  table_reporter display(dev, run.info, total, before, !rounds, table_style_of(opt));
   auto save = [&](const std::set<std::string>& finished) {  // the worker's results so far: what its supervisor keeps if it dies in the next case
     const run_result so_far = make_run_result(display.host_context(), dev, run, s, selected, finished_only(driver, finished));
     write_file_atomically(worker->results_path(), to_json(so_far).dump(1) + "\n");

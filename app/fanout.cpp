@@ -112,7 +112,7 @@ int finish_interrupted(int sig, const run_options& opt, std::vector<device_run> 
   if (opt.json_path && finished > 0) {
     run_result merged = merge_device_runs(std::move(runs));
     merged.mark_incomplete(name);
-    const std::string text = to_json(merged, opt.time_unit).dump(2) + "\n";
+    const std::string text = to_json(merged, opt.time_unit, opt.report_aggregates_only).dump(2) + "\n";
     if (results_out) results_out->write(text);
     else write_file_atomically(*opt.json_path, text);
     where = fmt::format("the finished cases of each device are in {} (marked incomplete)", *opt.json_path);
@@ -132,6 +132,9 @@ int finish_interrupted(int sig, const run_options& opt, std::vector<device_run> 
 void check_fanout_outputs(const run_options& opt) {
   if (opt.save_baseline)
     throw usage_error("--save-baseline stores the run of one device: give --device=N instead of --devices");
+  if (opt.benchmark_csv_path)
+    throw usage_error("Google Benchmark's CSV (--benchmark_out_format=csv, --benchmark_format=csv) holds one device's run: "
+                      "give --json for the merged results, or --device=N");
   for (const auto& [option, path] : {std::pair{"--md", &opt.md_path}, std::pair{"--html", &opt.html_path},
                                      std::pair{"--csv", &opt.csv_path}, std::pair{"--verdict", &opt.verdict_path},
                                      std::pair{"--trace", &opt.trace_path}})
@@ -161,9 +164,9 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args,
   std::vector<device_run> runs = wait_for_devices(processes, dir, worst);
   if (const int sig = interrupt_signal().load()) return finish_interrupted(sig, opt, std::move(runs), dir, results_out);
   if (results_out) {
-    results_out->write(to_json(merge_device_runs(std::move(runs)), opt.time_unit).dump(2) + "\n");
+    results_out->write(to_json(merge_device_runs(std::move(runs)), opt.time_unit, opt.report_aggregates_only).dump(2) + "\n");
   } else if (opt.json_path) {
-    write_file_atomically(*opt.json_path, to_json(merge_device_runs(std::move(runs)), opt.time_unit).dump(2) + "\n");
+    write_file_atomically(*opt.json_path, to_json(merge_device_runs(std::move(runs)), opt.time_unit, opt.report_aggregates_only).dump(2) + "\n");
     fmt::print("merged results: {}\n", reports::terminal_text(*opt.json_path));
   }
   if (worst == 0) {  // every device's log and results are in the merge; a failing device's stay to be read

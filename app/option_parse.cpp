@@ -65,7 +65,7 @@ void finish(parse_state& s) {
   run_options& o = s.options;
   if (s.benchmark_out_format && !s.benchmark_out) throw usage_error("--benchmark_out_format needs --benchmark_out=FILE");
   if (s.benchmark_out) {
-    if (s.benchmark_out_format.value_or("json") == "csv") o.csv_path = s.benchmark_out;
+    if (s.benchmark_out_format.value_or("json") == "csv") o.benchmark_csv_path = s.benchmark_out;
     else o.json_path = s.benchmark_out;
   }
   if (o.profile) o.watchdog_s = 0;  // a profiler sees the cases in the process it started
@@ -74,6 +74,7 @@ void finish(parse_state& s) {
                                   "through it: cudabench-run BINARY --{} ...)", *o.profiler, *o.profiler));
   std::string on_stdout;  // what already writes to standard output
   if (s.cmd == command::report && o.format != "text") on_stdout = "--format=" + o.format;
+  if (o.benchmark_csv_path && descriptor_named(*o.benchmark_csv_path) == 1) on_stdout = "--benchmark_format=csv";
   for (const option_spec& spec : option_table()) {
     if (!spec.output || !takes(spec.commands, s.cmd)) continue;
     const std::optional<std::string>& path = o.*spec.output;

@@ -96,7 +96,7 @@ void benchmark_format(parse_state& s, const option_spec&, const std::string& v) 
   std::string f;
   store_one_of(v, "--benchmark_format", {"console", "json", "csv"}, f);
   if (f == "json") s.options.json_path = "-";
-  if (f == "csv") s.options.csv_path = "-";
+  if (f == "csv") s.options.benchmark_csv_path = "-";
 }
 
 #define ACT [](parse_state & s, [[maybe_unused]] const option_spec& spec, [[maybe_unused]] const std::string& v)
@@ -107,7 +107,11 @@ const std::array table{
   option_spec{.name = "--list", .kind = arity::flag, .commands = run, .apply = ACT { s.options.list = true; },
               .help = "list the cases the filter selects (gpu or cpu, cold-L2, host-bound, not-gated), then exit"},
   option_spec{.name = "--quiet", .kind = arity::flag, .commands = run, .apply = ACT { s.options.quiet = true; },
-              .help = "no \"[i/N] case (round R/N, about T left)\" progress line on standard error before each case"},
+              .help = "no \"[i/N] case (round R/N, about T left)\" progress line on standard error before each case, "
+                      "and no [i/N] in the table's rows"},
+  option_spec{.name = "--verbose", .kind = arity::flag, .commands = run, .apply = ACT { s.options.verbose = true; },
+              .help = "the table names the skipped cases under each reason (by default one line per reason with the "
+                      "count; the JSON has a row per case either way)"},
   option_spec{.name = "--preset", .placeholder = "NAME", .commands = run,
               .apply = ACT { preset_by_name(v); s.options.preset = v; },
               .help = "quick (default, <= 60 s on a GPU), nightly or full"},
@@ -299,7 +303,8 @@ const std::array table{
                 s.benchmark_out = v;
               },
               .child = in_child::replace, .whole_run = true,
-              .help = "Google Benchmark's: the results file, as --json (or --csv with --benchmark_out_format=csv)"},
+              .help = "Google Benchmark's: the results file, as --json (or Google Benchmark's CSV with "
+                      "--benchmark_out_format=csv)"},
   option_spec{.name = "--benchmark_out_format", .kind = arity::benchmark, .placeholder = "json|csv", .commands = run,
               .apply = ACT {
                 if (v != "json" && v != "csv")
@@ -307,17 +312,35 @@ const std::array table{
                 s.benchmark_out_format = v;
               },
               .child = in_child::replace, .whole_run = true,
-              .help = "Google Benchmark's: the format of --benchmark_out (default json)"},
+              .help = "Google Benchmark's: the format of --benchmark_out (default json); csv is Google Benchmark's CSV "
+                      "(name, iterations, real_time, cpu_time, time_unit, bytes_per_second, items_per_second, label, "
+                      "error_occurred, error_message, then the counters; a row per repetition and aggregate), not --csv's"},
   option_spec{.name = "--benchmark_format", .kind = arity::benchmark, .placeholder = "console|json|csv", .commands = run,
               .apply = benchmark_format, .whole_run = true,
-              .help = "Google Benchmark's: json / csv put the results on standard output (as --json - / --csv -)"},
+              .help = "Google Benchmark's: json / csv put the results on standard output (as --json - / "
+                      "--benchmark_out=- --benchmark_out_format=csv)"},
   option_spec{.name = "--benchmark_time_unit", .kind = arity::benchmark, .placeholder = "ns|us|ms|s", .commands = run,
               .apply = ACT {
                 std::string unit;
                 store_one_of(v, name_of(spec), {"ns", "us", "ms", "s"}, unit);
                 s.options.time_unit = unit;
               },
-              .help = "Google Benchmark's: the time unit of every row"},
+              .help = "Google Benchmark's: the time unit of every row and of the table's median column (default: rows in "
+                      "ns, the table in the unit that reads best)"},
+  option_spec{.name = "--benchmark_report_aggregates_only", .kind = arity::benchmark, .placeholder = "true|false",
+              .commands = run, .apply = ACT { s.options.report_aggregates_only = truth(spec, v); },
+              .child = in_child::replace,  // each device hands on every row; the merged file keeps the aggregates
+              .help = "Google Benchmark's: a case with several repetitions gets only its mean, median, stddev and cv rows "
+                      "in the results (JSON and CSV), not a row per repetition; compare then has only the medians, so "
+                      "no rank test"},
+  option_spec{.name = "--benchmark_display_aggregates_only", .kind = arity::benchmark, .placeholder = "true|false",
+              .commands = run, .apply = ACT { s.options.display_aggregates_only = truth(spec, v); },
+              .help = "Google Benchmark's: only aggregates on the console: the table shows one line per case, the "
+                      "median of its repetitions, with or without it; the results keep every row"},
+  option_spec{.name = "--benchmark_counters_tabular", .kind = arity::benchmark, .placeholder = "true|false",
+              .commands = run, .apply = ACT { s.options.counters_tabular = truth(spec, v); },
+              .help = "Google Benchmark's: the table shows each case's other counters (cv_pct, batch, a fixture's own, "
+                      "...) as columns, with a header wherever the set of counters changes"},
   option_spec{.name = "--help", .alias = "-h", .kind = arity::flag, .commands = all, .apply = set_flag_noop,
               .help = "the options of the command, then exit"},
 };

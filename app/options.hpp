@@ -26,7 +26,11 @@ struct run_options {
   bool list_names_only = false;              ///< --benchmark_list_tests: names only, as Google Benchmark lists
   std::optional<double> min_time_s;          ///< --benchmark_min_time: least measured time per repetition
   std::optional<double> warmup_s;            ///< --benchmark_min_warmup_time
-  std::optional<std::string> time_unit;      ///< --benchmark_time_unit: ns, us, ms or s for every row
+  std::optional<std::string> time_unit;      ///< --benchmark_time_unit: ns, us, ms or s for every row and the table
+  bool report_aggregates_only = false;       ///< --benchmark_report_aggregates_only: no repetition rows where aggregates are
+  bool display_aggregates_only = false;      ///< --benchmark_display_aggregates_only (the table shows medians either way)
+  bool counters_tabular = false;             ///< --benchmark_counters_tabular: every counter a column in the table
+  std::optional<std::string> benchmark_csv_path;  ///< --benchmark_out_format=csv / --benchmark_format=csv: Google Benchmark's CSV
   std::optional<std::string> compare_to;     ///< a baseline file, or "auto"
   bool save_baseline = false;
   std::optional<double> threshold_pct;
@@ -41,7 +45,8 @@ struct run_options {
   std::optional<int> gate_min_runs;          ///< gates --min-runs
   std::optional<std::string> md_path, html_path, verdict_path, csv_path;
   int device = 0;
-  bool quiet = false;    ///< no "[i/N] case" progress lines on standard error
+  bool quiet = false;    ///< no "[i/N] case" progress lines on standard error, no [i/N] in the table
+  bool verbose = false;  ///< the table names each skipped case under its reason
   bool profile = false;  ///< under a profiler: a few clean samples per case, one repetition
   bool no_blocking_kernel = false;  ///< do not hold the stream while a sample's work is queued
   std::optional<std::string> inject_regex;  ///< --inject-slowdown=REGEX:PCT (validation runs only)

@@ -37,6 +37,7 @@
 #include "harness/results_json.hpp"
 #include "harness/run_info.hpp"
 #include "harness/trace_recorder.hpp"
+#include "reports/csv.hpp"
 #include "reports/escape.hpp"
 
 namespace cudabench::app {
@@ -154,18 +155,21 @@ struct planned_outputs {
   output_list list;  ///< the terminal and the report files, with --json, --save-baseline and --trace named
   std::optional<std::string> json_path, baseline_path, compare_path;
   compare_settings cmp;
+  std::optional<std::string> benchmark_csv_path;  ///< Google Benchmark's CSV of the rows
 };
 
 /// The run's outputs, each refused before the first case runs when it would overwrite an input or another
 /// output or cannot be written; the baseline to compare against, refused when it is of another GPU model.
 planned_outputs plan_outputs(const run_options& opt, const device_info& dev, const std::string& preset_name) {
-  planned_outputs out{report_outputs(opt, "--verdict"), opt.json_path, std::nullopt, std::nullopt, compare_settings_from(opt)};
+  planned_outputs out{report_outputs(opt, "--verdict"), opt.json_path, std::nullopt, std::nullopt, compare_settings_from(opt),
+                      opt.benchmark_csv_path};
   if (opt.save_baseline) out.baseline_path = baseline_file_for(dev, preset_name, opt.baseline_dir);
   if (opt.verdict_path && !opt.compare_to) throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
   if (opt.compare_to) out.compare_path = resolve_baseline(*opt.compare_to, dev, preset_name, opt.baseline_dir);
   out.list.add_elsewhere("--json", out.json_path);
   out.list.add_elsewhere("--save-baseline", out.baseline_path);
   out.list.add_elsewhere("--trace", opt.trace_path);
+  out.list.add_elsewhere("--benchmark_out", opt.benchmark_csv_path);
   out.list.check_distinct(out.compare_path ? std::vector<std::string>{*out.compare_path} : std::vector<std::string>{});
   if (out.compare_path) check_baseline_device(*out.compare_path, dev, out.cmp);
   if (out.baseline_path) {
@@ -180,11 +184,17 @@ planned_outputs plan_outputs(const run_options& opt, const device_info& dev, con
 /// The results document to --json (a file or standard output) and --save-baseline, each said; then the
 /// comparison, or without one the run's own report, to the terminal and the report files. Returns `status`,
 /// or 1 when the comparison found a regression.
-int write_outputs(const planned_outputs& out, run_result& current, const std::optional<std::string>& time_unit, int status) {
+int write_outputs(const planned_outputs& out, run_result& current, const run_options& opt, int status) {
+  if (out.benchmark_csv_path) {
+    output_sink(*out.benchmark_csv_path).write(reports::benchmark_csv(to_json(current, opt.time_unit, opt.report_aggregates_only)));
+    if (!is_stdout(out.benchmark_csv_path)) fmt::print("results: {}\n", reports::terminal_text(*out.benchmark_csv_path));
+  }
   if (out.json_path || out.baseline_path) {
-    const std::string text = to_json(current, time_unit).dump(2) + "\n";
+    // A stored baseline keeps every repetition: compare's rank test needs them.
+    const std::string text = to_json(current, opt.time_unit).dump(2) + "\n";
+    const std::string asked = opt.report_aggregates_only ? to_json(current, opt.time_unit, true).dump(2) + "\n" : text;
     if (out.json_path) {
-      output_sink(*out.json_path).write(text);
+      output_sink(*out.json_path).write(asked);
       if (!is_stdout(out.json_path)) fmt::print("results: {}\n", reports::terminal_text(*out.json_path));
     }
     if (out.baseline_path) {
@@ -257,7 +267,7 @@ int finish_interrupted(int sig, const run_result& partial, const planned_outputs
   const std::size_t finished = count_outcomes(partial).total();
   std::string where = "nothing written";
   if (out.json_path && finished > 0) {
-    output_sink(*out.json_path).write(to_json(partial, opt.time_unit).dump(2) + "\n");
+    output_sink(*out.json_path).write(to_json(partial, opt.time_unit, opt.report_aggregates_only).dump(2) + "\n");
     where = fmt::format("the finished ones are in {} (marked incomplete)", reports::terminal_text(*out.json_path));
   } else if (out.json_path) {
     where = fmt::format("{} left as it was", reports::terminal_text(*out.json_path));
@@ -295,7 +305,9 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
   }
   run_result current = results(run);
   attach_limits(current, dev, p.name, opt.baseline_dir);
-  if (p.rounds > 1) print_run_table(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0));
+  const table_style style = table_style_of(opt);
+  if (p.rounds > 1) print_run_table(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), style);
+  print_skipped(current, style);
   const outcome_counts n = count_outcomes(current);
   fmt::print("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size(), n.measured, n.skipped, n.failed);
   if (opt.trace_path) {
@@ -304,7 +316,7 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
     write_trace_file(!supervised ? chrome_trace(finished_trace(*here.tracer, dev)) : sr.trace.is_null() ? chrome_trace(none) : sr.trace,
                      *opt.trace_path);
   }
-  return write_outputs(out, current, opt.time_unit, n.failed ? 1 : 0);
+  return write_outputs(out, current, opt, n.failed ? 1 : 0);
 }
 
 /// The runner: a --devices fan-out, a listing, a worker's share of the cases, or a whole run.

@@ -2,11 +2,14 @@
 #include "app/table_reporter.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <map>
+#include <vector>
 
 #include "harness/format.hpp"
 #include "harness/interrupt.hpp"
@@ -15,10 +18,14 @@
 
 namespace cudabench::app {
 
+table_style table_style_of(const run_options& opt) {
+  return {.progress = !opt.quiet, .time_unit = opt.time_unit, .counters_tabular = opt.counters_tabular, .verbose = opt.verbose};
+}
+
 table_reporter::table_reporter(const device_info& device, const run_info& info, std::size_t case_count, std::size_t before,
-                               bool rows)
+                               bool rows, table_style style)
     : device_(device), info_(info), total_(case_count), done_(before), continues_(before > 0), rows_(rows),
-      color_(::isatty(STDOUT_FILENO) != 0) {}
+      style_(std::move(style)), color_(::isatty(STDOUT_FILENO) != 0) {}
 
 bool table_reporter::ReportContext(const Context& ctx) {
   const std::time_t now = std::time(nullptr);
@@ -54,7 +61,37 @@ struct table_row {
   std::string label, progress;
 };
 
-void print_table_header(const device_info& device, const run_info& info, int num_cpus) {
+/// The counters the table's own columns show; --benchmark_counters_tabular adds the others as columns.
+bool in_fixed_columns(const std::string& counter) {
+  static const char* const shown[] = {"bytes_per_second", "items_per_second", "flops_per_second", "bw_peak_fraction",
+                                      "noise_pct", "samples"};
+  return std::find_if(std::begin(shown), std::end(shown), [&](const char* c) { return counter == c; }) != std::end(shown);
+}
+
+std::vector<std::string> extra_counters(const table_row& row) {
+  std::vector<std::string> names;
+  for (const auto& [name, v] : row.counters)
+    if (!in_fixed_columns(name)) names.push_back(name);
+  return names;
+}
+
+/// The counter columns' part of a line: each right-aligned in a column as wide as its name (12 at least).
+template <typename Cell>
+std::string counter_cells(const std::vector<std::string>& names, Cell cell) {
+  std::string out;
+  for (const std::string& n : names) out += fmt::format(" {:>{}}", cell(n), std::max<std::size_t>(12, n.size()));
+  return out;
+}
+
+void print_column_header(const std::vector<std::string>& counters) {
+  const std::string extra = counter_cells(counters, [](const std::string& n) { return n; });
+  fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}{}  {}\n", "case", "median", "noise", "throughput", "%peak", "samples",
+             extra, "note");
+  fmt::print("{}\n", std::string(110 + extra.size(), '-'));
+}
+
+/// The device and host lines, then the column header (unless the counters' columns give it with the first row).
+void print_table_header(const device_info& device, const run_info& info, int num_cpus, const table_style& style) {
   if (device.available)
     fmt::print("device: {} (sm_{}{}, {} SMs, {:.0f} GB/s peak), driver {}, runtime {}\n", device.name,
                device.cc_major, device.cc_minor, device.sm_count, device.theoretical_bandwidth() / 1e9,
@@ -64,23 +101,40 @@ void print_table_header(const device_info& device, const run_info& info, int num
   fmt::print("host: {} ({} CPUs), preset {}, {} repetition(s){}, revision {}{}\n", info.host_name, num_cpus, info.preset,
              info.repetitions, info.rounds > 1 ? fmt::format(" in {} rounds", info.rounds) : "",
              info.git_revision.substr(0, 12), info.git_dirty ? " (dirty)" : "");
-  fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}  {}\n", "case", "median", "noise", "throughput", "%peak",
-             "samples", "note");
-  fmt::print("{}\n", std::string(110, '-'));
+  if (!style.counters_tabular) print_column_header({});
   std::fflush(stdout);
 }
 
-void print_row(const table_row& row, bool color) {
+/// A time in the unit --benchmark_time_unit names, with four significant digits at least; else as it reads best.
+std::string median_text(double seconds, const std::optional<std::string>& unit) {
+  if (!unit) return format_time(seconds);
+  const double per_second = *unit == "s" ? 1 : *unit == "ms" ? 1e3 : *unit == "us" ? 1e6 : 1e9;
+  const double v = seconds * per_second;
+  const int decimals = v > 0 ? std::clamp(3 - int(std::floor(std::log10(v))), 0, 6) : 0;
+  return fmt::format("{:.{}f} {}", v, decimals, *unit);
+}
+
+auto painter(bool color) {
+  return [color](const char* code, const std::string& text) { return color ? fmt::format("\033[{}m{}\033[0m", code, text) : text; };
+}
+
+/// One case's line; `counter_header` holds the counter columns last printed (none yet: unset), so that with
+/// --benchmark_counters_tabular a case with other counters gets a header of its own first.
+void print_row(const table_row& row, bool color, const table_style& style, std::optional<std::string>& counter_header) {
   const std::string name = reports::terminal_text(row.name);
-  auto paint = [&](const char* code, const std::string& text) {
-    return color ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
-  };
+  const auto paint = painter(color);
+  if (row.status == case_status::skipped) return;  // print_skipped groups them by reason
   if (row.status != case_status::ok) {
-    const bool skipped = row.status == case_status::skipped;
-    fmt::print("{:<44} {}  {}\n", name, paint(skipped ? "33" : "31", skipped ? "SKIPPED" : "FAILED"), reports::terminal_text(row.message));
+    fmt::print("{:<44} {}  {}\n", name, paint("31", fmt::format("{:>12}", "FAILED")), reports::terminal_text(row.message));
     return;
   }
-  auto counter = [&](const char* k) { auto it = row.counters.find(k); return it == row.counters.end() ? -1.0 : it->second; };
+  const std::vector<std::string> extra = style.counters_tabular ? extra_counters(row) : std::vector<std::string>{};
+  const std::string header = fmt::format("{}", fmt::join(extra, ","));
+  if (style.counters_tabular && counter_header != header) {
+    print_column_header(extra);
+    counter_header = header;
+  }
+  auto counter = [&](const std::string& k) { auto it = row.counters.find(k); return it == row.counters.end() ? -1.0 : it->second; };
   std::string throughput = "-";
   if (counter("flops_per_second") > 0) throughput = format_rate(counter("flops_per_second"), "FLOP/s");
   else if (counter("bytes_per_second") > 0) throughput = format_rate(counter("bytes_per_second"), "B/s");
@@ -88,12 +142,15 @@ void print_row(const table_row& row, bool color) {
   std::string peak = counter("bw_peak_fraction") >= 0 ? fmt::format("{:.1f}%", 100 * counter("bw_peak_fraction")) : "-";
   std::string noise = counter("noise_pct") >= 0 ? fmt::format("{:.2f}%", counter("noise_pct")) : "-";
   std::string samples = counter("samples") >= 0 ? fmt::format("{:.0f}", counter("samples")) : "-";
-  fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}  {} {}\n", name, format_time(row.seconds), noise, throughput, peak,
-             samples, row.label, row.progress.empty() ? "" : paint("2", row.progress));
+  const std::string cells = counter_cells(extra, [&](const std::string& n) { return fmt::format("{:.4g}", row.counters.at(n)); });
+  std::string note = row.label;
+  if (style.progress && !row.progress.empty()) note += (note.empty() ? "" : " ") + paint("2", row.progress);
+  fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}{}  {}\n", name, median_text(row.seconds, style.time_unit), noise,
+             throughput, peak, samples, cells, note);
 }
 }  // namespace
 
-void table_reporter::print_header(int num_cpus) const { print_table_header(device_, info_, num_cpus); }
+void table_reporter::print_header(int num_cpus) const { print_table_header(device_, info_, num_cpus, style_); }
 
 void table_reporter::ReportRuns(const std::vector<Run>& runs) {
   // Google Benchmark reports a case once all its repetitions are in: a call with the repetitions, then, when
@@ -124,26 +181,44 @@ void table_reporter::show(const Run& shown, const std::string& label) {
   row.seconds = shown.real_accumulated_time / double(std::max<benchmark::IterationCount>(shown.iterations, 1));
   row.label = label;
   row.progress = fmt::format("[{}/{}]", done_, total_);
-  print_row(row, color_);
+  print_row(row, color_, style_, counter_header_);
   std::fflush(stdout);
 }
 
-void print_run_table(const run_result& run, const device_info& device, const run_info& info, int num_cpus) {
-  print_table_header(device, info, num_cpus);
+void print_run_table(const run_result& run, const device_info& device, const run_info& info, int num_cpus,
+                     const table_style& style) {
+  print_table_header(device, info, num_cpus, style);
   const bool color = ::isatty(STDOUT_FILENO) != 0;
+  std::optional<std::string> counter_header;
   for (const case_result& c : run.cases) {
     table_row row;
     row.name = c.name;
     row.status = c.status;
     row.message = c.message;
     row.seconds = c.median_s;
-    row.counters = median_repetition(c).counters;
+    if (!c.repetitions.empty()) row.counters = median_repetition(c).counters;
     row.label = c.label;
-    print_row(row, color);
+    print_row(row, color, style, counter_header);
   }
   std::fflush(stdout);
 }
 
+void print_skipped(const run_result& run, const table_style& style) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> reasons;  // in the order first met
+  for (const case_result& c : run.cases) {
+    if (c.status != case_status::skipped) continue;
+    auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == c.message; });
+    if (it == reasons.end()) it = reasons.insert(reasons.end(), {c.message, {}});
+    it->second.push_back(c.name);
+  }
+  const auto paint = painter(::isatty(STDOUT_FILENO) != 0);
+  for (const auto& [reason, names] : reasons) {
+    fmt::print("{:<44} {}  {}\n", fmt::format("{} case(s)", names.size()), paint("33", fmt::format("{:>12}", "SKIPPED")), reports::terminal_text(reason));
+    if (style.verbose)
+      for (const std::string& n : names) fmt::print("  {}\n", reports::terminal_text(n));
+  }
+  std::fflush(stdout);
+}
 
 void table_reporter::Finalize() { std::fflush(stdout); }
 

@@ -1,18 +1,32 @@
-// The terminal table of a run: one line per case as Google Benchmark reports it (its run data: the median
-// aggregate of the repetitions, or the one repetition), colour only on a terminal. It also keeps the host
-// description Google Benchmark hands its reporters, for the results' context.
+// The terminal table of a run: one line per measured or failed case as Google Benchmark reports it (its run
+// data: the median aggregate of the repetitions, or the one repetition), the skipped cases one line per reason
+// at the end, colour only on a terminal. It also keeps the host description Google Benchmark hands its
+// reporters, for the results' context.
 #pragma once
 
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
+#include "app/options.hpp"
 #include "harness/device_info.hpp"
 #include "harness/results_model.hpp"
 #include "harness/run_info.hpp"
 
 namespace cudabench::app {
+
+/// What the command line asks of the table.
+struct table_style {
+  bool progress = true;                  ///< "[i/N]" after each row (none under --quiet)
+  std::optional<std::string> time_unit;  ///< --benchmark_time_unit: the median column in this unit
+  bool counters_tabular = false;         ///< --benchmark_counters_tabular: the case's other counters as columns
+  bool verbose = false;                  ///< --verbose: the skipped cases' names under their reason
+};
+
+/// The table's style from the run's options.
+table_style table_style_of(const run_options& opt);
 
 class table_reporter : public benchmark::BenchmarkReporter {
  public:
@@ -20,7 +34,7 @@ class table_reporter : public benchmark::BenchmarkReporter {
   /// rows numbered on). `rows` false: nothing printed (a round of several, whose run prints the table at the
   /// end with print_run_table); the host description is still kept.
   table_reporter(const device_info& device, const run_info& info, std::size_t case_count, std::size_t before = 0,
-                 bool rows = true);
+                 bool rows = true, table_style style = {});
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
@@ -38,12 +52,20 @@ class table_reporter : public benchmark::BenchmarkReporter {
   std::string label_;  ///< the label of the case whose aggregates are awaited
   bool continues_ = false;
   bool rows_ = true;
+  table_style style_;
+  std::optional<std::string> counter_header_;  ///< the counter columns last printed (--benchmark_counters_tabular)
   bool color_;
   nlohmann::ordered_json host_ = nlohmann::ordered_json::object();
 };
 
 /// The whole table of a finished run (its header, then a line per case from the median over its repetitions,
-/// in the run's order): what a run of several rounds prints once they are all in.
-void print_run_table(const run_result& run, const device_info& device, const run_info& info, int num_cpus);
+/// in the run's order; skipped cases left to print_skipped): what a run of several rounds prints once they
+/// are all in.
+void print_run_table(const run_result& run, const device_info& device, const run_info& info, int num_cpus,
+                     const table_style& style = {});
+
+/// The skipped cases of a run, one line per reason with their count (the names below it when verbose): a
+/// machine without a GPU skips dozens of cases for one reason, which one line says.
+void print_skipped(const run_result& run, const table_style& style);
 
 }  // namespace cudabench::app

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Configures (once) and builds in Release into build/, incrementally. Quiet unless something fails.
+# Configures (once) and builds in Release into build/, incrementally. Quiet unless something fails, but for
+# one line of progress when standard error is a terminal.
 # Usage: ci/build.sh [TARGET...]   (no target: everything, tests included)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,7 +26,14 @@ fi
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
 echo "building ($jobs jobs; log: $log) ..." >&2
-if ! cmake --build "$build" -j "$jobs" "${targets[@]}" >>"$log" 2>&1; then
+if [ -t 2 ]; then  # a person is watching: one line of progress, the output to the log as before
+  cmake --build "$build" -j "$jobs" "${targets[@]}" 2>&1 | "$root/ci/build_progress.sh" "$log"
+  built=${PIPESTATUS[0]}
+else
+  cmake --build "$build" -j "$jobs" "${targets[@]}" >>"$log" 2>&1
+  built=$?
+fi
+if [ "$built" -ne 0 ]; then
   grep -E -B2 -A8 "error|Error" "$log" | tail -n 60 >&2
   echo "run_bench: the build failed (log: $log)" >&2
   exit 2

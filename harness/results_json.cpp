@@ -1,6 +1,8 @@
 // Writing the results model as Google Benchmark JSON (its schema, extended with "cudabench" objects).
 #include "harness/results_json.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "harness/results_schema.hpp"
@@ -17,15 +19,14 @@ struct time_unit {
   double per_second;
 };
 
-/// The unit a case's rows are written in: the largest in which its median is at least 100, so tools that
-/// print whole units still show three significant digits (12.8 us as 12800 ns); or the one the run forces.
-time_unit unit_for(double median_s, const std::optional<std::string>& forced) {
+/// The unit of every row: nanoseconds, Google Benchmark's default, unless the run forces another. One unit
+/// for every case on every machine, so tools that pair rows by name and unit (compare.py) pair every case;
+/// the values are doubles, so no digit is lost to the unit.
+time_unit unit_for(const std::optional<std::string>& forced) {
   static const time_unit units[] = {{"s", 1}, {"ms", 1e3}, {"us", 1e6}, {"ns", 1e9}};
   if (forced)
     for (const time_unit& u : units)
       if (*forced == u.name) return u;
-  for (const time_unit& u : units)
-    if (median_s * u.per_second >= 100) return u;
   return units[3];
 }
 
@@ -117,7 +118,20 @@ std::vector<double> each(const case_result& c, Get get) {
   return out;
 }
 
+/// A skipped case's row is named <case>_skipped and carries no times, as an aggregate: compare.py pairs rows
+/// by name and averages every iteration row's time into its OVERALL_GEOMEAN, so a time of 0 there would
+/// pair with the other run's measurement and zero the geomean. A failed case keeps Google Benchmark's
+/// error row (time 0), so compare.py shows the failure.
 json ended_row(const case_result& c, std::size_t index, const time_unit& unit) {
+  if (c.status == case_status::skipped) {
+    json row = row_head(c, c.name + "_skipped", index, "aggregate", 0);
+    row[k::threads] = 1;
+    row[k::aggregate_name] = "skipped";
+    row[k::iterations] = 0;
+    row[k::skipped] = true;
+    row[k::skip_message] = c.message;
+    return row;
+  }
   json row = row_head(c, c.name, index, "iteration", 1);
   row[k::repetition_index] = 0;
   row[k::threads] = 1;
@@ -125,14 +139,15 @@ json ended_row(const case_result& c, std::size_t index, const time_unit& unit) {
   row[k::real_time] = 0.0;
   row[k::cpu_time] = 0.0;
   row[k::time_unit] = unit.name;
-  if (c.status == case_status::skipped) {
-    row[k::skipped] = true;
-    row[k::skip_message] = c.message;
-  } else {
-    row[k::error_occurred] = true;
-    row[k::error_message] = c.message;
-  }
+  row[k::error_occurred] = true;
+  row[k::error_message] = c.message;
   return row;
+}
+
+/// How many runs of the case a repetition's row covers: its kept samples times the runs each sample timed.
+std::size_t runs_covered(const repetition& r) {
+  if (!r.record) return 1;
+  return std::max<std::size_t>(1, r.record->samples) * static_cast<std::size_t>(std::max(1, r.record->batch));
 }
 
 json repetition_row(const case_result& c, std::size_t index, std::size_t i, const time_unit& unit) {
@@ -141,7 +156,7 @@ json repetition_row(const case_result& c, std::size_t index, std::size_t i, cons
   json row = row_head(c, c.name, index, "iteration", reps);
   row[k::repetition_index] = i;
   row[k::threads] = 1;
-  row[k::iterations] = 1;
+  row[k::iterations] = runs_covered(r);
   row[k::real_time] = r.real_time_s * unit.per_second;
   row[k::cpu_time] = r.cpu_time_s * unit.per_second;
   row[k::time_unit] = unit.name;
@@ -174,9 +189,9 @@ json aggregate_row(const case_result& c, std::size_t index, const std::string& k
   return row;
 }
 
-void add_case_rows(json& rows, const case_result& c, std::size_t index, const std::optional<std::string>& forced_unit) {
-  const time_unit unit = unit_for(c.repetitions.empty() ? c.median_s : median(each(c, [](const repetition& r) { return r.real_time_s; })),
-                                  forced_unit);
+void add_case_rows(json& rows, const case_result& c, std::size_t index, const std::optional<std::string>& forced_unit,
+                   bool aggregates_only) {
+  const time_unit unit = unit_for(forced_unit);
   if (c.status != case_status::ok) {
     rows.push_back(ended_row(c, index, unit));
     return;
@@ -190,8 +205,10 @@ void add_case_rows(json& rows, const case_result& c, std::size_t index, const st
     rows.push_back(std::move(row));
     return;
   }
-  for (std::size_t i = 0; i < c.repetitions.size(); ++i) rows.push_back(repetition_row(c, index, i, unit));
-  if (c.repetitions.size() < 2) return;
+  const bool aggregates = c.repetitions.size() >= 2;
+  if (!aggregates_only || !aggregates)
+    for (std::size_t i = 0; i < c.repetitions.size(); ++i) rows.push_back(repetition_row(c, index, i, unit));
+  if (!aggregates) return;
   for (const std::string kind : {"mean", "median", "stddev", "cv"}) rows.push_back(aggregate_row(c, index, kind, unit));
 }
 }  // namespace
@@ -246,7 +263,7 @@ run_result make_run_result(nlohmann::ordered_json host, const device_info& devic
   return r;
 }
 
-nlohmann::ordered_json to_json(const run_result& run, const std::optional<std::string>& time_unit) {
+nlohmann::ordered_json to_json(const run_result& run, const std::optional<std::string>& time_unit, bool aggregates_only) {
   json context = run.host.is_object() ? run.host : json::object();
   const bool has_device = run.device.has_value();
   context[k::device_name] = has_device && run.device->available ? run.device->name : "none";
@@ -261,7 +278,7 @@ nlohmann::ordered_json to_json(const run_result& run, const std::optional<std::s
   json rows = json::array();
   for (const case_result& c : run.cases) {
     const auto it = index.find(c.name);
-    add_case_rows(rows, c, it != index.end() ? it->second : index.size(), time_unit);
+    add_case_rows(rows, c, it != index.end() ? it->second : index.size(), time_unit, aggregates_only);
   }
   doc[k::benchmarks] = std::move(rows);
   return doc;

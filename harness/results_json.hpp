@@ -37,9 +37,10 @@ run_result make_run_result(nlohmann::ordered_json host, const device_info& devic
                            const suite& s, const std::vector<const case_def*>& selected,
                            const std::map<std::string, case_result>& results);
 
-/// The whole document. `time_unit`: ns, us, ms or s for every row (--benchmark_time_unit); unset: per case,
-/// the largest unit in which its median is at least 100 (three significant digits where a tool prints whole
-/// units).
-nlohmann::ordered_json to_json(const run_result& run, const std::optional<std::string>& time_unit = std::nullopt);
+/// The whole document. `time_unit`: ns, us, ms or s for every row (--benchmark_time_unit); unset: ns, the
+/// same for every case on every machine. `aggregates_only` (--benchmark_report_aggregates_only): a case with
+/// aggregates gets those rows only, as Google Benchmark then writes.
+nlohmann::ordered_json to_json(const run_result& run, const std::optional<std::string>& time_unit = std::nullopt,
+                               bool aggregates_only = false);
 
 }  // namespace cudabench

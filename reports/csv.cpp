@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <set>
 #include <unordered_map>
 
+#include "harness/results_schema.hpp"
 #include "harness/stats.hpp"
 #include "reports/escape.hpp"
 
@@ -45,6 +47,55 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
                          tested ? number(100 * v->detectable) : "", origin.empty() ? "" : number(100 * v->gate),
                          origin.empty() ? "" : csv_field(origin));
     }
+    out += "\n";
+  }
+  return out;
+}
+
+namespace {
+/// Google Benchmark quotes every text field of its CSV.
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (const char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return out + "\"";
+}
+
+std::string json_number(const nlohmann::ordered_json& row, const char* key) {
+  return row.contains(key) && row[key].is_number() ? fmt::format("{}", row[key].get<double>()) : "";
+}
+
+/// The numbers of a row that are counters: what Google Benchmark's CSV puts in columns after the fixed ones.
+bool is_counter(const std::string& key, const nlohmann::ordered_json& v) {
+  namespace k = cudabench::schema;
+  static const std::set<std::string> fixed = {k::family_index, k::per_family_instance_index, k::repetitions, k::repetition_index,
+                                              k::threads, k::iterations, k::real_time, k::cpu_time, k::device_ordinal,
+                                              "bytes_per_second", "items_per_second"};
+  return v.is_number() && !fixed.count(key);
+}
+}  // namespace
+
+std::string benchmark_csv(const nlohmann::ordered_json& doc) {
+  namespace k = cudabench::schema;
+  const nlohmann::ordered_json& rows = doc.at(k::benchmarks);
+  std::set<std::string> counters;
+  for (const auto& row : rows)
+    for (const auto& [key, v] : row.items())
+      if (is_counter(key, v)) counters.insert(key);
+  std::string out = "name,iterations,real_time,cpu_time,time_unit,bytes_per_second,items_per_second,label,error_occurred,error_message";
+  for (const std::string& c : counters) out += "," + quoted(c);
+  out += "\n";
+  for (const auto& row : rows) {
+    const bool skipped = row.value(k::skipped, false), failed = row.value(k::error_occurred, false);
+    if (skipped || failed) {  // as Google Benchmark: the name, then only whether it was an error and why
+      out += quoted(row.value(skipped ? k::run_name : k::name, "")) + std::string(8, ',') + (failed ? "true," : "false,") +
+             quoted(row.value(skipped ? k::skip_message : k::error_message, "")) + std::string(counters.size(), ',') + "\n";
+      continue;
+    }
+    out += fmt::format("{},{},{},{},{},{},{},{},,", quoted(row.value(k::name, "")), json_number(row, k::iterations),
+                       json_number(row, k::real_time), json_number(row, k::cpu_time), row.value(k::time_unit, ""),
+                       json_number(row, "bytes_per_second"), json_number(row, "items_per_second"),
+                       row.contains(k::label) ? quoted(row.value(k::label, "")) : "");
+    for (const std::string& c : counters) out += "," + json_number(row, c.c_str());
     out += "\n";
   }
   return out;

@@ -112,8 +112,8 @@ s=$(run "$bench" --benchmark_filter='^image/cpu$' --benchmark_repetitions=2 --be
   'python3 -c "import json,sys; r=json.load(open(sys.argv[1]))[\"benchmarks\"][0]; assert 0.5 < r[\"cpu_time\"] / r[\"real_time\"] < 2, r" "$tmp/gb.json"'
 s=$(run "$bench" --benchmark_filter='^image/cpu$' --benchmark_format=json --quiet); check "--benchmark_format=json: the results on standard output" 0 "$s" \
   'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"'
-s=$(run "$bench" --benchmark_filter='^image/cpu$' --benchmark_format=csv --quiet); check "--benchmark_format=csv: the CSV on standard output" 0 "$s" \
-  '[ "$(head -n 1 "$tmp/out" | cut -d, -f1-3)" = "name,status,median_us" ]' 'grep -q "^image/cpu,ok," "$tmp/out"'
+s=$(run "$bench" --benchmark_filter='^image/cpu$' --benchmark_format=csv --quiet); check "--benchmark_format=csv: Google Benchmark's CSV on standard output" 0 "$s" \
+  '[ "$(head -n 1 "$tmp/out" | cut -d, -f1-3)" = "name,iterations,real_time" ]' 'grep -q "^\"image/cpu\",[0-9]*," "$tmp/out"'
 s=$(run "$bench" --filter=image/cpu --benchmark_color=false); check "an unsupported --benchmark_ flag: exit 2, named" 2 "$s" 'grep -q -- "--benchmark_color is not supported" "$tmp/err"'
 s=$(run "$bench" --filter=image/cpu --benchmark_min_time=100x); check "--benchmark_min_time in iterations: exit 2, says why" 2 "$s" 'grep -q "give seconds" "$tmp/err"'
 s=$(run "$bench" --filter='^image/cpu$' --compare-to="$stored" --csv - --quiet); check "--csv - with --compare-to: the verdicts on standard output" 0 "$s" \
@@ -238,12 +238,13 @@ s=$(NCU="$tmp/ncu-one" run "$src/app/cudabench-run" "$bench" --ncu --filter '^re
 s=$(NCU=/no/such/ncu run "$src/app/cudabench-run" "$bench" --ncu --filter=image/cpu); check "--ncu with NCU naming no program: exit 2, named" 2 "$s" 'grep -q "needs Nsight Compute (/no/such/ncu)" "$tmp/err"'
 
 # The table shows each case once, from Google Benchmark's run data: the median of several repetitions (reported
-# to it in two calls, the repetitions and then their aggregates), a skipped case at once; here and in a worker.
+# to it in two calls, the repetitions and then their aggregates), a skipped case in the line of its reason at
+# the end; here and in a worker.
 for mode in --watchdog=off --watchdog=300; do
   s=$(run "$bench" --filter='^(histogram/cpu/1048576|vector/cpu/16777216|reduce/cub/1048576)$' --repetitions=3 "$mode" --json "$tmp/reps.json")
   check "one table line per case over 3 repetitions ($mode)" 0 "$s" \
     '[ "$(grep -c "^histogram/cpu/1048576 " "$tmp/out")" = 1 ] && [ "$(grep -c "^vector/cpu/16777216 " "$tmp/out")" = 1 ]' \
-    '[ "$(grep -Ec "^reduce/cub/1048576 +(SKIPPED|[0-9])" "$tmp/out")" = 1 ]' \
+    '[ "$(grep -Ec "^reduce/cub/1048576 +[0-9]|^1 case\(s\) +SKIPPED" "$tmp/out")" = 1 ]' \
     'grep -q "^vector/cpu/16777216 .*\[3/3\]" "$tmp/out"' \
     'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert sum(r[\"run_type\"]==\"iteration\" for r in d[\"benchmarks\"] if r[\"run_name\"]==\"vector/cpu/16777216\")==3" "$tmp/reps.json"'
 done

@@ -4,8 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
 
 #include "harness/errors.hpp"
+#include "harness/results.hpp"
 
 using namespace cudabench;
 
@@ -81,6 +85,49 @@ TEST(Compare, HostBoundCasesWithOneRepetitionReportNoSpread) {
     EXPECT_EQ(r.v, verdict::not_gated) << r.name;
   }
   EXPECT_GT(host, 0);
+}
+
+// Files written in other units (older runs chose a unit per case from its median) compare by time, not by
+// the number: the same run with every row in another unit is unchanged case by case.
+TEST(Compare, RowsInMixedUnitsCompareByTheirTime) {
+  std::ifstream in(std::string(CUDABENCH_FIXTURES) + "/synthetic_base.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text.str());
+  const std::map<std::string, double> seconds_per = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}};
+  const char* units[] = {"ns", "ms", "s"};
+  std::size_t i = 0;
+  for (auto& row : doc["benchmarks"]) {
+    if (!row.contains("time_unit") || row.value("aggregate_unit", "time") != "time") continue;
+    const char* to = units[i++ % 3];  // a different unit from row to row, within a case too
+    const double scale = seconds_per.at(row["time_unit"].get<std::string>()) / seconds_per.at(to);
+    for (const char* key : {"real_time", "cpu_time"})
+      if (row.contains(key)) row[key] = row[key].get<double>() * scale;
+    row["time_unit"] = to;
+  }
+  ASSERT_GT(i, 3u);
+  comparison c = compare_runs(load_fixture("synthetic_base.json"), parse_run(doc, "mixed units"), {});
+  EXPECT_EQ(c.count(verdict::unchanged), c.cases.size());
+  for (auto& r : c.cases) EXPECT_NEAR(r.change, 0, 1e-9) << r.name;
+}
+
+// CPU cases (host-bound) are reported with their change but gate nothing unless --host-threshold is given, as
+// docs/reference.md says; with it, the same slowdown is a regression.
+TEST(Compare, HostBoundCasesGateOnlyWithAHostThreshold) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  for (run_result* r : {&base, &cur})
+    for (auto& c : r->cases) c.host_bound = true;
+  for (auto& c : cur.cases) {
+    for (double& t : c.samples_s) t *= 1.5;
+    c.median_s *= 1.5;
+  }
+  comparison by_default = compare_runs(base, cur, {});
+  EXPECT_FALSE(by_default.has_regression());
+  EXPECT_EQ(find(by_default, "image/sync").v, verdict::not_gated);
+  EXPECT_EQ(find(by_default, "image/sync").method, "host-bound: not gated");
+  comparison gated = compare_runs(base, cur, {.host_threshold = 0.05});
+  EXPECT_EQ(find(gated, "image/sync").v, verdict::regression);
+  EXPECT_DOUBLE_EQ(find(gated, "image/sync").gate, 0.05);
 }
 
 // A case declared not gated is compared and shown, but a clear slowdown of it is no regression; the same

@@ -38,11 +38,21 @@ TEST(Options, GoogleBenchmarkFlagsKeepTheirMeaningOrAreRefused) {
   EXPECT_DOUBLE_EQ(*o.warmup_s, 0.1);
   EXPECT_EQ(*o.time_unit, "ms");
   EXPECT_EQ(*o.json_path, "r.json");
+  // Google Benchmark's CSV is its own schema, apart from --csv's table.
   o = parse_run_options({"--benchmark_out=r.csv", "--benchmark_out_format=csv"});
-  EXPECT_EQ(*o.csv_path, "r.csv");
+  EXPECT_EQ(*o.benchmark_csv_path, "r.csv");
+  EXPECT_FALSE(o.csv_path);
   EXPECT_FALSE(o.json_path);
   EXPECT_EQ(*parse_run_options({"--benchmark_format=json"}).json_path, "-");
-  EXPECT_EQ(*parse_run_options({"--benchmark_format=csv"}).csv_path, "-");
+  EXPECT_EQ(*parse_run_options({"--benchmark_format=csv"}).benchmark_csv_path, "-");
+  EXPECT_FALSE(parse_run_options({"--benchmark_format=csv"}).csv_path);
+  EXPECT_THROW(parse_run_options({"--benchmark_format=csv", "--json=-"}), usage_error);
+  o = parse_run_options({"--benchmark_report_aggregates_only=true", "--benchmark_display_aggregates_only", "--benchmark_counters_tabular=yes"});
+  EXPECT_TRUE(o.report_aggregates_only && o.display_aggregates_only && o.counters_tabular);
+  o = parse_run_options({"--benchmark_report_aggregates_only=false", "--benchmark_counters_tabular=0"});
+  EXPECT_FALSE(o.report_aggregates_only || o.counters_tabular);
+  EXPECT_THROW(parse_run_options({"--benchmark_counters_tabular=sometimes"}), usage_error);
+  EXPECT_TRUE(parse_run_options({"--verbose"}).verbose);
   o = parse_run_options({"--benchmark_list_tests"});
   EXPECT_TRUE(o.list && o.list_names_only);
   EXPECT_FALSE(parse_run_options({"--benchmark_list_tests=false"}).list);
@@ -290,6 +300,9 @@ TEST(OptionTable, ChildArgumentsFollowTheTable) {
   EXPECT_EQ(child, (std::vector<std::string>{"--csv=r.dev2.csv", "--verdict=v.dev2.json", "--html=-", "--compare-to", "b.json",
                                              "--quiet", "--device=2", "--json=/tmp/d2.json"}));
   EXPECT_EQ(*parse_run_options(child).json_path, "/tmp/d2.json");
+  // A device hands every row to the merge, which alone keeps only the aggregates.
+  EXPECT_EQ(child_arguments({"--benchmark_report_aggregates_only=true", "--benchmark_counters_tabular"}, 0, "d.json"),
+            (std::vector<std::string>{"--benchmark_counters_tabular", "--device=0", "--json=d.json"}));
 }
 
 TEST(OptionTable, ProfilePlanForTheWrapper) {

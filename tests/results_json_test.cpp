@@ -20,6 +20,8 @@ repetition rep(double seconds) {
   r.record.emplace();
   r.record->cache = "hot";
   r.record->stop = "noise";
+  r.record->samples = 100;
+  r.record->batch = 4;
   return r;
 }
 
@@ -58,30 +60,52 @@ TEST(ResultsJson, RowsAndAggregatesAsGoogleBenchmarkWritesThem) {
   ASSERT_EQ(rows.size(), 3u + 4u + 1u + 1u + 1u);
   EXPECT_EQ(rows[0]["name"], "fam/fast/64");
   EXPECT_EQ(rows[0]["run_type"], "iteration");
-  // A case of a few microseconds is written in ns, so three significant digits survive whole-unit printing.
+  // Every case in ns, whatever its median, so a tool pairing rows by name and unit pairs it in any run.
   EXPECT_EQ(rows[0]["time_unit"], "ns");
+  EXPECT_EQ(rows[0]["iterations"], 400) << "the runs the row covers: 100 samples of a batch of 4";
   EXPECT_DOUBLE_EQ(rows[0]["real_time"].get<double>(), 2000.0);
   EXPECT_DOUBLE_EQ(rows[0]["cpu_time"].get<double>(), 1000.0);
   EXPECT_EQ(rows[4]["name"], "fam/fast/64_median");
   EXPECT_EQ(rows[4]["aggregate_name"], "median");
   EXPECT_EQ(rows[4]["time_unit"], "ns");
   EXPECT_DOUBLE_EQ(rows[4]["real_time"].get<double>(), 3000.0);
-  EXPECT_EQ(rows[7]["name"], "fam/cpu/64");  // 1 ms: us
-  EXPECT_EQ(rows[7]["time_unit"], "us");
-  EXPECT_DOUBLE_EQ(rows[7]["real_time"].get<double>(), 1000.0);
+  EXPECT_EQ(rows[4]["iterations"], 3) << "an aggregate covers the repetitions";
+  EXPECT_EQ(rows[7]["name"], "fam/cpu/64");  // 1 ms: still ns
+  EXPECT_EQ(rows[7]["time_unit"], "ns");
+  EXPECT_DOUBLE_EQ(rows[7]["real_time"].get<double>(), 1e6);
   EXPECT_EQ(rows[6]["aggregate_unit"], "percentage");
+  // A skipped case: an aggregate-like row of its own name and no times, which compare.py neither pairs nor
+  // takes into its geomean.
+  EXPECT_EQ(rows[8]["name"], "fam/gone/64_skipped");
+  EXPECT_EQ(rows[8]["run_name"], "fam/gone/64");
+  EXPECT_EQ(rows[8]["run_type"], "aggregate");
   EXPECT_TRUE(rows[8]["skipped"].get<bool>());
   EXPECT_EQ(rows[8]["skip_message"], "needs 2 GiB");
+  EXPECT_FALSE(rows[8].contains("real_time") || rows[8].contains("cpu_time") || rows[8].contains("time_unit"));
   EXPECT_TRUE(rows[9]["error_occurred"].get<bool>());
+  EXPECT_EQ(rows[9]["name"], "fam/broken/64");
   EXPECT_EQ(f.doc["context"]["host_name"], "test");
   EXPECT_EQ(f.doc["context"]["cudabench"]["families"]["fam"]["references"]["cpu"][0], "cpu");
 }
 
 TEST(ResultsJson, ATimeUnitForcedForEveryRow) {
   fixture_run f("ms");
-  for (const auto& row : f.doc["benchmarks"]) EXPECT_EQ(row["time_unit"], "ms") << row["name"];
+  for (const auto& row : f.doc["benchmarks"])
+    if (!row.value("skipped", false)) EXPECT_EQ(row["time_unit"], "ms") << row["name"];  // a skipped row has no times
   EXPECT_DOUBLE_EQ(f.doc["benchmarks"][0]["real_time"].get<double>(), 0.002);
   EXPECT_DOUBLE_EQ(parse_run(nlohmann::json(f.doc), "x").find("fam/fast/64")->median_s, 3e-6);
+}
+
+TEST(ResultsJson, AggregatesOnlyLeaveOutTheRepetitionsWhereThereAreAggregates) {
+  fixture_run f;
+  const auto rows = to_json(parse_run(nlohmann::json(f.doc), "memory"), std::nullopt, true)["benchmarks"];
+  std::vector<std::string> names;
+  for (const auto& row : rows) names.push_back(row["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"fam/fast/64_mean", "fam/fast/64_median", "fam/fast/64_stddev", "fam/fast/64_cv",
+                                             "fam/cpu/64", "fam/gone/64_skipped", "fam/broken/64"}));
+  const run_result back = parse_run(nlohmann::json(to_json(parse_run(nlohmann::json(f.doc), "memory"), std::nullopt, true)), "again");
+  EXPECT_TRUE(back.find("fam/fast/64")->aggregates_only);
+  EXPECT_NEAR(back.find("fam/fast/64")->median_s, 3e-6, 1e-15);
 }
 
 TEST(ResultsJson, ReadsBackIntoTheSameCases) {
@@ -222,6 +246,12 @@ TEST(ResultsJson, TheReaderAndTheWriterRoundTripRealRuns) {
       got.erase("time_unit");
       // % of limit is a counter of each repetition now, so its cv is written too (earlier files lack it).
       if (got.value("aggregate_name", "") == "cv" && !want.contains("limit_fraction")) got.erase("limit_fraction");
+      // A repetition's iterations count the runs it covers now (earlier files say 1).
+      if (got.value("run_type", "") == "iteration" && want.value("iterations", 0) == 1) {
+        EXPECT_EQ(got["iterations"], got["cudabench"]["samples"].get<std::size_t>() * got["cudabench"]["batch"].get<std::size_t>());
+        got.erase("iterations");
+        want.erase("iterations");
+      }
       EXPECT_EQ(first_difference(got, want), "") << name << " row " << i;
     }
     EXPECT_EQ(first_difference(written["context"], original["context"]), "") << name;

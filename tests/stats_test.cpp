@@ -49,6 +49,15 @@ TEST(StopRule, NoisySamplesRunToTheCap) {
   EXPECT_EQ(stop_rule(bimodal, 1.0, p), stop_reason::time_cap);
 }
 
+// The time cap ends sampling whatever min_samples says: a run longer than the cap is one sample (docs/reference.md
+// states this rule for each preset).
+TEST(StopRule, ARunLongerThanTheCapIsOneSample) {
+  const sampling_policy p = preset_by_name("nightly").sampling;
+  ASSERT_GT(p.min_samples, 1);
+  EXPECT_EQ(stop_rule(std::vector<double>{0.35}, 0.35, p), stop_reason::time_cap);
+  EXPECT_EQ(stop_rule(std::vector<double>{0.02, 0.02}, 0.04, p), stop_reason::none);  // under the cap: min_samples holds
+}
+
 TEST(StopRule, DriftKeepsNoiseHigh) {
   sampling_policy p{.min_samples = 10, .min_time_s = 0, .max_time_s = 10, .target_noise = 0.005, .warmup_s = 0};
   std::vector<double> drift;

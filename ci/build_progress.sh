@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Reads a build's output on standard input, appends it to the log LOG, and keeps one line on standard error
+# saying how far the build is (Ninja's [N/M] steps, or make's [ P%]) and how long it has run.
+# Usage: cmake --build ... 2>&1 | ci/build_progress.sh LOG
+set -u
+log=$1
+start=$SECONDS
+shown="starting"
+partial=""
+draw() { printf '\r\033[Kbuilding: %s, %d s elapsed' "$shown" $((SECONDS - start)) >&2; }
+take() {
+  printf '%s\n' "$1" >>"$log"
+  if [[ $1 =~ ^\[([0-9]+)/([0-9]+)\] ]]; then shown="${BASH_REMATCH[1]} of ${BASH_REMATCH[2]} steps done"
+  elif [[ $1 =~ ^\[\ *([0-9]+)%\] ]]; then shown="${BASH_REMATCH[1]}% of the targets done"
+  fi
+}
+draw
+while :; do
+  # A one-second timeout redraws the elapsed time while one long compile prints nothing; what a timed-out
+  # read got of a line is kept for the rest of it.
+  if IFS= read -r -t 1 chunk; then
+    take "$partial$chunk"
+    partial=""
+  else
+    status=$?
+    if [ "$status" -le 128 ]; then  # end of input
+      [ -n "$partial$chunk" ] && take "$partial$chunk"
+      break
+    fi
+    partial+=$chunk
+  fi
+  draw
+done
+printf '\r\033[Kbuilt in %d s (log: %s)\n' $((SECONDS - start)) "$log" >&2
