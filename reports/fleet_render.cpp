@@ -62,6 +62,7 @@ std::string fleet_terminal(const fleet& f) {
     groups += fmt::format(" {:<50}", terminal_text(fmt::format("[{}] {}", i + 1, f.members[i].label)).substr(0, 50));
     head += fmt::format(" {:>11} {:>7} {:>7} {:>8} {:>13}", "median", "noise", "%limit", "ratio", "verdict");
   }
+  while (!groups.empty() && groups.back() == ' ') groups.pop_back();
   out += groups + "\n" + head + "\n";
   for (const fleet_row& r : f.rows) {
     std::string line = fmt::format("{:<44}", terminal_text(r.name));
