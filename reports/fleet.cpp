@@ -129,7 +129,8 @@ fleet_member member_of(run_result run, const std::string& source) {
 std::vector<fleet_member> split_devices(const fleet_member& whole) {
   std::vector<fleet_member> out;
   for (const auto& d : whole.run.devices) {
-    if (!d.is_object() || !d.contains("ordinal") || !d["ordinal"].is_number_integer() || !d.value("available", true)) continue;
+    // A device that left no result is listed with its problem; one without a GPU (CPU cases only) did run.
+    if (!d.is_object() || !d.contains("ordinal") || !d["ordinal"].is_number_integer() || d.contains("problem")) continue;
     const int ordinal = d["ordinal"].get<int>();
     const std::string prefix = fmt::format("dev{}/", ordinal);
     run_result r;

@@ -73,6 +73,15 @@ check "two runs of one model: both kept, by host" 0 "$(run "$report" fleet "$tmp
 check "runs of different presets: said in the header" 0 "$(run "$report" fleet "$fx/synthetic_base.json" "$tmp/b.json")" \
   'grep -q "different presets" "$tmp/out"'
 
+# A run of several devices (--devices=all, here two pretended devices without a GPU): a column per device.
+pretend="$build/tests/pretend_devices"
+if [ -x "$pretend" ]; then
+  "$pretend" --pretend-devices=2 --devices=all --filter='^image/cpu$' --quiet --json "$tmp/merged.json" >/dev/null 2>&1
+  check "a run of two devices: a column each" 0 "$(run "$report" fleet "$tmp/merged.json" --json "$tmp/d.json")" \
+    'py "assert [(m[\"label\"], m[\"device_ordinal\"]) for m in j[\"members\"]] == [(\"no GPU (merged.json dev0)\", 0), (\"no GPU (merged.json dev1)\", 1)], j[\"members\"]" "$tmp/d.json"' \
+    'py "r = j[\"cases\"]; assert [c[\"name\"] for c in r] == [\"image/cpu\"] and all(x[\"status\"] == \"ok\" for x in r[0][\"results\"]), r" "$tmp/d.json"'
+fi
+
 # Refusals: one line, exit 2, nothing written.
 check "fleet without a path: one line" 2 "$(run "$report" fleet)" 'one_line "fleet expects at least 1"'
 mkdir "$tmp/empty"

@@ -148,7 +148,8 @@ TEST_F(FleetTest, RunOfSeveralDevicesGivesAColumnEach) {
   json dev0 = merged["context"]["device"], dev1 = {{"available", true}, {"name", "Model B"}, {"compute_capability", "9.0"}};
   dev0["ordinal"] = 0;
   dev1["ordinal"] = 1;
-  merged["context"]["devices"] = json::array({dev0, dev1});
+  const json lost = {{"ordinal", 2}, {"available", false}, {"problem", "exit status 1"}};
+  merged["context"]["devices"] = json::array({dev0, dev1, lost});
   const fleet f = build_fleet(fleet_members({write("m.json", merged)}));
   ASSERT_EQ(f.members.size(), 2u);
   EXPECT_EQ(f.members[1].model, "Model B");
