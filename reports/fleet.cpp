@@ -64,7 +64,11 @@ std::string newest_run_file(const fs::path& dir) {
 std::string run_in_directory(const std::string& dir) {
   std::error_code ec;
   const fs::path latest = fs::path(dir) / "latest.json";
-  if (fs::is_symlink(latest, ec) && is_file(latest)) return fs::canonical(latest, ec).string();
+  if (fs::is_symlink(latest, ec) && is_file(latest)) {
+    fs::path target = fs::read_symlink(latest, ec);
+    if (!ec && target.is_relative()) target = fs::path(dir) / target;
+    return (!ec && is_file(target) ? target.lexically_normal() : fs::canonical(latest, ec)).string();
+  }
   if (std::string nightly = newest_nightly(dir); !nightly.empty()) return nightly;
   if (is_file(latest)) return latest.string();
   if (std::string any = newest_run_file(dir); !any.empty()) return any;

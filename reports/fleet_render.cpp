@@ -96,7 +96,7 @@ std::string fleet_markdown(const fleet& f) {
   std::string head = "| case |", rule = "|---|";
   for (const fleet_member& m : f.members) {
     const std::string l = markdown_text(m.label);
-    head += fmt::format(" {0} median | {0} noise | {0} % of limit | {0} ratio | {0} verdict |", l);
+    head += fmt::format(" {} median | noise | % of limit | ratio | verdict |", l);
     rule += "---:|---:|---:|---:|---|";
   }
   for (const std::string& family : families(f)) {
@@ -137,7 +137,7 @@ std::string fleet_html(const fleet& f) {
               "</div>\n";
     body += "<table><tr><th>case</th>";
     for (const fleet_member& m : f.members)
-      for (const char* col : {"median", "noise", "% of limit", "ratio", "verdict"}) body += fmt::format("<th>{}<br>{}</th>", html_text(m.label), col);
+      body += fmt::format("<th>{}<br>median</th><th>noise</th><th>% of limit</th><th>ratio</th><th>verdict</th>", html_text(m.label));
     body += "</tr>\n";
     for (const fleet_row* r : rows_of(f, family)) {
       body += "<tr><td>" + html_text(r->name) + "</td>";

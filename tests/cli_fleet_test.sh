@@ -32,7 +32,7 @@ check "fleet of two models: every format" 0 \
   'grep -q "fleet: 2 run(s) side by side" "$tmp/out"' 'grep -q "\[2\] Other GPU 40GB" "$tmp/out"' \
   'grep "^histogram/cpu/1048576 " "$tmp/out" | grep -q missing' \
   'grep "^image/cpu " "$tmp/out" | grep -q "1.000x"' \
-  'grep -q "## Fleet: 2 run(s) side by side" "$tmp/f.md"' 'grep -q "| Other GPU 40GB ratio |" "$tmp/f.md"' \
+  'grep -q "## Fleet: 2 run(s) side by side" "$tmp/f.md"' 'grep -q "| Other GPU 40GB median | noise |" "$tmp/f.md"' \
   'grep -q "### image" "$tmp/f.md"' \
   'grep -q "<svg" "$tmp/f.html"' '! grep -q "<script" "$tmp/f.html"' 'grep -q "<h2>histogram</h2>" "$tmp/f.html"' \
   'head -1 "$tmp/f.csv" | grep -qx "name,family,model,label,reference,status,median_us,noise_pct,limit_pct,ratio,verdict"' \

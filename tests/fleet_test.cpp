@@ -183,7 +183,7 @@ TEST_F(FleetTest, EveryFormatShowsTheModelsSideBySide) {
     EXPECT_NE(text->find("missing"), std::string::npos);
     EXPECT_NE(text->find("unchanged"), std::string::npos);
   }
-  EXPECT_NE(md.find("| Model B ratio |"), std::string::npos);
+  EXPECT_NE(md.find("| Model B median | noise | % of limit | ratio | verdict |"), std::string::npos);
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_NE(csv.find("fam/fast/1,fam,Model B,Model B,no,ok,10,"), std::string::npos);
