@@ -11,6 +11,7 @@
 #include <set>
 
 #include "harness/atomic_file.hpp"
+#include "harness/compare.hpp"
 #include "harness/stats.hpp"
 
 namespace cudabench::reports {
@@ -202,7 +203,7 @@ std::size_t reference_of(const std::vector<fleet_member>& members, const std::op
 
 fleet_cell cell_of(const cudabench::case_result& c) {
   fleet_cell cell;
-  cell.status = cudabench::to_string(c.status);
+  cell.status = c.status;
   if (c.status != cudabench::case_status::ok) return cell;
   cell.median_s = c.median_s;
   if (c.samples_s.size() > 1) cell.noise = cudabench::summarize(c.samples_s).cv();
@@ -272,8 +273,8 @@ fleet build_fleet(std::vector<fleet_member> members, const std::optional<std::st
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       fleet_cell& cell = r.cells[i];
       if (auto v = f.members[i].verdicts.find(r.name); v != f.members[i].verdicts.end()) cell.verdict = v->second;
-      else if (!f.members[i].verdict_source.empty()) cell.verdict = cell.status == "missing" ? "missing" : "-";
-      if (cell.status == "ok" && ref.status == "ok" && ref.median_s > 0) cell.ratio = cell.median_s / ref.median_s;
+      else if (!f.members[i].verdict_source.empty()) cell.verdict = cell.status ? "-" : cudabench::to_string(cudabench::verdict::missing);
+      if (cell.measured() && ref.measured() && ref.median_s > 0) cell.ratio = cell.median_s / ref.median_s;
     }
   }
   std::set<std::string> presets;

@@ -28,12 +28,15 @@ struct fleet_member {
 
 /// One model's result for one case.
 struct fleet_cell {
-  std::string status = "missing";  ///< "ok", "failed", "skipped" or "missing" (the model did not run the case)
+  std::optional<cudabench::case_status> status;  ///< none: the model did not run the case (missing)
   double median_s = 0;
   double noise = -1;           ///< CV of the repetitions (of the rounds' medians), else the in-run noise; -1 unknown
   double limit_fraction = -1;  ///< of the model's own limit the case names; -1 none
   double ratio = -1;           ///< median over the reference model's median; -1 where either has none
   std::string verdict;         ///< from the model's verdict file; "" without one
+  bool measured() const { return status == cudabench::case_status::ok; }
+  /// "ok", "failed", "skipped", or "missing".
+  std::string status_name() const { return status ? cudabench::to_string(*status) : "missing"; }
 };
 
 struct fleet_row {

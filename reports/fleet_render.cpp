@@ -14,7 +14,7 @@
 
 namespace cudabench::reports {
 namespace {
-std::string median_text(const fleet_cell& c) { return c.status == "ok" ? cudabench::format_time(c.median_s) : c.status; }
+std::string median_text(const fleet_cell& c) { return c.measured() ? cudabench::format_time(c.median_s) : c.status_name(); }
 std::string pct_text(double fraction) { return fraction >= 0 ? fmt::format("{:.1f}%", 100 * fraction) : "-"; }
 std::string ratio_text(double ratio) { return ratio > 0 ? fmt::format("{:.3f}x", ratio) : "-"; }
 std::string verdict_text(const fleet_cell& c) { return c.verdict.empty() ? "-" : c.verdict; }
@@ -67,7 +67,7 @@ std::string fleet_terminal(const fleet& f) {
   for (const fleet_row& r : f.rows) {
     std::string line = fmt::format("{:<44}", terminal_text(r.name));
     for (const fleet_cell& c : r.cells)
-      line += fmt::format(" {:>11} {:>7} {:>7} {:>8} {:>13}", median_text(c), c.status == "ok" ? pct_text(c.noise) : "-",
+      line += fmt::format(" {:>11} {:>7} {:>7} {:>8} {:>13}", median_text(c), c.measured() ? pct_text(c.noise) : "-",
                           pct_text(c.limit_fraction), ratio_text(c.ratio), verdict_text(c));
     out += line + "\n";
   }
@@ -104,7 +104,7 @@ std::string fleet_markdown(const fleet& f) {
     for (const fleet_row* r : rows_of(f, family)) {
       out += "| " + markdown_code_cell(r->name) + " |";
       for (const fleet_cell& c : r->cells)
-        out += fmt::format(" {} | {} | {} | {} | {} |", median_text(c), c.status == "ok" ? pct_text(c.noise) : "-", pct_text(c.limit_fraction),
+        out += fmt::format(" {} | {} | {} | {} | {} |", median_text(c), c.measured() ? pct_text(c.noise) : "-", pct_text(c.limit_fraction),
                            ratio_text(c.ratio), markdown_text(verdict_text(c)));
       out += "\n";
     }
@@ -143,7 +143,7 @@ std::string fleet_html(const fleet& f) {
       body += "<tr><td>" + html_text(r->name) + "</td>";
       for (const fleet_cell& c : r->cells)
         body += fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td>", html_text(median_text(c)),
-                            c.status == "ok" ? pct_text(c.noise) : "-", pct_text(c.limit_fraction), ratio_text(c.ratio),
+                            c.measured() ? pct_text(c.noise) : "-", pct_text(c.limit_fraction), ratio_text(c.ratio),
                             c.verdict == "regression" ? "regression" : c.verdict == "improvement" ? "improvement" : "", html_text(verdict_text(c)));
       body += "</tr>\n";
     }
@@ -159,8 +159,8 @@ std::string fleet_csv(const fleet& f) {
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       const fleet_cell& c = r.cells[i];
       out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.name), csv_field(r.family), csv_field(f.members[i].model),
-                         csv_field(f.members[i].label), i == f.reference ? "yes" : "no", c.status,
-                         c.status == "ok" ? number(c.median_s, 1e6) : "", c.status == "ok" ? number(c.noise, 100) : "",
+                         csv_field(f.members[i].label), i == f.reference ? "yes" : "no", c.status_name(),
+                         c.measured() ? number(c.median_s, 1e6) : "", c.measured() ? number(c.noise, 100) : "",
                          number(c.limit_fraction, 100), number(c.ratio, 1), csv_field(c.verdict));
     }
   return out;
@@ -186,8 +186,8 @@ std::string fleet_json(const fleet& f) {
     json results = json::array();
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       const fleet_cell& c = r.cells[i];
-      results.push_back({{"label", f.members[i].label}, {"status", c.status}, {"median_s", c.status == "ok" ? json(c.median_s) : json()},
-                         {"noise", c.status == "ok" ? number_or_null(c.noise) : json()}, {"limit_fraction", number_or_null(c.limit_fraction)},
+      results.push_back({{"label", f.members[i].label}, {"status", c.status_name()}, {"median_s", c.measured() ? json(c.median_s) : json()},
+                         {"noise", c.measured() ? number_or_null(c.noise) : json()}, {"limit_fraction", number_or_null(c.limit_fraction)},
                          {"ratio", number_or_null(c.ratio)}, {"verdict", c.verdict.empty() ? json() : json(c.verdict)}});
     }
     cases.push_back({{"name", r.name}, {"family", r.family}, {"results", results}});

@@ -89,10 +89,10 @@ TEST_F(FleetTest, RatioLimitAndMissingPerModel) {
   EXPECT_NEAR(fast.cells[0].limit_fraction, 0.5, 1e-9);      // each against its own limit
   EXPECT_NEAR(fast.cells[1].limit_fraction, 0.8, 1e-9);
   EXPECT_GT(fast.cells[0].noise, 0);
-  EXPECT_EQ(row(f, "fam/slow/1").cells[1].status, "missing");
+  EXPECT_EQ(row(f, "fam/slow/1").cells[1].status_name(), "missing");
   EXPECT_LT(row(f, "fam/slow/1").cells[1].ratio, 0);
   EXPECT_LT(row(f, "fam/slow/1").cells[0].limit_fraction, 0);  // names no limit
-  EXPECT_EQ(row(f, "other/extra/1").cells[0].status, "missing");
+  EXPECT_EQ(row(f, "other/extra/1").cells[0].status_name(), "missing");
   EXPECT_EQ(f.rows.size(), 3u);
   EXPECT_NEAR(f.family_ratios().at("fam")[1], 0.5, 1e-9);
   EXPECT_FALSE(f.failing());
