@@ -1,4 +1,4 @@
-// The compare, report, trend, gates and bisect commands, and the comparison step of a run.
+// The compare, report, trend, gates, fleet and bisect commands, and the comparison step of a run.
 #include "app/commands.hpp"
 
 #include <fmt/format.h>
@@ -17,6 +17,7 @@
 #include "harness/gates.hpp"
 #include "harness/output_sink.hpp"
 #include "reports/escape.hpp"
+#include "reports/fleet.hpp"
 #include "reports/trend.hpp"
 #include "reports/writer.hpp"
 
@@ -138,7 +139,20 @@ int gates_command(const run_options& o, const std::vector<std::string>& inputs) 
   return 0;
 }
 
-/// compare, report, trend or gates over a parsed command line. Every output of the command is checked before any
+/// `fleet PATH...`: the runs side by side, to the terminal and every requested file; 1 when a model's verdict
+/// file says its comparison failed.
+int fleet_command(const run_options& o, const std::vector<std::string>& inputs) {
+  output_list outputs = report_outputs(o, "--verdict");
+  outputs.add("--json", o.json_path, std::make_unique<reports::fleet_json_writer>());
+  outputs.check(inputs);
+  const reports::fleet f = reports::build_fleet(reports::fleet_members(inputs), o.reference);
+  std::optional<standard_output_aside> aside;
+  if (outputs.uses_standard_output()) aside.emplace();
+  outputs.writers().write_fleet(f);
+  return f.failing() ? 1 : 0;
+}
+
+/// compare, report, trend, gates or fleet over a parsed command line. Every output of the command is checked before any
 /// input is read; with one on standard output ("-"), the terminal text goes to standard error.
 int run_report_command(command cmd, const command_line& cl) {
   const std::string name(command_info(cmd).name);
@@ -146,6 +160,7 @@ int run_report_command(command cmd, const command_line& cl) {
   const std::vector<std::string>& inputs = cl.inputs;
   try {
     if (cmd == command::gates) return gates_command(o, inputs);
+    if (cmd == command::fleet) return fleet_command(o, inputs);
     std::unique_ptr<reports::writer> terminal;  // a dashboard export goes to standard output in place of the tables
     if (cmd == command::report && o.format == "gab") terminal = std::make_unique<reports::gab_writer>();
     if (cmd == command::report && o.format == "bmf") terminal = std::make_unique<reports::bmf_writer>();

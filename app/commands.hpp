@@ -1,4 +1,4 @@
-// The commands behind `./run_bench compare | report | trend | gates`, and the comparison step of a run.
+// The commands behind `./run_bench compare | report | trend | gates | fleet | bisect`, and the comparison step of a run.
 #pragma once
 
 #include <string>
@@ -27,7 +27,7 @@ std::string baseline_file_for(const device_info& d, const std::string& preset, c
 /// (it must exist).
 std::string resolve_baseline(const std::string& spec, const device_info& d, const std::string& preset, const std::string& dir);
 
-/// `compare`, `report`, `trend`, `gates` and `bisect`: argv[1] is the command. Exit status 0, 1 (regression; bisect:
+/// `compare`, `report`, `trend`, `gates`, `fleet` and `bisect`: argv[1] is the command. Exit status 0, 1 (regression; bisect:
 /// nothing found) or 2 (usage/input).
 int report_main(int argc, char** argv);
 

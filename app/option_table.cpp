@@ -14,7 +14,7 @@ namespace {
 using o_ = run_options;
 constexpr command_set run = unsigned(command::run), compare = unsigned(command::compare), report = unsigned(command::report),
                       trend = unsigned(command::trend), gates = unsigned(command::gates), bisect = unsigned(command::bisect),
-                      all = run | compare | report | trend | gates | bisect;
+                      fleet = unsigned(command::fleet), all = run | compare | report | trend | gates | bisect | fleet;
 
 std::string name_of(const option_spec& spec) { return std::string(spec.name); }
 
@@ -106,6 +106,13 @@ const std::array table{
               .help = "run the cases whose name matches this RE2 pattern anywhere (e.g. conv2d, image/pinned); a leading - negates"},
   option_spec{.name = "--list", .kind = arity::flag, .commands = run, .apply = ACT { s.options.list = true; },
               .help = "list the cases the filter selects (gpu or cpu, cold-L2, host-bound, not-gated), then exit"},
+  option_spec{.name = "--limits", .kind = arity::flag, .commands = run, .apply = ACT { s.options.limits = true; },
+              .whole_run = true,
+              .help = "measure the limits family (copies, a read-only stream, host copies, FMA throughput, launches) "
+                      "alongside the selected cases, whatever the filter, so cases that name a limit show % of limit "
+                      "against this run's; without it the family runs where the filter selects it in the nightly and full "
+                      "presets (the suite: in every preset), and % of limit uses the limits of the stored baseline of this "
+                      "GPU model"},
   option_spec{.name = "--quiet", .kind = arity::flag, .commands = run, .apply = ACT { s.options.quiet = true; },
               .help = "no \"[i/N] case (round R/N, about T left)\" progress line on standard error before each case, "
                       "and no [i/N] in the table's rows"},
@@ -147,27 +154,29 @@ const std::array table{
               .apply = ACT { parse_axis(v, s.options.axes); },
               .help = "run these values of one of FAMILY's axes instead of the preset's (e.g. --axis=dot.streams=2,4; "
                       "repeat for more axes; --sizes is the form for a family's size axis; the axes: docs/extending.md)"},
-  option_spec{.name = "--json", .placeholder = "FILE", .commands = run | bisect, .apply = store_output, .output = &o_::json_path,
+  option_spec{.name = "--json", .placeholder = "FILE", .commands = run | bisect | fleet, .apply = store_output, .output = &o_::json_path,
               .child = in_child::replace, .whole_run = true,
               .elsewhere = "it names the results file of a run; the verdict file of a comparison is --verdict FILE",
               .help = "write the results as Google Benchmark JSON, with the device description (- is standard output, "
-                      "which then carries nothing else; the table goes to standard error); bisect: its outcome as JSON"},
+                      "which then carries nothing else; the table goes to standard error); bisect: its outcome as JSON; fleet: the "
+                      "side-by-side report as JSON"},
   option_spec{.name = "--trace", .placeholder = "FILE", .commands = run, .apply = store_output, .output = &o_::trace_path,
               .child = in_child::suffix, .whole_run = true,
               .help = "after each case's timed repetitions, trace one more sample with CUPTI (kernels, copies, memsets "
                       "per stream) and write the run's timeline to FILE as Chrome trace JSON (Perfetto, chrome://tracing); "
                       "each case's timeline and its metrics go into --json"},
-  option_spec{.name = "--md", .placeholder = "FILE", .commands = run | compare | report, .apply = store_output,
+  option_spec{.name = "--md", .placeholder = "FILE", .commands = run | compare | report | fleet, .apply = store_output,
               .output = &o_::md_path, .child = in_child::suffix, .whole_run = true,
               .help = "Markdown report (a CI job summary, a pull-request comment): of the comparison (compare; a run "
-                      "with --compare-to), else of the run's speedups (report; a run without --compare-to)"},
-  option_spec{.name = "--html", .placeholder = "FILE", .commands = run | compare | report | trend, .apply = store_output, .output = &o_::html_path,
+                      "with --compare-to), else of the run's speedups (report; a run without --compare-to); fleet: the runs side by side"},
+  option_spec{.name = "--html", .placeholder = "FILE", .commands = run | compare | report | trend | fleet, .apply = store_output, .output = &o_::html_path,
               .child = in_child::suffix, .whole_run = true,
-              .help = "self-contained HTML report with SVG charts: of the comparison, the run, or the trend"},
-  option_spec{.name = "--csv", .placeholder = "FILE", .commands = run | compare | report, .apply = store_output,
+              .help = "self-contained HTML report with SVG charts: of the comparison, the run, the trend, or the fleet (a chart per family, a bar per model)"},
+  option_spec{.name = "--csv", .placeholder = "FILE", .commands = run | compare | report | fleet, .apply = store_output,
               .output = &o_::csv_path, .child = in_child::suffix, .whole_run = true,
               .help = "one row per case: name, status, median_us, repetitions, cv_pct, noise_pct, samples, throughputs, "
-                      "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value, detectable_pct, gate_pct, gate_source in a comparison; blank where no test ran or no gate applies)"},
+                      "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value, detectable_pct, gate_pct, gate_source in a comparison; blank where no test ran or no gate applies); fleet: one row per case and model "
+                      "(name, family, model, label, reference, status, median_us, noise_pct, limit_pct, ratio, verdict)"},
   option_spec{.name = "--verdict", .placeholder = "FILE", .commands = run | compare, .apply = store_output,
               .output = &o_::verdict_path, .child = in_child::suffix, .whole_run = true,
               .help = "the comparison's verdicts as JSON (a run: with --compare-to only)"},
@@ -227,6 +236,9 @@ const std::array table{
   option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = run | compare | trend | bisect,
               .apply = ACT { s.options.allow_device_mismatch = true; },
               .help = "compare runs from different GPU models or clocks"},
+  option_spec{.name = "--reference", .placeholder = "MODEL", .commands = fleet,
+              .apply = ACT { store_text(spec, v, s.options.reference); },
+              .help = "the model the ratios divide by: its GPU name or its slug as baselines are stored (default: the first run's)"},
   option_spec{.name = "--hold", .placeholder = "N", .commands = trend,
               .apply = ACT { s.options.hold = std::size_t(parse_int(v, name_of(spec), 2, 1000)); },
               .help = "a step must hold for N runs to be flagged (default 3)"},
@@ -371,6 +383,11 @@ const std::array commands{
                "--preset=nightly) and bisects over the cases the comparison of the two ends flags as regressions.",
                "0 the first bad commit found, 1 nothing to bisect (no regression between the ends) or no single "
                "commit named (skipped revisions, --time-limit), 2 usage or input error"},
+  command_spec{command::fleet, "fleet", "PATH...", 1,
+               "Puts runs of different GPU models side by side (result files, or directories of nightly results: their "
+               "latest run and its verdict file): per case each model's median, noise and % of its own limit, its ratio to "
+               "the reference model, its verdict against its own baseline, or missing.",
+               "0 written, 1 a model's verdict file says its comparison failed, 2 usage or input error", true},
 };
 
 }  // namespace

@@ -15,7 +15,7 @@ namespace cudabench::app {
 
 /// The commands that take options: `run` is the suite binary (and a user's binary linked with cudabench::main).
 enum class command : unsigned { run = 1u << 0, compare = 1u << 1, report = 1u << 2, trend = 1u << 3, gates = 1u << 4,
-                                bisect = 1u << 5 };
+                                bisect = 1u << 5, fleet = 1u << 6 };
 using command_set = unsigned;
 constexpr command_set operator|(command a, command b) { return unsigned(a) | unsigned(b); }
 constexpr command_set operator|(command_set a, command b) { return a | unsigned(b); }
@@ -79,7 +79,7 @@ struct command_spec {
   bool more_inputs = false;    ///< input_count or more positional arguments
 };
 const command_spec& command_info(command c);
-/// compare, report, trend, gates or bisect by name; nothing for anything else.
+/// compare, report, trend, gates, bisect or fleet by name; nothing for anything else.
 std::optional<command> command_by_name(std::string_view name);
 /// Every command, in the order help and the docs list them (run first).
 std::span<const command_spec> command_table();
@@ -100,12 +100,12 @@ struct option_token {
 /// Reads the argument at args[i]; throws usage_error when an option lacks its value or a flag has one.
 option_token read_option(const std::vector<std::string>& args, std::size_t i);
 
-/// A command line parsed by the table: the options, and the positional arguments (compare, report, trend, gates).
+/// A command line parsed by the table: the options, and the positional arguments (compare, report, trend, gates, fleet).
 struct command_line {
   run_options options;
   std::vector<std::string> inputs;
 };
-/// Parses `args` (without argv[0], and for compare/report/trend/gates without the command's name) for `cmd`.
+/// Parses `args` (without argv[0], and for the named commands without the command's name) for `cmd`.
 /// -h/--help anywhere wins (options.help, nothing else checked). Throws usage_error with a one-line message.
 command_line parse_command_line(command cmd, const std::vector<std::string>& args);
 

@@ -17,6 +17,7 @@ struct run_options {
   std::optional<std::string> json_path;
   std::optional<std::string> trace_path;     ///< --trace=FILE: Chrome trace-event JSON of traced samples
   bool list = false;
+  bool limits = false;                       ///< --limits: the limits family runs alongside the selected cases
   bool help = false;
   std::string preset = "quick";
   std::optional<int> repetitions;
@@ -62,6 +63,7 @@ struct run_options {
   double watchdog_s = 300;
   std::size_t hold = 3;                     ///< trend --hold: runs a step must hold for
   std::string format = "text";              ///< report --format: text, gab or bmf
+  std::optional<std::string> reference;     ///< fleet --reference: the model the ratios divide by
   std::optional<std::string> profiler;      ///< --nsys / --ncu: "nsys" or "ncu" (the cudabench-run wrapper starts it)
   bool profile_plan = false;                ///< --profile-plan: print what the cudabench-run wrapper needs, then exit
   bool filter_given = false;                ///< --filter was given (bisect requires it)

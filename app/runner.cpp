@@ -26,6 +26,7 @@
 #include "app/rounds.hpp"
 #include "app/supervisor.hpp"
 #include "app/table_reporter.hpp"
+#include "cudabench/limits.hpp"
 #include "cudabench/registry.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/output_sink.hpp"
@@ -43,13 +44,20 @@
 namespace cudabench::app {
 namespace {
 
-std::vector<const case_def*> select_cases(const suite& s, const std::string& filter) {
+/// The cases a run selects: those the filter matches; of the limits family, every case with --limits, else those
+/// the filter matches where limits run by default (the nightly and full presets, every preset in a binary that
+/// declares CB_LIMITS_IN_EVERY_PRESET).
+std::vector<const case_def*> select_cases(const suite& s, const run_options& opt, const preset& p) {
   // Google Benchmark's convention: a leading '-' negates the filter.
-  const bool negate = !filter.empty() && filter[0] == '-';
-  const name_pattern re = user_regex(negate ? filter.substr(1) : filter, "--filter");
+  const bool negate = !opt.filter.empty() && opt.filter[0] == '-';
+  const name_pattern re = user_regex(negate ? opt.filter.substr(1) : opt.filter, "--filter");
+  const bool limits_by_default = p.level >= 1 || limits_in_every_preset_declared();
   std::vector<const case_def*> out;
-  for (const auto& c : s.cases)
-    if (re.found_in(c.name()) != negate) out.push_back(&c);
+  for (const auto& c : s.cases) {
+    const bool limit = c.family == limits_family;
+    if (limit && opt.limits) out.push_back(&c);
+    else if ((!limit || limits_by_default) && re.found_in(c.name()) != negate) out.push_back(&c);
+  }
   return out;
 }
 
@@ -94,7 +102,7 @@ void attach_limits(run_result& run, const device_info& dev, const std::string& p
     }
   }
   if (limits.empty()) {
-    if (dev.available) fmt::print("limits: none measured (no limits case ran) and none stored for {}: no % of limit\n", dev.name);
+    if (dev.available) fmt::print("limits: none measured (no limits case ran; --limits runs them) and none stored for {}: no % of limit\n", dev.name);
     return;
   }
   apply_limits(run, limits, source);
@@ -236,12 +244,12 @@ preset preset_for(const run_options& opt) {
   return p;
 }
 
-/// The cases the filter selects; in a worker, exactly those its supervisor listed.
-std::vector<const case_def*> selection_for(const suite& s, const run_options& opt, const std::optional<worker_link>& worker) {
-  std::vector<const case_def*> selected = select_cases(s, opt.filter);
-  if (!worker) return selected;
+/// The cases the options select; in a worker, exactly those its supervisor listed.
+std::vector<const case_def*> selection_for(const suite& s, const run_options& opt, const preset& p,
+                                           const std::optional<worker_link>& worker) {
+  if (!worker) return select_cases(s, opt, p);
   std::map<std::string, const case_def*> by_name;
-  for (const case_def* c : selected) by_name.emplace(c->name(), c);
+  for (const case_def& c : s.cases) by_name.emplace(c.name(), &c);
   std::vector<const case_def*> listed;  // in the order the supervisor gave (its round's shuffle)
   for (const std::string& name : worker->cases())
     if (auto it = by_name.find(name); it != by_name.end()) listed.push_back(it->second);
@@ -327,7 +335,7 @@ int run_command(const run_options& opt, const std::vector<std::string>& args, ch
   if (opt.devices && !opt.list && !worker) return run_on_devices(opt, args);
   const preset p = preset_for(opt);
   const suite s = build_suite(p);
-  const std::vector<const case_def*> selected = selection_for(s, opt, worker);
+  const std::vector<const case_def*> selected = selection_for(s, opt, p, worker);
   if (selected.empty()) {
     fmt::print(stderr, "run_bench: no case matches --filter={} (see --list)\n", printable(opt.filter));
     return 2;

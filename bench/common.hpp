@@ -23,29 +23,8 @@ constexpr std::int64_t max_side = 46340;
 /// The most streams or chunks a case splits its work into: beyond it a case measures launch overhead only.
 constexpr std::int64_t max_split = 64;
 
-/// N worker streams that fork from and join back into the stream a case is timed on.
-class stream_fan {
- public:
-  explicit stream_fan(int n) {
-    for (int i = 0; i < n; ++i) { streams_.emplace_back(); done_.emplace_back(cudaEventDisableTiming); }
-  }
-  int size() const { return int(streams_.size()); }
-  cudaStream_t operator[](int i) const { return streams_[i]; }
-  /// Every worker waits for what `main` has queued so far.
-  void fork(cudaStream_t main) {
-    forked_.record(main);
-    for (auto& s : streams_) CB_CHECK(cudaStreamWaitEvent(s, forked_, 0));
-  }
-  /// `main` waits for everything the workers queued.
-  void join(cudaStream_t main) {
-    for (std::size_t i = 0; i < streams_.size(); ++i) cudabench::stream_wait(main, streams_[i], done_[i]);
-  }
-
- private:
-  std::vector<cudabench::stream> streams_;
-  std::vector<cudabench::event> done_;
-  cudabench::event forked_{cudaEventDisableTiming};
-};
+/// The worker streams of a case's fork/join (the public cudabench::stream_fan).
+using stream_fan = cudabench::stream_fan;
 
 /// `count` positions of an n x n output to check against a reference: the four corners (where boundary
 /// handling goes wrong), then uniformly random ones from a fresh seed.

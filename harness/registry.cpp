@@ -2,6 +2,8 @@
 // and the command line's axis values checked against the families that have those axes.
 #include "cudabench/registry.hpp"
 
+#include "cudabench/limits.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -16,6 +18,11 @@ struct registered_family {
 std::vector<registered_family>& registrars() {
   static std::vector<registered_family> r;
   return r;
+}
+
+bool& limits_everywhere() {
+  static bool declared = false;
+  return declared;
 }
 
 std::string joined(const std::vector<std::string>& names) {
@@ -62,6 +69,10 @@ const std::vector<std::int64_t>& within_max(const std::vector<std::int64_t>& val
 registration::registration(const char* family, family_registrar fn, int order) {
   registrars().push_back({family, fn, order});
 }
+
+limits_in_every_preset::limits_in_every_preset() { limits_everywhere() = true; }
+
+bool limits_in_every_preset_declared() { return limits_everywhere(); }
 
 std::vector<std::int64_t> family_builder::values_of(const axis& a) const {
   if (auto it = preset_.axes.find(family_.name + "." + a.name); it != preset_.axes.end()) {

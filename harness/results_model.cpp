@@ -1,6 +1,8 @@
 // Operations on the results model: summaries, limits, the --devices merge, incompleteness.
 #include "harness/results_model.hpp"
 
+#include "cudabench/limits.hpp"
+
 #include <cctype>
 #include <cmath>
 
@@ -129,7 +131,7 @@ void run_result::mark_incomplete(const std::string& signal) {
 std::map<std::string, limit_rate> measured_limits(const run_result& run) {
   std::map<std::string, limit_rate> out;
   for (const case_result& c : run.cases) {
-    if (c.family != "limits" || !c.described || c.status != case_status::ok || c.repetitions.empty()) continue;
+    if (c.family != limits_family || !c.described || c.status != case_status::ok || c.repetitions.empty()) continue;
     const char* unit = c.flops > 0 ? "FLOP/s" : c.bytes > 0 ? "B/s" : "1/s";
     const auto m = median_repetition(c).counters;
     const auto it = m.find(rate_counter(unit));

@@ -1,5 +1,5 @@
-// Block-wide sums by warp shuffles, shared by the kernels that reduce (reduce.cu, reduce_recursive.cu,
-// limits.cu).
+// Block-wide sums by warp shuffles, shared by the kernels that reduce (reduce.cu, reduce_recursive.cu, and
+// limits/limits_kernels.cu of the library's limits family).
 #pragma once
 
 namespace kernels::detail {

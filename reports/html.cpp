@@ -99,6 +99,8 @@ std::string timelines_html(const cudabench::run_result& run) {
 }
 }  // namespace
 
+std::string html_page(const std::string& title, const std::string& body) { return page(title, body); }
+
 std::string comparison_html(const cudabench::comparison& c) {
   std::string body = fmt::format("<p>baseline <code>{}</code> ({}) &rarr; current <code>{}</code> ({}); threshold {:.1f}%, alpha {:g}; {}</p>\n",
                                  html_text(c.base_source), html_text(c.base_device), html_text(c.cur_source),

@@ -16,6 +16,8 @@ std::string comparison_terminal(const cudabench::comparison& c, bool color);
 std::string comparison_markdown(const cudabench::comparison& c);
 /// A self-contained page with SVG charts (no script, no network).
 std::string comparison_html(const cudabench::comparison& c);
+/// A self-contained HTML page (the reports' one style) with `title` as its heading and `body` below.
+std::string html_page(const std::string& title, const std::string& body);
 /// The machine-readable verdict a CI step reads.
 std::string verdict_json(const cudabench::comparison& c);
 

@@ -15,20 +15,27 @@ using text = std::optional<std::string>;
 text writer::run_report(const run_result&) const { return std::nullopt; }
 text writer::comparison_report(const comparison&, const run_result&) const { return std::nullopt; }
 text writer::trend_report(const trend&) const { return std::nullopt; }
+text writer::fleet_report(const fleet&) const { return std::nullopt; }
 
 text terminal_writer::run_report(const run_result& run) const { return run_terminal(run); }
 text terminal_writer::comparison_report(const comparison& c, const run_result&) const { return comparison_terminal(c, color_); }
 text terminal_writer::trend_report(const trend& t) const { return trend_terminal(t); }
+text terminal_writer::fleet_report(const fleet& f) const { return fleet_terminal(f); }
 
 text markdown_writer::run_report(const run_result& run) const { return run_markdown(run); }
 text markdown_writer::comparison_report(const comparison& c, const run_result&) const { return comparison_markdown(c); }
+text markdown_writer::fleet_report(const fleet& f) const { return fleet_markdown(f); }
 
 text html_writer::run_report(const run_result& run) const { return run_html(run); }
 text html_writer::comparison_report(const comparison& c, const run_result&) const { return comparison_html(c); }
 text html_writer::trend_report(const trend& t) const { return trend_html(t); }
+text html_writer::fleet_report(const fleet& f) const { return fleet_html(f); }
 
 text csv_writer::run_report(const run_result& run) const { return results_csv(run); }
 text csv_writer::comparison_report(const comparison& c, const run_result& current) const { return results_csv(current, &c); }
+text csv_writer::fleet_report(const fleet& f) const { return fleet_csv(f); }
+
+text fleet_json_writer::fleet_report(const fleet& f) const { return fleet_json(f); }
 
 text verdict_json_writer::comparison_report(const comparison& c, const run_result&) const { return verdict_json(c); }
 
@@ -62,6 +69,10 @@ void writer_multiplex::write_comparison(const comparison& c, const run_result& c
 
 void writer_multiplex::write_trend(const trend& t) const {
   send("a trend", [&](const writer& w) { return w.trend_report(t); });
+}
+
+void writer_multiplex::write_fleet(const fleet& f) const {
+  send("a fleet report", [&](const writer& w) { return w.fleet_report(f); });
 }
 
 }  // namespace cudabench::reports

@@ -11,6 +11,7 @@
 #include "harness/compare.hpp"
 #include "harness/output_sink.hpp"
 #include "harness/results.hpp"
+#include "reports/fleet.hpp"
 #include "reports/trend.hpp"
 
 namespace cudabench::reports {
@@ -26,6 +27,8 @@ class writer {
   /// A comparison of `current` against a baseline (the CSV lists `current`'s cases with their verdicts).
   virtual std::optional<std::string> comparison_report(const cudabench::comparison& c, const cudabench::run_result& current) const;
   virtual std::optional<std::string> trend_report(const trend& t) const;
+  /// Runs of several GPU models side by side.
+  virtual std::optional<std::string> fleet_report(const fleet& f) const;
 };
 
 /// The tables for a person at a terminal; verdicts coloured when `color`.
@@ -36,6 +39,7 @@ class terminal_writer final : public writer {
   std::optional<std::string> run_report(const cudabench::run_result& run) const override;
   std::optional<std::string> comparison_report(const cudabench::comparison& c, const cudabench::run_result& current) const override;
   std::optional<std::string> trend_report(const trend& t) const override;
+  std::optional<std::string> fleet_report(const fleet& f) const override;
  private:
   bool color_;
 };
@@ -46,6 +50,7 @@ class markdown_writer final : public writer {
   const char* format() const override { return "Markdown"; }
   std::optional<std::string> run_report(const cudabench::run_result& run) const override;
   std::optional<std::string> comparison_report(const cudabench::comparison& c, const cudabench::run_result& current) const override;
+  std::optional<std::string> fleet_report(const fleet& f) const override;
 };
 
 /// A self-contained page with SVG charts (no script, no network).
@@ -55,6 +60,7 @@ class html_writer final : public writer {
   std::optional<std::string> run_report(const cudabench::run_result& run) const override;
   std::optional<std::string> comparison_report(const cudabench::comparison& c, const cudabench::run_result& current) const override;
   std::optional<std::string> trend_report(const trend& t) const override;
+  std::optional<std::string> fleet_report(const fleet& f) const override;
 };
 
 /// One row per case of the run (with its verdict in a comparison), for spreadsheets and scripts.
@@ -63,6 +69,7 @@ class csv_writer final : public writer {
   const char* format() const override { return "CSV"; }
   std::optional<std::string> run_report(const cudabench::run_result& run) const override;
   std::optional<std::string> comparison_report(const cudabench::comparison& c, const cudabench::run_result& current) const override;
+  std::optional<std::string> fleet_report(const fleet& f) const override;
 };
 
 /// The machine-readable verdict of a comparison, which a CI step reads.
@@ -70,6 +77,13 @@ class verdict_json_writer final : public writer {
  public:
   const char* format() const override { return "JSON verdict"; }
   std::optional<std::string> comparison_report(const cudabench::comparison& c, const cudabench::run_result& current) const override;
+};
+
+/// The fleet report as JSON (fleet --json).
+class fleet_json_writer final : public writer {
+ public:
+  const char* format() const override { return "fleet JSON"; }
+  std::optional<std::string> fleet_report(const fleet& f) const override;
 };
 
 /// github-action-benchmark's customSmallerIsBetter JSON of a run (see gab_export).
@@ -108,6 +122,7 @@ class writer_multiplex {
   void write_run(const cudabench::run_result& run) const;
   void write_comparison(const cudabench::comparison& c, const cudabench::run_result& current) const;
   void write_trend(const trend& t) const;
+  void write_fleet(const fleet& f) const;
 
  private:
   template <typename Render>

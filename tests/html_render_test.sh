@@ -15,7 +15,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_slowed.json" --html "$tmp/compare.html" >/dev/null || [ $? = 1 ] || exit 1
 "$report" trend "$fx/trend" --html "$tmp/trend.html" >/dev/null || exit 1
-pages=(compare trend)
+"$report" fleet "$fx/synthetic_base.json" "$fx/synthetic_other_gpu.json" --html "$tmp/fleet.html" >/dev/null || exit 1
+pages=(compare trend fleet)
 for real in "$fx"/h100_*.json; do
   [ -e "$real" ] || continue
   name=$(basename "$real" .json)

@@ -2,10 +2,13 @@
 """Fails when a source file includes a header its layer must not see.
 
 Layers, bottom up: the CUDA support layer (include/cudabench/cuda_*.hpp, support/) <- kernels/ and the
-harness (harness/, the rest of include/cudabench/) <- reports/ <- app/ <- bench/ (the seed families).
+harness (harness/, the rest of include/cudabench/) <- limits/ (the library's limits family) and reports/ <- app/
+<- bench/ (the seed families).
   - the support layer includes no other project header, no Google Benchmark, no JSON;
   - kernels/ includes only kernels/ and the support layer (no harness, NVTX, Google Benchmark or JSON);
-  - the harness includes no reports/, app/, bench/ or kernels/ header;
+  - the harness includes no reports/, app/, bench/, kernels/ or limits/ header;
+  - limits/ is written against the public API (include/cudabench/) and the kernels' header-only helpers: no
+    harness/, reports/, app/ or bench/ header;
   - reports/ includes no app/, bench/ or kernels/ header;
   - app/ includes no bench/ or kernels/ header.
 Usage: layering_lint.py SOURCE_DIR      (exit 1 and one line per violation)
@@ -25,7 +28,7 @@ def layer_of(rel):
     if rel in {"include/" + h for h in SUPPORT_HEADERS} or rel.startswith("support/"):
         return "support"
     for folder, layer in (("include/cudabench/", "harness"), ("harness/", "harness"), ("kernels/", "kernels"),
-                          ("reports/", "reports"), ("app/", "app")):
+                          ("limits/", "limits"), ("reports/", "reports"), ("app/", "app")):
         if rel.startswith(folder):
             return layer
     return None
@@ -33,6 +36,8 @@ def layer_of(rel):
 
 def problem(layer, inc):
     top = inc.split("/")[0]
+    if top == "limits" and "/" not in inc:
+        top = None  # the standard <limits>, not the limits/ folder
     if layer == "support":
         if inc.startswith(("cudabench/", "harness/", "kernels/", "reports/", "app/", "bench/")) and inc not in SUPPORT_HEADERS:
             return "the CUDA support layer includes only itself"
@@ -43,18 +48,20 @@ def problem(layer, inc):
             return "kernels use only kernels/ and the CUDA support layer"
         if top in ("benchmark", "nlohmann", "nvtx3"):
             return "kernels know nothing of Google Benchmark, JSON or NVTX"
-    if layer == "harness" and top in ("reports", "app", "bench", "kernels"):
+    if layer == "harness" and top in ("reports", "app", "bench", "kernels", "limits"):
         return "the harness knows nothing of reports, the command line, the suite or its kernels"
-    if layer == "reports" and top in ("app", "bench", "kernels"):
+    if layer == "limits" and top in ("harness", "reports", "app", "bench"):
+        return "the limits family uses the public API and the kernels' helpers only"
+    if layer == "reports" and top in ("app", "bench", "kernels", "limits"):
         return "reports know nothing of the command line, the suite or its kernels"
-    if layer == "app" and top in ("bench", "kernels"):
+    if layer == "app" and top in ("bench", "kernels", "limits"):
         return "the application layer knows nothing of the suite's families or kernels"
     return None
 
 
 def lint(root):
     found = []
-    for folder in ("include", "support", "harness", "kernels", "reports", "app"):
+    for folder in ("include", "support", "harness", "kernels", "limits", "reports", "app"):
         for dirpath, _, files in os.walk(os.path.join(root, folder)):
             for name in sorted(files):
                 if not name.endswith(SOURCES):
@@ -83,6 +90,8 @@ def self_test():
         "include/cudabench/cuda_handles.hpp": "#include <nlohmann/json.hpp>\n",
         "reports/r.cpp": '#include "app/commands.hpp"\n',
         "app/a.cpp": '#include "kernels/conv2d.cuh"\n',
+        "limits/l.cpp": '#include "harness/measure.hpp"\n',
+        "limits/ok.cpp": '#include "cudabench/registry.hpp"\n#include "kernels/host_data.hpp"\n#include "limits/ok.cuh"\n',
         "kernels/ok.cu": '#include "cudabench/cuda_check.hpp"\n#include "kernels/ok.cuh"\n',
         "app/ok.cpp": '#include "reports/writers.hpp"\n#include "harness/stats.hpp"\n',
     }

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <utility>
+#include <vector>
 
 #include "cudabench/cuda_check.hpp"
 
@@ -121,6 +122,31 @@ inline void stream_wait(cudaStream_t waiter, cudaStream_t signaller, event& e) {
   e.record(signaller);
   CB_CHECK(cudaStreamWaitEvent(waiter, e.get(), 0));
 }
+
+/// N worker streams that fork from and join back into the stream a case is timed on (work on several streams
+/// at once inside one timed sample). Owns its streams and events, so it moves but does not copy.
+class stream_fan {
+ public:
+  explicit stream_fan(int n) {
+    for (int i = 0; i < n; ++i) { streams_.emplace_back(); done_.emplace_back(cudaEventDisableTiming); }
+  }
+  int size() const { return int(streams_.size()); }
+  cudaStream_t operator[](int i) const { return streams_[std::size_t(i)].get(); }
+  /// Every worker waits for what `main` has queued so far.
+  void fork(cudaStream_t main) {
+    forked_.record(main);
+    for (auto& s : streams_) CB_CHECK(cudaStreamWaitEvent(s.get(), forked_.get(), 0));
+  }
+  /// `main` waits for everything the workers queued.
+  void join(cudaStream_t main) {
+    for (std::size_t i = 0; i < streams_.size(); ++i) stream_wait(main, streams_[i].get(), done_[i]);
+  }
+
+ private:
+  std::vector<stream> streams_;
+  std::vector<event> done_;
+  event forked_{cudaEventDisableTiming};
+};
 
 /// An instantiated CUDA graph, captured from what a function queues on a stream (and on streams that join
 /// it through events and are joined back): the work's launches and dependencies are built once and then

@@ -10,8 +10,12 @@
 #include "app/fanout.hpp"
 #include "app/options.hpp"
 #include "app/results_output.hpp"
+#include "cudabench/limits.hpp"
 #include "cudabench/main.hpp"
 #include "harness/errors.hpp"
+
+// As cudabench::main does, this main() brings the limits family along.
+CB_REGISTER_FAMILY(limits, cudabench::register_limits, cudabench::limits_order);
 
 namespace {
 constexpr const char* pretend_flag = "--pretend-devices=";

@@ -1,5 +1,5 @@
 // The limits family's kernels: a read-only stream, an FMA-bound loop and an empty kernel.
-#include "kernels/limits.cuh"
+#include "limits/limits_kernels.cuh"
 
 #include "cudabench/cuda_check.hpp"
 #include "kernels/block_sum.cuh"

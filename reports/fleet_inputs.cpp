@@ -1,0 +1,185 @@
+// Which runs a fleet's paths name: a results file, or a directory's newest nightly run with the verdict file
+// written beside it; the devices of a --devices run as members of their own.
+#include "reports/fleet.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "harness/atomic_file.hpp"
+#include "harness/errors.hpp"
+
+namespace cudabench::reports {
+namespace {
+namespace fs = std::filesystem;
+using cudabench::input_error;
+using cudabench::run_result;
+
+/// "20261123T020000Z" of "nightly-20261123T020000Z.json"; "" for any other name.
+std::string nightly_stamp(const fs::path& file) {
+  const std::string name = file.filename().string();
+  const std::string head = "nightly-", tail = ".json";
+  if (name.size() <= head.size() + tail.size() || name.rfind(head, 0) != 0 || name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
+    return {};
+  return name.substr(head.size(), name.size() - head.size() - tail.size());
+}
+
+bool is_file(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+/// The newest runs/nightly-*.json of `dir` (the stamps sort as times), or "".
+std::string newest_nightly(const fs::path& dir) {
+  std::error_code ec;
+  std::string best;
+  for (const auto& e : fs::directory_iterator(dir / "runs", ec))
+    if (!nightly_stamp(e.path()).empty() && is_file(e.path()) && e.path().string() > best) best = e.path().string();
+  return best;
+}
+
+/// The newest *.json of `dir` (by modification time) that reads as a run, or "".
+std::string newest_run_file(const fs::path& dir) {
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, std::string>> files;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json" && is_file(e.path())) files.emplace_back(fs::last_write_time(e.path(), ec), e.path().string());
+  std::sort(files.begin(), files.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second > b.second; });
+  for (const auto& [when, f] : files) {
+    try {
+      cudabench::load_run(f);
+      return f;
+    } catch (const input_error&) {
+    }
+  }
+  return {};
+}
+
+/// The run a directory stands for: its latest.json (the link ci/nightly.sh keeps; a copy of it stands for the
+/// newest runs/nightly-*.json it copies), else the newest runs/nightly-*.json, else the newest run among its *.json.
+std::string run_in_directory(const std::string& dir) {
+  std::error_code ec;
+  const fs::path latest = fs::path(dir) / "latest.json";
+  if (fs::is_symlink(latest, ec) && is_file(latest)) {
+    fs::path target = fs::read_symlink(latest, ec);
+    if (!ec && target.is_relative()) target = fs::path(dir) / target;
+    return (!ec && is_file(target) ? target.lexically_normal() : fs::canonical(latest, ec)).string();
+  }
+  if (std::string nightly = newest_nightly(dir); !nightly.empty()) return nightly;
+  if (is_file(latest)) return latest.string();
+  if (std::string any = newest_run_file(dir); !any.empty()) return any;
+  throw input_error(dir + ": holds no run (no latest.json, runs/nightly-*.json or results .json file)");
+}
+
+/// The verdict file compare wrote for the nightly run `run_file`: verdict-<stamp>.json beside it or beside its
+/// runs/ directory; "" when there is none.
+std::string verdict_beside(const std::string& run_file) {
+  const fs::path p(run_file);
+  const std::string stamp = nightly_stamp(p);
+  if (stamp.empty()) return {};
+  const std::string name = "verdict-" + stamp + ".json";
+  for (const fs::path& dir : {p.parent_path(), p.parent_path().parent_path()})
+    if (is_file(dir / name)) return (dir / name).string();
+  return {};
+}
+
+/// The verdicts a `compare --verdict` file holds, into `m`.
+void read_verdicts(fleet_member& m, const std::string& path) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(cudabench::read_file(path));
+  } catch (const nlohmann::json::exception& e) {
+    throw input_error(fmt::format("{}: not a verdict file ({})", path, e.what()));
+  }
+  if (!j.is_object() || !j.contains("cases") || !j["cases"].is_array() || !j.value("failing", nlohmann::json()).is_boolean())
+    throw input_error(path + ": not a verdict file (no 'cases' list and 'failing' flag, as compare --verdict writes)");
+  for (const auto& c : j["cases"]) {
+    if (!c.is_object() || !c.value("name", nlohmann::json()).is_string() || !c.value("verdict", nlohmann::json()).is_string())
+      throw input_error(path + ": a case without a 'name' and a 'verdict'");
+    m.verdicts[c["name"].get<std::string>()] = c["verdict"].get<std::string>();
+  }
+  m.failing = j["failing"].get<bool>();
+  if (j.contains("counts") && j["counts"].is_object())
+    for (const auto& [verdict, n] : j["counts"].items())
+      if (n.is_number_unsigned() && n.get<std::size_t>() > 0)
+        m.verdict_summary += fmt::format("{}{} {}", m.verdict_summary.empty() ? "" : ", ", n.get<std::size_t>(), verdict);
+  m.verdict_source = path;
+}
+
+std::string model_of(const run_result& r) {
+  return r.device && !r.device->name.empty() ? r.device->name : "no GPU";
+}
+
+fleet_member member_of(run_result run, const std::string& source) {
+  fleet_member m;
+  m.model = model_of(run);
+  cudabench::device_info named;
+  named.name = m.model == "no GPU" ? "" : m.model;
+  m.slug = named.model_slug();
+  m.source = source;
+  m.preset = run.settings.preset.empty() ? "-" : run.settings.preset;
+  m.host = !run.settings.host_name.empty() ? run.settings.host_name : run.host.value("host_name", std::string("-"));
+  m.revision = run.settings.git_revision.empty() ? "-" : run.settings.git_revision.substr(0, 12);
+  m.run = std::move(run);
+  return m;
+}
+
+/// The members of a run of several devices (--devices): one per device that left a result, its cases without
+/// the dev<N>/ prefix, its verdicts those of its own cases.
+std::vector<fleet_member> split_devices(const fleet_member& whole) {
+  std::vector<fleet_member> out;
+  for (const auto& d : whole.run.devices) {
+    // A device that left no result is listed with its problem; one without a GPU (CPU cases only) did run.
+    if (!d.is_object() || !d.contains("ordinal") || !d["ordinal"].is_number_integer() || d.contains("problem")) continue;
+    const int ordinal = d["ordinal"].get<int>();
+    const std::string prefix = fmt::format("dev{}/", ordinal);
+    run_result r;
+    r.source = whole.run.source;
+    r.host = whole.run.host;
+    r.settings = whole.run.settings;
+    r.families = whole.run.families;
+    r.date = whole.run.date;
+    r.device = cudabench::device_info_from_json(d, whole.source + ": context.devices");
+    for (const cudabench::case_result& c : whole.run.cases) {
+      if (c.device != ordinal) continue;
+      r.cases.push_back(c);
+      r.cases.back().name = c.name.substr(prefix.size());
+      cudabench::split_case_name(r.cases.back());
+    }
+    r.index_cases();
+    fleet_member m = member_of(std::move(r), whole.source);
+    m.device = ordinal;
+    m.verdict_source = whole.verdict_source;
+    m.verdict_summary = whole.verdict_summary;
+    m.failing = whole.failing;
+    for (const auto& [name, v] : whole.verdicts)
+      if (name.rfind(prefix, 0) == 0) m.verdicts[name.substr(prefix.size())] = v;
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<fleet_member> fleet_members(const std::vector<std::string>& paths) {
+  if (paths.empty()) throw cudabench::usage_error("fleet needs at least one result file or directory");
+  std::vector<fleet_member> members;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    const std::string file = fs::is_directory(path, ec) ? run_in_directory(path) : path;
+    fleet_member m = member_of(cudabench::load_run(file), file);
+    if (const std::string v = verdict_beside(file); !v.empty()) read_verdicts(m, v);
+    const bool several = m.run.devices.is_array() &&
+                         std::any_of(m.run.cases.begin(), m.run.cases.end(), [](const auto& c) { return c.device >= 0; });
+    if (!several) {
+      members.push_back(std::move(m));
+      continue;
+    }
+    std::vector<fleet_member> devices = split_devices(m);
+    if (devices.empty()) throw input_error(file + ": a run of several devices, none of which left a result");
+    for (fleet_member& d : devices) members.push_back(std::move(d));
+  }
+  return members;
+}
+
+}  // namespace cudabench::reports
