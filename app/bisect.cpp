@@ -21,6 +21,7 @@
 #include "app/child_process.hpp"
 #include "app/commands.hpp"
 #include "app/git_repo.hpp"
+#include "app/program_name.hpp"
 #include "app/results_output.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/bisection.hpp"
@@ -406,7 +407,7 @@ int bisect_command(const run_options& o, const std::vector<std::string>& binary_
     bisect_session session(o, binary_args);
     return session.run();
   } catch (const stopped& s) {
-    fmt::print(stderr, "run_bench bisect: interrupted\n");
+    fmt::print(stderr, "{} bisect: interrupted\n", program_name());
     return 128 + s.signal;
   }
 }

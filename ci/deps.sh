@@ -31,6 +31,7 @@ done
 if [ "$want_tests" = 1 ]; then
   command -v python3 >/dev/null 2>&1 || missing+=(python3)
   python3 -c "import yaml" >/dev/null 2>&1 || missing+=(python3-yaml)  # the workflow lint test
+  command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)  # cudabench-pack, in the install test
 fi
 
 apt_install() {

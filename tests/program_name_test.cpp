@@ -1,0 +1,58 @@
+// How usage and messages name the program: the suite's ./run_bench by default, else the binary's own name.
+#include "app/program_name.hpp"
+
+#include <gtest/gtest.h>
+
+#include "app/option_table.hpp"
+#include "cudabench/main.hpp"
+
+namespace cudabench::app {
+namespace {
+
+/// Names the program for one test, and gives the default back after it (other tests read usage texts).
+struct named_as {
+  explicit named_as(std::string_view name) { name_program(name); }
+  ~named_as() { name_program("./run_bench"); }
+};
+
+TEST(ProgramName, DefaultIsRunBench) {
+  EXPECT_EQ(program_title(), "./run_bench");
+  EXPECT_EQ(program_name(), "run_bench");
+  EXPECT_EQ(command_title(command::compare), "./run_bench compare");
+}
+
+TEST(ProgramName, ArgvZerosFileNameOnceNamedByNoneElse) {
+  const named_as unnamed("");
+  name_program_from("/home/me/build/saxpy_bench");
+  EXPECT_EQ(program_title(), "saxpy_bench");
+  EXPECT_EQ(program_name(), "saxpy_bench");
+  name_program_from("/elsewhere/other");  // named already: kept
+  EXPECT_EQ(program_title(), "saxpy_bench");
+  const std::string help = command_help(command::run, {"saxpy, saxpy/cpu", "--sizes=saxpy=1048576", "--axis=saxpy.n=8", "families: saxpy\n"});
+  EXPECT_EQ(help.rfind("usage: saxpy_bench [options]\n", 0), 0u) << help;
+  EXPECT_NE(help.find("saxpy_bench compare BASELINE.json CURRENT.json [options]   (saxpy_bench compare --help)"), std::string::npos);
+  EXPECT_NE(help.find("(e.g. saxpy, saxpy/cpu)"), std::string::npos);
+  EXPECT_NE(help.find("--sizes=saxpy=1048576"), std::string::npos);
+  EXPECT_NE(help.find("--axis=saxpy.n=8"), std::string::npos);
+  EXPECT_NE(help.find("\nfamilies: saxpy\n"), std::string::npos);
+  EXPECT_EQ(help.find("run_bench"), std::string::npos) << help;
+  EXPECT_EQ(help.find("conv2d"), std::string::npos) << help;
+}
+
+TEST(ProgramName, TheSuiteNamedAfterItsScript) {
+  const named_as suite("./run_bench");
+  name_program_from("/repo/build/bench/cudabench");
+  EXPECT_EQ(program_title(), "./run_bench");
+  EXPECT_EQ(program_name(), "run_bench");
+}
+
+TEST(ProgramName, DocsKeepTheSuitesExamples) {
+  const std::string md = options_reference_markdown();
+  EXPECT_NE(md.find("e.g. conv2d, image/pinned"), std::string::npos);
+  EXPECT_EQ(md.find("{filter}"), std::string::npos);
+  EXPECT_EQ(md.find("{sizes}"), std::string::npos);
+  EXPECT_EQ(md.find("{axis}"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cudabench::app
