@@ -20,11 +20,12 @@ done
 ! find "$prefix/include" -path '*harness/*' -o -path '*reports/*' | grep -q . || fail "internal headers were installed"
 echo "ok   install: headers, libraries, cudabench-report, cudabench-run, cudabench-pack, package config"
 # CB_CHECK's file names in the libraries: relative to the project, never where it was built
-for lib in "$prefix"/lib/*.a; do
-  if strings "$lib" | grep -q -F "$src/"; then fail "${lib##*/} holds the building machine's source path $src/"; fi
+for lib in "$prefix"/lib/*.a; do  # (through a file: grep -q would end strings early, failing the pipe)
+  strings "$lib" >"$tmp/strings"
+  if grep -q -F "$src/" "$tmp/strings"; then fail "${lib##*/} holds the building machine's source path $src/"; fi
+  [ "${lib##*/}" != libcudabench_harness.a ] || grep -qx '\(\.\./\)*harness/measure.cpp' "$tmp/strings" \
+    || fail "libcudabench_harness.a names harness/measure.cpp by no project-relative path"
 done
-strings "$prefix/lib/libcudabench_harness.a" | grep -qx 'harness/measure.cpp\|\(\.\./\)*harness/measure.cpp' \
-  || fail "libcudabench_harness.a names harness/measure.cpp by no project-relative path"
 echo "ok   the installed libraries name their sources relative to the project (no $src/)"
 
 cuda_root=${CUDA_HOME:-/usr/local/cuda}
@@ -59,10 +60,11 @@ build_snippet() {
 cuda_defaults() {
   local flags="$1/build/CMakeFiles/$2.dir/flags.make" link="$1/build/CMakeFiles/$2.dir/link.txt"
   grep -q 'cudabench: CUDA defaults' "$1/configure.log" || fail "$3: the package did not say which CUDA defaults it gave"
-  grep -q 'code=\[compute_90,sm_90\]' "$flags" || { grep CUDA_FLAGS "$flags"; fail "$3: not built for sm_90 with PTX"; }
+  grep -q 'code=\[\(compute_90,\)\{0,1\}sm_90\]' "$flags" && grep -q 'code=\[compute_90[],]' "$flags" \
+    || { grep CUDA_FLAGS "$flags"; fail "$3: not built for sm_90 with PTX"; }
   ! grep -q 'sm_75\|compute_75' "$flags" || fail "$3: built for the compiler's default sm_75"
   ! grep -q 'cudart_static' "$link" || fail "$3: the static CUDA runtime is linked beside the shared one"
-  ldd "$1/build/$2" | grep -q 'libcudart\.so' || fail "$3: the shared CUDA runtime is not linked"
+  ldd "$1/build/$2" | grep -c 'libcudart\.so' >/dev/null || fail "$3: the shared CUDA runtime is not linked"
 }
 mkdir -p "$tmp/readme" "$tmp/extending"
 snippet "$src/README.md" readme-snippet >"$tmp/readme/CMakeLists.txt"
@@ -76,8 +78,13 @@ cp "$src"/examples/external/saxpy* "$tmp/extending/"
 grep -q 'CMAKE_CXX_STANDARD_REQUIRED ON' "$tmp/extending/CMakeLists.txt" || fail "docs/extending.md's block no longer asks for C++20 as required"
 build_snippet "$tmp/extending" "docs/extending.md's block"
 cuda_defaults "$tmp/extending" saxpy_bench "docs/extending.md's block"
-grep -q 'code=\[compute_90,sm_90\]' "$ext/CMakeFiles/saxpy_bench.dir/flags.make" || fail "examples/external's own CUDA architectures were not kept"
-echo "ok   README.md's and docs/extending.md's blocks build as written: sm_90 + PTX, the shared CUDA runtime only"
+grep -q 'code=\[\(compute_90,\)\{0,1\}sm_90\]' "$ext/CMakeFiles/saxpy_bench.dir/flags.make" || fail "examples/external's own CUDA architectures were not kept"
+cmake -S "$tmp/readme" -B "$tmp/readme/own" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" \
+      -DCMAKE_CUDA_ARCHITECTURES=80 -DCMAKE_CUDA_STANDARD=20 >"$tmp/log" 2>&1 || fail "configuring README.md's block with architectures of its own"
+grep -q 'sm_80\]' "$tmp/readme/own/CMakeFiles/mybench.dir/flags.make" && ! grep -q 'sm_90' "$tmp/readme/own/CMakeFiles/mybench.dir/flags.make" \
+  && grep -qx -- '-- cudabench: CUDA defaults for the targets that follow: CMAKE_CUDA_RUNTIME_LIBRARY=Shared (.*)' "$tmp/log" \
+  || fail "the package replaced the project's own CUDA architectures or standard"
+echo "ok   README.md's and docs/extending.md's blocks build as written: sm_90 + PTX, the shared CUDA runtime only; a project's own choices are kept"
 
 mine="$tmp/readme/build/mybench"
 "$mine" --help >"$tmp/help" 2>&1 || fail "mybench --help"
