@@ -400,6 +400,10 @@ int bisect_session::run() {
 int bisect_command(const run_options& o, const std::vector<std::string>& binary_args) {
   if (!o.good || !o.bad) throw usage_error("bisect needs --good=REV and --bad=REV");
   if (!o.filter_given) throw usage_error("bisect needs --filter=REGEX (the cases to measure)");
+  // The defaults build this suite; another project's binary says how its revisions are built.
+  if (program_title() != suite_title && (!o.build_command || !o.binary))
+    throw usage_error("bisect needs --build=CMD and --binary=PATH: how a revision of this project is built in its "
+                      "worktree, and the binary that makes (the defaults build cudabench's own suite)");
   install_stop_signals();
   std::optional<standard_output_aside> aside;  // --json -: the document alone on standard output
   if (is_stdout(o.json_path)) aside.emplace();

@@ -7,8 +7,6 @@
 
 namespace cudabench::app {
 namespace {
-constexpr std::string_view run_bench = "./run_bench";
-
 /// Empty until named: a function-local static, since the suite names itself from a static initializer.
 std::string& chosen() {
   static std::string name;
@@ -23,7 +21,7 @@ void name_program_from(const char* argv0) {
   chosen() = std::filesystem::path(argv0).filename().string();
 }
 
-std::string program_title() { return chosen().empty() ? std::string(run_bench) : chosen(); }
+std::string program_title() { return chosen().empty() ? std::string(suite_title) : chosen(); }
 
 std::string program_name() {
   const std::string title = program_title();

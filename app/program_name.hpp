@@ -12,7 +12,10 @@ namespace cudabench::app {
 /// Names the program by argv[0]'s file name, unless name_program (cudabench/main.hpp) already named it.
 void name_program_from(const char* argv0);
 
-/// How usage names the program: "./run_bench" (the default, also cudabench-report's) or "saxpy_bench".
+/// How usage names the suite (the default, also cudabench-report's).
+inline constexpr std::string_view suite_title = "./run_bench";
+
+/// How usage names the program: suite_title or, for a user's binary, "saxpy_bench".
 std::string program_title();
 
 /// How messages start: program_title() without a leading "./" ("run_bench: ...", "saxpy_bench: ...").

@@ -135,6 +135,9 @@ grep -q 'saxpy/cpu/65536' "$tmp/cmp" || { cat "$tmp/cmp"; fail "saxpy_bench comp
 "$ext/saxpy_bench" compare --frobnicate "$tmp/out.json" "$tmp/out.json" >"$tmp/cmp" 2>&1
 [ $? = 2 ] && grep -qx "saxpy_bench compare: unknown option '--frobnicate' (see saxpy_bench compare --help)" "$tmp/cmp" \
   || { cat "$tmp/cmp"; fail "saxpy_bench compare's usage error does not name saxpy_bench"; }
+"$ext/saxpy_bench" bisect --good=HEAD~1 --bad=HEAD --filter=saxpy >"$tmp/cmp" 2>&1
+[ $? = 2 ] && grep -q "^saxpy_bench bisect: bisect needs --build=CMD and --binary=PATH" "$tmp/cmp" \
+  || { cat "$tmp/cmp"; fail "saxpy_bench bisect without --build/--binary: not refused in one line"; }
 echo "ok   compare, report, trend, gates and bisect are the user's binary's subcommands, in its name"
 
 # The bundle: libraries in lib/ beside the binary, found through $ORIGIN/lib from wherever it is copied
