@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -95,7 +96,13 @@ std::string command_help(command cmd, const help_examples& ex) {
     else out += std::string(label_width - l.size(), ' ');
     out += wrap(with_examples(o.help, ex), label_width + 2, label_width + 2) + "\n";
   }
-  if (cmd == command::run && !ex.families.empty()) out += "\n" + ex.families;
+  if (cmd == command::run && !ex.families_title.empty()) {
+    out += "\n" + ex.families_title + "\n";
+    for (const auto& [label, about] : ex.families) {
+      const std::size_t column = std::max(label_width, 2 + label.size() + 2);
+      out += fmt::format("  {:<{}}{}\n", label, column - 2, wrap(about, column, column));
+    }
+  }
   return out + wrap(fmt::format("exit status: {}", info.exit_status), 0, 13) + "\n";
 }
 

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "app/options.hpp"
@@ -115,8 +116,10 @@ struct help_examples {
   std::string filter = "conv2d, image/pinned";
   std::string sizes = "--sizes=conv2d=2048,8192";
   std::string axis = "--axis=dot.streams=2,4";
-  /// "families: ..." lines for the runner's --help, or "" (the docs list the suite's families themselves).
-  std::string families;
+  /// The runner's --help ends with `families_title` and a line per family: its name and case count, and
+  /// its description (none in the docs, which describe the suite's families themselves).
+  std::string families_title;
+  std::vector<std::pair<std::string, std::string>> families;
 };
 
 /// --help of `cmd`, made from the table, with `ex`'s examples.

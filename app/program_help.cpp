@@ -37,7 +37,7 @@ bool registers(const suite& s, std::string_view family) {
 help_examples examples_of(const suite& s) {
   help_examples ex;
   if (registers(s, "conv2d") && registers(s, "image") && registers(s, "dot")) return ex;
-  ex = {"FAMILY, FAMILY/VARIANT", "--sizes=FAMILY=N,N", "--axis=FAMILY.AXIS=V,V", ""};
+  ex = {"FAMILY, FAMILY/VARIANT", "--sizes=FAMILY=N,N", "--axis=FAMILY.AXIS=V,V"};
   if (s.cases.empty()) return ex;
   const case_def& first = s.cases.front();
   const auto other = std::find_if(s.cases.begin(), s.cases.end(),
@@ -62,17 +62,19 @@ help_examples examples_of(const suite& s) {
   return ex;
 }
 
-/// "families (preset quick):" and one line per family: its name, case count and description.
-std::string family_list(const suite& s, const std::string& preset_name) {
-  if (s.families.empty()) return "families: none registered in this binary\n";
+/// The --help list of `s`'s families: each one's name and case count, and its description.
+void list_families(const suite& s, const std::string& preset_name, help_examples& ex) {
+  if (s.families.empty()) {
+    ex.families_title = "families: none registered in this binary";
+    return;
+  }
   std::size_t width = 0;
   for (const family_def& f : s.families) width = std::max(width, f.name.size());
-  std::string out = fmt::format("families (cases in preset {}):\n", preset_name);
+  ex.families_title = fmt::format("families (cases in preset {}):", preset_name);
   for (const family_def& f : s.families) {
     const auto n = std::count_if(s.cases.begin(), s.cases.end(), [&](const case_def& c) { return c.family == f.name; });
-    out += fmt::format("  {:<{}}  {:>3}  {}\n", f.name, width, n, f.description);
+    ex.families.emplace_back(fmt::format("{:<{}} {:>3}", f.name, width, n), f.description);
   }
-  return out;
 }
 
 }  // namespace
@@ -81,11 +83,11 @@ help_examples program_help_examples(const std::string& preset_name) {
   try {
     const suite s = build_suite(preset_by_name(preset_name));
     help_examples ex = examples_of(s);
-    ex.families = family_list(s, preset_name);
+    list_families(s, preset_name, ex);
     return ex;
   } catch (const std::exception& e) {  // a registration mistake: the help still helps, and says what is wrong
     help_examples ex;
-    ex.families = fmt::format("families: cannot be listed: {}\n", e.what());
+    ex.families_title = fmt::format("families: cannot be listed: {}", e.what());
     return ex;
   }
 }

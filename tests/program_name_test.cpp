@@ -28,13 +28,14 @@ TEST(ProgramName, ArgvZerosFileNameOnceNamedByNoneElse) {
   EXPECT_EQ(program_name(), "saxpy_bench");
   name_program_from("/elsewhere/other");  // named already: kept
   EXPECT_EQ(program_title(), "saxpy_bench");
-  const std::string help = command_help(command::run, {"saxpy, saxpy/cpu", "--sizes=saxpy=1048576", "--axis=saxpy.n=8", "families: saxpy\n"});
+  const std::string help = command_help(command::run, {"saxpy, saxpy/cpu", "--sizes=saxpy=1048576", "--axis=saxpy.n=8",
+                                                       "families:", {{"saxpy   2", "y = a x + y"}}});
   EXPECT_EQ(help.rfind("usage: saxpy_bench [options]\n", 0), 0u) << help;
   EXPECT_NE(help.find("saxpy_bench compare BASELINE.json CURRENT.json [options]   (saxpy_bench compare --help)"), std::string::npos);
   EXPECT_NE(help.find("(e.g. saxpy, saxpy/cpu)"), std::string::npos);
   EXPECT_NE(help.find("--sizes=saxpy=1048576"), std::string::npos);
   EXPECT_NE(help.find("--axis=saxpy.n=8"), std::string::npos);
-  EXPECT_NE(help.find("\nfamilies: saxpy\n"), std::string::npos);
+  EXPECT_NE(help.find("\nfamilies:\n  saxpy   2" + std::string(14, ' ') + "y = a x + y\n"), std::string::npos) << help;
   EXPECT_EQ(help.find("run_bench"), std::string::npos) << help;
   EXPECT_EQ(help.find("conv2d"), std::string::npos) << help;
 }
