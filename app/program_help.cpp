@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <optional>
 
 #include "cudabench/presets.hpp"
 #include "cudabench/registry.hpp"
@@ -33,32 +32,31 @@ bool registers(const suite& s, std::string_view family) {
   return std::any_of(s.families.begin(), s.families.end(), [&](const family_def& f) { return f.name == family; });
 }
 
-/// Examples from `s`'s own families (the suite's own examples where its families are all there).
+/// Examples from `s`'s own families (the suite's own examples where its families are all there). They come from
+/// the last families in the order: the library's own (limits, which measures the device) run first.
 help_examples examples_of(const suite& s) {
   help_examples ex;
   if (registers(s, "conv2d") && registers(s, "image") && registers(s, "dot")) return ex;
   ex = {"FAMILY, FAMILY/VARIANT", "--sizes=FAMILY=N,N", "--axis=FAMILY.AXIS=V,V"};
   if (s.cases.empty()) return ex;
-  const case_def& first = s.cases.front();
+  const case_def& last = s.cases.back();
   const auto other = std::find_if(s.cases.begin(), s.cases.end(),
-                                  [&](const case_def& c) { return c.family == first.family && c.variant != first.variant; });
-  ex.filter = fmt::format("{}, {}/{}", first.family, first.family, (other == s.cases.end() ? first : *other).variant);
-  for (const family_def& f : s.families)
-    if (f.takes_sizes && !f.axes.empty()) {
-      if (const std::string v = axis_values(s, f.name, 0); !v.empty()) ex.sizes = fmt::format("--sizes={}={}", f.name, v);
-      break;
-    }
-  // A family's last axis is its size axis only where it has that one axis alone.
-  std::optional<std::pair<std::string, std::size_t>> axis;
-  for (const family_def& f : s.families) {
-    if (f.axes.size() >= 2 || (f.axes.size() == 1 && !f.takes_sizes)) { axis = {f.name, f.axes.size() - 1}; break; }
-    if (!axis && !f.axes.empty()) axis = {f.name, 0};
+                                  [&](const case_def& c) { return c.family == last.family && c.variant != last.variant; });
+  ex.filter = fmt::format("{}, {}/{}", last.family, last.family, (other == s.cases.end() ? last : *other).variant);
+  const auto sized = std::find_if(s.families.rbegin(), s.families.rend(), [](const family_def& f) { return f.takes_sizes && !f.axes.empty(); });
+  if (sized != s.families.rend())
+    if (const std::string v = axis_values(s, sized->name, 0); !v.empty()) ex.sizes = fmt::format("--sizes={}={}", sized->name, v);
+  // --sizes is the form for a size axis (a family's first, where it has one): --axis shows another where there is one.
+  const family_def* axis_family = nullptr;
+  std::size_t axis = 0;
+  for (auto f = s.families.rbegin(); f != s.families.rend(); ++f) {
+    const std::size_t first_other = f->takes_sizes ? 1 : 0;
+    if (f->axes.size() > first_other) { axis_family = &*f, axis = f->axes.size() - 1; break; }
+    if (!axis_family && !f->axes.empty()) axis_family = &*f;
   }
-  if (axis) {
-    const family_def& f = *std::find_if(s.families.begin(), s.families.end(), [&](const family_def& d) { return d.name == axis->first; });
-    if (const std::string v = axis_values(s, f.name, axis->second); !v.empty())
-      ex.axis = fmt::format("--axis={}.{}={}", f.name, f.axes[axis->second], v);
-  }
+  if (axis_family)
+    if (const std::string v = axis_values(s, axis_family->name, axis); !v.empty())
+      ex.axis = fmt::format("--axis={}.{}={}", axis_family->name, axis_family->axes[axis], v);
   return ex;
 }
 

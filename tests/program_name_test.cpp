@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "app/option_table.hpp"
 #include "cudabench/main.hpp"
 
@@ -45,6 +47,20 @@ TEST(ProgramName, TheSuiteNamedAfterItsScript) {
   name_program_from("/repo/build/bench/cudabench");
   EXPECT_EQ(program_title(), "./run_bench");
   EXPECT_EQ(program_name(), "run_bench");
+}
+
+TEST(ProgramName, HelpExamplesComeFromTheRegisteredFamilies) {
+  // unit_tests registers registry_test.cpp's families (test_z_first ... test_wide), none of the suite's.
+  const help_examples ex = program_help_examples("quick");
+  EXPECT_EQ(ex.filter, "test_wide, test_wide/v");
+  EXPECT_EQ(ex.sizes, "--sizes=test_wide=1");
+  EXPECT_EQ(ex.axis, "--axis=test_streams.streams=2,4");  // not a size axis, which --sizes is for
+  EXPECT_EQ(ex.families_title, "families (cases in preset quick):");
+  ASSERT_FALSE(ex.families.empty());
+  EXPECT_EQ(ex.families.front().first.rfind("test_z_first ", 0), 0u) << ex.families.front().first;
+  const auto sized = std::find_if(ex.families.begin(), ex.families.end(), [](const auto& f) { return f.first.starts_with("test_sized "); });
+  ASSERT_NE(sized, ex.families.end());
+  EXPECT_EQ(sized->second, "a family with a size axis");
 }
 
 TEST(ProgramName, DocsKeepTheSuitesExamples) {
