@@ -145,7 +145,7 @@ pack="$prefix/bin/cudabench-pack"
 "$pack" "$ext/saxpy_bench" "$tmp/bundle" >"$tmp/pack" 2>&1 || { cat "$tmp/pack"; fail "cudabench-pack"; }
 "$pack" "$ext/saxpy_bench" "$tmp/bundle" >/dev/null 2>&1; [ $? = 2 ] || fail "cudabench-pack wrote into a folder that is not empty"
 "$pack" "$ext/saxpy_bench" >/dev/null 2>&1; [ $? = 2 ] || fail "cudabench-pack with one argument: not exit 2"
-"$pack" --help | grep -q 'Usage: cudabench-pack BINARY OUTDIR' || fail "cudabench-pack --help"
+"$pack" --help >"$tmp/pack" && grep -q '^Usage: cudabench-pack BINARY OUTDIR$' "$tmp/pack" && ! grep -q pipefail "$tmp/pack" || fail "cudabench-pack --help"
 for want in 'libcupti.so.*' 'libbenchmark.so.*' 'libfmt.so.*' 'libre2.so.*' 'libcudart.so.*'; do
   compgen -G "$tmp/bundle/lib/$want" >/dev/null || fail "the bundle has no $want: $(ls "$tmp/bundle/lib" | tr '\n' ' ')"
 done
