@@ -178,4 +178,11 @@ else
   how="(no private mount namespace here: the other copies stayed visible; ldd resolves every one from the bundle)"
 fi
 grep -q '^saxpy/cpu/1048576 *cpu' "$tmp/list" || { cat "$tmp/list"; fail "the bundle's --list"; }
+if [ -x "$build/bench/cudabench" ]; then  # the suite: cuBLAS and cuDNN stay the GPU machine's, their folder after $ORIGIN/lib
+  "$pack" "$build/bench/cudabench" "$tmp/suite" >"$tmp/pack" 2>&1 || { cat "$tmp/pack"; fail "cudabench-pack of the suite"; }
+  grep -q '^from the GPU machine.s CUDA toolkit (not bundled): .*libcublas\.so.*libcudnn\.so' "$tmp/pack" || { cat "$tmp/pack"; fail "cudabench-pack does not list cuBLAS and cuDNN as the GPU machine's"; }
+  ! compgen -G "$tmp/suite/lib/libcublas*" >/dev/null && ! compgen -G "$tmp/suite/lib/libcudnn*" >/dev/null || fail "cudabench-pack bundled cuBLAS or cuDNN"
+  readelf -d "$tmp/suite/cudabench" | grep -qF '[$ORIGIN/lib:' || fail "the suite bundle's RPATH does not start with \$ORIGIN/lib"
+  echo "ok   cudabench-pack of the suite leaves cuBLAS and cuDNN to the GPU machine's toolkit and says so"
+fi
 echo "ok   cudabench-pack: the bundle (RPATH \$ORIGIN/lib; CUPTI, CUDA runtime, Google Benchmark, fmt, RE2; no driver, glibc or libstdc++) runs --list from another folder $how"
