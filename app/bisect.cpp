@@ -21,6 +21,7 @@
 #include "app/child_process.hpp"
 #include "app/commands.hpp"
 #include "app/git_repo.hpp"
+#include "app/program_name.hpp"
 #include "app/results_output.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/bisection.hpp"
@@ -399,6 +400,10 @@ int bisect_session::run() {
 int bisect_command(const run_options& o, const std::vector<std::string>& binary_args) {
   if (!o.good || !o.bad) throw usage_error("bisect needs --good=REV and --bad=REV");
   if (!o.filter_given) throw usage_error("bisect needs --filter=REGEX (the cases to measure)");
+  // The defaults build this suite; another project's binary says how its revisions are built.
+  if (program_title() != suite_title && (!o.build_command || !o.binary))
+    throw usage_error("bisect needs --build=CMD and --binary=PATH: how a revision of this project is built in its "
+                      "worktree, and the binary that makes (the defaults build cudabench's own suite)");
   install_stop_signals();
   std::optional<standard_output_aside> aside;  // --json -: the document alone on standard output
   if (is_stdout(o.json_path)) aside.emplace();
@@ -406,7 +411,7 @@ int bisect_command(const run_options& o, const std::vector<std::string>& binary_
     bisect_session session(o, binary_args);
     return session.run();
   } catch (const stopped& s) {
-    fmt::print(stderr, "run_bench bisect: interrupted\n");
+    fmt::print(stderr, "{} bisect: interrupted\n", program_name());
     return 128 + s.signal;
   }
 }

@@ -12,6 +12,7 @@
 
 #include "app/bisect.hpp"
 #include "app/option_table.hpp"
+#include "app/program_name.hpp"
 #include "app/results_output.hpp"
 #include "harness/format.hpp"
 #include "harness/gates.hpp"
@@ -111,7 +112,7 @@ std::vector<run_result> gates_runs(const std::vector<std::string>& inputs, const
       try {
         runs.push_back(load_run(f));
       } catch (const input_error& e) {
-        fmt::print(stderr, "run_bench gates: left out: {}\n", reports::terminal_text(e.what()));
+        fmt::print(stderr, "{} gates: left out: {}\n", program_name(), reports::terminal_text(e.what()));
       }
     }
     if (found.empty()) throw input_error(in + ": holds no .json results");
@@ -192,10 +193,10 @@ int run_report_command(command cmd, const command_line& cl) {
     outputs.writers().write_trend(reports::build_trend(inputs[0], threshold, o.hold, o.allow_device_mismatch));
     return 0;
   } catch (const usage_error& e) {
-    fmt::print(stderr, "run_bench {}: {}\n", name, reports::terminal_text(e.what()));
+    fmt::print(stderr, "{} {}: {}\n", program_name(), name, reports::terminal_text(e.what()));
     return 2;
   } catch (const input_error& e) {
-    fmt::print(stderr, "run_bench {}: {}\n", name, reports::terminal_text(e.what()));
+    fmt::print(stderr, "{} {}: {}\n", program_name(), name, reports::terminal_text(e.what()));
     return 2;
   }
 }
@@ -204,10 +205,10 @@ int run_bisect_command(const command_line& cl, const std::vector<std::string>& b
   try {
     return bisect_command(cl.options, binary_args);
   } catch (const usage_error& e) {
-    fmt::print(stderr, "run_bench bisect: {} (see ./run_bench bisect --help)\n", reports::terminal_text(e.what()));
+    fmt::print(stderr, "{} bisect: {} (see {} bisect --help)\n", program_name(), reports::terminal_text(e.what()), program_title());
     return 2;
   } catch (const input_error& e) {
-    fmt::print(stderr, "run_bench bisect: {}\n", reports::terminal_text(e.what()));
+    fmt::print(stderr, "{} bisect: {}\n", program_name(), reports::terminal_text(e.what()));
     return 2;
   }
 }
@@ -221,9 +222,10 @@ int report_command(int argc, char** argv) {
   }
   const std::optional<command> cmd = command_by_name(name);
   if (!cmd) {
-    fmt::print(stderr, "run_bench: {} (see ./run_bench --help)\n",
+    fmt::print(stderr, "{}: {} (see {} --help)\n", program_name(),
                name.empty() ? "expected " + command_names("or")
-                            : fmt::format("unknown command '{}': expected {}", printable(name), command_names("or")));
+                            : fmt::format("unknown command '{}': expected {}", printable(name), command_names("or")),
+               program_title());
     return 2;
   }
   // bisect passes what follows -- to the benchmark binary it runs
@@ -236,7 +238,7 @@ int report_command(int argc, char** argv) {
   try {
     cl = parse_command_line(*cmd, own);
   } catch (const usage_error& e) {
-    fmt::print(stderr, "run_bench {}: {} (see ./run_bench {} --help)\n", name, reports::terminal_text(e.what()), name);
+    fmt::print(stderr, "{} {}: {} (see {} {} --help)\n", program_name(), name, reports::terminal_text(e.what()), program_title(), name);
     return 2;
   }
   if (cl.options.help) {
@@ -249,6 +251,9 @@ int report_command(int argc, char** argv) {
 
 }  // namespace
 
-int report_main(int argc, char** argv) { return with_checked_stdout("run_bench", report_command, argc, argv); }
+int report_main(int argc, char** argv) {
+  const std::string who = program_name();
+  return with_checked_stdout(who.c_str(), report_command, argc, argv);
+}
 
 }  // namespace cudabench::app

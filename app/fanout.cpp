@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "app/child_process.hpp"
+#include "app/program_name.hpp"
 #include "app/results_output.hpp"
 #include "app/rounds.hpp"
 #include "harness/atomic_file.hpp"
@@ -121,7 +122,7 @@ int finish_interrupted(int sig, const run_options& opt, std::vector<device_run> 
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
-  fmt::print(stderr, "\nrun_bench: interrupted by {}; {}\n", name, where);
+  fmt::print(stderr, "\n{}: interrupted by {}; {}\n", program_name(), name, where);
   return 128 + sig;
 }
 }  // namespace

@@ -3,7 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <utility>
+
+#include "app/program_name.hpp"
 
 namespace cudabench::app {
 namespace {
@@ -66,14 +70,23 @@ std::string md_code(std::string_view text) {
   return out + "`";
 }
 
+/// An option's help with the table's {filter}, {sizes} and {axis} replaced by `ex`'s examples.
+std::string with_examples(std::string_view help, const help_examples& ex) {
+  std::string out(help);
+  for (const auto& [key, example] : {std::pair{"{filter}", &ex.filter}, {"{sizes}", &ex.sizes}, {"{axis}", &ex.axis}})
+    for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + example->size()))
+      out.replace(at, std::string_view(key).size(), *example);
+  return out;
+}
+
 }  // namespace
 
-std::string command_help(command cmd) {
+std::string command_help(command cmd, const help_examples& ex) {
   const command_spec& info = command_info(cmd);
   std::string out = fmt::format("usage: {}\n", synopsis(cmd));
   if (cmd == command::run)
     for (const command_spec& c : command_table())
-      if (c.cmd != command::run) out += fmt::format("       {}   (./run_bench {} --help)\n", synopsis(c.cmd), c.name);
+      if (c.cmd != command::run) out += fmt::format("       {}   ({} {} --help)\n", synopsis(c.cmd), program_title(), c.name);
   out += fmt::format("\n{}\n{}\n\noptions:\n", wrap(info.about, 0, 0), wrap(value_forms, 0, 0));
   for (const option_spec& o : option_table()) {
     if (!takes(o.commands, cmd)) continue;
@@ -81,7 +94,14 @@ std::string command_help(command cmd) {
     out += "  " + l;
     if (l.size() + 2 > label_width) out += "\n" + std::string(label_width + 2, ' ');
     else out += std::string(label_width - l.size(), ' ');
-    out += wrap(o.help, label_width + 2, label_width + 2) + "\n";
+    out += wrap(with_examples(o.help, ex), label_width + 2, label_width + 2) + "\n";
+  }
+  if (cmd == command::run && !ex.families_title.empty()) {
+    out += "\n" + ex.families_title + "\n";
+    for (const auto& [label, about] : ex.families) {
+      const std::size_t column = std::max(label_width, 2 + label.size() + 2);
+      out += fmt::format("  {:<{}}{}\n", label, column - 2, wrap(about, column, column));
+    }
   }
   return out + wrap(fmt::format("exit status: {}", info.exit_status), 0, 13) + "\n";
 }
@@ -90,7 +110,7 @@ std::string commands_overview() {
   std::string out = "usage:";
   for (const command_spec& c : command_table())
     if (c.cmd != command::run) out += fmt::format("{}{}\n", out == "usage:" ? " " : "       ", synopsis(c.cmd));
-  return out + "\nEach command's --help lists its options (./run_bench compare --help).\n";
+  return out + fmt::format("\nEach command's --help lists its options ({} compare --help).\n", program_title());
 }
 
 std::string options_reference_markdown() {
@@ -99,7 +119,7 @@ std::string options_reference_markdown() {
     const command c = info.cmd;
     out += fmt::format("\n### `{}`\n\n{}\n\n| option | meaning |\n|---|---|\n", synopsis(c), md_cell(info.about));
     for (const option_spec& o : option_table())
-      if (takes(o.commands, c)) out += fmt::format("| {} | {} |\n", md_code(label(o)), md_cell(o.help));
+      if (takes(o.commands, c)) out += fmt::format("| {} | {} |\n", md_code(label(o)), md_cell(with_examples(o.help, {})));
     out += fmt::format("\nExit status: {}.\n", md_cell(info.exit_status));
   }
   return out;

@@ -5,6 +5,7 @@
 
 #include <array>
 
+#include "app/program_name.hpp"
 #include "cudabench/presets.hpp"
 #include "harness/format.hpp"
 
@@ -103,7 +104,7 @@ void benchmark_format(parse_state& s, const option_spec&, const std::string& v) 
 
 const std::array table{
   option_spec{.name = "--filter", .placeholder = "REGEX", .commands = run | bisect, .apply = store_filter, .whole_run = true,
-              .help = "run the cases whose name matches this RE2 pattern anywhere (e.g. conv2d, image/pinned); a leading - negates"},
+              .help = "run the cases whose name matches this RE2 pattern anywhere (e.g. {filter}); a leading - negates"},
   option_spec{.name = "--list", .kind = arity::flag, .commands = run, .apply = ACT { s.options.list = true; },
               .help = "list the cases the filter selects (gpu or cpu, cold-L2, host-bound, not-gated), then exit"},
   option_spec{.name = "--limits", .kind = arity::flag, .commands = run, .apply = ACT { s.options.limits = true; },
@@ -148,11 +149,11 @@ const std::array table{
   option_spec{.name = "--sizes", .placeholder = "FAMILY=N,N,...", .commands = run,
               .apply = ACT { parse_sizes(v, s.options.sizes); },
               .help = "run these problem sizes of FAMILY instead of the preset's (repeat for more families; "
-                      "e.g. --sizes=conv2d=2048,8192; the families that take sizes: docs/extending.md; each refuses a size over "
+                      "e.g. {sizes}; the families that take sizes: docs/extending.md; each refuses a size over "
                       "its largest, and skips one that does not fit in memory)"},
   option_spec{.name = "--axis", .placeholder = "FAMILY.AXIS=V,V,...", .commands = run,
               .apply = ACT { parse_axis(v, s.options.axes); },
-              .help = "run these values of one of FAMILY's axes instead of the preset's (e.g. --axis=dot.streams=2,4; "
+              .help = "run these values of one of FAMILY's axes instead of the preset's (e.g. {axis}; "
                       "repeat for more axes; --sizes is the form for a family's size axis; the axes: docs/extending.md)"},
   option_spec{.name = "--json", .placeholder = "FILE", .commands = run | bisect | fleet, .apply = store_output, .output = &o_::json_path,
               .child = in_child::replace, .whole_run = true,
@@ -216,11 +217,11 @@ const std::array table{
               .help = "significance level of the Mann-Whitney U test (default 0.01)"},
   option_spec{.name = "--gates", .placeholder = "FILE|none", .commands = run | compare | bisect,
               .apply = ACT {
-                if (v.empty()) throw usage_error("--gates needs a gates file (run_bench gates writes one) or 'none'");
+                if (v.empty()) throw usage_error("--gates needs a gates file (the gates command writes one) or 'none'");
                 s.options.gates_path = v;
               },
               .whole_run = true,
-              .help = "learned gates (run_bench gates): a case's learned gate replaces --threshold for it; default: the file "
+              .help = "learned gates (from the gates command): a case's learned gate replaces --threshold for it; default: the file "
                       "beside the baseline (X.json -> X.gates.json) when there is one; none: the threshold for every case"},
   option_spec{.name = "--out", .placeholder = "FILE", .commands = gates, .apply = store_output, .output = &o_::gates_out,
               .help = "where the gates file is written (required; - is standard output)"},
@@ -279,7 +280,7 @@ const std::array table{
   option_spec{.name = "--profile", .kind = arity::flag, .commands = run, .apply = ACT { s.options.profile = true; },
               .help = "a few clean samples per case, one repetition (what --nsys/--ncu use); implies --watchdog=off"},
   option_spec{.name = "--nsys", .kind = arity::flag, .commands = run, .apply = store_profiler,
-              .help = "run under Nsight Systems (through the cudabench-run wrapper, as ./run_bench does; "
+              .help = "run under Nsight Systems (through the cudabench-run wrapper; "
                       "docs/profiling.md): one report, <json stem>.nsys-rep or cudabench-<preset>-<time>.nsys-rep; "
                       "NSYS=/path names nsys where it is not on PATH"},
   option_spec{.name = "--ncu", .kind = arity::flag, .commands = run, .apply = store_profiler,
@@ -426,7 +427,7 @@ std::optional<command> command_by_name(std::string_view name) {
 
 std::string command_title(command c) {
   const command_spec& s = command_info(c);
-  return s.name.empty() ? "./run_bench" : fmt::format("./run_bench {}", s.name);
+  return s.name.empty() ? program_title() : fmt::format("{} {}", program_title(), s.name);
 }
 
 }  // namespace cudabench::app

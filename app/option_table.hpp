@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "app/options.hpp"
@@ -109,8 +110,20 @@ struct command_line {
 /// -h/--help anywhere wins (options.help, nothing else checked). Throws usage_error with a one-line message.
 command_line parse_command_line(command cmd, const std::vector<std::string>& args);
 
-/// --help of `cmd`, made from the table.
-std::string command_help(command cmd);
+/// What the options' help shows as examples ({filter}, {sizes}, {axis} in the table): the suite's families by
+/// default, as the docs show them; a binary's --help gives its own (help_examples_for, runner.cpp).
+struct help_examples {
+  std::string filter = "conv2d, image/pinned";
+  std::string sizes = "--sizes=conv2d=2048,8192";
+  std::string axis = "--axis=dot.streams=2,4";
+  /// The runner's --help ends with `families_title` and a line per family: its name and case count, and
+  /// its description (none in the docs, which describe the suite's families themselves).
+  std::string families_title;
+  std::vector<std::pair<std::string, std::string>> families;
+};
+
+/// --help of `cmd`, made from the table, with `ex`'s examples.
+std::string command_help(command cmd, const help_examples& ex = {});
 /// cudabench-report --help: its commands and where their options are listed.
 std::string commands_overview();
 

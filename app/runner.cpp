@@ -22,6 +22,7 @@
 #include "app/option_table.hpp"
 #include "app/options.hpp"
 #include "app/outputs.hpp"
+#include "app/program_name.hpp"
 #include "app/results_output.hpp"
 #include "app/rounds.hpp"
 #include "app/supervisor.hpp"
@@ -96,7 +97,7 @@ void attach_limits(run_result& run, const device_info& dev, const std::string& p
       try {
         for (const auto& [name, l] : load_run(path).limits) limits[name] = {l.rate, l.unit};
       } catch (const input_error& e) {
-        fmt::print(stderr, "run_bench: limits not taken from {}: {}\n", path, reports::terminal_text(e.what()));
+        fmt::print(stderr, "{}: limits not taken from {}: {}\n", program_name(), path, reports::terminal_text(e.what()));
       }
       if (!limits.empty()) { source = path; break; }
     }
@@ -136,11 +137,11 @@ std::optional<int> read_command_line(const std::vector<std::string>& args, run_o
       return 0;
     }
   } catch (const usage_error& e) {
-    fmt::print(stderr, "run_bench: {} (see ./run_bench --help)\n", reports::terminal_text(e.what()));
+    fmt::print(stderr, "{}: {} (see {} --help)\n", program_name(), reports::terminal_text(e.what()), program_title());
     return 2;
   }
   if (!opt.help) return std::nullopt;
-  fmt::print("{}", command_help(command::run));
+  fmt::print("{}", command_help(command::run, program_help_examples(opt.preset)));
   return 0;
 }
 
@@ -280,7 +281,7 @@ int finish_interrupted(int sig, const run_result& partial, const planned_outputs
   } else if (out.json_path) {
     where = fmt::format("{} left as it was", reports::terminal_text(*out.json_path));
   }
-  fmt::print(stderr, "\nrun_bench: interrupted by {} after {} of {} case(s); {}\n", signal_name, finished, selected, where);
+  fmt::print(stderr, "\n{}: interrupted by {} after {} of {} case(s); {}\n", program_name(), signal_name, finished, selected, where);
   return 128 + sig;
 }
 
@@ -337,7 +338,7 @@ int run_command(const run_options& opt, const std::vector<std::string>& args, ch
   const suite s = build_suite(p);
   const std::vector<const case_def*> selected = selection_for(s, opt, p, worker);
   if (selected.empty()) {
-    fmt::print(stderr, "run_bench: no case matches --filter={} (see --list)\n", printable(opt.filter));
+    fmt::print(stderr, "{}: no case matches --filter={} (see --list)\n", program_name(), printable(opt.filter));
     return 2;
   }
   if (opt.list) return list_cases(opt, selected);
@@ -362,19 +363,25 @@ int run(int argc, char** argv) {
   } catch (const worker_failed& e) {
     return e.status();
   } catch (const usage_error& e) {
-    fmt::print(stderr, "run_bench: {}\n", reports::terminal_text(e.what()));
+    fmt::print(stderr, "{}: {}\n", program_name(), reports::terminal_text(e.what()));
     return 2;
   } catch (const input_error& e) {
-    fmt::print(stderr, "run_bench: {}\n", reports::terminal_text(e.what()));
+    fmt::print(stderr, "{}: {}\n", program_name(), reports::terminal_text(e.what()));
     return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "run_bench: {}\n", reports::terminal_text(e.what()));
+    fmt::print(stderr, "{}: {}\n", program_name(), reports::terminal_text(e.what()));
     return 1;
   }
 }
 
 }  // namespace
 
-int run_main(int argc, char** argv) { return with_checked_stdout("run_bench", run, argc, argv); }
+int run_main(int argc, char** argv) {
+  name_program_from(argc > 0 ? argv[0] : nullptr);
+  // Every command of the table is a command of every binary, as of cudabench-report.
+  if (argc > 1 && command_by_name(argv[1])) return report_main(argc, argv);
+  const std::string who = program_name();
+  return with_checked_stdout(who.c_str(), run, argc, argv);
+}
 
 }  // namespace cudabench::app

@@ -18,6 +18,7 @@
 #include <fstream>
 
 #include "app/child_process.hpp"
+#include "app/program_name.hpp"
 #include "cudabench/run_memo.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/errors.hpp"
@@ -162,7 +163,7 @@ std::optional<run_result> read_results(const std::string& path) {
     // Until its first case finishes, a worker's document holds no rows; anything else is said, not dropped.
     const std::string why = e.what();
     if (why.find("holds no results") == std::string::npos)
-      fmt::print(stderr, "run_bench: the results of a worker process cannot be read: {}\n", why);
+      fmt::print(stderr, "{}: the results of a worker process cannot be read: {}\n", program_name(), why);
   }
   return run;
 }
@@ -223,7 +224,7 @@ std::vector<std::string> after_fault(supervised_run& out, const worker_end& end,
     if (!out.cases.count(c) && !out.faulted.count(c)) next.push_back(c);
   if (next.size() >= remaining.size())  // no progress: never start the same worker again
     throw input_error(fmt::format("the worker process stopped in {} without finishing it", end.last_case));
-  fmt::print(stderr, "run_bench: {}: {}; {}\n", end.last_case, said,
+  fmt::print(stderr, "{}: {}: {}; {}\n", program_name(), end.last_case, said,
              next.empty() ? std::string("no case left")
                           : fmt::format("the {} remaining case(s) go on in a fresh process", next.size()));
   std::fflush(stderr);

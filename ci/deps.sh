@@ -32,6 +32,7 @@ if [ "$want_tests" = 1 ]; then
   command -v python3 >/dev/null 2>&1 || missing+=(python3)
   python3 -c "import yaml" >/dev/null 2>&1 || missing+=(python3-yaml)  # the workflow lint test
   /usr/bin/python3 -c "import scipy" >/dev/null 2>&1 || missing+=(python3-scipy)  # Google Benchmark's compare.py test (Debian's python)
+  command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)  # cudabench-pack, in the install test
 fi
 
 apt_install() {

@@ -4,4 +4,6 @@ function(cudabench_library name)
   add_library(cudabench_${name} STATIC ${ARGN})
   add_library(cudabench::${name} ALIAS cudabench_${name})
   set_target_properties(cudabench_${name} PROPERTIES EXPORT_NAME ${name} POSITION_INDEPENDENT_CODE ON)
+  # The public headers are C++20: a project that names no standard gets it for its C++ (not its CUDA) code.
+  target_compile_features(cudabench_${name} PUBLIC cxx_std_20)
 endfunction()

@@ -186,7 +186,7 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
     throw input_error(fmt::format("{}: invalid JSON ({})", source, printable(e.what())));
   }
   if (!j.is_object() || j.value("kind", json()) != gates_kind)
-    throw input_error(fmt::format("{}: not a gates file (no \"kind\": \"{}\"; run_bench gates writes one)", source, gates_kind));
+    throw input_error(fmt::format("{}: not a gates file (no \"kind\": \"{}\"; the gates command writes one)", source, gates_kind));
   const json& version = field(j, "schema_version", [](const json& v) { return v.is_number_integer(); }, "a whole number", "", source);
   if (version != gates_schema_version)
     throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads version {} only", source,

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The installed package as another project uses it: `cmake --install` into a fresh prefix, then
-# examples/external configured with find_package(cudabench 0.3), built, listed and its CPU case run.
+# examples/external and the CMake blocks of README.md and docs/extending.md (taken from between their markers,
+# as written) configured with find_package(cudabench), built and checked; the binary listed, its CPU case run,
+# its subcommands used, and bundled with cudabench-pack and run from elsewhere with its libraries' other
+# copies out of reach.
 # Usage: tests/install_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$1 src=$2
@@ -10,12 +13,20 @@ fail() { echo "FAIL: $*"; [ -f "$tmp/log" ] && tail -n 40 "$tmp/log"; exit 1; }
 prefix="$tmp/prefix" ext="$tmp/saxpy"
 
 cmake --install "$build" --prefix "$prefix" >"$tmp/log" 2>&1 || fail "cmake --install"
-for f in include/cudabench/cudabench.hpp include/cudabench/registry.hpp include/cudabench/limits.hpp bin/cudabench-report bin/cudabench-run \
+for f in include/cudabench/cudabench.hpp include/cudabench/registry.hpp include/cudabench/limits.hpp bin/cudabench-report bin/cudabench-run bin/cudabench-pack \
          lib/cmake/cudabench/cudabenchConfig.cmake lib/cmake/cudabench/cudabenchConfigVersion.cmake; do
   [ -e "$prefix/$f" ] || fail "the install has no $f"
 done
 ! find "$prefix/include" -path '*harness/*' -o -path '*reports/*' | grep -q . || fail "internal headers were installed"
-echo "ok   install: headers, libraries, cudabench-report, cudabench-run, package config"
+echo "ok   install: headers, libraries, cudabench-report, cudabench-run, cudabench-pack, package config"
+# CB_CHECK's file names in the libraries: relative to the project, never where it was built
+for lib in "$prefix"/lib/*.a; do  # (through a file: grep -q would end strings early, failing the pipe)
+  strings "$lib" >"$tmp/strings"
+  if grep -q -F "$src/" "$tmp/strings"; then fail "${lib##*/} holds the building machine's source path $src/"; fi
+  [ "${lib##*/}" != libcudabench_harness.a ] || grep -qx '\(\.\./\)*harness/measure.cpp' "$tmp/strings" \
+    || fail "libcudabench_harness.a names harness/measure.cpp by no project-relative path"
+done
+echo "ok   the installed libraries name their sources relative to the project (no $src/)"
 
 cuda_root=${CUDA_HOME:-/usr/local/cuda}
 [ -e "$prefix/include/cudabench/errors.hpp" ] || fail "the install has no cudabench/errors.hpp (usage_error, input_error)"
@@ -34,6 +45,55 @@ link=$(find "$ext" -name link.txt -path '*saxpy_bench*' | head -n 1)
 [ -n "$link" ] || fail "no link line found for saxpy_bench"
 if grep -qi cudnn "$link" || ldd "$ext/saxpy_bench" | grep -qi cudnn; then fail "cuDNN is on the external project's link line"; fi
 echo "ok   no cuDNN in the external project's link line or its libraries"
+
+# snippet FILE NAME: the block between <!-- NAME:begin --> and <!-- NAME:end --> of FILE, without its fences
+snippet() { awk -v b="<!-- $2:begin -->" -v e="<!-- $2:end -->" '$0 == e {on = 0} on && !/^```/ {print} $0 == b {on = 1}' "$1"; }
+# build_snippet DIR WHAT: configures DIR with no CUDA setting of the test's own but the compiler, and builds it
+build_snippet() {
+  [ -s "$1/CMakeLists.txt" ] || fail "no CMake block found for $2 between its markers"
+  cmake -S "$1" -B "$1/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1 \
+    || fail "configuring $2 as written"
+  cp "$tmp/log" "$1/configure.log"
+  cmake --build "$1/build" -j 2 >"$tmp/log" 2>&1 || fail "building $2 as written"
+}
+# cuda_defaults DIR TARGET WHAT: its CUDA code for sm_90 with PTX (not the compiler's default), the shared runtime alone
+cuda_defaults() {
+  local flags="$1/build/CMakeFiles/$2.dir/flags.make" link="$1/build/CMakeFiles/$2.dir/link.txt"
+  grep -q 'cudabench: CUDA defaults' "$1/configure.log" || fail "$3: the package did not say which CUDA defaults it gave"
+  grep -q 'code=\[\(compute_90,\)\{0,1\}sm_90\]' "$flags" && grep -q 'code=\[compute_90[],]' "$flags" \
+    || { grep CUDA_FLAGS "$flags"; fail "$3: not built for sm_90 with PTX"; }
+  ! grep -q 'sm_75\|compute_75' "$flags" || fail "$3: built for the compiler's default sm_75"
+  ! grep -q 'cudart_static' "$link" || fail "$3: the static CUDA runtime is linked beside the shared one"
+  ldd "$1/build/$2" | grep -c 'libcudart\.so' >/dev/null || fail "$3: the shared CUDA runtime is not linked"
+}
+mkdir -p "$tmp/readme" "$tmp/extending"
+snippet "$src/README.md" readme-snippet >"$tmp/readme/CMakeLists.txt"
+cp "$src/examples/external/saxpy.cu" "$tmp/readme/my_kernels.cu"
+cp "$src/examples/external/saxpy_bench.cpp" "$tmp/readme/my_bench.cpp"
+cp "$src/examples/external/saxpy.cuh" "$tmp/readme/"
+build_snippet "$tmp/readme" "README.md's block"
+cuda_defaults "$tmp/readme" mybench "README.md's block"
+snippet "$src/docs/extending.md" extending-snippet >"$tmp/extending/CMakeLists.txt"
+cp "$src"/examples/external/saxpy* "$tmp/extending/"
+grep -q 'CMAKE_CXX_STANDARD_REQUIRED ON' "$tmp/extending/CMakeLists.txt" || fail "docs/extending.md's block no longer asks for C++20 as required"
+build_snippet "$tmp/extending" "docs/extending.md's block"
+cuda_defaults "$tmp/extending" saxpy_bench "docs/extending.md's block"
+grep -q 'code=\[\(compute_90,\)\{0,1\}sm_90\]' "$ext/CMakeFiles/saxpy_bench.dir/flags.make" || fail "examples/external's own CUDA architectures were not kept"
+cmake -S "$tmp/readme" -B "$tmp/readme/own" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" \
+      -DCMAKE_CUDA_ARCHITECTURES=80 -DCMAKE_CUDA_STANDARD=20 >"$tmp/log" 2>&1 || fail "configuring README.md's block with architectures of its own"
+grep -q 'sm_80\]' "$tmp/readme/own/CMakeFiles/mybench.dir/flags.make" && ! grep -q 'sm_90' "$tmp/readme/own/CMakeFiles/mybench.dir/flags.make" \
+  && grep -qx -- '-- cudabench: CUDA defaults for the targets that follow: CMAKE_CUDA_RUNTIME_LIBRARY=Shared (.*)' "$tmp/log" \
+  || fail "the package replaced the project's own CUDA architectures or standard"
+echo "ok   README.md's and docs/extending.md's blocks build as written: sm_90 + PTX, the shared CUDA runtime only; a project's own choices are kept"
+
+mine="$tmp/readme/build/mybench"
+"$mine" --help >"$tmp/help" 2>&1 || fail "mybench --help"
+head -n 1 "$tmp/help" | grep -qx 'usage: mybench \[options\]' || { head -n 3 "$tmp/help"; fail "mybench --help does not name mybench"; }
+grep -q '^  saxpy  .* y = a x + y, fp32' "$tmp/help" && grep -q 'e\.g\. saxpy, saxpy/' "$tmp/help" || fail "mybench --help does not list its family or take its examples from it"
+! grep -q 'run_bench\|conv2d\|image/pinned\|dot\.streams' "$tmp/help" || { grep 'run_bench\|conv2d\|image/pinned\|dot\.streams' "$tmp/help"; fail "mybench --help shows the suite's names"; }
+grep -q '^       mybench compare BASELINE.json CURRENT.json' "$tmp/help" || fail "mybench --help does not list its subcommands"
+"$mine" compare --help >"$tmp/help" 2>&1 && head -n 1 "$tmp/help" | grep -q '^usage: mybench compare BASELINE.json CURRENT.json' || fail "mybench compare --help"
+echo "ok   the user's binary's --help names it, lists its own family and its subcommands, and shows none of the suite's"
 
 sed 's/find_package(cudabench [0-9.]* REQUIRED)/find_package(cudabench 1.0 REQUIRED)/' "$src/examples/external/CMakeLists.txt" >"$tmp/CMakeLists.txt"
 mkdir -p "$tmp/v1" && cp "$src"/examples/external/saxpy* "$tmp/v1/" && cp "$tmp/CMakeLists.txt" "$tmp/v1/"
@@ -59,16 +119,80 @@ echo "ok   --list shows the user's family; --sizes and --axis choose its sizes"
 "$ext/saxpy_bench" --list --preset=nightly --filter=saxpy | grep -q '^limits/' && fail "--filter=saxpy runs the limits family in the nightly preset"
 "$ext/saxpy_bench" --help | grep -q -- '--limits' || fail "--help does not mention --limits"
 echo "ok   the limits family ships in cudabench::main: --limits lists it, the nightly preset runs it, --help says so"
-"$ext/saxpy_bench" --filter=saxpy/cpu --sizes=saxpy=65536 --json "$tmp/out.json" --save-baseline >"$tmp/run" 2>&1 || { cat "$tmp/run"; fail "running the CPU case"; }
+git -C "$tmp" rev-parse --git-dir >/dev/null 2>&1 && fail "the scratch directory $tmp is inside a git checkout"
+CUDABENCH_GIT_REVISION=0123456789abcdef CUDABENCH_GIT_DIRTY=1 \
+  "$ext/saxpy_bench" --filter=saxpy/cpu --sizes=saxpy=65536 --json "$tmp/out.json" --save-baseline >"$tmp/run" 2>&1 || { cat "$tmp/run"; fail "running the CPU case"; }
 python3 - "$tmp/out.json" <<'PY' || fail "the result JSON"
 import json, sys
 j = json.load(open(sys.argv[1]))
 rows = [r for r in j["benchmarks"] if r["name"] == "saxpy/cpu/65536"]
 assert rows and rows[0]["real_time"] > 0, rows
-assert j["context"]["cudabench"]["families"]["saxpy"]["references"]["cpu"] == ["cpu"]
+cb = j["context"]["cudabench"]
+assert cb["families"]["saxpy"]["references"]["cpu"] == ["cpu"]
+assert cb["git_revision"] == "0123456789abcdef" and cb["git_dirty"] is True, (cb["git_revision"], cb["git_dirty"])
 PY
 [ "$(find "$tmp/reports/baselines" -name quick.json | wc -l)" = 1 ] || fail "--save-baseline did not write under the current directory"
 ! find "$prefix" -newer "$tmp/list" -type f | grep -q . || fail "the run wrote into the installed tree"
 echo "ok   the CPU case runs and is checked; results and baseline go to the user's directory, none into the prefix"
 "$prefix/bin/cudabench-report" report "$tmp/out.json" >/dev/null || fail "cudabench-report on the user's result"
 echo "ok   cudabench-report reads the user's result"
+echo "ok   outside a checkout the result records CUDABENCH_GIT_REVISION and CUDABENCH_GIT_DIRTY"
+"$ext/saxpy_bench" compare "$tmp/out.json" "$tmp/out.json" >"$tmp/cmp" 2>&1 || { cat "$tmp/cmp"; fail "saxpy_bench compare"; }
+grep -q 'saxpy/cpu/65536' "$tmp/cmp" || { cat "$tmp/cmp"; fail "saxpy_bench compare does not show the case"; }
+"$ext/saxpy_bench" report "$tmp/out.json" >/dev/null 2>&1 || fail "saxpy_bench report"
+"$ext/saxpy_bench" gates --help >/dev/null 2>&1 && "$ext/saxpy_bench" trend --help >/dev/null 2>&1 && "$ext/saxpy_bench" bisect --help >/dev/null 2>&1 \
+  || fail "saxpy_bench gates/trend/bisect --help"
+"$ext/saxpy_bench" compare --frobnicate "$tmp/out.json" "$tmp/out.json" >"$tmp/cmp" 2>&1
+[ $? = 2 ] && grep -qx "saxpy_bench compare: unknown option '--frobnicate' (see saxpy_bench compare --help)" "$tmp/cmp" \
+  || { cat "$tmp/cmp"; fail "saxpy_bench compare's usage error does not name saxpy_bench"; }
+"$ext/saxpy_bench" bisect --good=HEAD~1 --bad=HEAD --filter=saxpy >"$tmp/cmp" 2>&1
+[ $? = 2 ] && grep -q "^saxpy_bench bisect: bisect needs --build=CMD and --binary=PATH" "$tmp/cmp" \
+  || { cat "$tmp/cmp"; fail "saxpy_bench bisect without --build/--binary: not refused in one line"; }
+echo "ok   compare, report, trend, gates and bisect are the user's binary's subcommands, in its name"
+
+# The bundle: libraries in lib/ beside the binary, found through $ORIGIN/lib from wherever it is copied
+pack="$prefix/bin/cudabench-pack"
+"$pack" "$ext/saxpy_bench" "$tmp/bundle" >"$tmp/pack" 2>&1 || { cat "$tmp/pack"; fail "cudabench-pack"; }
+"$pack" "$ext/saxpy_bench" "$tmp/bundle" >/dev/null 2>&1; [ $? = 2 ] || fail "cudabench-pack wrote into a folder that is not empty"
+"$pack" "$ext/saxpy_bench" >/dev/null 2>&1; [ $? = 2 ] || fail "cudabench-pack with one argument: not exit 2"
+"$pack" --help >"$tmp/pack" && grep -q '^Usage: cudabench-pack BINARY OUTDIR$' "$tmp/pack" && ! grep -q pipefail "$tmp/pack" || fail "cudabench-pack --help"
+for want in 'libcupti.so.*' 'libbenchmark.so.*' 'libfmt.so.*' 'libre2.so.*' 'libcudart.so.*'; do
+  compgen -G "$tmp/bundle/lib/$want" >/dev/null || fail "the bundle has no $want: $(ls "$tmp/bundle/lib" | tr '\n' ' ')"
+done
+for never in 'libcuda.so*' 'libc.so*' 'libstdc++.so*' 'libm.so*' 'libgcc_s.so*' 'ld-linux*'; do
+  ! compgen -G "$tmp/bundle/lib/$never" >/dev/null || fail "the bundle holds $never, which the GPU machine brings"
+done
+readelf -d "$tmp/bundle/saxpy_bench" | grep -E 'RPATH|RUNPATH' | grep -qF '[$ORIGIN/lib]' || fail "the bundled binary's RPATH is not \$ORIGIN/lib"
+originals=$(ldd "$ext/saxpy_bench" | awk '$2 == "=>" && $3 ~ /^\// {print $3}')
+mkdir -p "$tmp/elsewhere" && cp -a "$tmp/bundle" "$tmp/elsewhere/b" && rm -rf "$tmp/bundle"
+moved="$tmp/elsewhere/b"
+env -i PATH=/usr/bin:/bin ldd "$moved/saxpy_bench" >"$tmp/ldd" 2>&1
+! grep -q 'not found' "$tmp/ldd" || { cat "$tmp/ldd"; fail "the moved bundle misses libraries"; }
+for lib in "$moved"/lib/*; do
+  grep -qF "=> $moved/lib/${lib##*/} " "$tmp/ldd" || { cat "$tmp/ldd"; fail "${lib##*/} is not taken from the bundle"; }
+done
+! grep -qF -e "$ext" -e "$prefix" -e "$(readlink -f "$cuda_root")" -e "$cuda_root/" "$tmp/ldd" || { cat "$tmp/ldd"; fail "the bundle reaches into the build tree, the prefix or the CUDA toolkit"; }
+# Run it with every other copy of what it bundled out of reach: the CUDA toolkit and the build tree under empty
+# mounts, each system copy under /dev/null (a private mount namespace, where the machine allows one).
+hide="mount -t tmpfs none '$(readlink -f "$cuda_root")' && mount -t tmpfs none '$ext' && mount -t tmpfs none '$prefix'"
+for f in $originals; do
+  case "$f" in "$ext"/*|"$cuda_root"/*|"$(readlink -f "$cuda_root")"/*) continue ;; esac
+  [ -e "$moved/lib/${f##*/}" ] && hide+=" && mount --bind /dev/null '$(readlink -f "$f")'"
+done
+if unshare -m --propagation private true 2>/dev/null; then
+  unshare -m --propagation private sh -c "$hide && env -i LD_LIBRARY_PATH= '$moved/saxpy_bench' --list" >"$tmp/list" 2>&1 \
+    || { cat "$tmp/list"; fail "the bundle does not run with the other copies of its libraries hidden"; }
+  how="with the toolkit, the build tree and the system copies hidden"
+else
+  env -i LD_LIBRARY_PATH= "$moved/saxpy_bench" --list >"$tmp/list" 2>&1 || { cat "$tmp/list"; fail "the moved bundle does not run"; }
+  how="(no private mount namespace here: the other copies stayed visible; ldd resolves every one from the bundle)"
+fi
+grep -q '^saxpy/cpu/1048576 *cpu' "$tmp/list" || { cat "$tmp/list"; fail "the bundle's --list"; }
+if [ -x "$build/bench/cudabench" ]; then  # the suite: cuBLAS and cuDNN stay the GPU machine's, their folder after $ORIGIN/lib
+  "$pack" "$build/bench/cudabench" "$tmp/suite" >"$tmp/pack" 2>&1 || { cat "$tmp/pack"; fail "cudabench-pack of the suite"; }
+  grep -q '^from the GPU machine.s CUDA toolkit (not bundled): .*libcublas\.so.*libcudnn\.so' "$tmp/pack" || { cat "$tmp/pack"; fail "cudabench-pack does not list cuBLAS and cuDNN as the GPU machine's"; }
+  ! compgen -G "$tmp/suite/lib/libcublas*" >/dev/null && ! compgen -G "$tmp/suite/lib/libcudnn*" >/dev/null || fail "cudabench-pack bundled cuBLAS or cuDNN"
+  readelf -d "$tmp/suite/cudabench" | grep -qF '[$ORIGIN/lib:' || fail "the suite bundle's RPATH does not start with \$ORIGIN/lib"
+  echo "ok   cudabench-pack of the suite leaves cuBLAS and cuDNN to the GPU machine's toolkit and says so"
+fi
+echo "ok   cudabench-pack: the bundle (RPATH \$ORIGIN/lib; CUPTI, CUDA runtime, Google Benchmark, fmt, RE2; no driver, glibc or libstdc++) runs --list from another folder $how"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The release check on a GPU machine, from the repository root, with the binaries device_pack.sh packed into
 # .devlibs/: GPU tests, every CLI test and the device-fault test, the quick suite, --trace, --devices and --nsys
-# (features), a nightly run compared with the stored baseline of this GPU model, and the external example's
-# cases. Results under $OUT (or ./out); a short table at the end.
-# Usage: tools/validation/device_check.sh [quick|features|nightly|external|all]   (default all)
+# (features), a nightly run compared with the stored baseline of this GPU model, the external example's
+# cases, and README.md's project as cudabench-pack bundled it (bundle). Results under $OUT (or ./out); a short
+# table at the end.
+# Usage: tools/validation/device_check.sh [quick|features|nightly|external|bundle|all]   (default all)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
 what=${1:-all}
@@ -34,6 +35,14 @@ if [ "$what" = all ] || [ "$what" = external ]; then
   "$saxpy" --preset=nightly --json "$out/saxpy_nightly.json" >"$out/saxpy_nightly.txt" 2>&1; rc2=$?
   cat "$out/saxpy_quick.txt" "$out/saxpy_nightly.txt"
   note "saxpy quick: exit $rc, $(grep 'case(s):' "$out/saxpy_quick.txt"); nightly preset: exit $rc2, $(grep 'case(s):' "$out/saxpy_nightly.txt")"
+fi
+if [ "$what" = all ] || [ "$what" = bundle ]; then
+  echo "== README.md's project, bundled by cudabench-pack (no LD_LIBRARY_PATH: only the bundle, the driver, the toolkit)"
+  env -u LD_LIBRARY_PATH ldd "$root/.devlibs/bundle/mybench" | tee "$out/bundle_ldd.txt"
+  env -u LD_LIBRARY_PATH "$root/.devlibs/bundle/mybench" --json "$out/bundle_quick.json" >"$out/bundle_quick.txt" 2>&1; rc=$?
+  env -u LD_LIBRARY_PATH "$root/.devlibs/bundle/mybench" compare "$out/bundle_quick.json" "$out/bundle_quick.json" >"$out/bundle_compare.txt" 2>&1; rc2=$?
+  cat "$out/bundle_quick.txt"
+  note "bundle: quick exit $rc, $(grep 'case(s):' "$out/bundle_quick.txt"); compare as its subcommand: exit $rc2; not found: $(grep -c 'not found' "$out/bundle_ldd.txt")"
 fi
 if [ "$what" = all ] || [ "$what" = features ]; then
   echo "== --trace, --devices=all, --nsys"

@@ -2,7 +2,7 @@
 # Packs what a GPU machine without packages needs into .devlibs/ (ignored by git): the binaries in the
 # build's layout, the external example built against the installed package, and the shared libraries
 # Debian provides but that machine lacks (Google Benchmark, fmt, RE2 and the Abseil libraries a newer RE2
-# links). Run after ci/build.sh.
+# links); and README.md's project, built as written and bundled by cudabench-pack. Run after ci/build.sh.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${CUDABENCH_BUILD_DIR:-$root/build}"
@@ -19,6 +19,17 @@ cmake -S "$root/examples/external" -B "$build/pack-external" -DCMAKE_PREFIX_PATH
       -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" >/dev/null
 cmake --build "$build/pack-external" -j "$(nproc)" >/dev/null
 cp "$build/pack-external/saxpy_bench" "$out/external/"
+# README.md's project block as written (the example's sources as its my_kernels.cu / my_bench.cpp), bundled by
+# cudabench-pack into bundle/: it runs there with the driver and the CUDA toolkit only (device_check.sh bundle).
+mine="$build/pack-readme"
+rm -rf "$mine" && mkdir -p "$mine"
+awk '$0 == "<!-- readme-snippet:end -->" {on = 0} on && !/^```/ {print} $0 == "<!-- readme-snippet:begin -->" {on = 1}' \
+    "$root/README.md" >"$mine/CMakeLists.txt"
+cp "$root/examples/external/saxpy.cu" "$mine/my_kernels.cu" && cp "$root/examples/external/saxpy_bench.cpp" "$mine/my_bench.cpp"
+cp "$root/examples/external/saxpy.cuh" "$mine/"
+cmake -S "$mine" -B "$mine/build" -DCMAKE_PREFIX_PATH="$build/pack-prefix" -DCMAKE_CUDA_COMPILER="${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" >/dev/null
+cmake --build "$mine/build" -j "$(nproc)" >/dev/null
+"$build/pack-prefix/bin/cudabench-pack" "$mine/build/mybench" "$out/bundle"
 for lib in $(ldd "$build/bench/cudabench" | awk '/libbenchmark|libfmt|libre2|libabsl/ {print $3}'); do cp -L "$lib" "$out/lib/"; done
 # RE2 for a build on that machine (tools/validation/device_gb18.sh): headers, library and a pkg-config file
 # in re2/, found with PKG_CONFIG_PATH=.devlibs/re2/lib/pkgconfig.
