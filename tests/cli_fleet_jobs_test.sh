@@ -17,6 +17,7 @@ cat >"$tmp/bin/sbatch" <<'EOF'
 n=$(( $(ls "$SBATCH_LOG" 2>/dev/null | wc -l) + 101 ))
 mkdir -p "$SBATCH_LOG"
 { printf '%s\n' "$@"; echo "RESULTS=${CUDABENCH_RESULTS_DIR:-}"; echo "MODEL=${CUDABENCH_FLEET_MODEL:-}"; } >"$SBATCH_LOG/$n"
+[ "$n" = "${REFUSE_AT:-0}" ] && { echo "sbatch: error: Batch job submission failed: Invalid partition name specified" >&2; exit 1; }
 echo "$n;cluster"
 for a in "$@"; do [ "$a" = --wait ] && exit "${WAIT_STATUS:-0}"; done
 exit 0
@@ -26,9 +27,10 @@ cat >"$tmp/bin/scontrol" <<'EOF'
 [ -f "$JOBS/$4" ] || { echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1; }
 cat "$JOBS/$4"
 EOF
-chmod +x "$tmp/bin/sbatch" "$tmp/bin/scontrol"
+printf '#!/bin/sh\necho "$@" >>"$SBATCH_LOG.cancelled"\n' >"$tmp/bin/scancel"
+chmod +x "$tmp/bin/sbatch" "$tmp/bin/scontrol" "$tmp/bin/scancel"
 export PATH="$tmp/bin:$PATH" SBATCH_LOG="$tmp/calls" JOBS="$tmp/jobs"
-fleet() { rm -rf "$tmp/calls"; CUDABENCH_RESULTS_DIR="$tmp/results" run bash "$src/ci/slurm/fleet.sh" "$@"; }
+fleet() { rm -rf "$tmp/calls" "$tmp/calls.cancelled"; CUDABENCH_RESULTS_DIR="$tmp/results" run bash "$src/ci/slurm/fleet.sh" "$@"; }
 
 # A bad configuration: one line naming the file and line, exit 2, nothing submitted.
 bad_config() {  # bad_config NAME LINE-2-OF-THE-CONFIG MESSAGE-REGEX
@@ -68,6 +70,13 @@ s=$(fleet "$tmp/fleet.conf"); check "fleet.sh: a job per model into its own dire
   '! grep -qx -- "--wait" "$tmp/calls/104"' 'grep -q "fleet report: job 104" "$tmp/out"' '[ -d "$tmp/results/fleet" ]'
 s=$(WAIT_STATUS=1 fleet --wait "$tmp/fleet.conf"); check "fleet.sh --wait: waits on the report job and exits with its status" 1 "$s" \
   'grep -qx -- "--wait" "$tmp/calls/104"' 'grep -qx -- "--dependency=afterany:101:102:103" "$tmp/calls/104"'
+s=$(REFUSE_AT=104 fleet --wait "$tmp/fleet.conf"); check "fleet.sh --wait: the report job refused: 2 (not a regression's 1), the models' jobs cancelled" 2 "$s" \
+  'grep -q "refused the fleet report job" "$tmp/err"' 'grep -qx "101 102 103" "$tmp/calls.cancelled"'
+s=$(REFUSE_AT=102 fleet "$tmp/fleet.conf"); check "fleet.sh: a model's job refused: 2, the jobs already submitted cancelled" 2 "$s" \
+  'grep -q "refused the job of h200" "$tmp/err"' 'grep -qx "101" "$tmp/calls.cancelled"' '[ ! -e "$tmp/calls/103" ]'
+printf 'h100 gpu gres=gpu:h100:1 --time=03:00:00\r\nh200 gpu-new constraint=h200\r\n' >"$tmp/crlf.conf"
+s=$(fleet "$tmp/crlf.conf"); check "fleet.sh: a CONFIG with CRLF line ends: no carriage return reaches sbatch" 0 "$s" \
+  'grep -qx -- "--time=03:00:00" "$tmp/calls/101"' 'grep -qx -- "--constraint=h200" "$tmp/calls/102"' '! grep -q "$(printf "\r")" "$tmp/calls/"*'
 
 # fleet_report.sbatch: the worst of the models' jobs and the report; a model without a run is left out.
 job() { echo "JobId=$1 JobName=x JobState=$2 Reason=None Dependency=(null) ExitCode=$3 RunTime=00:00:01" >"$tmp/jobs/$1"; }

@@ -40,6 +40,7 @@ declare -A opts=()
 n=0
 while IFS= read -r line || [ -n "$line" ]; do
   n=$((n + 1))
+  line=${line%$'\r'}   # a CONFIG saved with CRLF line ends
   line=${line%%#*}
   read -r -a f <<<"$line"
   [ ${#f[@]} -gt 0 ] || continue
@@ -71,12 +72,17 @@ mkdir -p "$results/fleet" || exit 2
 results=$(cd "$results" && pwd)
 cd "$root" || exit 2   # nightly.sbatch runs from the directory it was submitted from
 ids=() pairs=()
+# refused WHAT: says sbatch refused WHAT and cancels the jobs already submitted, which nothing would report on.
+refused() {
+  echo "$me: sbatch refused $1" >&2
+  [ ${#ids[@]} = 0 ] || { echo "$me: cancelling the jobs already submitted: ${ids[*]}" >&2; scancel "${ids[@]}"; }
+}
 for model in "${models[@]}"; do
   mapfile -d '' list < <(base64 -d <<<"${opts[$model]}")
   mkdir -p "$results/$model" || exit 2
   id=$(CUDABENCH_RESULTS_DIR="$results/$model" CUDABENCH_FLEET_MODEL="$model" sbatch --parsable \
         --job-name="cudabench-nightly-$model" --output="$results/$model/slurm-%j.out" "${list[@]}" \
-        ci/slurm/nightly.sbatch) || { echo "$me: sbatch refused the job of $model" >&2; exit 2; }
+        ci/slurm/nightly.sbatch) || { refused "the job of $model"; exit 2; }
   id=${id%%;*}   # --parsable prints ID[;CLUSTER]
   echo "$model: job $id ($results/$model)"
   ids+=("$id") pairs+=("$model=$id")
@@ -87,12 +93,16 @@ report_opts=(--parsable --job-name=cudabench-fleet --dependency="$dependency" --
              ${CUDABENCH_FLEET_SBATCH_ARGS:-})
 if [ "$wait" = 0 ]; then
   id=$(sbatch "${report_opts[@]}" ci/slurm/fleet_report.sbatch "$results" "${pairs[@]}") \
-    || { echo "$me: sbatch refused the fleet report job; cancelling the models' jobs" >&2; scancel "${ids[@]}"; exit 2; }
+    || { refused "the fleet report job"; exit 2; }
   echo "fleet report: job ${id%%;*} ($results/fleet), after $dependency"
   exit 0
 fi
 echo "fleet report: after $dependency ($results/fleet); waiting"
-sbatch --wait "${report_opts[@]}" ci/slurm/fleet_report.sbatch "$results" "${pairs[@]}"
+# sbatch --wait exits 1 both when it refuses the job and when the job ends with 1 (a regression); the job id it
+# prints on submission tells the two apart.
+id=$(sbatch --wait "${report_opts[@]}" ci/slurm/fleet_report.sbatch "$results" "${pairs[@]}")
 status=$?
+[ -n "$id" ] || { refused "the fleet report job"; exit 2; }
+echo "fleet report: job ${id%%;*} ended"
 echo "fleet: exit status $status (log: $results/fleet/slurm-*.out)"
 exit "$status"
