@@ -63,6 +63,13 @@ check "fleet of nightly directories: verdicts, exit 1 when one failed" 1 "$(run 
   'grep -q "nightly-20261102T000000Z.json" "$tmp/out"' 'grep -q "verdict verdict-20261102T000000Z.json" "$tmp/out"' \
   'grep -q "FAILED" "$tmp/out"' 'grep -q "^image/cpu,image,Other GPU 40GB,Other GPU 40GB,no,ok,.*,regression$" "$tmp/n.csv"' \
   'grep -q "^image/cpu,image,no GPU,no GPU,yes,ok,.*,not gated$" "$tmp/n.csv"'
+check "an output that is the run a directory stands for: refused, the run kept" 2 \
+  "$(run "$report" fleet "$tmp/na" "$tmp/nb" --json "$tmp/na/latest.json")" 'one_line "same file"' \
+  'cmp -s "$tmp/a.json" "$tmp/na/runs/nightly-20261102T000000Z.json"' '[ -L "$tmp/na/latest.json" ]'
+cp "$tmp/na/verdict-20261102T000000Z.json" "$tmp/verdict.kept"
+check "an output that is a directory's verdict file: refused, the verdict kept" 2 \
+  "$(run "$report" fleet "$tmp/na" "$tmp/nb" --md "$tmp/na/verdict-20261102T000000Z.json")" 'one_line "same file"' \
+  'cmp -s "$tmp/verdict.kept" "$tmp/na/verdict-20261102T000000Z.json"'
 rm "$tmp/nb/verdict-20261102T000000Z.json"
 check "fleet of nightly directories without a failing verdict: exit 0" 0 "$(run "$report" fleet "$tmp/na" "$tmp/nb")"
 
