@@ -94,6 +94,7 @@ fleet build_fleet(std::vector<fleet_member> members, const std::optional<std::st
   std::map<std::string, std::size_t> row_of;
   for (std::size_t i = 0; i < f.members.size(); ++i) {
     const fleet_member& m = f.members[i];
+    f.notes.insert(f.notes.end(), m.notes.begin(), m.notes.end());
     if (m.run.cases.empty()) f.notes.push_back(fmt::format("{}: the run holds no case", m.label));
     for (const cudabench::case_result& c : m.run.cases) {
       auto [it, added] = row_of.try_emplace(c.name, f.rows.size());

@@ -23,6 +23,7 @@ struct fleet_member {
   std::map<std::string, std::string> verdicts;  ///< case -> its verdict against the model's own baseline
   std::string verdict_summary;                   ///< the verdict file's counts, "" without one
   bool failing = false;                          ///< the verdict file says the comparison failed
+  std::vector<std::string> notes;                ///< what the report says of the run (its devices that left no result)
   cudabench::run_result run;
 };
 
@@ -48,7 +49,7 @@ struct fleet {
   std::vector<fleet_member> members;
   std::size_t reference = 0;      ///< the member the ratios divide by
   std::vector<fleet_row> rows;    ///< every case any member ran, in the order the members list them
-  std::vector<std::string> notes; ///< runs of different presets, members left without cases
+  std::vector<std::string> notes; ///< runs of different presets, members left without cases, devices without a result
   /// A member's verdict file says its comparison failed (a regression or a lost case).
   bool failing() const;
   /// Per family, per member: the geometric mean of the ratios over the cases both it and the reference

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of `fleet`: two runs made here, the second rewritten to another GPU model, side by side in every
 # format; nightly result directories with their verdict files; two runs of one model kept apart; --reference;
-# the refusals (no path, a directory without a run, a file that is not a run, an unknown model) in one line.
+# a device of a --devices run that left no result said in a note; the refusals (no path, a directory without a run, a file that is not a run, an unknown model) in one line.
 # Usage: tests/cli_fleet_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
@@ -87,6 +87,18 @@ if [ -x "$pretend" ]; then
   check "a run of two devices: a column each" 0 "$(run "$report" fleet "$tmp/merged.json" --json "$tmp/d.json")" \
     'py "assert [(m[\"label\"], m[\"device_ordinal\"]) for m in j[\"members\"]] == [(\"no GPU (merged.json dev0)\", 0), (\"no GPU (merged.json dev1)\", 1)], j[\"members\"]" "$tmp/d.json"' \
     'py "r = j[\"cases\"]; assert [c[\"name\"] for c in r] == [\"image/cpu\"] and all(x[\"status\"] == \"ok\" for x in r[0][\"results\"]), r" "$tmp/d.json"'
+  # A device that left no result (listed with its problem): said in the report, not dropped unseen.
+  python3 - "$tmp/merged.json" "$tmp/lost.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["context"]["devices"][1] = {"ordinal": 1, "available": False, "problem": "device lost mid-run"}
+j["benchmarks"] = [b for b in j["benchmarks"] if not b["name"].startswith("dev1/")]
+json.dump(j, open(sys.argv[2], "w"))
+EOF
+  check "a run of two devices, one without a result: the other's column, the lost one in a note" 0 \
+    "$(run "$report" fleet "$tmp/lost.json" --md "$tmp/lost.md" --json "$tmp/lost-fleet.json")" \
+    'grep -q "^note: .*lost.json: device 1 left no result (device lost mid-run)" "$tmp/out"' 'grep -q "device 1 left no result" "$tmp/lost.md"' \
+    'py "assert len(j[\"members\"]) == 1 and any(\"device 1 left no result\" in n for n in j[\"notes\"]), j" "$tmp/lost-fleet.json"'
 fi
 
 # Refusals: one line, exit 2, nothing written.
