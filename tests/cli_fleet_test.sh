@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of `fleet`: two runs made here, the second rewritten to another GPU model, side by side in every
 # format; nightly result directories with their verdict files; two runs of one model kept apart; --reference;
-# a device of a --devices run that left no result said in a note; the refusals (no path, a directory without a run, a file that is not a run, an unknown model) in one line.
+# a device of a --devices run that left no result said in a note; outputs that are files a directory stands for;
+# the refusals (no path, a directory without a run, a file that is not a run, an unknown model) in one line.
 # Usage: tests/cli_fleet_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
