@@ -71,6 +71,13 @@ cp "$tmp/na/verdict-20261102T000000Z.json" "$tmp/verdict.kept"
 check "an output that is a directory's verdict file: refused, the verdict kept" 2 \
   "$(run "$report" fleet "$tmp/na" "$tmp/nb" --md "$tmp/na/verdict-20261102T000000Z.json")" 'one_line "same file"' \
   'cmp -s "$tmp/verdict.kept" "$tmp/na/verdict-20261102T000000Z.json"'
+python3 - "$tmp/nb/verdict-20261102T000000Z.json" <<'EOF'
+import json, sys
+json.dump({"schema_version": 2, "failing": False, "counts": {},
+           "cases": [{"name": "image/cpu", "verdict": "ok\u001b]0;title\u0007\u001b[31mred"}]}, open(sys.argv[1], "w"))
+EOF
+check "a verdict file's control characters: not written to the terminal" 0 "$(run "$report" fleet "$tmp/na" "$tmp/nb")" \
+  'grep -q "^image/cpu .*red" "$tmp/out"' '! grep -q "$(printf "\033")" "$tmp/out"'
 rm "$tmp/nb/verdict-20261102T000000Z.json"
 check "fleet of nightly directories without a failing verdict: exit 0" 0 "$(run "$report" fleet "$tmp/na" "$tmp/nb")"
 
