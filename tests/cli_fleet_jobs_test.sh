@@ -45,6 +45,8 @@ bad_config "the model named fleet" "fleet gpu -" "model 'fleet' is not a directo
 bad_config "a model listed twice" "h100 gpu2 -" "model 'h100' is listed twice"
 bad_config "an unknown resource" "h200 gpu gpus=1" "resource 'gpus=1' is not gres=SPEC, constraint=EXPR or -"
 bad_config "an sbatch option that is not --name=value" "h200 gpu - -t 10" "sbatch option '-t' is not --name=value"
+bad_config "an sbatch option moving the job's log" "h200 gpu - --output=/tmp/x.out" "sbatch option '--output=/tmp/x.out' is refused"
+bad_config "an sbatch option dropping the environment" "h200 gpu - --export=NONE" "sbatch option '--export=NONE' is refused"
 printf '# nothing here\n\n' >"$tmp/empty.conf"
 s=$(fleet "$tmp/empty.conf"); check "fleet.sh: a config with no model: exit 2" 2 "$s" 'grep -q "lists no model" "$tmp/err"'
 s=$(fleet "$tmp/none.conf"); check "fleet.sh: no such config: exit 2" 2 "$s" 'grep -q "none.conf: no such file" "$tmp/err"'
@@ -55,7 +57,7 @@ cat >"$tmp/fleet.conf" <<'EOF'
 # model  partition  resource          sbatch options
 h100     gpu        gres=gpu:h100:1   --time=03:00:00  # the reference
 h200     gpu-new    constraint=h200
-a100     gpu        -
+a100     gpu        -                 --export=ALL,EXTRA=1
 EOF
 s=$(fleet "$tmp/fleet.conf"); check "fleet.sh: a job per model into its own directory, then the report job after all (afterany)" 0 "$s" \
   '[ "$(ls "$tmp/calls" | wc -l)" = 4 ]' \

@@ -6,7 +6,8 @@
 #   PARTITION  the partition its job goes to
 #   RESOURCE   gres=SPEC (sbatch --gres=SPEC, e.g. gres=gpu:h100:1), constraint=EXPR (--constraint=EXPR, with
 #              ci/slurm/nightly.sbatch's --gres=gpu:1), or - (nightly.sbatch's own --gres=gpu:1)
-#   SBATCH_OPTION  more sbatch options for that model's job, each --name=value (e.g. --time=04:00:00)
+#   SBATCH_OPTION  more sbatch options for that model's job, each --name=value (e.g. --time=04:00:00); not
+#              --output, --dependency or --array, and --export only as --export=ALL,...
 # Each model's job runs ci/slurm/nightly.sbatch (ci/nightly.sh against that model's own stored baseline) into
 # $CUDABENCH_RESULTS_DIR/MODEL/ (default: results/ in the repository) with CUDABENCH_FLEET_MODEL=MODEL in its
 # environment; then a job that depends on them all (afterany) runs ci/slurm/fleet_report.sbatch, which writes
@@ -59,6 +60,12 @@ while IFS= read -r line || [ -n "$line" ]; do
   esac
   for o in "${f[@]:3}"; do
     [[ $o =~ ^--[a-z][a-z-]*=.+$ ]] || { echo "$where: sbatch option '$o' is not --name=value" >&2; exit 2; }
+    # These would move the job's log or results from where the report looks, or change what a job id stands for.
+    case "$o" in
+      --output=*|--dependency=*|--array=*|--wait=*|--parsable=*|--export=NONE*|--export=NIL*|--export=[!A]*)
+        echo "$where: sbatch option '$o' is refused: fleet.sh sets the log, the dependency and the environment of each job" >&2
+        exit 2 ;;
+    esac
     list+=("$o")
   done
   models+=("$model")
