@@ -20,6 +20,7 @@
 # --wait: wait for the report job (sbatch --wait) and exit with its status: 0 every model passed, 1 a regression
 # (or a failed check), 2 a job failed otherwise, a model had no baseline, or the report could not be written.
 # Without --wait: print the job ids and exit 0 once submitted. A bad CONFIG: one line naming the line, exit 2.
+# A job sbatch refuses: exit 2, the jobs already submitted cancelled (scancel).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 me=ci/slurm/fleet.sh
