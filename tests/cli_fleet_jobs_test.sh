@@ -98,6 +98,12 @@ job 4 TIMEOUT 0:0; job 5 FAILED 127:0
 s=$(report_job a=4); check "fleet_report.sbatch: a timed-out job: 2" 2 "$s"
 s=$(report_job a=5); check "fleet_report.sbatch: an exit code above 2: 2" 2 "$s"
 s=$(report_job a=99); check "fleet_report.sbatch: a job the controller no longer knows: 2" 2 "$s"
+echo "JobId=6 JobName=x JobState=COMPLETED Reason=None ExitCode=0:0 StartTime=$(date +%Y-%m-%dT%H:%M:%S) EndTime=Unknown" >"$tmp/jobs/6"
+mkdir -p "$tmp/r/d" && touch -d "2 days ago" "$tmp/r/d/latest.json"
+s=$(report_job a=1 d=6); check "fleet_report.sbatch: a run older than its model's job (an earlier night's): left out, 2" 2 "$s" \
+  'grep -q "^fleet $tmp/r/a --md" "$tmp/fleet-args"' 'grep -q "d.s latest run predates its job 6" "$tmp/err"'
+touch "$tmp/r/d/latest.json"
+s=$(report_job a=1 d=6); check "fleet_report.sbatch: a run of this job: in the report" 0 "$s" 'grep -q "^fleet $tmp/r/a $tmp/r/d --md" "$tmp/fleet-args"'
 
 # ci/fleet_summary.sh: the models' downloaded artifacts, each a directory with a latest.json.
 mkdir -p "$tmp/nights/nightly-h100" "$tmp/nights/nightly-h200" "$tmp/nights/other" && touch "$tmp/nights/nightly-h100/latest.json" "$tmp/nights/nightly-h200/latest.json"
