@@ -17,6 +17,7 @@ struct fleet_member {
   std::string model;          ///< the GPU's name, or "no GPU"
   std::string slug;           ///< the model as baselines are stored (device_info::model_slug)
   std::string source;         ///< the results file
+  std::string given;          ///< the path as given: the results file, or the directory it was found in
   int device = -1;            ///< the ordinal of a device taken out of a --devices run, else -1
   std::string preset, host, revision;
   std::string verdict_source;  ///< the verdict file of the run, "" when there is none

@@ -155,6 +155,7 @@ std::vector<fleet_member> split_devices(const fleet_member& whole) {
     }
     r.index_cases();
     fleet_member m = member_of(std::move(r), whole.source);
+    m.given = whole.given;
     m.device = ordinal;
     m.verdict_source = whole.verdict_source;
     m.verdict_summary = whole.verdict_summary;
@@ -175,6 +176,7 @@ std::vector<fleet_member> fleet_members(const std::vector<std::string>& paths) {
     std::error_code ec;
     const std::string file = fs::is_directory(path, ec) ? run_in_directory(path) : path;
     fleet_member m = member_of(cudabench::load_run(file), file);
+    m.given = path;
     if (const std::string v = verdict_beside(file); !v.empty()) read_verdicts(m, v);
     const bool several = m.run.devices.is_array() &&
                          std::any_of(m.run.cases.begin(), m.run.cases.end(), [](const auto& c) { return c.device >= 0; });

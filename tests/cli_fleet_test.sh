@@ -85,6 +85,9 @@ check "fleet of nightly directories without a failing verdict: exit 0" 0 "$(run 
 cp "$tmp/b.json" "$tmp/b2.json" && rename "$tmp/b2.json" "Other GPU 40GB" "second-host"
 check "two runs of one model: both kept, by host" 0 "$(run "$report" fleet "$tmp/a.json" "$tmp/b.json" "$tmp/b2.json" --json "$tmp/t.json")" \
   'py "labels = [m[\"label\"] for m in j[\"members\"]]; assert len(labels) == 3 and \"Other GPU 40GB (second-host)\" in labels, labels" "$tmp/t.json"'
+cp -r "$tmp/na" "$tmp/nc"
+check "two nightly directories of one model and host: named by directory" 0 "$(run "$report" fleet "$tmp/na" "$tmp/nc/" --json "$tmp/t.json")" \
+  'py "assert [m[\"label\"] for m in j[\"members\"]] == [\"no GPU (na)\", \"no GPU (nc)\"], j[\"members\"]" "$tmp/t.json"'
 check "runs of different presets: said in the header" 0 "$(run "$report" fleet "$fx/synthetic_base.json" "$tmp/b.json")" \
   'grep -q "different presets" "$tmp/out"'
 
