@@ -3,9 +3,8 @@
 a concurrency group and a timeout on every job; no ${{ }} expression inside a run: script (inputs go
 through env:); every script a workflow runs exists and is executable; the nightly job runs on a self-hosted
 GPU runner, over a matrix of GPU models with a job that gathers them unless cancelled, uploading that night's files
-only (no glob);
-a job on one GPU model's runner is in that GPU's concurrency group (gpu-<model>, shared by every workflow); a job
-that can write uses actions pinned by commit SHA; the SLURM script asks for the GPU partition. Usage: tests/workflow_lint.py SOURCE_DIR"""
+only (no glob); a job on one GPU model's runner is in that GPU's concurrency group (gpu-<model>, shared by every
+workflow); a job that can write uses actions pinned by commit SHA; the SLURM script asks for the GPU partition. Usage: tests/workflow_lint.py SOURCE_DIR"""
 import os
 import re
 import sys
