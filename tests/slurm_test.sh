@@ -172,8 +172,8 @@ check "the fleet job ran after both, with fleet over both models' directories" 0
   "grep -qF ' fleet $tmp/results/model-a $tmp/results/model-b --md $tmp/results/fleet/fleet-' '$log'"
 check "the fleet report written (md, html, csv) and fleet.sh --wait exits 0" 0 "$s" \
   "ls '$tmp/results/fleet'/fleet-*.md '$tmp/results/fleet'/fleet-*.html '$tmp/results/fleet'/fleet-*.csv >/dev/null" \
-  "cat '$tmp/results/fleet'/fleet-*.md '$tmp/results/fleet'/fleet-*.csv | grep -q model-a" \
-  "cat '$tmp/results/fleet'/fleet-*.md '$tmp/results/fleet'/fleet-*.csv | grep -q model-b"
+  "grep -q model-a '$tmp/results/fleet'/fleet-*.md && grep -q model-a '$tmp/results/fleet'/fleet-*.csv" \
+  "grep -q model-b '$tmp/results/fleet'/fleet-*.md && grep -q model-b '$tmp/results/fleet'/fleet-*.csv"
 # A bad configuration: one line naming the line, exit 2, nothing submitted.
 printf 'model-a model-a gres=gpu:1\nmodel-c model-b cores=2\n' >"$tmp/bad.conf"
 before=$(squeue -h | wc -l)
