@@ -18,7 +18,8 @@
 # CUDABENCH_FLEET_SBATCH_ARGS: sbatch options for the report job (e.g. --partition=cpu; default: the
 # cluster's default partition).
 # --wait: wait for the report job (sbatch --wait) and exit with its status: 0 every model passed, 1 a regression
-# (or a failed check), 2 a job failed otherwise, a model had no baseline, or the report could not be written.
+# (or a failed check), 2 a job failed otherwise, a model had no baseline or no run of this night, or the report
+# could not be written.
 # Without --wait: print the job ids and exit 0 once submitted. A bad CONFIG: one line naming the line, exit 2.
 # A job sbatch refuses: exit 2, the jobs already submitted cancelled (scancel).
 set -uo pipefail
@@ -63,7 +64,7 @@ while IFS= read -r line || [ -n "$line" ]; do
     [[ $o =~ ^--[a-z][a-z-]*=.+$ ]] || { echo "$where: sbatch option '$o' is not --name=value" >&2; exit 2; }
     # These would move the job's log or results from where the report looks, or change what a job id stands for.
     case "$o" in
-      --output=*|--dependency=*|--array=*|--wait=*|--parsable=*|--export=NONE*|--export=NIL*|--export=[!A]*)
+      --output=*|--dependency=*|--array=*|--export=[!A]*)
         echo "$where: sbatch option '$o' is refused: fleet.sh sets the log, the dependency and the environment of each job" >&2
         exit 2 ;;
     esac
