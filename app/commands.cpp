@@ -146,7 +146,15 @@ int fleet_command(const run_options& o, const std::vector<std::string>& inputs) 
   output_list outputs = report_outputs(o, "--verdict");
   outputs.add("--json", o.json_path, std::make_unique<reports::fleet_json_writer>());
   outputs.check(inputs);
-  const reports::fleet f = reports::build_fleet(reports::fleet_members(inputs), o.reference);
+  std::vector<reports::fleet_member> members = reports::fleet_members(inputs);
+  // A directory stands for the run and verdict files in it, which an output must not overwrite either.
+  std::vector<std::string> read = inputs;
+  for (const reports::fleet_member& m : members) {
+    read.push_back(m.source);
+    if (!m.verdict_source.empty()) read.push_back(m.verdict_source);
+  }
+  outputs.check_distinct(read);
+  const reports::fleet f = reports::build_fleet(std::move(members), o.reference);
   std::optional<standard_output_aside> aside;
   if (outputs.uses_standard_output()) aside.emplace();
   outputs.writers().write_fleet(f);

@@ -19,10 +19,13 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Each member's column name: its model, and where two members share a model, the host where that tells them
-/// apart, else the file (with the device of a --devices run).
+/// apart, else the path as given (the directory a nightly run was found in names it better than its stamped
+/// file), with the device of a --devices run.
 void label_members(std::vector<fleet_member>& members) {
   auto where = [](const fleet_member& m) {
-    return fs::path(m.source).filename().string() + (m.device >= 0 ? fmt::format(" dev{}", m.device) : "");
+    fs::path p = fs::path(m.given.empty() ? m.source : m.given).lexically_normal();
+    if (p.filename().empty()) p = p.parent_path();
+    return p.filename().string() + (m.device >= 0 ? fmt::format(" dev{}", m.device) : "");
   };
   for (fleet_member& m : members) {
     std::set<std::string> hosts;
@@ -94,6 +97,7 @@ fleet build_fleet(std::vector<fleet_member> members, const std::optional<std::st
   std::map<std::string, std::size_t> row_of;
   for (std::size_t i = 0; i < f.members.size(); ++i) {
     const fleet_member& m = f.members[i];
+    f.notes.insert(f.notes.end(), m.notes.begin(), m.notes.end());
     if (m.run.cases.empty()) f.notes.push_back(fmt::format("{}: the run holds no case", m.label));
     for (const cudabench::case_result& c : m.run.cases) {
       auto [it, added] = row_of.try_emplace(c.name, f.rows.size());

@@ -17,12 +17,14 @@ struct fleet_member {
   std::string model;          ///< the GPU's name, or "no GPU"
   std::string slug;           ///< the model as baselines are stored (device_info::model_slug)
   std::string source;         ///< the results file
+  std::string given;          ///< the path as given: the results file, or the directory it was found in
   int device = -1;            ///< the ordinal of a device taken out of a --devices run, else -1
   std::string preset, host, revision;
   std::string verdict_source;  ///< the verdict file of the run, "" when there is none
   std::map<std::string, std::string> verdicts;  ///< case -> its verdict against the model's own baseline
   std::string verdict_summary;                   ///< the verdict file's counts, "" without one
   bool failing = false;                          ///< the verdict file says the comparison failed
+  std::vector<std::string> notes;                ///< what the report says of the run (its devices that left no result)
   cudabench::run_result run;
 };
 
@@ -48,7 +50,7 @@ struct fleet {
   std::vector<fleet_member> members;
   std::size_t reference = 0;      ///< the member the ratios divide by
   std::vector<fleet_row> rows;    ///< every case any member ran, in the order the members list them
-  std::vector<std::string> notes; ///< runs of different presets, members left without cases
+  std::vector<std::string> notes; ///< runs of different presets, members left without cases, devices without a result
   /// A member's verdict file says its comparison failed (a regression or a lost case).
   bool failing() const;
   /// Per family, per member: the geometric mean of the ratios over the cases both it and the reference

@@ -129,9 +129,15 @@ fleet_member member_of(run_result run, const std::string& source) {
 /// the dev<N>/ prefix, its verdicts those of its own cases.
 std::vector<fleet_member> split_devices(const fleet_member& whole) {
   std::vector<fleet_member> out;
+  std::vector<std::string> lost;  // the devices that left no result, said in the report rather than dropped unseen
   for (const auto& d : whole.run.devices) {
     // A device that left no result is listed with its problem; one without a GPU (CPU cases only) did run.
-    if (!d.is_object() || !d.contains("ordinal") || !d["ordinal"].is_number_integer() || d.contains("problem")) continue;
+    if (!d.is_object() || !d.contains("ordinal") || !d["ordinal"].is_number_integer()) continue;
+    if (d.contains("problem")) {
+      lost.push_back(fmt::format("{}: device {} left no result ({})", whole.source, d["ordinal"].get<int>(),
+                                 d["problem"].is_string() ? d["problem"].get<std::string>() : d["problem"].dump()));
+      continue;
+    }
     const int ordinal = d["ordinal"].get<int>();
     const std::string prefix = fmt::format("dev{}/", ordinal);
     run_result r;
@@ -149,6 +155,7 @@ std::vector<fleet_member> split_devices(const fleet_member& whole) {
     }
     r.index_cases();
     fleet_member m = member_of(std::move(r), whole.source);
+    m.given = whole.given;
     m.device = ordinal;
     m.verdict_source = whole.verdict_source;
     m.verdict_summary = whole.verdict_summary;
@@ -157,6 +164,7 @@ std::vector<fleet_member> split_devices(const fleet_member& whole) {
       if (name.rfind(prefix, 0) == 0) m.verdicts[name.substr(prefix.size())] = v;
     out.push_back(std::move(m));
   }
+  if (!out.empty()) out.front().notes = std::move(lost);
   return out;
 }
 }  // namespace
@@ -168,6 +176,7 @@ std::vector<fleet_member> fleet_members(const std::vector<std::string>& paths) {
     std::error_code ec;
     const std::string file = fs::is_directory(path, ec) ? run_in_directory(path) : path;
     fleet_member m = member_of(cudabench::load_run(file), file);
+    m.given = path;
     if (const std::string v = verdict_beside(file); !v.empty()) read_verdicts(m, v);
     const bool several = m.run.devices.is_array() &&
                          std::any_of(m.run.cases.begin(), m.run.cases.end(), [](const auto& c) { return c.device >= 0; });

@@ -68,7 +68,7 @@ std::string fleet_terminal(const fleet& f) {
     std::string line = fmt::format("{:<44}", terminal_text(r.name));
     for (const fleet_cell& c : r.cells)
       line += fmt::format(" {:>11} {:>7} {:>7} {:>8} {:>13}", median_text(c), c.measured() ? pct_text(c.noise) : "-",
-                          pct_text(c.limit_fraction), ratio_text(c.ratio), verdict_text(c));
+                          pct_text(c.limit_fraction), ratio_text(c.ratio), terminal_text(verdict_text(c)));
     out += line + "\n";
   }
   const auto geomeans = f.family_ratios();

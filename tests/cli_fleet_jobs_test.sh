@@ -17,6 +17,7 @@ cat >"$tmp/bin/sbatch" <<'EOF'
 n=$(( $(ls "$SBATCH_LOG" 2>/dev/null | wc -l) + 101 ))
 mkdir -p "$SBATCH_LOG"
 { printf '%s\n' "$@"; echo "RESULTS=${CUDABENCH_RESULTS_DIR:-}"; echo "MODEL=${CUDABENCH_FLEET_MODEL:-}"; } >"$SBATCH_LOG/$n"
+[ "$n" = "${REFUSE_AT:-0}" ] && { echo "sbatch: error: Batch job submission failed: Invalid partition name specified" >&2; exit 1; }
 echo "$n;cluster"
 for a in "$@"; do [ "$a" = --wait ] && exit "${WAIT_STATUS:-0}"; done
 exit 0
@@ -26,9 +27,10 @@ cat >"$tmp/bin/scontrol" <<'EOF'
 [ -f "$JOBS/$4" ] || { echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1; }
 cat "$JOBS/$4"
 EOF
-chmod +x "$tmp/bin/sbatch" "$tmp/bin/scontrol"
+printf '#!/bin/sh\necho "$@" >>"$SBATCH_LOG.cancelled"\n' >"$tmp/bin/scancel"
+chmod +x "$tmp/bin/sbatch" "$tmp/bin/scontrol" "$tmp/bin/scancel"
 export PATH="$tmp/bin:$PATH" SBATCH_LOG="$tmp/calls" JOBS="$tmp/jobs"
-fleet() { rm -rf "$tmp/calls"; CUDABENCH_RESULTS_DIR="$tmp/results" run bash "$src/ci/slurm/fleet.sh" "$@"; }
+fleet() { rm -rf "$tmp/calls" "$tmp/calls.cancelled"; CUDABENCH_RESULTS_DIR="$tmp/results" run bash "$src/ci/slurm/fleet.sh" "$@"; }
 
 # A bad configuration: one line naming the file and line, exit 2, nothing submitted.
 bad_config() {  # bad_config NAME LINE-2-OF-THE-CONFIG MESSAGE-REGEX
@@ -43,6 +45,8 @@ bad_config "the model named fleet" "fleet gpu -" "model 'fleet' is not a directo
 bad_config "a model listed twice" "h100 gpu2 -" "model 'h100' is listed twice"
 bad_config "an unknown resource" "h200 gpu gpus=1" "resource 'gpus=1' is not gres=SPEC, constraint=EXPR or -"
 bad_config "an sbatch option that is not --name=value" "h200 gpu - -t 10" "sbatch option '-t' is not --name=value"
+bad_config "an sbatch option moving the job's log" "h200 gpu - --output=/tmp/x.out" "sbatch option '--output=/tmp/x.out' is refused"
+bad_config "an sbatch option dropping the environment" "h200 gpu - --export=NONE" "sbatch option '--export=NONE' is refused"
 printf '# nothing here\n\n' >"$tmp/empty.conf"
 s=$(fleet "$tmp/empty.conf"); check "fleet.sh: a config with no model: exit 2" 2 "$s" 'grep -q "lists no model" "$tmp/err"'
 s=$(fleet "$tmp/none.conf"); check "fleet.sh: no such config: exit 2" 2 "$s" 'grep -q "none.conf: no such file" "$tmp/err"'
@@ -53,7 +57,7 @@ cat >"$tmp/fleet.conf" <<'EOF'
 # model  partition  resource          sbatch options
 h100     gpu        gres=gpu:h100:1   --time=03:00:00  # the reference
 h200     gpu-new    constraint=h200
-a100     gpu        -
+a100     gpu        -                 --export=ALL,EXTRA=1
 EOF
 s=$(fleet "$tmp/fleet.conf"); check "fleet.sh: a job per model into its own directory, then the report job after all (afterany)" 0 "$s" \
   '[ "$(ls "$tmp/calls" | wc -l)" = 4 ]' \
@@ -68,6 +72,13 @@ s=$(fleet "$tmp/fleet.conf"); check "fleet.sh: a job per model into its own dire
   '! grep -qx -- "--wait" "$tmp/calls/104"' 'grep -q "fleet report: job 104" "$tmp/out"' '[ -d "$tmp/results/fleet" ]'
 s=$(WAIT_STATUS=1 fleet --wait "$tmp/fleet.conf"); check "fleet.sh --wait: waits on the report job and exits with its status" 1 "$s" \
   'grep -qx -- "--wait" "$tmp/calls/104"' 'grep -qx -- "--dependency=afterany:101:102:103" "$tmp/calls/104"'
+s=$(REFUSE_AT=104 fleet --wait "$tmp/fleet.conf"); check "fleet.sh --wait: the report job refused: 2 (not a regression's 1), the models' jobs cancelled" 2 "$s" \
+  'grep -q "refused the fleet report job" "$tmp/err"' 'grep -qx "101 102 103" "$tmp/calls.cancelled"'
+s=$(REFUSE_AT=102 fleet "$tmp/fleet.conf"); check "fleet.sh: a model's job refused: 2, the jobs already submitted cancelled" 2 "$s" \
+  'grep -q "refused the job of h200" "$tmp/err"' 'grep -qx "101" "$tmp/calls.cancelled"' '[ ! -e "$tmp/calls/103" ]'
+printf 'h100 gpu gres=gpu:h100:1 --time=03:00:00\r\nh200 gpu-new constraint=h200\r\n' >"$tmp/crlf.conf"
+s=$(fleet "$tmp/crlf.conf"); check "fleet.sh: a CONFIG with CRLF line ends: no carriage return reaches sbatch" 0 "$s" \
+  'grep -qx -- "--time=03:00:00" "$tmp/calls/101"' 'grep -qx -- "--constraint=h200" "$tmp/calls/102"' '! grep -q "$(printf "\r")" "$tmp/calls/"*'
 
 # fleet_report.sbatch: the worst of the models' jobs and the report; a model without a run is left out.
 job() { echo "JobId=$1 JobName=x JobState=$2 Reason=None Dependency=(null) ExitCode=$3 RunTime=00:00:01" >"$tmp/jobs/$1"; }
@@ -87,6 +98,12 @@ job 4 TIMEOUT 0:0; job 5 FAILED 127:0
 s=$(report_job a=4); check "fleet_report.sbatch: a timed-out job: 2" 2 "$s"
 s=$(report_job a=5); check "fleet_report.sbatch: an exit code above 2: 2" 2 "$s"
 s=$(report_job a=99); check "fleet_report.sbatch: a job the controller no longer knows: 2" 2 "$s"
+echo "JobId=6 JobName=x JobState=COMPLETED Reason=None ExitCode=0:0 StartTime=$(date +%Y-%m-%dT%H:%M:%S) EndTime=Unknown" >"$tmp/jobs/6"
+mkdir -p "$tmp/r/d" && touch -d "2 days ago" "$tmp/r/d/latest.json"
+s=$(report_job a=1 d=6); check "fleet_report.sbatch: a run older than its model's job (an earlier night's): left out, 2" 2 "$s" \
+  'grep -q "^fleet $tmp/r/a --md" "$tmp/fleet-args"' 'grep -q "d.s latest run predates its job 6" "$tmp/err"'
+touch "$tmp/r/d/latest.json"
+s=$(report_job a=1 d=6); check "fleet_report.sbatch: a run of this job: in the report" 0 "$s" 'grep -q "^fleet $tmp/r/a $tmp/r/d --md" "$tmp/fleet-args"'
 
 # ci/fleet_summary.sh: the models' downloaded artifacts, each a directory with a latest.json.
 mkdir -p "$tmp/nights/nightly-h100" "$tmp/nights/nightly-h200" "$tmp/nights/other" && touch "$tmp/nights/nightly-h100/latest.json" "$tmp/nights/nightly-h200/latest.json"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of `fleet`: two runs made here, the second rewritten to another GPU model, side by side in every
 # format; nightly result directories with their verdict files; two runs of one model kept apart; --reference;
+# a device of a --devices run that left no result said in a note; outputs that are files a directory stands for;
 # the refusals (no path, a directory without a run, a file that is not a run, an unknown model) in one line.
 # Usage: tests/cli_fleet_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
@@ -63,6 +64,20 @@ check "fleet of nightly directories: verdicts, exit 1 when one failed" 1 "$(run 
   'grep -q "nightly-20261102T000000Z.json" "$tmp/out"' 'grep -q "verdict verdict-20261102T000000Z.json" "$tmp/out"' \
   'grep -q "FAILED" "$tmp/out"' 'grep -q "^image/cpu,image,Other GPU 40GB,Other GPU 40GB,no,ok,.*,regression$" "$tmp/n.csv"' \
   'grep -q "^image/cpu,image,no GPU,no GPU,yes,ok,.*,not gated$" "$tmp/n.csv"'
+check "an output that is the run a directory stands for: refused, the run kept" 2 \
+  "$(run "$report" fleet "$tmp/na" "$tmp/nb" --json "$tmp/na/latest.json")" 'one_line "same file"' \
+  'cmp -s "$tmp/a.json" "$tmp/na/runs/nightly-20261102T000000Z.json"' '[ -L "$tmp/na/latest.json" ]'
+cp "$tmp/na/verdict-20261102T000000Z.json" "$tmp/verdict.kept"
+check "an output that is a directory's verdict file: refused, the verdict kept" 2 \
+  "$(run "$report" fleet "$tmp/na" "$tmp/nb" --md "$tmp/na/verdict-20261102T000000Z.json")" 'one_line "same file"' \
+  'cmp -s "$tmp/verdict.kept" "$tmp/na/verdict-20261102T000000Z.json"'
+python3 - "$tmp/nb/verdict-20261102T000000Z.json" <<'EOF'
+import json, sys
+json.dump({"schema_version": 2, "failing": False, "counts": {},
+           "cases": [{"name": "image/cpu", "verdict": "ok\u001b]0;title\u0007\u001b[31mred"}]}, open(sys.argv[1], "w"))
+EOF
+check "a verdict file's control characters: not written to the terminal" 0 "$(run "$report" fleet "$tmp/na" "$tmp/nb")" \
+  'grep -q "^image/cpu .*red" "$tmp/out"' '! grep -q "$(printf "\033")" "$tmp/out"'
 rm "$tmp/nb/verdict-20261102T000000Z.json"
 check "fleet of nightly directories without a failing verdict: exit 0" 0 "$(run "$report" fleet "$tmp/na" "$tmp/nb")"
 
@@ -70,6 +85,9 @@ check "fleet of nightly directories without a failing verdict: exit 0" 0 "$(run 
 cp "$tmp/b.json" "$tmp/b2.json" && rename "$tmp/b2.json" "Other GPU 40GB" "second-host"
 check "two runs of one model: both kept, by host" 0 "$(run "$report" fleet "$tmp/a.json" "$tmp/b.json" "$tmp/b2.json" --json "$tmp/t.json")" \
   'py "labels = [m[\"label\"] for m in j[\"members\"]]; assert len(labels) == 3 and \"Other GPU 40GB (second-host)\" in labels, labels" "$tmp/t.json"'
+cp -r "$tmp/na" "$tmp/nc"
+check "two nightly directories of one model and host: named by directory" 0 "$(run "$report" fleet "$tmp/na" "$tmp/nc/" --json "$tmp/t.json")" \
+  'py "assert [m[\"label\"] for m in j[\"members\"]] == [\"no GPU (na)\", \"no GPU (nc)\"], j[\"members\"]" "$tmp/t.json"'
 check "runs of different presets: said in the header" 0 "$(run "$report" fleet "$fx/synthetic_base.json" "$tmp/b.json")" \
   'grep -q "different presets" "$tmp/out"'
 
@@ -80,6 +98,18 @@ if [ -x "$pretend" ]; then
   check "a run of two devices: a column each" 0 "$(run "$report" fleet "$tmp/merged.json" --json "$tmp/d.json")" \
     'py "assert [(m[\"label\"], m[\"device_ordinal\"]) for m in j[\"members\"]] == [(\"no GPU (merged.json dev0)\", 0), (\"no GPU (merged.json dev1)\", 1)], j[\"members\"]" "$tmp/d.json"' \
     'py "r = j[\"cases\"]; assert [c[\"name\"] for c in r] == [\"image/cpu\"] and all(x[\"status\"] == \"ok\" for x in r[0][\"results\"]), r" "$tmp/d.json"'
+  # A device that left no result (listed with its problem): said in the report, not dropped unseen.
+  python3 - "$tmp/merged.json" "$tmp/lost.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["context"]["devices"][1] = {"ordinal": 1, "available": False, "problem": "device lost mid-run"}
+j["benchmarks"] = [b for b in j["benchmarks"] if not b["name"].startswith("dev1/")]
+json.dump(j, open(sys.argv[2], "w"))
+EOF
+  check "a run of two devices, one without a result: the other's column, the lost one in a note" 0 \
+    "$(run "$report" fleet "$tmp/lost.json" --md "$tmp/lost.md" --json "$tmp/lost-fleet.json")" \
+    'grep -q "^note: .*lost.json: device 1 left no result (device lost mid-run)" "$tmp/out"' 'grep -q "device 1 left no result" "$tmp/lost.md"' \
+    'py "assert len(j[\"members\"]) == 1 and any(\"device 1 left no result\" in n for n in j[\"notes\"]), j" "$tmp/lost-fleet.json"'
 fi
 
 # Refusals: one line, exit 2, nothing written.

@@ -2,9 +2,9 @@
 """Lints the CI files: every workflow is valid YAML with triggers and jobs, minimal top-level permissions,
 a concurrency group and a timeout on every job; no ${{ }} expression inside a run: script (inputs go
 through env:); every script a workflow runs exists and is executable; the nightly job runs on a self-hosted
-GPU runner, over a matrix of GPU models with a job that gathers them, uploading that night's files only (no glob);
-a job on one GPU model's runner is in that GPU's concurrency group (gpu-<model>, shared by every workflow); a job
-that can write uses actions pinned by commit SHA; the SLURM script asks for the GPU partition. Usage: tests/workflow_lint.py SOURCE_DIR"""
+GPU runner, over a matrix of GPU models with a job that gathers them unless cancelled, uploading that night's files
+only (no glob); a job on one GPU model's runner is in that GPU's concurrency group (gpu-<model>, shared by every
+workflow); a job that can write uses actions pinned by commit SHA; the SLURM script asks for the GPU partition. Usage: tests/workflow_lint.py SOURCE_DIR"""
 import os
 import re
 import sys
@@ -76,9 +76,10 @@ for name in workflows:
     if name == "nightly.yml":
         matrix_jobs = [j for j, job in jobs.items() if "model" in ((job.get("strategy") or {}).get("matrix") or {})]
         gathers = [j for j, job in jobs.items() if set(matrix_jobs) & set([job.get("needs")] if isinstance(job.get("needs"), str) else job.get("needs") or [])
-                   and "always()" in str(job.get("if", ""))]
+                   and "!cancelled()" in str(job.get("if", ""))]
         if not matrix_jobs or not gathers:
-            problems.append("nightly.yml: needs a job with a matrix of GPU models and a job that needs it with if: always()")
+            problems.append("nightly.yml: needs a job with a matrix of GPU models and a job that needs it with if: ${{ !cancelled() }} "
+                            "(after failed models too; always() would also run on a cancelled night)")
 sbatch = os.path.join(root, "ci", "slurm", "nightly.sbatch")
 text = open(sbatch).read() if os.path.isfile(sbatch) else ""
 for want in ("#SBATCH --partition=gpu", "#SBATCH --gres=gpu:1", "ci/nightly.sh"):

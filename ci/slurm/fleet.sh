@@ -6,7 +6,8 @@
 #   PARTITION  the partition its job goes to
 #   RESOURCE   gres=SPEC (sbatch --gres=SPEC, e.g. gres=gpu:h100:1), constraint=EXPR (--constraint=EXPR, with
 #              ci/slurm/nightly.sbatch's --gres=gpu:1), or - (nightly.sbatch's own --gres=gpu:1)
-#   SBATCH_OPTION  more sbatch options for that model's job, each --name=value (e.g. --time=04:00:00)
+#   SBATCH_OPTION  more sbatch options for that model's job, each --name=value (e.g. --time=04:00:00); not
+#              --output, --dependency or --array, and --export only as --export=ALL,...
 # Each model's job runs ci/slurm/nightly.sbatch (ci/nightly.sh against that model's own stored baseline) into
 # $CUDABENCH_RESULTS_DIR/MODEL/ (default: results/ in the repository) with CUDABENCH_FLEET_MODEL=MODEL in its
 # environment; then a job that depends on them all (afterany) runs ci/slurm/fleet_report.sbatch, which writes
@@ -17,8 +18,10 @@
 # CUDABENCH_FLEET_SBATCH_ARGS: sbatch options for the report job (e.g. --partition=cpu; default: the
 # cluster's default partition).
 # --wait: wait for the report job (sbatch --wait) and exit with its status: 0 every model passed, 1 a regression
-# (or a failed check), 2 a job failed otherwise, a model had no baseline, or the report could not be written.
+# (or a failed check), 2 a job failed otherwise, a model had no baseline or no run of this night, or the report
+# could not be written.
 # Without --wait: print the job ids and exit 0 once submitted. A bad CONFIG: one line naming the line, exit 2.
+# A job sbatch refuses: exit 2, the jobs already submitted cancelled (scancel).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 me=ci/slurm/fleet.sh
@@ -40,6 +43,7 @@ declare -A opts=()
 n=0
 while IFS= read -r line || [ -n "$line" ]; do
   n=$((n + 1))
+  line=${line%$'\r'}   # a CONFIG saved with CRLF line ends
   line=${line%%#*}
   read -r -a f <<<"$line"
   [ ${#f[@]} -gt 0 ] || continue
@@ -58,6 +62,12 @@ while IFS= read -r line || [ -n "$line" ]; do
   esac
   for o in "${f[@]:3}"; do
     [[ $o =~ ^--[a-z][a-z-]*=.+$ ]] || { echo "$where: sbatch option '$o' is not --name=value" >&2; exit 2; }
+    # These would move the job's log or results from where the report looks, or change what a job id stands for.
+    case "$o" in
+      --output=*|--dependency=*|--array=*|--export=[!A]*)
+        echo "$where: sbatch option '$o' is refused: fleet.sh sets the log, the dependency and the environment of each job" >&2
+        exit 2 ;;
+    esac
     list+=("$o")
   done
   models+=("$model")
@@ -71,12 +81,17 @@ mkdir -p "$results/fleet" || exit 2
 results=$(cd "$results" && pwd)
 cd "$root" || exit 2   # nightly.sbatch runs from the directory it was submitted from
 ids=() pairs=()
+# refused WHAT: says sbatch refused WHAT and cancels the jobs already submitted, which nothing would report on.
+refused() {
+  echo "$me: sbatch refused $1" >&2
+  [ ${#ids[@]} = 0 ] || { echo "$me: cancelling the jobs already submitted: ${ids[*]}" >&2; scancel "${ids[@]}"; }
+}
 for model in "${models[@]}"; do
   mapfile -d '' list < <(base64 -d <<<"${opts[$model]}")
   mkdir -p "$results/$model" || exit 2
   id=$(CUDABENCH_RESULTS_DIR="$results/$model" CUDABENCH_FLEET_MODEL="$model" sbatch --parsable \
         --job-name="cudabench-nightly-$model" --output="$results/$model/slurm-%j.out" "${list[@]}" \
-        ci/slurm/nightly.sbatch) || { echo "$me: sbatch refused the job of $model" >&2; exit 2; }
+        ci/slurm/nightly.sbatch) || { refused "the job of $model"; exit 2; }
   id=${id%%;*}   # --parsable prints ID[;CLUSTER]
   echo "$model: job $id ($results/$model)"
   ids+=("$id") pairs+=("$model=$id")
@@ -87,12 +102,16 @@ report_opts=(--parsable --job-name=cudabench-fleet --dependency="$dependency" --
              ${CUDABENCH_FLEET_SBATCH_ARGS:-})
 if [ "$wait" = 0 ]; then
   id=$(sbatch "${report_opts[@]}" ci/slurm/fleet_report.sbatch "$results" "${pairs[@]}") \
-    || { echo "$me: sbatch refused the fleet report job; cancelling the models' jobs" >&2; scancel "${ids[@]}"; exit 2; }
+    || { refused "the fleet report job"; exit 2; }
   echo "fleet report: job ${id%%;*} ($results/fleet), after $dependency"
   exit 0
 fi
 echo "fleet report: after $dependency ($results/fleet); waiting"
-sbatch --wait "${report_opts[@]}" ci/slurm/fleet_report.sbatch "$results" "${pairs[@]}"
+# sbatch --wait exits 1 both when it refuses the job and when the job ends with 1 (a regression); the job id it
+# prints on submission tells the two apart.
+id=$(sbatch --wait "${report_opts[@]}" ci/slurm/fleet_report.sbatch "$results" "${pairs[@]}")
 status=$?
+[ -n "$id" ] || { refused "the fleet report job"; exit 2; }
+echo "fleet report: job ${id%%;*} ended"
 echo "fleet: exit status $status (log: $results/fleet/slurm-*.out)"
 exit "$status"
