@@ -84,7 +84,11 @@ cmake -S "$tmp/readme" -B "$tmp/readme/own" -DCMAKE_PREFIX_PATH="$prefix" -DCMAK
 grep -q 'sm_80\]' "$tmp/readme/own/CMakeFiles/mybench.dir/flags.make" && ! grep -q 'sm_90' "$tmp/readme/own/CMakeFiles/mybench.dir/flags.make" \
   && grep -qx -- '-- cudabench: CUDA defaults for the targets that follow: CMAKE_CUDA_RUNTIME_LIBRARY=Shared (.*)' "$tmp/log" \
   || fail "the package replaced the project's own CUDA architectures or standard"
-echo "ok   README.md's and docs/extending.md's blocks build as written: sm_90 + PTX, the shared CUDA runtime only; a project's own choices are kept"
+CUDAARCHS=80 cmake -S "$tmp/readme" -B "$tmp/readme/env" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" \
+      >"$tmp/log" 2>&1 || fail "configuring README.md's block with CUDAARCHS=80"
+grep -q 'sm_80\]' "$tmp/readme/env/CMakeFiles/mybench.dir/flags.make" && ! grep -q 'sm_90' "$tmp/readme/env/CMakeFiles/mybench.dir/flags.make" \
+  || fail "the package replaced the architectures CUDAARCHS chose"
+echo "ok   README.md's and docs/extending.md's blocks build as written: sm_90 + PTX, the shared CUDA runtime only; a project's own choices (CUDAARCHS too) are kept"
 
 mine="$tmp/readme/build/mybench"
 "$mine" --help >"$tmp/help" 2>&1 || fail "mybench --help"
