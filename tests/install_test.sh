@@ -145,14 +145,14 @@ echo "ok   outside a checkout the result records CUDABENCH_GIT_REVISION and CUDA
 grep -q 'saxpy/cpu/65536' "$tmp/cmp" || { cat "$tmp/cmp"; fail "saxpy_bench compare does not show the case"; }
 "$ext/saxpy_bench" report "$tmp/out.json" >/dev/null 2>&1 || fail "saxpy_bench report"
 "$ext/saxpy_bench" gates --help >/dev/null 2>&1 && "$ext/saxpy_bench" trend --help >/dev/null 2>&1 && "$ext/saxpy_bench" bisect --help >/dev/null 2>&1 \
-  || fail "saxpy_bench gates/trend/bisect --help"
+  && "$ext/saxpy_bench" fleet --help >"$tmp/help" 2>&1 && head -n 1 "$tmp/help" | grep -q '^usage: saxpy_bench fleet ' || fail "saxpy_bench gates/trend/bisect/fleet --help"
 "$ext/saxpy_bench" compare --frobnicate "$tmp/out.json" "$tmp/out.json" >"$tmp/cmp" 2>&1
 [ $? = 2 ] && grep -qx "saxpy_bench compare: unknown option '--frobnicate' (see saxpy_bench compare --help)" "$tmp/cmp" \
   || { cat "$tmp/cmp"; fail "saxpy_bench compare's usage error does not name saxpy_bench"; }
 "$ext/saxpy_bench" bisect --good=HEAD~1 --bad=HEAD --filter=saxpy >"$tmp/cmp" 2>&1
 [ $? = 2 ] && grep -q "^saxpy_bench bisect: bisect needs --build=CMD and --binary=PATH" "$tmp/cmp" \
   || { cat "$tmp/cmp"; fail "saxpy_bench bisect without --build/--binary: not refused in one line"; }
-echo "ok   compare, report, trend, gates and bisect are the user's binary's subcommands, in its name"
+echo "ok   compare, report, trend, gates, bisect and fleet are the user's binary's subcommands, in its name"
 
 # The bundle: libraries in lib/ beside the binary, found through $ORIGIN/lib from wherever it is copied
 pack="$prefix/bin/cudabench-pack"
