@@ -88,7 +88,13 @@ CUDAARCHS=80 cmake -S "$tmp/readme" -B "$tmp/readme/env" -DCMAKE_PREFIX_PATH="$p
       >"$tmp/log" 2>&1 || fail "configuring README.md's block with CUDAARCHS=80"
 grep -q 'sm_80\]' "$tmp/readme/env/CMakeFiles/mybench.dir/flags.make" && ! grep -q 'sm_90' "$tmp/readme/env/CMakeFiles/mybench.dir/flags.make" \
   || fail "the package replaced the architectures CUDAARCHS chose"
-echo "ok   README.md's and docs/extending.md's blocks build as written: sm_90 + PTX, the shared CUDA runtime only; a project's own choices (CUDAARCHS too) are kept"
+mkdir -p "$tmp/late" && cp "$src"/examples/external/saxpy* "$tmp/late/"  # CUDA enabled after find_package(cudabench)
+sed -e 's/LANGUAGES CXX CUDA)/LANGUAGES CXX)/' -e 's/^\(find_package(cudabench.*\)$/\1\nenable_language(CUDA)/' "$tmp/extending/CMakeLists.txt" >"$tmp/late/CMakeLists.txt"
+grep -q '^enable_language(CUDA)$' "$tmp/late/CMakeLists.txt" || fail "no enable_language(CUDA) put after find_package(cudabench)"
+cmake -S "$tmp/late" -B "$tmp/late/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1 \
+  || fail "C++20 required and CUDA enabled after find_package(cudabench): configuring failed"
+grep -q 'code=\[\(compute_90,\)\{0,1\}sm_90\]' "$tmp/late/build/CMakeFiles/saxpy_bench.dir/flags.make" || fail "CUDA enabled after find_package(cudabench): not for sm_90"
+echo "ok   README.md's and docs/extending.md's blocks build as written: sm_90 + PTX, the shared CUDA runtime only; a project's own choices (CUDAARCHS too) are kept, CUDA enabled later gets them too"
 
 mine="$tmp/readme/build/mybench"
 "$mine" --help >"$tmp/help" 2>&1 || fail "mybench --help"
