@@ -103,7 +103,9 @@ grep -q '^  saxpy  .* y = a x + y, fp32' "$tmp/help" && grep -q 'e\.g\. saxpy, s
 ! grep -q 'run_bench\|conv2d\|image/pinned\|dot\.streams' "$tmp/help" || { grep 'run_bench\|conv2d\|image/pinned\|dot\.streams' "$tmp/help"; fail "mybench --help shows the suite's names"; }
 grep -q '^       mybench compare BASELINE.json CURRENT.json' "$tmp/help" || fail "mybench --help does not list its subcommands"
 "$mine" compare --help >"$tmp/help" 2>&1 && head -n 1 "$tmp/help" | grep -q '^usage: mybench compare BASELINE.json CURRENT.json' || fail "mybench compare --help"
-echo "ok   the user's binary's --help names it, lists its own family and its subcommands, and shows none of the suite's"
+"$mine" bisect --help >"$tmp/help" 2>&1 && grep -q 'e\.g\. saxpy, saxpy/' "$tmp/help" && ! grep -q 'conv2d\|image/pinned' "$tmp/help" \
+  || { grep 'e\.g\.' "$tmp/help"; fail "mybench bisect --help does not take its examples from its own family"; }
+echo "ok   the user's binary's --help (bisect's too) names it, lists its own family and its subcommands, and shows none of the suite's"
 
 sed 's/find_package(cudabench [0-9.]* REQUIRED)/find_package(cudabench 1.0 REQUIRED)/' "$src/examples/external/CMakeLists.txt" >"$tmp/CMakeLists.txt"
 mkdir -p "$tmp/v1" && cp "$src"/examples/external/saxpy* "$tmp/v1/" && cp "$tmp/CMakeLists.txt" "$tmp/v1/"
