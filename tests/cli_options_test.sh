@@ -69,4 +69,12 @@ s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_same.json" --
 s=$(run "$bench" --list --filter -conv2d); check "a value that starts with - but is no option is taken (negated filter)" 0 "$s" \
   '! grep -q "^conv2d/" "$tmp/out"' 'grep -q "^image/" "$tmp/out"'
 
+# The revision variables of a copy without .git: CUDABENCH_GIT_DIRTY is 1 or 0, nothing else recorded as clean.
+s=$(CUDABENCH_GIT_REVISION=abc123 CUDABENCH_GIT_DIRTY=true run "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")
+check "CUDABENCH_GIT_DIRTY=true: refused in one line naming it, before any case runs" 2 "$s" "$one_line" \
+  'grep -q "CUDABENCH_GIT_DIRTY: expects 1 (dirty) or 0 (clean), got .true." "$tmp/err"' '[ ! -e "$tmp/rev.json" ]'
+s=$(CUDABENCH_GIT_REVISION=abc123 CUDABENCH_GIT_DIRTY=0 run "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")
+check "CUDABENCH_GIT_DIRTY=0: the revision recorded clean" 0 "$s" \
+  'python3 -c "import json,sys; c=json.load(open(sys.argv[1]))[\"context\"][\"cudabench\"]; assert (c[\"git_revision\"], c[\"git_dirty\"]) == (\"abc123\", False), c" "$tmp/rev.json"'
+
 finish
