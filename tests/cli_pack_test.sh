@@ -42,4 +42,8 @@ s=$(run "$pack" "$tmp/m.c" "$tmp/b2")
 check "a binary that is not executable: refused in one line" 2 "$s" one_line '[ ! -e "$tmp/b2" ]'
 s=$(run "$pack" "$tmp/nosuch" "$tmp/b3")
 check "a missing binary: refused in one line" 2 "$s" one_line '[ ! -e "$tmp/b3" ]'
+printf '#!/bin/sh\necho hi\n' >"$tmp/script" && chmod +x "$tmp/script"
+s=$(run "$pack" "$tmp/script" "$tmp/b4")
+check "an executable that is no ELF binary: refused in one line, without ldd's tab" 2 "$s" one_line \
+  'grep -qx "cudabench-pack: .*script: ldd cannot read it: not a dynamic executable" "$tmp/err"' '[ ! -e "$tmp/b4" ]'
 finish
