@@ -317,7 +317,7 @@ const std::array table{
               },
               .child = in_child::replace, .whole_run = true,
               .help = "Google Benchmark's: the results file, as --json (or Google Benchmark's CSV with "
-                      "--benchmark_out_format=csv)"},
+                      "--benchmark_out_format=csv); not beside --json or --benchmark_format of its format (one place each)"},
   option_spec{.name = "--benchmark_out_format", .kind = arity::benchmark, .placeholder = "json|csv", .commands = run,
               .apply = ACT {
                 if (v != "json" && v != "csv")

@@ -77,4 +77,16 @@ s=$(CUDABENCH_GIT_REVISION=abc123 CUDABENCH_GIT_DIRTY=0 run "$bench" --filter='^
 check "CUDABENCH_GIT_DIRTY=0: the revision recorded clean" 0 "$s" \
   'python3 -c "import json,sys; c=json.load(open(sys.argv[1]))[\"context\"][\"cudabench\"]; assert (c[\"git_revision\"], c[\"git_dirty\"]) == (\"abc123\", False), c" "$tmp/rev.json"'
 
+# Google Benchmark's output flags beside another output of the same format: refused, not one of them dropped.
+for pair in "--benchmark_format=json --benchmark_out=$tmp/gb.json" "--json $tmp/ours.json --benchmark_out=$tmp/gb.json" \
+            "--benchmark_format=csv --benchmark_out=$tmp/gb.csv --benchmark_out_format=csv"; do
+  # shellcheck disable=SC2086  # the pair's words
+  s=$(run "$bench" --filter='^image/cpu$' $pair)
+  check "$pair: refused in one line naming both" 2 "$s" "$one_line" 'grep -q "both ask for the \(JSON\|CSV\) results" "$tmp/err"' \
+    '[ ! -e "$tmp/gb.json" ] && [ ! -e "$tmp/gb.csv" ] && [ ! -e "$tmp/ours.json" ] && [ ! -s "$tmp/out" ]'
+done
+s=$(run "$bench" --filter='^image/cpu$' --benchmark_format=json --benchmark_out="$tmp/gb.csv" --benchmark_out_format=csv)
+check "--benchmark_format=json with a CSV --benchmark_out: JSON on standard output, the CSV file written" 0 "$s" \
+  'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"' 'head -1 "$tmp/gb.csv" | grep -q "^name,iterations,"'
+
 finish
