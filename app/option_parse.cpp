@@ -26,8 +26,10 @@ option_token read_option(const std::vector<std::string>& args, std::size_t i) {
     case arity::flag:
       if (has_value) throw usage_error(fmt::format("{} takes no value", t.name));
       break;
-    case arity::benchmark:
-      if (!has_value) t.value = "true";
+    case arity::benchmark:  // as Google Benchmark: a bare flag is true, a value is given with =
+      if (has_value) break;
+      if (t.spec->placeholder != "true|false") throw usage_error(fmt::format("{} needs a value ({}={})", t.name, t.name, t.spec->placeholder));
+      t.value = "true";
       break;
     case arity::value:
       if (has_value) break;

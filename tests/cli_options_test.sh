@@ -89,4 +89,9 @@ s=$(run "$bench" --filter='^image/cpu$' --benchmark_format=json --benchmark_out=
 check "--benchmark_format=json with a CSV --benchmark_out: JSON on standard output, the CSV file written" 0 "$s" \
   'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"' 'head -1 "$tmp/gb.csv" | grep -q "^name,iterations,"'
 
+# A Google Benchmark flag that takes a value, given bare: says it needs one (it was read as the value true).
+s=$(run "$bench" --benchmark_time_unit); check "--benchmark_time_unit without a value: refused in one line asking for one" 2 "$s" "$one_line" \
+  'grep -q "^run_bench: --benchmark_time_unit needs a value (--benchmark_time_unit=ns|us|ms|s)" "$tmp/err"'
+s=$(run "$bench" --filter='^image/cpu$' --benchmark_list_tests); check "a bare true|false flag is still true" 0 "$s" 'grep -qx "image/cpu.*" "$tmp/out"' '! grep -q "^device:" "$tmp/out"'
+
 finish
