@@ -42,6 +42,7 @@ run_info collect_run_info(const std::string& preset, int repetitions) {
     r.git_dirty = dirty == "1";
   } else {
     r.git_revision = first_line_of(git + "rev-parse HEAD", ok);
+    if (!ok) r.git_revision.clear();  // a repository without a commit yet answers "HEAD" and fails
   }
   if (r.git_revision.empty()) r.git_revision = "unknown";
   else if (ok) {
