@@ -104,7 +104,7 @@ grep -q '^  saxpy  .* y = a x + y, fp32' "$tmp/help" && grep -q 'e\.g\. saxpy, s
 grep -q '^       mybench compare BASELINE.json CURRENT.json' "$tmp/help" || fail "mybench --help does not list its subcommands"
 "$mine" compare --help >"$tmp/help" 2>&1 && head -n 1 "$tmp/help" | grep -q '^usage: mybench compare BASELINE.json CURRENT.json' || fail "mybench compare --help"
 "$mine" bisect --help >"$tmp/help" 2>&1 && grep -q 'e\.g\. saxpy, saxpy/' "$tmp/help" && ! grep -q 'conv2d\|image/pinned' "$tmp/help" \
-  && [ "$(grep -c "required for a project's own" "$tmp/help")" = 2 ] \
+  && [ "$(tr -s ' \n' '  ' <"$tmp/help" | grep -o "(required for a project's own binary;" | wc -l)" = 2 ] \
   || { grep 'e\.g\.' "$tmp/help"; fail "mybench bisect --help: examples not from its own family, or --build/--binary not said to be required"; }
 echo "ok   the user's binary's --help (bisect's too) names it, lists its own family and its subcommands, and shows none of the suite's"
 
