@@ -100,4 +100,13 @@ s=$(run "$bench" --benchmark_time_unit); check "--benchmark_time_unit without a 
   'grep -q "^run_bench: --benchmark_time_unit needs a value (--benchmark_time_unit=ns|us|ms|s)" "$tmp/err"'
 s=$(run "$bench" --filter='^image/cpu$' --benchmark_list_tests); check "a bare true|false flag is still true" 0 "$s" 'grep -qx "image/cpu.*" "$tmp/out"' '! grep -q "^device:" "$tmp/out"'
 
+# The profiling wrapper's own arguments: --help, none, a binary that is not there, a bare name in this folder.
+s=$(run "$wrapper" --help); check "cudabench-run --help: exit 0, its usage" 0 "$s" 'grep -q "^Usage: cudabench-run BINARY" "$tmp/out"' '[ ! -s "$tmp/err" ]'
+s=$(run "$wrapper"); check "cudabench-run alone: one line, exit 2" 2 "$s" "$one_line" 'grep -q "^cudabench-run: expected BINARY" "$tmp/err"'
+s=$(run "$wrapper" "$tmp/no-such-bench" --list); check "cudabench-run with a missing binary: one line naming it, exit 2" 2 "$s" "$one_line" \
+  'grep -qx "cudabench-run: $tmp/no-such-bench: not an executable file" "$tmp/err"'
+s=$(cd "$build/bench" && run "$wrapper" cudabench --list --filter='^image/cpu$'); check "cudabench-run with a bare name: the binary in this folder" 0 "$s" 'grep -q "^image/cpu" "$tmp/out"'
+s=$(cd "$tmp" && env -u NSYS NSYS=/no/such/nsys "$wrapper" "$bench" --nsys --filter=image/cpu 2>&1 >/dev/null)
+check "cudabench-run's messages name the program as the binary does (run_bench for the suite)" 0 0 '[[ $s == "run_bench: --nsys needs Nsight Systems"* ]]'
+
 finish

@@ -161,6 +161,8 @@ grep -q 'saxpy/cpu/65536' "$tmp/cmp" || { cat "$tmp/cmp"; fail "saxpy_bench comp
 "$ext/saxpy_bench" bisect --good=HEAD~1 --bad=HEAD --filter=saxpy >"$tmp/cmp" 2>&1
 [ $? = 2 ] && grep -q "^saxpy_bench bisect: bisect needs --build=CMD and --binary=PATH" "$tmp/cmp" \
   || { cat "$tmp/cmp"; fail "saxpy_bench bisect without --build/--binary: not refused in one line"; }
+NSYS=/no/such/nsys "$prefix/bin/cudabench-run" "$ext/saxpy_bench" --nsys --filter=saxpy >"$tmp/cmp" 2>&1
+[ $? = 2 ] && grep -q "^saxpy_bench: --nsys needs Nsight Systems" "$tmp/cmp" || { cat "$tmp/cmp"; fail "cudabench-run's message does not name saxpy_bench"; }
 echo "ok   compare, report, trend, gates, bisect and fleet are the user's binary's subcommands, in its name"
 
 # The bundle: libraries in lib/ beside the binary, found through $ORIGIN/lib from wherever it is copied
