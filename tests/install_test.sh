@@ -88,6 +88,8 @@ CUDAARCHS=80 cmake -S "$tmp/readme" -B "$tmp/readme/env" -DCMAKE_PREFIX_PATH="$p
       >"$tmp/log" 2>&1 || fail "configuring README.md's block with CUDAARCHS=80"
 grep -q 'sm_80\]' "$tmp/readme/env/CMakeFiles/mybench.dir/flags.make" && ! grep -q 'sm_90' "$tmp/readme/env/CMakeFiles/mybench.dir/flags.make" \
   || fail "the package replaced the architectures CUDAARCHS chose"
+env -u CUDAARCHS cmake "$tmp/readme/env" >"$tmp/log" 2>&1 && grep -q 'sm_80\]' "$tmp/readme/env/CMakeFiles/mybench.dir/flags.make" \
+  && ! grep -q 'sm_90' "$tmp/readme/env/CMakeFiles/mybench.dir/flags.make" || fail "configured again without CUDAARCHS, the package replaced what it chose"
 mkdir -p "$tmp/late" && cp "$src"/examples/external/saxpy* "$tmp/late/"  # CUDA enabled after find_package(cudabench)
 sed -e 's/LANGUAGES CXX CUDA)/LANGUAGES CXX)/' -e 's/^\(find_package(cudabench.*\)$/\1\nenable_language(CUDA)/' "$tmp/extending/CMakeLists.txt" >"$tmp/late/CMakeLists.txt"
 grep -q '^enable_language(CUDA)$' "$tmp/late/CMakeLists.txt" || fail "no enable_language(CUDA) put after find_package(cudabench)"
