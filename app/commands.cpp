@@ -249,8 +249,8 @@ int report_command(int argc, char** argv) {
     fmt::print(stderr, "{} {}: {} (see {} {} --help)\n", program_name(), name, reports::terminal_text(e.what()), program_title(), name);
     return 2;
   }
-  if (cl.options.help) {
-    fmt::print("{}", command_help(*cmd));
+  if (cl.options.help) {  // examples from this binary's families (bisect's --filter), as the runner's --help
+    fmt::print("{}", command_help(*cmd, program_help_examples(run_options{}.preset)));
     return 0;
   }
   if (*cmd == command::bisect) return run_bisect_command(cl, binary_args);

@@ -26,8 +26,10 @@ option_token read_option(const std::vector<std::string>& args, std::size_t i) {
     case arity::flag:
       if (has_value) throw usage_error(fmt::format("{} takes no value", t.name));
       break;
-    case arity::benchmark:
-      if (!has_value) t.value = "true";
+    case arity::benchmark:  // as Google Benchmark: a bare flag is true, a value is given with =
+      if (has_value) break;
+      if (t.spec->placeholder != "true|false") throw usage_error(fmt::format("{} needs a value ({}={})", t.name, t.name, t.spec->placeholder));
+      t.value = "true";
       break;
     case arity::value:
       if (has_value) break;
@@ -65,8 +67,16 @@ void finish(parse_state& s) {
   run_options& o = s.options;
   if (s.benchmark_out_format && !s.benchmark_out) throw usage_error("--benchmark_out_format needs --benchmark_out=FILE");
   if (s.benchmark_out) {
-    if (s.benchmark_out_format.value_or("json") == "csv") o.benchmark_csv_path = s.benchmark_out;
-    else o.json_path = s.benchmark_out;
+    const bool csv = s.benchmark_out_format.value_or("json") == "csv";
+    std::optional<std::string>& taken = csv ? o.benchmark_csv_path : o.json_path;
+    if (taken && *taken != *s.benchmark_out)  // one place for each format: the other would be dropped without a word
+      throw usage_error(fmt::format("--benchmark_out={} and {} both ask for the {} results; cudabench writes them to one place",
+                                    printable(*s.benchmark_out),
+                                    *taken != "-" ? "--json " + printable(*taken)
+                                    : csv         ? std::string("--benchmark_format=csv")
+                                                  : std::string("--benchmark_format=json (or --json -)"),
+                                    csv ? "CSV" : "JSON"));
+    taken = s.benchmark_out;
   }
   if (o.profile) o.watchdog_s = 0;  // a profiler sees the cases in the process it started
   if (o.profiler && !o.profile_plan)

@@ -249,10 +249,12 @@ const std::array table{
               .help = "a revision with it, descending from --good (e.g. HEAD)"},
   option_spec{.name = "--build", .placeholder = "CMD", .commands = bisect,
               .apply = ACT { store_text(spec, v, s.options.build_command); },
-              .help = "shell command that builds the checked-out revision in its worktree (default: this suite's "
-                      "Release build of the cudabench target into build/, configured once, then incremental)"},
+              .help = "shell command that builds the checked-out revision in its worktree (required for a project's own "
+                      "binary; the suite's default: the Release build of the cudabench target into build/, configured "
+                      "once, then incremental)"},
   option_spec{.name = "--binary", .placeholder = "PATH", .commands = bisect, .apply = ACT { store_text(spec, v, s.options.binary); },
-              .help = "the benchmark binary --build makes, relative to the worktree (default build/bench/cudabench)"},
+              .help = "the benchmark binary --build makes, relative to the worktree (required for a project's own "
+                      "binary; the suite's default: build/bench/cudabench)"},
   option_spec{.name = "--processes", .placeholder = "N", .commands = bisect,
               .apply = ACT { s.options.processes = parse_int(v, name_of(spec), 1, 100); },
               .help = "benchmark processes per measured revision, their repetitions pooled (default 2); they alternate "
@@ -317,7 +319,7 @@ const std::array table{
               },
               .child = in_child::replace, .whole_run = true,
               .help = "Google Benchmark's: the results file, as --json (or Google Benchmark's CSV with "
-                      "--benchmark_out_format=csv)"},
+                      "--benchmark_out_format=csv); not beside --json or --benchmark_format of its format (one place each)"},
   option_spec{.name = "--benchmark_out_format", .kind = arity::benchmark, .placeholder = "json|csv", .commands = run,
               .apply = ACT {
                 if (v != "json" && v != "csv")

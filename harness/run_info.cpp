@@ -7,6 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <string>
+
+#include "cudabench/errors.hpp"
 
 namespace cudabench {
 namespace {
@@ -32,10 +35,14 @@ run_info collect_run_info(const std::string& preset, int repetitions) {
   bool ok = false;
   if (const char* rev = std::getenv("CUDABENCH_GIT_REVISION"); rev && *rev) {  // a copy without .git (GPU machine)
     r.git_revision = rev;
-    const char* dirty = std::getenv("CUDABENCH_GIT_DIRTY");
-    r.git_dirty = dirty && std::string(dirty) == "1";
+    // Anything but 1 or 0 (true, yes, dirty) would be recorded as clean without a word: refused instead.
+    const std::string dirty = std::getenv("CUDABENCH_GIT_DIRTY") ? std::getenv("CUDABENCH_GIT_DIRTY") : "";
+    if (!dirty.empty() && dirty != "1" && dirty != "0")
+      throw input_error("CUDABENCH_GIT_DIRTY: expects 1 (dirty) or 0 (clean), got '" + dirty + "'");
+    r.git_dirty = dirty == "1";
   } else {
     r.git_revision = first_line_of(git + "rev-parse HEAD", ok);
+    if (!ok) r.git_revision.clear();  // a repository without a commit yet answers "HEAD" and fails
   }
   if (r.git_revision.empty()) r.git_revision = "unknown";
   else if (ok) {

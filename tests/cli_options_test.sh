@@ -69,4 +69,44 @@ s=$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_same.json" --
 s=$(run "$bench" --list --filter -conv2d); check "a value that starts with - but is no option is taken (negated filter)" 0 "$s" \
   '! grep -q "^conv2d/" "$tmp/out"' 'grep -q "^image/" "$tmp/out"'
 
+# The revision variables of a copy without .git: CUDABENCH_GIT_DIRTY is 1 or 0, nothing else recorded as clean.
+s=$(CUDABENCH_GIT_REVISION=abc123 CUDABENCH_GIT_DIRTY=true run "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")
+check "CUDABENCH_GIT_DIRTY=true: refused in one line naming it, before any case runs" 2 "$s" "$one_line" \
+  'grep -q "CUDABENCH_GIT_DIRTY: expects 1 (dirty) or 0 (clean), got .true." "$tmp/err"' '[ ! -e "$tmp/rev.json" ]'
+s=$(CUDABENCH_GIT_REVISION=abc123 CUDABENCH_GIT_DIRTY=0 run "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")
+check "CUDABENCH_GIT_DIRTY=0: the revision recorded clean" 0 "$s" \
+  'python3 -c "import json,sys; c=json.load(open(sys.argv[1]))[\"context\"][\"cudabench\"]; assert (c[\"git_revision\"], c[\"git_dirty\"]) == (\"abc123\", False), c" "$tmp/rev.json"'
+
+mkdir -p "$tmp/fresh" && git -C "$tmp/fresh" init -q . && cd "$tmp/fresh" || exit 1
+s=$(run "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")
+check "in a repository without a commit: the revision recorded unknown, not HEAD" 0 "$s" 'grep -q "revision unknown" "$tmp/out"' \
+  'python3 -c "import json,sys; assert json.load(open(sys.argv[1]))[\"context\"][\"cudabench\"][\"git_revision\"] == \"unknown\"" "$tmp/rev.json"'
+cd - >/dev/null || exit 1
+
+# Google Benchmark's output flags beside another output of the same format: refused, not one of them dropped.
+for pair in "--benchmark_format=json --benchmark_out=$tmp/gb.json" "--json $tmp/ours.json --benchmark_out=$tmp/gb.json" \
+            "--benchmark_format=csv --benchmark_out=$tmp/gb.csv --benchmark_out_format=csv"; do
+  # shellcheck disable=SC2086  # the pair's words
+  s=$(run "$bench" --filter='^image/cpu$' $pair)
+  check "$pair: refused in one line naming both" 2 "$s" "$one_line" 'grep -q "both ask for the \(JSON\|CSV\) results" "$tmp/err"' \
+    '[ ! -e "$tmp/gb.json" ] && [ ! -e "$tmp/gb.csv" ] && [ ! -e "$tmp/ours.json" ] && [ ! -s "$tmp/out" ]'
+done
+s=$(run "$bench" --filter='^image/cpu$' --benchmark_format=json --benchmark_out="$tmp/gb.csv" --benchmark_out_format=csv)
+check "--benchmark_format=json with a CSV --benchmark_out: JSON on standard output, the CSV file written" 0 "$s" \
+  'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"' 'head -1 "$tmp/gb.csv" | grep -q "^name,iterations,"'
+
+# A Google Benchmark flag that takes a value, given bare: says it needs one (it was read as the value true).
+s=$(run "$bench" --benchmark_time_unit); check "--benchmark_time_unit without a value: refused in one line asking for one" 2 "$s" "$one_line" \
+  'grep -q "^run_bench: --benchmark_time_unit needs a value (--benchmark_time_unit=ns|us|ms|s)" "$tmp/err"'
+s=$(run "$bench" --filter='^image/cpu$' --benchmark_list_tests); check "a bare true|false flag is still true" 0 "$s" 'grep -qx "image/cpu.*" "$tmp/out"' '! grep -q "^device:" "$tmp/out"'
+
+# The profiling wrapper's own arguments: --help, none, a binary that is not there, a bare name in this folder.
+s=$(run "$wrapper" --help); check "cudabench-run --help: exit 0, its usage" 0 "$s" 'grep -q "^Usage: cudabench-run BINARY" "$tmp/out"' '[ ! -s "$tmp/err" ]'
+s=$(run "$wrapper"); check "cudabench-run alone: one line, exit 2" 2 "$s" "$one_line" 'grep -q "^cudabench-run: expected BINARY" "$tmp/err"'
+s=$(run "$wrapper" "$tmp/no-such-bench" --list); check "cudabench-run with a missing binary: one line naming it, exit 2" 2 "$s" "$one_line" \
+  'grep -qx "cudabench-run: $tmp/no-such-bench: not an executable file" "$tmp/err"'
+s=$(cd "$build/bench" && run "$wrapper" cudabench --list --filter='^image/cpu$'); check "cudabench-run with a bare name: the binary in this folder" 0 "$s" 'grep -q "^image/cpu" "$tmp/out"'
+s=$(cd "$tmp" && env -u NSYS NSYS=/no/such/nsys "$wrapper" "$bench" --nsys --filter=image/cpu 2>&1 >/dev/null)
+check "cudabench-run's messages name the program as the binary does (run_bench for the suite)" 0 0 '[[ $s == "run_bench: --nsys needs Nsight Systems"* ]]'
+
 finish

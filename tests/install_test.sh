@@ -84,7 +84,19 @@ cmake -S "$tmp/readme" -B "$tmp/readme/own" -DCMAKE_PREFIX_PATH="$prefix" -DCMAK
 grep -q 'sm_80\]' "$tmp/readme/own/CMakeFiles/mybench.dir/flags.make" && ! grep -q 'sm_90' "$tmp/readme/own/CMakeFiles/mybench.dir/flags.make" \
   && grep -qx -- '-- cudabench: CUDA defaults for the targets that follow: CMAKE_CUDA_RUNTIME_LIBRARY=Shared (.*)' "$tmp/log" \
   || fail "the package replaced the project's own CUDA architectures or standard"
-echo "ok   README.md's and docs/extending.md's blocks build as written: sm_90 + PTX, the shared CUDA runtime only; a project's own choices are kept"
+CUDAARCHS=80 cmake -S "$tmp/readme" -B "$tmp/readme/env" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" \
+      >"$tmp/log" 2>&1 || fail "configuring README.md's block with CUDAARCHS=80"
+grep -q 'sm_80\]' "$tmp/readme/env/CMakeFiles/mybench.dir/flags.make" && ! grep -q 'sm_90' "$tmp/readme/env/CMakeFiles/mybench.dir/flags.make" \
+  || fail "the package replaced the architectures CUDAARCHS chose"
+env -u CUDAARCHS cmake "$tmp/readme/env" >"$tmp/log" 2>&1 && grep -q 'sm_80\]' "$tmp/readme/env/CMakeFiles/mybench.dir/flags.make" \
+  && ! grep -q 'sm_90' "$tmp/readme/env/CMakeFiles/mybench.dir/flags.make" || fail "configured again without CUDAARCHS, the package replaced what it chose"
+mkdir -p "$tmp/late" && cp "$src"/examples/external/saxpy* "$tmp/late/"  # CUDA enabled after find_package(cudabench)
+sed -e 's/LANGUAGES CXX CUDA)/LANGUAGES CXX)/' -e 's/^\(find_package(cudabench.*\)$/\1\nenable_language(CUDA)/' "$tmp/extending/CMakeLists.txt" >"$tmp/late/CMakeLists.txt"
+grep -q '^enable_language(CUDA)$' "$tmp/late/CMakeLists.txt" || fail "no enable_language(CUDA) put after find_package(cudabench)"
+cmake -S "$tmp/late" -B "$tmp/late/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1 \
+  || fail "C++20 required and CUDA enabled after find_package(cudabench): configuring failed"
+grep -q 'code=\[\(compute_90,\)\{0,1\}sm_90\]' "$tmp/late/build/CMakeFiles/saxpy_bench.dir/flags.make" || fail "CUDA enabled after find_package(cudabench): not for sm_90"
+echo "ok   README.md's and docs/extending.md's blocks build as written: sm_90 + PTX, the shared CUDA runtime only; a project's own choices (CUDAARCHS too) are kept, CUDA enabled later gets them too"
 
 mine="$tmp/readme/build/mybench"
 "$mine" --help >"$tmp/help" 2>&1 || fail "mybench --help"
@@ -93,7 +105,10 @@ grep -q '^  saxpy  .* y = a x + y, fp32' "$tmp/help" && grep -q 'e\.g\. saxpy, s
 ! grep -q 'run_bench\|conv2d\|image/pinned\|dot\.streams' "$tmp/help" || { grep 'run_bench\|conv2d\|image/pinned\|dot\.streams' "$tmp/help"; fail "mybench --help shows the suite's names"; }
 grep -q '^       mybench compare BASELINE.json CURRENT.json' "$tmp/help" || fail "mybench --help does not list its subcommands"
 "$mine" compare --help >"$tmp/help" 2>&1 && head -n 1 "$tmp/help" | grep -q '^usage: mybench compare BASELINE.json CURRENT.json' || fail "mybench compare --help"
-echo "ok   the user's binary's --help names it, lists its own family and its subcommands, and shows none of the suite's"
+"$mine" bisect --help >"$tmp/help" 2>&1 && grep -q 'e\.g\. saxpy, saxpy/' "$tmp/help" && ! grep -q 'conv2d\|image/pinned' "$tmp/help" \
+  && [ "$(tr -s ' \n' '  ' <"$tmp/help" | grep -o "(required for a project's own binary;" | wc -l)" = 2 ] \
+  || { grep 'e\.g\.' "$tmp/help"; fail "mybench bisect --help: examples not from its own family, or --build/--binary not said to be required"; }
+echo "ok   the user's binary's --help (bisect's too) names it, lists its own family and its subcommands, and shows none of the suite's"
 
 sed 's/find_package(cudabench [0-9.]* REQUIRED)/find_package(cudabench 1.0 REQUIRED)/' "$src/examples/external/CMakeLists.txt" >"$tmp/CMakeLists.txt"
 mkdir -p "$tmp/v1" && cp "$src"/examples/external/saxpy* "$tmp/v1/" && cp "$tmp/CMakeLists.txt" "$tmp/v1/"
@@ -105,19 +120,20 @@ echo "ok   the version file refuses an incompatible version"
 cd "$tmp" || exit 1
 "$ext/saxpy_bench" --list >"$tmp/list" 2>&1 || fail "saxpy_bench --list"
 grep -q '^saxpy/gpu/1048576 *gpu' "$tmp/list" && grep -q '^saxpy/cpu/1048576 *cpu' "$tmp/list" || { cat "$tmp/list"; fail "--list does not show the family"; }
-"$ext/saxpy_bench" --list --sizes=saxpy=4096 | grep -q '^saxpy/cpu/4096 ' || fail "--sizes does not reach the user's family"
+"$ext/saxpy_bench" --list --sizes=saxpy=4096 >"$tmp/list2" && grep -q '^saxpy/cpu/4096 ' "$tmp/list2" || fail "--sizes does not reach the user's family"
 "$ext/saxpy_bench" --list --preset=nightly --axis=saxpy.n=8,16 | awk '{print $1}' | grep -v '^limits/' | paste -sd' ' | grep -qx 'saxpy/gpu/8 saxpy/cpu/8 saxpy/gpu/16 saxpy/cpu/16' \
   || fail "--axis does not reach the user's family's axis n"
 echo "ok   --list shows the user's family; --sizes and --axis choose its sizes"
+# (Through files: under pipefail, grep -q or head ending a pipe early would fail the writer with EPIPE.)
 # The library's limits family: with --limits whatever the filter, by default in the nightly preset, never
 # unasked in the quick one.
 ! grep -q '^limits/' "$tmp/list" || fail "the quick preset lists the limits family without --limits"
 "$ext/saxpy_bench" --list --limits --filter=saxpy/gpu | awk '{print $1}' | paste -sd' ' \
   | grep -qx 'limits/copy_d2d limits/read limits/h2d_pinned limits/d2h_pinned limits/bidir_pinned limits/h2d_pageable limits/d2h_pageable limits/fma limits/launch saxpy/gpu/1048576' \
   || fail "--list --limits does not list the limits family first, beside the selected cases"
-"$ext/saxpy_bench" --list --preset=nightly | head -n 1 | grep -q '^limits/copy_d2d ' || fail "the nightly preset does not run the limits family by default"
+"$ext/saxpy_bench" --list --preset=nightly >"$tmp/list2" && head -n 1 "$tmp/list2" | grep -q '^limits/copy_d2d ' || fail "the nightly preset does not run the limits family by default"
 "$ext/saxpy_bench" --list --preset=nightly --filter=saxpy | grep -q '^limits/' && fail "--filter=saxpy runs the limits family in the nightly preset"
-"$ext/saxpy_bench" --help | grep -q -- '--limits' || fail "--help does not mention --limits"
+"$ext/saxpy_bench" --help >"$tmp/help" && grep -q -- '--limits' "$tmp/help" || fail "--help does not mention --limits"
 echo "ok   the limits family ships in cudabench::main: --limits lists it, the nightly preset runs it, --help says so"
 git -C "$tmp" rev-parse --git-dir >/dev/null 2>&1 && fail "the scratch directory $tmp is inside a git checkout"
 CUDABENCH_GIT_REVISION=0123456789abcdef CUDABENCH_GIT_DIRTY=1 \
@@ -141,14 +157,16 @@ echo "ok   outside a checkout the result records CUDABENCH_GIT_REVISION and CUDA
 grep -q 'saxpy/cpu/65536' "$tmp/cmp" || { cat "$tmp/cmp"; fail "saxpy_bench compare does not show the case"; }
 "$ext/saxpy_bench" report "$tmp/out.json" >/dev/null 2>&1 || fail "saxpy_bench report"
 "$ext/saxpy_bench" gates --help >/dev/null 2>&1 && "$ext/saxpy_bench" trend --help >/dev/null 2>&1 && "$ext/saxpy_bench" bisect --help >/dev/null 2>&1 \
-  || fail "saxpy_bench gates/trend/bisect --help"
+  && "$ext/saxpy_bench" fleet --help >"$tmp/help" 2>&1 && head -n 1 "$tmp/help" | grep -q '^usage: saxpy_bench fleet ' || fail "saxpy_bench gates/trend/bisect/fleet --help"
 "$ext/saxpy_bench" compare --frobnicate "$tmp/out.json" "$tmp/out.json" >"$tmp/cmp" 2>&1
 [ $? = 2 ] && grep -qx "saxpy_bench compare: unknown option '--frobnicate' (see saxpy_bench compare --help)" "$tmp/cmp" \
   || { cat "$tmp/cmp"; fail "saxpy_bench compare's usage error does not name saxpy_bench"; }
 "$ext/saxpy_bench" bisect --good=HEAD~1 --bad=HEAD --filter=saxpy >"$tmp/cmp" 2>&1
 [ $? = 2 ] && grep -q "^saxpy_bench bisect: bisect needs --build=CMD and --binary=PATH" "$tmp/cmp" \
   || { cat "$tmp/cmp"; fail "saxpy_bench bisect without --build/--binary: not refused in one line"; }
-echo "ok   compare, report, trend, gates and bisect are the user's binary's subcommands, in its name"
+NSYS=/no/such/nsys "$prefix/bin/cudabench-run" "$ext/saxpy_bench" --nsys --filter=saxpy >"$tmp/cmp" 2>&1
+[ $? = 2 ] && grep -q "^saxpy_bench: --nsys needs Nsight Systems" "$tmp/cmp" || { cat "$tmp/cmp"; fail "cudabench-run's message does not name saxpy_bench"; }
+echo "ok   compare, report, trend, gates, bisect and fleet are the user's binary's subcommands, in its name"
 
 # The bundle: libraries in lib/ beside the binary, found through $ORIGIN/lib from wherever it is copied
 pack="$prefix/bin/cudabench-pack"
