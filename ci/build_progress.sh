@@ -31,4 +31,5 @@ while :; do
   fi
   draw
 done
-printf '\r\033[Kbuilt in %d s (log: %s)\n' $((SECONDS - start)) "$log" >&2
+# The last progress seen, not "built": this end of the pipe cannot tell success from failure (ci/build.sh says which).
+printf '\r\033[Kbuild output ended: %s, after %d s (log: %s)\n' "$shown" $((SECONDS - start)) "$log" >&2

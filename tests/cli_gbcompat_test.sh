@@ -110,7 +110,7 @@ check "--verbose names them; --quiet leaves no [i/N] in the rows" 0 "$s" \
 # The build's progress line: steps done of all and the time, the output kept in the log.
 printf '[1/4] a\n[2/4] b\nwarning: x\n' | "$src/ci/build_progress.sh" "$tmp/build.log" 2>"$tmp/progress"
 check "build progress: steps done of all, elapsed, log kept" 0 $? 'grep -q "2 of 4 steps done, [0-9]* s elapsed" "$tmp/progress"' \
-  'grep -q "built in" "$tmp/progress"' '[ "$(wc -l <"$tmp/build.log")" = 3 ]'
+  'grep -q "build output ended: 2 of 4 steps done, after [0-9]* s" "$tmp/progress"' '! grep -q "built" "$tmp/progress"' '[ "$(wc -l <"$tmp/build.log")" = 3 ]'
 printf '[ 42%%] Building CXX object x.o\n' | "$src/ci/build_progress.sh" "$tmp/build2.log" 2>"$tmp/progress"
 check "build progress: make's percentage" 0 $? 'grep -q "42% of the targets done" "$tmp/progress"'
 
