@@ -8,8 +8,6 @@ set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 report="$build/app/cudabench-report" bench="$build/bench/cudabench" fx="$src/tests/fixtures"
 . "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-one_line() { [ "$(wc -l <"$tmp/err" | tr -d ' ')" = 1 ] && grep -q -- "$1" "$tmp/err"; }
-py() { python3 -c "import json, sys; j = json.load(open(sys.argv[1])); $1" "$2"; }
 # rename FILE MODEL [HOST]: the run's device becomes MODEL (and its host HOST)
 rename() {
   python3 - "$@" <<'EOF'

@@ -7,8 +7,6 @@ set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 report="$build/app/cudabench-report" bench="$build/bench/cudabench" fx="$src/tests/fixtures"
 . "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-one_line() { [ "$(wc -l <"$tmp/err" | tr -d ' ')" = 1 ] && grep -q -- "$1" "$tmp/err"; }
-py() { python3 -c "import json, sys; j = json.load(open(sys.argv[1])); $1" "$2"; }
 
 # The trend fixture: eight nightly runs; conv2d/tiled/4096 steps up 15% from the fifth, image/sync has one +40% night.
 check "gates over a trend directory" 0 "$(run "$report" gates "$fx/trend" --out "$tmp/g.gates.json")" \

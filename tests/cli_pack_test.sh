@@ -16,7 +16,6 @@ echo 'int f(void); int main(void) { return f() - 3; }' >"$tmp/m.c"
   && "$cc" "$tmp/m.c" -L"$tmp/my lib" -lmine -Wl,-rpath,"$tmp/my lib" -o "$tmp/my lib/my prog" || { echo "FAIL: building the test binary"; exit 1; }
 prog="$tmp/my lib/my prog"
 
-one_line() { [ "$(wc -l <"$tmp/err")" = 1 ]; }
 s=$(run "$pack" "$prog" "$tmp/out dir/b 1")
 check "spaces in the binary's, OUTDIR's and a library's path: bundled" 0 "$s" \
   '[ -x "$tmp/out dir/b 1/my prog" ] && [ -f "$tmp/out dir/b 1/lib/libmine.so" ]' \
