@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "harness/atomic_file.hpp"
 #include "harness/errors.hpp"
@@ -39,8 +40,14 @@ std::string newest_nightly(const fs::path& dir) {
   return best;
 }
 
-/// The newest *.json of `dir` (by modification time) that reads as a run, or "".
-std::string newest_run_file(const fs::path& dir) {
+/// A run's file, and the run itself where finding the file meant reading it.
+struct found_run {
+  std::string file;
+  std::optional<cudabench::run_result> run;
+};
+
+/// The newest *.json of `dir` (by modification time) that reads as a run, read; or no file.
+found_run newest_run_file(const fs::path& dir) {
   std::error_code ec;
   std::vector<std::pair<fs::file_time_type, std::string>> files;
   for (const auto& e : fs::directory_iterator(dir, ec))
@@ -48,8 +55,7 @@ std::string newest_run_file(const fs::path& dir) {
   std::sort(files.begin(), files.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second > b.second; });
   for (const auto& [when, f] : files) {
     try {
-      cudabench::load_run(f);
-      return f;
+      return {f, cudabench::load_run(f)};
     } catch (const input_error&) {
     }
   }
@@ -58,17 +64,17 @@ std::string newest_run_file(const fs::path& dir) {
 
 /// The run a directory stands for: its latest.json (the link ci/nightly.sh keeps; a copy of it stands for the
 /// newest runs/nightly-*.json it copies), else the newest runs/nightly-*.json, else the newest run among its *.json.
-std::string run_in_directory(const std::string& dir) {
+found_run run_in_directory(const std::string& dir) {
   std::error_code ec;
   const fs::path latest = fs::path(dir) / "latest.json";
   if (fs::is_symlink(latest, ec) && is_file(latest)) {
     fs::path target = fs::read_symlink(latest, ec);
     if (!ec && target.is_relative()) target = fs::path(dir) / target;
-    return (!ec && is_file(target) ? target.lexically_normal() : fs::canonical(latest, ec)).string();
+    return {(!ec && is_file(target) ? target.lexically_normal() : fs::canonical(latest, ec)).string(), {}};
   }
-  if (std::string nightly = newest_nightly(dir); !nightly.empty()) return nightly;
-  if (is_file(latest)) return latest.string();
-  if (std::string any = newest_run_file(dir); !any.empty()) return any;
+  if (std::string nightly = newest_nightly(dir); !nightly.empty()) return {nightly, {}};
+  if (is_file(latest)) return {latest.string(), {}};
+  if (found_run any = newest_run_file(dir); !any.file.empty()) return any;
   throw input_error(dir + ": holds no run (no latest.json, runs/nightly-*.json or results .json file)");
 }
 
@@ -174,8 +180,9 @@ std::vector<fleet_member> fleet_members(const std::vector<std::string>& paths) {
   std::vector<fleet_member> members;
   for (const std::string& path : paths) {
     std::error_code ec;
-    const std::string file = fs::is_directory(path, ec) ? run_in_directory(path) : path;
-    fleet_member m = member_of(cudabench::load_run(file), file);
+    found_run found = fs::is_directory(path, ec) ? run_in_directory(path) : found_run{path, {}};
+    const std::string& file = found.file;
+    fleet_member m = member_of(found.run ? std::move(*found.run) : cudabench::load_run(file), file);
     m.given = path;
     if (const std::string v = verdict_beside(file); !v.empty()) read_verdicts(m, v);
     const bool several = m.run.devices.is_array() &&
