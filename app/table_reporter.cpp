@@ -108,8 +108,7 @@ void print_table_header(const device_info& device, const run_info& info, int num
 /// A time in the unit --benchmark_time_unit names, with four significant digits at least; else as it reads best.
 std::string median_text(double seconds, const std::optional<std::string>& unit) {
   if (!unit) return format_time(seconds);
-  const double per_second = *unit == "s" ? 1 : *unit == "ms" ? 1e3 : *unit == "us" ? 1e6 : 1e9;
-  const double v = seconds * per_second;
+  const double v = seconds * units_per_second(*unit);
   const int decimals = v > 0 ? std::clamp(3 - int(std::floor(std::log10(v))), 0, 6) : 0;
   return fmt::format("{:.{}f} {}", v, decimals, *unit);
 }

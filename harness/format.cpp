@@ -3,7 +3,16 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 namespace cudabench {
+
+double units_per_second(std::string_view unit) {
+  static constexpr std::pair<std::string_view, double> units[] = {{"s", 1}, {"ms", 1e3}, {"us", 1e6}, {"ns", 1e9}};
+  for (const auto& [name, per_second] : units)
+    if (unit == name) return per_second;
+  return 0;
+}
 
 std::string format_time(double s) {
   if (s >= 1) return fmt::format("{:.3f} s", s);

@@ -8,6 +8,8 @@ namespace cudabench {
 
 /// "1.23 ms", "456.00 us", ... for a time in seconds.
 std::string format_time(double seconds);
+/// How many of Google Benchmark's time unit `unit` ("s", "ms", "us", "ns") a second holds; 0 for any other name.
+double units_per_second(std::string_view unit);
 /// "2.89 TB/s", "512.00 GB/s", ... for a rate per second with the given unit ("B/s", "FLOP/s").
 std::string format_rate(double per_second, const char* unit);
 

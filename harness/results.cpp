@@ -52,10 +52,7 @@ using json = nlohmann::ordered_json;
 
 /// `row` names the row in messages: "row 3 ('conv2d/tiled/4096')".
 double unit_to_seconds(const std::string& unit, const std::string& source, const std::string& row) {
-  if (unit == "ns") return 1e-9;
-  if (unit == "us") return 1e-6;
-  if (unit == "ms") return 1e-3;
-  if (unit == "s") return 1.0;
+  if (const double per_second = units_per_second(unit); per_second > 0) return 1 / per_second;
   throw input_error(fmt::format("{}: {}: unknown time_unit '{}'", source, row, printable(unit, 40)));
 }
 

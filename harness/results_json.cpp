@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/format.hpp"
 #include "harness/results_schema.hpp"
 #include "harness/stats.hpp"
 
@@ -15,7 +16,7 @@ namespace k = schema;
 
 /// A time unit as Google Benchmark names it, and its size in the second.
 struct time_unit {
-  const char* name;
+  std::string name;
   double per_second;
 };
 
@@ -23,11 +24,8 @@ struct time_unit {
 /// for every case on every machine, so tools that pair rows by name and unit (compare.py) pair every case;
 /// the values are doubles, so no digit is lost to the unit.
 time_unit unit_for(const std::optional<std::string>& forced) {
-  static const time_unit units[] = {{"s", 1}, {"ms", 1e3}, {"us", 1e6}, {"ns", 1e9}};
-  if (forced)
-    for (const time_unit& u : units)
-      if (*forced == u.name) return u;
-  return units[3];
+  const std::string name = forced && units_per_second(*forced) > 0 ? *forced : "ns";
+  return {name, units_per_second(name)};
 }
 
 json families_json(const std::map<std::string, family_refs>& families) {
