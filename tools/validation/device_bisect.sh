@@ -9,6 +9,8 @@ set -uo pipefail
 command -v git >/dev/null || { echo "device_bisect.sh: no git on this machine" >&2; exit 2; }
 [ -f "$root/.devlibs/bisect.bundle" ] || { echo "device_bisect.sh: run tools/validation/bisect_branch.sh first" >&2; exit 2; }
 . "$root/.devlibs/bisect.expect"
+# Each revision's binary records the revision it was built from, not the packed one device_env.sh names.
+unset CUDABENCH_GIT_REVISION CUDABENCH_GIT_DIRTY
 repo=$(mktemp -d)/repo
 git clone -q -b bisect-demo "$root/.devlibs/bisect.bundle" "$repo" || exit 2
 export PKG_CONFIG_PATH="$root/.devlibs/re2/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"

@@ -1,7 +1,7 @@
 # Sourced (not run) by the scripts that run on a GPU machine with the binaries device_pack.sh packed into
 # .devlibs/: sets root (the checkout), out ($OUT or ./out, created), bench, report and saxpy (the packed
 # binaries), nsys_lib (Debian's libdw/libelf for Nsight Systems' importer), and the environment they need
-# there (their shared libraries, the packed revision). The scripts run from the checkout's root, so stored
+# there (their shared libraries, the packed revision; the packed git where that machine has none). The scripts run from the checkout's root, so stored
 # baselines are its reports/baselines.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${OUT:-$root/out}"
@@ -13,3 +13,4 @@ bench="$root/.devlibs/bench/cudabench"
 report="$root/.devlibs/app/cudabench-report"
 saxpy="$root/.devlibs/external/saxpy_bench"
 nsys_lib="$root/.devlibs/nsys-lib"
+command -v git >/dev/null || [ ! -x "$root/.devlibs/git/bin/git" ] || export PATH="$root/.devlibs/git/bin:$PATH" GIT_EXEC_PATH="$root/.devlibs/git/bin"

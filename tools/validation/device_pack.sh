@@ -49,6 +49,16 @@ else
   echo "device_pack: apt-get download libdw1 libelf1 failed: nsys on the GPU machine will only write .qdstrm" >&2
 fi
 rm -rf "$debs"
+# git for a bisect there (tools/validation/device_bisect.sh) where that machine has none: Debian's binary alone,
+# in git/bin (its builtins need no helper programs for a local clone, worktrees and builds).
+mkdir -p "$out/git/bin"
+debs=$(mktemp -d)
+if (cd "$debs" && apt-get download git >/dev/null 2>&1); then
+  dpkg -x "$debs"/git_*.deb "$debs/root" && cp "$debs/root/usr/bin/git" "$out/git/bin/"
+else
+  echo "device_pack: apt-get download git failed: a bisect there needs that machine's own git" >&2
+fi
+rm -rf "$debs"
 git -C "$root" rev-parse HEAD >"$out/revision" 2>/dev/null || echo unknown >"$out/revision"
 if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then echo 1 >"$out/dirty"; else echo 0 >"$out/dirty"; fi
 du -sh "$out"
