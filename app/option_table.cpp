@@ -129,7 +129,8 @@ const std::array table{
   option_spec{.name = "--rounds", .placeholder = "N", .commands = run,
               .apply = ACT { s.options.rounds = parse_int(v, name_of(spec), 1, 1000); },
               .help = "spread each case's repetitions over N rounds, each a fresh worker process that runs every selected "
-                      "case once, in an order shuffled per round; the statistics compare the rounds' medians, so they "
+                      "case once, in an order shuffled per round; the statistics compare the rounds (each its repetitions' "
+                      "lower median), so they "
                       "see process-to-process spread (default: the preset's: quick 1, nightly and full 5; at most the "
                       "repetitions; --watchdog=off runs one round, in this process)"},
   option_spec{.name = "--shuffle-seed", .placeholder = "N", .commands = run,
@@ -210,7 +211,7 @@ const std::array table{
                       "by default they are reported but never gate"},
   option_spec{.name = "--noise-floor", .placeholder = "K", .commands = run | compare | bisect,
               .apply = ACT { s.options.noise_floor = parse_double(v, name_of(spec), 0, 100); },
-              .help = "a change must also exceed K x the coefficient of variation of the repetitions (of the rounds' medians "
+              .help = "a change must also exceed K x the coefficient of variation of the repetitions (of the rounds "
                       "with rounds), where no learned gate applies (default 3)"},
   option_spec{.name = "--alpha", .placeholder = "P", .commands = run | compare | bisect,
               .apply = ACT { s.options.alpha = parse_double(v, name_of(spec), 1e-9, 0.5); },
@@ -230,7 +231,7 @@ const std::array table{
               .help = "no learned gate is below PCT (default 1.5)"},
   option_spec{.name = "--k", .placeholder = "X", .commands = gates,
               .apply = ACT { s.options.gate_k = parse_double(v, name_of(spec), 0.1, 100); },
-              .help = "a case's gate is X times the spread of its change between two runs (default 4; docs/validation.md)"},
+              .help = "a case's gate is X times the spread of its change between two runs (default 6; docs/validation.md)"},
   option_spec{.name = "--min-runs", .placeholder = "N", .commands = gates,
               .apply = ACT { s.options.gate_min_runs = parse_int(v, name_of(spec), 3, 100000); },
               .help = "a case with a result in fewer than N of the runs learns no gate and keeps the default (default 5)"},

@@ -37,14 +37,6 @@ double unbiasing(std::size_t n) {
   return n % 2 == 0 ? 0.997 : 1 - 0.5 / double(n);
 }
 
-/// The lower of the two middle values of an even count (the median of an odd one): the average of the middle two
-/// would take a spoilt pair as soon as half of them are (one bad night among 5 runs spoils 4 of the 9).
-double lower_median(std::vector<double> v) {
-  const auto mid = v.begin() + std::ptrdiff_t((v.size() - 1) / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
-
 std::string device_model(const run_result& r) {
   if (!r.device) throw input_error(r.source + ": has no device description (context.device): its GPU model is unknown");
   return r.device->available ? r.device->name : "no GPU";
@@ -77,7 +69,8 @@ double between_run_drift(const std::vector<double>& medians_s) {
   if (medians_s.size() < 2) return std::numeric_limits<double>::quiet_NaN();
   // Each pair of runs gives a two-run change. A real step in the history spoils only the pairs across it and a
   // bad night only its own, so the lower median of them hardly moves (a spread about the history's centre
-  // grows with a step that splits it).
+  // grows with a step that splits it). The lower of the two middle values, not their average, which would take
+  // a spoilt pair as soon as half of them are (one bad night among 5 runs spoils 4 of the 9).
   std::vector<double> changes;
   for (std::size_t i = 1; i < medians_s.size(); ++i)
     for (std::size_t j = i > pair_reach ? i - pair_reach : 0; j < i; ++j)

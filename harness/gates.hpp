@@ -16,10 +16,10 @@ namespace cudabench {
 struct gate_settings {
   /// No learned gate is below this (1.5%): below it a real change and a board's drift are not told apart.
   double floor = 0.015;
-  /// Gate = k x the drift of the change between two runs. 4 keeps an A/A pair from crying wolf: a case whose
-  /// two-run change is normal with that spread crosses 4 of them once in 16,000 comparisons, which leaves room
-  /// for the drift estimated from a few runs being low by half.
-  double k = 4;
+  /// Gate = k x the drift of the change between two runs. 6: held out in turn from six H100 nightly runs, each
+  /// run against the other five with gates learned from them alone flagged nothing at 6 (at 4, a case in 4 of
+  /// 30 comparisons); a drift estimated from a short history is often low, which 6 leaves room for.
+  double k = 6;
   /// Fewer runs than this (with a result for the case) learn nothing: the case keeps the default gate.
   std::size_t min_runs = 5;
 };

@@ -75,7 +75,7 @@ std::vector<double> round_medians(const case_result& c, std::size_t& rounds) {
   rounds = by_round.count(0) ? 0 : by_round.size();
   if (rounds < 2) return {};
   std::vector<double> out;
-  for (auto& [round, times] : by_round) out.push_back(median(std::move(times)));
+  for (auto& [round, times] : by_round) out.push_back(lower_median(std::move(times)));
   return out;
 }
 }  // namespace

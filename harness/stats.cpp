@@ -16,6 +16,13 @@ double median(std::vector<double> v) {
   return (*mid + *std::max_element(v.begin(), mid)) / 2;
 }
 
+double lower_median(std::vector<double> v) {
+  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+  auto mid = v.begin() + (v.size() - 1) / 2;
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
 summary summarize(std::vector<double> v) {
   summary s;
   s.n = v.size();
@@ -111,6 +118,27 @@ double choose(std::size_t n, std::size_t k) {
   return c;
 }
 }  // namespace
+
+double normal_p_value(double z) { return std::erfc(std::fabs(z) / std::sqrt(2.0)); }
+
+double normal_critical(double alpha) {
+  double lo = 0, hi = 40;  // normal_p_value falls from 1 at 0; bisection to well below any alpha's need
+  for (int i = 0; i < 100; ++i) {
+    const double mid = (lo + hi) / 2;
+    (normal_p_value(mid) > alpha ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+double median_log_stderr(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  std::vector<double> logs;
+  for (double x : v) logs.push_back(std::log(x));
+  const double m = median(logs);
+  std::vector<double> dev;
+  for (double l : logs) dev.push_back(std::fabs(l - m));
+  return 1.2533 * 1.4826 * median(std::move(dev)) / std::sqrt(double(v.size()));
+}
 
 rank_test mann_whitney(const std::vector<double>& a, const std::vector<double>& b) {
   rank_test r;

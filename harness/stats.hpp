@@ -38,6 +38,9 @@ class running_stats {
   double mean_ = 0, m2_ = 0;
 };
 double median(std::vector<double> v);
+/// The lower of the middle pair for an even count (the median for an odd one): a location that one slow
+/// value of two does not move, for times whose noise only adds (interference never makes work faster).
+double lower_median(std::vector<double> v);
 
 /// Why a case stopped measuring.
 enum class stop_reason { none, noise, time_cap };
@@ -62,6 +65,14 @@ rank_test mann_whitney(const std::vector<double>& a, const std::vector<double>& 
 /// normalised to its median and one is scaled until the test separates them. NaN with < 2 samples a side;
 /// infinity when no shift up to 1000% would be detected (too few samples for this alpha).
 double min_detectable_change(const std::vector<double>& a, const std::vector<double>& b, double alpha);
+
+/// Two-sided p-value of a standard normal statistic z.
+double normal_p_value(double z);
+/// The z a two-sided normal test needs for significance at `alpha` (2.576 at 0.01).
+double normal_critical(double alpha);
+/// Robust standard error of log(median) of one side's samples: 1.2533 x 1.4826 x MAD(log x) / sqrt(n), so a
+/// single far sample (one slow round of five) hardly widens it. 0 with fewer than two samples.
+double median_log_stderr(const std::vector<double>& v);
 
 /// Throttled samples discarded at most per repetition: after that a throttled sample is kept, so a GPU that
 /// stays throttled is still measured (at the clock it reports).

@@ -10,6 +10,7 @@
 
 #include "harness/errors.hpp"
 #include "harness/results.hpp"
+#include "harness/stats.hpp"
 
 using namespace cudabench;
 
@@ -200,6 +201,56 @@ TEST(Compare, ALearnedGateReplacesTheThresholdForItsCase) {
   EXPECT_FALSE(compare_runs(base, cur, {}).has_regression()) << "3% is under the default 5%";
   s.gates = gates_of(base, "conv2d/tiled/4096", 0.02);
   EXPECT_EQ(find(compare_runs(base, cur, s), "conv2d/tiled/4096").v, verdict::regression);
+}
+
+namespace {
+/// A case of five rounds at `scale` x these relative times, on the synthetic fixtures' GPU.
+run_result with_rounds(const run_result& like, const std::string& name, const std::vector<double>& rounds, double scale) {
+  run_result r = like;
+  for (auto& k : r.cases)
+    if (k.name == name) {
+      k.samples_s.clear();
+      for (double t : rounds) k.samples_s.push_back(t * scale * 1e-4);
+      k.median_s = median(k.samples_s);
+      k.rounds = rounds.size();
+    }
+  return r;
+}
+}  // namespace
+
+// With a learned gate the medians are tested against the case's drift between runs: one slow round of five,
+// which holds a rank test of five rounds a side above alpha, does not hide a 3% slowdown from a 2% gate; a
+// pair whose own rounds are spread wider than the gate is inconclusive.
+TEST(Compare, ALearnedGateTestsTheMediansAgainstTheDrift) {
+  const std::string name = "conv2d/tiled/4096";
+  const run_result like = load_fixture("synthetic_base.json");
+  const run_result base = with_rounds(like, name, {1.0, 1.001, 0.999, 1.17, 1.0005}, 1.0);
+  const run_result cur = with_rounds(like, name, {1.0, 1.001, 0.999, 1.0002, 1.0005}, 1.03);
+  compare_settings s;
+  s.noise_floor = 0;
+  s.threshold = 0.02;
+  const case_comparison ranked = find(compare_runs(base, cur, s), name);
+  EXPECT_EQ(ranked.v, verdict::inconclusive) << "the rank test of 5 rounds a side with one slow round";
+  EXPECT_GT(*ranked.p_value, 0.01);
+
+  auto gates = std::make_shared<gate_table>(*gates_of(like, name, 0.02));
+  gates->cases[name].drift = 0.003;
+  s.gates = gates;
+  const case_comparison r = find(compare_runs(base, cur, s), name);
+  EXPECT_EQ(r.v, verdict::regression);
+  EXPECT_EQ(r.method, "medians vs drift of 9 runs (5 rounds vs 5 rounds)");
+  ASSERT_TRUE(r.p_value);
+  EXPECT_LT(*r.p_value, 1e-6);
+  EXPECT_DOUBLE_EQ(r.detectable, 0.02) << "2.58 x the drift is under the gate";
+
+  const run_result noisy = with_rounds(like, name, {0.93, 1.0, 1.08, 0.96, 1.05}, 1.03);
+  const case_comparison n = find(compare_runs(base, noisy, s), name);
+  EXPECT_EQ(n.v, verdict::inconclusive);
+  EXPECT_GT(n.detectable, 0.03);
+
+  // Within the drift: no verdict, however quiet the rounds.
+  const run_result near = with_rounds(like, name, {1.0, 1.001, 0.999, 1.0002, 1.0005}, 1.004);
+  EXPECT_EQ(find(compare_runs(base, near, s), name).v, verdict::unchanged);
 }
 
 TEST(Compare, GatesOfAnotherGpuModelAreRefused) {

@@ -228,7 +228,7 @@ TEST(Gates, TheReaderRefusesBadInputNamingTheProblem) {
   EXPECT_NE(problem(std::string(20, '[') + std::string(20, ']')).find("nested"), std::string::npos);
   EXPECT_NE(problem(replaced("\"preset\": \"nightly\"", "\"preset\": \"nightly\", \"preset\": \"quick\"")).find("key 'preset' appears twice"),
             std::string::npos);
-  for (const std::string& msg : {problem("{"), problem(replaced("\"k\": 4.0", "\"k\": null"))}) {
+  for (const std::string& msg : {problem("{"), problem(replaced("\"k\": 6.0", "\"k\": null"))}) {
     EXPECT_EQ(msg.rfind("x.gates.json: ", 0), 0u) << msg;
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
   }

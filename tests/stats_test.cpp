@@ -109,6 +109,26 @@ TEST(MannWhitney, CompleteSeparationWithTiesIsExact) {
   EXPECT_GT(mann_whitney(e, f).p_value, 2.0 / 252.0);
 }
 
+TEST(Normal, PValuesAndCriticalValues) {
+  EXPECT_NEAR(normal_p_value(1.959964), 0.05, 1e-6);
+  EXPECT_NEAR(normal_p_value(-1.959964), 0.05, 1e-6);
+  EXPECT_DOUBLE_EQ(normal_p_value(0), 1.0);
+  EXPECT_NEAR(normal_critical(0.01), 2.575829, 1e-5);
+  EXPECT_NEAR(normal_critical(0.05), 1.959964, 1e-5);
+}
+
+TEST(Normal, MedianStderrIgnoresOneFarSample) {
+  const std::vector<double> quiet{100, 100.2, 99.8, 100.1, 99.9};
+  std::vector<double> one_far = quiet;
+  one_far[4] = 130;  // one slow round of five
+  EXPECT_GT(median_log_stderr(quiet), 0);
+  EXPECT_LT(median_log_stderr(one_far), 2 * median_log_stderr(quiet));
+  EXPECT_LT(median_log_stderr(one_far), 0.002);
+  EXPECT_EQ(median_log_stderr({100}), 0);
+  // Spread 1% about the median: about 1.25 x 1% / sqrt(n).
+  EXPECT_NEAR(median_log_stderr({99, 100, 101, 99, 101, 100}), 1.2533 * 1.4826 * 0.01 / std::sqrt(6.0), 2e-4);
+}
+
 TEST(DetectableChange, GrowsWithNoise) {
   auto quiet_a = normal(100, 0.002, 10, 7), quiet_b = normal(100, 0.002, 10, 8);
   auto noisy_a = normal(100, 0.05, 10, 9), noisy_b = normal(100, 0.05, 10, 10);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A/A check of learned gates over kept nightly runs with rounds (tools/validation/runs/<model>/*.json.gz):
-# learns the gates from all of them, then compares every pair (older as baseline) with those gates and prints
-# the regressions and improvements each pair shows (both should be 0), and the gated cases' gates.
+# learns the gates from all of them, then compares every pair (the first by name as baseline) with those gates
+# and prints the regressions and improvements each pair shows (both should be 0), and the gated cases' gates.
+# Then, out of sample: each run held out in turn, gates learned from the others, the held-out run compared
+# against each of them; the totals.
 # Usage: tools/validation/aa_pairs.sh [RUNS_DIR]    (default tools/validation/runs/h100)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -25,6 +27,27 @@ print(f"{sys.argv[2]:<34} {sys.argv[3]:<34} {c.get('regression', 0):5} {c.get('i
 PY
   done
 done
+counts() {
+  python3 - "$1" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["counts"]
+print(c.get("regression", 0), c.get("improvement", 0), c.get("inconclusive", 0), c.get("unchanged", 0))
+PY
+}
+total=(0 0 0 0) pairs=0
+for held in "${files[@]}"; do
+  mkdir -p "$tmp/rest" && rm -f "$tmp/rest"/*.json
+  for f in "${files[@]}"; do [ "$f" = "$held" ] || ln -s "$f" "$tmp/rest/"; done
+  "$report" gates "$tmp/rest" --out "$tmp/rest.gates" >/dev/null || exit 2
+  for f in "${files[@]}"; do
+    [ "$f" = "$held" ] && continue
+    "$report" compare "$f" "$held" --gates "$tmp/rest.gates" --verdict "$tmp/v.json" >/dev/null
+    read -r -a c < <(counts "$tmp/v.json")
+    for k in 0 1 2 3; do total[k]=$((total[k] + c[k])); done
+    pairs=$((pairs + 1))
+  done
+done
+echo "held out (gates from the other runs): $pairs comparisons, ${total[0]} regressions, ${total[1]} improvements, ${total[2]} inconclusive, ${total[3]} unchanged"
 python3 - "$tmp/gates.out" <<'PY'
 import json, sys, statistics
 g = json.load(open(sys.argv[1]))["cases"]

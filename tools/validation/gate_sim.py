@@ -31,14 +31,14 @@ def main():
     rng = random.Random(8)
     print("false alarms per case per A/A comparison (log medians normal, spread 1 per run):")
     for n in (5, 6, 8, 12, 30):
-        crossed = {3: 0, 4: 0, 5: 0}
+        crossed = {3: 0, 4: 0, 5: 0, 6: 0}
         for _ in range(histories):
             d = drift([rng.gauss(0, 1) for _ in range(n)])
             change = abs(rng.gauss(0, 1) - rng.gauss(0, 1))
             for k in crossed:
                 crossed[k] += change > k * d
         print("  %2d runs: " % n + ", ".join("k=%d %.2f%%" % (k, 100 * c / histories) for k, c in crossed.items()))
-    print("  known drift: " + ", ".join("k=%d %.4f%%" % (k, 100 * math.erfc(k / math.sqrt(2))) for k in (3, 4, 5)))
+    print("  known drift: " + ", ".join("k=%d %.4f%%" % (k, 100 * math.erfc(k / math.sqrt(2))) for k in (3, 4, 5, 6)))
     print("drift with / without, median and 90th percentile over %d histories:" % (histories // 10))
     for what, n, spoil in (("a step of 6 spreads halfway", 30, lambda x: [v + 6 * (i >= 15) for i, v in enumerate(x)]),
                            ("one bad night (40 spreads)", 30, lambda x: x[:15] + [x[15] + 40] + x[16:]),
