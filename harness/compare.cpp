@@ -101,6 +101,30 @@ void check_gates(const gate_table& g, const run_result& cur, comparison& out, bo
                                            cur.settings.preset));
 }
 
+/// Tests a gated, testable case's change, setting its gate, p-value and method; returns the smallest change the
+/// test would find. With rounds the samples are the rounds (fresh processes), which the method says.
+double test_change(const case_result& b, const case_result& c, const learned_gate* learned, double class_threshold,
+                   const compare_settings& s, case_comparison& r) {
+  const auto unit = [](const case_result& side, std::size_t n) { return fmt::format("{} {}", n, side.rounds > 1 ? "rounds" : "repetitions"); };
+  const std::string units = b.rounds > 1 || c.rounds > 1 ? fmt::format(" ({} vs {})", unit(b, r.base_n), unit(c, r.cur_n)) : "";
+  if (learned) {
+    // A learned gate comes with the spread of the change between two runs' medians over the case's history
+    // (processes, boards, nights): the medians are tested against that spread, widened where this pair's own
+    // samples say their medians are less certain. One slow round of five moves neither, where it would hold
+    // a rank test of five rounds a side above alpha.
+    r.gate = learned->gate;
+    const double spread = std::max(learned->drift, std::hypot(median_log_stderr(b.samples_s), median_log_stderr(c.samples_s)));
+    r.p_value = spread > 0 ? normal_p_value(std::log1p(r.change) / spread) : (r.change == 0 ? 1.0 : 0.0);
+    r.method = fmt::format("medians vs drift of {} runs{}", learned->runs, units);
+    return std::expm1(normal_critical(s.alpha) * spread);
+  }
+  // The noise floor stands in for the spread between runs where none was learned.
+  r.gate = std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));
+  r.p_value = mann_whitney(b.samples_s, c.samples_s).p_value;
+  r.method = "rank test" + units;
+  return min_detectable_change(b.samples_s, c.samples_s, s.alpha);
+}
+
 case_comparison compare_case(const case_result& b, const case_result& c, const compare_settings& s) {
   case_comparison r;
   r.name = c.name;
@@ -153,27 +177,7 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
     if (host && class_threshold != s.threshold) r.note = fmt::format("host-bound: gate {}", pct(r.gate));
     return r;
   }
-  // With rounds the test compares the rounds' medians (fresh processes), which the method says.
-  const auto unit = [](const case_result& side, std::size_t n) { return fmt::format("{} {}", n, side.rounds > 1 ? "rounds" : "repetitions"); };
-  const std::string units = b.rounds > 1 || c.rounds > 1 ? fmt::format(" ({} vs {})", unit(b, r.base_n), unit(c, r.cur_n)) : "";
-  double test_detects = 0;
-  if (learned) {
-    // A learned gate comes with the spread of the change between two runs' medians over the case's history
-    // (processes, boards, nights): the medians are tested against that spread, widened where this pair's own
-    // samples say their medians are less certain. One slow round of five moves neither, where it would hold
-    // a rank test of five rounds a side below significance.
-    r.gate = learned->gate;
-    const double spread = std::max(learned->drift, std::hypot(median_log_stderr(b.samples_s), median_log_stderr(c.samples_s)));
-    r.p_value = spread > 0 ? normal_p_value(std::log1p(r.change) / spread) : (r.change == 0 ? 1.0 : 0.0);
-    test_detects = std::expm1(normal_critical(s.alpha) * spread);
-    r.method = fmt::format("medians vs drift of {} runs{}", learned->runs, units);
-  } else {
-    // The noise floor stands in for the spread between runs where none was learned.
-    r.gate = std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));
-    r.p_value = mann_whitney(b.samples_s, c.samples_s).p_value;
-    test_detects = min_detectable_change(b.samples_s, c.samples_s, s.alpha);
-    r.method = "rank test" + units;
-  }
+  const double test_detects = test_change(b, c, learned, class_threshold, s, r);
   r.detectable = std::max(r.gate, test_detects);
   const bool significant = *r.p_value < s.alpha;
   if (significant && r.change >= r.gate) r.v = verdict::regression;
