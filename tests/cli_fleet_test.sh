@@ -8,6 +8,9 @@ set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 report="$build/app/cudabench-report" bench="$build/bench/cudabench" fx="$src/tests/fixtures"
 . "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+# The runs these checks make are of a machine without a GPU (skipped GPU cases, "no GPU" members), on a GPU
+# machine too.
+export CUDA_VISIBLE_DEVICES=
 # rename FILE MODEL [HOST]: the run's device becomes MODEL (and its host HOST)
 rename() {
   python3 - "$@" <<'EOF'

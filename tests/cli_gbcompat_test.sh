@@ -9,6 +9,9 @@ bench="$build/bench/cudabench" report="$build/app/cudabench-report"
 compare_py="$src/tests/third_party/gbench/compare.py"
 baseline="$src/reports/baselines/NVIDIA_H100_80GB_HBM3/nightly.json"
 . "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+# The runs these checks make are of a machine without a GPU (skipped GPU cases as rows without times), on a GPU
+# machine too.
+export CUDA_VISIBLE_DEVICES=
 py=""
 for p in python3 /usr/bin/python3; do
   if "$p" -c "import scipy" >/dev/null 2>&1; then py=$p; break; fi
