@@ -78,7 +78,7 @@ check "CUDABENCH_GIT_DIRTY=0: the revision recorded clean" 0 "$s" \
   'python3 -c "import json,sys; c=json.load(open(sys.argv[1]))[\"context\"][\"cudabench\"]; assert (c[\"git_revision\"], c[\"git_dirty\"]) == (\"abc123\", False), c" "$tmp/rev.json"'
 
 mkdir -p "$tmp/fresh" && git -C "$tmp/fresh" init -q . && cd "$tmp/fresh" || exit 1
-s=$(run "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")
+s=$(run env -u CUDABENCH_GIT_REVISION -u CUDABENCH_GIT_DIRTY "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")
 check "in a repository without a commit: the revision recorded unknown, not HEAD" 0 "$s" 'grep -q "revision unknown" "$tmp/out"' \
   'python3 -c "import json,sys; assert json.load(open(sys.argv[1]))[\"context\"][\"cudabench\"][\"git_revision\"] == \"unknown\"" "$tmp/rev.json"'
 cd - >/dev/null || exit 1
