@@ -1,4 +1,5 @@
-// Baseline against current: a verdict per case from the rank test and the threshold, plus run-level checks.
+// Baseline against current: a verdict per case from a test (the rank test, or the medians against a learned
+// gate's drift) and the gate, plus run-level checks.
 #pragma once
 
 #include <map>
@@ -49,13 +50,13 @@ struct case_comparison {
   std::string name;
   std::string family;
   verdict v = verdict::unchanged;
-  std::string method;        ///< "rank test", "threshold only (1 sample a side)", "threshold only (aggregates only)"
+  std::string method;        ///< "rank test", "medians vs drift of N runs", "threshold only (...)", "not gated"
   double base_median_s = 0, cur_median_s = 0;
   double change = 0;         ///< cur/base - 1
   double base_noise = 0, cur_noise = 0;  ///< coefficient of variation of the repetitions
   std::size_t base_n = 0, cur_n = 0;
-  std::optional<double> p_value;  ///< the rank test's; none where no test ran (one sample a side, aggregates, not gated)
-  /// The smallest change that would be flagged: max(gate, the rank test's detectable change); NaN where no test ran.
+  std::optional<double> p_value;  ///< the test's; none where no test ran (one sample a side, aggregates, not gated)
+  /// The smallest change that would be flagged: max(gate, the test's detectable change); NaN where no test ran.
   double detectable = 0;
   /// The change this case had to exceed: its learned gate, else max(its class's threshold, noise floor x CV); infinite
   /// for a case that is not gated, 0 where nothing was compared.

@@ -12,7 +12,7 @@ namespace cudabench::reports {
 
 /// One row per case of `run`: name, status, median (us), repetitions, their CV (%), the in-run noise (%),
 /// samples, throughputs, % of peak DRAM bandwidth and the skip/failure message; with a comparison, also
-/// the baseline median, the change (%), the verdict and the rank test's p-value.
+/// the baseline median, the change (%), the verdict and the test's p-value.
 std::string results_csv(const cudabench::run_result& run, const cudabench::comparison* c = nullptr);
 
 /// The rows of a results document (to_json's) in Google Benchmark's CSV schema: name, iterations, real_time,
