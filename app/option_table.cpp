@@ -215,14 +215,16 @@ const std::array table{
                       "with rounds), where no learned gate applies (default 3)"},
   option_spec{.name = "--alpha", .placeholder = "P", .commands = run | compare | bisect,
               .apply = ACT { s.options.alpha = parse_double(v, name_of(spec), 1e-9, 0.5); },
-              .help = "significance level of the Mann-Whitney U test (default 0.01)"},
+              .help = "significance level of the test: the Mann-Whitney U test, or with a learned gate the medians against "
+                      "its drift (default 0.01)"},
   option_spec{.name = "--gates", .placeholder = "FILE|none", .commands = run | compare | bisect,
               .apply = ACT {
                 if (v.empty()) throw usage_error("--gates needs a gates file (the gates command writes one) or 'none'");
                 s.options.gates_path = v;
               },
               .whole_run = true,
-              .help = "learned gates (from the gates command): a case's learned gate replaces --threshold for it; default: the file "
+              .help = "learned gates (from the gates command): a case's learned gate replaces --threshold, the noise floor and the "
+                      "rank test for it (its medians are tested against its drift); default: the file "
                       "beside the baseline (X.json -> X.gates.json) when there is one; none: the threshold for every case"},
   option_spec{.name = "--out", .placeholder = "FILE", .commands = gates, .apply = store_output, .output = &o_::gates_out,
               .help = "where the gates file is written (required; - is standard output)"},
@@ -367,7 +369,8 @@ const std::array commands{
                "0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a regression; "
                "2 usage or input error; 130/143 interrupted (the finished cases are written, marked incomplete)"},
   command_spec{command::compare, "compare", "BASELINE.json CURRENT.json", 2,
-               "Compares two runs case by case (median change, noise, Mann-Whitney U test) and gives each a verdict.",
+               "Compares two runs case by case (median change, noise, the Mann-Whitney U test or a learned gate's drift) "
+               "and gives each a verdict.",
                "0 no regression, 1 at least one regression or a lost case, 2 usage or input error"},
   command_spec{command::report, "report", "RESULT.json", 1,
                "Speedup tables of one run: each variant against its family's reference variants.",

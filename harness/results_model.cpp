@@ -68,7 +68,7 @@ const char* rate_counter(const std::string& unit) {
 }  // namespace
 
 namespace {
-/// Each round's median, in round order, when the repetitions came from two rounds or more; else nothing.
+/// Each round's lower median, in round order, when the repetitions came from two rounds or more; else nothing.
 std::vector<double> round_medians(const case_result& c, std::size_t& rounds) {
   std::map<int, std::vector<double>> by_round;
   for (const repetition& r : c.repetitions) by_round[r.record ? r.record->round : 0].push_back(r.real_time_s);

@@ -76,8 +76,8 @@ struct case_result : case_meta {
   std::optional<case_timeline> timeline;  ///< one traced sample after the last repetition (--trace)
 
   // Derived from the repetitions (summarize_case):
-  /// The unit the statistics compare: each round's median (the median of its repetitions) when the
-  /// repetitions came from two rounds or more, else each repetition's time.
+  /// The unit the statistics compare: each round's lower median (of its repetitions; the faster of two) when
+  /// the repetitions came from two rounds or more, else each repetition's time.
   std::vector<double> samples_s;
   std::size_t rounds = 0;               ///< distinct rounds among the repetitions (0: not recorded)
   double median_s = 0;                  ///< median of samples, or the median aggregate when only aggregates exist

@@ -85,10 +85,13 @@ const char* verdict_color(verdict v) {
 }
 std::string summary_line(const comparison& c) { return verdict_counts(c); }
 std::string settings_line(const comparison& c, std::string (*escape)(std::string_view)) {
-  return fmt::format("threshold {:.1f}% (host-bound cases: {}), noise floor {:g} x CV, alpha {:g} (Mann-Whitney U, two-sided); {}",
+  return fmt::format("threshold {:.1f}% (host-bound cases: {}), noise floor {:g} x CV, alpha {:g} ({}); {}",
                      100 * c.settings.threshold,
                      c.settings.host_threshold ? fmt::format("{:.0f}%", 100 * *c.settings.host_threshold) : std::string("not gated"),
-                     c.settings.noise_floor, c.settings.alpha, escape(gates_summary(c)));
+                     c.settings.noise_floor, c.settings.alpha,
+                     c.settings.gates ? "Mann-Whitney U, two-sided; with a learned gate, the medians against its drift"
+                                      : "Mann-Whitney U, two-sided",
+                     escape(gates_summary(c)));
 }
 
 std::string terminal_row(const cudabench::case_comparison& r, bool color) {

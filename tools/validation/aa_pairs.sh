@@ -41,7 +41,9 @@ for held in "${files[@]}"; do
   "$report" gates "$tmp/rest" --out "$tmp/rest.gates" >/dev/null || exit 2
   for f in "${files[@]}"; do
     [ "$f" = "$held" ] && continue
+    rm -f "$tmp/v.json"
     "$report" compare "$f" "$held" --gates "$tmp/rest.gates" --verdict "$tmp/v.json" >/dev/null
+    [ $? -le 1 ] || { echo "aa_pairs: compare $f $held failed" >&2; exit 2; }
     read -r -a c < <(counts "$tmp/v.json")
     for k in 0 1 2 3; do total[k]=$((total[k] + c[k])); done
     pairs=$((pairs + 1))
