@@ -75,7 +75,7 @@ double between_run_drift(const std::vector<double>& medians_s) {
   for (std::size_t i = 1; i < medians_s.size(); ++i)
     for (std::size_t j = i > pair_reach ? i - pair_reach : 0; j < i; ++j)
       changes.push_back(std::fabs(std::log(medians_s[i] / medians_s[j])));
-  return 1.4826 * lower_median(changes) * unbiasing(medians_s.size());
+  return mad_to_stddev * lower_median(changes) * unbiasing(medians_s.size());
 }
 
 gate_table learn_gates(const std::vector<run_result>& runs, const gate_settings& s) {

@@ -137,7 +137,7 @@ double median_log_stderr(const std::vector<double>& v) {
   const double m = median(logs);
   std::vector<double> dev;
   for (double l : logs) dev.push_back(std::fabs(l - m));
-  return 1.2533 * 1.4826 * median(std::move(dev)) / std::sqrt(double(v.size()));
+  return 1.2533 * mad_to_stddev * median(std::move(dev)) / std::sqrt(double(v.size()));
 }
 
 rank_test mann_whitney(const std::vector<double>& a, const std::vector<double>& b) {

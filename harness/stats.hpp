@@ -66,6 +66,9 @@ rank_test mann_whitney(const std::vector<double>& a, const std::vector<double>& 
 /// infinity when no shift up to 1000% would be detected (too few samples for this alpha).
 double min_detectable_change(const std::vector<double>& a, const std::vector<double>& b, double alpha);
 
+/// A median absolute deviation times this is a standard deviation, for normal values.
+inline constexpr double mad_to_stddev = 1.4826;
+
 /// Two-sided p-value of a standard normal statistic z.
 double normal_p_value(double z);
 /// The z a two-sided normal test needs for significance at `alpha` (2.576 at 0.01).
