@@ -2,7 +2,11 @@
 #include "bench/common.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <random>
+#include <string_view>
+
+#include "cudabench/errors.hpp"
 
 #include "kernels/host_data.hpp"
 
@@ -14,6 +18,19 @@ std::vector<std::pair<int, int>> sampled_positions(int n, int count) {
   std::uniform_int_distribution<int> d(0, n - 1);
   while (int(out.size()) < count) out.emplace_back(d(g), d(g));
   return out;
+}
+
+double extra_work_fraction() {
+  static const double fraction = [] {
+    const char* v = std::getenv("CUDABENCH_EXTRA_WORK");
+    if (!v || !*v) return 0.0;
+    char* end = nullptr;
+    const double pct = std::strtod(v, &end);
+    if (end == v || *end != '\0' || !(pct >= 0 && pct <= 100))
+      throw cudabench::usage_error("CUDABENCH_EXTRA_WORK is '" + std::string(v).substr(0, 40) + "'; expected a percentage from 0 to 100");
+    return pct / 100;
+  }();
+  return fraction;
 }
 
 std::string check_all_written(const float* out, std::size_t n) {

@@ -33,6 +33,13 @@ std::vector<std::pair<int, int>> sampled_positions(int n, int count);
 /// "" when no element is NaN (outputs are poisoned with NaN before the run), else the first unwritten one.
 std::string check_all_written(const float* out, std::size_t n);
 
+/// Validation only: the environment variable CUDABENCH_EXTRA_WORK=PCT makes the cases that honour it (reduce's
+/// device variants read PCT% more of their input; matmul's device variants multiply a second pair of matrices
+/// with PCT% of the main product's FLOPs) do that much more real work than they declare, so that a run can be
+/// compared with a clean one to check that verdicts catch a real slowdown (docs/validation.md). 0 when unset;
+/// a value that is not a number from 0 to 100 stops the process with one line.
+double extra_work_fraction();
+
 /// [begin, end) of chunk i when n items are split into `parts` nearly equal chunks.
 inline std::pair<std::size_t, std::size_t> chunk(std::size_t n, int parts, int i) {
   return {n * std::size_t(i) / std::size_t(parts), n * std::size_t(i + 1) / std::size_t(parts)};

@@ -122,7 +122,9 @@ void register_dot(cudabench::family_builder& f) {
     const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * vector_config::dot_blocks,
                                  .items = double(n), .flops = 2.0 * double(n)};
-    f.add(at, {.variant = "shared", .on = cudabench::where::gpu, .work = w, .syncs = true, .make = [n] { return std::make_unique<dot_gpu>(n, 1); }});
+    // Bound by copying both vectors from pinned memory: compared on the scale of the run's own host-to-device copy.
+    f.add(at, {.variant = "shared", .on = cudabench::where::gpu, .work = w, .syncs = true, .control = "limits/h2d_pinned",
+               .make = [n] { return std::make_unique<dot_gpu>(n, 1); }});
     for (const cudabench::point& at_k : f.points(at, {streams})) {
       const int k = at_k.get<int>("streams");
       f.add(at_k, {.variant = "threads_streams", .on = cudabench::where::gpu, .work = w, .host_bound = true,

@@ -1,5 +1,6 @@
 // matmul: fp32 square C = A B: CPU, naive and tiled kernels, ours (fast: register-blocked), and cuBLAS SGEMM
 // (pure fp32) as the reference.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -51,13 +52,17 @@ class matmul_gpu final : public cudabench::fixture {
     CB_CHECK(cudaMemcpy(d_b_.get(), b_.data(), total_ * sizeof(float), cudaMemcpyHostToDevice));
     CB_CHECK(cudaMemset(d_c_.get(), 0xFF, total_ * sizeof(float)));  // NaN poison
     if (v == variant::cublas) cublas_ = std::make_unique<kernels::cublas_sgemm>();
+    // Under CUDABENCH_EXTRA_WORK: a second product of side m, m^3 = fraction x n^3, on the inputs' first m x m
+    // elements into its own output (stored, so the compiler keeps it).
+    if (const double extra = bench::extra_work_fraction(); extra > 0) {
+      extra_n_ = std::max(1, int(std::lround(n * std::cbrt(extra))));
+      d_extra_c_ = cudabench::device_buffer<float>(std::size_t(extra_n_) * extra_n_);
+    }
   }
   void run(cudaStream_t s) override {
     phase_range p(phase::kernel);
-    if (v_ == variant::naive) kernels::matmul_naive(d_a_.get(), d_b_.get(), d_c_.get(), n_, s);
-    else if (v_ == variant::tiled) kernels::matmul_tiled(d_a_.get(), d_b_.get(), d_c_.get(), n_, s);
-    else if (v_ == variant::fast) kernels::matmul_fast(d_a_.get(), d_b_.get(), d_c_.get(), n_, s);
-    else cublas_->run(d_a_.get(), d_b_.get(), d_c_.get(), n_, s);
+    multiply(d_c_.get(), n_, s);
+    if (extra_n_ > 0) multiply(d_extra_c_.get(), extra_n_, s);
   }
   std::string verify() override {
     CB_CHECK(cudaMemcpy(c_.data(), d_c_.get(), total_ * sizeof(float), cudaMemcpyDeviceToHost));
@@ -70,6 +75,15 @@ class matmul_gpu final : public cudabench::fixture {
   std::vector<float> a_, b_, c_;
   cudabench::device_buffer<float> d_a_, d_b_, d_c_;
   std::unique_ptr<kernels::cublas_sgemm> cublas_;
+  int extra_n_ = 0;
+  cudabench::device_buffer<float> d_extra_c_;
+
+  void multiply(float* c, int n, cudaStream_t s) {
+    if (v_ == variant::naive) kernels::matmul_naive(d_a_.get(), d_b_.get(), c, n, s);
+    else if (v_ == variant::tiled) kernels::matmul_tiled(d_a_.get(), d_b_.get(), c, n, s);
+    else if (v_ == variant::fast) kernels::matmul_fast(d_a_.get(), d_b_.get(), c, n, s);
+    else cublas_->run(d_a_.get(), d_b_.get(), c, n, s);
+  }
 };
 
 class matmul_cpu_case final : public cudabench::fixture {

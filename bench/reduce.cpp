@@ -29,7 +29,8 @@ std::string check_sum(double got, double want) {
 
 class reduce_gpu final : public cudabench::fixture {
  public:
-  reduce_gpu(variant v, std::size_t n) : v_(v), n_(n) {
+  reduce_gpu(variant v, std::size_t declared_n) : v_(v), n_(declared_n + std::size_t(std::llround(double(declared_n) * bench::extra_work_fraction()))) {
+    const std::size_t n = n_;  // the declared size, or more under CUDABENCH_EXTRA_WORK
     cudabench::require_device_memory(double(n) * sizeof(float) * 1.1);
     cudabench::require_host_memory(double(n) * sizeof(float));  // the check's host copy
     d_in_ = cudabench::device_buffer<float>(n);

@@ -8,7 +8,9 @@
 #include <limits>
 #include <set>
 
+#include "cudabench/limits.hpp"
 #include "harness/errors.hpp"
+#include "harness/normalize.hpp"
 #include "harness/stats.hpp"
 
 namespace cudabench {
@@ -20,6 +22,7 @@ const char* to_string(verdict v) {
     case verdict::unchanged: return "unchanged";
     case verdict::inconclusive: return "inconclusive";
     case verdict::not_gated: return "not gated";
+    case verdict::machine_differs: return "machine differs";
     case verdict::new_case: return "new";
     case verdict::missing: return "missing";
     case verdict::failed: return "failed";
@@ -99,6 +102,30 @@ void check_gates(const gate_table& g, const run_result& cur, comparison& out, bo
   if (!cur.settings.preset.empty() && g.preset != cur.settings.preset)
     out.header_notes.push_back(fmt::format("gates learned from preset '{}' runs, and the current run is of preset '{}'", g.preset,
                                            cur.settings.preset));
+  const std::set<std::string> boards = g.boards();
+  const std::string here_board = cur.device ? cur.device->uuid : "";
+  if (!boards.empty() && !here_board.empty() && !boards.count(here_board))
+    out.header_notes.push_back(fmt::format("the current run's board {} is not among the {} board(s) of the gates' {} runs", board_label(here_board),
+                                           boards.size(), g.runs.size()));
+}
+
+/// Records which machine facts differ between the runs (the boards by their uuids where nothing more was
+/// recorded), and says so in a note.
+void check_machines(const run_result& base, const run_result& cur, comparison& out) {
+  if (!base.device || !cur.device) return;
+  const std::string& bu = base.device->uuid;
+  const std::string& cu = cur.device->uuid;
+  out.same_board = !bu.empty() && bu == cu;
+  if (base.device->machine && cur.device->machine) out.machine_differences = machine_differences(*base.device->machine, *cur.device->machine);
+  const bool board_listed = std::any_of(out.machine_differences.begin(), out.machine_differences.end(),
+                                        [](const machine_difference& d) { return d.fact == "board"; });
+  if (!board_listed && !bu.empty() && !cu.empty() && bu != cu)
+    out.machine_differences.insert(out.machine_differences.begin(), {"board", board_label(bu), board_label(cu)});
+  if (!base.settings.host_name.empty() && !cur.settings.host_name.empty() && base.settings.host_name != cur.settings.host_name)
+    out.machine_differences.push_back({"host", base.settings.host_name, cur.settings.host_name});
+  if (!out.machine_differences.empty())
+    out.header_notes.push_back("the runs come from different machines (" + describe(out.machine_differences) +
+                               "); a case with a control limit is judged on its scale (normalized)");
 }
 
 /// Tests a gated, testable case's change, setting its gate, p-value and method; returns the smallest change the
@@ -125,7 +152,7 @@ double test_change(const case_result& b, const case_result& c, const learned_gat
   return min_detectable_change(b.samples_s, c.samples_s, s.alpha);
 }
 
-case_comparison compare_case(const case_result& b, const case_result& c, const compare_settings& s) {
+case_comparison compare_case(const case_result& b, const case_result& c, const compare_settings& s, bool same_board) {
   case_comparison r;
   r.name = c.name;
   r.family = c.family;
@@ -165,7 +192,9 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
     return r;
   }
   // Learned gates are of device-bound cases only (host timings are not learned).
-  const learned_gate* learned = !host && s.gates ? s.gates->find(c.name) : nullptr;
+  const learned_gate* found = !host && s.gates ? s.gates->find(c.name) : nullptr;
+  const std::optional<learned_gate> pair_gate = found ? std::optional(found->for_pair(same_board)) : std::nullopt;
+  const learned_gate* learned = pair_gate ? &*pair_gate : nullptr;
   const double class_threshold = learned ? learned->gate : host ? *s.host_threshold : s.threshold;
   r.gate_runs = learned ? learned->runs : 0;
   if (!testable) {
@@ -192,6 +221,36 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   if (host && class_threshold > s.threshold && r.note.empty()) r.note = fmt::format("host-bound: gate {}", pct(r.gate));
   return r;
 }
+
+/// The rates of the limits that stand for each run's machine (normalize.hpp), read once per comparison.
+struct machine_controls {
+  std::map<std::string, double> base, cur;
+  bool same_board = false;
+};
+
+/// Compares a case on its control's scale where both runs measured the control: the current times are
+/// multiplied by the control's rate change, so the test and the gate judge what the board does not explain;
+/// the measured change is kept beside it. Elsewhere the case is compared as measured.
+case_comparison compare_on_control(const case_result& b, const case_result& c, const compare_settings& s, const machine_controls& m) {
+  const auto base_rate = control_rate(c, m.base), cur_rate = control_rate(c, m.cur);
+  const bool both_ok = b.status == case_status::ok && c.status == case_status::ok && b.median_s > 0 && c.median_s > 0;
+  if (!base_rate || !cur_rate || !both_ok) return compare_case(b, c, s, m.same_board);
+  const double factor = *cur_rate / *base_rate;
+  case_result scaled = c;
+  for (double& x : scaled.samples_s) x *= factor;
+  scaled.median_s *= factor;
+  case_comparison r = compare_case(b, scaled, s, m.same_board);
+  r.normalized_change = r.change;
+  r.cur_median_s = c.median_s;
+  r.cur_samples_s = c.samples_s;
+  r.change = c.median_s / b.median_s - 1;
+  r.control = control_name(c);
+  r.control_change = factor - 1;
+  if (std::fabs(factor - 1) >= 0.0005)
+    r.note += fmt::format("{}board: {} {:+.1f}%; normalized {:+.1f}%", r.note.empty() ? "" : "; ", r.control, 100 * (factor - 1),
+                          100 * *r.normalized_change);
+  return r;
+}
 }  // namespace
 
 bool timeline_change::notable() const {
@@ -211,7 +270,9 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   out.cur_device = device_label(cur);
   out.settings = s;
   check_devices(base, cur, out, s.allow_device_mismatch);
+  check_machines(base, cur, out);
   if (s.gates) check_gates(*s.gates, cur, out, s.allow_device_mismatch);
+  machine_controls controls{control_rates(base), control_rates(cur), out.same_board};
   auto mean_clock = [](const run_result& r) {
     double sum = 0;
     int n = 0;
@@ -250,7 +311,11 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
       }
       continue;
     }
-    case_comparison r = compare_case(*b, c, s);
+    case_comparison r = compare_on_control(*b, c, s, controls);
+    if (c.family == limits_family && (r.v == verdict::regression || r.v == verdict::improvement)) {
+      r.v = verdict::machine_differs;  // the limits measure the machine: its change is the board's, never the code's
+      r.note += (r.note.empty() ? "" : "; ") + std::string("a limit of the machine: reported, never failing");
+    }
     if (!b->label.empty() && !c.label.empty() && b->label != c.label)
       r.note += (r.note.empty() ? "" : "; ") + fmt::format("label changed: '{}' -> '{}'", b->label, c.label);
     if (r.base_median_s > 0 && r.cur_median_s > 0) log_ratios[r.family].push_back(std::log(r.cur_median_s / r.base_median_s));

@@ -13,12 +13,14 @@
 
 namespace cudabench {
 
-/// inconclusive: tested, too noisy to tell; not_gated: reported with its change, never tested, never failing.
-enum class verdict { regression, improvement, unchanged, inconclusive, not_gated, new_case, missing, failed, skipped };
+/// inconclusive: tested, too noisy to tell; not_gated: reported with its change, never tested, never failing;
+/// machine_differs: a `limits` case moved beyond its gate (the machine changed, not the code; never failing).
+enum class verdict { regression, improvement, unchanged, inconclusive, not_gated, machine_differs, new_case, missing, failed, skipped };
 const char* to_string(verdict v);
 /// Every verdict, in the order reports count them.
-inline constexpr verdict all_verdicts[] = {verdict::regression, verdict::improvement, verdict::unchanged, verdict::inconclusive,
-                                           verdict::not_gated,  verdict::new_case,    verdict::missing,   verdict::failed,
+inline constexpr verdict all_verdicts[] = {verdict::regression, verdict::improvement,     verdict::unchanged,
+                                           verdict::inconclusive, verdict::not_gated,    verdict::machine_differs,
+                                           verdict::new_case,   verdict::missing,       verdict::failed,
                                            verdict::skipped};
 
 /// Defaults chosen from A/A runs on an H100 (docs/validation.md says how).
@@ -65,6 +67,13 @@ struct case_comparison {
   /// Where the gate came from: "learned (N runs)", "default", or "" where the case has none.
   std::string gate_origin() const;
   std::string note;
+  /// Where both runs measured the case's control (normalize.hpp): its name, the change of its rate (cur/base
+  /// - 1; below 0: the current machine is slower there), and the case's change on the control's scale, which
+  /// is what the test and the gate judged. Unset where the change was judged as measured.
+  std::string control;
+  std::optional<double> control_change, normalized_change;
+  /// The change the verdict judged: the normalized one where there is one, else the measured one.
+  double judged_change() const { return normalized_change.value_or(change); }
   std::vector<double> base_samples_s, cur_samples_s;
   std::vector<timeline_change> timeline;  ///< metrics present on both sides
   /// The case was lost: it failed its check now but passed in the baseline, or it is missing although the
@@ -76,6 +85,11 @@ struct comparison {
   std::string base_source, cur_source;
   std::string base_device, cur_device;
   std::vector<std::string> header_notes;  ///< driver/runtime changes, injected slowdowns, ...
+  /// The recorded machine facts that differ between the runs (board, VBIOS, power limit, host CPU, ...);
+  /// empty where they match or either run did not record them.
+  std::vector<machine_difference> machine_differences;
+  /// Both runs recorded their board (uuid) and it is the same one.
+  bool same_board = false;
   compare_settings settings;
   std::vector<case_comparison> cases;
   std::map<std::string, double> family_geomean;  ///< geometric mean of cur/base per family

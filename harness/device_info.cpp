@@ -33,6 +33,7 @@ nlohmann::ordered_json to_json(const device_info& d) {
     j["unavailable_reason"] = d.unavailable_reason;
     if (d.driver_version) j["driver_version"] = cuda_version_string(d.driver_version);
     if (d.runtime_version) j["runtime_version"] = cuda_version_string(d.runtime_version);
+    if (d.machine) j["machine"] = to_json(*d.machine);
     return j;
   }
   j["ordinal"] = d.ordinal;
@@ -49,6 +50,7 @@ nlohmann::ordered_json to_json(const device_info& d) {
   j["runtime_version"] = cuda_version_string(d.runtime_version);
   j["pci_bus_id"] = d.pci_bus_id;
   j["uuid"] = d.uuid;
+  if (d.machine) j["machine"] = to_json(*d.machine);
   return j;
 }
 
@@ -80,6 +82,12 @@ class device_fields {
     if (!(x >= lo && x <= hi))
       throw input_error(fmt::format("field '{}.{}' is {}, outside {} to {}", where_, key, x, lo, hi));
     return x;
+  }
+  /// The object at `key`, or null where absent.
+  const nlohmann::json* object(const char* key) const {
+    const nlohmann::json* v = find(key);
+    if (v && !v->is_object()) wrong_type(key, *v, "an object");
+    return v;
   }
   /// "13.0" as 13000; 0 when absent.
   int version(const char* key) const {
@@ -124,6 +132,41 @@ class device_fields {
 };
 }  // namespace
 
+machine_facts machine_facts_from_json(const nlohmann::json& j, const std::string& where) {
+  const device_fields f(j, where);
+  machine_facts m;
+  if (const nlohmann::json* bj = f.object("board")) {
+    const device_fields b(*bj, where + ".board");
+    board_facts x;
+    x.uuid = b.text("uuid");
+    x.serial = b.text("serial");
+    x.vbios = b.text("vbios");
+    x.driver = b.text("driver");
+    x.power_limit_w = b.number("power_limit_w", 0, 1e6);
+    x.app_sm_clock_mhz = int(b.number("app_sm_clock_mhz", 0, 1e6));
+    x.app_memory_clock_mhz = int(b.number("app_memory_clock_mhz", 0, 1e6));
+    x.max_sm_clock_mhz = int(b.number("max_sm_clock_mhz", 0, 1e6));
+    x.max_memory_clock_mhz = int(b.number("max_memory_clock_mhz", 0, 1e6));
+    x.ecc = b.text("ecc");
+    x.mig = b.text("mig");
+    x.persistence = b.text("persistence");
+    x.pcie_gen = int(b.number("pcie_gen", 0, 1000));
+    x.pcie_width = int(b.number("pcie_width", 0, 1000));
+    x.pcie_max_gen = int(b.number("pcie_max_gen", 0, 1000));
+    x.pcie_max_width = int(b.number("pcie_max_width", 0, 1000));
+    x.clocks_locked = b.text("clocks_locked");
+    m.board = std::move(x);
+  }
+  m.board_problem = f.text("board_problem");
+  if (const nlohmann::json* hj = f.object("host")) {
+    const device_fields h(*hj, where + ".host");
+    m.host.cpu_model = h.text("cpu_model");
+    m.host.logical_cpus = int(h.number("logical_cpus", 0, 1e7));
+    m.host.mps = h.text("mps");
+  }
+  return m;
+}
+
 device_info device_info_from_json(const nlohmann::json& j, const std::string& where) {
   constexpr double max_exact = 9007199254740992.0;  // 2^53: larger byte counts are not read exactly
   const device_fields f(j, where);
@@ -143,6 +186,7 @@ device_info device_info_from_json(const nlohmann::json& j, const std::string& wh
   d.runtime_version = f.version("runtime_version");
   d.pci_bus_id = f.text("pci_bus_id");
   d.uuid = f.text("uuid");
+  if (const nlohmann::json* m = f.object("machine")) d.machine = machine_facts_from_json(*m, where + ".machine");
   return d;
 }
 

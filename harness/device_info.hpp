@@ -4,7 +4,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "harness/machine.hpp"
 
 namespace cudabench {
 
@@ -24,6 +27,8 @@ struct device_info {
   int runtime_version = 0;
   std::string pci_bus_id;
   std::string uuid;
+  /// The board and host beyond the model (NVML, /proc); absent in results written before it was recorded.
+  std::optional<machine_facts> machine;
 
   /// Peak DRAM bandwidth in bytes/s: 2 transfers per clock (DDR) x bus width.
   double theoretical_bandwidth() const {

@@ -6,7 +6,8 @@
 
 namespace cudabench {
 
-device_info query_device(int ordinal, bool create_context) {
+namespace {
+device_info query_cuda_device(int ordinal, bool create_context) {
   device_info d;
   cudaDriverGetVersion(&d.driver_version);
   cudaRuntimeGetVersion(&d.runtime_version);
@@ -48,6 +49,14 @@ device_info query_device(int ordinal, bool create_context) {
     if (i == 3 || i == 5 || i == 7 || i == 9) uuid += '-';
   }
   d.uuid = uuid;
+  return d;
+}
+}  // namespace
+
+device_info query_device(int ordinal, bool create_context) {
+  device_info d = query_cuda_device(ordinal, create_context);
+  d.machine = d.available ? query_machine(d.uuid, d.pci_bus_id) : query_machine("", "");
+  if (!d.available) d.machine->board_problem = "no usable GPU";
   return d;
 }
 

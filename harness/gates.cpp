@@ -13,6 +13,7 @@
 #include "harness/atomic_file.hpp"
 #include "harness/errors.hpp"
 #include "harness/format.hpp"
+#include "harness/normalize.hpp"
 #include "harness/results.hpp"
 #include "harness/stats.hpp"
 
@@ -20,7 +21,11 @@ namespace cudabench {
 
 namespace {
 using json = nlohmann::ordered_json;
-constexpr int gates_schema_version = 1;
+/// 2 adds each run's board, each case's same-board and across-board drifts and boards, and "normalized";
+/// version 1 files are read as they are (none of these).
+constexpr int gates_schema_version = 2;
+/// Fewer pairs of runs of one board (or of two boards) than this estimate no drift of their own.
+constexpr std::size_t min_board_pairs = 4;
 constexpr const char* gates_kind = "cudabench gates";
 
 /// Runs at most this far apart are paired: more pairs than consecutive runs alone make the estimate steadier
@@ -65,6 +70,29 @@ const learned_gate* gate_table::find(const std::string& name) const {
   return it == cases.end() ? nullptr : &it->second;
 }
 
+std::set<std::string> gate_table::boards() const {
+  std::set<std::string> out;
+  for (const gate_source_run& r : runs)
+    if (!r.board.empty()) out.insert(r.board);
+  return out;
+}
+
+learned_gate learned_gate::for_pair(bool same_board) const {
+  learned_gate g = *this;
+  if (same_board && same_board_gate > 0) {
+    g.gate = same_board_gate;
+    g.drift = same_board_drift;
+  } else if (across_board_drift > drift) {
+    g.drift = across_board_drift;
+  }
+  return g;
+}
+
+double pair_drift(std::vector<double> abs_log_ratios, std::size_t min_pairs) {
+  if (abs_log_ratios.size() < std::max<std::size_t>(min_pairs, 1)) return std::numeric_limits<double>::quiet_NaN();
+  return mad_to_stddev * median(std::move(abs_log_ratios));
+}
+
 double between_run_drift(const std::vector<double>& medians_s) {
   if (medians_s.size() < 2) return std::numeric_limits<double>::quiet_NaN();
   // Each pair of runs gives a two-run change. A real step in the history spoils only the pairs across it and a
@@ -78,6 +106,45 @@ double between_run_drift(const std::vector<double>& medians_s) {
   return mad_to_stddev * lower_median(changes) * unbiasing(medians_s.size());
 }
 
+namespace {
+/// One run's median of a case: as measured, on its control's scale (time x the control's rate in that run)
+/// where the run measured the control, and the board it came from.
+struct history_point {
+  double median_s = 0;
+  std::optional<double> scaled;
+  std::string board;
+};
+
+/// A case's gate from its history in date order: the drift over neighbouring runs (as between_run_drift), and
+/// apart from it the drifts of pairs of one board and of pairs of two boards.
+learned_gate gate_of(const std::vector<history_point>& h, const gate_settings& s) {
+  const bool scaled = std::all_of(h.begin(), h.end(), [](const history_point& p) { return p.scaled.has_value(); });
+  std::vector<double> values;
+  for (const history_point& p : h) values.push_back(scaled ? *p.scaled : p.median_s);
+  std::vector<double> same, across;
+  std::set<std::string> boards;
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    if (!h[i].board.empty()) boards.insert(h[i].board);
+    for (std::size_t j = 0; j < i; ++j) {
+      if (h[i].board.empty() || h[j].board.empty()) continue;
+      (h[i].board == h[j].board ? same : across).push_back(std::fabs(std::log(values[i] / values[j])));
+    }
+  }
+  learned_gate g;
+  g.drift = between_run_drift(values);
+  g.runs = h.size();
+  g.boards = boards.size();
+  const double within = pair_drift(same, min_board_pairs), between = pair_drift(across, min_board_pairs);
+  if (std::isfinite(within)) {
+    g.same_board_drift = within;
+    g.same_board_gate = std::max(s.floor, s.k * within);
+  }
+  if (std::isfinite(between)) g.across_board_drift = between;
+  g.gate = std::max(s.floor, s.k * std::max(g.drift, g.across_board_drift));
+  return g;
+}
+}  // namespace
+
 gate_table learn_gates(const std::vector<run_result>& runs, const gate_settings& s) {
   if (runs.empty()) throw input_error("no runs to learn gates from");
   check_one_model_and_preset(runs);
@@ -90,20 +157,29 @@ gate_table learn_gates(const std::vector<run_result>& runs, const gate_settings&
   t.device = device_model(runs.front());
   t.preset = runs.front().settings.preset;
   t.settings = s;
-  std::map<std::string, std::vector<double>> medians;
+  t.normalized = true;
+  std::map<std::string, std::vector<history_point>> history;
   std::set<std::string> excluded;  // declared not gated or host-bound in any run
+  // Each case's control as the newest run declares it: older runs may predate its declaration, and every run of
+  // a history must be on the same scale.
+  std::map<std::string, const case_meta*> newest;
+  for (const run_result* run : by_date)
+    for (const case_result& c : run->cases) newest[c.name] = &c;
   for (const run_result* run : by_date) {
     const run_result& r = *run;
-    t.runs.push_back({std::filesystem::path(r.source).filename().string(), r.settings.git_revision, run_date(r)});
+    const std::string board = r.device ? r.device->uuid : "";
+    t.runs.push_back({std::filesystem::path(r.source).filename().string(), r.settings.git_revision, run_date(r), board});
+    const auto rates = control_rates(r);
     for (const case_result& c : r.cases) {
       if (!c.gated || c.host_bound) excluded.insert(c.name);
-      if (learns(c)) medians[c.name].push_back(c.median_s);
+      if (!learns(c)) continue;
+      const auto rate = control_rate(*newest[c.name], rates);
+      history[c.name].push_back({c.median_s, rate ? std::optional<double>(c.median_s * *rate) : std::nullopt, board});
     }
   }
-  for (const auto& [name, m] : medians) {
-    if (excluded.count(name) || m.size() < s.min_runs) continue;
-    const double drift = between_run_drift(m);
-    t.cases[name] = {std::max(s.floor, s.k * drift), drift, m.size()};
+  for (const auto& [name, h] : history) {
+    if (excluded.count(name) || h.size() < s.min_runs) continue;
+    t.cases[name] = gate_of(h, s);
   }
   return t;
 }
@@ -117,11 +193,16 @@ std::string gates_json(const gate_table& t) {
   j["floor"] = t.settings.floor;
   j["k"] = t.settings.k;
   j["min_runs"] = t.settings.min_runs;
+  j["normalized"] = t.normalized;
   json runs = json::array();
-  for (const gate_source_run& r : t.runs) runs.push_back({{"file", r.file}, {"revision", r.revision}, {"date", r.date}});
+  for (const gate_source_run& r : t.runs)
+    runs.push_back({{"file", r.file}, {"revision", r.revision}, {"date", r.date}, {"board", r.board}});
   j["runs"] = runs;
   json cases = json::object();
-  for (const auto& [name, g] : t.cases) cases[name] = {{"gate", g.gate}, {"drift", g.drift}, {"runs", g.runs}};
+  for (const auto& [name, g] : t.cases)
+    cases[name] = {{"gate", g.gate}, {"drift", g.drift}, {"runs", g.runs}, {"boards", g.boards},
+                   {"same_board_gate", g.same_board_gate}, {"same_board_drift", g.same_board_drift},
+                   {"across_board_drift", g.across_board_drift}};
   j["cases"] = cases;
   return j.dump(2) + "\n";
 }
@@ -148,6 +229,10 @@ learned_gate read_case(const std::string& name, const json& c, const std::string
   g.drift = field(c, "drift", is_ratio, "a number of 0 or more", where, source).get<double>();
   g.runs = field(c, "runs", is_count, "a count of runs", where, source).get<std::size_t>();
   if (g.gate <= 0) throw input_error(fmt::format("{}: {}'gate' is 0: a gate must be positive", source, where));
+  if (c.contains("boards")) g.boards = field(c, "boards", is_count, "a count of boards", where, source).get<std::size_t>();
+  for (auto [key, value] : {std::pair{"same_board_gate", &g.same_board_gate}, std::pair{"same_board_drift", &g.same_board_drift},
+                            std::pair{"across_board_drift", &g.across_board_drift}})
+    if (c.contains(key)) *value = field(c, key, is_ratio, "a number of 0 or more", where, source).get<double>();
   return g;
 }
 
@@ -156,7 +241,8 @@ void read_runs(gate_table& t, const json& runs, const std::string& source) {
     if (!r.is_object()) throw input_error(source + ": an entry of 'runs' is not an object");
     t.runs.push_back({field(r, "file", is_string, "a string", "runs: ", source).get<std::string>(),
                       field(r, "revision", is_string, "a string", "runs: ", source).get<std::string>(),
-                      field(r, "date", is_string, "a string", "runs: ", source).get<std::string>()});
+                      field(r, "date", is_string, "a string", "runs: ", source).get<std::string>(),
+                      r.contains("board") ? field(r, "board", is_string, "a string", "runs: ", source).get<std::string>() : ""});
   }
 }
 }  // namespace
@@ -181,8 +267,8 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
   if (!j.is_object() || j.value("kind", json()) != gates_kind)
     throw input_error(fmt::format("{}: not a gates file (no \"kind\": \"{}\"; the gates command writes one)", source, gates_kind));
   const json& version = field(j, "schema_version", [](const json& v) { return v.is_number_integer(); }, "a whole number", "", source);
-  if (version != gates_schema_version)
-    throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads version {} only", source,
+  if (version != gates_schema_version && version != 1)
+    throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads versions 1 to {}", source,
                                   printable(version.dump(), 20), gates_schema_version));
   gate_table t;
   t.source = source;
@@ -191,6 +277,8 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
   t.settings.floor = field(j, "floor", is_ratio, "a number of 0 or more", "", source).get<double>();
   t.settings.k = field(j, "k", is_ratio, "a number of 0 or more", "", source).get<double>();
   t.settings.min_runs = field(j, "min_runs", is_count, "a count of runs", "", source).get<std::size_t>();
+  if (j.contains("normalized"))
+    t.normalized = field(j, "normalized", [](const json& v) { return v.is_boolean(); }, "true or false", "", source).get<bool>();
   read_runs(t, field(j, "runs", [](const json& v) { return v.is_array(); }, "an array", "", source), source);
   for (const auto& [name, c] : field(j, "cases", [](const json& v) { return v.is_object(); }, "an object", "", source).items())
     t.cases[name] = read_case(name, c, source);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,16 +25,26 @@ struct gate_settings {
   std::size_t min_runs = 5;
 };
 
-/// One case's learned gate.
+/// One case's learned gate. Its history is on the scale of the case's control where every run measured it
+/// (normalize.hpp), so the offset between boards that the control explains is not in the drift.
 struct learned_gate {
-  double gate = 0;       ///< max(floor, k x drift), relative
+  double gate = 0;       ///< max(floor, k x max(drift, across_board_drift)): for runs of two boards, or unknown ones
   double drift = 0;      ///< estimated spread (standard deviation) of log(median_b / median_a) between two runs
   std::size_t runs = 0;  ///< the runs it was learned from
+  std::size_t boards = 0;  ///< the boards (GPU uuids) among them; 0 where no run recorded its board
+  /// The spread of the change between runs of one board (pairs of runs of the same board), and the gate it sets
+  /// for two runs of one board; 0 where too few such pairs were seen (the gate above applies).
+  double same_board_drift = 0, same_board_gate = 0;
+  /// The spread of the change between runs of different boards (after normalization); 0 where too few pairs.
+  double across_board_drift = 0;
+  /// The gate and drift that apply to a comparison of two runs of one board (`same_board`) or not.
+  learned_gate for_pair(bool same_board) const;
 };
 
 /// A run the gates were learned from.
 struct gate_source_run {
   std::string file, revision, date;
+  std::string board;  ///< the GPU's uuid ("" where the run did not record it)
 };
 
 /// What a gates file holds.
@@ -44,9 +55,14 @@ struct gate_table {
   gate_settings settings;
   std::vector<gate_source_run> runs;
   std::map<std::string, learned_gate> cases;  ///< only cases with enough history
+  /// The histories were taken on each case's control scale where they could be (false: gates files written
+  /// before that, whose drifts are of the times as measured).
+  bool normalized = false;
 
   /// The learned gate of a case, or null (it keeps the default).
   const learned_gate* find(const std::string& name) const;
+  /// The distinct boards its runs came from (uuids; runs without one are not counted).
+  std::set<std::string> boards() const;
 };
 
 /// The robust spread of the change between two runs, from one case's medians in date order: 1.4826 x the lower
@@ -56,8 +72,13 @@ struct gate_table {
 /// fewer than two medians.
 double between_run_drift(const std::vector<double>& medians_s);
 
+/// The spread of the change between two runs from the |log ratio| of pairs of runs: 1.4826 x their median (for
+/// normal changes an estimate of their standard deviation); NaN with fewer than `min_pairs` pairs.
+double pair_drift(std::vector<double> abs_log_ratios, std::size_t min_pairs);
+
 /// Learns the gates of the gated device cases (gated, not host-bound, status ok) of `runs`, taken oldest first
-/// (context.cudabench.started_utc, else context.date, then the file name); throws input_error
+/// (context.cudabench.started_utc, else context.date, then the file name), each case's medians on its control's
+/// scale where every run measured the control; throws input_error
 /// (one line) for no runs, a run without a device description, or runs of different GPU models or presets.
 gate_table learn_gates(const std::vector<run_result>& runs, const gate_settings& s);
 

@@ -221,6 +221,7 @@ case_meta read_meta(const std::string& name, const json& m) {
   c.items = number_field(m, k::items);
   c.flops = number_field(m, k::flops);
   c.limit = string_field(m, k::limit);
+  c.control = string_field(m, k::control);
   return c;
 }
 

@@ -43,6 +43,7 @@ json meta_json(const case_meta& m) {
             {k::cache, m.declared_cache}, {k::bound, m.host_bound ? "host" : "device"}, {k::size, m.size},
             {k::bytes, m.bytes}, {k::items, m.items}, {k::flops, m.flops}};
   if (!m.limit.empty()) j[k::limit] = m.limit;
+  if (!m.control.empty()) j[k::control] = m.control;
   if (!m.gated) j[k::gated] = false;
   return j;
 }
@@ -225,6 +226,7 @@ case_meta meta_of(const case_def& c) {
   m.items = c.work.items;
   m.flops = c.work.flops;
   m.limit = c.limit;
+  m.control = c.control;
   return m;
 }
 

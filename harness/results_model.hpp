@@ -65,6 +65,7 @@ struct case_meta {
   double size = 0;
   double bytes = 0, items = 0, flops = 0;  ///< work per run
   std::string limit;                    ///< the limits case its rate is shown against ("" none)
+  std::string control;                  ///< the limits case that stands for the machine in a comparison ("": limit)
 };
 
 /// One case of a run: its metadata, how it ended, its repetitions and its traced sample; then what the

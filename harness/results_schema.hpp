@@ -54,6 +54,7 @@ constexpr const char* bytes = "bytes";
 constexpr const char* items = "items";
 constexpr const char* flops = "flops";
 constexpr const char* limit = "limit";
+constexpr const char* control = "control";
 constexpr const char* gated = "gated";
 constexpr const char* rate = "rate";
 constexpr const char* unit = "unit";

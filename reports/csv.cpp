@@ -23,7 +23,7 @@ std::string counter(const cudabench::case_result& c, const char* name, double sc
 std::string results_csv(const cudabench::run_result& run, const cudabench::comparison* c) {
   std::string out = "name,status,median_us,repetitions,cv_pct,noise_pct,samples,bytes_per_second,items_per_second,"
                     "flops_per_second,bw_peak_pct,limit_pct,message";
-  if (c) out += ",baseline_median_us,change_pct,verdict,p_value,detectable_pct,gate_pct,gate_source";
+  if (c) out += ",baseline_median_us,change_pct,verdict,p_value,detectable_pct,gate_pct,gate_source,control,control_change_pct,normalized_change_pct";
   out += "\n";
   std::unordered_map<std::string, const cudabench::case_comparison*> verdict_of;
   if (c)
@@ -42,10 +42,12 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
       const bool measured = v && v->base_median_s > 0 && v->cur_median_s > 0;
       const bool tested = v && v->p_value;
       const std::string origin = v ? v->gate_origin() : "";
-      out += fmt::format(",{},{},{},{},{},{},{}", measured ? number(v->base_median_s * 1e6) : "", measured ? number(100 * v->change) : "",
+      const bool normalized = v && v->normalized_change;
+      out += fmt::format(",{},{},{},{},{},{},{},{},{},{}", measured ? number(v->base_median_s * 1e6) : "", measured ? number(100 * v->change) : "",
                          v ? cudabench::to_string(v->v) : "", tested ? number(*v->p_value) : "",
                          tested ? number(100 * v->detectable) : "", origin.empty() ? "" : number(100 * v->gate),
-                         origin.empty() ? "" : csv_field(origin));
+                         origin.empty() ? "" : csv_field(origin), normalized ? csv_field(v->control) : "",
+                         normalized ? number(100 * *v->control_change) : "", normalized ? number(100 * *v->normalized_change) : "");
     }
     out += "\n";
   }

@@ -114,6 +114,14 @@ fleet build_fleet(std::vector<fleet_member> members, const std::optional<std::st
       if (cell.measured() && ref.measured() && ref.median_s > 0) cell.ratio = cell.median_s / ref.median_s;
     }
   }
+  if (f.members.size() > 1) {
+    std::string boards;
+    for (const fleet_member& m : f.members)
+      if (m.run.device && !m.run.device->uuid.empty())
+        boards += fmt::format("{}{} {}{}", boards.empty() ? "" : ", ", m.label, cudabench::board_label(m.run.device->uuid),
+                              m.run.settings.host_name.empty() ? "" : " on " + m.run.settings.host_name);
+    if (!boards.empty()) f.notes.push_back("boards: " + boards);
+  }
   std::set<std::string> presets;
   for (const fleet_member& m : f.members) presets.insert(m.preset);
   if (presets.size() > 1) {

@@ -110,6 +110,13 @@ void read_verdicts(fleet_member& m, const std::string& path) {
     for (const auto& [verdict, n] : j["counts"].items())
       if (n.is_number_unsigned() && n.get<std::size_t>() > 0)
         m.verdict_summary += fmt::format("{}{} {}", m.verdict_summary.empty() ? "" : ", ", n.get<std::size_t>(), verdict);
+  if (auto machine = j.find("machine"); machine != j.end() && machine->is_object())
+    if (auto d = machine->find("differences"); d != machine->end() && d->is_array() && !d->empty()) {
+      std::string facts;
+      for (const auto& x : *d)
+        if (x.is_object() && x.value("fact", nlohmann::json()).is_string()) facts += (facts.empty() ? "" : ", ") + x["fact"].get<std::string>();
+      m.notes.push_back(fmt::format("{}: its verdict compared runs of different machines ({} differ)", m.label.empty() ? path : m.label, facts));
+    }
   m.verdict_source = path;
 }
 

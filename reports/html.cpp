@@ -125,8 +125,10 @@ std::string comparison_html(const cudabench::comparison& c) {
     const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
     const std::string origin = r.gate_origin();
     body += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        r.v == cudabench::verdict::not_gated ? "not-gated" : to_string(r.v), html_text(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
-                        r.cur_median_s > 0 ? cudabench::format_time(r.cur_median_s) : "-", measured ? format_change(r.change) : "-",
+                        r.v == cudabench::verdict::not_gated ? "not-gated" : r.v == cudabench::verdict::machine_differs ? "machine-differs" : to_string(r.v), html_text(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
+                        r.cur_median_s > 0 ? cudabench::format_time(r.cur_median_s) : "-",
+                        !measured ? "-" : r.normalized_change ? format_change(r.change) + "<br><small>normalized " + format_change(*r.normalized_change) + "</small>"
+                                                              : format_change(r.change),
                         measured ? pct(r.base_noise) : "-", measured ? pct(r.cur_noise) : "-",
                         r.p_value ? fmt::format("{:.3g}", *r.p_value) : "", measured ? pct(r.detectable) : "-",
                         origin.empty() ? "-" : html_text(fmt::format("{:.1f}% {}", 100 * r.gate, origin)), to_string(r.v));

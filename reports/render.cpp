@@ -28,9 +28,11 @@ std::string verdict_counts(const comparison& c) {
 std::string gates_summary(const comparison& c) {
   const auto& g = c.settings.gates;
   if (!g) return "gates: none (the default threshold for every case)";
-  return fmt::format("gates: {} ({} case(s) learned from {} run(s) of {}, preset {}; floor {:.1f}%, k {:g})",
-                     g->source.empty() ? "learned here" : g->source, g->cases.size(), g->runs.size(), g->device, g->preset,
-                     100 * g->settings.floor, g->settings.k);
+  const std::size_t boards = g->boards().size();
+  return fmt::format("gates: {} ({} case(s) learned from {} run(s){} of {}, preset {}{}; floor {:.1f}%, k {:g})",
+                     g->source.empty() ? "learned here" : g->source, g->cases.size(), g->runs.size(),
+                     boards ? fmt::format(" on {} board(s)", boards) : "", g->device, g->preset,
+                     g->normalized ? ", on each case's control scale" : "", 100 * g->settings.floor, g->settings.k);
 }
 
 std::string format_timeline_metric(const std::string& metric, double value) {
@@ -184,6 +186,9 @@ std::string verdict_json(const comparison& c) {
     j["gates"] = {{"file", g->source}, {"device", g->device}, {"preset", g->preset}, {"runs", g->runs.size()},
                   {"floor", g->settings.floor}, {"k", g->settings.k}, {"min_runs", g->settings.min_runs}};
   j["notes"] = c.header_notes;
+  json machine = json::array();
+  for (const auto& d : c.machine_differences) machine.push_back({{"fact", d.fact}, {"baseline", d.a}, {"current", d.b}});
+  j["machine"] = {{"same_board", c.same_board}, {"differences", machine}};
   json counts;
   for (verdict v : cudabench::all_verdicts) counts[to_string(v)] = c.count(v);
   j["counts"] = counts;
@@ -193,6 +198,11 @@ std::string verdict_json(const comparison& c) {
     if (r.base_median_s > 0) x["baseline_median_s"] = r.base_median_s;
     if (r.cur_median_s > 0) x["current_median_s"] = r.cur_median_s;
     if (r.base_median_s > 0 && r.cur_median_s > 0) x["change"] = r.change;
+    if (r.normalized_change) {
+      x["control"] = r.control;
+      x["control_change"] = *r.control_change;
+      x["normalized_change"] = *r.normalized_change;
+    }
     x["p_value"] = r.p_value ? json(*r.p_value) : json();
     x["detectable_change"] = r.p_value ? number_or_null(r.detectable) : json();
     const std::string origin = r.gate_origin();

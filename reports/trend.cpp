@@ -8,6 +8,7 @@
 #include <cmath>
 #include <exception>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -121,13 +122,35 @@ trend build_trend(const std::string& dir, double threshold, std::size_t hold, bo
     }
   }
   for (auto& s : t.series) s.shifts = sustained_shifts(s.medians_s, threshold, hold, &s.shift_sizes);
+  t.machines = machines_of(runs);
   return t;
+}
+
+std::vector<std::string> machines_of(const std::vector<cudabench::run_result>& runs) {
+  std::map<std::string, std::size_t> boards, hosts;
+  for (const auto& r : runs) {
+    if (r.device && !r.device->uuid.empty()) ++boards[cudabench::board_label(r.device->uuid)];
+    if (!r.settings.host_name.empty()) ++hosts[r.settings.host_name];
+  }
+  std::vector<std::string> out;
+  for (const auto* counts : {&boards, &hosts}) {
+    if (counts->size() < 2) continue;
+    std::string line = fmt::format("runs from {} {}: ", counts->size(), counts == &boards ? "boards" : "hosts");
+    bool first = true;
+    for (const auto& [name, n] : *counts) {
+      line += fmt::format("{}{} ({} run{})", first ? "" : ", ", name, n, n == 1 ? "" : "s");
+      first = false;
+    }
+    out.push_back(line);
+  }
+  return out;
 }
 
 std::string trend_terminal(const trend& t) {
   std::string out;
   for (const auto& u : t.unreadable) out += "left out (unreadable): " + terminal_text(u) + "\n";
   out += fmt::format("{} runs: {} .. {}\n", t.runs.size(), terminal_text(t.runs.front()), terminal_text(t.runs.back()));
+  for (const auto& m : t.machines) out += "note: " + terminal_text(m) + " (a step between boards may be the board's)\n";
   std::size_t flagged = 0;
   for (auto& s : t.series) {
     double last = std::nan("");
@@ -143,7 +166,8 @@ std::string trend_terminal(const trend& t) {
 }
 
 std::string trend_html(const trend& t) {
-  std::string body;
+  std::string body, notes;
+  for (const auto& m : t.machines) notes += "<p>note: " + html_text(m) + " (a step between boards may be the board's)</p>";
   for (auto& s : t.series) {
     std::vector<double> v;
     std::vector<std::string> labels;
@@ -157,7 +181,7 @@ std::string trend_html(const trend& t) {
     body += "<div class=\"chart\">" + svg::trend(s.name + " (ms)" + (s.shifts.empty() ? "" : " — sustained shift"), v, labels, marked) + "</div>\n";
   }
   return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>cudabench trend</title><style>body{font-family:sans-serif;margin:20px}"
-         ".chart{margin:8px 0}</style></head><body><h1>Trend over " + std::to_string(t.runs.size()) + " runs</h1>" + body + "</body></html>\n";
+         ".chart{margin:8px 0}</style></head><body><h1>Trend over " + std::to_string(t.runs.size()) + " runs</h1>" + notes + body + "</body></html>\n";
 }
 
 }  // namespace cudabench::reports

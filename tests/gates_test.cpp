@@ -221,7 +221,7 @@ TEST(Gates, TheReaderRefusesBadInputNamingTheProblem) {
   };
   EXPECT_NE(problem("{").find("invalid JSON"), std::string::npos);
   EXPECT_NE(problem("{\"benchmarks\": []}").find("not a gates file"), std::string::npos);
-  EXPECT_NE(problem(replaced("\"schema_version\": 1", "\"schema_version\": 2")).find("version"), std::string::npos);
+  EXPECT_NE(problem(replaced("\"schema_version\": 2", "\"schema_version\": 3")).find("version"), std::string::npos);
   EXPECT_NE(problem(replaced("\"device\"", "\"gpu\"")).find("'device' is missing"), std::string::npos);
   EXPECT_NE(problem(replaced("\"gate\": ", "\"gate\": -")).find("'gate'"), std::string::npos);
   EXPECT_NE(problem(replaced("\"runs\": 5", "\"runs\": \"5\"")).find("'runs'"), std::string::npos);

@@ -76,6 +76,11 @@ struct case_def {
   /// "limits/bidir_pinned", ...), or "": its speed of light is its bytes (FLOPs for limits/fma) at that
   /// case's measured rate, and reports show its time against it as "% of limit".
   std::string limit;
+  /// The `limits` case whose change between two runs stands for the machine's in a comparison of this case
+  /// ("" : its `limit`): where the case is bound by something other than what its rate is shown against (a
+  /// device kernel fed by host copies names "limits/h2d_pinned"). compare scales the case's time by that
+  /// limit's change, so a board with slower memory or host copies is not read as slower code.
+  std::string control;
   fixture_factory make;
 
   std::string name() const { return params.empty() ? family + "/" + variant : family + "/" + variant + "/" + params; }
