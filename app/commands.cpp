@@ -134,9 +134,13 @@ int gates_command(const run_options& o, const std::vector<std::string>& inputs) 
   std::optional<standard_output_aside> aside;
   if (sink.is_standard_output()) aside.emplace();
   sink.write(gates_json(t));
-  fmt::print("gates: {}: {} case(s) learned from {} run(s) of {} (preset {}; floor {:.1f}%, k {:g}, at least {} runs a case)\n",
+  std::size_t own_drift = 0;  // cases with enough pairs of one board for a drift of their own
+  for (const auto& [name, g] : t.cases) own_drift += g.same_board_gate > 0;
+  const std::size_t boards = t.boards().size();
+  fmt::print("gates: {}: {} case(s) learned from {} run(s) of {} on {} board(s) (preset {}; floor {:.1f}%, k {:g}, at least {} runs a "
+             "case; {} with a drift of one board of their own)\n",
              reports::terminal_text(*o.gates_out), t.cases.size(), t.runs.size(), reports::terminal_text(t.device),
-             reports::terminal_text(t.preset), 100 * gs.floor, gs.k, gs.min_runs);
+             boards ? std::to_string(boards) : "unrecorded", reports::terminal_text(t.preset), 100 * gs.floor, gs.k, gs.min_runs, own_drift);
   return 0;
 }
 

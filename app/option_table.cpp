@@ -177,7 +177,7 @@ const std::array table{
   option_spec{.name = "--csv", .placeholder = "FILE", .commands = run | compare | report | fleet, .apply = store_output,
               .output = &o_::csv_path, .child = in_child::suffix, .whole_run = true,
               .help = "one row per case: name, status, median_us, repetitions, cv_pct, noise_pct, samples, throughputs, "
-                      "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value, detectable_pct, gate_pct, gate_source in a comparison; blank where no test ran or no gate applies); fleet: one row per case and model "
+                      "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value, detectable_pct, gate_pct, gate_source, control, control_change_pct, normalized_change_pct in a comparison; blank where no test ran, no gate applies or the case was not judged on its control); fleet: one row per case and model "
                       "(name, family, model, label, reference, status, median_us, noise_pct, limit_pct, ratio, verdict)"},
   option_spec{.name = "--verdict", .placeholder = "FILE", .commands = run | compare, .apply = store_output,
               .output = &o_::verdict_path, .child = in_child::suffix, .whole_run = true,

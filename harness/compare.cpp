@@ -231,10 +231,18 @@ struct machine_controls {
 /// Compares a case on its control's scale where both runs measured the control: the current times are
 /// multiplied by the control's rate change, so the test and the gate judge what the board does not explain;
 /// the measured change is kept beside it. Elsewhere the case is compared as measured.
+/// The limits measure the machine: their change is the board's, never the code's.
 case_comparison compare_on_control(const case_result& b, const case_result& c, const compare_settings& s, const machine_controls& m) {
   const auto base_rate = control_rate(c, m.base), cur_rate = control_rate(c, m.cur);
   const bool both_ok = b.status == case_status::ok && c.status == case_status::ok && b.median_s > 0 && c.median_s > 0;
-  if (!base_rate || !cur_rate || !both_ok) return compare_case(b, c, s, m.same_board);
+  if (!base_rate || !cur_rate || !both_ok) {
+    case_comparison r = compare_case(b, c, s, m.same_board);
+    if (c.family == limits_family && (r.v == verdict::regression || r.v == verdict::improvement)) {
+      r.v = verdict::machine_differs;
+      r.note += (r.note.empty() ? "" : "; ") + std::string("a limit of the machine: reported, never failing");
+    }
+    return r;
+  }
   const double factor = *cur_rate / *base_rate;
   case_result scaled = c;
   for (double& x : scaled.samples_s) x *= factor;
@@ -312,10 +320,6 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
       continue;
     }
     case_comparison r = compare_on_control(*b, c, s, controls);
-    if (c.family == limits_family && (r.v == verdict::regression || r.v == verdict::improvement)) {
-      r.v = verdict::machine_differs;  // the limits measure the machine: its change is the board's, never the code's
-      r.note += (r.note.empty() ? "" : "; ") + std::string("a limit of the machine: reported, never failing");
-    }
     if (!b->label.empty() && !c.label.empty() && b->label != c.label)
       r.note += (r.note.empty() ? "" : "; ") + fmt::format("label changed: '{}' -> '{}'", b->label, c.label);
     if (r.base_median_s > 0 && r.cur_median_s > 0) log_ratios[r.family].push_back(std::log(r.cur_median_s / r.base_median_s));

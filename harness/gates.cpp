@@ -24,8 +24,9 @@ using json = nlohmann::ordered_json;
 /// 2 adds each run's board, each case's same-board and across-board drifts and boards, and "normalized";
 /// version 1 files are read as they are (none of these).
 constexpr int gates_schema_version = 2;
-/// Fewer pairs of runs of one board (or of two boards) than this estimate no drift of their own.
-constexpr std::size_t min_board_pairs = 4;
+/// Fewer pairs of runs of one board than this estimate no drift of their own (a same-board gate is tighter than
+/// the gate, so it waits for more evidence); fewer pairs of runs of two boards than the second, no drift across.
+constexpr std::size_t min_same_board_pairs = 6, min_across_board_pairs = 4;
 constexpr const char* gates_kind = "cudabench gates";
 
 /// Runs at most this far apart are paired: more pairs than consecutive runs alone make the estimate steadier
@@ -90,7 +91,7 @@ learned_gate learned_gate::for_pair(bool same_board) const {
 
 double pair_drift(std::vector<double> abs_log_ratios, std::size_t min_pairs) {
   if (abs_log_ratios.size() < std::max<std::size_t>(min_pairs, 1)) return std::numeric_limits<double>::quiet_NaN();
-  return mad_to_stddev * median(std::move(abs_log_ratios));
+  return mad_to_stddev * lower_median(std::move(abs_log_ratios));
 }
 
 double between_run_drift(const std::vector<double>& medians_s) {
@@ -116,25 +117,30 @@ struct history_point {
 };
 
 /// A case's gate from its history in date order: the drift over neighbouring runs (as between_run_drift), and
-/// apart from it the drifts of pairs of one board and of pairs of two boards.
+/// apart from it the drifts of pairs of one board (neighbours in that board's own runs) and of pairs of two
+/// boards (neighbours in the history). Neighbours only, as between_run_drift pairs them: a real step in the
+/// history then spoils only the few pairs across it.
 learned_gate gate_of(const std::vector<history_point>& h, const gate_settings& s) {
   const bool scaled = std::all_of(h.begin(), h.end(), [](const history_point& p) { return p.scaled.has_value(); });
   std::vector<double> values;
   for (const history_point& p : h) values.push_back(scaled ? *p.scaled : p.median_s);
   std::vector<double> same, across;
-  std::set<std::string> boards;
+  std::map<std::string, std::vector<std::size_t>> by_board;  // each board's runs, in date order
   for (std::size_t i = 0; i < h.size(); ++i) {
-    if (!h[i].board.empty()) boards.insert(h[i].board);
-    for (std::size_t j = 0; j < i; ++j) {
-      if (h[i].board.empty() || h[j].board.empty()) continue;
-      (h[i].board == h[j].board ? same : across).push_back(std::fabs(std::log(values[i] / values[j])));
-    }
+    if (h[i].board.empty()) continue;
+    by_board[h[i].board].push_back(i);
+    for (std::size_t j = i > pair_reach ? i - pair_reach : 0; j < i; ++j)
+      if (!h[j].board.empty() && h[j].board != h[i].board) across.push_back(std::fabs(std::log(values[i] / values[j])));
   }
+  for (const auto& [board, runs] : by_board)
+    for (std::size_t a = 1; a < runs.size(); ++a)
+      for (std::size_t b = a > pair_reach ? a - pair_reach : 0; b < a; ++b)
+        same.push_back(std::fabs(std::log(values[runs[a]] / values[runs[b]])));
   learned_gate g;
   g.drift = between_run_drift(values);
   g.runs = h.size();
-  g.boards = boards.size();
-  const double within = pair_drift(same, min_board_pairs), between = pair_drift(across, min_board_pairs);
+  g.boards = by_board.size();
+  const double within = pair_drift(same, min_same_board_pairs), between = pair_drift(across, min_across_board_pairs);
   if (std::isfinite(within)) {
     g.same_board_drift = within;
     g.same_board_gate = std::max(s.floor, s.k * within);

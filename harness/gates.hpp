@@ -72,8 +72,9 @@ struct gate_table {
 /// fewer than two medians.
 double between_run_drift(const std::vector<double>& medians_s);
 
-/// The spread of the change between two runs from the |log ratio| of pairs of runs: 1.4826 x their median (for
-/// normal changes an estimate of their standard deviation); NaN with fewer than `min_pairs` pairs.
+/// The spread of the change between two runs from the |log ratio| of pairs of runs: 1.4826 x their lower median
+/// (for normal changes about their standard deviation, a little under it for few pairs); NaN with fewer than
+/// `min_pairs` pairs.
 double pair_drift(std::vector<double> abs_log_ratios, std::size_t min_pairs);
 
 /// Learns the gates of the gated device cases (gated, not host-bound, status ok) of `runs`, taken oldest first

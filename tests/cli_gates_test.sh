@@ -10,7 +10,7 @@ report="$build/app/cudabench-report" bench="$build/bench/cudabench" fx="$src/tes
 
 # The trend fixture: eight nightly runs; conv2d/tiled/4096 steps up 15% from the fifth, image/sync has one +40% night.
 check "gates over a trend directory" 0 "$(run "$report" gates "$fx/trend" --out "$tmp/g.gates.json")" \
-  'grep -q "4 case(s) learned from 8 run(s) of NVIDIA H100 80GB HBM3 (preset nightly" "$tmp/out"' \
+  'grep -q "4 case(s) learned from 8 run(s) of NVIDIA H100 80GB HBM3 on [a-z0-9]* board(s) (preset nightly" "$tmp/out"' \
   'py "assert j[\"kind\"] == \"cudabench gates\" and j[\"device\"] == \"NVIDIA H100 80GB HBM3\" and j[\"preset\"] == \"nightly\"" "$tmp/g.gates.json"' \
   'py "assert [r[\"file\"] for r in j[\"runs\"]] == [\"nightly-%d.json\" % i for i in range(8)], j[\"runs\"]" "$tmp/g.gates.json"' \
   'py "assert j[\"floor\"] == 0.015 and j[\"k\"] == 6 and j[\"min_runs\"] == 5" "$tmp/g.gates.json"' \
