@@ -1,30 +1,32 @@
 #!/usr/bin/env bash
-# Verdicts across boards, from what tools/validation/device_boards.sh left (nightly-<board>.json.gz and
-# extra-<board>.json.gz in one or more folders) and the kept runs (tools/validation/runs/h100):
-#  1. A/A: each new nightly run against the stored baseline, with gates learned from every other run (kept and
-#     new, the run itself held out): regressions, improvements, machine differs, and the largest normalized
-#     change over its gate.
+# Verdicts across boards, from the kept runs: the nightly runs of tools/validation/runs/h100 (those that
+# tools/validation/device_boards.sh made are kept there as nightly-board-<board>.json.gz) and its extra-work runs
+# (tools/validation/runs/h100-extra/extra-<board>.json.gz):
+#  1. A/A: each nightly-board-* run against the stored baseline, with gates learned from every other kept run
+#     (the run itself held out): regressions, improvements, machine differs, and the largest normalized change
+#     over its gate.
 #  2. Detection: each extra-work run (reduce and matmul doing PCT% more real work) against the nightly run of
-#     the same board and against the stored baseline (another board), with the same held-out gates: per gated
-#     device case of 20 us or more, the normalized change, the gate, and whether it was flagged.
-# Usage: tools/validation/boards_table.sh FOLDER...   (REPORT: the cudabench-report binary, default build/app/...)
+#     the same board and against the stored baseline (another board), with gates learned without that board's
+#     nightly run: per gated device case of 20 us or more, the normalized change, the gate, and whether it was
+#     flagged.
+# Usage: tools/validation/boards_table.sh [RUNS_DIR [EXTRA_DIR]]   (REPORT: the cudabench-report binary,
+#        default build/app/cudabench-report; BASELINE: the stored baseline)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 report=${REPORT:-$root/build/app/cudabench-report}
 baseline=${BASELINE:-$root/reports/baselines/NVIDIA_H100_80GB_HBM3/nightly.json}
-kept=${KEPT:-$root/tools/validation/runs/h100}
+kept=${1:-$root/tools/validation/runs/h100}
+extra=${2:-$root/tools/validation/runs/h100-extra}
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/all" "$tmp/new" "$tmp/extra"
 for f in "$kept"/*.json.gz; do gunzip -c "$f" >"$tmp/all/$(basename "$f" .gz)"; done
-for d in "$@"; do
-  for f in "$d"/nightly-*.json.gz; do [ -e "$f" ] && gunzip -c "$f" >"$tmp/new/$(basename "$f" .gz)"; done
-  for f in "$d"/extra-*.json.gz; do [ -e "$f" ] && gunzip -c "$f" >"$tmp/extra/$(basename "$f" .gz)"; done
-done
-cp "$tmp"/new/*.json "$tmp/all/"
+for f in "$tmp"/all/nightly-board-*.json; do [ -e "$f" ] && ln -s "$f" "$tmp/new/"; done
+for f in "$extra"/extra-*.json.gz; do [ -e "$f" ] && gunzip -c "$f" >"$tmp/extra/$(basename "$f" .gz)"; done
 echo "runs for the gates: $(ls "$tmp/all" | wc -l) ($(ls "$tmp/new" | wc -l) new)"
 held_out_gates() {  # $1: the run left out; writes $tmp/held.gates.json
+  local run
   rm -rf "$tmp/rest" && mkdir "$tmp/rest"
-  for f in "$tmp"/all/*.json; do [ "$(basename "$f")" = "$(basename "$1")" ] || ln -s "$f" "$tmp/rest/"; done
+  for run in "$tmp"/all/*.json; do [ "$(basename "$run")" = "$(basename "$1")" ] || ln -s "$run" "$tmp/rest/"; done
   "$report" gates "$tmp/rest" --out "$tmp/held.gates.json" >"$tmp/gates.txt" || { cat "$tmp/gates.txt" >&2; exit 2; }
 }
 echo
@@ -49,7 +51,7 @@ echo
 echo "Detection: extra-work runs (gated device cases of 20 us or more)"
 for e in "$tmp"/extra/*.json; do
   board=$(basename "$e" .json | sed 's/^extra-//')
-  same="$tmp/new/nightly-$board.json"
+  same="$tmp/new/nightly-board-$board.json"
   held_out_gates "$same"
   for base in "$same" "$baseline"; do
     [ -e "$base" ] || continue

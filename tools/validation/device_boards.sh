@@ -3,8 +3,9 @@
 # (nvidia-smi, and the facts a run records), the full nightly with rounds, then the nightly preset over the
 # limits and the device cases of reduce and matmul with CUDABENCH_EXTRA_WORK=PCT (default 2): reduce reads PCT%
 # more of its input, matmul multiplies a second pair of matrices with PCT% of the FLOPs. Results under $OUT as
-# nightly-<board>.json.gz and extra-<board>.json.gz (<board>: the uuid's first 8 hex digits); compare them here
-# with tools/validation/boards_table.sh.
+# nightly-<board>.json.gz and extra-<board>.json.gz (<board>: the uuid's first 8 hex digits); kept here as
+# tools/validation/runs/h100/nightly-board-<board>.json.gz and runs/h100-extra/extra-<board>.json.gz, they are
+# compared by tools/validation/boards_table.sh.
 # Usage: [SKIP_EXTRA=1] tools/validation/device_boards.sh [PCT]   (SKIP_EXTRA: the nightly alone)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
