@@ -40,7 +40,7 @@ echo "ok   every installed header compiles on its own (what it names is installe
 cmake -S "$src/examples/external" -B "$ext" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1 || fail "configuring examples/external against the package"
 cmake --build "$ext" -j 2 >"$tmp/log" 2>&1 || fail "building examples/external"
-echo "ok   examples/external configures and builds with find_package(cudabench 0.3)"
+echo "ok   examples/external configures and builds with find_package(cudabench 0.4)"
 link=$(find "$ext" -name link.txt -path '*saxpy_bench*' | head -n 1)
 [ -n "$link" ] || fail "no link line found for saxpy_bench"
 if grep -qi cudnn "$link" || ldd "$ext/saxpy_bench" | grep -qi cudnn; then fail "cuDNN is on the external project's link line"; fi
@@ -115,7 +115,18 @@ mkdir -p "$tmp/v1" && cp "$src"/examples/external/saxpy* "$tmp/v1/" && cp "$tmp/
 if cmake -S "$tmp/v1" -B "$tmp/v1b" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1; then
   fail "find_package(cudabench 1.0) accepted the installed version"
 fi
-echo "ok   the version file refuses an incompatible version"
+# A project written against 0.3's API: refused by the version file, with both versions named and the migration's place
+sed 's/find_package(cudabench [0-9.]* REQUIRED)/find_package(cudabench 0.3 REQUIRED)/' "$src/examples/external/CMakeLists.txt" >"$tmp/v1/CMakeLists.txt"
+if cmake -S "$tmp/v1" -B "$tmp/v03" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1; then
+  fail "find_package(cudabench 0.3) accepted the installed version, whose API is not 0.3's"
+fi
+version=$(sed -n 's/^project(cudabench VERSION \([0-9.]*\) .*/\1/p' "$src/CMakeLists.txt")
+tr -s ' \n' '  ' <"$tmp/log" >"$tmp/log1"
+grep -q "cudabench $version (.*) refuses a request for 0\.3: its API is ${version%.*}'s, not 0\.3's ($prefix/share/doc/cudabench/CHANGELOG\.md tells" "$tmp/log1" \
+  && grep -q 'requested version "0\.3"' "$tmp/log1" && grep -q "version: $version" "$tmp/log1" \
+  || fail "find_package(cudabench 0.3): the refusal does not name both versions and CHANGELOG.md"
+grep -q "^## $version\$" "$prefix/share/doc/cudabench/CHANGELOG.md" && grep -q '^## 0\.3\.0$' "$src/CHANGELOG.md" || fail "CHANGELOG.md has no section for $version or 0.3.0"
+echo "ok   the version file refuses an incompatible version; a request for 0.3 is refused naming both versions and CHANGELOG.md"
 
 cd "$tmp" || exit 1
 "$ext/saxpy_bench" --list >"$tmp/list" 2>&1 || fail "saxpy_bench --list"
