@@ -30,6 +30,7 @@
 #include "cudabench/limits.hpp"
 #include "cudabench/registry.hpp"
 #include "harness/atomic_file.hpp"
+#include "harness/build_info.hpp"
 #include "harness/output_sink.hpp"
 #include "harness/device_query.hpp"
 #include "harness/format.hpp"
@@ -145,8 +146,8 @@ std::optional<int> read_command_line(const std::vector<std::string>& args, run_o
   return 0;
 }
 
-/// Refuses, before anything runs, a baseline that cannot be read or is of another GPU model than this one
-/// (unless the settings allow a mismatch).
+/// Refuses, before anything runs, a baseline that cannot be read, is of another GPU model than this one or was
+/// built otherwise than this binary's cases (unless the settings allow a mismatch).
 void check_baseline_device(const std::string& compare_path, const device_info& dev, const compare_settings& cmp) {
   const run_result base = load_run(compare_path);
   const std::string here = dev.available ? dev.name : "no GPU";
@@ -157,6 +158,11 @@ void check_baseline_device(const std::string& compare_path, const device_info& d
   if (!cmp.allow_device_mismatch && there != here)
     throw input_error(fmt::format("{}: a baseline of {}, and this run is on {}: refused before running; "
                                   "pass --allow-device-mismatch to compare anyway", compare_path, there, here));
+  run_result this_binary;
+  this_binary.settings.build = registered_build();
+  if (const std::string problem = build_mismatch(base, this_binary); !problem.empty() && !cmp.allow_build_mismatch)
+    throw input_error(fmt::format("{}: the baseline and this binary are {}: refused before running; "
+                                  "pass --allow-build-mismatch to compare anyway", compare_path, problem));
 }
 
 /// What a run writes and what it compares against.
@@ -292,6 +298,8 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
   const bool supervised = opt.watchdog_s > 0;
   const device_info dev = query_device(opt.device, !supervised);  // a supervisor's workers create the contexts
   const planned_outputs out = plan_outputs(opt, dev, p.name);     // refused before the first case runs
+  if (const std::string warning = unoptimized_warning(registered_build(), library_build_type()); !warning.empty())
+    fmt::print(stderr, "{}: {}\n", program_name(), warning);
   std::optional<standard_output_aside> aside;  // an output on standard output ("-") stands there alone
   if (out.list.uses_standard_output()) aside.emplace();
 
