@@ -13,6 +13,7 @@
 #include <functional>
 #include <set>
 
+#include "app/foreign_benchmarks.hpp"
 #include "app/table_reporter.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/device_query.hpp"
@@ -146,6 +147,8 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
     write_file_atomically(worker->results_path(), to_json(so_far).dump(1) + "\n");
   };
   case_body body(driver, progress, p, dev, worker, save);
+  // The binary's own Google Benchmark registrations run apart from these (foreign_benchmarks.hpp).
+  const std::string others = google_benchmark_filter_excluding(google_benchmark_names());
   for (const case_def* c : selected) {
     auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&body, c](benchmark::State& st) { body.run(st, *c); });
     b->Iterations(1)->Repetitions(p.repetitions)->UseManualTime()->Unit(benchmark::kMicrosecond);
@@ -153,7 +156,7 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
   // Google Benchmark drives the repetitions; its flags were read by our parser, so it gets none.
   int gb_argc = 1;
   benchmark::Initialize(&gb_argc, argv);
-  benchmark::RunSpecifiedBenchmarks(&display);
+  benchmark::RunSpecifiedBenchmarks(&display, others);
   benchmark::Shutdown();
   out.host_context = display.host_context();
   out.results = finished_only(driver, body.finished());

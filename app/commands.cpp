@@ -43,6 +43,7 @@ compare_settings compare_settings_from(const run_options& o) {
   if (o.host_threshold_pct) s.host_threshold = *o.host_threshold_pct / 100;
   if (o.noise_floor) s.noise_floor = *o.noise_floor;
   s.allow_device_mismatch = o.allow_device_mismatch;
+  s.allow_build_mismatch = o.allow_build_mismatch;
   return s;
 }
 

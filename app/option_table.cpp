@@ -240,6 +240,10 @@ const std::array table{
   option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = run | compare | trend | bisect,
               .apply = ACT { s.options.allow_device_mismatch = true; },
               .help = "compare runs from different GPU models or clocks"},
+  option_spec{.name = "--allow-build-mismatch", .kind = arity::flag, .commands = run | compare | bisect,
+              .apply = ACT { s.options.allow_build_mismatch = true; },
+              .help = "compare runs whose cases were built differently (build type, optimization or assertions: "
+                      "context.cudabench.build)"},
   option_spec{.name = "--reference", .placeholder = "MODEL", .commands = fleet,
               .apply = ACT { store_text(spec, v, s.options.reference); },
               .help = "the model the ratios divide by: its GPU name or its slug as baselines are stored (default: the first run's)"},

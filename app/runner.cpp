@@ -19,6 +19,7 @@
 #include "app/case_execution.hpp"
 #include "app/commands.hpp"
 #include "app/fanout.hpp"
+#include "app/foreign_benchmarks.hpp"
 #include "app/option_table.hpp"
 #include "app/options.hpp"
 #include "app/outputs.hpp"
@@ -30,6 +31,7 @@
 #include "cudabench/limits.hpp"
 #include "cudabench/registry.hpp"
 #include "harness/atomic_file.hpp"
+#include "harness/build_info.hpp"
 #include "harness/output_sink.hpp"
 #include "harness/device_query.hpp"
 #include "harness/format.hpp"
@@ -145,8 +147,8 @@ std::optional<int> read_command_line(const std::vector<std::string>& args, run_o
   return 0;
 }
 
-/// Refuses, before anything runs, a baseline that cannot be read or is of another GPU model than this one
-/// (unless the settings allow a mismatch).
+/// Refuses, before anything runs, a baseline that cannot be read, is of another GPU model than this one or was
+/// built otherwise than this binary's cases (unless the settings allow a mismatch).
 void check_baseline_device(const std::string& compare_path, const device_info& dev, const compare_settings& cmp) {
   const run_result base = load_run(compare_path);
   const std::string here = dev.available ? dev.name : "no GPU";
@@ -157,6 +159,11 @@ void check_baseline_device(const std::string& compare_path, const device_info& d
   if (!cmp.allow_device_mismatch && there != here)
     throw input_error(fmt::format("{}: a baseline of {}, and this run is on {}: refused before running; "
                                   "pass --allow-device-mismatch to compare anyway", compare_path, there, here));
+  run_result this_binary;
+  this_binary.settings.build = registered_build();
+  if (const std::string problem = build_mismatch(base, this_binary); !problem.empty() && !cmp.allow_build_mismatch)
+    throw input_error(fmt::format("{}: the baseline and this binary are {}: refused before running; "
+                                  "pass --allow-build-mismatch to compare anyway", compare_path, problem));
 }
 
 /// What a run writes and what it compares against.
@@ -257,8 +264,9 @@ std::vector<const case_def*> selection_for(const suite& s, const run_options& op
   return listed;
 }
 
-/// --list: names only (as Google Benchmark's --benchmark_list_tests), or each with where it runs and how.
-int list_cases(const run_options& opt, const std::vector<const case_def*>& selected) {
+/// --list: names only (as Google Benchmark's --benchmark_list_tests), or each with where it runs and how; the
+/// binary's Google Benchmark registrations after its families' cases.
+int list_cases(const run_options& opt, const std::vector<const case_def*>& selected, const std::vector<std::string>& google) {
   for (const case_def* c : selected) {
     if (opt.list_names_only) fmt::print("{}\n", c->name());
     else
@@ -266,7 +274,21 @@ int list_cases(const run_options& opt, const std::vector<const case_def*>& selec
                  c->on == where::gpu && c->cache == cache_state::cold ? " cold-L2" : "",
                  c->on == where::cpu || c->host_bound ? " host-bound" : "", c->gated ? "" : " not-gated");
   }
+  for (const std::string& name : google) {
+    if (opt.list_names_only) fmt::print("{}\n", name);
+    else fmt::print("{:<44} cpu host-bound google-benchmark\n", name);
+  }
   return 0;
+}
+
+/// The binary's selected Google Benchmark registrations, run after its own cases (in this process: they are
+/// host code, as in a Google Benchmark binary) and added to the run as host-bound cases.
+void run_google_cases(run_result& current, const std::vector<std::string>& google, const preset& p, const device_info& dev,
+                      const run_info& info, std::size_t before, const table_style& style) {
+  table_reporter display(dev, info, before + google.size(), before, p.rounds <= 1, style);
+  google_benchmark_run ran = run_google_benchmarks(google, p.repetitions * p.rounds, display);
+  if (current.host.empty()) current.host = std::move(ran.host_context);
+  add_google_benchmark_cases(current, google, ran.results);
 }
 
 /// Stopped early by `sig`: the finished cases go to --json marked incomplete (nothing else: no comparison,
@@ -288,17 +310,23 @@ int finish_interrupted(int sig, const run_result& partial, const planned_outputs
 /// The selected cases of a run (not a worker): in worker processes under a watchdog, or here; then the
 /// limits, the trace and every output.
 int run_selected(const run_options& opt, const std::vector<std::string>& args, const preset& p, const suite& s,
-                 const std::vector<const case_def*>& selected, run_description run, char** argv) {
+                 const std::vector<const case_def*>& selected, const std::vector<std::string>& google, run_description run,
+                 char** argv) {
   const bool supervised = opt.watchdog_s > 0;
   const device_info dev = query_device(opt.device, !supervised);  // a supervisor's workers create the contexts
   const planned_outputs out = plan_outputs(opt, dev, p.name);     // refused before the first case runs
+  if (const std::string warning = unoptimized_warning(registered_build(), library_build_type()); !warning.empty())
+    fmt::print(stderr, "{}: {}\n", program_name(), warning);
   std::optional<standard_output_aside> aside;  // an output on standard output ("-") stands there alone
   if (out.list.uses_standard_output()) aside.emplace();
 
   std::function<run_result(const run_description&)> results;
   case_execution here;
   supervised_run sr;
-  if (supervised) {
+  if (selected.empty()) {  // Google Benchmark's registrations only
+    install_stop_signals();
+    results = [&](const run_description& r) { return make_run_result(nlohmann::ordered_json(), dev, r, s, selected, {}); };
+  } else if (supervised) {
     std::vector<std::string> names;
     for (const case_def* c : selected) names.push_back(c->name());
     sr = run_rounds(args, names, opt.watchdog_s, opt.trace_path.has_value(), {p.rounds, run.shuffle_seed.value_or(0)});
@@ -313,12 +341,13 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
     return finish_interrupted(sig, results(run), out, opt, selected.size());
   }
   run_result current = results(run);
-  attach_limits(current, dev, p.name, opt.baseline_dir);
   const table_style style = table_style_of(opt);
+  if (!google.empty()) run_google_cases(current, google, p, dev, run.info, selected.size(), style);
+  attach_limits(current, dev, p.name, opt.baseline_dir);
   if (p.rounds > 1) print_run_table(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), style);
   print_skipped(current, style);
   const outcome_counts n = count_outcomes(current);
-  fmt::print("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size(), n.measured, n.skipped, n.failed);
+  fmt::print("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size() + google.size(), n.measured, n.skipped, n.failed);
   if (opt.trace_path) {
     trace_log none;
     none.note = "no worker process wrote a timeline";
@@ -337,11 +366,13 @@ int run_command(const run_options& opt, const std::vector<std::string>& args, ch
   const preset p = preset_for(opt);
   const suite s = build_suite(p);
   const std::vector<const case_def*> selected = selection_for(s, opt, p, worker);
-  if (selected.empty()) {
+  // The binary's own BENCHMARK() registrations (a worker runs the families' cases only).
+  const std::vector<std::string> google = worker ? std::vector<std::string>{} : select_google_benchmarks(google_benchmark_names(), opt);
+  if (selected.empty() && google.empty()) {
     fmt::print(stderr, "{}: no case matches --filter={} (see --list)\n", program_name(), printable(opt.filter));
     return 2;
   }
-  if (opt.list) return list_cases(opt, selected);
+  if (opt.list) return list_cases(opt, selected, google);
   run_description run;
   run.info = collect_run_info(p.name, p.repetitions * p.rounds);
   run.info.rounds = p.rounds;
@@ -349,7 +380,7 @@ int run_command(const run_options& opt, const std::vector<std::string>& args, ch
   if (p.rounds > 1 && !worker) run.shuffle_seed = opt.shuffle_seed ? *opt.shuffle_seed : fresh_shuffle_seed();
   run.cache = opt.cache;
   if (opt.inject_regex) run.injected = fmt::format("{}:{:g}", *opt.inject_regex, opt.inject_pct);
-  if (!worker) return run_selected(opt, args, p, s, selected, run, argv);
+  if (!worker) return run_selected(opt, args, p, s, selected, google, run, argv);
   install_stop_signals();
   return run_as_worker(*worker, opt, p, s, selected, run, argv);
 }

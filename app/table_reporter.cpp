@@ -11,6 +11,7 @@
 #include <map>
 #include <vector>
 
+#include "harness/build_info.hpp"
 #include "harness/format.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/measure.hpp"
@@ -44,6 +45,7 @@ bool table_reporter::ReportContext(const Context& ctx) {
     caches.push_back({{"type", c.type}, {"level", c.level}, {"size", c.size}, {"num_sharing", c.num_sharing}});
   host_["caches"] = caches;
   host_["load_avg"] = ctx.cpu_info.load_avg;
+  host_["library_build_type"] = library_build_type();  // as Google Benchmark writes it (cudabench's library here)
 
   if (continues_ || !rows_) return true;  // the table goes on under the header an earlier process printed
   print_header(ctx.cpu_info.num_cpus);

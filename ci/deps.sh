@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs what the build needs and the machine lacks (Debian/Ubuntu packages), or says exactly what to run.
-# Usage: ci/deps.sh [--tests]   (--tests: also the test-only tools; a browser for the HTML test is best effort)
+# Checks that what the build needs is where CMake finds it (system directories, pkg-config, CMAKE_PREFIX_PATH,
+# <Package>_ROOT); what is not, it installs as root on Debian/Ubuntu, or says what to do. CUDABENCH_SKIP_DEPS=1 skips it.
+# Usage: ci/deps.sh [--tests]   (--tests: also the test-only packages and tools; a browser for the HTML test is best effort)
 # Exit status: 0 ready, 2 something is missing and could not be installed here.
 set -uo pipefail
 
+[ "${CUDABENCH_SKIP_DEPS:-}" = 1 ] && exit 0  # the prerequisites are the user's to provide (CMake says what it misses)
 want_tests=0
 [ "${1:-}" = "--tests" ] && want_tests=1
 
@@ -13,26 +15,38 @@ if ! command -v nvcc >/dev/null 2>&1 && [ ! -x "$cuda_root/bin/nvcc" ]; then
   exit 2
 fi
 
-# package -> a file that shows it is there (however it was installed)
-declare -A probe=(
-  [cmake]=/usr/bin/cmake
-  [g++]=/usr/bin/g++
-  [libbenchmark-dev]=/usr/include/benchmark/benchmark.h
-  [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
-  [libfmt-dev]=/usr/include/fmt/core.h
-  [libgtest-dev]=/usr/include/gtest/gtest.h
-  [libre2-dev]=/usr/include/re2/re2.h
-  [pkg-config]=/usr/bin/pkg-config
-)
+# A library is there where CMake would find it: pkg-config knows it, or its header is in a system include
+# directory, under a prefix of CMAKE_PREFIX_PATH or under <Package>_ROOT. (CUDABENCH_DEPS_SYSTEM_INCLUDE
+# replaces the system directories, for a test.)
+system_include=${CUDABENCH_DEPS_SYSTEM_INCLUDE:-/usr/include /usr/local/include}
+found_lib() {  # found_lib HEADER PC_NAME ROOT_VARIABLE
+  local dirs=($system_include) p root
+  IFS=: read -r -a p <<<"${CMAKE_PREFIX_PATH:-}"
+  for root in "${p[@]}"; do [ -n "$root" ] && dirs+=("$root/include"); done
+  root=${!3:-}
+  [ -n "$root" ] && dirs+=("$root/include")
+  [ -n "$2" ] && command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$2" 2>/dev/null && return 0
+  for root in "${dirs[@]}"; do [ -e "$root/$1" ] && return 0; done
+  return 1
+}
 missing=()
-for pkg in cmake g++ libbenchmark-dev nlohmann-json3-dev libfmt-dev libgtest-dev libre2-dev pkg-config; do
-  [ -e "${probe[$pkg]}" ] || missing+=("$pkg")
-done
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+found_lib benchmark/benchmark.h benchmark benchmark_ROOT || missing+=(libbenchmark-dev)
+found_lib nlohmann/json.hpp nlohmann_json nlohmann_json_ROOT || missing+=(nlohmann-json3-dev)
+found_lib fmt/core.h fmt fmt_ROOT || missing+=(libfmt-dev)
+found_lib re2/re2.h re2 RE2_ROOT || missing+=(libre2-dev)
 if [ "$want_tests" = 1 ]; then
+  found_lib gtest/gtest.h gtest GTest_ROOT || missing+=(libgtest-dev)  # the tests only
   command -v python3 >/dev/null 2>&1 || missing+=(python3)
   python3 -c "import yaml" >/dev/null 2>&1 || missing+=(python3-yaml)  # the workflow lint test
   /usr/bin/python3 -c "import scipy" >/dev/null 2>&1 || missing+=(python3-scipy)  # Google Benchmark's compare.py test (Debian's python)
   command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)  # cudabench-pack, in the install test
+fi
+if [ ${#missing[@]} -gt 0 ] && [ "${CUDABENCH_DEPS_DRY_RUN:-}" = 1 ]; then
+  echo "run_bench: not found where CMake looks: ${missing[*]}" >&2
+  exit 2
 fi
 
 apt_install() {
@@ -45,8 +59,9 @@ apt_install() {
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
-    echo "run_bench: missing packages; install them with:" >&2
-    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    echo "run_bench: not found where CMake looks (system, pkg-config, CMAKE_PREFIX_PATH, <Package>_ROOT): ${missing[*]};" >&2
+    echo "  install them (Debian/Ubuntu: sudo apt-get install -y ${missing[*]}), or point CMAKE_PREFIX_PATH at where they are," >&2
+    echo "  or set CUDABENCH_SKIP_DEPS=1 to leave the check to CMake" >&2
     exit 2
   fi
   echo "installing: ${missing[*]}" >&2

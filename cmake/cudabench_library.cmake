@@ -6,4 +6,6 @@ function(cudabench_library name)
   set_target_properties(cudabench_${name} PROPERTIES EXPORT_NAME ${name} POSITION_INDEPENDENT_CODE ON)
   # The public headers are C++20: a project that names no standard gets it for its C++ (not its CUDA) code.
   target_compile_features(cudabench_${name} PUBLIC cxx_std_20)
+  # Its units' build is the library's (library_build_type), not the build of the code that registers cases.
+  target_compile_definitions(cudabench_${name} PRIVATE CUDABENCH_LIBRARY_UNIT)
 endfunction()

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cudabench/limits.hpp"
+#include "harness/build_info.hpp"
 #include "harness/errors.hpp"
 #include "harness/normalize.hpp"
 #include "harness/stats.hpp"
@@ -87,6 +88,17 @@ void check_devices(const run_result& base, const run_result& cur, comparison& ou
     out.header_notes.push_back(fmt::format("driver changed: {} -> {}", cuda_version_string(b.driver_version), cuda_version_string(c.driver_version)));
   if (b.runtime_version != c.runtime_version)
     out.header_notes.push_back(fmt::format("CUDA runtime changed: {} -> {}", cuda_version_string(b.runtime_version), cuda_version_string(c.runtime_version)));
+}
+
+/// Refuses runs whose cases were built differently (a Debug build against a Release one); a note instead with
+/// --allow-build-mismatch. A run that does not say how it was built is taken as compatible.
+void check_builds(const run_result& base, const run_result& cur, comparison& out, bool allow) {
+  const std::string problem = build_mismatch(base, cur);
+  if (problem.empty()) return;
+  if (!allow)
+    throw input_error(fmt::format("{} and {}: refusing to compare runs of {}; pass --allow-build-mismatch to compare anyway",
+                                  base.source, cur.source, problem));
+  out.header_notes.push_back("compared despite " + problem + " (--allow-build-mismatch)");
 }
 
 /// Refuses gates learned on another GPU model than the current run's (a note instead with
@@ -279,6 +291,7 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   out.settings = s;
   check_devices(base, cur, out, s.allow_device_mismatch);
   check_machines(base, cur, out);
+  check_builds(base, cur, out, s.allow_build_mismatch);
   if (s.gates) check_gates(*s.gates, cur, out, s.allow_device_mismatch);
   machine_controls controls{control_rates(base), control_rates(cur), out.same_board};
   auto mean_clock = [](const run_result& r) {

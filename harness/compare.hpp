@@ -32,6 +32,7 @@ struct compare_settings {
   double noise_floor = 3;        ///< without a learned gate, a change must also exceed this many times the samples' CV
   double alpha = 0.01;           ///< significance level of the Mann-Whitney U test
   bool allow_device_mismatch = false;
+  bool allow_build_mismatch = false;  ///< compare runs whose cases were built differently (a note instead of a refusal)
   /// Gates learned from history (gates.hpp): a device-bound case's learned gate replaces `threshold` for it.
   std::shared_ptr<const gate_table> gates;
   /// Unset gates: whether the gates file kept beside the baseline (X.json -> X.gates.json) is read when present

@@ -153,8 +153,21 @@ void check_settings_types(const json& meta, const std::string& source) {
       {k::git_dirty, kind::boolean},  {k::host_name, kind::string},       {k::started_utc, kind::string},
       {k::cache, kind::string},       {k::inject_slowdown, kind::string}, {k::incomplete, kind::boolean},
       {k::interrupted_by, kind::string}, {k::families, kind::object},     {k::limits, kind::object},
-      {k::cases, kind::object}};
+      {k::cases, kind::object},       {k::build, kind::object}};
   for (const auto& [key, want] : fields) expect_kind(meta, key, want, "context.cudabench", source);
+  if (auto it = meta.find(k::build); it != meta.end() && it->is_object()) {
+    static const std::pair<const char*, kind> build_fields[] = {
+        {k::build_type, kind::string}, {k::optimized, kind::boolean}, {k::assertions, kind::boolean}};
+    for (const auto& [key, want] : build_fields) expect_kind(*it, key, want, "context.cudabench.build", source);
+  }
+}
+
+/// How the cases were built (context.cudabench.build); nothing when the file does not say (written before
+/// builds were recorded): compared as compatible with any build.
+std::optional<code_build> read_build(const json& meta) {
+  auto it = meta.find(k::build);
+  if (it == meta.end() || !it->is_object()) return std::nullopt;
+  return code_build{string_field(*it, k::build_type), bool_field(*it, k::optimized, false), bool_field(*it, k::assertions, false)};
 }
 
 void read_settings(run_result& r, const json& meta) {
@@ -174,6 +187,7 @@ void read_settings(run_result& r, const json& meta) {
   if (meta.contains(k::inject_slowdown) && meta[k::inject_slowdown].is_string()) s.injected = meta[k::inject_slowdown].get<std::string>();
   s.incomplete = bool_field(meta, k::incomplete, false);
   if (meta.contains(k::interrupted_by) && meta[k::interrupted_by].is_string()) s.interrupted_by = meta[k::interrupted_by].get<std::string>();
+  s.build = read_build(meta);
 }
 
 void read_families(run_result& r, const json& meta) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/build_info.hpp"
 #include "harness/format.hpp"
 #include "harness/results_schema.hpp"
 #include "harness/stats.hpp"
@@ -66,6 +67,7 @@ json settings_json(const run_result& run) {
     meta[k::incomplete] = true;
     meta[k::interrupted_by] = s.interrupted_by.value_or("");
   }
+  if (s.build) meta[k::build] = {{k::build_type, s.build->build_type}, {k::optimized, s.build->optimized}, {k::assertions, s.build->assertions}};
   meta[k::families] = families_json(run.families);
   json cases = json::object();
   for (const case_meta& m : run.selection) cases[m.name] = meta_json(m);
@@ -249,6 +251,7 @@ run_result make_run_result(nlohmann::ordered_json host, const device_info& devic
   r.settings.cache = run.cache;
   r.settings.injected = run.injected;
   if (run.interrupted_by) r.mark_incomplete(*run.interrupted_by);
+  r.settings.build = registered_build();
   for (const family_def& f : s.families) r.families[f.name] = {f.description, f.tolerance, f.references, f.tables};
   for (const case_def* c : selected) {
     r.selection.push_back(meta_of(*c));

@@ -113,6 +113,13 @@ struct run_limit {
   std::string from;  ///< "this run", or the stored baseline it was taken from
 };
 
+/// How the code that registered a run's cases was built (context.cudabench.build).
+struct code_build {
+  std::string build_type;  ///< the CMake build type ("Release", "Debug", ...; "" unknown)
+  bool optimized = false;
+  bool assertions = false;
+};
+
 /// How the run was made (context.cudabench).
 struct run_settings {
   int schema_version = 1;
@@ -129,6 +136,7 @@ struct run_settings {
   /// The signal that stopped the run early ("SIGINT", "SIGTERM"): the run holds the finished cases only.
   std::optional<std::string> interrupted_by;
   bool incomplete = false;
+  std::optional<code_build> build;       ///< absent: not recorded (earlier versions, foreign output)
 };
 
 struct run_result {

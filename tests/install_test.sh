@@ -40,7 +40,7 @@ echo "ok   every installed header compiles on its own (what it names is installe
 cmake -S "$src/examples/external" -B "$ext" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1 || fail "configuring examples/external against the package"
 cmake --build "$ext" -j 2 >"$tmp/log" 2>&1 || fail "building examples/external"
-echo "ok   examples/external configures and builds with find_package(cudabench 0.3)"
+echo "ok   examples/external configures and builds with find_package(cudabench 0.4)"
 link=$(find "$ext" -name link.txt -path '*saxpy_bench*' | head -n 1)
 [ -n "$link" ] || fail "no link line found for saxpy_bench"
 if grep -qi cudnn "$link" || ldd "$ext/saxpy_bench" | grep -qi cudnn; then fail "cuDNN is on the external project's link line"; fi
@@ -99,6 +99,46 @@ grep -q 'code=\[\(compute_90,\)\{0,1\}sm_90\]' "$tmp/late/build/CMakeFiles/saxpy
 echo "ok   README.md's and docs/extending.md's blocks build as written: sm_90 + PTX, the shared CUDA runtime only; a project's own choices (CUDAARCHS too) are kept, CUDA enabled later gets them too"
 
 mine="$tmp/readme/build/mybench"
+# Optimized by default: README.md's block sets no build type; the package gives its targets Release's optimization,
+# says so at configure time, and the results say how the cases were built. A Debug build warns and says so too.
+grep -q '^-- cudabench: no CMAKE_BUILD_TYPE: the targets that link cudabench are built with Release.s optimization (-O3, NDEBUG)' \
+  "$tmp/readme/configure.log" || fail "README.md's block without a build type: the package did not say it optimizes"
+grep -q -- '-O3' "$tmp/readme/build/CMakeFiles/mybench.dir/flags.make" && grep -q -- '-DNDEBUG' "$tmp/readme/build/CMakeFiles/mybench.dir/flags.make" \
+  || fail "README.md's block without a build type: mybench is not built with -O3 and NDEBUG"
+cmake -S "$tmp/readme" -B "$tmp/readme/debug" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" \
+      -DCMAKE_BUILD_TYPE=Debug >"$tmp/log" 2>&1 && cmake --build "$tmp/readme/debug" -j 2 >>"$tmp/log" 2>&1 || fail "building README.md's block as Debug"
+! grep -q 'cudabench: no CMAKE_BUILD_TYPE' "$tmp/log" || fail "a Debug build was told it has no build type"
+# how_built BINARY NAME: runs its CPU case into NAME.json and NAME.err; prints the case's median in ns
+how_built() {
+  (cd "$tmp" && "$1" --filter=saxpy/cpu --sizes=saxpy=1048576 --repetitions=5 --watchdog=off --quiet --json "$tmp/$2.json") \
+    >"$tmp/$2.out" 2>"$tmp/$2.err" || { cat "$tmp/$2.out" "$tmp/$2.err"; fail "running $2's CPU case"; }
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(min(r["real_time"] for r in j["benchmarks"] if r["name"]=="saxpy/cpu/1048576" and r.get("run_type")=="iteration"))' "$tmp/$2.json"
+}
+t_default=$(how_built "$mine" default) && t_release=$(how_built "$ext/saxpy_bench" release) && t_debug=$(how_built "$tmp/readme/debug/mybench" debug) \
+  || fail "timing the CPU case of the three builds"
+python3 - "$tmp" <<'PY' || fail "the results do not say how the binary was built"
+import json, sys
+tmp = sys.argv[1]
+def build(name):
+    j = json.load(open(f"{tmp}/{name}.json"))
+    assert j["context"]["library_build_type"] in ("release", "debug"), j["context"]
+    return j["context"]["cudabench"]["build"]
+assert build("default") == {"build_type": "Release", "optimized": True, "assertions": False}, build("default")
+assert build("release") == {"build_type": "Release", "optimized": True, "assertions": False}, build("release")
+assert build("debug") == {"build_type": "Debug", "optimized": False, "assertions": True}, build("debug")
+PY
+grep -qx 'mybench: warning: its cases were built without optimization (build type Debug, not optimized, assertions on): timings are not those of an optimized build (build with CMAKE_BUILD_TYPE=Release)' "$tmp/debug.err" \
+  || { cat "$tmp/debug.err"; fail "the Debug build did not warn in one line"; }
+! grep -q 'warning' "$tmp/default.err" || { cat "$tmp/default.err"; fail "the build without a build type warned"; }
+# Timed on a shared machine: the bound is generous (the measurement is in docs/extending.md).
+python3 -c 'import sys; d, r = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if d <= 1.5 * r else 1)' "$t_default" "$t_release" \
+  || fail "without a build type the CPU case took ${t_default} ns, Release ${t_release} ns: not optimized like Release"
+"$mine" compare "$tmp/release.json" "$tmp/debug.json" >"$tmp/cmp" 2>&1
+[ $? = 2 ] && grep -q 'refusing to compare runs of different builds (build type Release, optimized, assertions off vs build type Debug, not optimized, assertions on); pass --allow-build-mismatch' "$tmp/cmp" \
+  || { cat "$tmp/cmp"; fail "compare of a Release and a Debug run was not refused"; }
+"$mine" compare --allow-build-mismatch "$tmp/release.json" "$tmp/debug.json" >"$tmp/cmp" 2>&1
+[ $? -le 1 ] && grep -q 'compared despite different builds' "$tmp/cmp" || { cat "$tmp/cmp"; fail "compare --allow-build-mismatch"; }
+echo "ok   no build type: Release's optimization, said at configure time (CPU case ${t_default%.*} ns vs Release ${t_release%.*} ns, Debug ${t_debug%.*} ns); results record the build; a Debug build warns; compare refuses different builds"
 "$mine" --help >"$tmp/help" 2>&1 || fail "mybench --help"
 head -n 1 "$tmp/help" | grep -qx 'usage: mybench \[options\]' || { head -n 3 "$tmp/help"; fail "mybench --help does not name mybench"; }
 grep -q '^  saxpy  .* y = a x + y, fp32' "$tmp/help" && grep -q 'e\.g\. saxpy, saxpy/' "$tmp/help" || fail "mybench --help does not list its family or take its examples from it"
@@ -115,7 +155,18 @@ mkdir -p "$tmp/v1" && cp "$src"/examples/external/saxpy* "$tmp/v1/" && cp "$tmp/
 if cmake -S "$tmp/v1" -B "$tmp/v1b" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1; then
   fail "find_package(cudabench 1.0) accepted the installed version"
 fi
-echo "ok   the version file refuses an incompatible version"
+# A project written against 0.3's API: refused by the version file, with both versions named and the migration's place
+sed 's/find_package(cudabench [0-9.]* REQUIRED)/find_package(cudabench 0.3 REQUIRED)/' "$src/examples/external/CMakeLists.txt" >"$tmp/v1/CMakeLists.txt"
+if cmake -S "$tmp/v1" -B "$tmp/v03" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1; then
+  fail "find_package(cudabench 0.3) accepted the installed version, whose API is not 0.3's"
+fi
+version=$(sed -n 's/^project(cudabench VERSION \([0-9.]*\) .*/\1/p' "$src/CMakeLists.txt")
+tr -s ' \n' '  ' <"$tmp/log" >"$tmp/log1"
+grep -q "cudabench $version (.*) refuses a request for 0\.3: its API is ${version%.*}'s, not 0\.3's ($prefix/share/doc/cudabench/CHANGELOG\.md tells" "$tmp/log1" \
+  && grep -q 'requested version "0\.3"' "$tmp/log1" && grep -q "version: $version" "$tmp/log1" \
+  || fail "find_package(cudabench 0.3): the refusal does not name both versions and CHANGELOG.md"
+grep -q "^## $version\$" "$prefix/share/doc/cudabench/CHANGELOG.md" && grep -q '^## 0\.3\.0$' "$src/CHANGELOG.md" || fail "CHANGELOG.md has no section for $version or 0.3.0"
+echo "ok   the version file refuses an incompatible version; a request for 0.3 is refused naming both versions and CHANGELOG.md"
 
 cd "$tmp" || exit 1
 "$ext/saxpy_bench" --list >"$tmp/list" 2>&1 || fail "saxpy_bench --list"

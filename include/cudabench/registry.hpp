@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cudabench/axes.hpp"
+#include "cudabench/build_note.hpp"
 #include "cudabench/errors.hpp"
 #include "cudabench/fixture.hpp"
 #include "cudabench/presets.hpp"

@@ -1,0 +1,152 @@
+// Google Benchmark's own registrations in a cudabench binary: listed through its --benchmark_list_tests into a
+// string, run with a filter naming them, and taken from its reports into the results model.
+#include "app/foreign_benchmarks.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <set>
+#include <sstream>
+
+#include "harness/measure.hpp"
+#include "harness/pattern.hpp"
+
+namespace cudabench::app {
+namespace {
+/// Sets Google Benchmark's flags the way its command line does (its flags are read by cudabench's parser, so
+/// Google Benchmark itself is given only these).
+void set_google_benchmark_flags(std::vector<std::string> flags) {
+  std::vector<char*> argv;
+  static char program[] = "cudabench";
+  argv.push_back(program);
+  for (std::string& f : flags) argv.push_back(f.data());
+  argv.push_back(nullptr);
+  int argc = int(argv.size()) - 1;
+  benchmark::Initialize(&argc, argv.data());
+}
+
+/// Writes nothing: a listing goes to the stream it is given.
+class silent_reporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+/// Google Benchmark's regular expression (POSIX extended or ECMAScript) matching exactly `name`.
+std::string escaped(const std::string& name) {
+  std::string out;
+  for (char ch : name) {
+    if (std::string_view(".[]{}()\\*+?^$|").find(ch) != std::string_view::npos) out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+std::string alternation(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : "|") + escaped(n);
+  return "^(" + out + ")$";
+}
+
+/// Passes every report on to the table, and keeps each benchmark's repetitions as a case result.
+class collecting_reporter : public benchmark::BenchmarkReporter {
+ public:
+  collecting_reporter(table_reporter& display, google_benchmark_run& out) : display_(display), out_(out) {}
+  bool ReportContext(const Context& c) override { return display_.ReportContext(c); }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    std::vector<Run> shown = runs;
+    for (Run& r : shown) {
+      // The table names a row by its function name (the runner's own cases are registered by their full name).
+      const std::string name = r.run_name.str();
+      r.run_name = {};
+      r.run_name.function_name = name;
+      if (r.run_type == Run::RT_Iteration) keep(r, name);
+    }
+    display_.ReportRuns(shown);
+  }
+  void Finalize() override { display_.Finalize(); }
+
+ private:
+  void keep(const Run& r, const std::string& name) {
+    case_result& c = out_.results[name];
+    c.name = name;
+    const reported_outcome ended = outcome_of(r);
+    if (ended.status != case_status::ok) {
+      c.status = ended.status;
+      c.message = ended.message;
+      return;
+    }
+    const double iterations = double(std::max<benchmark::IterationCount>(r.iterations, 1));
+    repetition rep;
+    rep.real_time_s = r.real_accumulated_time / iterations;
+    rep.cpu_time_s = r.cpu_accumulated_time / iterations;
+    for (const auto& [k, counter] : r.counters) rep.counters[k] = double(counter.value);
+    rep.label = r.report_label;
+    c.repetitions.push_back(std::move(rep));
+  }
+  table_reporter& display_;
+  google_benchmark_run& out_;
+};
+}  // namespace
+
+std::vector<std::string> google_benchmark_names() {
+  std::ostringstream listed;
+  silent_reporter lister;
+  lister.SetOutputStream(&listed);
+  lister.SetErrorStream(&listed);  // "Failed to match any benchmarks" where there are none
+  set_google_benchmark_flags({"--benchmark_list_tests=true"});
+  benchmark::RunSpecifiedBenchmarks(&lister, ".");
+  set_google_benchmark_flags({"--benchmark_list_tests=false"});
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  std::istringstream lines(listed.str());
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty() && line.rfind("Failed to match", 0) != 0 && seen.insert(line).second) names.push_back(line);
+  return names;
+}
+
+std::vector<std::string> select_google_benchmarks(const std::vector<std::string>& names, const run_options& opt) {
+  const bool negate = !opt.filter.empty() && opt.filter[0] == '-';
+  const name_pattern re = user_regex(negate ? opt.filter.substr(1) : opt.filter, "--filter");
+  std::vector<std::string> out;
+  for (const std::string& n : names)
+    if (re.found_in(n) != negate) out.push_back(n);
+  return out;
+}
+
+std::string google_benchmark_filter_excluding(const std::vector<std::string>& names) {
+  return names.empty() ? "" : "-" + alternation(names);
+}
+
+google_benchmark_run run_google_benchmarks(const std::vector<std::string>& names, int repetitions, table_reporter& display) {
+  google_benchmark_run out;
+  if (names.empty()) return out;
+  collecting_reporter collect(display, out);
+  set_google_benchmark_flags({fmt::format("--benchmark_repetitions={}", repetitions)});
+  benchmark::RunSpecifiedBenchmarks(&collect, alternation(names));
+  set_google_benchmark_flags({"--benchmark_repetitions=1"});
+  out.host_context = display.host_context();
+  return out;
+}
+
+void add_google_benchmark_cases(run_result& run, const std::vector<std::string>& names,
+                                const std::map<std::string, case_result>& results) {
+  for (const std::string& name : names) {
+    case_meta m;
+    m.name = name;
+    split_case_name(m);
+    m.described = true;
+    m.on_gpu = false;
+    m.host_bound = true;
+    run.selection.push_back(m);
+    const auto it = results.find(name);
+    if (it == results.end()) continue;
+    case_result c = it->second;
+    static_cast<case_meta&>(c) = m;
+    summarize_case(c);
+    run.cases.push_back(std::move(c));
+  }
+  run.index_cases();
+}
+
+}  // namespace cudabench::app

@@ -1,0 +1,42 @@
+// Plain Google Benchmark code in a cudabench binary: the BENCHMARK() registrations linked into it, listed,
+// selected by the same filter and run as host cases of the same results (names, times and counters as Google
+// Benchmark gives them), so that a project can move its benchmarks to cudabench one at a time.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app/options.hpp"
+#include "app/table_reporter.hpp"
+#include "harness/results_model.hpp"
+
+namespace cudabench::app {
+
+/// The names of the benchmarks registered with Google Benchmark in this process, as its --benchmark_list_tests
+/// gives them (`BM_x`, `BM_x/8`). Call it before the runner registers its own cases.
+std::vector<std::string> google_benchmark_names();
+
+/// Those of `names` that --filter selects (Google Benchmark's convention: a leading '-' negates it).
+std::vector<std::string> select_google_benchmarks(const std::vector<std::string>& names, const run_options& opt);
+
+/// A Google Benchmark filter that matches none of `names` ("" when there are none): what the runner gives Google
+/// Benchmark while it runs its own cases.
+std::string google_benchmark_filter_excluding(const std::vector<std::string>& names);
+
+/// What running Google Benchmark's benchmarks gave: each one's result, and the host as Google Benchmark describes it.
+struct google_benchmark_run {
+  std::map<std::string, case_result> results;
+  nlohmann::ordered_json host_context;
+};
+
+/// Runs `names` (each `repetitions` times, unless it sets its own), shown by `display` as rows of the run's table.
+google_benchmark_run run_google_benchmarks(const std::vector<std::string>& names, int repetitions, table_reporter& display);
+
+/// Adds the Google Benchmark cases `names` to `run` after its own, as host-bound CPU cases, with their results.
+void add_google_benchmark_cases(run_result& run, const std::vector<std::string>& names,
+                                const std::map<std::string, case_result>& results);
+
+}  // namespace cudabench::app

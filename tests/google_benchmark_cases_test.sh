@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Google Benchmark code in a cudabench binary: a binary of one family and two BENCHMARK() functions lists, filters
+# and runs all of them into one results file, the BENCHMARK() ones as host cases with their names, times and
+# counters as Google Benchmark gives them.
+# Usage: tests/google_benchmark_cases_test.sh BUILD_DIR
+set -uo pipefail
+build=$(cd "$1" && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+bin="$build/tests/google_benchmark_cases"
+cd "$tmp" || exit 1
+fail_now() { echo "FAIL: $*"; exit 1; }
+
+"$bin" --list >"$tmp/list" 2>&1 || { cat "$tmp/list"; fail_now "--list"; }
+awk '{print $1}' "$tmp/list" | grep -v '^limits/' | paste -sd' ' | grep -qx 'mixed/sum BM_fill BM_count/64' \
+  || { cat "$tmp/list"; fail_now "--list does not list the family's case and both BENCHMARK() functions"; }
+grep -q '^BM_count/64 *cpu host-bound google-benchmark$' "$tmp/list" || { cat "$tmp/list"; fail_now "--list does not say BM_count/64 is Google Benchmark's"; }
+"$bin" --list --filter=BM_count >"$tmp/list" 2>&1 && [ "$(awk '{print $1}' "$tmp/list" | paste -sd' ')" = "BM_count/64" ] \
+  || { cat "$tmp/list"; fail_now "--filter=BM_count does not select BM_count/64 alone"; }
+"$bin" --benchmark_list_tests --filter=-BM_ >"$tmp/list" 2>&1 && [ "$(grep -v '^limits/' "$tmp/list" | paste -sd' ')" = "mixed/sum" ] \
+  || { cat "$tmp/list"; fail_now "a negated filter does not leave the BENCHMARK() functions out"; }
+echo "ok   --list shows the family's case and the BENCHMARK() functions; --filter selects among them"
+
+# check_run JSON NAMES...: the results hold exactly NAMES, the BENCHMARK() ones as host cases with their counters
+check_run() {
+  python3 - "$@" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+want = sys.argv[2:]
+rows = [r for r in j["benchmarks"] if r.get("run_type") == "iteration"]
+names = sorted({r["name"] for r in rows})
+assert names == sorted(want), (names, want)
+cases = j["context"]["cudabench"]["cases"]
+for name in want:
+    times = [r["real_time"] for r in rows if r["name"] == name]
+    assert times and all(t > 0 for t in times), (name, times)
+    if name.startswith("BM_"):
+        assert cases[name]["on"] == "cpu" and cases[name]["bound"] == "host", cases[name]
+fill = [r for r in rows if r["name"] == "BM_fill"]
+if fill:
+    assert fill[0]["bytes_per_second"] > 0, fill[0]
+count = [r for r in rows if r["name"] == "BM_count/64"]
+if count:
+    assert count[0]["widgets"] == 64, count[0]
+PY
+}
+"$bin" --json "$tmp/all.json" --repetitions=2 >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail_now "running every case"; }
+check_run "$tmp/all.json" mixed/sum BM_fill BM_count/64 || fail_now "the run's results"
+grep -q '^BM_count/64 ' "$tmp/out" && grep -q '^mixed/sum ' "$tmp/out" || { cat "$tmp/out"; fail_now "the table does not show every case"; }
+grep -q '^3 case(s): 3 measured, 0 skipped, 0 failed$' "$tmp/out" || { cat "$tmp/out"; fail_now "the summary does not count the BENCHMARK() functions"; }
+"$bin" --json "$tmp/bm.json" --filter=BM_ --watchdog=off >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail_now "running the BENCHMARK() functions alone"; }
+check_run "$tmp/bm.json" BM_fill BM_count/64 || fail_now "the BENCHMARK() functions' results"
+"$bin" compare "$tmp/all.json" "$tmp/all.json" >"$tmp/out" 2>&1 && grep -q 'BM_count/64' "$tmp/out" || { cat "$tmp/out"; fail_now "compare of the mixed results"; }
+echo "ok   the family's case and the BENCHMARK() functions run into one results file (supervised and here), with Google Benchmark's names and counters"
