@@ -243,6 +243,18 @@ struct machine_controls {
 /// Compares a case on its control's scale where both runs measured the control: the current times are
 /// multiplied by the control's rate change, so the test and the gate judge what the board does not explain;
 /// the measured change is kept beside it. Elsewhere the case is compared as measured.
+/// Says how many cases that name a control were judged as measured because one run did not measure it.
+void note_unnormalized(const run_result& cur, comparison& out) {
+  std::size_t n = 0;
+  for (const case_comparison& r : out.cases) {
+    if (r.normalized_change || !(r.base_median_s > 0 && r.cur_median_s > 0)) continue;
+    if (const case_result* c = cur.find(r.name); c && !control_limits(*c).empty()) ++n;
+  }
+  if (n)
+    out.header_notes.push_back(fmt::format("{} case(s) with a control limit judged as measured: a run did not measure its control "
+                                           "(--limits measures the limits beside any filter)", n));
+}
+
 /// The limits measure the machine: their change is the board's, never the code's.
 case_comparison compare_on_control(const case_result& b, const case_result& c, const compare_settings& s, const machine_controls& m) {
   const auto base_rate = control_rate(c, m.base), cur_rate = control_rate(c, m.cur);
@@ -352,6 +364,7 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
     r.note = excluded ? "not selected by the current run" : "no result in the current run";
     out.cases.push_back(r);
   }
+  note_unnormalized(cur, out);
   if (const std::size_t n = out.lost())
     out.header_notes.push_back(fmt::format("{} case(s) lost: failed their check now, or missing although selected (this fails the comparison)", n));
   for (auto& [family, logs] : log_ratios) {

@@ -14,6 +14,7 @@
 #include "harness/machine.hpp"
 #include "harness/normalize.hpp"
 #include "reports/render.hpp"
+#include "reports/trend.hpp"
 
 using namespace cudabench;
 
@@ -267,6 +268,9 @@ TEST(Normalize, WithoutTheControlInOneRunTheChangeIsJudgedAsMeasured) {
   EXPECT_FALSE(r.normalized_change);
   EXPECT_EQ(r.v, verdict::regression);
   EXPECT_NEAR(r.change, 0.0506, 0.005);
+  bool said = false;
+  for (const auto& n : c.header_notes) said |= n.find("1 case(s) with a control limit judged as measured") != std::string::npos;
+  EXPECT_TRUE(said);
 }
 
 TEST(GatesAcrossBoards, BoardOffsetsThatTheControlExplainsLeaveTheDrift) {
@@ -340,4 +344,17 @@ TEST(GatesAcrossBoards, VersionOneFilesStayReadable) {
   EXPECT_TRUE(t.boards().empty());
   EXPECT_EQ(t.find("reduce/fast/1")->gate, 0.02);
   EXPECT_EQ(t.find("reduce/fast/1")->same_board_gate, 0);
+}
+
+TEST(GatesAcrossBoards, ATrendSaysItsRunsComeFromSeveralBoards) {
+  std::vector<run_result> runs;
+  for (int i = 0; i < 3; ++i) {
+    runs.push_back(make_run(i < 2 ? "GPU-aaaaaaaa-0000-0000-0000-000000000000" : "GPU-bbbbbbbb-0000-0000-0000-000000000000", 1e-3, 2e-3, 400 + i));
+    runs.back().settings.host_name = "runner-1";
+  }
+  const auto notes = reports::machines_of(runs);
+  ASSERT_EQ(notes.size(), 1u) << "one host: only the boards are said";
+  EXPECT_EQ(notes[0], "runs from 2 boards: GPU-aaaaaaaa (2 runs), GPU-bbbbbbbb (1 run)");
+  runs.pop_back();
+  EXPECT_TRUE(reports::machines_of(runs).empty());
 }

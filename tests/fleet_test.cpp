@@ -195,3 +195,20 @@ TEST_F(FleetTest, EveryFormatShowsTheModelsSideBySide) {
   EXPECT_NEAR(j["cases"][0]["results"][1]["ratio"].get<double>(), 0.5, 1e-9);
   EXPECT_NEAR(j["family_geomean_ratio"]["fam"]["Model B"].get<double>(), 0.5, 1e-9);
 }
+
+TEST_F(FleetTest, BoardsAndAVerdictAcrossMachinesAreSaid) {
+  json a = run_of("Model A", "nightly", "host-a", {{"fam/fast/1", {20, 0.5}}});
+  a["context"]["device"]["uuid"] = "GPU-6bf87cc9-3f6e-fa39-5e88-6d6fe8b7080c";
+  json b = run_of("Model B", "nightly", "host-b", {{"fam/fast/1", {10, 0.8}}});
+  b["context"]["device"]["uuid"] = "GPU-9c0d83c5-f6b0-2746-c834-0f3ebafccacc";
+  write("a/runs/nightly-20261102T000000Z.json", a);
+  json v = verdicts_of(false, {{"fam/fast/1", "unchanged"}});
+  v["machine"] = {{"same_board", false}, {"differences", {{{"fact", "board"}, {"baseline", "GPU-b2c4773f"}, {"current", "GPU-6bf87cc9"}}}}};
+  write("a/verdict-20261102T000000Z.json", v);
+  write("b/runs/nightly-20261102T000000Z.json", b);
+  const fleet f = build_fleet(fleet_members({(root / "a").string(), (root / "b").string()}));
+  std::string notes;
+  for (const auto& n : f.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("boards: Model A GPU-6bf87cc9 on host-a, Model B GPU-9c0d83c5 on host-b"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("compared runs of different machines (board differ)"), std::string::npos) << notes;
+}
