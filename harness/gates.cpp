@@ -127,20 +127,24 @@ std::string gates_json(const gate_table& t) {
 }
 
 namespace {
+/// A gates file is read into nlohmann::json, whose objects are sorted maps: ordered_json's one-by-one key search
+/// made reading the cases quadratic (400k cases took minutes). The writer's order is not needed to read it.
+using parsed_json = nlohmann::json;
+
 /// The field `key` of `j`, which must be present and of the kind `check` accepts (named `what` in messages).
 template <typename Check>
-const json& field(const json& j, const char* key, Check check, const char* what, const std::string& where, const std::string& source) {
+const parsed_json& field(const parsed_json& j, const char* key, Check check, const char* what, const std::string& where, const std::string& source) {
   auto it = j.find(key);
   if (it == j.end()) throw input_error(fmt::format("{}: {}'{}' is missing", source, where, key));
   if (!check(*it))
     throw input_error(fmt::format("{}: {}'{}' is {} where {} is expected", source, where, key, printable(it->dump(), 40), what));
   return *it;
 }
-bool is_string(const json& v) { return v.is_string(); }
-bool is_ratio(const json& v) { return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0; }
-bool is_count(const json& v) { return v.is_number_unsigned() && v.get<std::uint64_t>() <= 1000000; }
+bool is_string(const parsed_json& v) { return v.is_string(); }
+bool is_ratio(const parsed_json& v) { return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0; }
+bool is_count(const parsed_json& v) { return v.is_number_unsigned() && v.get<std::uint64_t>() <= 1000000; }
 
-learned_gate read_case(const std::string& name, const json& c, const std::string& source) {
+learned_gate read_case(const std::string& name, const parsed_json& c, const std::string& source) {
   const std::string where = fmt::format("case '{}': ", printable(name, 80));
   if (!c.is_object()) throw input_error(fmt::format("{}: {}not an object", source, where));
   learned_gate g;
@@ -151,8 +155,8 @@ learned_gate read_case(const std::string& name, const json& c, const std::string
   return g;
 }
 
-void read_runs(gate_table& t, const json& runs, const std::string& source) {
-  for (const json& r : runs) {
+void read_runs(gate_table& t, const parsed_json& runs, const std::string& source) {
+  for (const parsed_json& r : runs) {
     if (!r.is_object()) throw input_error(source + ": an entry of 'runs' is not an object");
     t.runs.push_back({field(r, "file", is_string, "a string", "runs: ", source).get<std::string>(),
                       field(r, "revision", is_string, "a string", "runs: ", source).get<std::string>(),
@@ -164,23 +168,23 @@ void read_runs(gate_table& t, const json& runs, const std::string& source) {
 gate_table parse_gates(const std::string& text, const std::string& source) {
   if (const std::size_t depth = json_nesting_depth(text); depth > 8)
     throw input_error(fmt::format("{}: JSON nested {} levels deep; a gates file needs 3", source, depth));
-  json j;
+  parsed_json j;
   std::vector<std::set<std::string>> keys;  // of each object being read: a key given twice is refused
   try {
-    j = json::parse(text, [&](int, json::parse_event_t event, json& parsed) {
-      if (event == json::parse_event_t::object_start) keys.emplace_back();
-      else if (event == json::parse_event_t::object_end) keys.pop_back();
-      else if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
+    j = parsed_json::parse(text, [&](int, parsed_json::parse_event_t event, parsed_json& parsed) {
+      if (event == parsed_json::parse_event_t::object_start) keys.emplace_back();
+      else if (event == parsed_json::parse_event_t::object_end) keys.pop_back();
+      else if (event == parsed_json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
         throw input_error(fmt::format("{}: key '{}' appears twice in one object (refused: which one is meant?)", source,
                                       printable(parsed.get<std::string>(), 60)));
       return true;
     });
-  } catch (const json::exception& e) {
+  } catch (const parsed_json::exception& e) {
     throw input_error(fmt::format("{}: invalid JSON ({})", source, printable(e.what())));
   }
-  if (!j.is_object() || j.value("kind", json()) != gates_kind)
+  if (!j.is_object() || j.value("kind", parsed_json()) != gates_kind)
     throw input_error(fmt::format("{}: not a gates file (no \"kind\": \"{}\"; the gates command writes one)", source, gates_kind));
-  const json& version = field(j, "schema_version", [](const json& v) { return v.is_number_integer(); }, "a whole number", "", source);
+  const parsed_json& version = field(j, "schema_version", [](const parsed_json& v) { return v.is_number_integer(); }, "a whole number", "", source);
   if (version != gates_schema_version)
     throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads version {} only", source,
                                   printable(version.dump(), 20), gates_schema_version));
@@ -191,8 +195,8 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
   t.settings.floor = field(j, "floor", is_ratio, "a number of 0 or more", "", source).get<double>();
   t.settings.k = field(j, "k", is_ratio, "a number of 0 or more", "", source).get<double>();
   t.settings.min_runs = field(j, "min_runs", is_count, "a count of runs", "", source).get<std::size_t>();
-  read_runs(t, field(j, "runs", [](const json& v) { return v.is_array(); }, "an array", "", source), source);
-  for (const auto& [name, c] : field(j, "cases", [](const json& v) { return v.is_object(); }, "an object", "", source).items())
+  read_runs(t, field(j, "runs", [](const parsed_json& v) { return v.is_array(); }, "an array", "", source), source);
+  for (const auto& [name, c] : field(j, "cases", [](const parsed_json& v) { return v.is_object(); }, "an object", "", source).items())
     t.cases[name] = read_case(name, c, source);
   return t;
 }

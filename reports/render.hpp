@@ -18,6 +18,8 @@ std::string comparison_markdown(const cudabench::comparison& c);
 std::string comparison_html(const cudabench::comparison& c);
 /// A self-contained HTML page (the reports' one style) with `title` as its heading and `body` below.
 std::string html_page(const std::string& title, const std::string& body);
+/// The schema version of verdict_json's document, which fleet's reader of it checks.
+constexpr int verdict_schema_version = 2;
 /// The machine-readable verdict a CI step reads.
 std::string verdict_json(const cudabench::comparison& c);
 
