@@ -131,6 +131,41 @@ namespace {
 /// made reading the cases quadratic (400k cases took minutes). The writer's order is not needed to read it.
 using parsed_json = nlohmann::json;
 
+/// A pass over the text that only refuses a key given twice in one object (which one is meant?). It builds
+/// nothing: json::parse's callback form, which could do the same, searches its parent object at every
+/// object's end, which made a large file quadratic.
+struct repeated_key_check : nlohmann::json_sax<parsed_json> {
+  explicit repeated_key_check(const std::string& source) : source(source) {}
+  const std::string& source;
+  std::vector<std::set<std::string>> keys;  // of each object being read
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    keys.emplace_back();
+    return true;
+  }
+  bool key(string_t& k) override {
+    if (!keys.back().insert(k).second)
+      throw input_error(fmt::format("{}: key '{}' appears twice in one object (refused: which one is meant?)", source, printable(k, 60)));
+    return true;
+  }
+  bool end_object() override {
+    keys.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    throw input_error(fmt::format("{}: invalid JSON ({})", source, printable(e.what())));
+  }
+};
+
 /// The field `key` of `j`, which must be present and of the kind `check` accepts (named `what` in messages).
 template <typename Check>
 const parsed_json& field(const parsed_json& j, const char* key, Check check, const char* what, const std::string& where, const std::string& source) {
@@ -169,16 +204,10 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
   if (const std::size_t depth = json_nesting_depth(text); depth > 8)
     throw input_error(fmt::format("{}: JSON nested {} levels deep; a gates file needs 3", source, depth));
   parsed_json j;
-  std::vector<std::set<std::string>> keys;  // of each object being read: a key given twice is refused
   try {
-    j = parsed_json::parse(text, [&](int, parsed_json::parse_event_t event, parsed_json& parsed) {
-      if (event == parsed_json::parse_event_t::object_start) keys.emplace_back();
-      else if (event == parsed_json::parse_event_t::object_end) keys.pop_back();
-      else if (event == parsed_json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
-        throw input_error(fmt::format("{}: key '{}' appears twice in one object (refused: which one is meant?)", source,
-                                      printable(parsed.get<std::string>(), 60)));
-      return true;
-    });
+    repeated_key_check check(source);
+    parsed_json::sax_parse(text, &check);
+    j = parsed_json::parse(text);
   } catch (const parsed_json::exception& e) {
     throw input_error(fmt::format("{}: invalid JSON ({})", source, printable(e.what())));
   }

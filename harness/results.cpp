@@ -141,13 +141,11 @@ void check_field_types(const json& row, const std::string& source, std::size_t r
   }
 }
 
-/// The schema version this reader knows, and nothing else: 2, 0, "1", null or none is refused, not guessed at.
-/// (Plain Google Benchmark output has no context.cudabench, so no version, and is read as such.)
+/// The schema version this reader knows, and nothing else: 2, 0, "1" or null is refused, not guessed at. A file
+/// without one is read as version 1: plain Google Benchmark output has none, nor do files other tools extend.
 void check_schema_version(const json& meta, const std::string& source) {
   auto it = meta.find(k::schema_version);
-  if (it == meta.end())
-    throw input_error(fmt::format("{}: field 'context.cudabench.{}' is missing; this reader reads version {} (plain Google "
-                                  "Benchmark output has no context.cudabench)", source, k::schema_version, k::version));
+  if (it == meta.end()) return;
   if (!it->is_number_integer() || *it != k::version)
     throw input_error(fmt::format("{}: field 'context.cudabench.{}' is {}; this reader reads version {} only", source,
                                   k::schema_version, printable(it->dump(), 40), k::version));
