@@ -45,7 +45,6 @@ void write_text(const char* text) noexcept {
 /// Ends the process now (async-signal-safe): outputs half written removed, one line, 128 + `sig`.
 [[noreturn]] void end_at_once(int sig) noexcept {
   remove_temporaries_in_progress();
-  write_text("\n");
   write_text(at_once_who);
   write_text(sig == SIGINT ? ": interrupted by SIGINT\n" : ": interrupted by SIGTERM\n");
   ::_exit(128 + sig);
