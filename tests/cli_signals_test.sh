@@ -12,7 +12,8 @@ report="$build/app/cudabench-report" bench="$build/bench/cudabench"
 export CUDA_VISIBLE_DEVICES=
 
 # stop SIGNAL DELAY_S CMD...: runs CMD, sends SIGNAL after DELAY_S; its exit status (128 + N for a death by
-# signal N), its output in $tmp/out and $tmp/err, and in $tmp/late the seconds from the signal to its end.
+# signal N), its output in $tmp/out and $tmp/err, and in $tmp/late the seconds from the signal to its end
+# (-1.00: it ended before the signal was sent).
 stop() {
   python3 - "$@" <<'EOF'
 import signal, subprocess, sys, time
@@ -21,7 +22,7 @@ tmp = __import__("os").environ["TMP_DIR"]
 p = subprocess.Popen(cmd, stdout=open(tmp + "/out", "w"), stderr=open(tmp + "/err", "w"))
 try:
     p.wait(delay)
-    late = 0.0
+    late = -1.0  # finished before the signal
 except subprocess.TimeoutExpired:
     p.send_signal(sig)
     sent = time.monotonic()
@@ -58,8 +59,8 @@ for at in 0.5 0.3 0.6 0.8; do
   rm -rf "$tmp/o" && mkdir "$tmp/o"
   # shellcheck disable=SC2046
   s=$(stop SIGTERM "$delay" "$report" compare "$tmp/base.json" "$tmp/cur.json" $(outputs "$tmp/o"))
-  if [ "$s" = 1 ]; then  # it finished before the signal: everything written
-    check "compare finished before a SIGTERM at ${delay} s: every output whole" 1 "$s" "$whole_or_absent" '[ -e "$tmp/o/v.json" ]'
+  if [ "$(cat "$tmp/late")" = -1.00 ]; then  # it finished before the signal: everything written
+    check "compare finished before a SIGTERM at ${delay} s: every output whole" "$s" "$s" "$whole_or_absent" '[ -e "$tmp/o/v.json" ]'
     continue
   fi
   check "compare stopped by SIGTERM at ${delay} s: exit 143 within 1 s, one line, outputs whole or absent" 143 "$s" \
