@@ -21,6 +21,7 @@
 #include "app/child_process.hpp"
 #include "app/commands.hpp"
 #include "app/git_repo.hpp"
+#include "app/outputs.hpp"
 #include "app/program_name.hpp"
 #include "app/results_output.hpp"
 #include "harness/atomic_file.hpp"
@@ -57,6 +58,28 @@ std::string last_line_of(const std::string& path) {
   while (std::getline(in, line))
     if (!line.empty()) last = line;
   return reports::terminal_text(last);
+}
+
+/// The last `n` non-empty lines of a log on one line (" | " between them), or "no output".
+std::string tail_of(const std::string& path, std::size_t n) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    lines.push_back(reports::terminal_text(line));
+    if (lines.size() > n) lines.erase(lines.begin());
+  }
+  if (lines.empty()) return "no output";
+  std::string out;
+  for (const std::string& l : lines) out += (out.empty() ? "" : " | ") + l;
+  return out;
+}
+
+/// How a child process ended, from its wait status: "exit 3", "killed by signal 9".
+std::string ending(int status) {
+  if (WIFEXITED(status)) return fmt::format("exit {}", WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return fmt::format("killed by signal {}", WTERMSIG(status));
+  return "stopped";
 }
 
 std::string pct(double change) { return fmt::format("{:+.1f}%", 100 * change); }
@@ -163,7 +186,7 @@ std::optional<std::string> bisect_session::build(const std::string& commit, std:
   const int st = child_process(spec).wait();
   check_stop();
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    why_not = fmt::format("the build failed: {}", last_line_of(log));
+    why_not = fmt::format("the build failed ({}): {}", ending(st), tail_of(log, 3));
     return std::nullopt;
   }
   const fs::path built = fs::path(tree_->path()) / binary_;
@@ -404,6 +427,9 @@ int bisect_command(const run_options& o, const std::vector<std::string>& binary_
   if (program_title() != suite_title && (!o.build_command || !o.binary))
     throw usage_error("bisect needs --build=CMD and --binary=PATH: how a revision of this project is built in its "
                       "worktree, and the binary that makes (the defaults build cudabench's own suite)");
+  if (o.binary && fs::path(*o.binary).is_absolute())
+    throw usage_error(fmt::format("--binary={}: give the binary's path relative to the worktree (each revision's own build)", *o.binary));
+  if (o.json_path) check_distinct_outputs({{"--json", *o.json_path}}, files_read(o, {}));
   install_stop_signals();
   std::optional<standard_output_aside> aside;  // --json -: the document alone on standard output
   if (is_stdout(o.json_path)) aside.emplace();

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 
 #include "harness/errors.hpp"
 #include "harness/interrupt.hpp"
+#include "harness/output_sink.hpp"
 
 extern char** environ;
 
@@ -27,9 +29,32 @@ namespace {
 /// group) for the first signal; 0 a free slot.
 std::atomic<pid_t> watched[128];
 
-/// First SIGINT/SIGTERM: recorded and passed on to every child, which stops after its current sample.
-/// A second one: the children (and their process groups) are killed and this process ends by the signal.
+/// Open stop_at_once scopes, and the message's "who: " they say (set before the first opens).
+std::atomic<int> at_once_depth{0};
+char at_once_who[256];
+
+void write_text(const char* text) noexcept {
+  for (std::size_t left = std::strlen(text); left > 0;) {
+    const ssize_t n = ::write(STDERR_FILENO, text, left);
+    if (n <= 0) return;
+    text += n;
+    left -= std::size_t(n);
+  }
+}
+
+/// Ends the process now (async-signal-safe): outputs half written removed, one line, 128 + `sig`.
+[[noreturn]] void end_at_once(int sig) noexcept {
+  remove_temporaries_in_progress();
+  write_text(at_once_who);
+  write_text(sig == SIGINT ? ": interrupted by SIGINT\n" : ": interrupted by SIGTERM\n");
+  ::_exit(128 + sig);
+}
+
+/// First SIGINT/SIGTERM: recorded and passed on to every child, which stops after its current sample (or,
+/// within a stop_at_once scope, the process ends at once). A second one: the children (and their process
+/// groups) are killed and this process ends by the signal.
 extern "C" void forward_stop_signal(int sig) {
+  if (at_once_depth.load() > 0) end_at_once(sig);
   const int kind = cudabench::classify_stop_signal(sig);
   if (kind == 0) return;  // the same stop, delivered twice
   const bool first = kind == 1;
@@ -110,6 +135,19 @@ void install_stop_signals() {
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
 }
+
+stop_at_once::stop_at_once(const std::string& who) {
+  if (at_once_depth.load() == 0) {
+    const std::size_t n = std::min(who.size(), sizeof at_once_who - 1);
+    std::memcpy(at_once_who, who.data(), n);
+    at_once_who[n] = '\0';
+  }
+  install_stop_signals();
+  at_once_depth.fetch_add(1);
+  if (const int sig = interrupt_signal().load()) end_at_once(sig);
+}
+
+stop_at_once::~stop_at_once() { at_once_depth.fetch_sub(1); }
 
 std::string this_program() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
 

@@ -34,6 +34,18 @@ struct child_spec {
 /// process groups and ends this process at once.
 void install_stop_signals();
 
+/// While one is alive, a stop signal ends the process at once, for the phases that cannot stop after a sample
+/// (reading inputs, comparing, rendering, writing): the temporaries of outputs being written are removed (each
+/// output stays as it was or is whole), `who: interrupted by SIGINT` is said on standard error, and the exit
+/// status is 128 + the signal. A stop that came before (recorded, not acted on) ends it on construction.
+class stop_at_once {
+ public:
+  explicit stop_at_once(const std::string& who);
+  ~stop_at_once();
+  stop_at_once(const stop_at_once&) = delete;
+  stop_at_once& operator=(const stop_at_once&) = delete;
+};
+
 /// The path of this program (/proc/self/exe), to start it again as a child.
 std::string this_program();
 

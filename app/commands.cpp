@@ -11,6 +11,7 @@
 #include <set>
 
 #include "app/bisect.hpp"
+#include "app/child_process.hpp"
 #include "app/option_table.hpp"
 #include "app/program_name.hpp"
 #include "app/results_output.hpp"
@@ -172,14 +173,19 @@ int run_report_command(command cmd, const command_line& cl) {
   const std::string name(command_info(cmd).name);
   const run_options& o = cl.options;
   const std::vector<std::string>& inputs = cl.inputs;
+  const stop_at_once at_once(program_name() + " " + name);  // nothing here can stop after a step: a signal ends it
   try {
+    if (std::count(inputs.begin(), inputs.end(), "-") > 1)
+      throw usage_error("standard input (-) is named more than once: it can be read once, give the others as files");
     if (cmd == command::gates) return gates_command(o, inputs);
     if (cmd == command::fleet) return fleet_command(o, inputs);
     std::unique_ptr<reports::writer> terminal;  // a dashboard export goes to standard output in place of the tables
     if (cmd == command::report && o.format == "gab") terminal = std::make_unique<reports::gab_writer>();
     if (cmd == command::report && o.format == "bmf") terminal = std::make_unique<reports::bmf_writer>();
     const output_list outputs = report_outputs(o, "--verdict", std::move(terminal));
-    outputs.check(cmd == command::trend ? reports::trend_inputs(inputs[0]) : inputs);
+    outputs.check(cmd == command::trend    ? reports::trend_inputs(inputs[0])
+                  : cmd == command::compare ? files_read(o, inputs, inputs[0])
+                                            : inputs);
     if (cmd == command::trend) refuse_outputs_among_trend_inputs(o, inputs[0]);
     std::optional<standard_output_aside> aside;
     if (outputs.uses_standard_output()) aside.emplace();

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "app/child_process.hpp"
+#include "app/outputs.hpp"
 #include "app/program_name.hpp"
 #include "app/results_output.hpp"
 #include "app/rounds.hpp"
@@ -143,9 +144,8 @@ void check_fanout_outputs(const run_options& opt) {
       throw usage_error(fmt::format("{} - with --devices: each device writes its own {} file (NAME.devN); give a file name", option, option));
   std::vector<std::pair<std::string, std::string>> outputs;
   if (opt.json_path) outputs.emplace_back("--json", *opt.json_path);
-  std::vector<std::string> inputs;
-  if (opt.compare_to && *opt.compare_to != "auto") inputs.push_back(*opt.compare_to);
-  check_distinct_outputs(outputs, inputs);
+  const bool named_baseline = opt.compare_to && *opt.compare_to != "auto";
+  check_distinct_outputs(outputs, named_baseline ? files_read(opt, {*opt.compare_to}, *opt.compare_to) : files_read(opt, {}));
   if (opt.json_path && !is_stdout(opt.json_path)) check_writable(*opt.json_path);
 }
 

@@ -64,8 +64,8 @@ std::vector<int> parse_device_list(const std::string& spec, int count) {
 }
 
 namespace {
-/// "N,N,..." as positive whole numbers of 64 bits (each family then refuses what its cases cannot run);
-/// `option` and `spec` name the value in the message.
+/// "N,N,..." as distinct positive whole numbers of 64 bits (each family then refuses what its cases cannot run;
+/// a value twice would make one case twice); `option` and `spec` name the value in the message.
 std::vector<std::int64_t> positive_list(const std::string& text, const std::string& option, const std::string& spec) {
   std::vector<std::int64_t> list;
   for (const std::string& item : split_commas(text)) {
@@ -75,6 +75,8 @@ std::vector<std::int64_t> positive_list(const std::string& text, const std::stri
     if (item.empty() || *end != '\0' || errno != 0 || v <= 0)
       throw usage_error(fmt::format("{}: '{}' in '{}' is not a positive whole number (1 to {})", option, printable(item), printable(spec),
                                     std::numeric_limits<std::int64_t>::max()));
+    if (std::find(list.begin(), list.end(), v) != list.end())
+      throw usage_error(fmt::format("{}: {} appears twice in '{}'", option, v, printable(spec)));
     list.push_back(v);
   }
   return list;

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include "harness/gates.hpp"
 #include "harness/output_sink.hpp"
 
 namespace cudabench::app {
@@ -43,6 +44,13 @@ output_list report_outputs(const run_options& o, const std::string& verdict_opti
   out.add("--csv", o.csv_path, std::make_unique<reports::csv_writer>());
   out.add(verdict_option, o.verdict_path, std::make_unique<reports::verdict_json_writer>());
   return out;
+}
+
+std::vector<std::string> files_read(const run_options& o, std::vector<std::string> runs, const std::string& baseline) {
+  if (o.gates_path && *o.gates_path != "none") runs.push_back(*o.gates_path);
+  else if (!o.gates_path && !baseline.empty())
+    if (std::string beside = gates_file_beside(baseline); !beside.empty()) runs.push_back(std::move(beside));
+  return runs;
 }
 
 }  // namespace cudabench::app

@@ -52,4 +52,9 @@ class output_list {
 output_list report_outputs(const run_options& o, const std::string& verdict_option,
                            std::unique_ptr<reports::writer> terminal = nullptr);
 
+/// Every file a command reads, which no output may be: `runs` (its result files, the baseline among them),
+/// the gates file given with --gates, else (unless --gates=none) the one kept beside `baseline`, read when
+/// it is there and refused as an output even when not yet (the next comparison would read it as gates).
+std::vector<std::string> files_read(const run_options& o, std::vector<std::string> runs, const std::string& baseline = "");
+
 }  // namespace cudabench::app

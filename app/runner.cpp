@@ -186,7 +186,7 @@ planned_outputs plan_outputs(const run_options& opt, const device_info& dev, con
   out.list.add_elsewhere("--save-baseline", out.baseline_path);
   out.list.add_elsewhere("--trace", opt.trace_path);
   out.list.add_elsewhere("--benchmark_out", opt.benchmark_csv_path);
-  out.list.check_distinct(out.compare_path ? std::vector<std::string>{*out.compare_path} : std::vector<std::string>{});
+  out.list.check_distinct(out.compare_path ? files_read(opt, {*out.compare_path}, *out.compare_path) : files_read(opt, {}));
   if (out.compare_path) check_baseline_device(*out.compare_path, dev, out.cmp);
   if (out.baseline_path) {
     std::error_code ec;
@@ -291,8 +291,9 @@ void run_google_cases(run_result& current, const std::vector<std::string>& googl
   add_google_benchmark_cases(current, google, ran.results);
 }
 
-/// Stopped early by `sig`: the finished cases go to --json marked incomplete (nothing else: no comparison,
-/// no baseline, no reports); with none finished, an existing file is left as it was.
+/// Stopped early by `sig`: the finished cases go to --json marked incomplete and to the report files (--md,
+/// --html, --csv) as the run's own report (no comparison, no verdict, no baseline); with none finished, existing
+/// files are left as they were.
 int finish_interrupted(int sig, const run_result& partial, const planned_outputs& out, const run_options& opt, std::size_t selected) {
   const char* signal_name = sig == SIGINT ? "SIGINT" : "SIGTERM";
   const std::size_t finished = count_outcomes(partial).total();
@@ -302,6 +303,14 @@ int finish_interrupted(int sig, const run_result& partial, const planned_outputs
     where = fmt::format("the finished ones are in {} (marked incomplete)", reports::terminal_text(*out.json_path));
   } else if (out.json_path) {
     where = fmt::format("{} left as it was", reports::terminal_text(*out.json_path));
+  }
+  if (finished > 0 && out.list.has_report_files()) {
+    output_list files;  // the report files alone: the terminal had the cases as they ran
+    files.add("--md", opt.md_path, std::make_unique<reports::markdown_writer>());
+    files.add("--html", opt.html_path, std::make_unique<reports::html_writer>());
+    files.add("--csv", opt.csv_path, std::make_unique<reports::csv_writer>());
+    files.writers().write_run(partial);
+    if (files.has_report_files()) where += "; the report files hold them too";
   }
   fmt::print(stderr, "\n{}: interrupted by {} after {} of {} case(s); {}\n", program_name(), signal_name, finished, selected, where);
   return 128 + sig;
@@ -314,7 +323,10 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
                  char** argv) {
   const bool supervised = opt.watchdog_s > 0;
   const device_info dev = query_device(opt.device, !supervised);  // a supervisor's workers create the contexts
-  const planned_outputs out = plan_outputs(opt, dev, p.name);     // refused before the first case runs
+  const planned_outputs out = [&] {  // refused before the first case runs; reading the baseline ends at a signal
+    const stop_at_once reading(program_name());
+    return plan_outputs(opt, dev, p.name);
+  }();
   if (const std::string warning = unoptimized_warning(registered_build(), library_build_type()); !warning.empty())
     fmt::print(stderr, "{}: {}\n", program_name(), warning);
   std::optional<standard_output_aside> aside;  // an output on standard output ("-") stands there alone
@@ -340,6 +352,7 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
     run.interrupted_by = sig == SIGINT ? "SIGINT" : "SIGTERM";
     return finish_interrupted(sig, results(run), out, opt, selected.size());
   }
+  const stop_at_once writing(program_name());  // the cases are done: a signal now ends the process at once
   run_result current = results(run);
   const table_style style = table_style_of(opt);
   if (!google.empty()) run_google_cases(current, google, p, dev, run.info, selected.size(), style);
@@ -355,6 +368,13 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
                      *opt.trace_path);
   }
   return write_outputs(out, current, opt, n.failed ? 1 : 0);
+}
+
+/// Says so when --rounds asked for more rounds than there are repetitions (each round takes one at least).
+void note_rounds_clamped(const run_options& opt, const preset& p) {
+  if (!opt.rounds || opt.random_interleaving || opt.profile || opt.watchdog_s <= 0 || p.rounds >= *opt.rounds) return;
+  fmt::print(stderr, "{}: note: --rounds={} with {} repetition(s): {} round(s) run, each round takes one repetition at least\n",
+             program_name(), *opt.rounds, p.rounds * p.repetitions, p.rounds);
 }
 
 /// The runner: a --devices fan-out, a listing, a worker's share of the cases, or a whole run.
@@ -373,6 +393,7 @@ int run_command(const run_options& opt, const std::vector<std::string>& args, ch
     return 2;
   }
   if (opt.list) return list_cases(opt, selected, google);
+  if (!worker) note_rounds_clamped(opt, p);
   run_description run;
   run.info = collect_run_info(p.name, p.repetitions * p.rounds);
   run.info.rounds = p.rounds;

@@ -2,7 +2,9 @@
 """What ci/nightly.sh needs around `run_bench bisect`:
   nightly_bisect.py revision BASELINE.json   the baseline's git revision (context.cudabench.git_revision); exit 1 if unknown
   nightly_bisect.py filter VERDICT.json      an RE2 pattern matching exactly the cases the verdict file calls regressions
-                                             (a --devices prefix devN/ dropped); exit 1 when there are none
+                                             (a --devices prefix devN/ dropped), the largest slowdowns first as many
+                                             as bisect's pattern limit takes (the rest named on standard error);
+                                             exit 1 when there are none
   nightly_bisect.py markdown BISECT.json     the bisect outcome as a Markdown section of the report and job summary"""
 import json
 import re
@@ -16,11 +18,30 @@ def revision(path):
     print(rev)
 
 
+MAX_PATTERN = 1000  # bisect's limit on --filter (harness/pattern.hpp, regex_filter::max_length)
+
+
 def case_filter(path):
-    names = sorted({re.sub(r"^dev[0-9]+/", "", c["name"]) for c in json.load(open(path))["cases"] if c.get("verdict") == "regression"})
-    if not names:
+    change = {}
+    for c in json.load(open(path))["cases"]:
+        if c.get("verdict") == "regression":
+            name = re.sub(r"^dev[0-9]+/", "", c["name"])
+            x = c.get("change")
+            change[name] = max(change.get(name, 0.0), x if isinstance(x, (int, float)) else 0.0)
+    if not change:
         sys.exit(1)
-    print("^(%s)$" % "|".join(re.escape(n) for n in names))
+    worst = sorted(change, key=lambda n: (-change[n], n))
+    taken, length = [], len("^()$") - 1  # "^(" + "a|b" + ")$": the largest slowdowns that fit
+    for n in worst:
+        if length + 1 + len(re.escape(n)) <= MAX_PATTERN:
+            taken.append(n)
+            length += 1 + len(re.escape(n))
+    if not taken:
+        sys.exit(1)
+    if len(taken) < len(worst):
+        print("nightly_bisect.py: %d regressed cases, bisecting the %d largest slowdowns (the pattern limit is %d characters)"
+              % (len(worst), len(taken), MAX_PATTERN), file=sys.stderr)
+    print("^(%s)$" % "|".join(re.escape(n) for n in sorted(taken)))
 
 
 def pct(x):
@@ -28,7 +49,10 @@ def pct(x):
 
 
 def cell(text):
-    return str(text).replace("|", "\\|").replace("<", "&lt;")
+    """Text for a table cell or a line: control characters (newlines, ESC) shown as escapes, | and < made inert,
+    ` (which would end a code span) replaced."""
+    text = "".join(ch if ch >= " " and ch != "\x7f" else "\\x%02x" % ord(ch) for ch in str(text))
+    return text.replace("|", "\\|").replace("<", "&lt;").replace("`", "'")
 
 
 def markdown(path):

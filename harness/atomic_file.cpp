@@ -99,6 +99,11 @@ std::string read_bounded(int fd, const std::string& name, std::uint64_t cap, std
     if (n < 0 && errno == EAGAIN) throw input_error(name + ": nothing to read yet (a pipe with no writer?): refused");
     if (n < 0) throw input_error(name + ": read failed: " + std::strerror(errno));
     if (n == 0) return out;
+    // JSON text never holds a NUL byte (a string escapes it): binary input such as /dev/zero is refused at
+    // once, not after the size limit's worth of it.
+    if (const void* nul = std::memchr(buffer, '\0', std::size_t(n)))
+      throw input_error(fmt::format("{}: holds a NUL byte at byte {}: not JSON text, refused", name,
+                                    out.size() + std::size_t(static_cast<const char*>(nul) - buffer)));
     if (out.size() + std::uint64_t(n) > cap)
       throw input_error(fmt::format("{}: over {} bytes, the limit on a result file ({} raises it)", name, cap, max_input_variable));
     out.append(buffer, std::size_t(n));

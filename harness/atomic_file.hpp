@@ -34,8 +34,8 @@ class temp_directory {
 };
 
 /// Reads a whole regular file, or standard input for "-", of at most max_input_size() bytes; throws
-/// input_error naming the path when it is missing, unreadable, over the limit or not a regular file (a FIFO
-/// or a device is refused at once, never waited on or read without end).
+/// input_error naming the path when it is missing, unreadable, over the limit, not a regular file (a FIFO
+/// or a device is refused at once, never waited on or read without end) or holds a NUL byte (no JSON does).
 std::string read_file(const std::string& path);
 
 /// The most bytes read_file takes in: $CUDABENCH_MAX_INPUT_SIZE (bytes, or with a K, M or G suffix), else

@@ -214,20 +214,59 @@ std::string gates_json(const gate_table& t) {
 }
 
 namespace {
+/// A gates file is read into nlohmann::json, whose objects are sorted maps: ordered_json's one-by-one key search
+/// made reading the cases quadratic (400k cases took minutes). The writer's order is not needed to read it.
+using parsed_json = nlohmann::json;
+
+/// A pass over the text that only refuses a key given twice in one object (which one is meant?). It builds
+/// nothing: json::parse's callback form, which could do the same, searches its parent object at every
+/// object's end, which made a large file quadratic.
+struct repeated_key_check : nlohmann::json_sax<parsed_json> {
+  explicit repeated_key_check(const std::string& source) : source(source) {}
+  const std::string& source;
+  std::vector<std::set<std::string>> keys;  // of each object being read
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    keys.emplace_back();
+    return true;
+  }
+  bool key(string_t& k) override {
+    if (!keys.back().insert(k).second)
+      throw input_error(fmt::format("{}: key '{}' appears twice in one object (refused: which one is meant?)", source, printable(k, 60)));
+    return true;
+  }
+  bool end_object() override {
+    keys.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    throw input_error(fmt::format("{}: invalid JSON ({})", source, printable(e.what())));
+  }
+};
+
 /// The field `key` of `j`, which must be present and of the kind `check` accepts (named `what` in messages).
 template <typename Check>
-const json& field(const json& j, const char* key, Check check, const char* what, const std::string& where, const std::string& source) {
+const parsed_json& field(const parsed_json& j, const char* key, Check check, const char* what, const std::string& where, const std::string& source) {
   auto it = j.find(key);
   if (it == j.end()) throw input_error(fmt::format("{}: {}'{}' is missing", source, where, key));
   if (!check(*it))
     throw input_error(fmt::format("{}: {}'{}' is {} where {} is expected", source, where, key, printable(it->dump(), 40), what));
   return *it;
 }
-bool is_string(const json& v) { return v.is_string(); }
-bool is_ratio(const json& v) { return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0; }
-bool is_count(const json& v) { return v.is_number_unsigned() && v.get<std::uint64_t>() <= 1000000; }
+bool is_string(const parsed_json& v) { return v.is_string(); }
+bool is_ratio(const parsed_json& v) { return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0; }
+bool is_count(const parsed_json& v) { return v.is_number_unsigned() && v.get<std::uint64_t>() <= 1000000; }
 
-learned_gate read_case(const std::string& name, const json& c, const std::string& source) {
+learned_gate read_case(const std::string& name, const parsed_json& c, const std::string& source) {
   const std::string where = fmt::format("case '{}': ", printable(name, 80));
   if (!c.is_object()) throw input_error(fmt::format("{}: {}not an object", source, where));
   learned_gate g;
@@ -242,8 +281,8 @@ learned_gate read_case(const std::string& name, const json& c, const std::string
   return g;
 }
 
-void read_runs(gate_table& t, const json& runs, const std::string& source) {
-  for (const json& r : runs) {
+void read_runs(gate_table& t, const parsed_json& runs, const std::string& source) {
+  for (const parsed_json& r : runs) {
     if (!r.is_object()) throw input_error(source + ": an entry of 'runs' is not an object");
     t.runs.push_back({field(r, "file", is_string, "a string", "runs: ", source).get<std::string>(),
                       field(r, "revision", is_string, "a string", "runs: ", source).get<std::string>(),
@@ -256,23 +295,17 @@ void read_runs(gate_table& t, const json& runs, const std::string& source) {
 gate_table parse_gates(const std::string& text, const std::string& source) {
   if (const std::size_t depth = json_nesting_depth(text); depth > 8)
     throw input_error(fmt::format("{}: JSON nested {} levels deep; a gates file needs 3", source, depth));
-  json j;
-  std::vector<std::set<std::string>> keys;  // of each object being read: a key given twice is refused
+  parsed_json j;
   try {
-    j = json::parse(text, [&](int, json::parse_event_t event, json& parsed) {
-      if (event == json::parse_event_t::object_start) keys.emplace_back();
-      else if (event == json::parse_event_t::object_end) keys.pop_back();
-      else if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
-        throw input_error(fmt::format("{}: key '{}' appears twice in one object (refused: which one is meant?)", source,
-                                      printable(parsed.get<std::string>(), 60)));
-      return true;
-    });
-  } catch (const json::exception& e) {
+    repeated_key_check check(source);
+    parsed_json::sax_parse(text, &check);
+    j = parsed_json::parse(text);
+  } catch (const parsed_json::exception& e) {
     throw input_error(fmt::format("{}: invalid JSON ({})", source, printable(e.what())));
   }
-  if (!j.is_object() || j.value("kind", json()) != gates_kind)
+  if (!j.is_object() || j.value("kind", parsed_json()) != gates_kind)
     throw input_error(fmt::format("{}: not a gates file (no \"kind\": \"{}\"; the gates command writes one)", source, gates_kind));
-  const json& version = field(j, "schema_version", [](const json& v) { return v.is_number_integer(); }, "a whole number", "", source);
+  const parsed_json& version = field(j, "schema_version", [](const parsed_json& v) { return v.is_number_integer(); }, "a whole number", "", source);
   if (version != gates_schema_version && version != 1)
     throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads versions 1 to {}", source,
                                   printable(version.dump(), 20), gates_schema_version));
@@ -284,9 +317,9 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
   t.settings.k = field(j, "k", is_ratio, "a number of 0 or more", "", source).get<double>();
   t.settings.min_runs = field(j, "min_runs", is_count, "a count of runs", "", source).get<std::size_t>();
   if (j.contains("normalized"))
-    t.normalized = field(j, "normalized", [](const json& v) { return v.is_boolean(); }, "true or false", "", source).get<bool>();
-  read_runs(t, field(j, "runs", [](const json& v) { return v.is_array(); }, "an array", "", source), source);
-  for (const auto& [name, c] : field(j, "cases", [](const json& v) { return v.is_object(); }, "an object", "", source).items())
+    t.normalized = field(j, "normalized", [](const parsed_json& v) { return v.is_boolean(); }, "true or false", "", source).get<bool>();
+  read_runs(t, field(j, "runs", [](const parsed_json& v) { return v.is_array(); }, "an array", "", source), source);
+  for (const auto& [name, c] : field(j, "cases", [](const parsed_json& v) { return v.is_object(); }, "an object", "", source).items())
     t.cases[name] = read_case(name, c, source);
   return t;
 }

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -62,9 +63,42 @@ int open_special(const std::string& name, const std::string& path) {
   return fd;
 }
 
+/// The temporaries being written now, for remove_temporaries_in_progress (read from a signal handler:
+/// fixed slots, each claimed and published through atomics).
+struct temporary_slot {
+  std::atomic<int> state{0};  ///< 0 free, 1 being filled or emptied, 2 holds a path
+  char path[4096];
+};
+temporary_slot temporaries[16];
+
+/// Lists `tmp` for removal while it is written; gone with the object.
+class listed_temporary {
+ public:
+  explicit listed_temporary(const std::string& tmp) {
+    if (tmp.size() >= sizeof temporaries[0].path) return;
+    for (auto& s : temporaries) {
+      int free_slot = 0;
+      if (!s.state.compare_exchange_strong(free_slot, 1)) continue;
+      std::memcpy(s.path, tmp.c_str(), tmp.size() + 1);
+      s.state.store(2);
+      slot_ = &s;
+      return;
+    }
+  }
+  ~listed_temporary() {
+    if (slot_) slot_->state.store(0);
+  }
+  listed_temporary(const listed_temporary&) = delete;
+  listed_temporary& operator=(const listed_temporary&) = delete;
+
+ private:
+  temporary_slot* slot_ = nullptr;
+};
+
 /// Writes a new file beside `path` and renames it over `path`: readers see the old file or the whole new one.
 void replace_file(const std::string& name, const std::string& path, const std::string& content) {
   const std::string tmp = temp_name(path);
+  const listed_temporary listed(tmp);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(name, "cannot write", errno);
   bool ok = write_all(fd, content);
@@ -81,6 +115,11 @@ void replace_file(const std::string& name, const std::string& path, const std::s
   }
 }
 }  // namespace
+
+void remove_temporaries_in_progress() noexcept {
+  for (auto& s : temporaries)
+    if (s.state.load() == 2) ::unlink(s.path);
+}
 
 bool write_all(int fd, const std::string& content) {
   std::size_t done = 0;

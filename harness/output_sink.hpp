@@ -55,6 +55,10 @@ class standard_output_aside {
   int previous_ = -1;
 };
 
+/// Removes the temporary files output_sink is writing at this moment (async-signal-safe): for a process
+/// that a signal ends at once, so that no half-written temporary is left beside an output.
+void remove_temporaries_in_progress() noexcept;
+
 /// Where the bytes for `path` land: its symbolic links followed to the final target, which need not exist.
 /// Throws input_error on a loop of links.
 std::string final_target(const std::string& path);

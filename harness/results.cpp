@@ -129,6 +129,10 @@ void check_field_types(const json& row, const std::string& source, std::size_t r
                                     printable(row[k::name].get<std::string>()), key, wrong_type(*it, want)));
   }
   if (auto it = row.find(k::cudabench); it != row.end() && it->is_object()) {
+    if (auto round = it->find(k::round); round != it->end() &&
+        (!round->is_number_integer() || round->get<std::int64_t>() < 1 || round->get<std::int64_t>() > 1000000))
+      throw input_error(fmt::format("{}: row {}: field 'cudabench.{}' is {} where a round number (1 to the run's rounds) is expected",
+                                    source, row_number, k::round, printable(round->dump(), 40)));
     for (const char* key : {k::cache, k::note, k::stop})
       if (it->contains(key) && !(*it)[key].is_string() && !(*it)[key].is_null())
         throw input_error(fmt::format("{}: row {}: field 'cudabench.{}' is a {} where a string is expected", source, row_number, key, (*it)[key].type_name()));
@@ -137,7 +141,8 @@ void check_field_types(const json& row, const std::string& source, std::size_t r
   }
 }
 
-/// The schema version this reader knows, and nothing else: 2, 0, "1" or null is refused, not guessed at.
+/// The schema version this reader knows, and nothing else: 2, 0, "1" or null is refused, not guessed at. A file
+/// without one is read as version 1: plain Google Benchmark output has none, nor do files other tools extend.
 void check_schema_version(const json& meta, const std::string& source) {
   auto it = meta.find(k::schema_version);
   if (it == meta.end()) return;
@@ -170,10 +175,40 @@ std::optional<code_build> read_build(const json& meta) {
   return code_build{string_field(*it, k::build_type), bool_field(*it, k::optimized, false), bool_field(*it, k::assertions, false)};
 }
 
+/// A field that is present must be a whole number from `least` to a million (a count of rounds or repetitions).
+void expect_count(const json& meta, const char* key, std::int64_t least, const std::string& source) {
+  auto it = meta.find(key);
+  if (it == meta.end() || it->is_null()) return;
+  if (!it->is_number_integer() || it->get<std::int64_t>() < least || it->get<std::int64_t>() > 1000000)
+    throw input_error(fmt::format("{}: field 'context.cudabench.{}' is {} where a whole number from {} to 1000000 is expected",
+                                  source, key, printable(it->dump(), 40), least));
+}
+
+/// True for text that starts as an ISO 8601 date: YYYY-MM-DD.
+bool is_iso_date(const std::string& text) {
+  if (text.size() < 10 || text[4] != '-' || text[7] != '-') return false;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) return false;
+  return true;
+}
+
+/// The values of the run's settings that no run of this program writes, each refused naming the field.
+void check_settings_values(const json& meta, const std::string& source) {
+  expect_count(meta, k::rounds, 1, source);
+  expect_count(meta, k::repetitions, 1, source);
+  if (auto it = meta.find(k::shuffle_seed); it != meta.end() && !it->is_null() && !it->is_number_unsigned())
+    throw input_error(fmt::format("{}: field 'context.cudabench.{}' is {} where a whole number from 0 to 2^64-1 is expected",
+                                  source, k::shuffle_seed, printable(it->dump(), 40)));
+  if (const std::string started = string_field(meta, k::started_utc); !started.empty() && !is_iso_date(started))
+    throw input_error(fmt::format("{}: field 'context.cudabench.{}' is '{}' where an ISO 8601 date and time is expected",
+                                  source, k::started_utc, printable(started, 40)));
+}
+
 void read_settings(run_result& r, const json& meta) {
   run_settings& s = r.settings;
   check_schema_version(meta, r.source);
   check_settings_types(meta, r.source);
+  check_settings_values(meta, r.source);
   s.schema_version = k::version;
   s.preset = string_field(meta, k::preset);
   s.repetitions = int(std::clamp(number_field(meta, k::repetitions), 0.0, 1e6));
@@ -389,6 +424,11 @@ void check_document(const json& j, std::size_t rows, const std::string& source) 
 
 /// After the context and every row are read: each case's declared metadata, its summary, the index.
 void finish_run(run_result& r, const row_reader& rows) {
+  for (const case_result& c : r.cases)  // a round past the run's rounds would be counted as a round of its own
+    for (const repetition& rep : c.repetitions)
+      if (rep.record && rep.record->round > r.settings.rounds)
+        throw input_error(fmt::format("{}: case '{}': a repetition of round {}, and the run has {} round(s) (context.cudabench.rounds)",
+                                      r.source, printable(c.name), rep.record->round, r.settings.rounds));
   std::unordered_map<std::string, const case_meta*> meta;
   for (const case_meta& m : r.selection) meta.emplace(m.name, &m);
   for (auto& c : r.cases) {

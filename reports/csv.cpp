@@ -55,10 +55,10 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
 }
 
 namespace {
-/// Google Benchmark quotes every text field of its CSV.
+/// Google Benchmark quotes every text field of its CSV (of csv_text, as every CSV here).
 std::string quoted(const std::string& text) {
   std::string out = "\"";
-  for (const char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  for (const char ch : csv_text(text)) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
   return out + "\"";
 }
 

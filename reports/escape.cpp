@@ -79,22 +79,30 @@ std::string pipe_table(const std::vector<std::string>& header, const std::string
 std::string html_text(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
+  for (const char c : terminal_text(text)) {  // control characters first, as \xNN: a page shows them, never holds them raw
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
       default: out += c;
     }
   }
   return out;
 }
 
+std::string csv_text(std::string_view text) {
+  std::string out = terminal_text(text);
+  if (!out.empty() && std::string_view("=+-@").find(out.front()) != std::string_view::npos) out.insert(0, 1, '\'');
+  return out;
+}
+
 std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string safe = csv_text(text);
+  if (safe.find_first_of(",\"") == std::string::npos) return safe;
   std::string out = "\"";
-  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  for (const char c : safe) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
 

@@ -26,10 +26,13 @@ std::string markdown_code_cell(std::string_view text);
 std::string pipe_table(const std::vector<std::string>& header, const std::string& rule,
                        const std::vector<std::vector<std::string>>& rows, std::string (*escape)(std::string_view));
 
-/// HTML text and attribute values: & < > " as entities.
+/// HTML text and attribute values: control characters as \xNN (as terminal_text), & < > " ' as entities.
 std::string html_text(std::string_view text);
 
-/// A CSV field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break.
+/// Text for a CSV cell, unquoted: control characters as \xNN (as terminal_text), and a leading = + - @ (which
+/// a spreadsheet would run as a formula; a tab or line break is \xNN already) behind a single quote.
+std::string csv_text(std::string_view text);
+/// A CSV field as RFC 4180 writes it, of csv_text: quoted when it holds a comma or a quote.
 std::string csv_field(std::string_view text);
 
 }  // namespace cudabench::reports

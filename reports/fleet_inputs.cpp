@@ -10,6 +10,8 @@
 
 #include "harness/atomic_file.hpp"
 #include "harness/errors.hpp"
+#include "harness/format.hpp"
+#include "reports/render.hpp"
 
 namespace cudabench::reports {
 namespace {
@@ -79,14 +81,17 @@ found_run run_in_directory(const std::string& dir) {
 }
 
 /// The verdict file compare wrote for the nightly run `run_file`: verdict-<stamp>.json beside it or beside its
-/// runs/ directory; "" when there is none.
+/// runs/ directory; "" when there is none. Anything of that name counts (a directory, a FIFO, a dangling link),
+/// so that one which cannot be read is refused, not passed over as no verdict.
 std::string verdict_beside(const std::string& run_file) {
   const fs::path p(run_file);
   const std::string stamp = nightly_stamp(p);
   if (stamp.empty()) return {};
   const std::string name = "verdict-" + stamp + ".json";
-  for (const fs::path& dir : {p.parent_path(), p.parent_path().parent_path()})
-    if (is_file(dir / name)) return (dir / name).string();
+  for (const fs::path& dir : {p.parent_path(), p.parent_path().parent_path()}) {
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(dir / name, ec))) return (dir / name).string();
+  }
   return {};
 }
 
@@ -100,6 +105,10 @@ void read_verdicts(fleet_member& m, const std::string& path) {
   }
   if (!j.is_object() || !j.contains("cases") || !j["cases"].is_array() || !j.value("failing", nlohmann::json()).is_boolean())
     throw input_error(path + ": not a verdict file (no 'cases' list and 'failing' flag, as compare --verdict writes)");
+  if (const nlohmann::json version = j.value("schema_version", nlohmann::json());
+      !version.is_number_integer() || version.get<std::int64_t>() != verdict_schema_version)
+    throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads verdict files of version {} only", path,
+                                  version.is_null() ? "missing" : printable(version.dump(), 20), verdict_schema_version));
   for (const auto& c : j["cases"]) {
     if (!c.is_object() || !c.value("name", nlohmann::json()).is_string() || !c.value("verdict", nlohmann::json()).is_string())
       throw input_error(path + ": a case without a 'name' and a 'verdict'");

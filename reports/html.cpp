@@ -97,6 +97,20 @@ std::string timelines_html(const cudabench::run_result& run) {
     }
   return body + "</table>\n";
 }
+
+/// The cases a comparison's page lists: all of them up to html_case_rows, else that many, those with a verdict
+/// to look at (not unchanged, not not-gated) first, each group in the comparison's order.
+std::vector<const cudabench::case_comparison*> listed_cases(const cudabench::comparison& c) {
+  std::vector<const cudabench::case_comparison*> out;
+  const bool all = c.cases.size() <= html_case_rows;
+  for (const bool notable : {true, false})
+    for (const auto& r : c.cases) {
+      if (out.size() == html_case_rows) return out;
+      const bool is_notable = r.v != cudabench::verdict::unchanged && r.v != cudabench::verdict::not_gated;
+      if (all ? notable : is_notable == notable) out.push_back(&r);
+    }
+  return out;
+}
 }  // namespace
 
 std::string html_page(const std::string& title, const std::string& body) { return page(title, body); }
@@ -107,9 +121,14 @@ std::string comparison_html(const cudabench::comparison& c) {
                                  html_text(c.cur_device), 100 * c.settings.threshold, c.settings.alpha, html_text(gates_summary(c)));
   for (auto& n : c.header_notes) body += "<p><b>note:</b> " + html_text(n) + "</p>\n";
   body += fmt::format("<p><b>{}</b></p>\n", html_text(verdict_counts(c)));
+  const std::vector<const cudabench::case_comparison*> listed = listed_cases(c);
+  if (listed.size() < c.cases.size())
+    body += fmt::format("<p><b>{} of {} cases listed</b> (those with a verdict to look at first); the CSV (--csv) and the verdict "
+                        "file (--verdict) hold every case.</p>\n", listed.size(), c.cases.size());
   std::map<std::string, std::vector<svg::spread>> spreads;
   std::vector<std::pair<std::string, double>> changes;
-  for (auto& r : c.cases) {
+  for (const auto* listed_case : listed) {
+    const auto& r = *listed_case;
     if (r.base_samples_s.empty() || r.cur_samples_s.empty()) continue;
     auto mm = [](const std::vector<double>& v) { return std::minmax_element(v.begin(), v.end()); };
     auto [bl, bh] = mm(r.base_samples_s);
@@ -121,7 +140,8 @@ std::string comparison_html(const cudabench::comparison& c) {
   for (auto& [family, rows] : spreads)
     body += "<div class=\"chart\">" + svg::spreads(family + ": baseline vs current, spread of the repetitions", rows) + "</div>\n";
   body += "<table><tr><th>case</th><th>baseline</th><th>current</th><th>change</th><th>noise b/c</th><th>p</th><th>detectable</th><th>gate</th><th>verdict</th></tr>\n";
-  for (auto& r : c.cases) {
+  for (const auto* listed_case : listed) {
+    const auto& r = *listed_case;
     const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
     const std::string origin = r.gate_origin();
     body += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",

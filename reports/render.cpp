@@ -169,7 +169,7 @@ std::string comparison_markdown(const comparison& c) {
 
 std::string verdict_json(const comparison& c) {
   nlohmann::ordered_json j;
-  j["schema_version"] = 2;
+  j["schema_version"] = verdict_schema_version;
   j["regression"] = c.has_regression();
   j["lost"] = c.lost();
   j["failing"] = c.failing();

@@ -1,6 +1,7 @@
 // Renderings of a comparison and of one run's tables as terminal text, Markdown, HTML and the JSON verdict.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,10 +15,15 @@ namespace cudabench::reports {
 std::string comparison_terminal(const cudabench::comparison& c, bool color);
 /// For a CI job summary or a pull-request comment: regressions, improvements, then everything folded.
 std::string comparison_markdown(const cudabench::comparison& c);
+/// The most cases a comparison's page lists (and charts): a page of a million rows is too large to open; past
+/// it, those with a verdict to look at come first and the page says how many the CSV and verdict file hold.
+constexpr std::size_t html_case_rows = 5000;
 /// A self-contained page with SVG charts (no script, no network).
 std::string comparison_html(const cudabench::comparison& c);
 /// A self-contained HTML page (the reports' one style) with `title` as its heading and `body` below.
 std::string html_page(const std::string& title, const std::string& body);
+/// The schema version of verdict_json's document, which fleet's reader of it checks.
+constexpr int verdict_schema_version = 2;
 /// The machine-readable verdict a CI step reads.
 std::string verdict_json(const cudabench::comparison& c);
 

@@ -93,6 +93,7 @@ std::vector<std::optional<cudabench::run_result>> load_runs(const std::vector<st
 trend build_trend(const std::string& dir, double threshold, std::size_t hold, bool allow_mixed_gpus) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  if (!fs::exists(fs::symlink_status(dir, ec))) throw cudabench::input_error(dir + ": does not exist");
   if (!fs::is_directory(dir, ec)) throw cudabench::input_error(dir + ": not a directory");
   std::vector<cudabench::run_result> runs;
   trend t;
@@ -110,6 +111,11 @@ trend build_trend(const std::string& dir, double threshold, std::size_t hold, bo
     for (const auto& g : gpus) list += (list.empty() ? "" : ", ") + g;
     throw cudabench::input_error(dir + ": holds runs of different GPU models (" + list + "); a trend mixes them only with --allow-device-mismatch");
   }
+  for (const auto& r : runs)  // a quick run's medians beside a nightly's would read as a step
+    if (r.settings.preset != runs.front().settings.preset)
+      throw cudabench::input_error(fmt::format("{}: holds runs of preset '{}' ({}) and '{}' ({}); a trend follows runs of one preset",
+                                               dir, cudabench::printable(runs.front().settings.preset), runs.front().source,
+                                               cudabench::printable(r.settings.preset), r.source));
   std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.date == b.date ? a.source < b.source : a.date < b.date; });
   std::unordered_map<std::string_view, std::size_t> index;  // names live in `runs`, which outlives it
   index.reserve(runs.front().cases.size());

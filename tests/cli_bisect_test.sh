@@ -65,8 +65,18 @@ s=$(cd "$tmp" && run "$report" bisect --good=HEAD~1 --bad=HEAD --filter=spin); c
 s=$(run bisect --good=HEAD~1 --bad=HEAD --filter=spin --build=true --binary=bench.sh --json="$tmp/no/such/dir/out.json")
 check "an unwritable --json is refused before anything is built" 2 "$s" 'grep -q "out.json" "$tmp/err"' '! grep -q building "$tmp/err"' "$no_worktree"
 s=$(run bisect --good=HEAD~2 --bad=HEAD --filter=spin --build='echo "no compiler here" >&2; exit 3' --binary=bench.sh)
-check "a good end that does not build: one line naming the build's last line, worktree removed" 2 "$s" \
-  'tail -n 1 "$tmp/err" | grep -q "the good end .* cannot be measured: the build failed: no compiler here"' "$no_worktree"
+check "a good end that does not build: one line naming the build's exit status and last lines, worktree removed" 2 "$s" \
+  'tail -n 1 "$tmp/err" | grep -q "the good end .* cannot be measured: the build failed (exit 3): no compiler here"' "$no_worktree"
+s=$(run bisect --good=HEAD~2 --bad=HEAD --filter=spin --build='exit 3' --binary=bench.sh)
+check "a build that fails silently: its exit status, and no output said" 2 "$s" \
+  'tail -n 1 "$tmp/err" | grep -q "the build failed (exit 3): no output"'
+s=$(run bisect --good=HEAD~2 --bad=HEAD --filter=spin --build=true --binary="$repo/bench.sh")
+check "an absolute --binary: refused, the help says relative to the worktree" 2 "$s" "$one_line" \
+  'grep -q "relative to the worktree" "$tmp/err"' "$no_worktree"
+printf '{"kind": "cudabench gates", "schema_version": 1}' >"$tmp/g.gates.json"
+s=$(run bisect --good=HEAD~2 --bad=HEAD --filter=spin --build=true --binary=bench.sh --gates="$tmp/g.gates.json" --json="$tmp/g.gates.json")
+check "bisect --json over its --gates file: refused, the gates file kept" 2 "$s" "$one_line" 'grep -q "same file" "$tmp/err"' \
+  'grep -q "cudabench gates" "$tmp/g.gates.json"' "$no_worktree"
 s=$(run bisect --good=HEAD~2 --bad=HEAD --filter=spin --build=true --binary=no/binary)
 check "a build that makes no binary" 2 "$s" 'tail -n 1 "$tmp/err" | grep -q "the build made no no/binary"'
 

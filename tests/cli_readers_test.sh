@@ -34,8 +34,11 @@ check "report of a missing file" 2 "$(run "$report" report "$tmp/missing.json")"
 check "report - < Q: read from standard input" 0 "$("$report" report - <"$Q" >"$tmp/out" 2>"$tmp/err"; echo $?)" \
   'grep -q "conv2d" "$tmp/out"'
 check "cat Q | report -: read from a pipe" 0 "$(cat "$Q" | "$report" report - >"$tmp/out" 2>"$tmp/err"; echo $?)"
-check "report - < /dev/zero with a 1M limit: stops at the limit" 2 \
-  "$(CUDABENCH_MAX_INPUT_SIZE=1M timeout -k 2 20 "$report" report - </dev/zero >"$tmp/out" 2>"$tmp/err"; echo $?)" \
+check "report - < /dev/zero: refused at its first byte, not read to the limit" 2 \
+  "$(timeout -k 2 5 "$report" report - </dev/zero >"$tmp/out" 2>"$tmp/err"; echo $?)" \
+  'one_line "standard input: holds a NUL byte at byte 0: not JSON text"'
+check "report - of text over a 1M limit: stops at the limit" 2 \
+  "$(yes ' ' | CUDABENCH_MAX_INPUT_SIZE=1M timeout -k 2 20 "$report" report - >"$tmp/out" 2>"$tmp/err"; echo $?)" \
   'one_line "standard input: over 1048576 bytes, the limit on a result file (CUDABENCH_MAX_INPUT_SIZE raises it)"'
 check "a file over the limit: refused before it is read" 2 "$(CUDABENCH_MAX_INPUT_SIZE=1K run "$report" report "$Q")" \
   'one_line "h100_quick.json: [0-9]* bytes, over the limit of 1024 bytes"'

@@ -2,7 +2,7 @@
 # Builds the fuzz targets with clang's libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer, and runs
 # each for RUNS executions (default 1,000,000), or MAX_TIME seconds if that comes first, over its corpus in
 # tests/fuzz/corpus/<target>/; new inputs that widen coverage are merged back into that corpus.
-# Usage: tools/fuzz/run.sh [results|options|trend|report ...]
+# Usage: tools/fuzz/run.sh [results|options|trend|report|compare|gates|fleet ...]
 # Needs clang (Debian: clang) and the build's packages. A finding stops with the crashing input saved as
 # build-fuzz/crash-*; add it to the corpus so the replay test (ctest -R fuzz_replay) keeps it fixed.
 set -uo pipefail
@@ -21,15 +21,18 @@ reader=(harness/results.cpp harness/results_model.cpp harness/device_info.cpp ha
 declare -A sources=(
   [results]="tests/fuzz/results_fuzzer.cpp ${reader[*]}"
   [options]="tests/fuzz/options_fuzzer.cpp app/options.cpp app/option_parse.cpp app/option_table.cpp app/option_help.cpp
-           harness/pattern.cpp harness/presets.cpp harness/format.cpp harness/output_sink.cpp"
+           app/program_name.cpp harness/pattern.cpp harness/presets.cpp harness/format.cpp harness/output_sink.cpp"
   [trend]="tests/fuzz/trend_fuzzer.cpp reports/trend.cpp reports/svg.cpp reports/escape.cpp ${reader[*]}"
   [report]="tests/fuzz/report_fuzzer.cpp reports/*.cpp harness/compare.cpp harness/gates.cpp ${reader[*]}"
+  [compare]="tests/fuzz/compare_fuzzer.cpp reports/*.cpp harness/compare.cpp harness/gates.cpp ${reader[*]}"
+  [gates]="tests/fuzz/gates_fuzzer.cpp harness/gates.cpp ${reader[*]}"
+  [fleet]="tests/fuzz/fleet_fuzzer.cpp reports/*.cpp harness/compare.cpp harness/gates.cpp ${reader[*]}"
 )
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(results options trend report)
+[ ${#targets[@]} -eq 0 ] && targets=(results options trend report compare gates fleet)
 status=0
 for t in "${targets[@]}"; do
-  [ -n "${sources[$t]:-}" ] || { echo "tools/fuzz/run.sh: no target '$t' (results, options, trend, report)" >&2; exit 2; }
+  [ -n "${sources[$t]:-}" ] || { echo "tools/fuzz/run.sh: no target '$t' (results, options, trend, report, compare, gates, fleet)" >&2; exit 2; }
   (cd "$root" && "$cxx" "${flags[@]}" ${sources[$t]} -lfmt -lre2 -o "$out/${t}_fuzzer") || exit 2
   corpus="$root/tests/fuzz/corpus/$t"
   mkdir -p "$out/new-$t"
