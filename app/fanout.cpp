@@ -116,7 +116,7 @@ int finish_interrupted(int sig, const run_options& opt, std::vector<device_run> 
     merged.mark_incomplete(name);
     const std::string text = to_json(merged, opt.time_unit, opt.report_aggregates_only).dump(2) + "\n";
     if (results_out) results_out->write(text);
-    else write_file_atomically(*opt.json_path, text);
+    if (!is_stdout(opt.json_path)) write_file_atomically(*opt.json_path, text);
     where = fmt::format("the finished cases of each device are in {} (marked incomplete)", *opt.json_path);
   } else if (opt.json_path) {
     where = fmt::format("{} left as it was", *opt.json_path);
@@ -137,6 +137,9 @@ void check_fanout_outputs(const run_options& opt) {
   if (opt.benchmark_csv_path)
     throw usage_error("Google Benchmark's CSV (--benchmark_out_format=csv, --benchmark_format=csv) holds one device's run: "
                       "give --json for the merged results, or --device=N");
+  if (opt.console_out_path)
+    throw usage_error("--benchmark_out_format=console: the table is one device's run: give --json for the merged results, "
+                      "or --device=N");
   for (const auto& [option, path] : {std::pair{"--md", &opt.md_path}, std::pair{"--html", &opt.html_path},
                                      std::pair{"--csv", &opt.csv_path}, std::pair{"--verdict", &opt.verdict_path},
                                      std::pair{"--trace", &opt.trace_path}})
@@ -153,7 +156,7 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args,
   const std::vector<int> devices = parse_device_list(*opt.devices, visible);
   check_fanout_outputs(opt);
   std::optional<results_on_stdout> results_out;  // --json -: the merged document alone on standard output
-  if (is_stdout(opt.json_path)) results_out.emplace();
+  if (is_stdout(opt.json_path) || opt.json_stdout_too) results_out.emplace();
   const std::string dir = make_temp_directory("cudabench-devices");
 
   install_stop_signals();  // ^C: each device's run stops after its current sample and writes what it finished
@@ -164,10 +167,12 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args,
   int worst = 0;
   std::vector<device_run> runs = wait_for_devices(processes, dir, worst);
   if (const int sig = interrupt_signal().load()) return finish_interrupted(sig, opt, std::move(runs), dir, results_out);
-  if (results_out) {
-    results_out->write(to_json(merge_device_runs(std::move(runs)), opt.time_unit, opt.report_aggregates_only).dump(2) + "\n");
-  } else if (opt.json_path) {
-    write_file_atomically(*opt.json_path, to_json(merge_device_runs(std::move(runs)), opt.time_unit, opt.report_aggregates_only).dump(2) + "\n");
+  const std::string merged = opt.json_path || results_out
+                                 ? to_json(merge_device_runs(std::move(runs)), opt.time_unit, opt.report_aggregates_only).dump(2) + "\n"
+                                 : std::string();
+  if (results_out) results_out->write(merged);
+  if (opt.json_path && !is_stdout(opt.json_path)) {
+    write_file_atomically(*opt.json_path, merged);
     fmt::print("merged results: {}\n", reports::terminal_text(*opt.json_path));
   }
   if (worst == 0) {  // every device's log and results are in the merge; a failing device's stay to be read

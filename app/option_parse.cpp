@@ -28,7 +28,7 @@ option_token read_option(const std::vector<std::string>& args, std::size_t i) {
       break;
     case arity::benchmark:  // as Google Benchmark: a bare flag is true, a value is given with =
       if (has_value) break;
-      if (t.spec->placeholder != "true|false") throw usage_error(fmt::format("{} needs a value ({}={})", t.name, t.name, t.spec->placeholder));
+      if (!t.spec->placeholder.ends_with("true|false")) throw usage_error(fmt::format("{} needs a value ({}={})", t.name, t.name, t.spec->placeholder));
       t.value = "true";
       break;
     case arity::value:
@@ -66,9 +66,17 @@ std::string supported_benchmark_flags() {
 void finish(parse_state& s) {
   run_options& o = s.options;
   if (s.benchmark_out_format && !s.benchmark_out) throw usage_error("--benchmark_out_format needs --benchmark_out=FILE");
-  if (s.benchmark_out) {
+  if (s.benchmark_out && s.benchmark_out_format == "console") {
+    if (descriptor_named(*s.benchmark_out) == 1)
+      throw usage_error("--benchmark_out=- --benchmark_out_format=console: the table is on standard output already");
+    o.console_out_path = s.benchmark_out;
+  } else if (s.benchmark_out) {
     const bool csv = s.benchmark_out_format.value_or("json") == "csv";
     std::optional<std::string>& taken = csv ? o.benchmark_csv_path : o.json_path;
+    if (!csv && taken == "-" && *s.benchmark_out != "-") {  // JSON on standard output and in the file, as Google Benchmark
+      o.json_stdout_too = true;
+      taken.reset();
+    }
     if (taken && *taken != *s.benchmark_out)  // one place for each format: the other would be dropped without a word
       throw usage_error(fmt::format("--benchmark_out={} and {} both ask for the {} results; cudabench writes them to one place",
                                     printable(*s.benchmark_out),
@@ -85,6 +93,7 @@ void finish(parse_state& s) {
   std::string on_stdout;  // what already writes to standard output
   if (s.cmd == command::report && o.format != "text") on_stdout = "--format=" + o.format;
   if (o.benchmark_csv_path && descriptor_named(*o.benchmark_csv_path) == 1) on_stdout = "--benchmark_format=csv";
+  if (o.json_stdout_too) on_stdout = "--benchmark_format=json";
   for (const option_spec& spec : option_table()) {
     if (!spec.output || !takes(spec.commands, s.cmd)) continue;
     const std::optional<std::string>& path = o.*spec.output;

@@ -8,6 +8,7 @@
 #include "app/program_name.hpp"
 #include "cudabench/presets.hpp"
 #include "harness/format.hpp"
+#include "harness/results_model.hpp"
 
 namespace cudabench::app {
 namespace {
@@ -98,6 +99,20 @@ void benchmark_format(parse_state& s, const option_spec&, const std::string& v) 
   store_one_of(v, "--benchmark_format", {"console", "json", "csv"}, f);
   if (f == "json") s.options.json_path = "-";
   if (f == "csv") s.options.benchmark_csv_path = "-";
+}
+
+/// --benchmark_context=KEY=VALUE: a key of its own (not one the results write themselves), given once.
+void store_context(parse_state& s, const option_spec&, const std::string& v) {
+  const auto eq = v.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw usage_error(fmt::format("--benchmark_context expects KEY=VALUE, got '{}'", printable(v)));
+  const std::string key = v.substr(0, eq);
+  if (standard_context_key(key))
+    throw usage_error(fmt::format("--benchmark_context={}: '{}' is a context key the results write themselves; choose another",
+                                  printable(v), printable(key)));
+  for (const auto& [k, value] : s.options.context)
+    if (k == key) throw usage_error(fmt::format("--benchmark_context: '{}' is given twice", printable(key)));
+  s.options.context.emplace_back(key, v.substr(eq + 1));
 }
 
 #define ACT [](parse_state & s, [[maybe_unused]] const option_spec& spec, [[maybe_unused]] const std::string& v)
@@ -327,20 +342,34 @@ const std::array table{
               .child = in_child::replace, .whole_run = true,
               .help = "Google Benchmark's: the results file, as --json (or Google Benchmark's CSV with "
                       "--benchmark_out_format=csv); not beside --json or --benchmark_format of its format (one place each)"},
-  option_spec{.name = "--benchmark_out_format", .kind = arity::benchmark, .placeholder = "json|csv", .commands = run,
+  option_spec{.name = "--benchmark_out_format", .kind = arity::benchmark, .placeholder = "json|console|csv", .commands = run,
               .apply = ACT {
-                if (v != "json" && v != "csv")
-                  throw usage_error(fmt::format("--benchmark_out_format={} is not supported: cudabench writes json or csv files", printable(v)));
-                s.benchmark_out_format = v;
+                std::string format;
+                store_one_of(v, name_of(spec), {"json", "console", "csv"}, format);
+                s.benchmark_out_format = format;
               },
               .child = in_child::replace, .whole_run = true,
-              .help = "Google Benchmark's: the format of --benchmark_out (default json); csv is Google Benchmark's CSV "
+              .help = "Google Benchmark's: the format of --benchmark_out (default json); console is the table as the "
+                      "terminal shows it, without colour; csv is Google Benchmark's CSV "
                       "(name, iterations, real_time, cpu_time, time_unit, bytes_per_second, items_per_second, label, "
                       "error_occurred, error_message, then the counters; a row per repetition and aggregate), not --csv's"},
   option_spec{.name = "--benchmark_format", .kind = arity::benchmark, .placeholder = "console|json|csv", .commands = run,
               .apply = benchmark_format, .whole_run = true,
               .help = "Google Benchmark's: json / csv put the results on standard output (as --json - / "
-                      "--benchmark_out=- --benchmark_out_format=csv)"},
+                      "--benchmark_out=- --benchmark_out_format=csv; the table goes to standard error); with "
+                      "--benchmark_out=FILE of the same format, both are written, as Google Benchmark does"},
+  option_spec{.name = "--benchmark_color", .kind = arity::benchmark, .placeholder = "auto|true|false", .commands = run,
+              .apply = ACT {
+                std::string color;
+                store_one_of(v, name_of(spec), {"auto", "true", "false"}, color);
+                s.options.color = color == "auto" ? std::nullopt : std::optional<bool>(color == "true");
+              },
+              .help = "Google Benchmark's: colour in the table (auto, the default: where standard output is a terminal)"},
+  option_spec{.name = "--benchmark_context", .kind = arity::benchmark, .placeholder = "KEY=VALUE", .commands = run,
+              .apply = store_context,
+              .help = "Google Benchmark's: adds KEY: VALUE to the results' context (repeatable; e.g. a CI run id, the "
+                      "runner, the clocks); kept when the results are read back, and shown in the table's header and in "
+                      "reports and comparisons of the run"},
   option_spec{.name = "--benchmark_time_unit", .kind = arity::benchmark, .placeholder = "ns|us|ms|s", .commands = run,
               .apply = ACT {
                 std::string unit;

@@ -32,6 +32,10 @@ struct run_options {
   bool display_aggregates_only = false;      ///< --benchmark_display_aggregates_only (the table shows medians either way)
   bool counters_tabular = false;             ///< --benchmark_counters_tabular: every counter a column in the table
   std::optional<std::string> benchmark_csv_path;  ///< --benchmark_out_format=csv / --benchmark_format=csv: Google Benchmark's CSV
+  std::vector<std::pair<std::string, std::string>> context;  ///< --benchmark_context=KEY=VALUE: top-level context keys
+  bool json_stdout_too = false;              ///< --benchmark_format=json with --benchmark_out=FILE: JSON on standard output too
+  std::optional<std::string> console_out_path;  ///< --benchmark_out_format=console: the table written to this file
+  std::optional<bool> color;                 ///< --benchmark_color: the table's colour (unset: auto, on a terminal)
   std::optional<std::string> compare_to;     ///< a baseline file, or "auto"
   bool save_baseline = false;
   std::optional<double> threshold_pct;

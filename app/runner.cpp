@@ -186,6 +186,8 @@ planned_outputs plan_outputs(const run_options& opt, const device_info& dev, con
   out.list.add_elsewhere("--save-baseline", out.baseline_path);
   out.list.add_elsewhere("--trace", opt.trace_path);
   out.list.add_elsewhere("--benchmark_out", opt.benchmark_csv_path);
+  out.list.add_elsewhere("--benchmark_out", opt.console_out_path);
+  if (opt.json_stdout_too) out.list.add_elsewhere("--benchmark_format=json", "-");
   out.list.check_distinct(out.compare_path ? files_read(opt, {*out.compare_path}, *out.compare_path) : files_read(opt, {}));
   if (out.compare_path) check_baseline_device(*out.compare_path, dev, out.cmp);
   if (out.baseline_path) {
@@ -197,10 +199,16 @@ planned_outputs plan_outputs(const run_options& opt, const device_info& dev, con
   return out;
 }
 
-/// The results document to --json (a file or standard output) and --save-baseline, each said; then the
-/// comparison, or without one the run's own report, to the terminal and the report files. Returns `status`,
-/// or 1 when the comparison found a regression.
-int write_outputs(const planned_outputs& out, run_result& current, const run_options& opt, int status) {
+/// The results document to --json (a file or standard output; also standard output with
+/// --benchmark_format=json) and --save-baseline, each said; the table to --benchmark_out_format=console's file;
+/// then the comparison, or without one the run's own report, to the terminal and the report files. Returns
+/// `status`, or 1 when the comparison found a regression.
+int write_outputs(const planned_outputs& out, run_result& current, const run_options& opt, int status,
+                  const std::string& console_table) {
+  if (opt.console_out_path) {
+    output_sink(*opt.console_out_path).write(console_table);
+    fmt::print("table: {}\n", reports::terminal_text(*opt.console_out_path));
+  }
   if (out.benchmark_csv_path) {
     output_sink(*out.benchmark_csv_path).write(reports::benchmark_csv(to_json(current, opt.time_unit, opt.report_aggregates_only)));
     if (!is_stdout(out.benchmark_csv_path)) fmt::print("results: {}\n", reports::terminal_text(*out.benchmark_csv_path));
@@ -213,6 +221,7 @@ int write_outputs(const planned_outputs& out, run_result& current, const run_opt
       output_sink(*out.json_path).write(asked);
       if (!is_stdout(out.json_path)) fmt::print("results: {}\n", reports::terminal_text(*out.json_path));
     }
+    if (opt.json_stdout_too) output_sink("-").write(asked);
     if (out.baseline_path) {
       output_sink(*out.baseline_path).write(text);
       fmt::print("baseline saved: {}\n", reports::terminal_text(*out.baseline_path));
@@ -291,15 +300,24 @@ void run_google_cases(run_result& current, const std::vector<std::string>& googl
   add_google_benchmark_cases(current, google, ran.results);
 }
 
+/// The --benchmark_context keys, added to the results' context as Google Benchmark adds them.
+void add_user_context(run_result& run, const run_options& opt) {
+  if (!run.host.is_object()) run.host = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : opt.context) run.host[key] = value;
+}
+
 /// Stopped early by `sig`: the finished cases go to --json marked incomplete and to the report files (--md,
 /// --html, --csv) as the run's own report (no comparison, no verdict, no baseline); with none finished, existing
 /// files are left as they were.
-int finish_interrupted(int sig, const run_result& partial, const planned_outputs& out, const run_options& opt, std::size_t selected) {
+int finish_interrupted(int sig, run_result partial, const planned_outputs& out, const run_options& opt, std::size_t selected) {
+  add_user_context(partial, opt);
   const char* signal_name = sig == SIGINT ? "SIGINT" : "SIGTERM";
   const std::size_t finished = count_outcomes(partial).total();
   std::string where = "nothing written";
   if (out.json_path && finished > 0) {
-    output_sink(*out.json_path).write(to_json(partial, opt.time_unit, opt.report_aggregates_only).dump(2) + "\n");
+    const std::string text = to_json(partial, opt.time_unit, opt.report_aggregates_only).dump(2) + "\n";
+    output_sink(*out.json_path).write(text);
+    if (opt.json_stdout_too) output_sink("-").write(text);
     where = fmt::format("the finished ones are in {} (marked incomplete)", reports::terminal_text(*out.json_path));
   } else if (out.json_path) {
     where = fmt::format("{} left as it was", reports::terminal_text(*out.json_path));
@@ -356,18 +374,29 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
   run_result current = results(run);
   const table_style style = table_style_of(opt);
   if (!google.empty()) run_google_cases(current, google, p, dev, run.info, selected.size(), style);
+  add_user_context(current, opt);
   attach_limits(current, dev, p.name, opt.baseline_dir);
   if (p.rounds > 1) print_run_table(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), style);
   print_skipped(current, style);
   const outcome_counts n = count_outcomes(current);
-  fmt::print("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size() + google.size(), n.measured, n.skipped, n.failed);
+  const std::string totals = fmt::format("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size() + google.size(),
+                                         n.measured, n.skipped, n.failed);
+  fmt::print("{}", totals);
+  std::string console_table;  // --benchmark_out_format=console: the whole table, without colour
+  if (opt.console_out_path) {
+    table_style plain = style;
+    plain.color = false;
+    plain.progress = false;
+    console_table = run_table_text(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), plain) +
+                    skipped_text(current, plain) + totals;
+  }
   if (opt.trace_path) {
     trace_log none;
     none.note = "no worker process wrote a timeline";
     write_trace_file(!supervised ? chrome_trace(finished_trace(*here.tracer, dev)) : sr.trace.is_null() ? chrome_trace(none) : sr.trace,
                      *opt.trace_path);
   }
-  return write_outputs(out, current, opt, n.failed ? 1 : 0);
+  return write_outputs(out, current, opt, n.failed ? 1 : 0, console_table);
 }
 
 /// Says so when --rounds asked for more rounds than there are repetitions (each round takes one at least).

@@ -20,13 +20,16 @@
 namespace cudabench::app {
 
 table_style table_style_of(const run_options& opt) {
-  return {.progress = !opt.quiet, .time_unit = opt.time_unit, .counters_tabular = opt.counters_tabular, .verbose = opt.verbose};
+  return {.progress = !opt.quiet, .time_unit = opt.time_unit, .counters_tabular = opt.counters_tabular, .verbose = opt.verbose,
+          .color = opt.color, .context = opt.context};
 }
+
+bool colored(const table_style& style) { return style.color.value_or(::isatty(STDOUT_FILENO) != 0); }
 
 table_reporter::table_reporter(const device_info& device, const run_info& info, std::size_t case_count, std::size_t before,
                                bool rows, table_style style)
     : device_(device), info_(info), total_(case_count), done_(before), continues_(before > 0), rows_(rows),
-      style_(std::move(style)), color_(::isatty(STDOUT_FILENO) != 0) {}
+      style_(std::move(style)), color_(colored(style_)) {}
 
 bool table_reporter::ReportContext(const Context& ctx) {
   const std::time_t now = std::time(nullptr);
@@ -85,26 +88,31 @@ std::string counter_cells(const std::vector<std::string>& names, Cell cell) {
   return out;
 }
 
-void print_column_header(const std::vector<std::string>& counters) {
+std::string column_header(const std::vector<std::string>& counters) {
   const std::string extra = counter_cells(counters, [](const std::string& n) { return n; });
-  fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}{}  {}\n", "case", "median", "noise", "throughput", "%peak", "samples",
-             extra, "note");
-  fmt::print("{}\n", std::string(110 + extra.size(), '-'));
+  return fmt::format("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}{}  {}\n", "case", "median", "noise", "throughput", "%peak",
+                     "samples", extra, "note") +
+         std::string(110 + extra.size(), '-') + "\n";
 }
 
-/// The device and host lines, then the column header (unless the counters' columns give it with the first row).
-void print_table_header(const device_info& device, const run_info& info, int num_cpus, const table_style& style) {
+/// The device and host lines, the --benchmark_context line, then the column header (unless the counters'
+/// columns give it with the first row).
+std::string table_header(const device_info& device, const run_info& info, int num_cpus, const table_style& style) {
+  std::string out;
   if (device.available)
-    fmt::print("device: {} (sm_{}{}, {} SMs, {:.0f} GB/s peak), driver {}, runtime {}\n", device.name,
-               device.cc_major, device.cc_minor, device.sm_count, device.theoretical_bandwidth() / 1e9,
-               cuda_version_string(device.driver_version), cuda_version_string(device.runtime_version));
+    out += fmt::format("device: {} (sm_{}{}, {} SMs, {:.0f} GB/s peak), driver {}, runtime {}\n", device.name,
+                       device.cc_major, device.cc_minor, device.sm_count, device.theoretical_bandwidth() / 1e9,
+                       cuda_version_string(device.driver_version), cuda_version_string(device.runtime_version));
   else
-    fmt::print("device: none ({}); GPU cases are skipped\n", device.unavailable_reason);
-  fmt::print("host: {} ({} CPUs), preset {}, {} repetition(s){}, revision {}{}\n", info.host_name, num_cpus, info.preset,
-             info.repetitions, info.rounds > 1 ? fmt::format(" in {} rounds", info.rounds) : "",
-             info.git_revision.substr(0, 12), info.git_dirty ? " (dirty)" : "");
-  if (!style.counters_tabular) print_column_header({});
-  std::fflush(stdout);
+    out += fmt::format("device: none ({}); GPU cases are skipped\n", device.unavailable_reason);
+  out += fmt::format("host: {} ({} CPUs), preset {}, {} repetition(s){}, revision {}{}\n", info.host_name, num_cpus, info.preset,
+                     info.repetitions, info.rounds > 1 ? fmt::format(" in {} rounds", info.rounds) : "",
+                     info.git_revision.substr(0, 12), info.git_dirty ? " (dirty)" : "");
+  std::string context;
+  for (const auto& [key, value] : style.context) context += (context.empty() ? "" : ", ") + key + "=" + value;
+  if (!context.empty()) out += "context: " + reports::terminal_text(context) + "\n";
+  if (!style.counters_tabular) out += column_header({});
+  return out;
 }
 
 /// A time in the unit --benchmark_time_unit names, with four significant digits at least; else as it reads best.
@@ -121,18 +129,17 @@ auto painter(bool color) {
 
 /// One case's line; `counter_header` holds the counter columns last printed (none yet: unset), so that with
 /// --benchmark_counters_tabular a case with other counters gets a header of its own first.
-void print_row(const table_row& row, bool color, const table_style& style, std::optional<std::string>& counter_header) {
+std::string row_text(const table_row& row, bool color, const table_style& style, std::optional<std::string>& counter_header) {
   const std::string name = reports::terminal_text(row.name);
   const auto paint = painter(color);
-  if (row.status == case_status::skipped) return;  // print_skipped groups them by reason
-  if (row.status != case_status::ok) {
-    fmt::print("{:<44} {}  {}\n", name, paint("31", fmt::format("{:>12}", "FAILED")), reports::terminal_text(row.message));
-    return;
-  }
+  if (row.status == case_status::skipped) return "";  // skipped_text groups them by reason
+  if (row.status != case_status::ok)
+    return fmt::format("{:<44} {}  {}\n", name, paint("31", fmt::format("{:>12}", "FAILED")), reports::terminal_text(row.message));
   const std::vector<std::string> extra = style.counters_tabular ? extra_counters(row) : std::vector<std::string>{};
   const std::string header = fmt::format("{}", fmt::join(extra, ","));
+  std::string out;
   if (style.counters_tabular && counter_header != header) {
-    print_column_header(extra);
+    out = column_header(extra);
     counter_header = header;
   }
   auto counter = [&](const std::string& k) { auto it = row.counters.find(k); return it == row.counters.end() ? -1.0 : it->second; };
@@ -146,12 +153,15 @@ void print_row(const table_row& row, bool color, const table_style& style, std::
   const std::string cells = counter_cells(extra, [&](const std::string& n) { return fmt::format("{:.4g}", row.counters.at(n)); });
   std::string note = row.label;
   if (style.progress && !row.progress.empty()) note += (note.empty() ? "" : " ") + paint("2", row.progress);
-  fmt::print("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}{}  {}\n", name, median_text(row.seconds, style.time_unit), noise,
-             throughput, peak, samples, cells, note);
+  return out + fmt::format("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}{}  {}\n", name, median_text(row.seconds, style.time_unit),
+                           noise, throughput, peak, samples, cells, note);
 }
 }  // namespace
 
-void table_reporter::print_header(int num_cpus) const { print_table_header(device_, info_, num_cpus, style_); }
+void table_reporter::print_header(int num_cpus) const {
+  fmt::print("{}", table_header(device_, info_, num_cpus, style_));
+  std::fflush(stdout);
+}
 
 void table_reporter::ReportRuns(const std::vector<Run>& runs) {
   // Google Benchmark reports a case once all its repetitions are in: a call with the repetitions, then, when
@@ -182,14 +192,14 @@ void table_reporter::show(const Run& shown, const std::string& label) {
   row.seconds = shown.real_accumulated_time / double(std::max<benchmark::IterationCount>(shown.iterations, 1));
   row.label = label;
   row.progress = fmt::format("[{}/{}]", done_, total_);
-  print_row(row, color_, style_, counter_header_);
+  fmt::print("{}", row_text(row, color_, style_, counter_header_));
   std::fflush(stdout);
 }
 
-void print_run_table(const run_result& run, const device_info& device, const run_info& info, int num_cpus,
-                     const table_style& style) {
-  print_table_header(device, info, num_cpus, style);
-  const bool color = ::isatty(STDOUT_FILENO) != 0;
+std::string run_table_text(const run_result& run, const device_info& device, const run_info& info, int num_cpus,
+                           const table_style& style) {
+  std::string out = table_header(device, info, num_cpus, style);
+  const bool color = colored(style);
   std::optional<std::string> counter_header;
   for (const case_result& c : run.cases) {
     table_row row;
@@ -199,12 +209,18 @@ void print_run_table(const run_result& run, const device_info& device, const run
     row.seconds = c.median_s;
     if (!c.repetitions.empty()) row.counters = median_repetition(c).counters;
     row.label = c.label;
-    print_row(row, color, style, counter_header);
+    out += row_text(row, color, style, counter_header);
   }
+  return out;
+}
+
+void print_run_table(const run_result& run, const device_info& device, const run_info& info, int num_cpus,
+                     const table_style& style) {
+  fmt::print("{}", run_table_text(run, device, info, num_cpus, style));
   std::fflush(stdout);
 }
 
-void print_skipped(const run_result& run, const table_style& style) {
+std::string skipped_text(const run_result& run, const table_style& style) {
   std::vector<std::pair<std::string, std::vector<std::string>>> reasons;  // in the order first met
   for (const case_result& c : run.cases) {
     if (c.status != case_status::skipped) continue;
@@ -212,12 +228,19 @@ void print_skipped(const run_result& run, const table_style& style) {
     if (it == reasons.end()) it = reasons.insert(reasons.end(), {c.message, {}});
     it->second.push_back(c.name);
   }
-  const auto paint = painter(::isatty(STDOUT_FILENO) != 0);
+  const auto paint = painter(colored(style));
+  std::string out;
   for (const auto& [reason, names] : reasons) {
-    fmt::print("{:<44} {}  {}\n", fmt::format("{} case(s)", names.size()), paint("33", fmt::format("{:>12}", "SKIPPED")), reports::terminal_text(reason));
+    out += fmt::format("{:<44} {}  {}\n", fmt::format("{} case(s)", names.size()), paint("33", fmt::format("{:>12}", "SKIPPED")),
+                       reports::terminal_text(reason));
     if (style.verbose)
-      for (const std::string& n : names) fmt::print("  {}\n", reports::terminal_text(n));
+      for (const std::string& n : names) out += fmt::format("  {}\n", reports::terminal_text(n));
   }
+  return out;
+}
+
+void print_skipped(const run_result& run, const table_style& style) {
+  fmt::print("{}", skipped_text(run, style));
   std::fflush(stdout);
 }
 

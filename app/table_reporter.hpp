@@ -9,6 +9,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "app/options.hpp"
 #include "harness/device_info.hpp"
@@ -23,10 +25,14 @@ struct table_style {
   std::optional<std::string> time_unit;  ///< --benchmark_time_unit: the median column in this unit
   bool counters_tabular = false;         ///< --benchmark_counters_tabular: the case's other counters as columns
   bool verbose = false;                  ///< --verbose: the skipped cases' names under their reason
+  std::optional<bool> color;             ///< --benchmark_color: colour or none (unset: where standard output is a terminal)
+  std::vector<std::pair<std::string, std::string>> context;  ///< --benchmark_context: a line under the header
 };
 
 /// The table's style from the run's options.
 table_style table_style_of(const run_options& opt);
+/// Whether the table is coloured: as the style says, else where standard output is a terminal.
+bool colored(const table_style& style);
 
 class table_reporter : public benchmark::BenchmarkReporter {
  public:
@@ -63,9 +69,14 @@ class table_reporter : public benchmark::BenchmarkReporter {
 /// are all in.
 void print_run_table(const run_result& run, const device_info& device, const run_info& info, int num_cpus,
                      const table_style& style = {});
+/// The text print_run_table prints.
+std::string run_table_text(const run_result& run, const device_info& device, const run_info& info, int num_cpus,
+                           const table_style& style = {});
 
 /// The skipped cases of a run, one line per reason with their count (the names below it when verbose): a
 /// machine without a GPU skips dozens of cases for one reason, which one line says.
 void print_skipped(const run_result& run, const table_style& style);
+/// The text print_skipped prints.
+std::string skipped_text(const run_result& run, const table_style& style);
 
 }  // namespace cudabench::app

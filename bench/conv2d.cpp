@@ -48,6 +48,7 @@ std::string check_conv(const float* in, const float* out, int n, const float* ma
 class conv_gpu final : public cudabench::fixture {
  public:
   conv_gpu(variant v, int n) : v_(v), n_(n), total_(std::size_t(n) * n), mask_(random_mask(kernels::fresh_seed())) {
+    if (v_ == variant::cudnn && !kernels::built_with_cudnn()) throw cudabench::skip_case("built without cuDNN");
     cudabench::require_device_memory(2.0 * total_ * sizeof(float));
     cudabench::require_host_memory(2.0 * total_ * sizeof(float));  // the check's host copies
     d_in_ = cudabench::device_buffer<float>(total_);

@@ -319,6 +319,8 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
                                            base_clock, cur_clock));
   if (base.settings.injected) out.header_notes.push_back("baseline ran with --inject-slowdown=" + *base.settings.injected);
   if (cur.settings.injected) out.header_notes.push_back("current run used --inject-slowdown=" + *cur.settings.injected + " (a validation run)");
+  for (const auto& [side, run] : {std::pair{"baseline", &base}, std::pair{"current", &cur}})
+    if (const std::string context = custom_context_text(*run); !context.empty()) out.header_notes.push_back(fmt::format("{} context: {}", side, context));
 
   std::map<std::string, std::vector<double>> log_ratios;
   for (const case_result& c : cur.cases) {

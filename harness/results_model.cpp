@@ -3,10 +3,12 @@
 
 #include "cudabench/limits.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
 #include "harness/errors.hpp"
+#include "harness/results_schema.hpp"
 #include "harness/stats.hpp"
 
 namespace cudabench {
@@ -18,6 +20,29 @@ const char* to_string(case_status s) {
     case case_status::skipped: return "skipped";
   }
   return "?";
+}
+
+bool standard_context_key(const std::string& key) {
+  namespace k = schema;
+  static const char* const standard[] = {
+      k::date, k::host_name, "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "caches", "load_avg",
+      k::library_build_type, "library_version", "json_schema_version", k::device, k::devices, k::device_name,
+      k::preset_name, k::cudabench};
+  return std::find_if(std::begin(standard), std::end(standard), [&](const char* s) { return key == s; }) != std::end(standard);
+}
+
+std::vector<std::pair<std::string, std::string>> custom_context(const run_result& run) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!run.host.is_object()) return out;
+  for (const auto& [key, v] : run.host.items())
+    if (v.is_string() && !standard_context_key(key)) out.emplace_back(key, v.get<std::string>());
+  return out;
+}
+
+std::string custom_context_text(const run_result& run) {
+  std::string out;
+  for (const auto& [key, value] : custom_context(run)) out += (out.empty() ? "" : ", ") + key + "=" + value;
+  return out;
 }
 
 std::pair<int, std::string> split_device_prefix(const std::string& name) {

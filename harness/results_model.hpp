@@ -180,6 +180,17 @@ std::map<std::string, limit_rate> measured_limits(const run_result& run);
 /// for a 1/s one) over the limit's rate. Nothing happens without limits.
 void apply_limits(run_result& run, const std::map<std::string, limit_rate>& limits, const std::string& source);
 
+/// Whether a top-level context key is one the results write themselves (Google Benchmark's host keys:
+/// date, host_name, num_cpus, ...; cudabench's: device, cudabench, ...): a key --benchmark_context may not take.
+bool standard_context_key(const std::string& key);
+
+/// The context a run was given with --benchmark_context: its string-valued top-level keys that are not
+/// standard, in the order written. Kept when the results are read back.
+std::vector<std::pair<std::string, std::string>> custom_context(const run_result& run);
+
+/// "KEY=VALUE, KEY=VALUE" of custom_context (terminal text as given), or "" when there is none.
+std::string custom_context_text(const run_result& run);
+
 /// One device's run of a --devices fan-out.
 struct device_run {
   int ordinal = 0;

@@ -13,6 +13,8 @@
 
 namespace kernels {
 
+bool built_with_cudnn() { return true; }
+
 struct cudnn_conv5x5::impl {
   vendor_handle<cudnnHandle_t, cudnnDestroy> handle;
   vendor_handle<cudnnTensorDescriptor_t, cudnnDestroyTensorDescriptor> x, y;

@@ -8,10 +8,14 @@
 
 namespace kernels {
 
+/// Whether the kernels were built with cuDNN (CUDABENCH_WITH_CUDNN); without it cudnn_conv5x5 cannot be made.
+bool built_with_cudnn();
+
 class cudnn_conv5x5 {
  public:
   /// Plans an n x n single-channel convolution (pad 2, cross-correlation, FMA math: no TF32) and picks
-  /// the fastest algorithm cuDNN finds; the mask lives in device memory (25 floats).
+  /// the fastest algorithm cuDNN finds; the mask lives in device memory (25 floats). Built without cuDNN:
+  /// throws std::runtime_error (check built_with_cudnn() first).
   cudnn_conv5x5(int n, const float* d_in, const float* d_mask, float* d_out);
   ~cudnn_conv5x5();
   cudnn_conv5x5(const cudnn_conv5x5&) = delete;

@@ -171,6 +171,8 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
                         html_text(run.device->name), cudabench::cuda_version_string(run.device->driver_version),
                         cudabench::cuda_version_string(run.device->runtime_version), html_text(run.settings.preset),
                         html_text(run.settings.git_revision.substr(0, 12)), run.settings.git_dirty ? " (dirty)" : "");
+  if (const std::string context = cudabench::custom_context_text(run); !context.empty())
+    body += "<p>context: " + html_text(context) + "</p>\n";
   if (!run.limits.empty()) {
     body += "<h2>Limits</h2>\n<p>Each case's \"% of limit\" is its bytes (FLOPs for <code>limits/fma</code>) at the rate of the "
             "limit it names, over its time.</p>\n<table><tr><th>limit</th><th>measured</th><th>from</th></tr>\n";

@@ -285,7 +285,9 @@ std::string speedups_markdown(const std::vector<speedup_table>& tables, const st
 }
 
 std::string run_terminal(const cudabench::run_result& run) {
-  std::string out = speedups_terminal(speedup_tables(run));
+  const std::string context = cudabench::custom_context_text(run);
+  std::string out = context.empty() ? "" : "context: " + terminal_text(context) + "\n";
+  out += speedups_terminal(speedup_tables(run));
   for (const auto& t : declared_tables(run)) out += fmt::format("\n{}:\n{}", terminal_text(t.title), t.terminal);
   if (const std::string limits = limits_table(run, terminal_text); !limits.empty()) out += fmt::format("\n{}:\n{}", limits_title, limits);
   return out;
@@ -293,6 +295,8 @@ std::string run_terminal(const cudabench::run_result& run) {
 
 std::string run_markdown(const cudabench::run_result& run) {
   std::string out = speedups_markdown(speedup_tables(run), "Speedups: " + run.source);
+  if (const std::string context = cudabench::custom_context_text(run); !context.empty())
+    out.insert(out.find('\n') + 1, "\ncontext: " + markdown_text(context) + "\n");  // under the title
   for (const auto& t : declared_tables(run)) out += "\n### " + markdown_text(t.title) + "\n\n" + t.markdown;
   if (const std::string limits = limits_markdown(run); !limits.empty()) out += "\n### " + std::string(limits_title) + "\n\n" + limits;
   return out;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of fitting Google Benchmark's tools: its compare.py over runs whose medians straddle a unit
-# boundary and over the stored H100 baseline, its flags (aggregates only, counters tabular, CSV, time unit),
+# boundary and over the stored H100 baseline, its flags (aggregates only, counters tabular, CSV, time unit, context,
+# JSON on standard output and in a file, colour, the table to a file),
 # the honest sampling record, and a first run's output (skipped cases grouped, --quiet, build progress).
 # Usage: tests/cli_gbcompat_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
@@ -93,6 +94,41 @@ check "--benchmark_out_format=csv: Google Benchmark's CSV schema; --csv keeps ou
 s=$(run "$bench" --filter="$filter" --benchmark_format=csv)
 check "--benchmark_format=csv: Google Benchmark's CSV alone on standard output" 0 "$s" \
   'head -1 "$tmp/out" | grep -q "^name,iterations,real_time,"' '[ "$(grep -c "^\"image/cpu\"," "$tmp/out")" = 1 ]'
+
+# --benchmark_context: top-level context keys, kept when read back, shown in the table, reports and comparisons;
+# --benchmark_format=json with --benchmark_out=FILE: the JSON on standard output and in the file.
+s=$(run "$bench" --filter="$filter" --benchmark_context=ci_run=17 --benchmark_context=runner=ci-a=b --benchmark_format=json \
+  --benchmark_out="$tmp/ctx.json")
+check "--benchmark_context and --benchmark_format=json with --benchmark_out: both written, the keys in the context" 0 "$s" \
+  'py "assert j[\"context\"][\"ci_run\"] == \"17\" and j[\"context\"][\"runner\"] == \"ci-a=b\"" "$tmp/out"' \
+  'py "assert j[\"context\"][\"ci_run\"] == \"17\" and [b[\"name\"] for b in j[\"benchmarks\"]]" "$tmp/ctx.json"' \
+  'cmp -s <(py "print(sorted(b[\"name\"] for b in j[\"benchmarks\"]))" "$tmp/out") <(py "print(sorted(b[\"name\"] for b in j[\"benchmarks\"]))" "$tmp/ctx.json")' \
+  'grep -q "^context: ci_run=17, runner=ci-a=b$" "$tmp/err"'
+s=$(run "$report" report "$tmp/ctx.json")
+check "report: the run's context read back and shown" 0 "$s" 'grep -q "^context: ci_run=17, runner=ci-a=b$" "$tmp/out"'
+s=$(run "$report" compare "$tmp/agg.json" "$tmp/ctx.json" --md "$tmp/ctx.md")
+check "compare: the current run's context in the header" 0 "$s" 'grep -q "^note: current context: ci_run=17, runner=ci-a=b$" "$tmp/out"' \
+  '! grep -q "baseline context" "$tmp/out"' 'grep -q "current context: ci\\\\_run=17" "$tmp/ctx.md"'
+for bad in novalue =x date=x; do
+  s=$(run "$bench" --filter="$filter" --benchmark_context="$bad" --json "$tmp/bad.json")
+  check "--benchmark_context=$bad: one line, exit 2, nothing written" 2 "$s" 'one_line "benchmark_context"' '[ ! -e "$tmp/bad.json" ]'
+done
+s=$(run "$bench" --filter="$filter" --benchmark_context=a=1 --benchmark_context=a=2)
+check "--benchmark_context: a key given twice is one line, exit 2" 2 "$s" 'one_line "given twice"'
+
+# --benchmark_color: colour in the table or none, whatever standard output is; --benchmark_out_format=console: the
+# table, without colour, in the file.
+s=$(run "$bench" --filter="$filter" --benchmark_color=true --benchmark_out="$tmp/table.txt" --benchmark_out_format=console)
+check "--benchmark_color=true colours the table; --benchmark_out_format=console writes it plain" 0 "$s" \
+  'grep -q $'"'"'\033\['"'"' "$tmp/out"' '! grep -q $'"'"'\033'"'"' "$tmp/table.txt"' \
+  'grep -Eq "^image/cpu +[0-9.]+ [mun]?s " "$tmp/table.txt"' 'grep -q "^host: " "$tmp/table.txt"' \
+  'grep -q "SKIPPED" "$tmp/table.txt"' 'grep -q "^2 case(s): 1 measured, 1 skipped, 0 failed" "$tmp/table.txt"'
+s=$(run "$bench" --filter="$filter" --benchmark_color=false)
+check "--benchmark_color=false: no colour" 0 "$s" '! grep -q $'"'"'\033'"'"' "$tmp/out"'
+s=$(run "$bench" --filter="$filter" --benchmark_color=maybe)
+check "--benchmark_color=maybe: one line, exit 2" 2 "$s" 'one_line "auto, true or false"'
+s=$(run "$bench" --filter="$filter" --benchmark_out=- --benchmark_out_format=console)
+check "--benchmark_out=- --benchmark_out_format=console: one line, exit 2" 2 "$s" 'one_line "standard output already"'
 
 # The sampling record: iterations counts the runs a row covers.
 s=$(run "$py" -c 'import json,sys

@@ -84,7 +84,7 @@ check "in a repository without a commit: the revision recorded unknown, not HEAD
 cd - >/dev/null || exit 1
 
 # Google Benchmark's output flags beside another output of the same format: refused, not one of them dropped.
-for pair in "--benchmark_format=json --benchmark_out=$tmp/gb.json" "--json $tmp/ours.json --benchmark_out=$tmp/gb.json" \
+for pair in "--json $tmp/ours.json --benchmark_out=$tmp/gb.json" \
             "--benchmark_format=csv --benchmark_out=$tmp/gb.csv --benchmark_out_format=csv"; do
   # shellcheck disable=SC2086  # the pair's words
   s=$(run "$bench" --filter='^image/cpu$' $pair)

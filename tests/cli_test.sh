@@ -114,7 +114,7 @@ s=$(run "$bench" --benchmark_filter='^image/cpu$' --benchmark_format=json --quie
   'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"'
 s=$(run "$bench" --benchmark_filter='^image/cpu$' --benchmark_format=csv --quiet); check "--benchmark_format=csv: Google Benchmark's CSV on standard output" 0 "$s" \
   '[ "$(head -n 1 "$tmp/out" | cut -d, -f1-3)" = "name,iterations,real_time" ]' 'grep -q "^\"image/cpu\",[0-9]*," "$tmp/out"'
-s=$(run "$bench" --filter=image/cpu --benchmark_color=false); check "an unsupported --benchmark_ flag: exit 2, named" 2 "$s" 'grep -q -- "--benchmark_color is not supported" "$tmp/err"'
+s=$(run "$bench" --filter=image/cpu --benchmark_perf_counters=CYCLES); check "an unsupported --benchmark_ flag: exit 2, named" 2 "$s" 'grep -q -- "--benchmark_perf_counters is not supported" "$tmp/err"'
 s=$(run "$bench" --filter=image/cpu --benchmark_min_time=100x); check "--benchmark_min_time in iterations: exit 2, says why" 2 "$s" 'grep -q "give seconds" "$tmp/err"'
 s=$(run "$bench" --filter='^image/cpu$' --compare-to="$stored" --csv - --quiet); check "--csv - with --compare-to: the verdicts on standard output" 0 "$s" \
   'python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); assert len(r)==1 and r[0][\"verdict\"] in (\"unchanged\",\"inconclusive\",\"not gated\",\"improvement\",\"regression\") and r[0][\"baseline_median_us\"], r" "$tmp/out"'

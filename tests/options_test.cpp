@@ -58,11 +58,34 @@ TEST(Options, GoogleBenchmarkFlagsKeepTheirMeaningOrAreRefused) {
   EXPECT_FALSE(parse_run_options({"--benchmark_list_tests=false"}).list);
   EXPECT_TRUE(*parse_run_options({"--benchmark_enable_random_interleaving"}).random_interleaving);
   EXPECT_FALSE(*parse_run_options({"--benchmark_enable_random_interleaving=false"}).random_interleaving);
-  for (const char* bad : {"--benchmark_color=false", "--benchmark_enable_random_interleaving=maybe", "--benchmark_min_time=100x",
+  for (const char* bad : {"--benchmark_color=maybe", "--benchmark_enable_random_interleaving=maybe", "--benchmark_min_time=100x",
                           "--benchmark_out_format=console", "--benchmark_format=tabular", "--benchmark_time_unit=min",
                           "--benchmark_out_format=json", "--benchmark_repetitions=0"})
     EXPECT_THROW(parse_run_options({bad}), usage_error) << bad;
   EXPECT_THROW(parse_run_options({"--json=-", "--csv=-"}), usage_error);
+}
+
+TEST(Options, GoogleBenchmarkContextColourAndOutputs) {
+  run_options o = parse_run_options({"--benchmark_context=ci_run=17", "--benchmark_context=clocks=locked=1410"});
+  EXPECT_EQ(o.context, (std::vector<std::pair<std::string, std::string>>{{"ci_run", "17"}, {"clocks", "locked=1410"}}));
+  for (const char* bad : {"--benchmark_context=novalue", "--benchmark_context==x", "--benchmark_context", "--benchmark_context=num_cpus=4",
+                          "--benchmark_context=cudabench=x"})
+    EXPECT_THROW(parse_run_options({bad}), usage_error) << bad;
+  EXPECT_THROW(parse_run_options({"--benchmark_context=a=1", "--benchmark_context=a=2"}), usage_error);
+  // --benchmark_format=json with a JSON --benchmark_out: both, as Google Benchmark writes them.
+  o = parse_run_options({"--benchmark_format=json", "--benchmark_out=r.json"});
+  EXPECT_EQ(*o.json_path, "r.json");
+  EXPECT_TRUE(o.json_stdout_too);
+  EXPECT_THROW(parse_run_options({"--benchmark_format=json", "--benchmark_out=r.json", "--md=-"}), usage_error);
+  EXPECT_FALSE(parse_run_options({"--benchmark_out=r.json"}).json_stdout_too);
+  o = parse_run_options({"--benchmark_out=t.txt", "--benchmark_out_format=console"});
+  EXPECT_EQ(*o.console_out_path, "t.txt");
+  EXPECT_FALSE(o.json_path || o.benchmark_csv_path);
+  EXPECT_THROW(parse_run_options({"--benchmark_out=-", "--benchmark_out_format=console"}), usage_error);
+  EXPECT_FALSE(parse_run_options({}).color);
+  EXPECT_FALSE(parse_run_options({"--benchmark_color=auto"}).color);
+  EXPECT_TRUE(*parse_run_options({"--benchmark_color"}).color);
+  EXPECT_FALSE(*parse_run_options({"--benchmark_color=false"}).color);
 }
 
 TEST(Options, CompareSettings) {
@@ -324,8 +347,8 @@ TEST(OptionTable, ProfilePlanForTheWrapper) {
 }
 
 TEST(OptionTable, UnsupportedGoogleBenchmarkFlagsNameTheSupportedOnes) {
-  const std::string m = usage_message(command::run, {"--benchmark_color=false"});
-  EXPECT_NE(m.find("--benchmark_color is not supported"), std::string::npos) << m;
+  const std::string m = usage_message(command::run, {"--benchmark_perf_counters=CYCLES"});
+  EXPECT_NE(m.find("--benchmark_perf_counters is not supported"), std::string::npos) << m;
   EXPECT_NE(m.find("--benchmark_time_unit"), std::string::npos) << m;
 }
 
