@@ -255,6 +255,26 @@ void note_unnormalized(const run_result& cur, comparison& out) {
                                            "(--limits measures the limits beside any filter)", n));
 }
 
+/// Notes what the runs say of how they were made: clocks measured far apart, injected slowdowns, the user's
+/// --benchmark_context keys.
+void note_run_settings(const run_result& base, const run_result& cur, comparison& out) {
+  auto mean_clock = [](const run_result& r) {
+    double sum = 0;
+    int n = 0;
+    for (auto& c : r.cases)
+      if (auto it = c.counters.find("sm_clock_mhz"); it != c.counters.end() && it->second > 0) { sum += it->second; ++n; }
+    return n ? sum / n : 0.0;
+  };
+  const double base_clock = mean_clock(base), cur_clock = mean_clock(cur);
+  if (base_clock > 0 && cur_clock > 0 && std::fabs(cur_clock / base_clock - 1) > 0.05)
+    out.header_notes.push_back(fmt::format("warning: the SM clocks measured during the runs differ ({:.0f} vs {:.0f} MHz mean)",
+                                           base_clock, cur_clock));
+  if (base.settings.injected) out.header_notes.push_back("baseline ran with --inject-slowdown=" + *base.settings.injected);
+  if (cur.settings.injected) out.header_notes.push_back("current run used --inject-slowdown=" + *cur.settings.injected + " (a validation run)");
+  for (const auto& [side, run] : {std::pair{"baseline", &base}, std::pair{"current", &cur}})
+    if (const std::string context = custom_context_text(*run); !context.empty()) out.header_notes.push_back(fmt::format("{} context: {}", side, context));
+}
+
 /// The limits measure the machine: their change is the board's, never the code's.
 case_comparison compare_on_control(const case_result& b, const case_result& c, const compare_settings& s, const machine_controls& m) {
   const auto base_rate = control_rate(c, m.base), cur_rate = control_rate(c, m.cur);
@@ -306,21 +326,7 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   check_builds(base, cur, out, s.allow_build_mismatch);
   if (s.gates) check_gates(*s.gates, cur, out, s.allow_device_mismatch);
   machine_controls controls{control_rates(base), control_rates(cur), out.same_board};
-  auto mean_clock = [](const run_result& r) {
-    double sum = 0;
-    int n = 0;
-    for (auto& c : r.cases)
-      if (auto it = c.counters.find("sm_clock_mhz"); it != c.counters.end() && it->second > 0) { sum += it->second; ++n; }
-    return n ? sum / n : 0.0;
-  };
-  const double base_clock = mean_clock(base), cur_clock = mean_clock(cur);
-  if (base_clock > 0 && cur_clock > 0 && std::fabs(cur_clock / base_clock - 1) > 0.05)
-    out.header_notes.push_back(fmt::format("warning: the SM clocks measured during the runs differ ({:.0f} vs {:.0f} MHz mean)",
-                                           base_clock, cur_clock));
-  if (base.settings.injected) out.header_notes.push_back("baseline ran with --inject-slowdown=" + *base.settings.injected);
-  if (cur.settings.injected) out.header_notes.push_back("current run used --inject-slowdown=" + *cur.settings.injected + " (a validation run)");
-  for (const auto& [side, run] : {std::pair{"baseline", &base}, std::pair{"current", &cur}})
-    if (const std::string context = custom_context_text(*run); !context.empty()) out.header_notes.push_back(fmt::format("{} context: {}", side, context));
+  note_run_settings(base, cur, out);
 
   std::map<std::string, std::vector<double>> log_ratios;
   for (const case_result& c : cur.cases) {
