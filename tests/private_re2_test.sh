@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# ./run_bench on a machine whose RE2 lives under a private prefix, not /usr: the system's RE2 headers and
+# pkg-config file hidden from the set-up check and from CMake, a copy of RE2 (headers, library, a re2.pc) and of
+# the other header-only prerequisites under one prefix given as CMAKE_PREFIX_PATH; ./run_bench --list then
+# builds (into a scratch build folder) and lists the suite, and the build used the prefix's RE2.
+# Usage: tests/private_re2_test.sh SOURCE_DIR
+set -uo pipefail
+src=$(cd "$1" && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+
+prefix="$tmp/prefix"
+mkdir -p "$prefix/include" "$prefix/lib/pkgconfig"
+header_dir() { for root in /usr/include /usr/local/include; do [ -d "$root/$1" ] && { echo "$root/$1"; return; }; done; echo "no $1 headers" >&2; exit 1; }
+for d in benchmark nlohmann fmt re2; do cp -r "$(header_dir "$d")" "$prefix/include/" || exit 1; done
+libdir=$(pkg-config --variable=libdir re2) || { echo "no re2 pkg-config file to copy the library from" >&2; exit 1; }
+cp -L "$libdir"/libre2.so* "$prefix/lib/" 2>/dev/null || cp -L "$libdir/libre2.so" "$prefix/lib/" || exit 1
+{
+  echo "prefix=$prefix"
+  echo 'Name: re2'
+  echo 'Description: RE2 under a private prefix'
+  echo "Version: $(pkg-config --modversion re2)"
+  echo "Requires.private: $(pkg-config --print-requires-private re2 | tr '\n' ' ')"
+  echo 'Cflags: -pthread -I${prefix}/include'
+  echo 'Libs: -pthread -L${prefix}/lib -lre2'
+} >"$prefix/lib/pkgconfig/re2.pc"
+# PKG_CONFIG_LIBDIR hides the system's .pc files (CMake adds CMAKE_PREFIX_PATH's lib/pkgconfig itself);
+# abseil's, which a newer RE2 requires privately, stay reachable through PKG_CONFIG_PATH only where it has them.
+absl_pc=$(dirname "$(pkg-config --variable=pcfiledir absl_base 2>/dev/null || echo /nonexistent/x)")
+build="$tmp/build"
+check "run_bench --list with RE2 under a private prefix" 0 \
+  "$(run env CUDABENCH_BUILD_DIR="$build" CUDABENCH_DEPS_SYSTEM_INCLUDE=/nonexistent PKG_CONFIG_LIBDIR=/nonexistent \
+         PKG_CONFIG_PATH="$absl_pc" CMAKE_PREFIX_PATH="$prefix" "$src/run_bench" --list)" \
+  "grep -q '^reduce/fast/' '$tmp/out'" \
+  "grep -q '^RE2_INCLUDE_DIRS:INTERNAL=$prefix/include\$' '$build/CMakeCache.txt'" \
+  "grep -q '^RE2_LIBRARY_DIRS:INTERNAL=$prefix/lib\$' '$build/CMakeCache.txt'" \
+  "ldd '$build/bench/cudabench' | grep -q '$prefix/lib/libre2'"
+finish
