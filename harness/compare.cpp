@@ -240,9 +240,6 @@ struct machine_controls {
   bool same_board = false;
 };
 
-/// Compares a case on its control's scale where both runs measured the control: the current times are
-/// multiplied by the control's rate change, so the test and the gate judge what the board does not explain;
-/// the measured change is kept beside it. Elsewhere the case is compared as measured.
 /// Says how many cases that name a control were judged as measured because one run did not measure it.
 void note_unnormalized(const run_result& cur, comparison& out) {
   std::size_t n = 0;
@@ -275,15 +272,25 @@ void note_run_settings(const run_result& base, const run_result& cur, comparison
     if (const std::string context = custom_context_text(*run); !context.empty()) out.header_notes.push_back(fmt::format("{} context: {}", side, context));
 }
 
-/// The limits measure the machine: their change is the board's, never the code's.
+/// Compares a case on its control's scale where both runs measured the control: the current times are
+/// multiplied by the control's rate change, so the test and the gate judge what the board does not explain;
+/// the measured change is kept beside it. Elsewhere the case is compared as measured, and across boards a
+/// change of a case that has a control is held back as `inconclusive`: its normalized gate leaves out the
+/// boards' offsets, which its measured change still holds. The limits measure the machine: their change is
+/// the board's, never the code's.
 case_comparison compare_on_control(const case_result& b, const case_result& c, const compare_settings& s, const machine_controls& m) {
   const auto base_rate = control_rate(c, m.base), cur_rate = control_rate(c, m.cur);
   const bool both_ok = b.status == case_status::ok && c.status == case_status::ok && b.median_s > 0 && c.median_s > 0;
   if (!base_rate || !cur_rate || !both_ok) {
     case_comparison r = compare_case(b, c, s, m.same_board);
-    if (c.family == limits_family && (r.v == verdict::regression || r.v == verdict::improvement)) {
+    const bool flagged = r.v == verdict::regression || r.v == verdict::improvement;
+    if (c.family == limits_family && flagged) {
       r.v = verdict::machine_differs;
       r.note += (r.note.empty() ? "" : "; ") + std::string("a limit of the machine: reported, never failing");
+    } else if (flagged && both_ok && !control_limits(c).empty() && !m.same_board && r.gate_runs > 0 && s.gates && s.gates->normalized) {
+      r.v = verdict::inconclusive;
+      r.note += (r.note.empty() ? "" : "; ") +
+                std::string("its control was not measured in both runs: across boards its change cannot be told from the board's");
     }
     return r;
   }

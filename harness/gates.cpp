@@ -24,9 +24,11 @@ using json = nlohmann::ordered_json;
 /// 2 adds each run's board, each case's same-board and across-board drifts and boards, and "normalized";
 /// version 1 files are read as they are (none of these).
 constexpr int gates_schema_version = 2;
-/// Fewer pairs of runs of one board than this estimate no drift of their own (a same-board gate is tighter than
-/// the gate, so it waits for more evidence); fewer pairs of runs of two boards than the second, no drift across.
-constexpr std::size_t min_same_board_pairs = 6, min_across_board_pairs = 4;
+/// Fewer pairs of runs of one board than this estimate no drift of their own: a same-board gate is tighter than
+/// the gate, so it waits for as much evidence as six runs of one board give (a lower median of fewer pairs
+/// is often low, and its gate then raises false alarms); fewer pairs of runs of two boards than the second
+/// estimate no drift across boards.
+constexpr std::size_t min_same_board_pairs = 12, min_across_board_pairs = 4;
 constexpr const char* gates_kind = "cudabench gates";
 
 /// Runs at most this far apart are paired: more pairs than consecutive runs alone make the estimate steadier

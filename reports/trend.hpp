@@ -21,12 +21,12 @@ struct trend {
   std::vector<trend_series> series;
   std::vector<std::string> unreadable;   ///< "file: why" for each .json that could not be read (left out)
   std::vector<std::string> gpus;         ///< the GPU models of the runs read ("unknown" without a description)
-  /// Where the runs came from more than one board or host: "GPU-edd4076f: 2 runs, GPU-b2c4773f: 5 runs" and the
-  /// like (a step between runs of two boards may be the board's, not the code's); empty otherwise.
+  /// Where the runs came from more than one board or host: "runs from 2 boards: GPU-edd4076f (2 runs),
+  /// GPU-b2c4773f (5 runs)" and the like (a step between runs of two boards may be the board's); else empty.
   std::vector<std::string> machines;
 };
 
-/// "GPU-edd4076f: 2 runs, ..." for runs of more than one board (by uuid), and the same of hosts (by host name);
+/// "runs from 2 boards: GPU-edd4076f (2 runs), ..." for runs of more than one board (by uuid), and the same of hosts (by host name);
 /// nothing where every run came from one board and one host, or none recorded it.
 std::vector<std::string> machines_of(const std::vector<cudabench::run_result>& runs);
 

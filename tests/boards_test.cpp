@@ -279,10 +279,10 @@ TEST(GatesAcrossBoards, BoardOffsetsThatTheControlExplainsLeaveTheDrift) {
   const double offsets[] = {1.03, 1.0, 0.97};
   std::mt19937 g(7);
   std::normal_distribution<double> z(0, 0.001);
-  for (int i = 0; i < 9; ++i) {
+  for (int i = 0; i < 18; ++i) {  // six runs a board: 12 pairs of one board, what a same-board gate needs
     const double o = offsets[i % 3];
     const std::string uuid = fmt::format("GPU-{0}{0}{0}{0}{0}{0}{0}{0}-0000-0000-0000-000000000000", i % 3);
-    runs.push_back(make_run(uuid, 1e-3 * o, 2e-3 * o * std::exp(z(g)), 100 + i, fmt::format("2026-11-0{}T02:00:00Z", i + 1)));
+    runs.push_back(make_run(uuid, 1e-3 * o, 2e-3 * o * std::exp(z(g)), 100 + i, fmt::format("2026-11-{:02}T02:00:00Z", i + 1)));
   }
   const gate_table t = learn_gates(runs, {});
   EXPECT_TRUE(t.normalized);
@@ -290,7 +290,7 @@ TEST(GatesAcrossBoards, BoardOffsetsThatTheControlExplainsLeaveTheDrift) {
   const learned_gate* reduce = t.find("reduce/fast/268435456");
   ASSERT_TRUE(reduce);
   EXPECT_EQ(reduce->boards, 3u);
-  EXPECT_EQ(reduce->runs, 9u);
+  EXPECT_EQ(reduce->runs, 18u);
   EXPECT_LT(reduce->drift, 0.006) << "the board offsets are explained by the control";
   EXPECT_GT(reduce->same_board_drift, 0);
   EXPECT_GT(reduce->across_board_drift, 0);
@@ -357,4 +357,30 @@ TEST(GatesAcrossBoards, ATrendSaysItsRunsComeFromSeveralBoards) {
   EXPECT_EQ(notes[0], "runs from 2 boards: GPU-aaaaaaaa (2 runs), GPU-bbbbbbbb (1 run)");
   runs.pop_back();
   EXPECT_TRUE(reports::machines_of(runs).empty());
+}
+
+TEST(GatesAcrossBoards, FiveRunsOfOneBoardSetNoSameBoardGate) {
+  std::vector<run_result> runs;
+  for (int i = 0; i < 5; ++i)
+    runs.push_back(make_run("GPU-aaaaaaaa-0000-0000-0000-000000000000", 1e-3, 2e-3, 500 + i, fmt::format("2026-11-0{}T02:00:00Z", i + 1)));
+  const learned_gate* g = learn_gates(runs, {}).find("reduce/fast/268435456");
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->same_board_gate, 0) << "9 pairs of one board: too few";
+}
+
+TEST(Normalize, AcrossBoardsWithoutTheControlANormalizedGateHoldsTheChangeBack) {
+  std::vector<run_result> history;
+  for (int i = 0; i < 6; ++i)
+    history.push_back(make_run(fmt::format("GPU-{0}{0}{0}{0}{0}{0}{0}{0}-0000-0000-0000-000000000000", i % 2), 1e-3, 2e-3, 600 + i,
+                               fmt::format("2026-11-0{}T02:00:00Z", i + 1)));
+  compare_settings s;
+  s.gates = std::make_shared<gate_table>(learn_gates(history, {}));
+  const run_result base = make_run("GPU-aaaaaaaa-0000-0000-0000-000000000000", 1e-3, 2e-3, 1);
+  run_result cur = make_run("GPU-bbbbbbbb-0000-0000-0000-000000000000", 1.03e-3, 2.06e-3, 61);
+  cur.cases.erase(cur.cases.begin());  // no limits in the current run: a 3% slower board, as measured
+  cur.index_cases();
+  const comparison c = compare_runs(base, cur, s);
+  const case_comparison& r = find(c, "reduce/fast/268435456");
+  EXPECT_EQ(r.v, verdict::inconclusive);
+  EXPECT_NE(r.note.find("its control was not measured in both runs"), std::string::npos) << r.note;
 }
