@@ -130,9 +130,9 @@ void check_machines(const run_result& base, const run_result& cur, comparison& o
   out.same_board = !bu.empty() && bu == cu;
   if (base.device->machine && cur.device->machine) out.machine_differences = machine_differences(*base.device->machine, *cur.device->machine);
   const bool board_listed = std::any_of(out.machine_differences.begin(), out.machine_differences.end(),
-                                        [](const machine_difference& d) { return d.fact == "board"; });
+                                        [](const machine_difference& d) { return d.fact == board_fact; });
   if (!board_listed && !bu.empty() && !cu.empty() && bu != cu)
-    out.machine_differences.insert(out.machine_differences.begin(), {"board", board_label(bu), board_label(cu)});
+    out.machine_differences.insert(out.machine_differences.begin(), {board_fact, board_label(bu), board_label(cu)});
   if (!base.settings.host_name.empty() && !cur.settings.host_name.empty() && base.settings.host_name != cur.settings.host_name)
     out.machine_differences.push_back({"host", base.settings.host_name, cur.settings.host_name});
   if (!out.machine_differences.empty())

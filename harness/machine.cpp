@@ -82,7 +82,7 @@ std::vector<machine_difference> machine_differences(const machine_facts& a, cons
   difference_list d;
   if (a.board && b.board) {
     const board_facts &x = *a.board, &y = *b.board;
-    d.text("board", board_label(x.uuid), board_label(y.uuid));
+    d.text(board_fact, board_label(x.uuid), board_label(y.uuid));
     d.text("serial", x.serial, y.serial);
     d.text("vbios", x.vbios, y.vbios);
     d.text("driver", x.driver, y.driver);

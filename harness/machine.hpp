@@ -48,6 +48,9 @@ nlohmann::ordered_json to_json(const machine_facts& m);
 /// Reads machine facts; a field of the wrong type or out of range is an input_error naming it as `where`.field.
 machine_facts machine_facts_from_json(const nlohmann::json& j, const std::string& where = "device.machine");
 
+/// The name of the fact that says the boards differ (by uuid); it comes first among the differences.
+inline constexpr const char* board_fact = "board";
+
 /// One recorded fact that differs between two machines: its name and both values, as people read them.
 struct machine_difference {
   std::string fact;  ///< "board", "vbios", "power limit", "host CPU", ...
