@@ -14,6 +14,7 @@
 #include <set>
 
 #include "app/foreign_benchmarks.hpp"
+#include "app/rounds.hpp"
 #include "app/table_reporter.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/device_query.hpp"
@@ -81,12 +82,19 @@ measure_settings measure_settings_from(const run_options& opt, case_execution& o
   return ms;
 }
 
+/// The repetitions this process runs of `c`: its round's share, or every round's for a case the rounds do
+/// not spread (see spread_over_rounds), which runs in the first round only.
+int repetitions_here(const case_def& c, const preset& p, const run_options& opt, const worker_link* worker) {
+  const bool rounds = worker && worker->rounds() > 1;
+  return rounds && !spread_over_rounds(c, opt) ? p.repetitions * worker->rounds() : p.repetitions;
+}
+
 /// The body Google Benchmark runs for each repetition of one case, and what is done once the case finished.
 class case_body {
  public:
-  case_body(case_driver& driver, progress_meter& progress, const preset& p, const device_info& dev, const worker_link* worker,
-            std::function<void(const std::set<std::string>&)> save)
-      : driver_(driver), progress_(progress), preset_(p), dev_(dev), worker_(worker), save_(std::move(save)) {}
+  case_body(case_driver& driver, progress_meter& progress, const preset& p, const run_options& opt, const device_info& dev,
+            const worker_link* worker, std::function<void(const std::set<std::string>&)> save)
+      : driver_(driver), progress_(progress), preset_(p), opt_(opt), dev_(dev), worker_(worker), save_(std::move(save)) {}
 
   void run(benchmark::State& st, const case_def& c) {
     const std::string name = c.name();
@@ -99,7 +107,7 @@ class case_body {
     const auto it = driver_.results().find(name);
     if (it == driver_.results().end() || finished_.count(name)) return;
     const case_result& m = it->second;
-    if (m.status == case_status::ok && m.repetitions.size() < std::size_t(preset_.repetitions)) return;
+    if (m.status == case_status::ok && m.repetitions.size() < std::size_t(repetitions_here(c, preset_, opt_, worker_))) return;
     finished_.insert(name);
     if (!worker_) return;
     save_(finished_);
@@ -117,6 +125,7 @@ class case_body {
   case_driver& driver_;
   progress_meter& progress_;
   const preset& preset_;
+  const run_options& opt_;
   const device_info& dev_;
   const worker_link* worker_;
   std::function<void(const std::set<std::string>&)> save_;
@@ -146,12 +155,12 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
     const run_result so_far = make_run_result(display.host_context(), dev, run, s, selected, finished_only(driver, finished));
     write_file_atomically(worker->results_path(), to_json(so_far).dump(1) + "\n");
   };
-  case_body body(driver, progress, p, dev, worker, save);
+  case_body body(driver, progress, p, opt, dev, worker, save);
   // The binary's own Google Benchmark registrations run apart from these (foreign_benchmarks.hpp).
   const std::string others = google_benchmark_filter_excluding(google_benchmark_names());
   for (const case_def* c : selected) {
     auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&body, c](benchmark::State& st) { body.run(st, *c); });
-    b->Iterations(1)->Repetitions(p.repetitions)->UseManualTime()->Unit(benchmark::kMicrosecond);
+    b->Iterations(1)->Repetitions(repetitions_here(*c, p, opt, worker))->UseManualTime()->Unit(benchmark::kMicrosecond);
   }
   // Google Benchmark drives the repetitions; its flags were read by our parser, so it gets none.
   int gb_argc = 1;

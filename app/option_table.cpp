@@ -148,6 +148,11 @@ const std::array table{
                       "lower median), so they "
                       "see process-to-process spread (default: the preset's: quick 1, nightly and full 5; at most the "
                       "repetitions; --watchdog=off runs one round, in this process)"},
+  option_spec{.name = "--rounds-for", .placeholder = "gated|all", .commands = run,
+              .apply = ACT { store_one_of(v, name_of(spec), {"gated", "all"}, s.options.rounds_for); },
+              .help = "the cases the rounds spread: the gated device cases (default; host-bound and not-gated cases "
+                      "take all their repetitions in the first round, as no default verdict judges them by the spread "
+                      "between processes), or all (as --trace does)"},
   option_spec{.name = "--shuffle-seed", .placeholder = "N", .commands = run,
               .apply = ACT { s.options.shuffle_seed = std::uint64_t(parse_int(v, name_of(spec), 0, 2147483647)); },
               .help = "the seed of the rounds' case orders (default: a fresh one; the results record it as "

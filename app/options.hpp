@@ -24,6 +24,7 @@ struct run_options {
   std::optional<int> rounds;                 ///< --rounds: worker processes the repetitions are spread over
   std::optional<bool> random_interleaving;   ///< --benchmark_enable_random_interleaving
   std::optional<std::uint64_t> shuffle_seed; ///< --shuffle-seed: the seed of the rounds' case orders
+  std::string rounds_for = "gated";          ///< --rounds-for: the cases the rounds spread (gated or all)
   bool list_names_only = false;              ///< --benchmark_list_tests: names only, as Google Benchmark lists
   std::optional<double> min_time_s;          ///< --benchmark_min_time: least measured time per repetition
   std::optional<double> warmup_s;            ///< --benchmark_min_warmup_time

@@ -1,6 +1,7 @@
 // The rounds of a supervised run: shuffled passes over the cases, one worker process each, merged.
 #include "app/rounds.hpp"
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -14,6 +15,10 @@ std::vector<std::string> round_order(std::vector<std::string> names, std::uint64
   std::mt19937_64 g(seed * 1000003u + std::uint64_t(round));
   for (std::size_t i = names.size(); i > 1; --i) std::swap(names[i - 1], names[g() % i]);
   return names;
+}
+
+bool spread_over_rounds(const case_def& c, const run_options& opt) {
+  return opt.rounds_for == "all" || opt.trace_path || (c.on == where::gpu && !c.host_bound && c.gated);
 }
 
 namespace {
@@ -50,14 +55,16 @@ supervised_run run_rounds(const std::vector<std::string>& args, const std::vecto
   std::size_t before = 0;
   for (int round = 1; round <= plan.rounds && !todo.empty(); ++round) {
     const std::vector<std::string> order = plan.rounds > 1 ? round_order(todo, plan.seed, round) : todo;
+    // The progress lines count case runs: this round's, and the later rounds' of the cases they will run.
+    const auto spread = std::size_t(std::count_if(todo.begin(), todo.end(), [&](const std::string& n) { return !plan.first_round_only.count(n); }));
     round_position at{.round = round, .rounds = plan.rounds, .before = before,
-                      .total = before + todo.size() * std::size_t(plan.rounds - round + 1), .memo_dir = memo.path()};
+                      .total = before + todo.size() + spread * std::size_t(plan.rounds - round), .memo_dir = memo.path()};
     merge_round(all, supervise(args, order, watchdog_s, want_trace && round == plan.rounds, at), round, plan.rounds);
     if (all.interrupted_by) break;
     before += todo.size();
     std::erase_if(todo, [&](const std::string& n) {
       const auto it = all.cases.find(n);
-      return all.faulted.count(n) || it == all.cases.end() || it->second.status != case_status::ok;
+      return plan.first_round_only.count(n) || all.faulted.count(n) || it == all.cases.end() || it->second.status != case_status::ok;
     });
   }
   return all;

@@ -4,18 +4,29 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "app/options.hpp"
 #include "app/supervisor.hpp"
+#include "cudabench/fixture.hpp"
 
 namespace cudabench::app {
 
-/// How a run's rounds go: how many, and the seed of their case orders.
+/// How a run's rounds go: how many, the seed of their case orders, and the cases that take all their
+/// repetitions in the first round instead (see spread_over_rounds).
 struct round_plan {
   int rounds = 1;
   std::uint64_t seed = 0;
+  std::set<std::string> first_round_only;
 };
+
+/// Whether the rounds spread `c`'s repetitions: a gated device case, or any case with `--rounds-for=all` or
+/// `--trace` (the trace is the last round's). The others (host-bound and not-gated cases) take all their
+/// repetitions in the first round: no default verdict judges them by the spread between processes, and
+/// building their host data again in every round is most of what rounds cost.
+bool spread_over_rounds(const case_def& c, const run_options& opt);
 
 /// A fresh seed for the rounds' orders (from the operating system's entropy), small enough to type back.
 std::uint64_t fresh_shuffle_seed();
@@ -26,7 +37,8 @@ std::vector<std::string> round_order(std::vector<std::string> names, std::uint64
 
 /// Runs `names` in `plan.rounds` supervised passes (see supervise), each in its own shuffled order (the suite
 /// order with one round), and merges them: a case's repetitions in round order, each marked with its round
-/// when there are several; the trace of the last round. A case that failed, was skipped or faulted in a
+/// when there are several; the trace of the last round. The cases of `plan.first_round_only` run in the first
+/// round only, with every round's repetitions (the worker gives them those). A case that failed, was skipped or faulted in a
 /// round is not run again; its result is that round's. An interrupt ends the run after the current pass.
 supervised_run run_rounds(const std::vector<std::string>& args, const std::vector<std::string>& names, double watchdog_s,
                           bool want_trace, const round_plan& plan);

@@ -358,8 +358,12 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
     results = [&](const run_description& r) { return make_run_result(nlohmann::ordered_json(), dev, r, s, selected, {}); };
   } else if (supervised) {
     std::vector<std::string> names;
-    for (const case_def* c : selected) names.push_back(c->name());
-    sr = run_rounds(args, names, opt.watchdog_s, opt.trace_path.has_value(), {p.rounds, run.shuffle_seed.value_or(0)});
+    round_plan plan{.rounds = p.rounds, .seed = run.shuffle_seed.value_or(0)};
+    for (const case_def* c : selected) {
+      names.push_back(c->name());
+      if (!spread_over_rounds(*c, opt)) plan.first_round_only.insert(c->name());
+    }
+    sr = run_rounds(args, names, opt.watchdog_s, opt.trace_path.has_value(), plan);
     results = [&](const run_description& r) { return assemble_run(sr, dev, r, s, selected); };
   } else {
     install_stop_signals();

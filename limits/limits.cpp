@@ -39,87 +39,86 @@ std::string compare_bytes(const std::uint8_t* got, const std::uint8_t* want, std
 }
 
 /// cudaMemcpyAsync device to device: the copy bandwidth every kernel that reads and writes DRAM once is
-/// held to.
+/// held to. Its source is written on the device; the check rebuilds it on the host from its seed.
 class copy_d2d final : public cudabench::fixture {
  public:
   explicit copy_d2d(std::size_t n) : n_(n) {
     cudabench::require_device_memory(2.0 * double(n));
-    cudabench::require_host_memory(2.0 * double(n));
+    cudabench::require_host_memory(2.0 * double(n));  // the check's copies
     src_ = cudabench::device_buffer<std::uint8_t>(n);
     dst_ = cudabench::device_buffer<std::uint8_t>(n);
-    want_.resize(n);
-    got_.resize(n);
-    kernels::fill_bytes(want_.data(), n, kernels::fresh_seed());
-    CB_CHECK(cudaMemcpy(src_.get(), want_.data(), n, cudaMemcpyHostToDevice));
+    kernels::limits_fill_bytes(src_.get(), n, seed_, nullptr);
     CB_CHECK(cudaMemset(dst_.get(), 0xA5, n));
+    CB_CHECK(cudaDeviceSynchronize());
   }
   void run(cudaStream_t s) override {
     phase_range p(phase::kernel);
     CB_CHECK(cudaMemcpyAsync(dst_.get(), src_.get(), n_, cudaMemcpyDeviceToDevice, s));
   }
   std::string verify() override {
-    CB_CHECK(cudaMemcpy(got_.data(), dst_.get(), n_, cudaMemcpyDeviceToHost));
-    return compare_bytes(got_.data(), want_.data(), n_, "copy");
+    std::vector<std::uint8_t> got(n_), want(n_);
+    CB_CHECK(cudaMemcpy(got.data(), dst_.get(), n_, cudaMemcpyDeviceToHost));
+    kernels::fill_bytes(want.data(), n_, seed_);
+    return compare_bytes(got.data(), want.data(), n_, "copy");
   }
  private:
   std::size_t n_;
+  std::uint64_t seed_ = kernels::fresh_seed();
   cudabench::device_buffer<std::uint8_t> src_, dst_;
-  std::vector<std::uint8_t> want_, got_;
 };
 
-/// A kernel that only reads (a sum of float4 loads): the bandwidth of read-bound kernels.
+/// A kernel that only reads (a sum of float4 loads): the bandwidth of read-bound kernels. Its input is
+/// written on the device; the check rebuilds it on the host from its seed.
 class read_stream final : public cudabench::fixture {
  public:
   explicit read_stream(std::size_t floats) : n_(floats) {
     cudabench::require_device_memory(4.0 * double(floats));
-    cudabench::require_host_memory(4.0 * double(floats));
+    cudabench::require_host_memory(4.0 * double(floats));  // the check's copy
     in_ = cudabench::device_buffer<float>(floats);
     partials_ = cudabench::device_buffer<float>(std::size_t(kernels::read_stream_blocks()));
-    std::vector<float> h(floats);
-    kernels::fill_uniform(h.data(), floats, 0.0f, 1.0f, kernels::fresh_seed());
-    for (float v : h) want_ += v;
-    CB_CHECK(cudaMemcpy(in_.get(), h.data(), floats * sizeof(float), cudaMemcpyHostToDevice));
-    got_.resize(partials_.size());
+    kernels::limits_fill_uniform(in_.get(), floats, 0.0f, 1.0f, seed_, nullptr);
+    CB_CHECK(cudaDeviceSynchronize());
   }
   void run(cudaStream_t s) override {
     phase_range p(phase::kernel);
     kernels::read_stream(reinterpret_cast<const float4*>(in_.get()), n_ / 4, partials_.get(), s);
   }
   std::string verify() override {
-    CB_CHECK(cudaMemcpy(got_.data(), partials_.get(), partials_.bytes(), cudaMemcpyDeviceToHost));
-    double sum = 0;
-    for (float v : got_) sum += v;
+    std::vector<float> got(partials_.size());
+    CB_CHECK(cudaMemcpy(got.data(), partials_.get(), partials_.bytes(), cudaMemcpyDeviceToHost));
+    double sum = 0, want = 0;
+    for (float v : got) sum += v;
+    std::vector<float> h(n_);
+    kernels::fill_uniform(h.data(), n_, 0.0f, 1.0f, seed_);
+    for (float v : h) want += v;
     // inputs in [0, 1): no cancellation; fp32 partial sums of a few thousand terms stay well within 1e-4
-    if (std::fabs(sum - want_) <= 1e-4 * want_) return {};
-    return fmt::format("sum of what was read is {}, want {}", sum, want_);
+    if (std::fabs(sum - want) <= 1e-4 * want) return {};
+    return fmt::format("sum of what was read is {}, want {}", sum, want);
   }
  private:
   std::size_t n_;
+  std::uint64_t seed_ = kernels::fresh_seed();
   cudabench::device_buffer<float> in_, partials_;
-  std::vector<float> got_;
-  double want_ = 0;
 };
 
 enum class direction { h2d, d2h, both };
 
 /// Host copies over PCIe (or C2C): pinned or pageable host memory, one way or both at once on two streams.
+/// The data going up is written on the host, the data coming down on the device, each from a seed the check
+/// rebuilds it from.
 class host_copy final : public cudabench::fixture {
  public:
   host_copy(std::size_t n, direction d, bool pinned) : n_(n), dir_(d), pinned_(pinned), fan_(2) {
     cudabench::require_device_memory(2.0 * double(n));
-    cudabench::require_host_memory(6.0 * double(n));
+    cudabench::require_host_memory(4.0 * double(n));  // both host buffers, and the check's two copies
     dev_in_ = cudabench::device_buffer<std::uint8_t>(n);
     dev_out_ = cudabench::device_buffer<std::uint8_t>(n);
-    want_up_.resize(n);
-    want_down_.resize(n);
-    got_.resize(n);
     if (pinned) { pinned_up_ = cudabench::pinned_buffer<std::uint8_t>(n); pinned_down_ = cudabench::pinned_buffer<std::uint8_t>(n); }
     else { pageable_up_.resize(n); pageable_down_.resize(n); }
-    kernels::fill_bytes(want_up_.data(), n, kernels::fresh_seed());
-    kernels::fill_bytes(want_down_.data(), n, kernels::fresh_seed());
-    std::memcpy(up(), want_up_.data(), n);
+    kernels::fill_bytes(up(), n, seed_up_);
     std::memset(down(), 0x5A, n);
-    CB_CHECK(cudaMemcpy(dev_out_.get(), want_down_.data(), n, cudaMemcpyHostToDevice));
+    kernels::limits_fill_bytes(dev_out_.get(), n, seed_down_, nullptr);
+    CB_CHECK(cudaDeviceSynchronize());
   }
   void run(cudaStream_t s) override {
     if (dir_ != direction::both) {
@@ -134,12 +133,16 @@ class host_copy final : public cudabench::fixture {
   }
   std::string verify() override {
     CB_CHECK(cudaDeviceSynchronize());
+    std::vector<std::uint8_t> want(n_);
     if (dir_ != direction::d2h) {
-      CB_CHECK(cudaMemcpy(got_.data(), dev_in_.get(), n_, cudaMemcpyDeviceToHost));
-      if (std::string problem = compare_bytes(got_.data(), want_up_.data(), n_, "host to device"); !problem.empty()) return problem;
+      std::vector<std::uint8_t> got(n_);
+      CB_CHECK(cudaMemcpy(got.data(), dev_in_.get(), n_, cudaMemcpyDeviceToHost));
+      kernels::fill_bytes(want.data(), n_, seed_up_);
+      if (std::string problem = compare_bytes(got.data(), want.data(), n_, "host to device"); !problem.empty()) return problem;
     }
-    if (dir_ != direction::h2d) return compare_bytes(down(), want_down_.data(), n_, "device to host");
-    return {};
+    if (dir_ == direction::h2d) return {};
+    kernels::fill_bytes(want.data(), n_, seed_down_);
+    return compare_bytes(down(), want.data(), n_, "device to host");
   }
  private:
   std::uint8_t* up() { return pinned_ ? pinned_up_.get() : pageable_up_.data(); }
@@ -147,10 +150,11 @@ class host_copy final : public cudabench::fixture {
   std::size_t n_;
   direction dir_;
   bool pinned_;
+  std::uint64_t seed_up_ = kernels::fresh_seed(), seed_down_ = kernels::fresh_seed();
   cudabench::stream_fan fan_;
   cudabench::device_buffer<std::uint8_t> dev_in_, dev_out_;
   cudabench::pinned_buffer<std::uint8_t> pinned_up_, pinned_down_;
-  std::vector<std::uint8_t> pageable_up_, pageable_down_, want_up_, want_down_, got_;
+  std::vector<std::uint8_t> pageable_up_, pageable_down_;
 };
 
 /// Independent FMA chains in every thread of a full device: FP32 throughput on the CUDA cores.

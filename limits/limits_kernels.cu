@@ -4,6 +4,7 @@
 #include "cudabench/cuda_check.hpp"
 #include "kernels/block_sum.cuh"
 #include "kernels/device_shape.hpp"
+#include "kernels/fill_kernel.cuh"
 
 namespace kernels {
 namespace {
@@ -47,6 +48,14 @@ void read_stream(const float4* in, std::size_t n4, float* partials, cudaStream_t
 void fma_throughput(const float* seed, float* out, int threads, float a, float b, cudaStream_t s) {
   fma_kernel<<<(threads + cfg::block - 1) / cfg::block, cfg::block, 0, s>>>(seed, out, threads, a, b);
   CB_CHECK_LAUNCH("limits fma_kernel");
+}
+
+void limits_fill_bytes(std::uint8_t* d, std::size_t n, std::uint64_t seed, cudaStream_t s) {
+  fill::launch(d, n, fill::byte_value{seed}, s, "launch limits_fill_bytes");
+}
+
+void limits_fill_uniform(float* d, std::size_t n, float lo, float hi, std::uint64_t seed, cudaStream_t s) {
+  fill::launch(d, n, fill::uniform_value{seed, lo, hi}, s, "launch limits_fill_uniform");
 }
 
 void empty_kernels(int count, cudaStream_t s) {

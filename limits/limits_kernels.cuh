@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace kernels {
 
@@ -22,6 +23,11 @@ void read_stream(const float4* in, std::size_t n4, float* partials, cudaStream_t
 /// fma_chains x fma_iterations dependent FMAs per thread over `threads` threads; each thread writes the sum
 /// of its chains to out[thread]. Chain c starts at seed[thread] + c and computes x = x * a + b.
 void fma_throughput(const float* seed, float* out, int threads, float a, float b, cudaStream_t s);
+
+/// The seeded inputs of kernels/host_data.hpp's fill_bytes and fill_uniform, written on the device (so a set-up
+/// needs no host copy; a check rebuilds it from the seed).
+void limits_fill_bytes(std::uint8_t* d, std::size_t n, std::uint64_t seed, cudaStream_t s);
+void limits_fill_uniform(float* d, std::size_t n, float lo, float hi, std::uint64_t seed, cudaStream_t s);
 
 /// `count` empty kernels back to back on `s`.
 void empty_kernels(int count, cudaStream_t s);

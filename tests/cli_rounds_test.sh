@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Rounds from the command line: every case once per round in a fresh worker process, the order shuffled per
-# round from a recorded seed, each repetition marked with its round, the table printed once.
+# round from a recorded seed, each repetition marked with its round, the table printed once. Without a GPU
+# the cases are CPU cases, which the rounds spread only with --rounds-for=all; by default they take all their
+# repetitions in the first round.
 # Usage: tests/cli_rounds_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$1
@@ -8,7 +10,7 @@ bench="$build/bench/cudabench"
 . "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 cases='^(dot/cpu|reduce/cpu|histogram/cpu|vector/cpu)/1048576$|^image/cpu$'
 sizes=(--sizes=dot=1048576 --sizes=vector=1048576 --sizes=reduce=1048576 --sizes=histogram=1048576)
-quick=(--filter="$cases" "${sizes[@]}" --benchmark_min_time=0.002s)
+quick=(--filter="$cases" "${sizes[@]}" --benchmark_min_time=0.002s --rounds-for=all)
 
 # The order each round ran the cases in, from the progress lines: "ROUND NAME" per line.
 orders() { sed -n 's/^\[[0-9]*\/[0-9]*\] \([^ ]*\) (round \([0-9]*\)\/[0-9]*.*/\2 \1/p' "$1"; }
@@ -63,6 +65,15 @@ s=$(run "$bench" "${quick[@]}" --preset=nightly --watchdog=off --repetitions=2 -
 check "--watchdog=off runs one round, in this process" 0 "$s" \
   '[ "$(setting "$tmp/h.json" rounds)" = None ]' '[ "$(setting "$tmp/h.json" shuffle_seed)" = None ]' \
   '[ "$(rows "$tmp/h.json" | awk "{print \$2}" | sort -u)" = 0 ]'
+s=$(run "$bench" "${quick[@]}" --rounds-for=gated --rounds=3 --repetitions=3 --shuffle-seed=7 --json "$tmp/k.json")
+orders "$tmp/err" >"$tmp/k.orders"
+check "by default host-bound cases take every repetition in the first round" 0 "$s" \
+  '[ "$(wc -l <"$tmp/k.orders")" = 5 ]' '[ "$(awk "{print \$1}" "$tmp/k.orders" | sort -u)" = 1 ]' \
+  '[ "$(rows "$tmp/k.json" | wc -l)" = 15 ] && [ "$(rows "$tmp/k.json" | awk "{print \$2}" | sort -u)" = 1 ]' \
+  '[ "$(setting "$tmp/k.json" rounds)" = 3 ]' 'grep -q "3 repetition(s) in 3 rounds" "$tmp/out"'
+s=$(run "$bench" "${quick[@]}" --rounds-for=gated --rounds=3 --repetitions=3 --trace "$tmp/k.trace.json" --json "$tmp/l.json")
+check "--trace spreads every case (the trace is the last round's)" 0 "$s" \
+  '[ "$(rows "$tmp/l.json" | awk "{print \$2}" | sort -u | paste -sd,)" = 1,2,3 ]'
 s=$(run "$bench" --list --preset=nightly --filter="$cases" "${sizes[@]}")
 check "--list is not a run: no rounds" 0 "$s" '[ "$(wc -l <"$tmp/out")" = 5 ]'
 
@@ -76,7 +87,7 @@ check "SIGINT in round 2: exit 130, the finished rounds written, marked incomple
   '[ "$(rows "$tmp/int.json" | awk "{print \$2}" | sort -u | head -n 1)" = 1 ]' '[ "$(rows "$tmp/int.json" | wc -l)" -ge 5 ]'
 
 for bad in --rounds=0 --rounds=1001 --rounds=x --shuffle-seed=-1 --shuffle-seed=2147483648 \
-           --benchmark_enable_random_interleaving=maybe; do
+           --benchmark_enable_random_interleaving=maybe --rounds-for=some; do
   s=$(run "$bench" "${quick[@]}" "$bad")
   check "$bad is refused with one line" 2 "$s" '[ "$(wc -l <"$tmp/err")" = 1 ]' '[ ! -s "$tmp/out" ]'
 done
