@@ -1,6 +1,8 @@
 // Sampled positions and unwritten-output checks for bench cases.
 #include "bench/common.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -31,6 +33,11 @@ double extra_work_fraction() {
     return pct / 100;
   }();
   return fraction;
+}
+
+std::string extra_work_note() {
+  const double f = extra_work_fraction();
+  return f > 0 ? fmt::format("CUDABENCH_EXTRA_WORK: {:g}% more real work than declared", f * 100) : "";
 }
 
 std::string check_all_written(const float* out, std::size_t n) {

@@ -39,6 +39,9 @@ std::string check_all_written(const float* out, std::size_t n);
 /// compared with a clean one to check that verdicts catch a real slowdown (docs/validation.md). 0 when unset;
 /// a value that is not a number from 0 to 100 stops the process with one line.
 double extra_work_fraction();
+/// The note a case that honours CUDABENCH_EXTRA_WORK records with its result while it is set ("" when not), so
+/// a run with extra work is never read as a clean one.
+std::string extra_work_note();
 
 /// [begin, end) of chunk i when n items are split into `parts` nearly equal chunks.
 inline std::pair<std::size_t, std::size_t> chunk(std::size_t n, int parts, int i) {

@@ -68,6 +68,7 @@ class matmul_gpu final : public cudabench::fixture {
     CB_CHECK(cudaMemcpy(c_.data(), d_c_.get(), total_ * sizeof(float), cudaMemcpyDeviceToHost));
     return check_matmul(a_.data(), b_.data(), c_.data(), n_);
   }
+  std::string note() const override { return extra_n_ > 0 ? bench::extra_work_note() : ""; }
  private:
   variant v_;
   int n_;
@@ -105,6 +106,7 @@ class matmul_cpu_case final : public cudabench::fixture {
 };
 
 void register_matmul(cudabench::family_builder& f) {
+  bench::extra_work_fraction();  // a bad CUDABENCH_EXTRA_WORK stops the run before its first case
   f.describe("fp32 square matrix multiply C = A B, row-major, inputs uniform in [-1, 1)")
       .tolerance("sampled elements within 1e-4 x sum|a b| of a double-precision reference")
       .reference("cpu", "cpu")

@@ -60,6 +60,7 @@ class reduce_gpu final : public cudabench::fixture {
     kernels::fill_uniform(h.data(), n_, 0.0f, 1.0f, seed_);
     return check_sum(got, kernels::sum_cpu(h.data(), n_));
   }
+  std::string note() const override { return bench::extra_work_note(); }
  private:
   variant v_;
   std::size_t n_;
@@ -89,6 +90,7 @@ class reduce_cpu_case final : public cudabench::fixture {
 };
 
 void register_reduce(cudabench::family_builder& f) {
+  bench::extra_work_fraction();  // a bad CUDABENCH_EXTRA_WORK stops the run before its first case
   f.describe("sum of n fp32 values uniform in [0, 1), device-resident input, result left on the device; `fast` is "
              "ours, beyond the source material")
       .tolerance("relative 1e-4 against a double-precision sum")

@@ -199,4 +199,8 @@ check "trend of a directory that does not exist: says so" 2 "$(run "$report" tre
 check "--rounds over the repetitions: a note says what runs" 0 \
   "$(run "$bench" --filter='^image/cpu$' --preset=quick --rounds=3 --repetitions=2 --quiet --json "$tmp/r.json")" \
   'grep -q "note: --rounds=3 with 2 repetition(s): 2 round(s) run" "$tmp/err"'
+s=$(CUDABENCH_EXTRA_WORK=abc run "$bench" --list --filter=reduce)
+check "a bad CUDABENCH_EXTRA_WORK is refused in one line before any case" 2 "$s" \
+  '[ "$(wc -l <"$tmp/err")" = 1 ]' 'grep -q "CUDABENCH_EXTRA_WORK is .abc." "$tmp/err"' '[ ! -s "$tmp/out" ]'
+
 finish
