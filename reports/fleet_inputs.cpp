@@ -106,9 +106,11 @@ void read_verdicts(fleet_member& m, const std::string& path) {
   if (!j.is_object() || !j.contains("cases") || !j["cases"].is_array() || !j.value("failing", nlohmann::json()).is_boolean())
     throw input_error(path + ": not a verdict file (no 'cases' list and 'failing' flag, as compare --verdict writes)");
   if (const nlohmann::json version = j.value("schema_version", nlohmann::json());
-      !version.is_number_integer() || version.get<std::int64_t>() != verdict_schema_version)
-    throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads verdict files of version {} only", path,
-                                  version.is_null() ? "missing" : printable(version.dump(), 20), verdict_schema_version));
+      !version.is_number_integer() || version.get<std::int64_t>() < oldest_verdict_schema_version ||
+      version.get<std::int64_t>() > verdict_schema_version)
+    throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads verdict files of versions {} to {}", path,
+                                  version.is_null() ? "missing" : printable(version.dump(), 20), oldest_verdict_schema_version,
+                                  verdict_schema_version));
   for (const auto& c : j["cases"]) {
     if (!c.is_object() || !c.value("name", nlohmann::json()).is_string() || !c.value("verdict", nlohmann::json()).is_string())
       throw input_error(path + ": a case without a 'name' and a 'verdict'");
