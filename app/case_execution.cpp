@@ -196,7 +196,7 @@ int run_as_worker(const worker_link& worker, const run_options& opt, const prese
   execute_cases(ex, here, p, s, selected, dev, run, &worker, argv);
   run_description finished = run;
   const int sig = interrupt_signal().load();
-  if (sig) finished.interrupted_by = sig == SIGINT ? "SIGINT" : "SIGTERM";
+  if (sig) finished.interrupted_by = stop_signal_name(sig);
   write_file_atomically(worker.results_path(), to_json(make_run_result(ex.host_context, dev, finished, s, selected, ex.results)).dump(1) + "\n");
   if (ex.tracer && !worker.trace_path().empty())
     write_file_atomically(worker.trace_path(), chrome_trace(finished_trace(*ex.tracer, dev)).dump(1) + "\n");

@@ -106,7 +106,7 @@ std::vector<device_run> wait_for_devices(device_processes& p, const std::string&
 /// old file. Returns the run's exit status.
 int finish_interrupted(int sig, const run_options& opt, std::vector<device_run> runs, const std::string& dir,
                        std::optional<results_on_stdout>& results_out) {
-  const char* name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+  const char* name = stop_signal_name(sig);
   std::size_t finished = 0;
   for (const device_run& r : runs)
     if (r.result) finished += r.result->cases.size();

@@ -311,7 +311,7 @@ void add_user_context(run_result& run, const run_options& opt) {
 /// files are left as they were.
 int finish_interrupted(int sig, run_result partial, const planned_outputs& out, const run_options& opt, std::size_t selected) {
   add_user_context(partial, opt);
-  const char* signal_name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+  const char* signal_name = stop_signal_name(sig);
   const std::size_t finished = count_outcomes(partial).total();
   std::string where = "nothing written";
   if (out.json_path && finished > 0) {
@@ -371,7 +371,7 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
     results = [&](const run_description& r) { return make_run_result(here.host_context, dev, r, s, selected, here.results); };
   }
   if (const int sig = interrupt_signal().load()) {
-    run.interrupted_by = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    run.interrupted_by = stop_signal_name(sig);
     return finish_interrupted(sig, results(run), out, opt, selected.size());
   }
   const stop_at_once writing(program_name());  // the cases are done: a signal now ends the process at once

@@ -2,6 +2,7 @@
 // driver reads after every sample to stop cleanly.
 #pragma once
 
+#include <signal.h>
 #include <time.h>
 
 #include <atomic>
@@ -14,6 +15,9 @@ inline std::atomic<int>& interrupt_signal() noexcept {
   static std::atomic<int> signal{0};
   return signal;
 }
+
+/// The name a run records for the stop signal `sig` (SIGINT, else SIGTERM).
+inline const char* stop_signal_name(int sig) noexcept { return sig == SIGINT ? "SIGINT" : "SIGTERM"; }
 
 /// What a stop signal is, from a signal handler (async-signal-safe): 1 the first, 0 the same signal again
 /// within a second (`timeout` and a terminal can deliver one ^C twice: to the process and to its group), 2 a

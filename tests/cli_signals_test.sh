@@ -81,7 +81,7 @@ check "the runner stopped while reading its --compare-to baseline: exit 143 with
 # The runner while it measures: the finished cases go to every requested output.
 cases='^(dot/cpu|reduce/cpu|histogram/cpu|vector/cpu)/1048576$|^image/cpu$'
 sizes=(--sizes=dot=1048576 --sizes=vector=1048576 --sizes=reduce=1048576 --sizes=histogram=1048576)
-"$bench" --filter="$cases" "${sizes[@]}" --benchmark_min_time=0.002s --rounds=3 --repetitions=3 \
+"$bench" --filter="$cases" "${sizes[@]}" --benchmark_min_time=0.002s --rounds=3 --rounds-for=all --repetitions=3 \
   --json "$tmp/o/int.json" --md "$tmp/o/int.md" --csv "$tmp/o/int.csv" --html "$tmp/o/int.html" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 for _ in $(seq 600); do grep -q '(round 2/3' "$tmp/err" && break; sleep 0.05; done
