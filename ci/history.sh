@@ -29,7 +29,13 @@ cmd=$1 dir=$(realpath -m -- "$2")
 shift 2
 
 # state_file: where a fetched DIR records its remote, branch and the commit it started from (in its own git dir).
-state_file() { echo "$(git -C "$dir" rev-parse --absolute-git-dir 2>/dev/null)/cudabench-history"; }
+# Only a DIR that is the top of a worktree has one (not a folder inside another checkout).
+state_file() {
+  local top git_dir
+  top=$(git -C "$dir" rev-parse --show-toplevel 2>/dev/null) && [ "$(realpath "$top")" = "$(realpath "$dir")" ] \
+    && git_dir=$(git -C "$dir" rev-parse --absolute-git-dir 2>/dev/null) || { echo "$dir/.git/not-a-history-store"; return; }
+  echo "$git_dir/cudabench-history"
+}
 read_state() {
   [ -d "$dir" ] && git -C "$dir" rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ -f "$(state_file)" ] \
     || die "$dir is not a history store fetched with ci/history.sh fetch"
