@@ -90,10 +90,12 @@ do_run() {
   export CUDABENCH_NIGHT_FILES=$night CUDABENCH_BISECT_BUDGET=${INPUT_BISECT_BUDGET:-3600}
   export CUDABENCH_BISECT_ARGS="${BISECT_BUILD:-} ${INPUT_BISECT_ARGS:-}"
   [ -n "${INPUT_BASELINE_DIR:-}" ] && export CUDABENCH_BASELINE_DIR=$(realpath -m "$INPUT_BASELINE_DIR")
+  export CUDABENCH_COMPARE_ARGS=${INPUT_COMPARE_ARGS:-}
   case "${INPUT_GATES:-beside}" in
     beside) ;;
-    none) export CUDABENCH_COMPARE_ARGS="--gates=none" ;;
-    *) [ -f "$INPUT_GATES" ] || die "gates: $INPUT_GATES: no such file (beside, none or a gates file)"; export CUDABENCH_COMPARE_ARGS="--gates=$(realpath "$INPUT_GATES")" ;;
+    none) CUDABENCH_COMPARE_ARGS+=" --gates=none" ;;
+    *) [ -f "$INPUT_GATES" ] || die "gates: $INPUT_GATES: no such file (beside, none or a gates file)"
+       CUDABENCH_COMPARE_ARGS+=" --gates=$(realpath "$INPUT_GATES")" ;;
   esac
   if [ -n "${INPUT_HISTORY_BRANCH:-}" ]; then
     history="$temp/cudabench-history"

@@ -98,7 +98,7 @@ do_add() {
   echo "history: ${at#"$dir"/}/runs/$name${verdict:+ and its verdict}"
   [ -n "${RUN_BENCH:-}" ] || return 0
   if "$RUN_BENCH" gates "$at/runs" --out "$at/gates.json.new" >"$at/gates.log" 2>&1; then
-    mv "$at/gates.json.new" "$at/gates.json" && tail -n 1 "$at/gates.log"
+    mv "$at/gates.json.new" "$at/gates.json" && tail -n 1 "$at/gates.log" | sed 's|gates\.json\.new|gates.json|'
   else
     echo "history: the gates of ${at#"$dir"/} were not learned again: $(tail -n 1 "$at/gates.log")" >&2
     rm -f "$at/gates.json.new"

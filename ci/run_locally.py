@@ -245,7 +245,8 @@ class Runner:
             print("-- %s" % name, flush=True)
             ok, outputs = self.one_step(step, ctx)
             outcome = "success" if ok else "failure"
-            if not ok and truthy(expand(str(step.get("continue-on-error", False)), ctx)):
+            keep_going = step.get("continue-on-error", False)
+            if not ok and (keep_going is True or (isinstance(keep_going, str) and truthy(expand(keep_going, ctx)))):
                 ok = True
             scope["contexts"]["steps"][sid] = {"outputs": outputs, "outcome": outcome, "conclusion": "success" if ok else "failure"}
             if not ok:

@@ -93,6 +93,7 @@ jobs:
           preset: quick
           args: --repetitions=5 --benchmark_min_time=0.01s --watchdog=off
           baseline-dir: benchmarks/baselines
+          compare-args: --host-threshold=10
           fail-on: \${{ vars.BENCH_FAIL_ON || 'regression' }}
           bisect-budget: "0"
           history-branch: cudabench-history
