@@ -4,8 +4,8 @@
 # action pinned by commit SHA, with a history branch on a local bare repository as its origin. The workflow passes
 # actionlint; its job's steps, run here by the installed ci/run_locally.py, build the project and make a job
 # summary and a verdict: no baseline (failed, saying how to store one), a baseline stored by the installed
-# ci/baseline.sh (passed), a baseline twice as fast (a regression: failed, and passed with fail-on: never); each
-# run filed in the history branch.
+# ci/baseline.sh (passed), a baseline twice as fast (a regression: failed, bisected with the project's revisions
+# built by the action's build script, and passed with fail-on: never); each run filed in the history branch.
 # Usage: tests/action_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
@@ -95,7 +95,7 @@ jobs:
           baseline-dir: benchmarks/baselines
           compare-args: --host-threshold=10
           fail-on: \${{ vars.BENCH_FAIL_ON || 'regression' }}
-          bisect-budget: "0"
+          bisect-budget: \${{ vars.BISECT_BUDGET || '0' }}
           history-branch: cudabench-history
           history-keep: "2"
       - name: Say the status
@@ -161,9 +161,10 @@ check "a baseline (stored by the installed ci/baseline.sh): the job passes, the 
   'py "assert j[\"failing\"] is False and j[\"cases\"][0][\"verdict\"] == \"improvement\", j" "$(ls "$tmp/second/artifacts/cudabench-results/"verdict-*.json)"' \
   || { tail -n 30 "$tmp/out"; cat "$tmp/second/summary.md"; }
 store_baseline 0.5
-s=$(run_local third)
-check "a baseline twice as fast: a regression fails the job, its summary lists it" 1 "$s" \
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/third" --var=BISECT_BUDGET=600)
+check "a baseline twice as fast: a regression fails the job, its summary lists it and the bisect (the project's revisions built by the action's script)" 1 "$s" \
   'grep -q "^### Regressions" "$tmp/third/summary.md"' 'grep -q "benchmark status 1" "$tmp/out"' 'grep -q "failing the job: a regression" "$tmp/out" "$tmp/err"' \
+  'grep -q "^## Bisect: which commit" "$tmp/third/summary.md"' 'grep -q "nothing to bisect" "$tmp/third/summary.md"' \
   'py "assert j[\"failing\"] is True, j" "$(ls "$tmp/third/artifacts/cudabench-results/"verdict-*.json)"' || { tail -n 30 "$tmp/out"; cat "$tmp/err"; }
 s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/fourth" --var=BENCH_FAIL_ON=never)
 check "fail-on: never: the same regression passes the job" 0 "$s" 'grep -q "benchmark status 1" "$tmp/out"' || tail -n 30 "$tmp/out"

@@ -81,6 +81,10 @@ check "measure: the merge base against the head in 3 alternating processes each,
   'sed -n 2p "$tmp/pr/comment.md" | grep -qx ":x: \*\*Benchmarks: 1 regression\*\*"' 'grep -q "| \`spin/loop\` .* +30.0% " "$tmp/pr/comment.md"' \
   'grep -q "merge base \`${mb:0:12}\`" "$tmp/pr/comment.md"' 'grep -qF "$marker" "$tmp/summary.md"' \
   '[ "$(git -C "$repo" worktree list | wc -l)" = 1 ] && [ -z "$(git -C "$repo" status --porcelain)" ]' || { cat "$tmp/err"; tail -n 5 "$tmp/pr/bisect.log"; }
+s=$(cd "$repo" && run "$report" bisect --good=main --bad=topic --filter=. --build=true --binary=bench.sh --ends="$tmp/pr" --json="$tmp/b.json")
+check "bisect --ends with --json: one line, exit 2" 2 "$s" 'one_line "leave out --json"'
+s=$(cd "$repo" && run "$report" bisect --good=main --bad=topic --filter=. --build=true --binary=bench.sh --ends="$tmp/no/such")
+check "bisect --ends into no directory: one line, exit 2, nothing built" 2 "$s" 'one_line "not a directory"' '[ ! -e "$repo/.git/cudabench-bisect" ]'
 s=$(cd "$repo" && RUN_BENCH="$report" run bash "$src/ci/pr_bench.sh" measure topic "$tmp/pr2")
 check "measure with the head as its own base: one line, exit 2" 2 "$s" 'one_line "is the merge base itself"'
 s=$(cd "$repo" && RUN_BENCH="$report" CUDABENCH_BISECT_ARGS="--build=false --binary=bench.sh" run bash "$src/ci/pr_bench.sh" measure main "$tmp/pr3")
