@@ -101,7 +101,7 @@ runs="$dir/runs"
 if [ -n "${CUDABENCH_HISTORY_DIR:-}" ]; then  # filed in the store too; the trend over what it keeps
   verdict=()
   [ -f "$dir/verdict-$stamp.json" ] && verdict=("$dir/verdict-$stamp.json")
-  if bash "$root/ci/history.sh" add "$CUDABENCH_HISTORY_DIR" "$json" ${verdict[@]+"${verdict[@]}"} >&2 \
+  if RUN_BENCH=$run_bench bash "$root/ci/history.sh" add "$CUDABENCH_HISTORY_DIR" "$json" ${verdict[@]+"${verdict[@]}"} >&2 \
      && kept=$(python3 "$root/ci/baseline_path.py" "$json" "$CUDABENCH_HISTORY_DIR"); then
     runs="${kept%.json}/runs"  # <store>/<model>/<preset>/runs
   fi
