@@ -15,7 +15,7 @@ cmake --install "$build" --prefix "$prefix" >"$tmp/log" 2>&1 || { tail -n 20 "$t
 share="$prefix/share/cudabench"
 missing=""
 for f in action.yml ci/action.sh ci/nightly.sh ci/baseline.sh ci/history.sh ci/pr_bench.sh ci/pr_comment.py ci/run_locally.py \
-         ci/baseline_path.py ci/nightly_bisect.py ci/fleet_summary.sh; do
+         ci/baseline_path.py ci/nightly_bisect.py ci/fleet_summary.sh ci/slurm/nightly.sbatch ci/slurm/fleet.sh ci/slurm/fleet_report.sbatch; do
   [ -x "$share/$f" ] || { [ "$f" = action.yml ] && [ -f "$share/$f" ]; } || missing+=" $f"
 done
 check "cmake --install puts action.yml and the CI scripts in share/cudabench (executable)" 0 0 '[ -z "$missing" ] || { echo "missing:$missing"; false; }'
