@@ -6,8 +6,9 @@
 #                          against this source installed into $RUNNER_TEMP/cudabench-prefix; else this suite
 #                          (run_bench). Step outputs: run-bench, bisect-build.
 #   ci/action.sh run       ci/nightly.sh with the inputs (preset, filter, baseline directory, gates, bisect), the
-#                          history store fetched before and pushed after (INPUT_HISTORY_BRANCH). It never fails the
-#                          step: its outputs say what happened (status, results-dir, night-dir, report, verdict).
+#                          history store fetched before and pushed after (INPUT_HISTORY_BRANCH). The run's outcome
+#                          never fails the step (an input it cannot use does): its outputs say what happened
+#                          (status, results-dir, night-dir, report, verdict).
 #   ci/action.sh verdict   fails the job by the run's status and INPUT_FAIL_ON (regression, error or never).
 # The scripts are those of the action's own checkout; the same ones are installed with the package
 # (<prefix>/share/cudabench/ci), for SLURM and other CI.

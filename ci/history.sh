@@ -147,7 +147,10 @@ do_push() {
   read_state
   log=$(mktemp) || exit 2
   trap 'rm -f "$log"' EXIT
-  message=${message:-"History: $(find "$dir" -path '*/runs/*.json' -newer "$(state_file)" | sed 's|.*/\([^/]*/[^/]*\)/runs/.*|\1|' | sort -u | paste -sd' ')"}
+  if [ -z "$message" ]; then  # the models and presets this push adds runs to
+    message="History: $(find "$dir" -path '*/runs/*.json' -newer "$(state_file)" | sed 's|.*/\([^/]*/[^/]*\)/runs/.*|\1|' | sort -u | paste -sd' ')"
+    [ "$message" != "History: " ] || message="History: update"
+  fi
   retain "$keep" || exit 2
   if ! commit "$message" && [ "$(git -C "$dir" rev-parse HEAD)" = "$base" ]; then
     echo "history: nothing new to push"; return 0

@@ -392,13 +392,18 @@ def main(argv):
     workflow, opts = parse_args(argv)
     try:
         doc = yaml.safe_load(open(workflow))
-    except (OSError, yaml.YAMLError) as e:
-        raise Refused("%s: %s" % (workflow, e))
-    jobs = (doc or {}).get("jobs") or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        raise Refused("%s: %s" % (workflow, " ".join(str(e).split())))
+    if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), dict) or not doc["jobs"]:
+        raise Refused("%s: not a workflow (no jobs: mapping)" % workflow)
+    jobs = doc["jobs"]
     job_name = opts["job"] or (next(iter(jobs)) if len(jobs) == 1 else None)
     if job_name not in jobs:
-        raise Refused("%s: give --job=NAME, one of: %s" % (workflow, ", ".join(jobs)))
+        raise Refused("%s: give --job=NAME, one of: %s" % (workflow, ", ".join(map(str, jobs))))
     job = jobs[job_name]
+    steps = job.get("steps") if isinstance(job, dict) else None
+    if not isinstance(steps, list) or not all(isinstance(st, dict) for st in steps):
+        raise Refused("%s: job %s has no list of steps (a job that calls a reusable workflow does not run here)" % (workflow, job_name))
     out = opts["out"] or tempfile.mkdtemp(prefix="run-locally-")
     os.makedirs(out, exist_ok=True)
     out = os.path.abspath(out)
@@ -415,7 +420,12 @@ def main(argv):
                 "matrix": opts["matrix"], "secrets": {}, "vars": opts["var"], "inputs": opts["input"], "steps": {}, "env": {}}
     runner = Runner(out, actions, contexts)
     ctx = {"contexts": contexts, "failed": False}
-    contexts["env"] = {k: expand(str(v), ctx) for k, v in ((doc.get("env") or {}) | (job.get("env") or {})).items()}
+    env = {}
+    for scope_env in (doc.get("env"), job.get("env")):
+        if scope_env is not None and not isinstance(scope_env, dict):
+            raise Refused("%s: env: is not a mapping" % workflow)
+        env.update(scope_env or {})
+    contexts["env"] = {k: expand(str(v), ctx) for k, v in env.items()}
     print("run_locally: job %s of %s; the runner's files in %s" % (job_name, workflow, out), flush=True)
     scope = {"contexts": contexts, "failed": False}
     runner.run_steps(job.get("steps"), scope)

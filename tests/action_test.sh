@@ -175,4 +175,9 @@ check "each run is filed in the history branch on origin, 2 kept, with the verdi
   || cat "$tmp/tree"
 s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --job=nope)
 check "run_locally.py: an unknown job is one line, exit 2" 2 "$s" 'one_line "give --job=NAME, one of: benchmark"'
+printf -- '- just\n- a list\n' >"$tmp/list.yml"
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" "$tmp/list.yml"); check "run_locally.py: a file that is no workflow is one line, exit 2" 2 "$s" 'one_line "not a workflow"'
+printf 'jobs:\n  a:\n    steps:\n      - uses: someone/else@v1\n' >"$tmp/other.yml"
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" "$tmp/other.yml" --out="$tmp/other"); check "run_locally.py: an action it cannot run is named, exit 2" 2 "$s" \
+  'one_line "the action someone/else@v1 is not one this runs locally"'
 finish
