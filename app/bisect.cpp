@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -30,6 +31,7 @@
 #include "harness/interrupt.hpp"
 #include "harness/output_sink.hpp"
 #include "harness/results.hpp"
+#include "harness/results_json.hpp"
 #include "reports/escape.hpp"
 
 namespace cudabench::app {
@@ -114,6 +116,7 @@ class bisect_session {
   std::optional<revision_verdict> test(const std::string& commit, std::string& why_not);
   void search();
   int finish();
+  int write_ends();
   json outcome_json() const;
   void print_outcome() const;
   double elapsed_s() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(); }
@@ -385,6 +388,29 @@ int bisect_session::finish() {
   return !cases_.empty() && search_->found() ? 0 : 1;
 }
 
+/// --ends: the two ends' pooled results, as compare reads them; no search. The settings say what was pooled: the
+/// repetitions (and rounds) of every process, a case's most.
+int bisect_session::write_ends() {
+  tree_.reset();
+  for (const auto& [name, pooled] : {std::pair{"good", &*good_run_}, std::pair{"bad", &*bad_run_}}) {
+    run_result run = *pooled;
+    int repetitions = 1, rounds = 1;
+    for (const case_result& c : run.cases) {
+      repetitions = std::max(repetitions, int(c.repetitions.size()));
+      rounds = std::max(rounds, int(c.rounds));
+    }
+    run.settings.repetitions = repetitions;
+    run.settings.rounds = rounds;
+    const std::string path = fmt::format("{}/{}.json", *o_.ends_dir, name);
+    output_sink(path).write(to_json(run).dump(2) + "\n");
+    fmt::print(stderr, "bisect: the {} end {} measured in {} process{}: {}\n", name, short_hash(name == std::string("good") ? good_ : bad_),
+               o_.processes, o_.processes == 1 ? "" : "es", path);
+  }
+  fmt::print("{} of {} cases compared regressed from {} to {}; compare {}/good.json {}/bad.json gives the verdicts\n", cases_.size(),
+             compared_, short_hash(good_), short_hash(bad_), *o_.ends_dir, *o_.ends_dir);
+  return 0;
+}
+
 int bisect_session::run() {
   resolve_ends();
   if (o_.json_path) output_sink(*o_.json_path).check();
@@ -408,6 +434,7 @@ int bisect_session::run() {
   fmt::print(stderr, "bisect: {} commit{} after {} up to {}; worktree {}\n", candidates_.size(), candidates_.size() == 1 ? "" : "s",
              short_hash(good_), short_hash(bad_), tree_->path());
   measure_ends();
+  if (o_.ends_dir) return write_ends();
   if (!cases_.empty()) {
     fmt::print(stderr, "bisect: {} of {} cases regressed:", cases_.size(), compared_);
     for (const bisected_case& c : cases_) fmt::print(stderr, " {} {}", c.name, pct(c.change()));
@@ -430,6 +457,12 @@ int bisect_command(const run_options& o, const std::vector<std::string>& binary_
   if (o.binary && fs::path(*o.binary).is_absolute())
     throw usage_error(fmt::format("--binary={}: give the binary's path relative to the worktree (each revision's own build)", *o.binary));
   if (o.json_path) check_distinct_outputs({{"--json", *o.json_path}}, files_read(o, {}));
+  if (o.ends_dir) {
+    if (o.json_path) throw usage_error("--ends writes the two ends' results, not a search's outcome: leave out --json");
+    std::error_code ec;
+    if (!fs::is_directory(*o.ends_dir, ec)) throw usage_error(fmt::format("--ends={}: not a directory", printable(*o.ends_dir)));
+    for (const char* end : {"good", "bad"}) output_sink(fmt::format("{}/{}.json", *o.ends_dir, end)).check();
+  }
   install_stop_signals();
   std::optional<standard_output_aside> aside;  // --json -: the document alone on standard output
   if (is_stdout(o.json_path)) aside.emplace();

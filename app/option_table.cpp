@@ -290,6 +290,9 @@ const std::array table{
               .apply = ACT { s.options.time_limit_s = duration_s(spec, v); },
               .help = "stop testing revisions once this much time is spent (90s, 20m, 1h) and report the narrowest "
                       "range found"},
+  option_spec{.name = "--ends", .placeholder = "DIR", .commands = bisect, .apply = ACT { store_text(spec, v, s.options.ends_dir); },
+              .help = "measure the two ends only, in alternating processes as for a search, and write their pooled results "
+                      "to DIR/good.json and DIR/bad.json for compare (e.g. a pull request's merge base and head); no search"},
   option_spec{.name = "--cache", .placeholder = "declared|hot|cold", .commands = run,
               .apply = ACT { store_one_of(v, name_of(spec), {"declared", "hot", "cold"}, s.options.cache); },
               .help = "L2 state of GPU cases: as each case declares (default), or all hot / all cold"},

@@ -78,6 +78,7 @@ struct run_options {
   std::optional<std::string> binary;        ///< bisect --binary: the benchmark binary, relative to the worktree
   int processes = 2;                        ///< bisect --processes: benchmark processes per measured revision
   std::optional<double> time_limit_s;       ///< bisect --time-limit
+  std::optional<std::string> ends_dir;      ///< bisect --ends: measure the two ends only, their results written there
 };
 
 /// The device ordinals of a --devices value ("all" or "0,2") for a machine with `count` devices;

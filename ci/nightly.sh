@@ -9,8 +9,12 @@
 # RUN_BENCH names the runner (default: this checkout's run_bench; a project's own binary built with
 # cudabench::main also works, with cudabench-report for compare/report/trend). CUDABENCH_NIGHTLY_ARGS: options added
 # to the run after --preset=nightly (a --preset there wins), e.g. "--filter=cpu --preset=quick" to try the jobs quickly.
+# CUDABENCH_PRESET: the preset (default nightly); CUDABENCH_FILTER: a --filter pattern, passed as one argument.
+# CUDABENCH_COMPARE_ARGS: options added to compare (e.g. --gates=FILE, --threshold=PCT).
 # CUDABENCH_NIGHT_FILES=DIR: on exit, this night's files are also copied there in the same layout (latest.json a
 # copy, not a link), e.g. for an upload that holds that night only.
+# CUDABENCH_HISTORY_DIR=DIR: a history store fetched with ci/history.sh fetch: the run and its verdict are filed
+# there too (ci/history.sh add), and the trend is over the runs it keeps of this GPU model and preset.
 # When a case regressed and the baseline's revision is an ancestor of HEAD, `run_bench bisect` looks for the
 # commit that did it between the two, over the regressed cases, within CUDABENCH_BISECT_BUDGET seconds (default
 # 3600; 0: no bisect); CUDABENCH_BISECT_ARGS adds options (a project's own --build=CMD --binary=PATH). Its
@@ -25,6 +29,11 @@ mkdir -p "$dir/runs" || exit 2
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 json="$dir/runs/nightly-$stamp.json"
 run_bench=${RUN_BENCH:-$root/run_bench}
+# The repository a regression is bisected in: this checkout, or (scripts installed with the package) the one the
+# job runs in.
+repo=$(git -C "$root" rev-parse --show-toplevel 2>/dev/null || git rev-parse --show-toplevel 2>/dev/null || echo "$root")
+filter=()
+[ -n "${CUDABENCH_FILTER:-}" ] && filter=(--filter="$CUDABENCH_FILTER")
 # keep_night_files: copies this night's files (those named with $stamp, the trend) to $CUDABENCH_NIGHT_FILES.
 keep_night_files() {
   local to=${CUDABENCH_NIGHT_FILES:-} f
@@ -49,7 +58,7 @@ bisect_regressions() {
   if ! good=$(python3 "$root/ci/nightly_bisect.py" revision "$1"); then
     echo "nightly: the baseline records no git revision; no bisect" >&2; return 0
   fi
-  if ! git -C "$root" merge-base --is-ancestor "$good" HEAD 2>/dev/null; then
+  if ! git -C "$repo" merge-base --is-ancestor "$good" HEAD 2>/dev/null; then
     echo "nightly: the baseline's revision ${good:0:12} is not an ancestor of HEAD; no bisect" >&2; return 0
   fi
   # The gates the comparison used (those stored beside the baseline), so bisect flags what the nightly flagged.
@@ -57,7 +66,7 @@ bisect_regressions() {
   echo "nightly: bisecting ${good:0:12}..HEAD over $filter (budget ${budget}s; log: $out.log)" >&2
   # --time-limit stops before a revision is tested; the hard limit also bounds the ends and the last step.
   # shellcheck disable=SC2086  # CUDABENCH_BISECT_ARGS is a list of options
-  (cd "$root" && timeout --kill-after=60 "$((2 * budget + 600))" "$run_bench" bisect --good="$good" --bad=HEAD --filter="$filter" \
+  (cd "$repo" && timeout --kill-after=60 "$((2 * budget + 600))" "$run_bench" bisect --good="$good" --bad=HEAD --filter="$filter" \
       --time-limit="$budget" --json "$out.json" "${gates[@]}" ${CUDABENCH_BISECT_ARGS:-}) >"$out.log" 2>&1
   if [ -f "$out.json" ] && section=$(python3 "$root/ci/nightly_bisect.py" markdown "$out.json"); then
     printf '\n%s\n' "$section" | summary
@@ -68,28 +77,38 @@ bisect_regressions() {
   return 0
 }
 # shellcheck disable=SC2086  # CUDABENCH_NIGHTLY_ARGS is a list of options
-"$run_bench" --preset=nightly ${CUDABENCH_NIGHTLY_ARGS:-} --json "$json" || run_status=$?
+"$run_bench" --preset="${CUDABENCH_PRESET:-nightly}" "${filter[@]}" ${CUDABENCH_NIGHTLY_ARGS:-} --json "$json" || run_status=$?
 run_status=${run_status:-0}
 [ -f "$json" ] || exit "$run_status"   # refused before running (usage or input error)
 ln -sfn "runs/$(basename "$json")" "$dir/latest.json"
 baseline=$(python3 "$root/ci/baseline_path.py" "$json" "${CUDABENCH_BASELINE_DIR:-$root/reports/baselines}") || exit 2
 status=$run_status
 if [ -f "$baseline" ]; then
-  "$run_bench" compare "$baseline" "$json" --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" --verdict "$dir/verdict-$stamp.json"
+  # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS is a list of options
+  "$run_bench" compare "$baseline" "$json" ${CUDABENCH_COMPARE_ARGS:-} --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" --verdict "$dir/verdict-$stamp.json"
   cmp=$?
   [ "$cmp" -gt "$status" ] && status=$cmp
   [ -f "$dir/report-$stamp.md" ] && summary <"$dir/report-$stamp.md"
   [ "$cmp" = 1 ] && [ -f "$dir/verdict-$stamp.json" ] && bisect_regressions "$baseline" "$dir/verdict-$stamp.json" "$dir/report-$stamp.md"
 else
-  msg="no baseline is stored for this GPU model and the nightly preset (${baseline#"$root"/}), so nothing was compared. Store one with the baseline workflow (Actions > baseline > Run workflow) or \`bash ci/baseline.sh --preset=nightly $json\`, and merge its pull request."
+  msg="no baseline is stored for this GPU model and the ${CUDABENCH_PRESET:-nightly} preset (${baseline#"$root"/}), so nothing was compared. Store one with the baseline workflow (Actions > baseline > Run workflow) or \`bash ci/baseline.sh --preset=${CUDABENCH_PRESET:-nightly} $json\`, and merge its pull request."
   echo "run_bench: $msg" >&2
   "$run_bench" report "$json" --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" >/dev/null
   printf '## Nightly benchmarks: no baseline\n\n%s\n\n' "$msg" | summary
   status=2
 fi
-nights=$(find "$dir/runs" -maxdepth 1 -name 'nightly-*.json' | wc -l)
+runs="$dir/runs"
+if [ -n "${CUDABENCH_HISTORY_DIR:-}" ]; then  # filed in the store too; the trend over what it keeps
+  verdict=()
+  [ -f "$dir/verdict-$stamp.json" ] && verdict=("$dir/verdict-$stamp.json")
+  if RUN_BENCH=$run_bench bash "$root/ci/history.sh" add "$CUDABENCH_HISTORY_DIR" "$json" ${verdict[@]+"${verdict[@]}"} >&2 \
+     && kept=$(python3 "$root/ci/baseline_path.py" "$json" "$CUDABENCH_HISTORY_DIR"); then
+    runs="${kept%.json}/runs"  # <store>/<model>/<preset>/runs
+  fi
+fi
+nights=$(find "$runs" -maxdepth 1 -name 'nightly-*.json' | wc -l)
 if [ "$nights" -ge 2 ]; then
-  if "$run_bench" trend "$dir/runs" --html "$dir/trend.html" >"$dir/trend.txt"; then
+  if "$run_bench" trend "$runs" --html "$dir/trend.html" >"$dir/trend.txt"; then
     { printf '\n## Trend over %s nights\n\n```\n' "$nights"; tail -n 40 "$dir/trend.txt"; printf '```\n'; } | summary
   fi
 fi

