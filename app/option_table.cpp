@@ -259,6 +259,9 @@ const std::array table{
               .apply = ACT { s.options.allow_build_mismatch = true; },
               .help = "compare runs whose cases were built differently (build type, optimization or assertions: "
                       "context.cudabench.build)"},
+  option_spec{.name = "--allow-preset-mismatch", .kind = arity::flag, .commands = run | compare,
+              .apply = ACT { s.options.allow_preset_mismatch = true; },
+              .help = "compare runs of different presets (their sizes and repetitions differ)"},
   option_spec{.name = "--reference", .placeholder = "MODEL", .commands = fleet,
               .apply = ACT { store_text(spec, v, s.options.reference); },
               .help = "the model the ratios divide by: its GPU name or its slug as baselines are stored (default: the first run's)"},
