@@ -77,7 +77,7 @@ std::string loglog(const std::string& title, const std::string& x_label, const s
   auto py = [&](double y) { return H - B - (std::log10(y) - ly0) / (ly1 - ly0) * (H - T - B); };
   o += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#999"/>)", L, T, W - L - R, H - T - B);
   for (double e = lx0; e <= lx1; ++e)
-    o += fmt::format(R"(<line x1="{0}" x2="{0}" y1="{1}" y2="{2}" stroke="#eee"/><text x="{0}" y="{3}" text-anchor="middle">1e{4}</text>)", px(std::pow(10, e)), T, H - B, H - B + 14, int(e));
+    o += fmt::format(R"(<line x1="{0}" x2="{0}" y1="{1}" y2="{2}" stroke="#eee"/><text x="{0}" y="{3}" text-anchor="middle">1e{4}</text>)", px(std::pow(10, e)), T, H - B, H - B + 18, int(e));
   for (double e = ly0; e <= ly1; ++e)
     o += fmt::format(R"(<line x1="{0}" x2="{1}" y1="{2}" y2="{2}" stroke="#eee"/><text x="{3}" y="{4}" text-anchor="end">1e{5}</text>)", L, W - R, py(std::pow(10, e)), L - 4, py(std::pow(10, e)) + 4, int(e));
   o += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)", L + (W - L - R) / 2, H - 12, html_text(x_label));
@@ -214,8 +214,8 @@ std::string timeline(const std::string& title, const std::vector<lane>& lanes, d
   // Time axis: five ticks.
   for (int k = 0; k <= 4; ++k) {
     const double us = span_us * k / 4;
-    o += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#eee"/><text x="{0:.1f}" y="{3}" text-anchor="middle">{4:.4g} us</text>)",
-                     px(us), top - 4, h - 26, h - 12, us);
+    o += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#eee"/><text x="{0:.1f}" y="{3}" text-anchor="{5}">{4:.4g} us</text>)",
+                     px(us), top - 4, h - 26, h - 12, us, k == 4 ? "end" : "middle");  // the last one ends at the chart's edge
   }
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     const double y = top + row * double(i);

@@ -15,6 +15,12 @@ namespace cudabench::reports {
 namespace {
 const char* apart_heading = "kept apart: host-bound or not gated (compare never gates them; no step is looked for)";
 
+/// "+1.2%", "0.0%" (never "-0.0%"): a fraction's change as it prints to one decimal.
+std::string change_text(double fraction) {
+  const double pct = 100 * fraction;
+  return std::fabs(pct) < 0.05 ? std::string("0.0%") : fmt::format("{:+.1f}%", pct);
+}
+
 double last_finite(const std::vector<double>& v) {
   for (std::size_t i = v.size(); i-- > 0;)
     if (std::isfinite(v[i])) return v[i];
@@ -86,7 +92,7 @@ std::string family_section(const trend& t, const std::string& family, const std:
   const double geomean_last = f != t.families.end() ? last_finite(f->geomean) : std::nan("");
   std::string body = fmt::format("<details{}><summary>{}: {} gated device case(s){}, {} with a sustained shift{}</summary>\n",
                                  sustained ? " open" : "", html_text(family), gated.size(),
-                                 std::isfinite(geomean_last) ? fmt::format(" (geomean {:+.1f}% at the last run)", 100 * (geomean_last - 1)) : "",
+                                 std::isfinite(geomean_last) ? fmt::format(" (geomean {} at the last run)", change_text(geomean_last - 1)) : "",
                                  sustained, apart.empty() ? "" : fmt::format("; {} kept apart", apart.size()));
   if (f != t.families.end()) {
     std::vector<double> pct;
@@ -121,8 +127,8 @@ std::string trend_terminal(const trend& t) {
   }
   for (const family_trend& f : t.families)
     if (const double g = last_finite(f.geomean); std::isfinite(g))
-      out += fmt::format("geomean {:<36} {:+.1f}% at the last run ({} gated device case(s), each against its first run)\n",
-                         terminal_text(f.family), 100 * (g - 1), f.cases);
+      out += fmt::format("geomean {:<36} {} at the last run ({} gated device case(s), each against its first run)\n",
+                         terminal_text(f.family), change_text(g - 1), f.cases);
   if (apart) {
     out += fmt::format("{} case(s) {}:\n", apart, apart_heading);
     for (const trend_series& s : t.series)
