@@ -109,9 +109,10 @@ std::string bars(const std::string& title, const std::vector<std::pair<std::stri
   for (std::size_t i = 0; i < values.size(); ++i) {
     double y = T + row * double(i);
     double w = values[i].second / vmax * width;
-    o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text><rect x="{}" y="{}" width="{:.1f}" height="{}" fill="{}"/><text x="{:.1f}" y="{}">{:.3g}{}</text>)",
+    o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text><rect x="{}" y="{}" width="{:.1f}" height="{}" fill="{}"/><text x="{:.1f}" y="{}">{}{}</text>)",
                      left - 6, y + 12, html_text(fit(values[i].first, left - 14)), left, y + 2, std::max(w, 0.5), row - 4, palette[0],
-                     left + w + 4, y + 12, values[i].second, html_text(unit));
+                     left + w + 4, y + 12, unit == "x" ? fmt::format("{:.3f}", values[i].second) : fmt::format("{:.3g}", values[i].second),
+                     html_text(unit));  // ratios near 1 need their third decimal
   }
   if (reference > 0) {
     double x = left + reference / vmax * width;

@@ -220,6 +220,39 @@ TEST(Trend, PageFoldsFamiliesAndStaysLight) {
   EXPECT_EQ(sections, 10u);
 }
 
+// The comparison's page: a folded section per family, open where a case has a verdict to look at; light at
+// 500 cases of ten repetitions a side.
+TEST(Html, ComparisonFoldsFamiliesAndStaysLight) {
+  run_result base = load_fixture("synthetic_base.json");
+  base.cases.clear();
+  run_result cur = base;
+  for (int c = 0; c < 500; ++c) {
+    case_result r;
+    r.name = fmt::format("fam{}/v{}/1024", c % 10, c);
+    split_case_name(r);
+    r.host_bound = c % 7 == 0;
+    for (int i = 0; i < 10; ++i) r.samples_s.push_back(1e-3 * (1 + 0.001 * i));
+    r.median_s = 1e-3 * 1.0045;
+    base.cases.push_back(r);
+    if (c == 3) {  // fam3 regresses
+      for (double& t : r.samples_s) t *= 1.2;
+      r.median_s *= 1.2;
+    }
+    cur.cases.push_back(r);
+  }
+  base.index_cases();
+  cur.index_cases();
+  const comparison c = compare_runs(base, cur, {});
+  ASSERT_EQ(c.count(verdict::regression), 1u);
+  const std::string page = cudabench::reports::comparison_html(c);
+  EXPECT_LT(page.size(), 600u * 1024) << "a page of " << page.size() << " bytes for 500 cases";
+  EXPECT_NE(page.find("<details open><summary>fam3: 1 regression"), std::string::npos);
+  EXPECT_NE(page.find("<details><summary>fam1: "), std::string::npos);
+  std::size_t sections = 0;
+  for (std::size_t at = page.find("<details"); at != std::string::npos; at = page.find("<details", at + 1)) ++sections;
+  EXPECT_EQ(sections, 10u);
+}
+
 TEST(Trend, DirectoryOfRuns) {
   auto t = cudabench::reports::build_trend(dir + "/trend", 0.05, 3);
   EXPECT_EQ(t.runs.size(), 8u);
