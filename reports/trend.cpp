@@ -125,6 +125,7 @@ std::vector<std::optional<cudabench::run_result>> load_runs(const std::vector<st
   }
   return runs;
 }
+
 /// A series per case over the runs (oldest first), each with why it is kept apart: host-bound or not gated in
 /// any run, as compare would judge it against that run.
 void fill_series(trend& t, const std::vector<cudabench::run_result>& runs) {

@@ -116,11 +116,20 @@ std::string trend_terminal(const trend& t) {
   for (const auto& u : t.unreadable) out += "left out (unreadable): " + terminal_text(u) + "\n";
   out += fmt::format("{} runs: {} .. {}\n", t.runs.size(), terminal_text(t.runs.front()), terminal_text(t.runs.back()));
   for (const auto& m : t.machines) out += "note: " + terminal_text(m) + " (a step between boards may be the board's)\n";
+  // The cases kept apart first, so that the end of the output (what a job summary's tail shows) is the gated
+  // cases, the family geomeans and the count.
+  const std::size_t apart = std::size_t(std::count_if(t.series.begin(), t.series.end(), [](const trend_series& s) { return !s.apart.empty(); }));
+  if (apart) out += fmt::format("{} case(s) {}:\n", apart, apart_heading);
+  for (const trend_series& s : t.series)
+    if (!s.apart.empty()) {
+      const double last = last_finite(s.medians_s);
+      out += fmt::format("  {:<42} last {:>12}  {}\n", terminal_text(s.name), std::isfinite(last) ? cudabench::format_time(last) : "-", s.apart);
+    }
+  if (apart) out += "gated device cases:\n";
   std::vector<std::string> names;
   for (const auto& r : t.runs) names.push_back(terminal_text(r));
-  std::size_t apart = 0;
   for (const trend_series& s : t.series) {
-    if (!s.apart.empty()) { ++apart; continue; }
+    if (!s.apart.empty()) continue;
     const double last = last_finite(s.medians_s);
     out += fmt::format("{:<44} last {:>12}{}\n", terminal_text(s.name), std::isfinite(last) ? cudabench::format_time(last) : "-",
                        steps_text(s, names));
@@ -129,23 +138,17 @@ std::string trend_terminal(const trend& t) {
     if (const double g = last_finite(f.geomean); std::isfinite(g))
       out += fmt::format("geomean {:<36} {} at the last run ({} gated device case(s), each against its first run)\n",
                          terminal_text(f.family), change_text(g - 1), f.cases);
-  if (apart) {
-    out += fmt::format("{} case(s) {}:\n", apart, apart_heading);
-    for (const trend_series& s : t.series)
-      if (!s.apart.empty()) {
-        const double last = last_finite(s.medians_s);
-        out += fmt::format("{:<44} last {:>12}  {}\n", terminal_text(s.name), std::isfinite(last) ? cudabench::format_time(last) : "-", s.apart);
-      }
-  }
   out += fmt::format("{} case(s) with a sustained shift\n", t.sustained());
   return out;
 }
 
 std::string trend_html(const trend& t) {
-  std::string body = fmt::format("<p>{} runs: <code>{}</code> ({}) .. <code>{}</code> ({}). Each chart is in % of the case's first run; "
-                                 "a step of {:.1f}% or more that holds is marked red; host-bound and not-gated cases are kept apart.</p>\n",
-                                 t.runs.size(), html_text(t.runs.front()), html_text(t.dates.front()), html_text(t.runs.back()),
-                                 html_text(t.dates.back()), 100 * t.threshold);
+  auto dated = [&](std::size_t i) {
+    return "<code>" + html_text(t.runs[i]) + "</code>" + (t.dates[i].empty() ? "" : " (" + html_text(t.dates[i]) + ")");
+  };
+  std::string body = fmt::format("<p>{} runs: {} .. {}. Each chart is in % of the case's first run; a step of {:.1f}% or more that "
+                                 "holds is marked red; host-bound and not-gated cases are kept apart.</p>\n",
+                                 t.runs.size(), dated(0), dated(t.runs.size() - 1), 100 * t.threshold);
   for (const auto& m : t.machines) body += "<p><b>note:</b> " + html_text(m) + " (a step between boards may be the board's)</p>\n";
   body += fmt::format("<p><b>{} case(s) with a sustained shift</b>", t.sustained());
   std::string list;

@@ -243,7 +243,7 @@ if ls "$src"/tools/validation/runs/h100/*.json.gz >/dev/null 2>&1; then
   mkdir -p "$tmp/kept" && for f in "$src"/tools/validation/runs/h100/*.json.gz; do gzip -dc "$f" >"$tmp/kept/$(basename "$f" .gz)"; done
   s=$(run "$report" trend "$tmp/kept"); check "trend over the kept H100 runs: no host-bound case among its sustained shifts" 0 "$s" \
     '! grep -E "(cpu|pageable|managed|sync|merge|threads_streams).* step .*%" "$tmp/out" | grep -v "(returned)" | grep -q .' \
-    'grep -q "kept apart: host-bound or not gated" "$tmp/out"' 'grep -Eq "^conv2d/cpu_seq/2048 +last .* host-bound$" "$tmp/out"' \
+    'grep -q "kept apart: host-bound or not gated" "$tmp/out"' 'grep -Eq "^ +conv2d/cpu_seq/2048 +last .* host-bound$" "$tmp/out"' \
     'grep -q "^0 case(s) with a sustained shift" "$tmp/out"'
 fi
 s=$(run "$bench" --filter='\66666666666666666666'); check "a back-reference number a backtracking compiler overflowed on: an RE2 octal escape, matching nothing" 2 "$s" 'grep -q "no case matches" "$tmp/err"'
