@@ -58,9 +58,13 @@ std::vector<std::size_t> x_ticks(const std::vector<std::string>& labels, std::si
 std::string fit(const std::string& text, double width) {
   const std::size_t most = std::size_t(std::max(4.0, width / 6.5));
   if (text.size() <= most) return text;
-  std::size_t cut = most - 1;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
-  return text.substr(0, cut) + "\u2026";
+  // Cut from the middle, where names of one kind differ least (a family in front, parameters or a file behind).
+  auto boundary = [&](std::size_t at) {  // not inside a UTF-8 character
+    while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) --at;
+    return at;
+  };
+  const std::size_t head = boundary((most - 1) / 2), tail = boundary(text.size() - (most - 1 - (most - 1) / 2));
+  return text.substr(0, head) + "\u2026" + text.substr(tail);
 }
 
 std::string loglog(const std::string& title, const std::string& x_label, const std::string& y_label, const std::vector<series>& ss) {

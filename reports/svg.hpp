@@ -33,7 +33,7 @@ std::string spreads(const std::string& title, const std::vector<spread>& rows);
 std::string trend(const std::string& title, const std::vector<double>& pct, const std::vector<std::string>& x_labels,
                   const std::vector<std::size_t>& marked, double min_span_pct);
 
-/// `text` cut to about `width` pixels of 11px sans-serif (an ellipsis where it was cut).
+/// `text` cut to about `width` pixels of 11px sans-serif: its middle left out, an ellipsis in its place.
 std::string fit(const std::string& text, double width);
 
 /// A slice of a timeline lane; `kind` picks its colour: "h2d", "d2h", "kernel", "memset", "copy" (other

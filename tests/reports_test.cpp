@@ -16,6 +16,7 @@
 #include "reports/csv.hpp"
 #include "reports/exports.hpp"
 #include "reports/speedup.hpp"
+#include "reports/svg.hpp"
 #include "reports/trend.hpp"
 #include "reports/render.hpp"
 #include "reports/writer.hpp"
@@ -408,4 +409,18 @@ TEST(Exports, CountRepetitionsNotRounds) {
   };
   ASSERT_EQ(column(header, 3), "repetitions");
   EXPECT_EQ(column(row, 3), "10") << row;
+}
+
+// A label too long for its place loses its middle: two models' columns "... (nightly-h100b-1.json)" and
+// "... (nightly-h100g-1.json)" stay told apart; UTF-8 is never cut inside a character.
+TEST(Svg, LabelsTooLongLoseTheirMiddle) {
+  namespace svg = cudabench::reports::svg;
+  EXPECT_EQ(svg::fit("conv2d/tiled/4096", 300), "conv2d/tiled/4096");
+  const std::string b = svg::fit("NVIDIA H100 80GB HBM3 (nightly-h100b-1.json)", 130), g = svg::fit("NVIDIA H100 80GB HBM3 (nightly-h100g-1.json)", 130);
+  EXPECT_NE(b, g);
+  EXPECT_EQ(b.rfind("NVIDIA", 0), 0u);
+  EXPECT_NE(b.find("\u2026"), std::string::npos);
+  EXPECT_EQ(b.substr(b.size() - 6), ".json)");
+  const std::string wide = svg::fit(std::string(40, 'a') + "\u00e9\u00e9\u00e9\u00e9" + std::string(40, 'b'), 100);
+  EXPECT_EQ(nlohmann::json(wide).dump().find("\\u"), std::string::npos) << "valid UTF-8";
 }
