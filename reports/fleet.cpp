@@ -69,6 +69,7 @@ fleet_cell cell_of(const cudabench::case_result& c) {
   if (auto l = counters.find("limit_fraction"); l != counters.end() && std::isfinite(l->second)) cell.limit_fraction = l->second;
   return cell;
 }
+
 /// Says when the runs come from different revisions of the code (a dirty tree counts as its own): a ratio
 /// between them may be the code's change, not the models'.
 void note_revisions(fleet& f) {
