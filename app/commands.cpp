@@ -45,6 +45,7 @@ compare_settings compare_settings_from(const run_options& o) {
   if (o.noise_floor) s.noise_floor = *o.noise_floor;
   s.allow_device_mismatch = o.allow_device_mismatch;
   s.allow_build_mismatch = o.allow_build_mismatch;
+  s.allow_preset_mismatch = o.allow_preset_mismatch;
   return s;
 }
 

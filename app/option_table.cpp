@@ -193,10 +193,11 @@ const std::array table{
                       "with --compare-to), else of the run's speedups (report; a run without --compare-to); fleet: the runs side by side"},
   option_spec{.name = "--html", .placeholder = "FILE", .commands = run | compare | report | trend | fleet, .apply = store_output, .output = &o_::html_path,
               .child = in_child::suffix, .whole_run = true,
-              .help = "self-contained HTML report with SVG charts: of the comparison, the run, the trend, or the fleet (a chart per family, a bar per model)"},
+              .help = "self-contained HTML report with SVG charts: of the comparison, the run, the trend (each case in % of its "
+                      "first run, by date), or the fleet (a chart per family, a bar per model); a section per family that folds"},
   option_spec{.name = "--csv", .placeholder = "FILE", .commands = run | compare | report | fleet, .apply = store_output,
               .output = &o_::csv_path, .child = in_child::suffix, .whole_run = true,
-              .help = "one row per case: name, status, median_us, repetitions, cv_pct, noise_pct, samples, throughputs, "
+              .help = "one row per case: name, status, median_us, repetitions (over all rounds), cv_pct, noise_pct, samples, throughputs, "
                       "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value, detectable_pct, gate_pct, gate_source, control, control_change_pct, normalized_change_pct in a comparison; blank where no test ran, no gate applies or the case was not judged on its control); fleet: one row per case and model "
                       "(name, family, model, label, reference, status, median_us, noise_pct, limit_pct, ratio, verdict)"},
   option_spec{.name = "--verdict", .placeholder = "FILE", .commands = run | compare, .apply = store_output,
@@ -264,6 +265,9 @@ const std::array table{
               .apply = ACT { s.options.allow_build_mismatch = true; },
               .help = "compare runs whose cases were built differently (build type, optimization or assertions: "
                       "context.cudabench.build)"},
+  option_spec{.name = "--allow-preset-mismatch", .kind = arity::flag, .commands = run | compare,
+              .apply = ACT { s.options.allow_preset_mismatch = true; },
+              .help = "compare runs of different presets (their sizes and repetitions differ)"},
   option_spec{.name = "--reference", .placeholder = "MODEL", .commands = fleet,
               .apply = ACT { store_text(spec, v, s.options.reference); },
               .help = "the model the ratios divide by: its GPU name or its slug as baselines are stored (default: the first run's)"},
@@ -417,8 +421,10 @@ const std::array commands{
                "Speedup tables of one run: each variant against its family's reference variants.",
                "0 written, 2 usage or input error"},
   command_spec{command::trend, "trend", "RESULT_DIR", 1,
-               "One line per case over the runs in RESULT_DIR (oldest first), flagging steps that hold; files that "
-               "cannot be read are named and left out.",
+               "One line per case over the runs in RESULT_DIR (oldest first), flagging steps that hold to the latest runs "
+               "(a step whose latest runs are back is shown as returned) and each family's geomean, over the gated device "
+               "cases; host-bound and not-gated cases are listed apart, as compare never gates them; files that cannot be "
+               "read are named and left out.",
                "0 written, 2 usage or input error"},
   command_spec{command::gates, "gates", "RUNS...", 1,
                "Learns each gated device case's gate from its between-run drift over several runs of one GPU model and "

@@ -45,6 +45,7 @@ struct run_options {
   std::optional<double> alpha;
   bool allow_device_mismatch = false;
   bool allow_build_mismatch = false;       ///< compare runs whose cases were built differently
+  bool allow_preset_mismatch = false;      ///< compare runs of different presets
   std::optional<std::string> gates_path;     ///< --gates=FILE|none: the learned gates a comparison uses
   std::optional<std::string> gates_out;      ///< gates --out=FILE
   std::optional<double> gate_floor_pct;      ///< gates --floor

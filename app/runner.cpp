@@ -147,9 +147,10 @@ std::optional<int> read_command_line(const std::vector<std::string>& args, run_o
   return 0;
 }
 
-/// Refuses, before anything runs, a baseline that cannot be read, is of another GPU model than this one or was
-/// built otherwise than this binary's cases (unless the settings allow a mismatch).
-void check_baseline_device(const std::string& compare_path, const device_info& dev, const compare_settings& cmp) {
+/// Refuses, before anything runs, a baseline that cannot be read, is of another GPU model than this one, was
+/// built otherwise than this binary's cases or is of another preset than this run (unless the settings allow a
+/// mismatch).
+void check_baseline(const std::string& compare_path, const device_info& dev, const std::string& preset_name, const compare_settings& cmp) {
   const run_result base = load_run(compare_path);
   const std::string here = dev.available ? dev.name : "no GPU";
   if (!cmp.allow_device_mismatch && !base.device)
@@ -164,6 +165,10 @@ void check_baseline_device(const std::string& compare_path, const device_info& d
   if (const std::string problem = build_mismatch(base, this_binary); !problem.empty() && !cmp.allow_build_mismatch)
     throw input_error(fmt::format("{}: the baseline and this binary are {}: refused before running; "
                                   "pass --allow-build-mismatch to compare anyway", compare_path, problem));
+  if (!cmp.allow_preset_mismatch && !base.settings.preset.empty() && base.settings.preset != preset_name)
+    throw input_error(fmt::format("{}: a baseline of preset '{}', and this run is of preset '{}' (their sizes and repetitions differ): "
+                                  "refused before running; pass --allow-preset-mismatch to compare anyway", compare_path,
+                                  base.settings.preset, preset_name));
 }
 
 /// What a run writes and what it compares against.
@@ -189,7 +194,7 @@ planned_outputs plan_outputs(const run_options& opt, const device_info& dev, con
   out.list.add_elsewhere("--benchmark_out", opt.console_out_path);
   if (opt.json_stdout_too) out.list.add_elsewhere("--benchmark_format=json", "-");
   out.list.check_distinct(out.compare_path ? files_read(opt, {*out.compare_path}, *out.compare_path) : files_read(opt, {}));
-  if (out.compare_path) check_baseline_device(*out.compare_path, dev, out.cmp);
+  if (out.compare_path) check_baseline(*out.compare_path, dev, preset_name, out.cmp);
   if (out.baseline_path) {
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(*out.baseline_path).parent_path(), ec);

@@ -101,6 +101,20 @@ void check_builds(const run_result& base, const run_result& cur, comparison& out
   out.header_notes.push_back("compared despite " + problem + " (--allow-build-mismatch)");
 }
 
+/// Refuses runs of different presets (a quick run's sizes and repetitions against a nightly's read as changes);
+/// a note instead with --allow-preset-mismatch. A run that does not say its preset (foreign output) is taken as
+/// compatible.
+void check_presets(const run_result& base, const run_result& cur, comparison& out, bool allow) {
+  const std::string& b = base.settings.preset;
+  const std::string& c = cur.settings.preset;
+  if (b.empty() || c.empty() || b == c) return;
+  const std::string problem = fmt::format("different presets ('{}' vs '{}': their sizes and repetitions differ)", b, c);
+  if (!allow)
+    throw input_error(fmt::format("{} and {}: refusing to compare runs of {}; pass --allow-preset-mismatch to compare anyway",
+                                  base.source, cur.source, problem));
+  out.header_notes.push_back("compared despite " + problem + " (--allow-preset-mismatch)");
+}
+
 /// Refuses gates learned on another GPU model than the current run's (a note instead with
 /// --allow-device-mismatch); notes gates of another preset.
 void check_gates(const gate_table& g, const run_result& cur, comparison& out, bool allow) {
@@ -331,11 +345,12 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   check_devices(base, cur, out, s.allow_device_mismatch);
   check_machines(base, cur, out);
   check_builds(base, cur, out, s.allow_build_mismatch);
+  check_presets(base, cur, out, s.allow_preset_mismatch);
   if (s.gates) check_gates(*s.gates, cur, out, s.allow_device_mismatch);
   machine_controls controls{control_rates(base), control_rates(cur), out.same_board};
   note_run_settings(base, cur, out);
 
-  std::map<std::string, std::vector<double>> log_ratios;
+  std::map<std::string, std::vector<double>> log_ratios, log_ratios_not_gated;
   for (const case_result& c : cur.cases) {
     const case_result* b = base.find(c.name);
     const bool bytes_differ = b && b->bytes > 0 && c.bytes > 0 && b->bytes != c.bytes;
@@ -362,7 +377,8 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
     case_comparison r = compare_on_control(*b, c, s, controls);
     if (!b->label.empty() && !c.label.empty() && b->label != c.label)
       r.note += (r.note.empty() ? "" : "; ") + fmt::format("label changed: '{}' -> '{}'", b->label, c.label);
-    if (r.base_median_s > 0 && r.cur_median_s > 0) log_ratios[r.family].push_back(std::log(r.cur_median_s / r.base_median_s));
+    if (r.base_median_s > 0 && r.cur_median_s > 0)
+      (r.v == verdict::not_gated ? log_ratios_not_gated : log_ratios)[r.family].push_back(std::log(r.cur_median_s / r.base_median_s));
     for (const auto& [metric, value] : c.timeline_metrics)
       if (auto it = b->timeline_metrics.find(metric); it != b->timeline_metrics.end()) r.timeline.push_back({metric, it->second, value});
     out.cases.push_back(std::move(r));
@@ -382,11 +398,12 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   note_unnormalized(cur, out);
   if (const std::size_t n = out.lost())
     out.header_notes.push_back(fmt::format("{} case(s) lost: failed their check now, or missing although selected (this fails the comparison)", n));
-  for (auto& [family, logs] : log_ratios) {
-    double sum = 0;
-    for (double l : logs) sum += l;
-    out.family_geomean[family] = std::exp(sum / double(logs.size()));
-  }
+  for (const auto& [ratios, into] : {std::pair{&log_ratios, &out.family_geomean}, std::pair{&log_ratios_not_gated, &out.family_geomean_not_gated}})
+    for (auto& [family, logs] : *ratios) {
+      double sum = 0;
+      for (double l : logs) sum += l;
+      (*into)[family] = std::exp(sum / double(logs.size()));
+    }
   return out;
 }
 

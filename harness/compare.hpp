@@ -33,6 +33,7 @@ struct compare_settings {
   double alpha = 0.01;           ///< significance level of the Mann-Whitney U test
   bool allow_device_mismatch = false;
   bool allow_build_mismatch = false;  ///< compare runs whose cases were built differently (a note instead of a refusal)
+  bool allow_preset_mismatch = false; ///< compare runs of different presets (a note instead of a refusal)
   /// Gates learned from history (gates.hpp): a device-bound case's learned gate replaces `threshold` for it.
   std::shared_ptr<const gate_table> gates;
   /// Unset gates: whether the gates file kept beside the baseline (X.json -> X.gates.json) is read when present
@@ -93,7 +94,11 @@ struct comparison {
   bool same_board = false;
   compare_settings settings;
   std::vector<case_comparison> cases;
-  std::map<std::string, double> family_geomean;  ///< geometric mean of cur/base per family
+  /// Geometric mean of cur/base per family, over its gated cases measured in both runs: a case that is not
+  /// gated (host-bound without --host-threshold, or declared) moves it no more than it moves a verdict.
+  std::map<std::string, double> family_geomean;
+  /// The same over each family's cases that are not gated, shown apart.
+  std::map<std::string, double> family_geomean_not_gated;
 
   std::size_t count(verdict v) const;
   bool has_regression() const { return count(verdict::regression) > 0; }
@@ -103,7 +108,8 @@ struct comparison {
 };
 
 /// Compares two runs; throws input_error when the devices differ, or a run has no device description,
-/// and that is not allowed (allow_device_mismatch).
+/// and that is not allowed (allow_device_mismatch), and when the runs are of different presets and that is not
+/// allowed (allow_preset_mismatch).
 comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s);
 
 }  // namespace cudabench

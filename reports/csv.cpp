@@ -10,6 +10,7 @@
 #include "harness/results_schema.hpp"
 #include "harness/stats.hpp"
 #include "reports/escape.hpp"
+#include "reports/exports.hpp"
 
 namespace cudabench::reports {
 namespace {
@@ -33,7 +34,7 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
     const double cv = r.samples_s.size() > 1 ? 100 * cudabench::summarize(r.samples_s).cv() : NAN;
     const bool ok = r.status == cudabench::case_status::ok;
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}", csv_field(r.name), cudabench::to_string(r.status),
-                       ok ? number(r.median_s * 1e6) : "", r.samples_s.size(), number(cv), counter(r, "noise_pct"),
+                       ok ? number(r.median_s * 1e6) : "", repetition_count(r), number(cv), counter(r, "noise_pct"),
                        counter(r, "samples"), counter(r, "bytes_per_second"), counter(r, "items_per_second"),
                        counter(r, "flops_per_second"), counter(r, "bw_peak_fraction", 100), counter(r, "limit_fraction", 100), csv_field(r.message));
     if (c) {

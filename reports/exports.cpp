@@ -26,12 +26,17 @@ void append_member(json& object, std::unordered_set<std::string>& names, const s
 }
 }  // namespace
 
+std::size_t repetition_count(const cudabench::case_result& c) {
+  return c.repetitions.empty() ? c.samples_s.size() : c.repetitions.size();
+}
+
 nlohmann::ordered_json gab_export(const cudabench::run_result& run) {
   json out = json::array();
   for (const cudabench::case_result& c : run.cases) {
     if (!measured(c)) continue;
     double spread_s = c.samples_s.size() > 1 ? cudabench::summarize(c.samples_s).stddev : NAN;
-    std::string extra = fmt::format("{} repetition(s)", c.samples_s.size());
+    std::string extra = fmt::format("{} repetition(s)", repetition_count(c));
+    if (c.rounds > 1) extra += fmt::format(" in {} rounds", c.rounds);
     if (!std::isfinite(spread_s)) {  // one repetition: its own noise (relative standard error of the mean)
       auto it = c.counters.find("noise_pct");
       spread_s = it != c.counters.end() ? it->second / 100 * c.median_s : NAN;

@@ -8,6 +8,10 @@
 
 namespace cudabench::reports {
 
+/// The repetitions a case ran (over all its rounds; not the rounds the statistics compare), or its samples where
+/// the results hold no repetition rows (aggregates only).
+std::size_t repetition_count(const cudabench::case_result& c);
+
 /// github-action-benchmark, tool `customSmallerIsBetter`: an array with one entry per measured case
 /// ({name, unit "us", value: the median over repetitions, range "± stddev" or the in-run noise, extra});
 /// skipped and failed cases are left out (a time of 0 would read as an infinite change).

@@ -69,6 +69,22 @@ fleet_cell cell_of(const cudabench::case_result& c) {
   if (auto l = counters.find("limit_fraction"); l != counters.end() && std::isfinite(l->second)) cell.limit_fraction = l->second;
   return cell;
 }
+
+/// Says when the runs come from different revisions of the code (a dirty tree counts as its own): a ratio
+/// between them may be the code's change, not the models'.
+void note_revisions(fleet& f) {
+  auto revision = [](const fleet_member& m) {
+    const auto& s = m.run.settings;
+    return s.git_revision.empty() ? std::string("not recorded") : s.git_revision.substr(0, 12) + (s.git_dirty ? " (dirty)" : "");
+  };
+  std::set<std::string> revisions;
+  for (const fleet_member& m : f.members) revisions.insert(revision(m));
+  if (revisions.size() < 2) return;
+  std::string list;
+  for (const fleet_member& m : f.members) list += fmt::format("{}{} {}", list.empty() ? "" : ", ", m.label, revision(m));
+  f.notes.push_back(fmt::format("runs of {} different revisions ({}): a ratio between them may be the code's change, not the models'",
+                                revisions.size(), list));
+}
 }  // namespace
 
 bool fleet::failing() const {
@@ -122,6 +138,7 @@ fleet build_fleet(std::vector<fleet_member> members, const std::optional<std::st
                               m.run.settings.host_name.empty() ? "" : " on " + m.run.settings.host_name);
     if (!boards.empty()) f.notes.push_back("boards: " + boards);
   }
+  note_revisions(f);
   std::set<std::string> presets;
   for (const fleet_member& m : f.members) presets.insert(m.preset);
   if (presets.size() > 1) {

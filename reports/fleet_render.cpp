@@ -126,7 +126,11 @@ std::string fleet_html(const fleet& f) {
   body += "<p>" + html_text(ratio_note(f)) + ".</p>\n";
   const auto geomeans = f.family_ratios();
   for (const std::string& family : families(f)) {
-    body += "<h2>" + html_text(family) + "</h2>\n";
+    const std::vector<const fleet_row*> rows = rows_of(f, family);
+    const bool notable = std::any_of(rows.begin(), rows.end(), [](const fleet_row* r) {
+      return std::any_of(r->cells.begin(), r->cells.end(), [](const fleet_cell& c) { return c.verdict == "regression" || c.verdict == "failed"; });
+    });
+    body += fmt::format("<details{}><summary>{}: {} case(s)</summary>\n", notable ? " open" : "", html_text(family), rows.size());
     std::vector<std::pair<std::string, double>> bars;
     const auto& ratios = geomeans.at(family);
     for (std::size_t i = 0; i < f.members.size(); ++i)
@@ -139,7 +143,7 @@ std::string fleet_html(const fleet& f) {
     for (const fleet_member& m : f.members)
       body += fmt::format("<th>{}<br>median</th><th>noise</th><th>% of limit</th><th>ratio</th><th>verdict</th>", html_text(m.label));
     body += "</tr>\n";
-    for (const fleet_row* r : rows_of(f, family)) {
+    for (const fleet_row* r : rows) {
       body += "<tr><td>" + html_text(r->name) + "</td>";
       for (const fleet_cell& c : r->cells)
         body += fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td>", html_text(median_text(c)),
@@ -147,7 +151,7 @@ std::string fleet_html(const fleet& f) {
                             c.verdict == "regression" ? "regression" : c.verdict == "improvement" ? "improvement" : "", html_text(verdict_text(c)));
       body += "</tr>\n";
     }
-    body += "</table>\n";
+    body += "</table>\n</details>\n";
   }
   return html_page(fmt::format("Fleet: {} run(s) side by side", f.members.size()), body);
 }

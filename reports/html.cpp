@@ -17,7 +17,7 @@ std::string page(const std::string& title, const std::string& body) {
   return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html_text(title) +
          "</title><style>body{font-family:sans-serif;margin:20px;color:#222}table{border-collapse:collapse;font-size:12px}"
          "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
-         ".regression{background:#fdd}.improvement{background:#dfd}.inconclusive{background:#ffd}.not-gated{color:#666}.chart{margin:12px 0}</style></head><body>\n<h1>" +
+         ".regression{background:#fdd}.improvement{background:#dfd}.inconclusive{background:#ffd}.not-gated{color:#666}.chart{margin:12px 0}details{margin:10px 0}summary{cursor:pointer;font-weight:bold;padding:4px 0}</style></head><body>\n<h1>" +
          html_text(title) + "</h1>\n" + body + "</body></html>\n";
 }
 std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
@@ -115,6 +115,51 @@ std::vector<const cudabench::case_comparison*> listed_cases(const cudabench::com
 
 std::string html_page(const std::string& title, const std::string& body) { return page(title, body); }
 
+namespace {
+/// One row of the comparison's table.
+std::string case_row(const cudabench::case_comparison& r) {
+  const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
+  const std::string origin = r.gate_origin();
+  return fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                     r.v == cudabench::verdict::not_gated ? "not-gated" : r.v == cudabench::verdict::machine_differs ? "machine-differs" : to_string(r.v),
+                     html_text(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
+                     r.cur_median_s > 0 ? cudabench::format_time(r.cur_median_s) : "-",
+                     !measured ? "-" : r.normalized_change ? format_change(r.change) + "<br><small>normalized " + format_change(*r.normalized_change) + "</small>"
+                                                           : format_change(r.change),
+                     measured ? pct(r.base_noise) : "-", measured ? pct(r.cur_noise) : "-",
+                     r.p_value ? fmt::format("{:.3g}", *r.p_value) : "", measured ? pct(r.detectable) : "-",
+                     origin.empty() ? "-" : html_text(fmt::format("{:.1f}% {}", 100 * r.gate, origin)), to_string(r.v));
+}
+
+/// A family's folded section: what it holds in its summary line (open where a case has a verdict to look at),
+/// the spread of its repetitions, then its rows.
+std::string family_section(const cudabench::comparison& c, const std::string& family, const std::vector<const cudabench::case_comparison*>& rows) {
+  std::map<cudabench::verdict, std::size_t> counts;
+  std::vector<svg::spread> spreads;
+  for (const auto* r : rows) {
+    ++counts[r->v];
+    if (r->base_samples_s.empty() || r->cur_samples_s.empty()) continue;
+    auto [bl, bh] = std::minmax_element(r->base_samples_s.begin(), r->base_samples_s.end());
+    auto [cl, ch] = std::minmax_element(r->cur_samples_s.begin(), r->cur_samples_s.end());
+    spreads.push_back({r->name, *bl, r->base_median_s, *bh, *cl, r->cur_median_s, *ch});
+  }
+  std::string summary, open;
+  for (const cudabench::verdict v : cudabench::all_verdicts)
+    if (counts[v]) {
+      summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", counts[v], to_string(v));
+      if (v != cudabench::verdict::unchanged && v != cudabench::verdict::not_gated) open = " open";
+    }
+  if (auto g = c.family_geomean.find(family); g != c.family_geomean.end()) summary += fmt::format("; geomean of the gated cases {:.3f}x", g->second);
+  if (auto g = c.family_geomean_not_gated.find(family); g != c.family_geomean_not_gated.end())
+    summary += fmt::format("; of those not gated {:.3f}x (apart)", g->second);
+  std::string body = fmt::format("<details{}><summary>{}: {}</summary>\n", open, html_text(family), html_text(summary));
+  if (!spreads.empty()) body += "<div class=\"chart\">" + svg::spreads(family + ": baseline vs current, spread of the repetitions", spreads) + "</div>\n";
+  body += "<table><tr><th>case</th><th>baseline</th><th>current</th><th>change</th><th>noise b/c</th><th>p</th><th>detectable</th><th>gate</th><th>verdict</th></tr>\n";
+  for (const auto* r : rows) body += case_row(*r);
+  return body + "</table>\n</details>\n";
+}
+}  // namespace
+
 std::string comparison_html(const cudabench::comparison& c) {
   std::string body = fmt::format("<p>baseline <code>{}</code> ({}) &rarr; current <code>{}</code> ({}); threshold {:.1f}%, alpha {:g}; {}</p>\n",
                                  html_text(c.base_source), html_text(c.base_device), html_text(c.cur_source),
@@ -125,38 +170,21 @@ std::string comparison_html(const cudabench::comparison& c) {
   if (listed.size() < c.cases.size())
     body += fmt::format("<p><b>{} of {} cases listed</b> (those with a verdict to look at first); the CSV (--csv) and the verdict "
                         "file (--verdict) hold every case.</p>\n", listed.size(), c.cases.size());
-  std::map<std::string, std::vector<svg::spread>> spreads;
   std::vector<std::pair<std::string, double>> changes;
-  for (const auto* listed_case : listed) {
-    const auto& r = *listed_case;
-    if (r.base_samples_s.empty() || r.cur_samples_s.empty()) continue;
-    auto mm = [](const std::vector<double>& v) { return std::minmax_element(v.begin(), v.end()); };
-    auto [bl, bh] = mm(r.base_samples_s);
-    auto [cl, ch] = mm(r.cur_samples_s);
-    spreads[r.family].push_back({r.name, *bl, r.base_median_s, *bh, *cl, r.cur_median_s, *ch});
-  }
   for (auto& [family, g] : c.family_geomean) changes.emplace_back(family, g);
-  if (!changes.empty()) body += "<div class=\"chart\">" + svg::bars("Geometric mean current/baseline per family (1 = unchanged)", changes, "x", 1.0) + "</div>\n";
-  for (auto& [family, rows] : spreads)
-    body += "<div class=\"chart\">" + svg::spreads(family + ": baseline vs current, spread of the repetitions", rows) + "</div>\n";
-  body += "<table><tr><th>case</th><th>baseline</th><th>current</th><th>change</th><th>noise b/c</th><th>p</th><th>detectable</th><th>gate</th><th>verdict</th></tr>\n";
-  for (const auto* listed_case : listed) {
-    const auto& r = *listed_case;
-    const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
-    const std::string origin = r.gate_origin();
-    body += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        r.v == cudabench::verdict::not_gated ? "not-gated" : r.v == cudabench::verdict::machine_differs ? "machine-differs" : to_string(r.v), html_text(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
-                        r.cur_median_s > 0 ? cudabench::format_time(r.cur_median_s) : "-",
-                        !measured ? "-" : r.normalized_change ? format_change(r.change) + "<br><small>normalized " + format_change(*r.normalized_change) + "</small>"
-                                                              : format_change(r.change),
-                        measured ? pct(r.base_noise) : "-", measured ? pct(r.cur_noise) : "-",
-                        r.p_value ? fmt::format("{:.3g}", *r.p_value) : "", measured ? pct(r.detectable) : "-",
-                        origin.empty() ? "-" : html_text(fmt::format("{:.1f}% {}", 100 * r.gate, origin)), to_string(r.v));
+  if (!changes.empty())
+    body += "<div class=\"chart\">" + svg::bars("Geometric mean current/baseline per family, gated cases (1 = unchanged)", changes, "x", 1.0) + "</div>\n";
+  std::vector<std::string> families;
+  std::map<std::string, std::vector<const cudabench::case_comparison*>> by_family;
+  for (const auto* r : listed) {
+    auto& rows = by_family[r->family];
+    if (rows.empty()) families.push_back(r->family);
+    rows.push_back(r);
   }
-  body += "</table>\n";
-  if (const auto changes = notable_timeline_changes(c); !changes.empty()) {
+  for (const std::string& family : families) body += family_section(c, family, by_family[family]);
+  if (const auto timeline = notable_timeline_changes(c); !timeline.empty()) {
     body += "<h2>Timeline changes (from --trace; informational, not a verdict)</h2>\n<table><tr><th>case</th><th>metric</th><th>baseline</th><th>current</th></tr>\n";
-    for (auto& [name, t] : changes)
+    for (auto& [name, t] : timeline)
       body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_text(name), html_text(t.metric),
                           format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
     body += "</table>\n";

@@ -130,6 +130,8 @@ std::string comparison_terminal(const comparison& c, bool color) {
                      "change", "noise-b", "noise-c", "p", "detectable", "gate", "verdict", "method / note");
   for (auto& r : c.cases) out += terminal_row(r, color);
   for (auto& [family, g] : c.family_geomean) out += fmt::format("geomean {:<20} current/baseline = {:.3f}\n", terminal_text(family), g);
+  for (auto& [family, g] : c.family_geomean_not_gated)
+    out += fmt::format("geomean {:<20} current/baseline = {:.3f} of its cases not gated (apart: never a verdict)\n", terminal_text(family), g);
   if (const std::size_t traced = traced_cases(c)) {
     const auto changes = notable_timeline_changes(c);
     out += fmt::format("timeline ({} case(s) traced on both sides; informational, not a verdict): {}\n", traced,
@@ -153,8 +155,12 @@ std::string comparison_markdown(const comparison& c) {
   if (c.count(verdict::improvement))
     out += "\n### Improvements\n\n" + markdown_verdict_table(c, [](auto& r) { return r.v == verdict::improvement; });
   if (!c.family_geomean.empty()) {
-    out += "\n### Geometric mean per family (current / baseline)\n\n| family | ratio |\n|---|---:|\n";
+    out += "\n### Geometric mean per family (current / baseline, gated cases)\n\n| family | ratio |\n|---|---:|\n";
     for (auto& [family, g] : c.family_geomean) out += fmt::format("| {} | {:.3f} |\n", markdown_text(family), g);
+  }
+  if (!c.family_geomean_not_gated.empty()) {
+    out += "\nOf the cases not gated (host-bound or declared; apart, never a verdict):\n\n| family | ratio |\n|---|---:|\n";
+    for (auto& [family, g] : c.family_geomean_not_gated) out += fmt::format("| {} | {:.3f} |\n", markdown_text(family), g);
   }
   if (const auto changes = notable_timeline_changes(c); !changes.empty()) {
     out += "\n### Timeline changes (from --trace; informational, not a verdict)\n\n| case | metric | baseline | current |\n|---|---|---:|---:|\n";
@@ -216,6 +222,7 @@ std::string verdict_json(const comparison& c) {
   }
   j["cases"] = cases;
   j["family_geomean"] = c.family_geomean;
+  j["family_geomean_not_gated"] = c.family_geomean_not_gated;
   return j.dump(2) + "\n";
 }
 

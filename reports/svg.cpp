@@ -18,9 +18,54 @@ constexpr double W = 760, H = 360, L = 70, R = 200, T = 30, B = 50;
 std::string header(double w, double h, const std::string& title) {
   return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="sans-serif" font-size="11">)"
                      R"(<rect width="100%" height="100%" fill="#fff"/><text x="10" y="18" font-size="13" font-weight="bold">{2}</text>)",
-                     w, h, html_text(title));
+                     w, h, html_text(fit(title, (w - 20) * 0.8)));  // bold 13px: about 8 px a character
+}
+
+/// Evenly spaced values covering [lo, hi] at a step of 1, 2, 2.5 or 5 times a power of ten, about four apart.
+std::vector<double> nice_ticks(double lo, double hi) {
+  const double raw = (hi - lo) / 4;
+  if (!(raw > 0) || !std::isfinite(raw)) return {};
+  const double magnitude = std::pow(10, std::floor(std::log10(raw)));
+  double step = 10 * magnitude;
+  for (double m : {1.0, 2.0, 2.5, 5.0})
+    if (m * magnitude >= raw) { step = m * magnitude; break; }
+  std::vector<double> out;
+  for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9 && out.size() < 12; v += step) out.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
+  return out;
+}
+
+/// "+5%", "-2.5%", "0%": a change in percent with the digits its tick step needs.
+std::string pct_label(double v, double step) {
+  const int digits = step >= 1 && std::fabs(step - std::round(step)) < 1e-9 ? 0 : step >= 0.1 ? 1 : 2;
+  return v == 0 ? "0%" : fmt::format("{:+.{}f}%", v, digits);
+}
+
+/// Up to six run indices whose labels fit side by side over `width` pixels, first and last included.
+std::vector<std::size_t> x_ticks(const std::vector<std::string>& labels, std::size_t n, double width) {
+  double widest = 0;
+  for (const auto& l : labels) widest = std::max(widest, 6.5 * double(l.size()));
+  std::size_t k = std::min<std::size_t>(n, 6);
+  while (k > 2 && width / double(k - 1) < widest + 12) --k;
+  std::vector<std::size_t> out;
+  for (std::size_t j = 0; j < k; ++j) {
+    const std::size_t i = k == 1 ? 0 : std::size_t(std::lround(double(j) * double(n - 1) / double(k - 1)));
+    if (out.empty() || out.back() != i) out.push_back(i);
+  }
+  return out;
 }
 }  // namespace
+
+std::string fit(const std::string& text, double width) {
+  const std::size_t most = std::size_t(std::max(4.0, width / 6.5));
+  if (text.size() <= most) return text;
+  // Cut from the middle, where names of one kind differ least (a family in front, parameters or a file behind).
+  auto boundary = [&](std::size_t at) {  // not inside a UTF-8 character
+    while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) --at;
+    return at;
+  };
+  const std::size_t head = boundary((most - 1) / 2), tail = boundary(text.size() - (most - 1 - (most - 1) / 2));
+  return text.substr(0, head) + "\u2026" + text.substr(tail);
+}
 
 std::string loglog(const std::string& title, const std::string& x_label, const std::string& y_label, const std::vector<series>& ss) {
   double x0 = std::numeric_limits<double>::max(), x1 = 0, y0 = x0, y1 = 0;
@@ -36,7 +81,7 @@ std::string loglog(const std::string& title, const std::string& x_label, const s
   auto py = [&](double y) { return H - B - (std::log10(y) - ly0) / (ly1 - ly0) * (H - T - B); };
   o += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#999"/>)", L, T, W - L - R, H - T - B);
   for (double e = lx0; e <= lx1; ++e)
-    o += fmt::format(R"(<line x1="{0}" x2="{0}" y1="{1}" y2="{2}" stroke="#eee"/><text x="{0}" y="{3}" text-anchor="middle">1e{4}</text>)", px(std::pow(10, e)), T, H - B, H - B + 14, int(e));
+    o += fmt::format(R"(<line x1="{0}" x2="{0}" y1="{1}" y2="{2}" stroke="#eee"/><text x="{0}" y="{3}" text-anchor="middle">1e{4}</text>)", px(std::pow(10, e)), T, H - B, H - B + 18, int(e));
   for (double e = ly0; e <= ly1; ++e)
     o += fmt::format(R"(<line x1="{0}" x2="{1}" y1="{2}" y2="{2}" stroke="#eee"/><text x="{3}" y="{4}" text-anchor="end">1e{5}</text>)", L, W - R, py(std::pow(10, e)), L - 4, py(std::pow(10, e)) + 4, int(e));
   o += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)", L + (W - L - R) / 2, H - 12, html_text(x_label));
@@ -53,7 +98,7 @@ std::string loglog(const std::string& title, const std::string& x_label, const s
       }
     o += fmt::format(R"(<polyline points="{}" fill="none" stroke="{}" stroke-width="1.5"/>)", pts, colour);
     o += fmt::format(R"(<rect x="{}" y="{}" width="10" height="10" fill="{}"/><text x="{}" y="{}">{}</text>)", W - R + 10,
-                     T + 14 * i, colour, W - R + 24, T + 14 * i + 9, html_text(ss[i].name));
+                     T + 14 * i, colour, W - R + 24, T + 14 * i + 9, html_text(fit(ss[i].name, R - 30)));
   }
   return o + "</svg>";
 }
@@ -68,9 +113,10 @@ std::string bars(const std::string& title, const std::vector<std::pair<std::stri
   for (std::size_t i = 0; i < values.size(); ++i) {
     double y = T + row * double(i);
     double w = values[i].second / vmax * width;
-    o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text><rect x="{}" y="{}" width="{:.1f}" height="{}" fill="{}"/><text x="{:.1f}" y="{}">{:.3g}{}</text>)",
-                     left - 6, y + 12, html_text(values[i].first), left, y + 2, std::max(w, 0.5), row - 4, palette[0],
-                     left + w + 4, y + 12, values[i].second, html_text(unit));
+    o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text><rect x="{}" y="{}" width="{:.1f}" height="{}" fill="{}"/><text x="{:.1f}" y="{}">{}{}</text>)",
+                     left - 6, y + 12, html_text(fit(values[i].first, left - 14)), left, y + 2, std::max(w, 0.5), row - 4, palette[0],
+                     left + w + 4, y + 12, unit == "x" ? fmt::format("{:.3f}", values[i].second) : fmt::format("{:.3g}", values[i].second),
+                     html_text(unit));  // ratios near 1 need their third decimal
   }
   if (reference > 0) {
     double x = left + reference / vmax * width;
@@ -80,7 +126,7 @@ std::string bars(const std::string& title, const std::vector<std::pair<std::stri
 }
 
 std::string spreads(const std::string& title, const std::vector<spread>& rows) {
-  const double row = 22, h = T + row * double(rows.size()) + 40, left = 300, width = W - left - 40;
+  const double row = 22, top = 50, h = top + row * double(rows.size()) + 34, left = 300, width = W - left - 40;
   double lo = 1, hi = 1;
   for (auto& r : rows) {
     if (r.base_median <= 0) continue;
@@ -91,48 +137,60 @@ std::string spreads(const std::string& title, const std::vector<spread>& rows) {
   hi = std::max(hi, 1.1);
   auto px = [&](double v) { return left + (v - lo) / (hi - lo) * width; };
   std::string o = header(W, h, title);
-  o += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#999" stroke-dasharray="3 3"/>)", px(1), T, h - 30);
-  o += fmt::format(R"(<text x="{:.1f}" y="{}" text-anchor="middle">baseline median</text><text x="{:.1f}" y="{}">{:.2f}x</text><text x="{:.1f}" y="{}" text-anchor="end">{:.2f}x</text>)",
-                   px(1), h - 16, px(lo), h - 16, lo, px(hi), h - 16, hi);
+  // The legend on a line of its own under the title, the axis's ticks on a line of their own under the rows.
+  o += R"(<rect x="10" y="28" width="10" height="10" fill="#1f77b4"/><text x="24" y="37">baseline</text>)"
+       R"(<rect x="90" y="28" width="10" height="10" fill="#ff7f0e"/><text x="104" y="37">current</text>)"
+       R"(<line x1="170" x2="190" y1="33" y2="33" stroke="#999" stroke-dasharray="3 3"/><text x="196" y="37">baseline median (1.00x)</text>)";
+  o += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#999" stroke-dasharray="3 3"/>)", px(1), top - 6, h - 30);
+  for (double v : nice_ticks(lo, hi))
+    o += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#999"/><text x="{0:.1f}" y="{3}" text-anchor="middle">{4:.2f}x</text>)",
+                     px(v), h - 30, h - 26, h - 14, v);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     if (r.base_median <= 0) continue;
-    double y = T + row * double(i) + 8;
+    double y = top + row * double(i) + 4;
     auto n = [&](double v) { return px(v / r.base_median); };
-    o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", left - 6, y + 6, html_text(r.label));
+    o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", left - 8, y + 7, html_text(fit(r.label, left - 16)));
     o += fmt::format(R"(<line x1="{:.1f}" x2="{:.1f}" y1="{}" y2="{}" stroke="#1f77b4" stroke-width="3"/><circle cx="{:.1f}" cy="{}" r="3.5" fill="#1f77b4"/>)",
                      n(r.base_min), n(r.base_max), y, y, n(r.base_median), y);
     o += fmt::format(R"(<line x1="{:.1f}" x2="{:.1f}" y1="{}" y2="{}" stroke="#ff7f0e" stroke-width="3"/><circle cx="{:.1f}" cy="{}" r="3.5" fill="#ff7f0e"/>)",
                      n(r.cur_min), n(r.cur_max), y + 7, y + 7, n(r.cur_median), y + 7);
   }
-  o += fmt::format(R"(<rect x="{}" y="8" width="10" height="10" fill="#1f77b4"/><text x="{}" y="17">baseline</text><rect x="{}" y="8" width="10" height="10" fill="#ff7f0e"/><text x="{}" y="17">current</text>)",
-                   W - 200, W - 186, W - 110, W - 96);
   return o + "</svg>";
 }
 
-std::string trend(const std::string& title, const std::vector<double>& values, const std::vector<std::string>& x_labels,
-                  const std::vector<std::size_t>& marked) {
-  const double h = 220;
+
+
+std::string trend(const std::string& title, const std::vector<double>& pct, const std::vector<std::string>& x_labels,
+                  const std::vector<std::size_t>& marked, double min_span_pct) {
+  const double h = 156, pl = 56, pr = 24, pt = 34, pb = 32;
   std::string o = header(W, h, title);
-  if (values.empty()) return o + "</svg>";
-  double lo = *std::min_element(values.begin(), values.end()), hi = *std::max_element(values.begin(), values.end());
-  if (hi <= lo) { hi = lo * 1.05 + 1e-12; lo = lo * 0.95; }
-  const double pl = 70, pr = 30, pt = 30, pb = 40;
-  auto px = [&](std::size_t i) { return values.size() == 1 ? pl : pl + double(i) / double(values.size() - 1) * (W - pl - pr); };
+  double lo = -min_span_pct, hi = min_span_pct;
+  for (double v : pct)
+    if (std::isfinite(v)) { lo = std::min(lo, v); hi = std::max(hi, v); }
+  if (!(hi > lo)) { lo = -1; hi = 1; }
+  const std::size_t n = pct.size();
+  auto px = [&](std::size_t i) { return n <= 1 ? pl : pl + double(i) / double(n - 1) * (W - pl - pr); };
   auto py = [&](double v) { return h - pb - (v - lo) / (hi - lo) * (h - pt - pb); };
   o += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#999"/>)", pl, pt, W - pl - pr, h - pt - pb);
-  o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{:.3g}</text><text x="{}" y="{}" text-anchor="end">{:.3g}</text>)", pl - 4, py(hi) + 4, hi, pl - 4, py(lo) + 4, lo);
+  const std::vector<double> ticks = nice_ticks(lo, hi);
+  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1;
+  for (double v : ticks)
+    o += fmt::format(R"(<line x1="{0}" x2="{1}" y1="{2:.1f}" y2="{2:.1f}" stroke="{3}"/><text x="{4}" y="{5:.1f}" text-anchor="end">{6}</text>)",
+                     pl, W - pr, py(v), v == 0 ? "#bbb" : "#eee", pl - 4, py(v) + 4, pct_label(v, step));
   std::string pts;
-  for (std::size_t i = 0; i < values.size(); ++i) pts += fmt::format("{:.1f},{:.1f} ", px(i), py(values[i]));
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::isfinite(pct[i])) pts += fmt::format("{:.1f},{:.1f} ", px(i), py(pct[i]));
   o += fmt::format(R"(<polyline points="{}" fill="none" stroke="#1f77b4" stroke-width="1.5"/>)", pts);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    bool mark = std::find(marked.begin(), marked.end(), i) != marked.end();
-    o += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{}" fill="{}"><title>{}: {:.4g}</title></circle>)", px(i), py(values[i]),
-                     mark ? 5 : 3, mark ? "#d62728" : "#1f77b4", html_text(i < x_labels.size() ? x_labels[i] : ""), values[i]);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool mark = std::find(marked.begin(), marked.end(), i) != marked.end();
+    if (std::isfinite(pct[i]) && (mark || n <= 40))
+      o += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{}" fill="{}"/>)", px(i), py(pct[i]), mark ? 4 : 2, mark ? "#d62728" : "#1f77b4");
   }
-  if (!x_labels.empty()) {
-    o += fmt::format(R"(<text x="{}" y="{}">{}</text>)", pl, h - 12, html_text(x_labels.front()));
-    o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", W - pr, h - 12, html_text(x_labels.back()));
+  const std::vector<std::size_t> at = x_ticks(x_labels, n, W - pl - pr);
+  for (std::size_t j = 0; j < at.size() && at[j] < x_labels.size(); ++j) {
+    const char* anchor = j == 0 ? "start" : j + 1 == at.size() ? "end" : "middle";
+    o += fmt::format(R"(<text x="{:.1f}" y="{}" text-anchor="{}">{}</text>)", px(at[j]), h - pb + 20, anchor, html_text(x_labels[at[j]]));
   }
   return o + "</svg>";
 }
@@ -161,13 +219,13 @@ std::string timeline(const std::string& title, const std::vector<lane>& lanes, d
   // Time axis: five ticks.
   for (int k = 0; k <= 4; ++k) {
     const double us = span_us * k / 4;
-    o += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#eee"/><text x="{0:.1f}" y="{3}" text-anchor="middle">{4:.4g} us</text>)",
-                     px(us), top - 4, h - 26, h - 12, us);
+    o += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#eee"/><text x="{0:.1f}" y="{3}" text-anchor="{5}">{4:.4g} us</text>)",
+                     px(us), top - 4, h - 26, h - 12, us, k == 4 ? "end" : "middle");  // the last one ends at the chart's edge
   }
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     const double y = top + row * double(i);
     o += fmt::format(R"(<g class="lane"><text x="{}" y="{}" text-anchor="end">{}</text><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="#ddd"/>)",
-                     left - 6, y + 14, html_text(lanes[i].name), left, W - right, y + row - 1, y + row - 1);
+                     left - 6, y + 14, html_text(fit(lanes[i].name, left - 14)), left, W - right, y + row - 1, y + row - 1);
     for (auto& s : lanes[i].slices) {
       const double x0 = px(s.start_us), x1 = px(s.start_us + s.dur_us);
       o += fmt::format(R"(<rect class="op {}" x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}"><title>{} ({:.3g} us at {:.4g} us)</title></rect>)",

@@ -27,9 +27,14 @@ struct spread {
 };
 std::string spreads(const std::string& title, const std::vector<spread>& rows);
 
-/// A value over run index (a trend), with marked points.
-std::string trend(const std::string& title, const std::vector<double>& values, const std::vector<std::string>& x_labels,
-                  const std::vector<std::size_t>& marked);
+/// A value over the runs of a trend in percent of its first run (NaN where a run has none): the y axis in %
+/// spans at least +-`min_span_pct` (so drift within it stays flat), the x axis has up to six of `x_labels`
+/// (the runs' dates) that fit side by side; `marked` runs are drawn red.
+std::string trend(const std::string& title, const std::vector<double>& pct, const std::vector<std::string>& x_labels,
+                  const std::vector<std::size_t>& marked, double min_span_pct);
+
+/// `text` cut to about `width` pixels of 11px sans-serif: its middle left out, an ellipsis in its place.
+std::string fit(const std::string& text, double width);
 
 /// A slice of a timeline lane; `kind` picks its colour: "h2d", "d2h", "kernel", "memset", "copy" (other
 /// directions), "phase".

@@ -18,14 +18,32 @@
 #include "harness/errors.hpp"
 #include "harness/format.hpp"
 #include "harness/stats.hpp"
-#include "reports/escape.hpp"
-#include "reports/svg.hpp"
 
 namespace cudabench::reports {
 
-std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double threshold, std::size_t hold,
-                                          std::vector<double>* sizes) {
-  std::vector<std::size_t> out;
+namespace {
+/// The median of the last `hold` finite values of `v` (fewer where it has fewer), NaN where it has none.
+double latest_level(const std::vector<double>& v, std::size_t hold) {
+  std::vector<double> last;
+  for (std::size_t k = v.size(); k-- > 0 && last.size() < hold;)
+    if (std::isfinite(v[k])) last.push_back(v[k]);
+  return last.empty() ? std::nan("") : cudabench::median(last);
+}
+
+/// Marks the steps whose latest runs are back: on the other side of the level before the step, or within half
+/// the threshold of it, or of the level before an earlier step (those steps together were an excursion).
+void mark_returned(std::vector<trend_step>& steps, double latest, double threshold) {
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const double now = latest / steps[s].before - 1;
+    bool back = steps[s].size > 0 ? now < threshold / 2 : now > -threshold / 2;
+    for (std::size_t e = 0; e <= s && !back; ++e) back = std::fabs(latest / steps[e].before - 1) < threshold / 2;
+    steps[s].returned = back;
+  }
+}
+}  // namespace
+
+std::vector<trend_step> trend_steps(const std::vector<double>& v, double threshold, std::size_t hold) {
+  std::vector<trend_step> out;
   std::size_t level_start = 0;  // the current level begins here: windows never reach back across a step
   for (std::size_t i = 1; i + hold <= v.size(); ++i) {
     std::vector<double> before, after;
@@ -39,12 +57,31 @@ std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double t
       return change > 0 ? x / ref - 1 >= threshold / 2 : x / ref - 1 <= -threshold / 2;
     });
     if (!same_side) continue;
-    out.push_back(i);
-    if (sizes) sizes->push_back(change);
+    out.push_back({i, change, ref, false});
     level_start = i;
     i += hold - 1;
   }
+  mark_returned(out, latest_level(v, hold), threshold);
   return out;
+}
+
+std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double threshold, std::size_t hold,
+                                          std::vector<double>* sizes) {
+  std::vector<std::size_t> out;
+  for (const trend_step& s : trend_steps(v, threshold, hold)) {
+    if (s.returned) continue;
+    out.push_back(s.at);
+    if (sizes) sizes->push_back(s.size);
+  }
+  return out;
+}
+
+bool trend_series::sustained() const {
+  return std::any_of(steps.begin(), steps.end(), [](const trend_step& s) { return !s.returned; });
+}
+
+std::size_t trend::sustained() const {
+  return std::size_t(std::count_if(series.begin(), series.end(), [](const trend_series& s) { return s.sustained(); }));
 }
 
 std::vector<std::string> trend_inputs(const std::string& dir) {
@@ -88,6 +125,52 @@ std::vector<std::optional<cudabench::run_result>> load_runs(const std::vector<st
   }
   return runs;
 }
+
+/// A series per case over the runs (oldest first), each with why it is kept apart: host-bound or not gated in
+/// any run, as compare would judge it against that run.
+void fill_series(trend& t, const std::vector<cudabench::run_result>& runs) {
+  namespace fs = std::filesystem;
+  std::unordered_map<std::string_view, std::size_t> index;  // names live in `runs`, which outlives it
+  index.reserve(runs.front().cases.size());
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    t.runs.push_back(fs::path(runs[r].source).filename().string());
+    t.dates.push_back(runs[r].date);
+    for (auto& c : runs[r].cases) {
+      const auto [at, added] = index.try_emplace(c.name, t.series.size());
+      if (added) t.series.push_back({c.name, c.family, std::vector<double>(runs.size(), std::nan("")), "", {}});
+      trend_series& s = t.series[at->second];
+      if (c.status == cudabench::case_status::ok) s.medians_s[r] = c.median_s;
+      if (c.host_bound) s.apart = "host-bound";
+      else if (!c.gated && s.apart.empty()) s.apart = "not gated";
+    }
+  }
+}
+
+/// Per family, per run: the geometric mean over its gated device cases of each one's median over its first.
+std::vector<family_trend> family_trends(const trend& t) {
+  std::vector<family_trend> out;
+  std::map<std::string, std::size_t> at;
+  std::vector<std::vector<std::pair<double, std::size_t>>> sums;  // family -> per run (sum of logs, count)
+  for (const trend_series& s : t.series) {
+    if (!s.apart.empty()) continue;
+    const auto first = std::find_if(s.medians_s.begin(), s.medians_s.end(), [](double v) { return std::isfinite(v) && v > 0; });
+    if (first == s.medians_s.end()) continue;
+    const auto [it, added] = at.try_emplace(s.family, out.size());
+    if (added) {
+      out.push_back({s.family, 0, {}});
+      sums.emplace_back(t.runs.size());
+    }
+    ++out[it->second].cases;
+    for (std::size_t r = 0; r < s.medians_s.size(); ++r)
+      if (std::isfinite(s.medians_s[r]) && s.medians_s[r] > 0) {
+        sums[it->second][r].first += std::log(s.medians_s[r] / *first);
+        ++sums[it->second][r].second;
+      }
+  }
+  for (std::size_t f = 0; f < out.size(); ++f)
+    for (const auto& [logs, n] : sums[f]) out[f].geomean.push_back(n ? std::exp(logs / double(n)) : std::nan(""));
+  return out;
+}
 }  // namespace
 
 trend build_trend(const std::string& dir, double threshold, std::size_t hold, bool allow_mixed_gpus) {
@@ -117,17 +200,11 @@ trend build_trend(const std::string& dir, double threshold, std::size_t hold, bo
                                                dir, cudabench::printable(runs.front().settings.preset), runs.front().source,
                                                cudabench::printable(r.settings.preset), r.source));
   std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.date == b.date ? a.source < b.source : a.date < b.date; });
-  std::unordered_map<std::string_view, std::size_t> index;  // names live in `runs`, which outlives it
-  index.reserve(runs.front().cases.size());
-  for (std::size_t r = 0; r < runs.size(); ++r) {
-    t.runs.push_back(fs::path(runs[r].source).filename().string());
-    for (auto& c : runs[r].cases) {
-      const auto [at, added] = index.try_emplace(c.name, t.series.size());
-      if (added) t.series.push_back({c.name, std::vector<double>(runs.size(), std::nan("")), {}, {}});
-      if (c.status == cudabench::case_status::ok) t.series[at->second].medians_s[r] = c.median_s;
-    }
-  }
-  for (auto& s : t.series) s.shifts = sustained_shifts(s.medians_s, threshold, hold, &s.shift_sizes);
+  t.threshold = threshold;
+  fill_series(t, runs);
+  for (auto& s : t.series)
+    if (s.apart.empty()) s.steps = trend_steps(s.medians_s, threshold, hold);
+  t.families = family_trends(t);
   t.machines = machines_of(runs);
   return t;
 }
@@ -150,44 +227,6 @@ std::vector<std::string> machines_of(const std::vector<cudabench::run_result>& r
     out.push_back(line);
   }
   return out;
-}
-
-std::string trend_terminal(const trend& t) {
-  std::string out;
-  for (const auto& u : t.unreadable) out += "left out (unreadable): " + terminal_text(u) + "\n";
-  out += fmt::format("{} runs: {} .. {}\n", t.runs.size(), terminal_text(t.runs.front()), terminal_text(t.runs.back()));
-  for (const auto& m : t.machines) out += "note: " + terminal_text(m) + " (a step between boards may be the board's)\n";
-  std::size_t flagged = 0;
-  for (auto& s : t.series) {
-    double last = std::nan("");
-    for (double v : s.medians_s) if (std::isfinite(v)) last = v;
-    std::string shifts;
-    for (std::size_t k = 0; k < s.shifts.size(); ++k)
-      shifts += fmt::format(" step {:+.1f}% at {}", 100 * s.shift_sizes[k], terminal_text(t.runs[s.shifts[k]]));
-    flagged += !s.shifts.empty();
-    out += fmt::format("{:<44} last {:>12}{}\n", terminal_text(s.name), std::isfinite(last) ? cudabench::format_time(last) : "-", shifts);
-  }
-  out += fmt::format("{} case(s) with a sustained shift\n", flagged);
-  return out;
-}
-
-std::string trend_html(const trend& t) {
-  std::string body, notes;
-  for (const auto& m : t.machines) notes += "<p>note: " + html_text(m) + " (a step between boards may be the board's)</p>";
-  for (auto& s : t.series) {
-    std::vector<double> v;
-    std::vector<std::string> labels;
-    std::vector<std::size_t> marked;
-    for (std::size_t i = 0; i < s.medians_s.size(); ++i) {
-      if (!std::isfinite(s.medians_s[i])) continue;
-      if (std::find(s.shifts.begin(), s.shifts.end(), i) != s.shifts.end()) marked.push_back(v.size());
-      v.push_back(s.medians_s[i] * 1e3);
-      labels.push_back(t.runs[i]);
-    }
-    body += "<div class=\"chart\">" + svg::trend(s.name + " (ms)" + (s.shifts.empty() ? "" : " — sustained shift"), v, labels, marked) + "</div>\n";
-  }
-  return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>cudabench trend</title><style>body{font-family:sans-serif;margin:20px}"
-         ".chart{margin:8px 0}</style></head><body><h1>Trend over " + std::to_string(t.runs.size()) + " runs</h1>" + notes + body + "</body></html>\n";
 }
 
 }  // namespace cudabench::reports

@@ -36,7 +36,7 @@ check "fleet of two models: every format" 0 \
   'grep "^image/cpu " "$tmp/out" | grep -q "1.000x"' \
   'grep -q "## Fleet: 2 run(s) side by side" "$tmp/f.md"' 'grep -q "| Other GPU 40GB median | noise |" "$tmp/f.md"' \
   'grep -q "### image" "$tmp/f.md"' \
-  'grep -q "<svg" "$tmp/f.html"' '! grep -q "<script" "$tmp/f.html"' 'grep -q "<h2>histogram</h2>" "$tmp/f.html"' \
+  'grep -q "<svg" "$tmp/f.html"' '! grep -q "<script" "$tmp/f.html"' 'grep -q "<summary>histogram: [0-9]* case(s)</summary>" "$tmp/f.html"' \
   'head -1 "$tmp/f.csv" | grep -qx "name,family,model,label,reference,status,median_us,noise_pct,limit_pct,ratio,verdict"' \
   'grep -q "^histogram/cpu/1048576,histogram,Other GPU 40GB,Other GPU 40GB,no,missing," "$tmp/f.csv"' \
   'grep -q "^image/cpu,image,Other GPU 40GB,Other GPU 40GB,no,ok," "$tmp/f.csv"' \

@@ -224,6 +224,28 @@ s=$(run "$bench" --filter='^image/cpu$' --watchdog=off --json "$tmp/inproc.json"
   'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert [r[\"name\"] for r in d[\"benchmarks\"]] == [\"image/cpu\"]" "$tmp/inproc.json"'
 s=$(run "$bench" --filter='^image/cpu$' --compare-to="$fx/synthetic_other_gpu.json"); check "--compare-to a baseline of another GPU: refused before the first case" 2 "$s" \
   'grep -q "refused before running" "$tmp/err"' '! grep -q "case(s):" "$tmp/out"'
+# Runs of different presets: compare refuses them in one line as it refuses two GPU models, unless told; a run's
+# --compare-to refuses a baseline of another preset before the first case.
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['context']['cudabench']['preset']='quick'; json.dump(d, open(sys.argv[2], 'w'))" \
+  "$fx/synthetic_same.json" "$tmp/quick_same.json"
+s=$(run "$report" compare "$fx/synthetic_base.json" "$tmp/quick_same.json"); check "compare of a nightly and a quick run: refused in one line" 2 "$s" \
+  'one_line "refusing to compare runs of different presets (.nightly. vs .quick."' 'grep -q -- "--allow-preset-mismatch" "$tmp/err"'
+s=$(run "$report" compare "$fx/synthetic_base.json" "$tmp/quick_same.json" --allow-preset-mismatch); check "compare of two presets with --allow-preset-mismatch: a note" 0 "$s" \
+  'grep -q "^note: compared despite different presets" "$tmp/out"'
+"$bench" --filter='^image/cpu$' --preset=quick --json "$tmp/quick_base.json" >/dev/null 2>&1
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['context']['cudabench']['preset']='nightly'; json.dump(d, open(sys.argv[1], 'w'))" "$tmp/quick_base.json"
+s=$(run "$bench" --filter='^image/cpu$' --preset=quick --compare-to="$tmp/quick_base.json"); check "--compare-to a baseline of another preset: refused before the first case" 2 "$s" \
+  'one_line "a baseline of preset .nightly., and this run is of preset .quick."' '! grep -q "case(s):" "$tmp/out"'
+s=$(run "$bench" --filter='^image/cpu$' --preset=quick --compare-to="$tmp/quick_base.json" --allow-preset-mismatch); check "--compare-to another preset with --allow-preset-mismatch: compared" 0 "$s" \
+  'grep -q "compared despite different presets" "$tmp/out"'
+# The kept H100 nightly runs: every case trend flagged there was host-bound, and some had returned; now none is.
+if ls "$src"/tools/validation/runs/h100/*.json.gz >/dev/null 2>&1; then
+  mkdir -p "$tmp/kept" && for f in "$src"/tools/validation/runs/h100/*.json.gz; do gzip -dc "$f" >"$tmp/kept/$(basename "$f" .gz)"; done
+  s=$(run "$report" trend "$tmp/kept"); check "trend over the kept H100 runs: no host-bound case among its sustained shifts" 0 "$s" \
+    '! grep -E "(cpu|pageable|managed|sync|merge|threads_streams).* step .*%" "$tmp/out" | grep -v "(returned)" | grep -q .' \
+    'grep -q "kept apart: host-bound or not gated" "$tmp/out"' 'grep -Eq "^ +conv2d/cpu_seq/2048 +last .* host-bound$" "$tmp/out"' \
+    'grep -q "^0 case(s) with a sustained shift" "$tmp/out"'
+fi
 s=$(run "$bench" --filter='\66666666666666666666'); check "a back-reference number a backtracking compiler overflowed on: an RE2 octal escape, matching nothing" 2 "$s" 'grep -q "no case matches" "$tmp/err"'
 s=$(run "$bench" --list --inject-slowdown='a{99999999999}:5'); check "a repetition count a backtracking compiler overflowed on: RE2 reads a literal brace" 0 "$s"
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.

@@ -372,3 +372,45 @@ TEST(Compare, LostCasesFailTheComparison) {
   EXPECT_THROW(compare_runs(base, foreign, {}), input_error);
   EXPECT_NO_THROW(compare_runs(base, foreign, {.allow_device_mismatch = true}));
 }
+
+// A host-bound case that moved far (as conv2d/cpu_seq/1024 moved +61.5% on an H100 VM) does not move its
+// family's geomean: that counts the gated cases, within whose changes it stays; the host-bound one is apart.
+TEST(Compare, FamilyGeomeanCountsTheGatedCasesOnly) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  case_result host = *base.find("conv2d/tiled/4096");
+  host.name = "conv2d/cpu_seq/1024";
+  host.variant = "cpu_seq";
+  host.host_bound = true;
+  base.cases.push_back(host);
+  for (double& t : host.samples_s) t *= 1.615;
+  host.median_s *= 1.615;
+  cur.cases.push_back(host);
+  base.index_cases();
+  cur.index_cases();
+  const comparison c = compare_runs(base, cur, {});
+  ASSERT_EQ(c.count(verdict::regression), 0u);
+  const case_comparison& gated = find(c, "conv2d/tiled/4096");
+  ASSERT_NE(gated.v, verdict::not_gated);
+  EXPECT_NEAR(c.family_geomean.at("conv2d"), 1 + gated.change, 1e-12) << "the one gated case of the family";
+  EXPECT_NEAR(c.family_geomean_not_gated.at("conv2d"), 1.615, 0.01);
+  EXPECT_EQ(c.family_geomean_not_gated.count("image"), 0u);
+}
+
+TEST(Compare, DifferentPresetsAreRefusedUnlessAllowed) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  base.settings.preset = "quick";
+  try {
+    compare_runs(base, cur, {});
+    FAIL() << "expected a refusal";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("different presets ('quick' vs 'nightly'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--allow-preset-mismatch"), std::string::npos);
+  }
+  compare_settings s;
+  s.allow_preset_mismatch = true;
+  const comparison c = compare_runs(base, cur, s);
+  ASSERT_FALSE(c.header_notes.empty());
+  EXPECT_NE(c.header_notes.back().find("(--allow-preset-mismatch)"), std::string::npos);
+  base.settings.preset.clear();  // a foreign run says no preset: nothing to check
+  EXPECT_NO_THROW(compare_runs(base, cur, {}));
+}

@@ -212,3 +212,25 @@ TEST_F(FleetTest, BoardsAndAVerdictAcrossMachinesAreSaid) {
   EXPECT_NE(notes.find("boards: Model A GPU-6bf87cc9 on host-a, Model B GPU-9c0d83c5 on host-b"), std::string::npos) << notes;
   EXPECT_NE(notes.find("compared runs of different machines (board differ)"), std::string::npos) << notes;
 }
+
+// Runs of different revisions: a ratio between them may be the code's, which the notes say, naming each
+// run's revision (a dirty tree as its own); runs of one revision say nothing of it.
+TEST_F(FleetTest, DifferentRevisionsAreSaid) {
+  auto revision_note = [](const fleet& f) {
+    for (const std::string& n : f.notes)
+      if (n.find("different revisions") != std::string::npos) return n;
+    return std::string();
+  };
+  EXPECT_EQ(revision_note(build_fleet(fleet_members(two_models()))), "");
+  json a = run_of("Model A", "nightly", "host-a", {{"fam/fast/1", {20, 0.5}}});
+  json b = run_of("Model B", "nightly", "host-b", {{"fam/fast/1", {10, 0.8}}});
+  a["context"]["cudabench"]["git_revision"] = "1111111111111111111111111111111111111111";
+  b["context"]["cudabench"]["git_revision"] = "2222222222222222222222222222222222222222";
+  const std::string note = revision_note(build_fleet(fleet_members({write("ra.json", a), write("rb.json", b)})));
+  EXPECT_NE(note.find("runs of 2 different revisions (Model A 111111111111, Model B 222222222222)"), std::string::npos) << note;
+  b["context"]["cudabench"]["git_revision"] = a["context"]["cudabench"]["git_revision"];
+  b["context"]["cudabench"]["git_dirty"] = true;
+  const std::string dirty = revision_note(build_fleet(fleet_members({write("da.json", a), write("db.json", b)})));
+  EXPECT_NE(dirty.find("Model B 111111111111 (dirty)"), std::string::npos) << dirty;
+  EXPECT_NE(fleet_terminal(build_fleet(fleet_members({write("ta.json", a), write("tb.json", b)}))).find("different revisions"), std::string::npos);
+}

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Opens the HTML reports in headless Chromium: each must render (non-blank screenshot, SVG in the DOM)
-# with no script errors. Exits 77 (ctest: skipped) and says why when no browser is installed.
+# with no script errors, and no two texts of a chart may overlap or leave it, as the browser lays them out
+# (tests/html_overlaps.js measures them with every folded section open): the synthetic pages, a comparison
+# whose spread reaches 3x, and the comparison, trend and fleet of the kept H100 runs.
+# Exits 77 (ctest: skipped) and says why when no browser is installed.
 # Usage: tests/html_render_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$1 src=$2
@@ -16,7 +19,26 @@ trap 'rm -rf "$tmp"' EXIT
 "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_slowed.json" --html "$tmp/compare.html" >/dev/null || [ $? = 1 ] || exit 1
 "$report" trend "$fx/trend" --html "$tmp/trend.html" >/dev/null || exit 1
 "$report" fleet "$fx/synthetic_base.json" "$fx/synthetic_other_gpu.json" --html "$tmp/fleet.html" >/dev/null || exit 1
-pages=(compare trend fleet)
+# A comparison whose current run is 3x slower in one case: its axis reaches 3x, the baseline median near its left.
+python3 - "$fx/synthetic_same.json" "$tmp/slow3x.json" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for row in doc["benchmarks"]:
+    if row["name"].startswith("conv2d/tiled/4096"):
+        row["real_time"] *= 3
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+"$report" compare "$fx/synthetic_base.json" "$tmp/slow3x.json" --html "$tmp/compare_3x.html" >/dev/null || [ $? = 1 ] || exit 1
+pages=(compare trend fleet compare_3x)
+kept="$src/tools/validation/runs/h100"
+if ls "$kept"/nightly-h100*-1.json.gz >/dev/null 2>&1; then
+  mkdir -p "$tmp/kept"
+  for f in "$kept"/*.json.gz; do gzip -dc "$f" >"$tmp/kept/$(basename "$f" .gz)" || exit 1; done
+  "$report" trend "$tmp/kept" --html "$tmp/trend_h100.html" >/dev/null || exit 1
+  "$report" compare "$tmp/kept/nightly-h100b-1.json" "$tmp/kept/nightly-h100c-1.json" --allow-device-mismatch --html "$tmp/compare_h100.html" >/dev/null || [ $? = 1 ] || exit 1
+  "$report" fleet "$tmp/kept/nightly-h100b-1.json" "$tmp/kept/nightly-h100g-1.json" --html "$tmp/fleet_h100.html" >/dev/null || exit 1
+  pages+=(trend_h100 compare_h100 fleet_h100)
+fi
 for real in "$fx"/h100_*.json; do
   [ -e "$real" ] || continue
   name=$(basename "$real" .json)
@@ -35,6 +57,26 @@ for p in "${pages[@]}"; do
   if [ "$p" = report_h100_timeline ] && { [ "$(grep -o 'class="lane"' "$tmp/$p.dom" | wc -l)" -lt 10 ] || ! grep -q 'class="op kernel"' "$tmp/$p.dom"; }; then
     echo "FAIL $p: the traced timelines' lanes are not in the rendered DOM"; status=1; continue
   fi
-  echo "ok   $p.html renders"
+  python3 - "$tmp/$p.html" "$src/tests/html_overlaps.js" "$tmp/$p.layout.html" <<'PY' || exit 1
+import sys
+page, script, out = sys.argv[1:]
+html = open(page, encoding="utf-8").read()
+at = html.rfind("</body>")
+open(out, "w", encoding="utf-8").write(html[:at] + "<script>" + open(script).read() + "</script>" + html[at:])
+PY
+  timeout 120 "$browser" "${flags[@]}" --window-size=1200,1600 --dump-dom "file://$tmp/$p.layout.html" >"$tmp/$p.layout.dom" 2>>"$tmp/$p.log"
+  if ! python3 - "$tmp/$p.layout.dom" <<'PY'; then echo "FAIL $p: texts overlap or leave their chart (above)"; status=1; continue; fi
+import html, json, re, sys
+found = re.search(r'<pre id="layout-check">(.*?)</pre>', open(sys.argv[1], encoding="utf-8").read(), re.S)
+if not found:
+    sys.exit(print("  the layout check did not run (no result in the rendered DOM)") or 1)
+check = json.loads(html.unescape(found.group(1)))
+if check["measured"] == 0 or check["width"] <= 0:
+    sys.exit(print("  no chart text was laid out (%d texts, %.0f px wide): is a font installed?" % (check["measured"], check["width"])) or 1)
+for p in check["problems"][:20]:
+    print("  " + p)
+sys.exit(1 if check["problems"] else 0)
+PY
+  echo "ok   $p.html renders; its $(grep -o '"measured":[0-9]*' "$tmp/$p.layout.dom" | cut -d: -f2) chart texts neither overlap nor leave their chart"
 done
 exit $status

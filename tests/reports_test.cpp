@@ -1,4 +1,5 @@
 // Tests of reports/: the Markdown golden file, speedup tables, verdict JSON, HTML and trend shifts.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -6,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <filesystem>
 #include <sstream>
 
 #include "harness/atomic_file.hpp"
@@ -14,6 +16,7 @@
 #include "reports/csv.hpp"
 #include "reports/exports.hpp"
 #include "reports/speedup.hpp"
+#include "reports/svg.hpp"
 #include "reports/trend.hpp"
 #include "reports/render.hpp"
 #include "reports/writer.hpp"
@@ -121,11 +124,141 @@ TEST(Trend, ASustainedStepIsFlaggedOnce) {
   EXPECT_NEAR(sizes[0], 0.2, 0.02);
 }
 
+// A step whose latest runs are back near the level before it was an excursion, not a shift: shown as
+// returned, never counted (conv2d/cpu_seq/2048 stepped +46.8% and its last run was back below the old level).
+TEST(Trend, AStepThatReturnedIsNotSustained) {
+  const std::vector<double> excursion{1, 1.01, 0.99, 1, 1.5, 1.51, 1.49, 1, 1.01, 0.99};
+  EXPECT_TRUE(cudabench::reports::sustained_shifts(excursion, 0.05, 3).empty());
+  const auto steps = cudabench::reports::trend_steps(excursion, 0.05, 3);
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_TRUE(steps[0].returned && steps[1].returned);
+  const std::vector<double> overshoot{1, 1, 1, 1.47, 1.47, 1.47, 0.88, 0.88, 0.88};
+  const auto over = cudabench::reports::trend_steps(overshoot, 0.05, 3);
+  ASSERT_EQ(over.size(), 2u);
+  EXPECT_TRUE(over[0].returned) << "the latest runs are below the level the +47% step left";
+  EXPECT_FALSE(over[1].returned) << "they are 12% below the first level: that step holds";
+  const std::vector<double> held{1, 1, 1, 1.2, 1.2, 1.2, 1.19, 1.21};
+  const auto kept = cudabench::reports::trend_steps(held, 0.05, 3);
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_FALSE(kept[0].returned);
+}
+
+namespace {
+/// The trend fixture copied into a fresh directory, each case's metadata set by `meta` (name -> its
+/// context.cudabench.cases entry).
+std::string trend_copy(const std::string& name, const nlohmann::json& meta) {
+  const std::string out = ::testing::TempDir() + "/" + name;
+  std::filesystem::remove_all(out);
+  std::filesystem::create_directories(out);
+  for (int night = 0; night < 8; ++night) {
+    const std::string file = "/nightly-" + std::to_string(night) + ".json";
+    nlohmann::json doc = nlohmann::json::parse(read_file(dir + "/trend" + file));
+    doc["context"]["cudabench"]["cases"] = meta;
+    write_file_atomically(out + file, doc.dump());
+  }
+  return out;
+}
+}  // namespace
+
+// The fixture's conv2d/tiled/4096 steps +15% from the fifth night: declared host-bound, or not gated, it is
+// kept apart with no step looked for, as compare never gates it; the family geomean leaves it out.
+TEST(Trend, HostBoundAndNotGatedCasesAreKeptApart) {
+  const auto gated = cudabench::reports::build_trend(trend_copy("trend_gated", nlohmann::json::object()), 0.05, 3);
+  EXPECT_EQ(gated.sustained(), 1u);
+  for (const nlohmann::json& meta : {nlohmann::json{{"bound", "host"}}, nlohmann::json{{"bound", "device"}, {"gated", false}}}) {
+    const auto t = cudabench::reports::build_trend(trend_copy("trend_apart", {{"conv2d/tiled/4096", meta}}), 0.05, 3);
+    EXPECT_EQ(t.sustained(), 0u) << meta.dump();
+    const auto s = std::find_if(t.series.begin(), t.series.end(), [](auto& x) { return x.name == "conv2d/tiled/4096"; });
+    ASSERT_NE(s, t.series.end());
+    EXPECT_EQ(s->apart, meta.contains("gated") ? "not gated" : "host-bound");
+    EXPECT_TRUE(s->steps.empty());
+    EXPECT_TRUE(std::none_of(t.families.begin(), t.families.end(), [](auto& f) { return f.family == "conv2d"; }));
+    const std::string text = cudabench::reports::trend_terminal(t);
+    EXPECT_NE(text.find("kept apart: host-bound or not gated"), std::string::npos) << text;
+    EXPECT_EQ(text.find("step +"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n0 case(s) with a sustained shift"), std::string::npos) << text;
+  }
+}
+
+// Per family, per run: the geomean of its gated cases' medians over their first; image holds image/sync,
+// whose one +40% night does not move the level it ends at.
+TEST(Trend, FamilyGeomeansOverTheRuns) {
+  const auto t = cudabench::reports::build_trend(dir + "/trend", 0.05, 3);
+  ASSERT_EQ(t.dates.size(), 8u);
+  EXPECT_EQ(t.dates.front().substr(0, 10), "2026-11-10");
+  const auto conv = std::find_if(t.families.begin(), t.families.end(), [](auto& f) { return f.family == "conv2d"; });
+  ASSERT_NE(conv, t.families.end());
+  EXPECT_EQ(conv->cases, 1u);
+  ASSERT_EQ(conv->geomean.size(), 8u);
+  EXPECT_DOUBLE_EQ(conv->geomean[0], 1);
+  EXPECT_NEAR(conv->geomean[7], 1.15, 0.03);
+  EXPECT_NE(cudabench::reports::trend_terminal(t).find("geomean conv2d"), std::string::npos);
+}
+
+// The page: a folded section per family, each chart in % of its first run with dates on its x axis; light at
+// 500 cases of 60 runs.
+TEST(Trend, PageFoldsFamiliesAndStaysLight) {
+  const std::string one = cudabench::reports::trend_html(cudabench::reports::build_trend(dir + "/trend", 0.05, 3));
+  EXPECT_NE(one.find("<details open><summary>conv2d"), std::string::npos) << "a family with a sustained shift is open";
+  EXPECT_NE(one.find("<details><summary>image"), std::string::npos) << "one without is folded";
+  EXPECT_NE(one.find(">2026-11-10<"), std::string::npos) << "dates on the x axis";
+  EXPECT_NE(one.find(">0%<"), std::string::npos) << "the y axis in percent of the first run";
+  EXPECT_EQ(one.find("<script"), std::string::npos);
+  cudabench::reports::trend big;
+  for (int r = 0; r < 60; ++r) {
+    big.runs.push_back("nightly-" + std::to_string(r) + ".json");
+    big.dates.push_back(fmt::format("2026-{:02}-{:02}T02:00:00+00:00", 1 + r / 28, 1 + r % 28));
+  }
+  for (int c = 0; c < 500; ++c) {
+    cudabench::reports::trend_series s{fmt::format("fam{}/v{}/1024", c % 10, c), fmt::format("fam{}", c % 10), {}, c % 3 ? "" : "host-bound", {}};
+    for (int r = 0; r < 60; ++r) s.medians_s.push_back(1e-3 * (1 + 0.001 * ((r * 7 + c) % 11)));
+    big.series.push_back(std::move(s));
+  }
+  const std::string page = cudabench::reports::trend_html(big);
+  EXPECT_LT(page.size(), 1500u * 1024) << "a page of " << page.size() << " bytes for 500 cases of 60 runs";
+  std::size_t sections = 0;
+  for (std::size_t at = page.find("<details"); at != std::string::npos; at = page.find("<details", at + 1)) ++sections;
+  EXPECT_EQ(sections, 10u);
+}
+
+// The comparison's page: a folded section per family, open where a case has a verdict to look at; light at
+// 500 cases of ten repetitions a side.
+TEST(Html, ComparisonFoldsFamiliesAndStaysLight) {
+  run_result base = load_fixture("synthetic_base.json");
+  base.cases.clear();
+  run_result cur = base;
+  for (int c = 0; c < 500; ++c) {
+    case_result r;
+    r.name = fmt::format("fam{}/v{}/1024", c % 10, c);
+    split_case_name(r);
+    r.host_bound = c % 7 == 0;
+    for (int i = 0; i < 10; ++i) r.samples_s.push_back(1e-3 * (1 + 0.001 * i));
+    r.median_s = 1e-3 * 1.0045;
+    base.cases.push_back(r);
+    if (c == 3) {  // fam3 regresses
+      for (double& t : r.samples_s) t *= 1.2;
+      r.median_s *= 1.2;
+    }
+    cur.cases.push_back(r);
+  }
+  base.index_cases();
+  cur.index_cases();
+  const comparison c = compare_runs(base, cur, {});
+  ASSERT_EQ(c.count(verdict::regression), 1u);
+  const std::string page = cudabench::reports::comparison_html(c);
+  EXPECT_LT(page.size(), 600u * 1024) << "a page of " << page.size() << " bytes for 500 cases";
+  EXPECT_NE(page.find("<details open><summary>fam3: 1 regression"), std::string::npos);
+  EXPECT_NE(page.find("<details><summary>fam1: "), std::string::npos);
+  std::size_t sections = 0;
+  for (std::size_t at = page.find("<details"); at != std::string::npos; at = page.find("<details", at + 1)) ++sections;
+  EXPECT_EQ(sections, 10u);
+}
+
 TEST(Trend, DirectoryOfRuns) {
   auto t = cudabench::reports::build_trend(dir + "/trend", 0.05, 3);
   EXPECT_EQ(t.runs.size(), 8u);
   std::size_t flagged = 0;
-  for (auto& s : t.series) flagged += !s.shifts.empty();
+  for (auto& s : t.series) flagged += s.sustained();
   EXPECT_EQ(flagged, 1u);
   EXPECT_THROW(cudabench::reports::build_trend(dir + "/no_such_dir", 0.05, 3), input_error);
 }
@@ -245,4 +378,49 @@ TEST(Exports, BmfKeepsOneMemberPerName) {
   const nlohmann::ordered_json bmf = cudabench::reports::bmf_export(run);
   EXPECT_EQ(bmf.size(), 3u);
   EXPECT_DOUBLE_EQ(bmf["fam/v1/1024"]["latency"]["value"].get<double>(), 42e9);
+}
+
+// Ten repetitions in five rounds: the statistics compare the five rounds' medians, and the exports say ten.
+TEST(Exports, CountRepetitionsNotRounds) {
+  run_result run = many_variants(1, 1);
+  case_result& c = run.cases.front();
+  c.repetitions.clear();
+  for (int i = 0; i < 10; ++i) {
+    repetition r;
+    r.real_time_s = 1e-3 * (1 + 0.01 * i);
+    r.record = run_record{};
+    r.record->round = 1 + i / 2;
+    c.repetitions.push_back(r);
+  }
+  summarize_case(c);
+  ASSERT_EQ(c.rounds, 5u);
+  ASSERT_EQ(c.samples_s.size(), 5u);
+  EXPECT_EQ(cudabench::reports::repetition_count(c), 10u);
+  const nlohmann::ordered_json gab = cudabench::reports::gab_export(run);
+  EXPECT_EQ(gab[0]["extra"], "10 repetition(s) in 5 rounds");
+  std::istringstream csv(cudabench::reports::results_csv(run));
+  std::string header, row;
+  std::getline(csv, header);
+  std::getline(csv, row);
+  auto column = [](const std::string& line, int n) {
+    std::size_t from = 0;
+    for (int k = 0; k < n; ++k) from = line.find(',', from) + 1;
+    return line.substr(from, line.find(',', from) - from);
+  };
+  ASSERT_EQ(column(header, 3), "repetitions");
+  EXPECT_EQ(column(row, 3), "10") << row;
+}
+
+// A label too long for its place loses its middle: two models' columns "... (nightly-h100b-1.json)" and
+// "... (nightly-h100g-1.json)" stay told apart; UTF-8 is never cut inside a character.
+TEST(Svg, LabelsTooLongLoseTheirMiddle) {
+  namespace svg = cudabench::reports::svg;
+  EXPECT_EQ(svg::fit("conv2d/tiled/4096", 300), "conv2d/tiled/4096");
+  const std::string b = svg::fit("NVIDIA H100 80GB HBM3 (nightly-h100b-1.json)", 130), g = svg::fit("NVIDIA H100 80GB HBM3 (nightly-h100g-1.json)", 130);
+  EXPECT_NE(b, g);
+  EXPECT_EQ(b.rfind("NVIDIA", 0), 0u);
+  EXPECT_NE(b.find("\u2026"), std::string::npos);
+  EXPECT_EQ(b.substr(b.size() - 6), ".json)");
+  const std::string wide = svg::fit(std::string(40, 'a') + "\u00e9\u00e9\u00e9\u00e9" + std::string(40, 'b'), 100);
+  EXPECT_EQ(nlohmann::json(wide).dump().find("\\u"), std::string::npos) << "valid UTF-8";
 }

@@ -4,7 +4,7 @@ a concurrency group and a timeout on every job; no ${{ }} expression inside a ru
 through env:); every script a workflow runs exists and is executable; the nightly job runs on a self-hosted
 GPU runner, over a matrix of GPU models with a job that gathers them unless cancelled, uploading that night's files
 only (no glob); a job on one GPU model's runner is in that GPU's concurrency group (gpu-<model>, shared by every
-workflow); a job that can write uses actions pinned by commit SHA; the SLURM script asks for the GPU partition. Usage: tests/workflow_lint.py SOURCE_DIR"""
+workflow); every action is pinned by commit SHA, and one SHA stands for one tag across the workflows; the SLURM script asks for the GPU partition. Usage: tests/workflow_lint.py SOURCE_DIR"""
 import os
 import re
 import sys
@@ -60,8 +60,8 @@ for name in workflows:
         can_write = perms == "write-all" or (isinstance(perms, dict) and "write" in perms.values())
         for step in job.get("steps", []):
             uses = step.get("uses", "")
-            if can_write and uses and not uses.startswith("./") and not re.search(r"@[0-9a-f]{40}$", uses):
-                problems.append("%s: job %s can write, so %s must be pinned by commit SHA" % (name, job_name, uses))
+            if uses and not uses.startswith("./") and not re.search(r"@[0-9a-f]{40}$", uses):
+                problems.append("%s: job %s: %s must be pinned by commit SHA (the tag in a comment)" % (name, job_name, uses))
             if name == "nightly.yml" and uses.startswith("actions/upload-artifact@"):
                 if "*" in str((step.get("with") or {}).get("path", "")):
                     problems.append("nightly.yml: job %s uploads a glob (every night's files, not that night's)" % job_name)
@@ -112,6 +112,21 @@ else:
         for script in re.findall(r"\$GITHUB_ACTION_PATH/([\w./-]+)", step.get("run", "")):
             if not os.access(os.path.join(root, script), os.X_OK):
                 problems.append("action.yml: step %s runs %s, which is not an executable file" % (step.get("name"), script))
+# Each pinned action's tag in a comment after it, and an action at one tag pinned to one SHA in every workflow.
+pins = {}
+for name in workflows:
+    for line in open(os.path.join(wf_dir, name)):
+        m = re.search(r"uses:\s*([\w.-]+/[\w./-]+)@([0-9a-f]{40})(?:\s*#\s*(\S+))?", line)
+        if not m:
+            continue
+        action, sha, tag = m.groups()
+        if not tag:
+            problems.append("%s: %s@%s has no tag in a comment after it (# vX.Y.Z)" % (name, action, sha))
+            continue
+        pins.setdefault((action, tag), set()).add(sha)
+for (action, tag), shas in sorted(pins.items()):
+    if len(shas) > 1:
+        problems.append("%s %s is pinned to %d different SHAs across the workflows" % (action, tag, len(shas)))
 sbatch = os.path.join(root, "ci", "slurm", "nightly.sbatch")
 text = open(sbatch).read() if os.path.isfile(sbatch) else ""
 for want in ("#SBATCH --partition=gpu", "#SBATCH --gres=gpu:1", "ci/nightly.sh"):
