@@ -61,6 +61,8 @@ for format in "" "--md $tmp/r.md" "--html $tmp/r.html" "--csv $tmp/r.csv" "--for
 done
 check "the BMF export names every case" "[ \$(grep -c '\"latency\"' '$tmp/out') -eq $(( rows / 10 )) ]"
 check "the page is smaller than its input" "[ \$(stat -c %s '$tmp/r.html') -lt $one ]"
+check "the page shows the first 5,000 cases and says the CSV holds every case" \
+  "grep -q 'tables shown</b> (5000 of $(( rows / 10 )) cases); the CSV (--csv) holds every case' '$tmp/r.html'"
 s=$(timed $bound "$report" trend "$tmp/trend")
 check "trend over two runs of $rows rows within ${bound} s, under 3x its input in memory" "[ $s -eq 0 ]" "under_3x $two"
 
