@@ -387,7 +387,7 @@ class row_reader {
   void read(const json& row);
   /// The median aggregates of cases that may have only those.
   const std::map<std::string, double>& median_aggregates() const { return median_aggregate_; }
-  /// Drops what recognised rows already read (all are read): its memory goes before the model is finished.
+  /// Drops the indexes of the rows read (every row is read by now), so their memory is free before the model is finished.
   void forget_rows() {
     index_ = {};
     seen_rows_ = {};
