@@ -207,7 +207,7 @@ std::string run_table_text(const run_result& run, const device_info& device, con
     row.status = c.status;
     row.message = c.message;
     row.seconds = c.median_s;
-    if (!c.repetitions.empty()) row.counters = median_repetition(c).counters;
+    if (!c.repetitions.empty()) row.counters = median_repetition(c).counters.to_map();
     row.label = c.label;
     out += row_text(row, color, style, counter_header);
   }

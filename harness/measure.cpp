@@ -462,7 +462,7 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     }
     const double t = s.median;
     rep.real_time_s = t;
-    auto& k = rep.counters;
+    std::map<std::string, double> k;  // as the fixture adds to it; the model keeps it compact
     rate_counters(k, c, s, device_);
     fx.add_counters(k);
     refuse_row_field_counters(k);
@@ -482,6 +482,7 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     if (!rec.note.empty()) rep.label += ", " + rec.note;
     st.SetLabel(rep.label);
     for (const auto& [counter, value] : k) st.counters[counter] = value;  // Google Benchmark's run data carries them
+    rep.counters = counter_map(k);
     case_result& m = results_[name];
     m.repetitions.push_back(std::move(rep));
     if (settings_.tracer && m.repetitions.size() >= std::size_t(preset_.repetitions)) m.timeline = trace_sample(fx, c);

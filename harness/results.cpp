@@ -1,6 +1,10 @@
 // Reading benchmark JSON into the result model, with the validation that makes bad input a clear error.
 #include "harness/results.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -15,6 +19,7 @@
 #include <unordered_set>
 
 #include "harness/atomic_file.hpp"
+#include "harness/json_input.hpp"
 #include "harness/results_schema.hpp"
 #include "harness/errors.hpp"
 #include "harness/format.hpp"
@@ -50,10 +55,16 @@ namespace {
 namespace k = schema;
 using json = nlohmann::ordered_json;
 
-/// `row` names the row in messages: "row 3 ('conv2d/tiled/4096')".
-double unit_to_seconds(const std::string& unit, const std::string& source, const std::string& row) {
+/// A row as messages name it, "row 3 ('conv2d/tiled/4096')": made only for a message, not for every row read.
+struct row_label {
+  std::size_t number;
+  const std::string& name;
+  std::string text() const { return fmt::format("row {} ('{}')", number, printable(name)); }
+};
+
+double unit_to_seconds(const std::string& unit, const std::string& source, const row_label& row) {
   if (const double per_second = units_per_second(unit); per_second > 0) return 1 / per_second;
-  throw input_error(fmt::format("{}: {}: unknown time_unit '{}'", source, row, printable(unit, 40)));
+  throw input_error(fmt::format("{}: {}: unknown time_unit '{}'", source, row.text(), printable(unit, 40)));
 }
 
 /// The strings of a JSON string or array of strings (anything else in it is ignored).
@@ -330,37 +341,39 @@ run_record read_record(const json& o) {
 }
 
 /// A row's time in seconds, checked; `row` names it in messages.
-double row_seconds(const json& j, const std::string& source, const std::string& row) {
+double row_seconds(const json& j, const std::string& source, const row_label& row) {
   constexpr double shortest_s = 1e-12, longest_s = 86400;  // 1 ps to 1 day
   if (!j.contains(k::real_time) || !j[k::real_time].is_number())
-    throw input_error(fmt::format("{}: {}: real_time is not a positive number (NaN or missing)", source, row));
+    throw input_error(fmt::format("{}: {}: real_time is not a positive number (NaN or missing)", source, row.text()));
   const double t = j[k::real_time].get<double>();
-  if (!std::isfinite(t) || t <= 0) throw input_error(fmt::format("{}: {}: real_time is not a positive number ({})", source, row, t));
+  if (!std::isfinite(t) || t <= 0) throw input_error(fmt::format("{}: {}: real_time is not a positive number ({})", source, row.text(), t));
   if (!j.contains(k::time_unit) || !j[k::time_unit].is_string())
-    throw input_error(fmt::format("{}: {}: no time_unit (Google Benchmark writes one on every row)", source, row));
+    throw input_error(fmt::format("{}: {}: no time_unit (Google Benchmark writes one on every row)", source, row.text()));
   const double seconds = t * unit_to_seconds(j[k::time_unit].get<std::string>(), source, row);
   if (!(seconds >= shortest_s && seconds <= longest_s))  // printed as compared: shortest round-trip forms
-    throw input_error(fmt::format("{}: {}: a time of {} s, outside {} s to {} s", source, row, seconds, shortest_s, longest_s));
+    throw input_error(fmt::format("{}: {}: a time of {} s, outside {} s to {} s", source, row.text(), seconds, shortest_s, longest_s));
   return seconds;
 }
 
 /// One iteration row as a repetition: its time, CPU time, counters (every other number), label and record.
-repetition read_repetition(const json& row, double seconds, case_result& c, const std::string& source, const std::string& where) {
+repetition read_repetition(const json& row, double seconds, case_result& c, const std::string& source, const row_label& where) {
   static const std::set<std::string> standard = {k::real_time, k::cpu_time, k::iterations, k::repetitions, k::repetition_index,
                                                  k::threads, k::family_index, k::per_family_instance_index, k::device_ordinal};
   repetition rep;
   rep.real_time_s = seconds;
   if (row.contains(k::cpu_time) && row[k::cpu_time].is_number() && std::isfinite(row[k::cpu_time].get<double>()))
     rep.cpu_time_s = row[k::cpu_time].get<double>() * seconds / row[k::real_time].get<double>();
+  std::vector<counter_map::value_type> counters;
   for (auto& [key, v] : row.items())
-    if (v.is_number() && !standard.count(key) && std::isfinite(v.get<double>())) rep.counters[key] = v.get<double>();
+    if (v.is_number() && !standard.count(key) && std::isfinite(v.get<double>())) counters.emplace_back(key, v.get<double>());
+  rep.counters = counter_map::from_unsorted(std::move(counters));
   rep.label = string_field(row, k::label);
   if (row.contains(k::cudabench) && row[k::cudabench].is_object()) {
     const json& o = row[k::cudabench];
     rep.record = read_record(o);
     if (o.contains(k::timeline)) {
       if (!o[k::timeline].is_object())
-        throw input_error(fmt::format("{}: {}: field 'cudabench.timeline' {}", source, where, wrong_type(o[k::timeline], kind::object)));
+        throw input_error(fmt::format("{}: {}: field 'cudabench.timeline' {}", source, where.text(), wrong_type(o[k::timeline], kind::object)));
       c.timeline = timeline_from_json(o[k::timeline]);
     }
   }
@@ -374,6 +387,11 @@ class row_reader {
   void read(const json& row);
   /// The median aggregates of cases that may have only those.
   const std::map<std::string, double>& median_aggregates() const { return median_aggregate_; }
+  /// Drops the indexes of the rows read (every row is read by now), so their memory is free before the model is finished.
+  void forget_rows() {
+    index_ = {};
+    seen_rows_ = {};
+  }
 
  private:
   run_result& r_;
@@ -392,8 +410,8 @@ void row_reader::read(const json& row) {
   const std::string run_type = row.value(k::run_type, "iteration");
   const std::string agg = row.value(k::aggregate_name, "");
   const std::string key = fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, number_field(row, k::repetition_index, -1), number_field(row, k::threads, 1));
-  const std::string where = fmt::format("row {} ('{}')", row_number_, printable(name));
-  if (!seen_rows_.insert(key).second) throw input_error(fmt::format("{}: {}: duplicate case name '{}'", r_.source, where, printable(name)));
+  const row_label where{row_number_, name};
+  if (!seen_rows_.insert(key).second) throw input_error(fmt::format("{}: {}: duplicate case name '{}'", r_.source, where.text(), printable(name)));
   auto [it, added] = index_.emplace(name, r_.cases.size());
   if (added) {
     case_result c;
@@ -430,6 +448,7 @@ void finish_run(run_result& r, const row_reader& rows) {
         throw input_error(fmt::format("{}: case '{}': a repetition of round {}, and the run has {} round(s) (context.cudabench.rounds)",
                                       r.source, printable(c.name), rep.record->round, r.settings.rounds));
   std::unordered_map<std::string, const case_meta*> meta;
+  meta.reserve(r.selection.size());
   for (const case_meta& m : r.selection) meta.emplace(m.name, &m);
   for (auto& c : r.cases) {
     if (auto m = meta.find(c.name); m != meta.end()) static_cast<case_meta&>(c) = *m->second;
@@ -468,7 +487,12 @@ class streaming_builder {
   bool number_float(json::number_float_t v, const std::string&) { return place(json(v)); }
   bool string(std::string& v) { return place(json(std::move(v))); }
   bool binary(json::binary_t& v) { return place(json::binary(std::move(v))); }
-  bool start_object(std::size_t) { return open(json::object()); }
+  bool start_object(std::size_t) {
+    open(json::object());
+    if (stack_.size() == 3 && is_key(0, k::benchmarks))  // a row: room for Google Benchmark's fields and ours at once
+      static_cast<json::object_t::Container&>(stack_.back().value.template get_ref<json::object_t&>()).reserve(row_members);
+    return true;
+  }
   bool key(std::string& k) {
     stack_.back().key = std::move(k);
     return true;
@@ -492,6 +516,7 @@ class streaming_builder {
     std::unordered_map<std::string, std::size_t> index;   ///< an object's keys, once it has many
   };
   static constexpr std::size_t searched_members = 16;  // below this a search is cheaper than a hash
+  static constexpr std::size_t row_members = 32;
   std::vector<frame> stack_;
   OnRow on_row_;
   OnCase on_case_;
@@ -553,12 +578,12 @@ class streaming_builder {
   }
 };
 
-/// Parses `text` in one pass (streaming_builder); syntax errors and numbers out of range throw nlohmann's
-/// exceptions, as json::parse does.
-template <typename OnRow, typename OnCase, typename OnRestart>
-streamed_document parse_streaming(const std::string& text, const std::string& source, OnRow on_row, OnCase on_case, OnRestart on_restart) {
+/// Parses in one pass (streaming_builder) what `sax_parse(&builder)` reads; syntax errors and numbers out of
+/// range throw nlohmann's exceptions, as json::parse does.
+template <typename SaxParse, typename OnRow, typename OnCase, typename OnRestart>
+streamed_document parse_streaming(SaxParse sax_parse, const std::string& source, OnRow on_row, OnCase on_case, OnRestart on_restart) {
   streaming_builder<OnRow, OnCase, OnRestart> builder(source, std::move(on_row), std::move(on_case), std::move(on_restart));
-  json::sax_parse(text, &builder);
+  sax_parse(&builder);
   return std::move(builder.doc);
 }
 }  // namespace
@@ -621,30 +646,21 @@ std::string sanitize_gbench_json(const std::string& text) {
 }
 
 std::size_t json_nesting_depth(std::string_view text) {
-  std::size_t depth = 0, deepest = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char ch = text[i];
-    if (in_string) {
-      if (ch == '\\') ++i;
-      else if (ch == '"') in_string = false;
-    } else if (ch == '"') {
-      in_string = true;
-    } else if (ch == '[' || ch == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if ((ch == ']' || ch == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return deepest;
+  json_text_scan scan;
+  scan.feed(text);
+  return scan.deepest();
 }
 
-
-run_result parse_run_text(const std::string& raw, const std::string& path) {
-  std::optional<std::string> sanitized = sanitized_copy(raw);
-  const std::string& text = sanitized ? *sanitized : raw;
-  if (const std::size_t depth = json_nesting_depth(text); depth > max_json_depth)
+namespace {
+void refuse_deep(std::size_t depth, const std::string& path) {
+  if (depth > max_json_depth)
     throw input_error(fmt::format("{}: JSON nested {} levels deep (benchmark results need a few; over {} is refused)", path, depth, max_json_depth));
+}
+
+/// The model of the text that `sax_parse(builder)` hands to the builder (parse_run_text's steps after the checks
+/// of the text as a whole).
+template <typename SaxParse>
+run_result parse_run_input(SaxParse sax_parse, const std::string& path) {
   run_result r;
   r.source = path;
   std::optional<row_reader> rows(std::in_place, r);
@@ -653,7 +669,7 @@ run_result parse_run_text(const std::string& raw, const std::string& path) {
   streamed_document doc;
   try {
     doc = parse_streaming(
-        text, path,
+        sax_parse, path,
         [&](const json& row) {
           if (row_error) return;
           try {
@@ -680,6 +696,8 @@ run_result parse_run_text(const std::string& raw, const std::string& path) {
     check_document(doc.top, doc.rows, path);
     read_context(r, doc.top, false);
     if (row_error) std::rethrow_exception(row_error);
+    selected = {};
+    rows->forget_rows();
     finish_run(r, *rows);
     return r;
   } catch (const input_error&) {
@@ -691,6 +709,41 @@ run_result parse_run_text(const std::string& raw, const std::string& path) {
   }
 }
 
-run_result load_run(const std::string& path) { return parse_run_text(read_file(path), path); }
+}  // namespace
+
+run_result parse_run_text(const std::string& raw, const std::string& path) {
+  std::optional<std::string> sanitized = sanitized_copy(raw);
+  const std::string& text = sanitized ? *sanitized : raw;
+  refuse_deep(json_nesting_depth(text), path);
+  return parse_run_input([&](auto* builder) { json::sax_parse(text, builder); }, path);
+}
+
+namespace {
+/// A regular file within the size limit, read in pieces: the checks in one pass, then the parse in another, so
+/// its text is never held whole. Nothing where read_file has something to say of the file first (not a regular
+/// file, over the limit, a NUL byte) or its text holds bare NaN/inf words to rewrite: it is read whole then.
+std::optional<run_result> load_run_in_pieces(const std::string& path) {
+  struct stat st{};
+  if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > max_input_size()) return std::nullopt;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return std::nullopt;
+  struct closing {
+    int fd;
+    ~closing() { ::close(fd); }
+  } const closes{fd};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > max_input_size()) return std::nullopt;
+  file_pieces in(fd, path, std::uint64_t(st.st_size));
+  json_text_scan scan;
+  in.each_piece([&](std::string_view piece) { scan.feed(piece); });
+  if (scan.nul() || scan.bare_words()) return std::nullopt;
+  refuse_deep(scan.deepest(), path);
+  return parse_run_input([&](auto* builder) { json::sax_parse(in.begin(), in.end(), builder); }, path);
+}
+}  // namespace
+
+run_result load_run(const std::string& path) {
+  if (std::optional<run_result> r = load_run_in_pieces(path)) return std::move(*r);
+  return parse_run_text(read_file(path), path);
+}
 
 }  // namespace cudabench

@@ -34,9 +34,12 @@ run_result parse_run(const nlohmann::ordered_json& j, const std::string& source)
 /// Parses the text of a result file named `path`: anything unusable (invalid JSON, numbers out of range,
 /// nesting over max_json_depth, fields of the wrong type) is an input_error naming it, never another
 /// exception. One streaming pass: each row and each case's metadata is read into the model and dropped,
-/// so memory follows the model (about 1.7 times the text), not a tree of the whole document.
+/// so memory follows the model (about twice the text for cases of one row, less than the text for cases of
+/// ten), not a tree of the whole document.
 run_result parse_run_text(const std::string& text, const std::string& path);
-/// Reads and parses a file (missing, unreadable, invalid JSON: input_error naming the file).
+/// Reads and parses a file (missing, unreadable, invalid JSON: input_error naming the file). A regular file is
+/// read in pieces as it is parsed, its text never whole in memory; standard input, and a file with bare NaN/inf
+/// words to rewrite, are read whole (json_input.hpp).
 run_result load_run(const std::string& path);
 
 }  // namespace cudabench

@@ -161,7 +161,7 @@ json repetition_row(const case_result& c, std::size_t index, std::size_t i, cons
   row[k::real_time] = r.real_time_s * unit.per_second;
   row[k::cpu_time] = r.cpu_time_s * unit.per_second;
   row[k::time_unit] = unit.name;
-  for (const auto& [name, v] : r.counters) row[name] = v;
+  for (const auto& [name, v] : r.counters) row[name.str()] = v;
   if (!r.label.empty()) row[k::label] = r.label;
   if (r.record) row[k::cudabench] = record_json(*r.record);
   if (i + 1 == reps && c.timeline) row[k::cudabench][k::timeline] = to_json(*c.timeline);
@@ -182,8 +182,8 @@ json aggregate_row(const case_result& c, std::size_t index, const std::string& k
   row[k::time_unit] = unit.name;
   for (const auto& [name, v] : c.repetitions.front().counters) {
     bool everywhere = true;
-    for (const repetition& r : c.repetitions) everywhere = everywhere && r.counters.count(name);
-    if (everywhere) row[name] = aggregate(kind, each(c, [&](const repetition& r) { return r.counters.at(name); }));
+    for (const repetition& r : c.repetitions) everywhere = everywhere && r.counters.count(name.str());
+    if (everywhere) row[name.str()] = aggregate(kind, each(c, [&](const repetition& r) { return r.counters.at(name.str()); }));
   }
   if (!c.repetitions.front().label.empty()) row[k::label] = c.repetitions.front().label;
   if (c.device >= 0) row[k::device_ordinal] = c.device;

@@ -6,12 +6,80 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <mutex>
+#include <stdexcept>
+#include <unordered_set>
 
 #include "harness/errors.hpp"
 #include "harness/results_schema.hpp"
 #include "harness/stats.hpp"
 
 namespace cudabench {
+
+namespace {
+/// The one copy of each counter name. Each thread remembers the names it has looked up, so that the readers
+/// of two files at once take the lock once per distinct name, not once per counter.
+const std::string* interned(std::string_view name) {
+  thread_local std::unordered_map<std::string_view, const std::string*> seen;
+  if (const auto it = seen.find(name); it != seen.end()) return it->second;
+  static std::mutex lock;
+  static std::unordered_set<std::string> names;  // nodes: a name's address never changes
+  const std::string* kept = nullptr;
+  {
+    const std::lock_guard<std::mutex> held(lock);
+    kept = &*names.emplace(name).first;
+  }
+  seen.emplace(*kept, kept);
+  return kept;
+}
+
+bool name_less(const counter_map::value_type& e, std::string_view name) { return e.first.str() < name; }
+}  // namespace
+
+counter_name::counter_name(std::string_view name) : name_(interned(name)) {}
+
+counter_map::counter_map(const std::map<std::string, double>& m) {
+  entries_.reserve(m.size());
+  for (const auto& [name, v] : m) entries_.emplace_back(name, v);  // already in name order
+}
+
+counter_map counter_map::from_unsorted(std::vector<value_type> entries) {
+  std::stable_sort(entries.begin(), entries.end(), [](const value_type& a, const value_type& b) { return a.first < b.first; });
+  counter_map out;
+  for (value_type& e : entries) {
+    if (!out.entries_.empty() && out.entries_.back().first == e.first) out.entries_.back().second = e.second;
+    else out.entries_.push_back(std::move(e));
+  }
+  return out;
+}
+
+counter_map::iterator counter_map::find(std::string_view name) {
+  const auto it = std::lower_bound(entries_.begin(), entries_.end(), name, name_less);
+  return it != entries_.end() && it->first.str() == name ? it : entries_.end();
+}
+
+counter_map::const_iterator counter_map::find(std::string_view name) const {
+  const auto it = std::lower_bound(entries_.begin(), entries_.end(), name, name_less);
+  return it != entries_.end() && it->first.str() == name ? it : entries_.end();
+}
+
+double counter_map::at(std::string_view name) const {
+  const auto it = find(name);
+  if (it == end()) throw std::out_of_range("no counter named " + std::string(name));
+  return it->second;
+}
+
+double& counter_map::operator[](std::string_view name) {
+  const auto it = std::lower_bound(entries_.begin(), entries_.end(), name, name_less);
+  if (it != entries_.end() && it->first.str() == name) return it->second;
+  return entries_.insert(it, value_type(name, 0.0))->second;
+}
+
+std::map<std::string, double> counter_map::to_map() const {
+  std::map<std::string, double> out;
+  for (const auto& [name, v] : entries_) out.emplace_hint(out.end(), name.str(), v);
+  return out;
+}
 
 const char* to_string(case_status s) {
   switch (s) {
@@ -80,8 +148,8 @@ std::vector<std::string> common_counters(const case_result& c) {
   std::vector<std::string> names;
   for (const auto& [k, v] : c.repetitions.front().counters) {
     bool everywhere = true;
-    for (const repetition& r : c.repetitions) everywhere = everywhere && r.counters.count(k);
-    if (everywhere) names.push_back(k);
+    for (const repetition& r : c.repetitions) everywhere = everywhere && r.counters.count(k.str());
+    if (everywhere) names.push_back(k.str());
   }
   return names;
 }
@@ -95,6 +163,14 @@ const char* rate_counter(const std::string& unit) {
 namespace {
 /// Each round's lower median, in round order, when the repetitions came from two rounds or more; else nothing.
 std::vector<double> round_medians(const case_result& c, std::size_t& rounds) {
+  auto round_of = [](const repetition& r) { return r.record ? r.record->round : 0; };
+  // Most cases have no rounds recorded, or one: no grouping to do (a million cases read without a map each).
+  const bool unknown = std::any_of(c.repetitions.begin(), c.repetitions.end(), [&](const repetition& r) { return round_of(r) == 0; });
+  const bool one = std::all_of(c.repetitions.begin(), c.repetitions.end(), [&](const repetition& r) { return round_of(r) == round_of(c.repetitions.front()); });
+  if (unknown || one) {
+    rounds = unknown || c.repetitions.empty() ? 0 : 1;
+    return {};
+  }
   std::map<int, std::vector<double>> by_round;
   for (const repetition& r : c.repetitions) by_round[r.record ? r.record->round : 0].push_back(r.real_time_s);
   rounds = by_round.count(0) ? 0 : by_round.size();
@@ -142,6 +218,7 @@ const case_result* run_result::find(const std::string& name) const {
 
 void run_result::index_cases() {
   by_name.clear();
+  by_name.reserve(cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) by_name.emplace(cases[i].name, i);
   selected.clear();
   for (const case_meta& m : selection) selected.insert(m.name);

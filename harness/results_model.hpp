@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -18,6 +19,57 @@
 #include "harness/timeline.hpp"
 
 namespace cudabench {
+
+/// A counter's name: a handle to the one copy of that name the process keeps, however many repetitions
+/// carry it. Made from any text (implicitly, as names are written where counters are looked up).
+class counter_name {
+ public:
+  counter_name(std::string_view name);  // NOLINT(google-explicit-constructor)
+  counter_name(const char* name) : counter_name(std::string_view(name)) {}          // NOLINT(google-explicit-constructor)
+  counter_name(const std::string& name) : counter_name(std::string_view(name)) {}   // NOLINT(google-explicit-constructor)
+  const std::string& str() const { return *name_; }
+  operator const std::string&() const { return *name_; }  // NOLINT(google-explicit-constructor)
+  friend bool operator==(counter_name a, counter_name b) { return a.name_ == b.name_; }
+  friend bool operator<(counter_name a, counter_name b) { return *a.name_ < *b.name_; }
+
+ private:
+  const std::string* name_;
+};
+
+/// Counters by name, in name order (as std::map iterates): a sorted vector of (name, value), 16 bytes a
+/// counter, so a million repetitions' counters take a fraction of a map's nodes and strings.
+class counter_map {
+ public:
+  using value_type = std::pair<counter_name, double>;
+  using iterator = std::vector<value_type>::iterator;
+  using const_iterator = std::vector<value_type>::const_iterator;
+
+  counter_map() = default;
+  explicit counter_map(const std::map<std::string, double>& m);
+  /// The counters of `entries`, in any order; of a name given twice the last value is kept. Linear after one sort.
+  static counter_map from_unsorted(std::vector<value_type> entries);
+
+  iterator begin() { return entries_.begin(); }
+  iterator end() { return entries_.end(); }
+  const_iterator begin() const { return entries_.begin(); }
+  const_iterator end() const { return entries_.end(); }
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  void clear() { entries_.clear(); }
+
+  iterator find(std::string_view name);
+  const_iterator find(std::string_view name) const;
+  std::size_t count(std::string_view name) const { return find(name) != end(); }
+  /// The value of `name`; std::out_of_range when there is none (as std::map::at).
+  double at(std::string_view name) const;
+  /// The value of `name`, added as 0 when there is none.
+  double& operator[](std::string_view name);
+  std::map<std::string, double> to_map() const;
+  friend bool operator==(const counter_map& a, const counter_map& b) { return a.entries_ == b.entries_; }
+
+ private:
+  std::vector<value_type> entries_;  ///< sorted by name, each name once
+};
 
 /// What one repetition of a case recorded beyond its time (the "cudabench" object of its JSON row).
 struct run_record {
@@ -43,7 +95,7 @@ struct run_record {
 struct repetition {
   double real_time_s = 0;                  ///< median of the repetition's samples
   double cpu_time_s = 0;                   ///< host CPU time per run during the measurement
-  std::map<std::string, double> counters;  ///< rates, noise, samples, clock, the fixture's own counters
+  counter_map counters;                    ///< rates, noise, samples, clock, the fixture's own counters
   std::string label;
   std::optional<run_record> record;        ///< absent in rows of a foreign Google Benchmark binary
 };
@@ -83,7 +135,7 @@ struct case_result : case_meta {
   std::size_t rounds = 0;               ///< distinct rounds among the repetitions (0: not recorded)
   double median_s = 0;                  ///< median of samples, or the median aggregate when only aggregates exist
   bool aggregates_only = false;         ///< no per-repetition rows: no rank test possible
-  std::map<std::string, double> counters;  ///< the first repetition's (rates use its own time)
+  counter_map counters;                 ///< the first repetition's (rates use its own time)
   std::string label;
   bool correct = true;                  ///< false for teaching cases that are wrong by design
   std::string cache;                    ///< "cold" / "hot" as measured / "" (unknown)

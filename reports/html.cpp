@@ -4,6 +4,7 @@
 #include <cmath>
 #include <algorithm>
 #include <map>
+#include <span>
 #include <set>
 
 #include "harness/format.hpp"
@@ -209,9 +210,18 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
                           html_text(l.from));
     body += "</table>\n";
   }
+  // The tables up to html_case_rows variants in all (a page of a million cases would not open); the CSV has every case.
+  std::size_t shown = 0, rows = 0, all_rows = 0;
+  for (auto& t : tables) {
+    if (rows < html_case_rows) { rows += t.rows.size(); ++shown; }
+    all_rows += t.rows.size();
+  }
+  if (shown < tables.size())
+    body += fmt::format("<p><b>{} of {} tables shown</b> ({} of {} cases); the CSV (--csv) holds every case.</p>\n", shown,
+                        tables.size(), rows, all_rows);
   // Time against size per family (log-log), one line per variant.
   std::map<std::string, std::map<std::string, svg::series>> by_family;
-  for (auto& t : tables)
+  for (auto& t : std::span(tables).first(shown))
     for (auto& r : t.rows) {
       auto& s = by_family[t.device >= 0 ? fmt::format("{} (device {})", t.family, t.device) : t.family][r.variant];
       s.name = r.variant;
@@ -222,7 +232,7 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
     for (auto& [v, s] : variants) if (s.points.size() > 1) ss.push_back(s);
     if (!ss.empty()) body += "<div class=\"chart\">" + svg::loglog(family + ": time against size", "size", "median (ms)", ss) + "</div>\n";
   }
-  for (auto& t : tables) {
+  for (auto& t : std::span(tables).first(shown)) {
     body += fmt::format("<h2>{} &mdash; size {}{}</h2>\n", html_text(t.family), html_text(t.size_label),
                         t.device >= 0 ? fmt::format(", device {}", t.device) : "");
     if (t.roles_left_out)

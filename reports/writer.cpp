@@ -1,6 +1,7 @@
 // The writers of each format, over the renderings in render.hpp, csv.hpp, exports.hpp and trend.hpp; the multiplexer.
 #include "reports/writer.hpp"
 
+#include <future>
 #include <stdexcept>
 
 #include "reports/csv.hpp"
@@ -51,11 +52,20 @@ void writer_multiplex::check() const {
 }
 
 template <typename Render>
-void writer_multiplex::send(const char* report, Render render) const {
-  for (const auto& [w, sink] : outputs_) {
-    const text t = render(*w);
-    if (!t) throw std::logic_error(std::string("the ") + w->format() + " writer has no rendering of " + report);
-    sink.write(*t);
+void writer_multiplex::send(const char* report, Render render, std::size_t at_once) const {
+  std::vector<std::future<text>> rendering(outputs_.size());
+  auto start = [&](std::size_t i) {
+    if (i < outputs_.size()) rendering[i] = std::async(std::launch::async, [&render, w = outputs_[i].first.get()] { return render(*w); });
+  };
+  for (std::size_t i = 0; i < at_once; ++i) start(i);
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    {  // at most `at_once` texts in memory at a time
+      const auto& [w, sink] = outputs_[i];
+      const text t = rendering[i].get();
+      if (!t) throw std::logic_error(std::string("the ") + w->format() + " writer has no rendering of " + report);
+      sink.write(*t);
+    }
+    start(i + at_once);
   }
 }
 
@@ -64,7 +74,9 @@ void writer_multiplex::write_run(const run_result& run) const {
 }
 
 void writer_multiplex::write_comparison(const comparison& c, const run_result& current) const {
-  send("a comparison", [&](const writer& w) { return w.comparison_report(c, current); });
+  // Two at a time, written in order: a million cases take seconds in each format, and a comparison's renderings
+  // build nothing large beside their text (a run's speedup tables are built by each, so those go one by one).
+  send("a comparison", [&](const writer& w) { return w.comparison_report(c, current); }, 2);
 }
 
 void writer_multiplex::write_trend(const trend& t) const {

@@ -125,8 +125,9 @@ class writer_multiplex {
   void write_fleet(const fleet& f) const;
 
  private:
+  /// Renders each output (`at_once` at a time, each on a thread of its own) and writes them in order.
   template <typename Render>
-  void send(const char* report, Render render) const;
+  void send(const char* report, Render render, std::size_t at_once = 1) const;
   std::vector<std::pair<std::unique_ptr<writer>, cudabench::output_sink>> outputs_;
 };
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # compare, report in every format and trend over 100,000 rows a side (tools/scale/make_results.py: ten
-# repetitions a case spread 12x apart), each within a generous bound, and a page over 2,000 variants and
-# 2,000 reference roles that stays the size of its input.
+# repetitions a case spread 12x apart), each within a generous bound; compare of 100,000 cases of one row a
+# side with all four outputs, under 3x its input; and a page over 2,000 variants and 2,000 reference roles
+# that stays the size of its input.
 # Usage: tests/cli_scale_test.sh BUILD_DIR SOURCE_DIR [ROWS]
 set -uo pipefail
 build=$1 src=$2 rows=${3:-100000}
@@ -60,8 +61,23 @@ for format in "" "--md $tmp/r.md" "--html $tmp/r.html" "--csv $tmp/r.csv" "--for
 done
 check "the BMF export names every case" "[ \$(grep -c '\"latency\"' '$tmp/out') -eq $(( rows / 10 )) ]"
 check "the page is smaller than its input" "[ \$(stat -c %s '$tmp/r.html') -lt $one ]"
+check "the page shows the first 5,000 cases and says the CSV holds every case" \
+  "grep -q 'tables shown</b> (5000 of $(( rows / 10 )) cases); the CSV (--csv) holds every case' '$tmp/r.html'"
 s=$(timed $bound "$report" trend "$tmp/trend")
 check "trend over two runs of $rows rows within ${bound} s, under 3x its input in memory" "[ $s -eq 0 ]" "under_3x $two"
+
+# One row a case (the most cases for the bytes: each case's model, comparison and lines in every output),
+# compared with all four outputs: 4 times the input in memory before the counters were made compact and the
+# files read in pieces.
+python3 "$make" --rows "$rows" --repetitions 1 --out "$tmp/one.json" || exit 1
+python3 "$make" --rows "$rows" --repetitions 1 --slower 10 --seed 2 --date 2026-11-23T04:43:46+00:00 --out "$tmp/one_cur.json" || exit 1
+both=$(( $(stat -c %s "$tmp/one.json") + $(stat -c %s "$tmp/one_cur.json") ))
+s=$(timed $bound "$report" compare "$tmp/one.json" "$tmp/one_cur.json" --md "$tmp/one.md" --html "$tmp/one.html" --csv "$tmp/one.csv" \
+  --verdict "$tmp/one_verdict.json")
+check "compare of $rows cases of one row a side with --md --html --csv --verdict within ${bound} s, under 3x its input in memory" \
+  "[ $s -eq 1 ]" "under_3x $both" "[ \$(grep -c '\"verdict\"' '$tmp/one_verdict.json') -eq $rows ]" \
+  "[ \$(wc -l <'$tmp/one.csv') -eq $(( rows + 1 )) ]" "grep -q '5000 of $rows cases listed' '$tmp/one.html'"
+rm -f "$tmp"/one*
 
 # Every variant against every declared role made a 671 MB page of a 1.4 MB file.
 python3 "$make" --rows 2000 --repetitions 1 --families 1 --variants 2000 --roles 2000 --out "$tmp/roles.json" || exit 1

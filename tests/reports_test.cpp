@@ -54,6 +54,22 @@ TEST(VerdictJson, IsMachineReadable) {
   EXPECT_EQ(j["cases"].size(), 4u);
 }
 
+// The verdict file is written a case at a time; its text is still the whole document's, indented as one dump.
+TEST(VerdictJson, TheTextOfTheWholeDocument) {
+  const run_result timed = load_fixture("h100_timeline.json");
+  for (const auto& [base, cur] : {std::pair{load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json")},
+                                  std::pair{timed, timed}, std::pair{load_fixture("synthetic_base.json"), load_fixture("synthetic_base.json")}}) {
+    comparison c = compare_runs(base, cur, {});
+    c.cases.front().note = "a note\nof two lines, \"quoted\"";
+    const std::string text = cudabench::reports::verdict_json(c);
+    EXPECT_EQ(text, nlohmann::ordered_json::parse(text).dump(2) + "\n");
+    c.cases.clear();
+    const std::string none = cudabench::reports::verdict_json(c);
+    EXPECT_EQ(none, nlohmann::ordered_json::parse(none).dump(2) + "\n");
+    EXPECT_NE(none.find("\"cases\": []"), std::string::npos);
+  }
+}
+
 TEST(Html, IsSelfContained) {
   const std::string html = cudabench::reports::comparison_html(compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {}));
   EXPECT_NE(html.find("<svg"), std::string::npos);

@@ -1,12 +1,16 @@
-// Tests of the streaming pass of harness/results (parse_run_text): the same model as a parsed tree, and
-// large objects read in linear time.
+// Tests of the streaming pass of harness/results (parse_run_text, and load_run reading a file in pieces): the
+// same model as a parsed tree, and large objects read in linear time.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 #include "harness/atomic_file.hpp"
 #include "harness/errors.hpp"
+#include "harness/json_input.hpp"
 #include "harness/results.hpp"
 #include "harness/results_json.hpp"
 
@@ -79,4 +83,77 @@ TEST(StreamingReader, LargeObjectsInLinearTime) {
   EXPECT_TRUE(r.selection[12345].described);
   EXPECT_EQ(r.host.size(), std::size_t(n));
   EXPECT_EQ(r.host["k199999"], 199999);
+}
+
+// A file is read in pieces as it is parsed (its text never whole in memory): the same model as its text read
+// whole, every bad file refused with the same message, and a file with Google Benchmark's bare NaN read whole
+// and rewritten as before.
+TEST(StreamingReader, FileReadInPiecesGivesTheSameModelAndMessages) {
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    const std::string path = e.path().string();
+    std::string whole, pieces;
+    try {
+      whole = to_json(parse_run_text(read_file(path), path)).dump();
+    } catch (const input_error& x) {
+      whole = x.what();
+    }
+    try {
+      pieces = to_json(load_run(path)).dump();
+    } catch (const input_error& x) {
+      pieces = x.what();
+    }
+    EXPECT_EQ(pieces, whole) << path;
+    ++files;
+  }
+  EXPECT_GE(files, 16);
+}
+
+TEST(StreamingReader, ChecksOfTheTextAcrossPieces) {
+  const std::string text = R"({"a": [[{"b": "NaN inf [[[[\"]]"}]], "c": null, "d": -1.5e+3, "e": true, "f": false})";
+  json_text_scan whole;
+  whole.feed(text);
+  EXPECT_EQ(whole.deepest(), 4u);
+  EXPECT_FALSE(whole.bare_words()) << "words inside strings, null, true, false and exponents are JSON";
+  EXPECT_FALSE(whole.nul());
+  for (std::size_t cut = 0; cut <= text.size(); ++cut) {  // the same wherever a piece ends
+    json_text_scan two;
+    two.feed(std::string_view(text).substr(0, cut));
+    two.feed(std::string_view(text).substr(cut));
+    EXPECT_EQ(two.deepest(), 4u) << cut;
+    EXPECT_FALSE(two.bare_words()) << cut;
+  }
+  for (const std::string word : {"NaN", "-nan", "inf", "-Infinity", "Inf"}) {
+    const std::string bare = R"({"x": )" + word + "}";
+    for (std::size_t cut = 0; cut <= bare.size(); ++cut) {
+      json_text_scan scan;
+      scan.feed(std::string_view(bare).substr(0, cut));
+      scan.feed(std::string_view(bare).substr(cut));
+      EXPECT_TRUE(scan.bare_words()) << bare << " cut at " << cut;
+    }
+  }
+  const char with_nul[] = "{\"a\": \"x\0y\"}";
+  json_text_scan nul;
+  nul.feed(std::string_view(with_nul, sizeof with_nul - 1));
+  EXPECT_TRUE(nul.nul());
+}
+
+// A file larger than a piece (1 MiB), read through the iterator the parser uses.
+TEST(StreamingReader, LargeFileReadInPieces) {
+  const int n = 20000;
+  std::string text = R"({"context": {"cudabench": {"schema_version": 1}}, "benchmarks": [)";
+  for (int i = 0; i < n; ++i)
+    text += std::string(i ? "," : "") + R"({"name": "f/v/)" + std::to_string(i) + R"(", "real_time": )" + std::to_string(i + 1) +
+            R"(, "time_unit": "us", "bytes_per_second": 1e9, "label": ")" + std::string(100, 'x') + "\"}";
+  text += "]}";
+  ASSERT_GT(text.size(), std::size_t(2) << 20);
+  const std::string path = (std::filesystem::temp_directory_path() / ("cudabench_pieces_" + std::to_string(::getpid()) + ".json")).string();
+  std::ofstream(path) << text;
+  const run_result r = load_run(path);
+  std::remove(path.c_str());
+  ASSERT_EQ(r.cases.size(), std::size_t(n));
+  EXPECT_EQ(to_json(r).dump(), to_json(parse_run_text(text, path)).dump());
+  EXPECT_DOUBLE_EQ(r.find("f/v/19999")->median_s, 20000e-6);
+  EXPECT_EQ(r.find("f/v/7")->counters.at("bytes_per_second"), 1e9);
 }

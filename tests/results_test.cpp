@@ -7,6 +7,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "harness/atomic_file.hpp"
 #include "harness/errors.hpp"
@@ -221,4 +225,26 @@ TEST(Results, InputsOverTheSizeLimitAreRefused) {
   EXPECT_EQ(load_error("synthetic_base.json"), "CUDABENCH_MAX_INPUT_SIZE=lots: expected a byte count such as 4G, 512M, 64K or 1000000");
   ASSERT_EQ(::unsetenv("CUDABENCH_MAX_INPUT_SIZE"), 0);
   EXPECT_EQ(max_input_size(), std::uint64_t(4) << 30);
+}
+
+// A repetition's counters: in name order as a map iterates, each name once, a name's handle the same from any
+// thread (compare reads its two files at once).
+TEST(CounterMap, ActsAsAMapInNameOrder) {
+  counter_map m = counter_map::from_unsorted({{"zeta", 1}, {"bytes_per_second", 2}, {"alpha", 3}, {"zeta", 4}});
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_EQ(m.to_map(), (std::map<std::string, double>{{"alpha", 3}, {"bytes_per_second", 2}, {"zeta", 4}}));
+  EXPECT_EQ(m.at("zeta"), 4) << "of a name given twice, the last value";
+  EXPECT_EQ(m.count("beta"), 0u);
+  EXPECT_EQ(m.find("beta"), m.end());
+  EXPECT_THROW(m.at("beta"), std::out_of_range);
+  m["beta"] = 5;
+  m["alpha"] += 1;
+  std::vector<std::string> names;
+  for (const auto& [name, v] : m) names.push_back(name.str());
+  EXPECT_EQ(names, (std::vector<std::string>{"alpha", "beta", "bytes_per_second", "zeta"}));
+  EXPECT_EQ(m.at("alpha"), 4);
+  EXPECT_EQ(counter_map(m.to_map()), m);
+  counter_name here("a counter named in two threads");
+  std::thread([&] { EXPECT_TRUE(counter_name("a counter named in two threads") == here); }).join();
+  EXPECT_EQ(&here.str(), &counter_name(std::string("a counter named in two threads")).str());
 }

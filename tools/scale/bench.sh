@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Times compare, report in every format and trend over synthetic results of N rows a side (wall time and
-# peak memory from /usr/bin/time -v), and prints a Markdown table for docs/validation.md.
-#   tools/scale/bench.sh [--report PATH] [--keep DIR] ROWS...      e.g. tools/scale/bench.sh 10000 100000 1000000
+# Times compare (alone, and with its four outputs), report in every format, trend and fleet over synthetic
+# results of N rows a side (wall time and peak memory from /usr/bin/time -v), and prints a Markdown table for
+# docs/validation.md. --repetitions sets the rows a case (default 10; 1: a case a row).
+#   tools/scale/bench.sh [--report PATH] [--keep DIR] [--repetitions N] ROWS...   e.g. tools/scale/bench.sh 10000 100000 1000000
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 report=${REPORT:-$here/../../build/app/cudabench-report}
 keep=""
+reps=10
 while [[ $# -gt 0 ]]; do
   case $1 in
     --report) report=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n 2,3p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --repetitions) reps=$2; shift 2 ;;
+    -h|--help) sed -n 2,4p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) break ;;
   esac
 done
@@ -39,9 +42,9 @@ measure() {
 echo "| rows a side | command | wall (s) | CPU (s) | peak memory (MiB) | input (MiB) | peak / input |"
 echo "|---:|---|---:|---:|---:|---:|---:|"
 for rows in "$@"; do
-  base="$work/base-$rows.json" cur="$work/cur-$rows.json" dir="$work/trend-$rows"
-  [[ -s $base ]] || python3 "$here/make_results.py" --rows "$rows" --out "$base"
-  [[ -s $cur ]] || python3 "$here/make_results.py" --rows "$rows" --slower 10 --seed 2 --date 2026-11-23T04:43:46+00:00 --out "$cur"
+  base="$work/base-$rows-$reps.json" cur="$work/cur-$rows-$reps.json" dir="$work/trend-$rows-$reps"
+  [[ -s $base ]] || python3 "$here/make_results.py" --rows "$rows" --repetitions "$reps" --out "$base"
+  [[ -s $cur ]] || python3 "$here/make_results.py" --rows "$rows" --repetitions "$reps" --slower 10 --seed 2 --date 2026-11-23T04:43:46+00:00 --out "$cur"
   mkdir -p "$dir"
   ln -f "$base" "$dir/1.json" 2>/dev/null || cp "$base" "$dir/1.json"
   ln -f "$cur" "$dir/2.json" 2>/dev/null || cp "$cur" "$dir/2.json"
@@ -49,6 +52,7 @@ for rows in "$@"; do
   two=$(( one + $(stat -c %s "$cur") ))
   out="$work/out"
   measure "compare" "$two" "$report" compare "$base" "$cur"
+  measure "compare, 4 outputs" "$two" "$report" compare "$base" "$cur" --md "$out.md" --html "$out.html" --csv "$out.csv" --verdict "$out.json"
   measure "report (text)" "$one" "$report" report "$base"
   measure "report --md" "$one" "$report" report "$base" --md "$out.md"
   measure "report --html" "$one" "$report" report "$base" --html "$out.html"
@@ -56,5 +60,6 @@ for rows in "$@"; do
   measure "report --format=gab" "$one" "$report" report "$base" --format=gab
   measure "report --format=bmf" "$one" "$report" report "$base" --format=bmf
   measure "trend (2 runs)" "$two" "$report" trend "$dir"
+  measure "fleet (2 runs)" "$two" "$report" fleet "$base" "$cur"
   rm -f "$out".*
 done
