@@ -165,7 +165,7 @@ void check_baseline(const std::string& compare_path, const device_info& dev, con
   if (const std::string problem = build_mismatch(base, this_binary); !problem.empty() && !cmp.allow_build_mismatch)
     throw input_error(fmt::format("{}: the baseline and this binary are {}: refused before running; "
                                   "pass --allow-build-mismatch to compare anyway", compare_path, problem));
-  if (!cmp.allow_preset_mismatch && !base.settings.preset.empty() && base.settings.preset != preset_name)
+  if (!cmp.allow_preset_mismatch && !preset_mismatch(base.settings.preset, preset_name).empty())
     throw input_error(fmt::format("{}: a baseline of preset '{}', and this run is of preset '{}' (their sizes and repetitions differ): "
                                   "refused before running; pass --allow-preset-mismatch to compare anyway", compare_path,
                                   base.settings.preset, preset_name));

@@ -102,13 +102,10 @@ void check_builds(const run_result& base, const run_result& cur, comparison& out
 }
 
 /// Refuses runs of different presets (a quick run's sizes and repetitions against a nightly's read as changes);
-/// a note instead with --allow-preset-mismatch. A run that does not say its preset (foreign output) is taken as
-/// compatible.
+/// a note instead with --allow-preset-mismatch.
 void check_presets(const run_result& base, const run_result& cur, comparison& out, bool allow) {
-  const std::string& b = base.settings.preset;
-  const std::string& c = cur.settings.preset;
-  if (b.empty() || c.empty() || b == c) return;
-  const std::string problem = fmt::format("different presets ('{}' vs '{}': their sizes and repetitions differ)", b, c);
+  const std::string problem = preset_mismatch(base.settings.preset, cur.settings.preset);
+  if (problem.empty()) return;
   if (!allow)
     throw input_error(fmt::format("{} and {}: refusing to compare runs of {}; pass --allow-preset-mismatch to compare anyway",
                                   base.source, cur.source, problem));
@@ -333,6 +330,11 @@ bool timeline_change::notable() const {
   const double scale = std::max(std::fabs(base), std::fabs(cur)), moved = std::fabs(cur - base);
   const bool us = metric.size() > 3 && metric.compare(metric.size() - 3, 3, "_us") == 0;
   return scale > 0 && moved >= 0.1 * scale && (!us || moved >= 5);  // a few microseconds of gap is jitter
+}
+
+std::string preset_mismatch(const std::string& base, const std::string& cur) {
+  if (base.empty() || cur.empty() || base == cur) return {};
+  return fmt::format("different presets ('{}' vs '{}': their sizes and repetitions differ)", base, cur);
 }
 
 comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s) {

@@ -107,6 +107,10 @@ struct comparison {
   bool failing() const { return has_regression() || lost() > 0; }
 };
 
+/// Why runs of presets `base` and `cur` cannot be compared ("different presets ('nightly' vs 'quick': ...)"), or ""
+/// when they can: the same preset, or a run that does not say its preset (foreign output).
+std::string preset_mismatch(const std::string& base, const std::string& cur);
+
 /// Compares two runs; throws input_error when the devices differ, or a run has no device description,
 /// and that is not allowed (allow_device_mismatch), and when the runs are of different presets and that is not
 /// allowed (allow_preset_mismatch).
