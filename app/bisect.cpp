@@ -19,19 +19,19 @@
 #include <optional>
 #include <sstream>
 
-#include "app/child_process.hpp"
+#include "io/child_process.hpp"
 #include "app/commands.hpp"
 #include "app/git_repo.hpp"
 #include "app/outputs.hpp"
-#include "app/program_name.hpp"
+#include "cli/program_name.hpp"
 #include "app/results_output.hpp"
-#include "harness/atomic_file.hpp"
-#include "harness/bisection.hpp"
-#include "harness/format.hpp"
-#include "harness/interrupt.hpp"
-#include "harness/output_sink.hpp"
-#include "harness/results.hpp"
-#include "harness/results_json.hpp"
+#include "io/atomic_file.hpp"
+#include "analysis/bisection.hpp"
+#include "io/format.hpp"
+#include "io/interrupt.hpp"
+#include "io/output_sink.hpp"
+#include "results/results.hpp"
+#include "results/results_json.hpp"
 #include "reports/escape.hpp"
 
 namespace cudabench::app {

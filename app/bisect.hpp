@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
-#include "app/options.hpp"
+#include "cli/options.hpp"
 
 namespace cudabench::app {
 
 /// Bisects between o.good and o.bad in the git repository around the current directory: builds each tested
 /// revision in a worktree apart, runs the benchmark binary there with `binary_args` after its defaults
-/// (--preset=nightly --filter=o.filter --json=...), and classifies it (harness/bisection.hpp). Prints the first
+/// (--preset=nightly --filter=o.filter --json=...), and classifies it (analysis/bisection.hpp). Prints the first
 /// bad commit (or the narrowest range) and writes o.json_path. 0 found, 1 nothing to bisect or no single
 /// commit, 2 usage or input error, 130/143 interrupted.
 int bisect_command(const run_options& o, const std::vector<std::string>& binary_args);

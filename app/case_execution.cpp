@@ -16,10 +16,10 @@
 #include "app/foreign_benchmarks.hpp"
 #include "app/rounds.hpp"
 #include "app/table_reporter.hpp"
-#include "harness/atomic_file.hpp"
-#include "harness/device_query.hpp"
-#include "harness/interrupt.hpp"
-#include "harness/results_json.hpp"
+#include "io/atomic_file.hpp"
+#include "measure/device_query.hpp"
+#include "io/interrupt.hpp"
+#include "results/results_json.hpp"
 #include "reports/escape.hpp"
 
 namespace cudabench::app {

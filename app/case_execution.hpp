@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "app/options.hpp"
+#include "cli/options.hpp"
 #include "app/supervisor.hpp"
 #include "cudabench/registry.hpp"
-#include "harness/measure.hpp"
-#include "harness/results_json.hpp"
-#include "harness/trace_recorder.hpp"
+#include "measure/measure.hpp"
+#include "results/results_json.hpp"
+#include "measure/trace_recorder.hpp"
 
 namespace cudabench::app {
 

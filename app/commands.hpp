@@ -5,9 +5,9 @@
 #include <utility>
 #include <vector>
 
-#include "harness/compare.hpp"
-#include "harness/device_info.hpp"
-#include "app/options.hpp"
+#include "analysis/compare.hpp"
+#include "results/device_info.hpp"
+#include "cli/options.hpp"
 #include "app/outputs.hpp"
 
 namespace cudabench::app {

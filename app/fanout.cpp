@@ -11,17 +11,17 @@
 #include <fstream>
 #include <optional>
 
-#include "app/child_process.hpp"
+#include "io/child_process.hpp"
 #include "app/outputs.hpp"
-#include "app/program_name.hpp"
+#include "cli/program_name.hpp"
 #include "app/results_output.hpp"
 #include "app/rounds.hpp"
-#include "harness/atomic_file.hpp"
-#include "harness/output_sink.hpp"
-#include "harness/errors.hpp"
-#include "harness/interrupt.hpp"
-#include "harness/results.hpp"
-#include "harness/results_json.hpp"
+#include "io/atomic_file.hpp"
+#include "io/output_sink.hpp"
+#include "io/errors.hpp"
+#include "io/interrupt.hpp"
+#include "results/results.hpp"
+#include "results/results_json.hpp"
 #include "reports/escape.hpp"
 
 namespace cudabench::app {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "app/options.hpp"
+#include "cli/options.hpp"
 
 namespace cudabench::app {
 

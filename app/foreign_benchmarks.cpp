@@ -8,8 +8,8 @@
 #include <set>
 #include <sstream>
 
-#include "harness/measure.hpp"
-#include "harness/pattern.hpp"
+#include "measure/measure.hpp"
+#include "measure/pattern.hpp"
 
 namespace cudabench::app {
 namespace {

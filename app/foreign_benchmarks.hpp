@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "app/options.hpp"
+#include "cli/options.hpp"
 #include "app/table_reporter.hpp"
-#include "harness/results_model.hpp"
+#include "results/results_model.hpp"
 
 namespace cudabench::app {
 

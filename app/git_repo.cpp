@@ -9,10 +9,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/child_process.hpp"
-#include "harness/atomic_file.hpp"
-#include "harness/errors.hpp"
-#include "harness/format.hpp"
+#include "io/child_process.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
+#include "io/format.hpp"
 
 namespace cudabench::app {
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "app/child_process.hpp"
+#include "io/child_process.hpp"
 
 namespace cudabench::app {
 

@@ -3,8 +3,8 @@
 
 #include <unistd.h>
 
-#include "harness/gates.hpp"
-#include "harness/output_sink.hpp"
+#include "analysis/gates.hpp"
+#include "io/output_sink.hpp"
 
 namespace cudabench::app {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/options.hpp"
+#include "cli/options.hpp"
 #include "reports/writer.hpp"
 
 namespace cudabench::app {

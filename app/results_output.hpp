@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "harness/output_sink.hpp"
+#include "io/output_sink.hpp"
 
 namespace cudabench::app {
 

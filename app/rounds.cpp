@@ -5,7 +5,7 @@
 #include <random>
 #include <set>
 
-#include "harness/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 
 namespace cudabench::app {
 

@@ -17,13 +17,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/child_process.hpp"
-#include "app/program_name.hpp"
+#include "io/child_process.hpp"
+#include "cli/program_name.hpp"
 #include "cudabench/run_memo.hpp"
-#include "harness/atomic_file.hpp"
-#include "harness/errors.hpp"
-#include "harness/interrupt.hpp"
-#include "harness/results.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
+#include "io/interrupt.hpp"
+#include "results/results.hpp"
 
 namespace cudabench::app {
 namespace {

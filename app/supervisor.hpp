@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/results_model.hpp"
-#include "app/child_process.hpp"  // install_stop_signals
+#include "results/results_model.hpp"
+#include "io/child_process.hpp"  // install_stop_signals
 
 namespace cudabench::app {
 

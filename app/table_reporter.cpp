@@ -11,10 +11,10 @@
 #include <map>
 #include <vector>
 
-#include "harness/build_info.hpp"
-#include "harness/format.hpp"
-#include "harness/interrupt.hpp"
-#include "harness/measure.hpp"
+#include "results/build_info.hpp"
+#include "io/format.hpp"
+#include "io/interrupt.hpp"
+#include "measure/measure.hpp"
 #include "reports/escape.hpp"
 
 namespace cudabench::app {

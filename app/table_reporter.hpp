@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "app/options.hpp"
-#include "harness/device_info.hpp"
-#include "harness/results_model.hpp"
-#include "harness/run_info.hpp"
+#include "cli/options.hpp"
+#include "results/device_info.hpp"
+#include "results/results_model.hpp"
+#include "results/run_info.hpp"
 
 namespace cudabench::app {
 

@@ -10,7 +10,7 @@
 
 #include "cudabench/errors.hpp"
 
-#include "kernels/host_data.hpp"
+#include "support/host_data.hpp"
 
 namespace bench {
 

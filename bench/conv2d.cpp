@@ -15,7 +15,7 @@
 #include "kernels/conv2d_cpu.hpp"
 #include "kernels/conv2d_cudnn.hpp"
 #include "kernels/device_fill.cuh"
-#include "kernels/host_data.hpp"
+#include "support/host_data.hpp"
 
 namespace {
 using cudabench::phase;

@@ -9,8 +9,8 @@
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
-#include "cudabench/worker_pool.hpp"
-#include "kernels/host_data.hpp"
+#include "measure/worker_pool.hpp"
+#include "support/host_data.hpp"
 #include "kernels/vector_cpu.hpp"
 #include "kernels/vector_ops.cuh"
 

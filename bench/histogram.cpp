@@ -13,7 +13,7 @@
 #include "kernels/histogram.cuh"
 #include "kernels/histogram_cpu.hpp"
 #include "kernels/device_fill.cuh"
-#include "kernels/host_data.hpp"
+#include "support/host_data.hpp"
 
 namespace {
 using cudabench::phase;

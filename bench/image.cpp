@@ -11,7 +11,7 @@
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
 #include "cudabench/requirements.hpp"
-#include "kernels/host_data.hpp"
+#include "support/host_data.hpp"
 #include "kernels/image.cuh"
 #include "kernels/image_cpu.hpp"
 

@@ -10,7 +10,7 @@
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
-#include "kernels/host_data.hpp"
+#include "support/host_data.hpp"
 #include "kernels/matmul.cuh"
 #include "kernels/matmul_cpu.hpp"
 

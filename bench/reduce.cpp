@@ -11,7 +11,7 @@
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
 #include "kernels/device_fill.cuh"
-#include "kernels/host_data.hpp"
+#include "support/host_data.hpp"
 #include "kernels/reduce.cuh"
 #include "kernels/vector_cpu.hpp"
 

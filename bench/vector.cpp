@@ -10,7 +10,7 @@
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
 #include "kernels/device_fill.cuh"
-#include "kernels/host_data.hpp"
+#include "support/host_data.hpp"
 #include "kernels/vector_cpu.hpp"
 #include "kernels/vector_ops.cuh"
 

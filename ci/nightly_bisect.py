@@ -18,7 +18,7 @@ def revision(path):
     print(rev)
 
 
-MAX_PATTERN = 1000  # bisect's limit on --filter (harness/pattern.hpp, regex_filter::max_length)
+MAX_PATTERN = 1000  # bisect's limit on --filter (measure/pattern.hpp, regex_filter::max_length)
 
 
 def case_filter(path):

@@ -1,7 +1,7 @@
 // Grid-stride fills of seeded inputs on the device, value for value those of the host fills.
 #include "kernels/device_fill.cuh"
 
-#include "kernels/fill_kernel.cuh"
+#include "support/fill_kernel.cuh"
 
 namespace kernels {
 

@@ -1,4 +1,4 @@
-// Seeded inputs written on the device: the values kernels/host_data.hpp's fills write on the host for the
+// Seeded inputs written on the device: the values support/host_data.hpp's fills write on the host for the
 // same seed, without a host copy or a transfer (a check rebuilds the host copy from the seed when it needs it).
 #pragma once
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "cudabench/cuda_check.hpp"
-#include "kernels/device_shape.hpp"
+#include "support/device_shape.hpp"
 #include "kernels/stream_loads.cuh"
 
 namespace kernels {

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "cudabench/cuda_check.hpp"
-#include "kernels/device_shape.hpp"
+#include "support/device_shape.hpp"
 #include "kernels/vendor_handle.hpp"
 
 namespace kernels {

@@ -8,8 +8,8 @@
 #include <cstdint>
 
 #include "cudabench/cuda_check.hpp"
-#include "kernels/block_sum.cuh"
-#include "kernels/device_shape.hpp"
+#include "support/block_sum.cuh"
+#include "support/device_shape.hpp"
 #include "kernels/stream_loads.cuh"
 
 namespace kernels {

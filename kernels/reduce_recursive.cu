@@ -5,7 +5,7 @@
 
 #include "cudabench/cuda_check.hpp"
 #include "kernels/reduce.cuh"
-#include "kernels/block_sum.cuh"
+#include "support/block_sum.cuh"
 
 namespace kernels {
 namespace {

@@ -17,7 +17,7 @@
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
 #include "cudabench/requirements.hpp"
-#include "kernels/host_data.hpp"
+#include "support/host_data.hpp"
 #include "limits/limits_kernels.cuh"
 
 namespace {

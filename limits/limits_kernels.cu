@@ -2,9 +2,9 @@
 #include "limits/limits_kernels.cuh"
 
 #include "cudabench/cuda_check.hpp"
-#include "kernels/block_sum.cuh"
-#include "kernels/device_shape.hpp"
-#include "kernels/fill_kernel.cuh"
+#include "support/block_sum.cuh"
+#include "support/device_shape.hpp"
+#include "support/fill_kernel.cuh"
 
 namespace kernels {
 namespace {

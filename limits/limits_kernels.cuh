@@ -24,7 +24,7 @@ void read_stream(const float4* in, std::size_t n4, float* partials, cudaStream_t
 /// of its chains to out[thread]. Chain c starts at seed[thread] + c and computes x = x * a + b.
 void fma_throughput(const float* seed, float* out, int threads, float a, float b, cudaStream_t s);
 
-/// The seeded inputs of kernels/host_data.hpp's fill_bytes and fill_uniform, written on the device (so a set-up
+/// The seeded inputs of support/host_data.hpp's fill_bytes and fill_uniform, written on the device (so a set-up
 /// needs no host copy; a check rebuilds it from the seed).
 void limits_fill_bytes(std::uint8_t* d, std::size_t n, std::uint64_t seed, cudaStream_t s);
 void limits_fill_uniform(float* d, std::size_t n, float lo, float hi, std::uint64_t seed, cudaStream_t s);

@@ -7,8 +7,8 @@
 #include <set>
 #include <unordered_map>
 
-#include "harness/results_schema.hpp"
-#include "harness/stats.hpp"
+#include "results/results_schema.hpp"
+#include "results/stats.hpp"
 #include "reports/escape.hpp"
 #include "reports/exports.hpp"
 

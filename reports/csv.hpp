@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "harness/compare.hpp"
-#include "harness/results.hpp"
+#include "analysis/compare.hpp"
+#include "results/results.hpp"
 
 namespace cudabench::reports {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <unordered_set>
 
-#include "harness/stats.hpp"
+#include "results/stats.hpp"
 
 namespace cudabench::reports {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/results.hpp"
+#include "results/results.hpp"
 
 namespace cudabench::reports {
 

@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <set>
 
-#include "harness/compare.hpp"
-#include "harness/errors.hpp"
-#include "harness/stats.hpp"
+#include "analysis/compare.hpp"
+#include "io/errors.hpp"
+#include "results/stats.hpp"
 
 namespace cudabench::reports {
 namespace {

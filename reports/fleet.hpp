@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/results.hpp"
+#include "results/results.hpp"
 
 namespace cudabench::reports {
 

@@ -9,9 +9,9 @@
 #include <future>
 #include <optional>
 
-#include "harness/atomic_file.hpp"
-#include "harness/errors.hpp"
-#include "harness/format.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
+#include "io/format.hpp"
 #include "reports/render.hpp"
 
 namespace cudabench::reports {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "harness/format.hpp"
+#include "io/format.hpp"
 #include "reports/escape.hpp"
 #include "reports/fleet.hpp"
 #include "reports/render.hpp"

@@ -7,7 +7,7 @@
 #include <span>
 #include <set>
 
-#include "harness/format.hpp"
+#include "io/format.hpp"
 #include "reports/escape.hpp"
 #include "reports/svg.hpp"
 #include "reports/render.hpp"

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "harness/format.hpp"
+#include "io/format.hpp"
 #include "reports/escape.hpp"
 
 namespace cudabench::reports {

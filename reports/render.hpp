@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/compare.hpp"
+#include "analysis/compare.hpp"
 #include "reports/speedup.hpp"
 
 namespace cudabench::reports {

@@ -15,9 +15,9 @@
 #include <thread>
 #include <unordered_map>
 
-#include "harness/errors.hpp"
-#include "harness/format.hpp"
-#include "harness/stats.hpp"
+#include "io/errors.hpp"
+#include "io/format.hpp"
+#include "results/stats.hpp"
 
 namespace cudabench::reports {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <set>
 
-#include "harness/format.hpp"
+#include "io/format.hpp"
 #include "reports/escape.hpp"
 #include "reports/render.hpp"
 #include "reports/svg.hpp"

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "harness/compare.hpp"
-#include "harness/output_sink.hpp"
-#include "harness/results.hpp"
+#include "analysis/compare.hpp"
+#include "io/output_sink.hpp"
+#include "results/results.hpp"
 #include "reports/fleet.hpp"
 #include "reports/trend.hpp"
 

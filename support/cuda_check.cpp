@@ -8,7 +8,7 @@
 namespace cudabench {
 namespace {
 /// `file` without the "./" and "../" a build relative to its folder puts before it (ccache's base directory
-/// does), so a message names harness/measure.cpp, as -ffile-prefix-map makes of an absolute path.
+/// does), so a message names measure/measure.cpp, as -ffile-prefix-map makes of an absolute path.
 const char* project_relative(const char* file) {
   if (!file) return "?";
   for (;;) {

@@ -1,5 +1,5 @@
 // Tests of harness/bisection: the cases bisected, the classification rule, pooling and the search order.
-#include "harness/bisection.hpp"
+#include "analysis/bisection.hpp"
 
 #include <gtest/gtest.h>
 

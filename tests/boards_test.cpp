@@ -8,11 +8,11 @@
 #include <cstdlib>
 #include <random>
 
-#include "harness/compare.hpp"
-#include "harness/errors.hpp"
-#include "harness/gates.hpp"
-#include "harness/machine.hpp"
-#include "harness/normalize.hpp"
+#include "analysis/compare.hpp"
+#include "io/errors.hpp"
+#include "analysis/gates.hpp"
+#include "results/machine.hpp"
+#include "analysis/normalize.hpp"
 #include "reports/render.hpp"
 #include "reports/trend.hpp"
 

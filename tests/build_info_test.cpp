@@ -1,16 +1,16 @@
 // Tests of harness/build_info: the build the registering code noted, how it is written and read back, the
 // warning of an unoptimized build, and the comparison's refusal of runs built differently.
-#include "harness/build_info.hpp"
+#include "results/build_info.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "cudabench/registry.hpp"
-#include "harness/compare.hpp"
-#include "harness/errors.hpp"
-#include "harness/results.hpp"
-#include "harness/results_json.hpp"
+#include "analysis/compare.hpp"
+#include "io/errors.hpp"
+#include "results/results.hpp"
+#include "results/results_json.hpp"
 
 using namespace cudabench;
 

@@ -13,8 +13,8 @@
 #include <sstream>
 #include <thread>
 
-#include "app/child_process.hpp"
-#include "harness/errors.hpp"
+#include "io/child_process.hpp"
+#include "io/errors.hpp"
 
 using namespace cudabench;
 using namespace cudabench::app;

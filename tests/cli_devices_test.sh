@@ -24,7 +24,7 @@ s=$(run "$bench" --devices=63 --filter=image/cpu); check "cudabench --devices=63
   'grep -q "device 63 does not exist" "$tmp/err"' '! grep -q "started" "$tmp/out"'
 s=$(CUDABENCH_TEST_DEVICE_COUNT=64 run "$bench" --devices=63 --filter=image/cpu); check "cudabench has no test hook for the device count" 2 "$s" \
   'grep -q "device 63 does not exist" "$tmp/err"' '! grep -q "started" "$tmp/out"'
-s=$(run grep -rlE "getenv\(\"CUDABENCH_TEST_|CUDABENCH_TEST_[A-Z_]+" "$src/app" "$src/harness" "$src/reports" "$src/support" "$src/kernels" "$src/include" "$src/bench"); check "no test hook in production sources" 1 "$s"
+s=$(run grep -rlE "getenv\(\"CUDABENCH_TEST_|CUDABENCH_TEST_[A-Z_]+" "$src/app" "$src/cli" "$src/io" "$src/results" "$src/measure" "$src/analysis" "$src/api" "$src/reports" "$src/limits" "$src/support" "$src/kernels" "$src/include" "$src/bench"); check "no test hook in production sources" 1 "$s"
 
 # ^C reaches each device's process once, through the parent; the finished cases of every device are merged
 # and marked incomplete, and the per-device directory is removed.

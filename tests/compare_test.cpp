@@ -1,5 +1,5 @@
 // Tests of harness/compare: verdicts on synthetic pairs whose answer is known.
-#include "harness/compare.hpp"
+#include "analysis/compare.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 #include <map>
 #include <sstream>
 
-#include "harness/errors.hpp"
-#include "harness/results.hpp"
-#include "harness/stats.hpp"
+#include "io/errors.hpp"
+#include "results/results.hpp"
+#include "results/stats.hpp"
 
 using namespace cudabench;
 

@@ -17,14 +17,14 @@ std::string message_of(const char* file) {
 }
 
 TEST(CudaCheck, NamesTheCallTheStatusAndTheLocation) {
-  const std::string m = message_of("harness/measure.cpp");
+  const std::string m = message_of("measure/measure.cpp");
   EXPECT_NE(m.find("cudaErrorInvalidValue"), std::string::npos) << m;
   EXPECT_NE(m.find("`cudaMemcpy(a, b, n, k)`"), std::string::npos) << m;
-  EXPECT_NE(m.find(" at harness/measure.cpp:179"), std::string::npos) << m;
+  EXPECT_NE(m.find(" at measure/measure.cpp:179"), std::string::npos) << m;
 }
 
 TEST(CudaCheck, LocationOfABuildRelativeToItsFolderIsTheProjectPath) {
-  EXPECT_NE(message_of("../../harness/measure.cpp").find(" at harness/measure.cpp:179"), std::string::npos);
+  EXPECT_NE(message_of("../../measure/measure.cpp").find(" at measure/measure.cpp:179"), std::string::npos);
   EXPECT_NE(message_of("./support/x.cu").find(" at support/x.cu:179"), std::string::npos);
 }
 

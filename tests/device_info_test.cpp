@@ -1,9 +1,9 @@
 // Tests of harness/device_info: JSON round trip, bandwidth, the baseline directory name.
-#include "harness/device_info.hpp"
+#include "results/device_info.hpp"
 
 #include <gtest/gtest.h>
 
-#include "harness/errors.hpp"
+#include "io/errors.hpp"
 
 using namespace cudabench;
 

@@ -7,8 +7,8 @@
 #include <map>
 #include <optional>
 
-#include "harness/atomic_file.hpp"
-#include "harness/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
 #include "reports/fleet.hpp"
 
 using namespace cudabench;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fails when a function in app/*.cpp or harness/*.{cpp,cu} is longer than 80 lines.
+"""Fails when a function in the product's C++ (app/, cli/, io/, results/, measure/, analysis/, api/, reports/) is longer than 80 lines.
 
 A function's length runs from the first line of its declaration to its closing brace. Functions are found
 by brace matching on the source with comments, string and character literals and preprocessor lines blanked:
@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 LIMIT = 80
-PATTERNS = ("app/*.cpp", "harness/*.cpp", "harness/*.cu")
+PATTERNS = tuple("%s/*.%s" % (d, e) for d in ("app", "cli", "io", "results", "measure", "analysis", "api", "reports") for e in ("cpp", "cu"))
 
 
 def blank_non_code(text):
@@ -215,15 +215,15 @@ def self_test():
         + "};\nstruct s {\n" + "  int f() const { return 1; }\n" * 100 + "};\n",
         "app/long.cpp": "namespace a {\nint one_too_many(int x) {\n" + body(LIMIT - 2) + "  return x;\n}\n}\n",
         # a member defined in its class, a constructor with a braced initializer list, extern "C"
-        "harness/k.cu": "class k {\n public:\n  void member() const {\n" + body(LIMIT) + "  }\n};\n"
+        "measure/k.cu": "class k {\n public:\n  void member() const {\n" + body(LIMIT) + "  }\n};\n"
         + "k::k(int v)\n    : v_{v} {\n" + body(LIMIT) + "}\n"
         + 'extern "C" {\nvoid c_side() {\n' + body(LIMIT) + "}\n}\n",
-        "harness/allowed.cpp": "void long_but_listed() {\n" + body(LIMIT) + "}\n",
-        "reports/elsewhere.cpp": "void not_checked_here() {\n" + body(2 * LIMIT) + "}\n",
+        "measure/allowed.cpp": "void long_but_listed() {\n" + body(LIMIT) + "}\n",
+        "bench/elsewhere.cpp": "void not_checked_here() {\n" + body(2 * LIMIT) + "}\n",
     }
-    allow = "# functions still over the limit\nharness/allowed.cpp long_but_listed\napp/ok.cpp at_limit  # stale\n"
-    want = {("app/long.cpp", "one_too_many"), ("harness/k.cu", "member"), ("harness/k.cu", "k::k"),
-            ("harness/k.cu", "c_side"), ("app/ok.cpp", "at_limit")}
+    allow = "# functions still over the limit\nmeasure/allowed.cpp long_but_listed\napp/ok.cpp at_limit  # stale\n"
+    want = {("app/long.cpp", "one_too_many"), ("measure/k.cu", "member"), ("measure/k.cu", "k::k"),
+            ("measure/k.cu", "c_side"), ("app/ok.cpp", "at_limit")}
     with tempfile.TemporaryDirectory() as root:
         for rel, text in planted.items():
             os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)

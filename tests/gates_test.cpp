@@ -1,5 +1,5 @@
 // Tests of harness/gates: the drift estimator on synthetic histories of known drift, the gates it sets, the file.
-#include "harness/gates.hpp"
+#include "analysis/gates.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <random>
 
-#include "harness/errors.hpp"
-#include "harness/stats.hpp"
+#include "io/errors.hpp"
+#include "results/stats.hpp"
 
 using namespace cudabench;
 

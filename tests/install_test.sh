@@ -17,14 +17,14 @@ for f in include/cudabench/cudabench.hpp include/cudabench/registry.hpp include/
          lib/cmake/cudabench/cudabenchConfig.cmake lib/cmake/cudabench/cudabenchConfigVersion.cmake; do
   [ -e "$prefix/$f" ] || fail "the install has no $f"
 done
-! find "$prefix/include" -path '*harness/*' -o -path '*reports/*' | grep -q . || fail "internal headers were installed"
+! find "$prefix/include" -path '*/io/*' -o -path '*/results/*' -o -path '*/measure/*' -o -path '*/analysis/*' -o -path '*/reports/*' -o -name worker_pool.hpp | grep -q . || fail "internal headers were installed"
 echo "ok   install: headers, libraries, cudabench-report, cudabench-run, cudabench-pack, package config"
 # CB_CHECK's file names in the libraries: relative to the project, never where it was built
 for lib in "$prefix"/lib/*.a; do  # (through a file: grep -q would end strings early, failing the pipe)
   strings "$lib" >"$tmp/strings"
   if grep -q -F "$src/" "$tmp/strings"; then fail "${lib##*/} holds the building machine's source path $src/"; fi
-  [ "${lib##*/}" != libcudabench_harness.a ] || grep -qx '\(\.\./\)*harness/measure.cpp' "$tmp/strings" \
-    || fail "libcudabench_harness.a names harness/measure.cpp by no project-relative path"
+  [ "${lib##*/}" != libcudabench_harness.a ] || grep -qx '\(\.\./\)*measure/measure.cpp' "$tmp/strings" \
+    || fail "libcudabench_harness.a names measure/measure.cpp by no project-relative path"
 done
 echo "ok   the installed libraries name their sources relative to the project (no $src/)"
 

@@ -7,7 +7,7 @@
 
 #include "kernels/conv2d_cpu.hpp"
 #include "kernels/histogram_cpu.hpp"
-#include "kernels/host_data.hpp"
+#include "support/host_data.hpp"
 #include "kernels/image_cpu.hpp"
 #include "kernels/matmul_cpu.hpp"
 #include "kernels/vector_cpu.hpp"

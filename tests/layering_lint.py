@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 """Fails when a source file includes a header its layer must not see.
 
-Layers, bottom up: the CUDA support layer (include/cudabench/cuda_*.hpp, support/) <- kernels/ and the
-harness (harness/, the rest of include/cudabench/) <- limits/ (the library's limits family) and reports/ <- app/
-<- bench/ (the seed families).
-  - the support layer includes no other project header, no Google Benchmark, no JSON;
-  - kernels/ includes only kernels/ and the support layer (no harness, NVTX, Google Benchmark or JSON);
-  - the harness includes no reports/, app/, bench/, kernels/ or limits/ header;
-  - limits/ is written against the public API (include/cudabench/) and the kernels' header-only helpers: no
-    harness/, reports/, app/ or bench/ header;
-  - reports/ includes no app/, bench/ or kernels/ header;
-  - app/ includes no bench/ or kernels/ header.
+Layers, bottom up; each may include its own folder and what its row names:
+  support   the CUDA support layer (include/cudabench/cuda_*.hpp, run_memo.hpp, support/): nothing else of
+            the project, no Google Benchmark, JSON or NVTX
+  public    the rest of include/cudabench/: public headers only
+  kernels   support (no harness, NVTX, Google Benchmark or JSON)
+  io        public, support
+  results   public, support, io
+  measure   public, support, io, results
+  analysis  public, support, io, results
+  api       public, support, io, results, measure
+  limits    public, support (the public API and the support layer's device helpers)
+  reports   public, support, io, results, analysis
+  cli       public, support, io, results, measure, analysis, reports
+  app       public, support, io, results, measure, analysis, api, reports, cli
+io/, results/, measure/, analysis/ and api/ make one library, cudabench::harness.
 Usage: layering_lint.py SOURCE_DIR      (exit 1 and one line per violation)
        layering_lint.py --self-test     (plants violations in a scratch tree; exit 0 when all are caught)
 """
@@ -22,46 +27,50 @@ import tempfile
 SUPPORT_HEADERS = {"cudabench/cuda_check.hpp", "cudabench/cuda_handles.hpp", "cudabench/run_memo.hpp"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 SOURCES = (".hpp", ".cpp", ".cu", ".cuh", ".h")
+PROJECT = ("support", "public", "kernels", "io", "results", "measure", "analysis", "api", "limits", "reports",
+           "cli", "app", "bench")
+BELOW = {
+    "support": set(),
+    "public": {"support"},
+    "kernels": {"support"},
+    "io": {"public", "support"},
+    "results": {"public", "support", "io"},
+    "measure": {"public", "support", "io", "results"},
+    "analysis": {"public", "support", "io", "results"},
+    "api": {"public", "support", "io", "results", "measure"},
+    "limits": {"public", "support"},
+    "reports": {"public", "support", "io", "results", "analysis"},
+    "cli": {"public", "support", "io", "results", "measure", "analysis", "reports"},
+    "app": {"public", "support", "io", "results", "measure", "analysis", "api", "reports", "cli"},
+}
+FOLDERS = ("include", "support", "kernels", "io", "results", "measure", "analysis", "api", "limits", "reports",
+           "cli", "app")
 
 
 def layer_of(rel):
-    if rel in {"include/" + h for h in SUPPORT_HEADERS} or rel.startswith("support/"):
+    """The layer of a source file (by its path in the tree), or of an included header (by its include name)."""
+    if rel.startswith("include/"):
+        rel = rel[len("include/"):]
+    if rel in SUPPORT_HEADERS or rel.startswith("support/"):
         return "support"
-    for folder, layer in (("include/cudabench/", "harness"), ("harness/", "harness"), ("kernels/", "kernels"),
-                          ("limits/", "limits"), ("reports/", "reports"), ("app/", "app")):
-        if rel.startswith(folder):
-            return layer
-    return None
+    if rel.startswith("cudabench/"):
+        return "public"
+    top = rel.split("/")[0]
+    return top if "/" in rel and top in PROJECT else None
 
 
 def problem(layer, inc):
-    top = inc.split("/")[0]
-    if top == "limits" and "/" not in inc:
-        top = None  # the standard <limits>, not the limits/ folder
-    if layer == "support":
-        if inc.startswith(("cudabench/", "harness/", "kernels/", "reports/", "app/", "bench/")) and inc not in SUPPORT_HEADERS:
-            return "the CUDA support layer includes only itself"
-        if top in ("benchmark", "nlohmann", "nvtx3"):
-            return "the CUDA support layer uses no Google Benchmark, JSON or NVTX"
-    if layer == "kernels":
-        if inc.startswith(("harness/", "reports/", "app/", "bench/")) or (inc.startswith("cudabench/") and inc not in SUPPORT_HEADERS):
-            return "kernels use only kernels/ and the CUDA support layer"
-        if top in ("benchmark", "nlohmann", "nvtx3"):
-            return "kernels know nothing of Google Benchmark, JSON or NVTX"
-    if layer == "harness" and top in ("reports", "app", "bench", "kernels", "limits"):
-        return "the harness knows nothing of reports, the command line, the suite or its kernels"
-    if layer == "limits" and top in ("harness", "reports", "app", "bench"):
-        return "the limits family uses the public API and the kernels' helpers only"
-    if layer == "reports" and top in ("app", "bench", "kernels", "limits"):
-        return "reports know nothing of the command line, the suite or its kernels"
-    if layer == "app" and top in ("bench", "kernels", "limits"):
-        return "the application layer knows nothing of the suite's families or kernels"
-    return None
+    if layer in ("support", "kernels") and inc.split("/")[0] in ("benchmark", "nlohmann", "nvtx3"):
+        return "the %s layer uses no Google Benchmark, JSON or NVTX" % layer
+    target = layer_of(inc)
+    if target is None or target == layer or target in BELOW[layer]:
+        return None
+    return "the %s layer may use only %s" % (layer, ", ".join(sorted(BELOW[layer])) or "itself")
 
 
 def lint(root):
     found = []
-    for folder in ("include", "support", "harness", "kernels", "limits", "reports", "app"):
+    for folder in FOLDERS:
         for dirpath, _, files in os.walk(os.path.join(root, folder)):
             for name in sorted(files):
                 if not name.endswith(SOURCES):
@@ -83,17 +92,25 @@ def lint(root):
 
 def self_test():
     planted = {
-        "kernels/k.cu": '#include "harness/measure.hpp"\n',
+        "kernels/k.cu": '#include "measure/measure.hpp"\n',
         "kernels/j.cuh": '#include "cudabench/registry.hpp"\n',
-        "harness/h.cpp": '#include "reports/writers.hpp"\n',
+        "kernels/n.cu": "#include <nvtx3/nvToolsExt.h>\n",
+        "io/i.cpp": '#include "results/results_model.hpp"\n',
+        "results/r.cpp": '#include "analysis/compare.hpp"\n',
+        "analysis/a.cpp": '#include "measure/measure.hpp"\n',
+        "measure/m.cpp": '#include "reports/writer.hpp"\n',
         "include/cudabench/x.hpp": '#include "app/options.hpp"\n',
         "include/cudabench/cuda_handles.hpp": "#include <nlohmann/json.hpp>\n",
-        "reports/r.cpp": '#include "app/commands.hpp"\n',
+        "reports/r.cpp": '#include "cli/options.hpp"\n',
+        "reports/m.cpp": '#include "measure/measure.hpp"\n',
+        "cli/c.cpp": '#include "app/commands.hpp"\n',
         "app/a.cpp": '#include "kernels/conv2d.cuh"\n',
-        "limits/l.cpp": '#include "harness/measure.hpp"\n',
-        "limits/ok.cpp": '#include "cudabench/registry.hpp"\n#include "kernels/host_data.hpp"\n#include "limits/ok.cuh"\n',
-        "kernels/ok.cu": '#include "cudabench/cuda_check.hpp"\n#include "kernels/ok.cuh"\n',
-        "app/ok.cpp": '#include "reports/writers.hpp"\n#include "harness/stats.hpp"\n',
+        "limits/l.cpp": '#include "measure/measure.hpp"\n',
+        "limits/k.cpp": '#include "kernels/matmul.cuh"\n',
+        "limits/ok.cpp": '#include "cudabench/registry.hpp"\n#include "support/host_data.hpp"\n#include "limits/ok.cuh"\n#include <limits>\n',
+        "kernels/ok.cu": '#include "cudabench/cuda_check.hpp"\n#include "kernels/ok.cuh"\n#include "support/fill_kernel.cuh"\n',
+        "api/ok.cpp": '#include "measure/device_query.hpp"\n#include "cudabench/registry.hpp"\n',
+        "app/ok.cpp": '#include "reports/writer.hpp"\n#include "results/stats.hpp"\n#include "cli/options.hpp"\n',
     }
     with tempfile.TemporaryDirectory() as root:
         for rel, text in planted.items():

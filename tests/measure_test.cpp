@@ -5,7 +5,7 @@
 #include <chrono>
 
 #include "cudabench/fixture.hpp"
-#include "harness/measure.hpp"
+#include "measure/measure.hpp"
 
 using namespace cudabench;
 

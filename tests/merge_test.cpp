@@ -1,14 +1,14 @@
 // Tests of the --devices merge (harness/results_model) with results recorded on two H100 boards.
-#include "harness/results_model.hpp"
+#include "results/results_model.hpp"
 
 #include <gtest/gtest.h>
 
-#include "harness/atomic_file.hpp"
-#include "harness/compare.hpp"
-#include "app/options.hpp"
-#include "harness/errors.hpp"
-#include "harness/results.hpp"
-#include "harness/results_json.hpp"
+#include "io/atomic_file.hpp"
+#include "analysis/compare.hpp"
+#include "cli/options.hpp"
+#include "io/errors.hpp"
+#include "results/results.hpp"
+#include "results/results_json.hpp"
 #include "reports/speedup.hpp"
 
 using namespace cudabench;

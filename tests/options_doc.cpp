@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "app/option_table.hpp"
+#include "cli/option_table.hpp"
 
 namespace {
 
@@ -28,7 +28,7 @@ bool sync_block(const std::string& path, const std::string& generated, bool writ
   const auto from = begin + std::string(begin_marker).size();
   if (doc.compare(from, end - from, generated) == 0) return true;
   if (!write) {
-    std::cerr << path << ": the options block differs from what the option table generates (app/option_table.cpp); "
+    std::cerr << path << ": the options block differs from what the option table generates (cli/option_table.cpp); "
               << "regenerate it: cmake --build build --target options_doc && build/tests/options_doc --write .\n";
     return false;
   }

@@ -1,6 +1,6 @@
 // Tests of app/options and app/option_table (the command lines of every command) and of the presets.
-#include "app/options.hpp"
-#include "app/option_table.hpp"
+#include "cli/options.hpp"
+#include "cli/option_table.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "harness/atomic_file.hpp"
-#include "harness/errors.hpp"
-#include "harness/output_sink.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
+#include "io/output_sink.hpp"
 #include "reports/escape.hpp"
 #include "reports/render.hpp"
 #include "reports/writer.hpp"

@@ -1,11 +1,11 @@
 // How usage and messages name the program: the suite's ./run_bench by default, else the binary's own name.
-#include "app/program_name.hpp"
+#include "cli/program_name.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "app/option_table.hpp"
+#include "cli/option_table.hpp"
 #include "cudabench/main.hpp"
 
 namespace cudabench::app {

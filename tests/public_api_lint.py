@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fails when include/cudabench/ (the installed, public headers) reaches past what a user calls.
 
-  - a public header includes only public headers of the project (cudabench/...), never harness/, reports/,
+  - a public header includes only public headers of the project (cudabench/...), never io/, results/, measure/, analysis/, api/, reports/, cli/,
     app/, bench/, kernels/ or support/ (those are not installed);
   - every exception type a public header names (cudabench's *_error types and skip_case, in code or in a
     comment saying what is thrown) is declared in a public header;
@@ -15,7 +15,8 @@ import sys
 import tempfile
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
-PROJECT = ("harness/", "reports/", "app/", "bench/", "kernels/", "support/")
+PROJECT = ("io/", "results/", "measure/", "analysis/", "api/", "reports/", "cli/", "app/", "bench/", "kernels/",
+           "support/", "limits/")
 EXCEPTION = re.compile(r"(?<![\w:])(?:cudabench::)?(\w+_error|skip_case)\b")
 DECLARED = re.compile(r"\bclass\s+(\w+)\s*(?:final\s*)?:\s*public\s+std::")
 INTERNAL = ("range_observer", "current_range_observer", "driving_ranges", "worker_ranges", "mirrored_ranges", "open_ranges")
@@ -46,7 +47,7 @@ def lint(root):
 
 def self_test():
     planted = {
-        "include/cudabench/a.hpp": '#include "harness/errors.hpp"\n',
+        "include/cudabench/a.hpp": '#include "io/errors.hpp"\n',
         "include/cudabench/b.hpp": "/// Throws cudabench::usage_error for a bad name.\nvoid f();\n",
         "include/cudabench/c.hpp": "struct open_ranges {};\n",
         "include/cudabench/ok.hpp": '#include "cudabench/ok2.hpp"\n/// Throws input_error or std::logic_error.\n',

@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <sstream>
 
-#include "harness/atomic_file.hpp"
-#include "harness/compare.hpp"
-#include "harness/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "analysis/compare.hpp"
+#include "io/errors.hpp"
 #include "reports/csv.hpp"
 #include "reports/exports.hpp"
 #include "reports/speedup.hpp"

@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "harness/atomic_file.hpp"
-#include "harness/results.hpp"
-#include "harness/results_json.hpp"
+#include "io/atomic_file.hpp"
+#include "results/results.hpp"
+#include "results/results_json.hpp"
 
 using namespace cudabench;
 

@@ -8,11 +8,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/atomic_file.hpp"
-#include "harness/errors.hpp"
-#include "harness/json_input.hpp"
-#include "harness/results.hpp"
-#include "harness/results_json.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
+#include "io/json_input.hpp"
+#include "results/results.hpp"
+#include "results/results_json.hpp"
 
 using namespace cudabench;
 

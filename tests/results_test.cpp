@@ -1,5 +1,5 @@
 // Tests of harness/results: reading Google Benchmark JSON (ours, 1.7, 1.8, foreign) and rejecting bad input.
-#include "harness/results.hpp"
+#include "results/results.hpp"
 
 #include <sys/stat.h>
 
@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "harness/atomic_file.hpp"
-#include "harness/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
 
 using namespace cudabench;
 

@@ -9,10 +9,10 @@
 
 #include "app/rounds.hpp"
 #include "cudabench/run_memo.hpp"
-#include "harness/atomic_file.hpp"
-#include "harness/results.hpp"
-#include "harness/results_json.hpp"
-#include "harness/results_model.hpp"
+#include "io/atomic_file.hpp"
+#include "results/results.hpp"
+#include "results/results_json.hpp"
+#include "results/results_model.hpp"
 
 using namespace cudabench;
 

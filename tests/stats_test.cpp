@@ -1,5 +1,5 @@
 // Tests of harness/stats: summaries, the stopping rule, Mann-Whitney U, detectable change, clock filtering.
-#include "harness/stats.hpp"
+#include "results/stats.hpp"
 
 #include <gtest/gtest.h>
 
@@ -183,7 +183,7 @@ TEST(DetectableChange, RepetitionsSpreadFarApartCostFewTests) {
   EXPECT_LT(seconds, 5) << "2,000 cases of 10 repetitions 12x apart";
 }
 
-// The rule measure_gpu applies to every sample (harness/measure.cpp calls discard_throttled).
+// The rule measure_gpu applies to every sample (measure/measure.cpp calls discard_throttled).
 TEST(ClockFilter, DropsThrottledSamples) {
   const double peak = 1980, fraction = 0.9;
   EXPECT_FALSE(discard_throttled(1980, peak, fraction, 0));

@@ -8,7 +8,7 @@
 
 #include "cudabench/cuda_handles.hpp"
 #include "cudabench/registry.hpp"
-#include "harness/device_query.hpp"
+#include "measure/device_query.hpp"
 
 TEST(Gpu, OurVariantsAgreeWithTheCpu) {
   const cudabench::device_info device = cudabench::query_device(0);

@@ -5,12 +5,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/nvtx_ranges.hpp"
-#include "harness/compare.hpp"
-#include "harness/errors.hpp"
-#include "harness/results.hpp"
-#include "harness/timeline.hpp"
-#include "harness/trace_recorder.hpp"
+#include "measure/nvtx_ranges.hpp"
+#include "analysis/compare.hpp"
+#include "io/errors.hpp"
+#include "results/results.hpp"
+#include "results/timeline.hpp"
+#include "measure/trace_recorder.hpp"
 
 using cudabench::device_op;
 using kind = cudabench::device_op::kind;

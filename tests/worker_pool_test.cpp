@@ -1,6 +1,6 @@
 // Tests of harness/worker_pool: every worker runs once per round, rounds repeat, errors come back.
-#include "cudabench/worker_pool.hpp"
-#include "harness/nvtx_ranges.hpp"
+#include "measure/worker_pool.hpp"
+#include "measure/nvtx_ranges.hpp"
 
 #include <gtest/gtest.h>
 

@@ -13,4 +13,3 @@
 #include "cudabench/registry.hpp"
 #include "cudabench/requirements.hpp"
 #include "cudabench/run_memo.hpp"
-#include "cudabench/worker_pool.hpp"

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "app/fanout.hpp"
-#include "app/options.hpp"
+#include "cli/options.hpp"
 #include "app/results_output.hpp"
 #include "cudabench/limits.hpp"
 #include "cudabench/main.hpp"
-#include "harness/errors.hpp"
+#include "io/errors.hpp"
 
 // As cudabench::main does, this main() brings the limits family along.
 CB_REGISTER_FAMILY(limits, cudabench::register_limits, cudabench::limits_order);

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/compare.hpp"
-#include "harness/errors.hpp"
-#include "harness/gates.hpp"
-#include "harness/results.hpp"
+#include "analysis/compare.hpp"
+#include "io/errors.hpp"
+#include "analysis/gates.hpp"
+#include "results/results.hpp"
 #include "reports/writer.hpp"
 
 namespace {

@@ -12,7 +12,7 @@
 #include <fstream>
 #include <string>
 
-#include "harness/errors.hpp"
+#include "io/errors.hpp"
 #include "reports/fleet.hpp"
 
 namespace {

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "harness/errors.hpp"
-#include "harness/gates.hpp"
+#include "io/errors.hpp"
+#include "analysis/gates.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   cudabench::gate_table t;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/option_table.hpp"
+#include "cli/option_table.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace cudabench::app;

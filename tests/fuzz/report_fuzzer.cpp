@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/errors.hpp"
-#include "harness/results.hpp"
+#include "io/errors.hpp"
+#include "results/results.hpp"
 #include "reports/speedup.hpp"
 #include "reports/writer.hpp"
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "harness/errors.hpp"
-#include "harness/results.hpp"
+#include "io/errors.hpp"
+#include "results/results.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -16,17 +16,17 @@ command -v "$cxx" >/dev/null || { echo "tools/fuzz/run.sh: $cxx not found (Debia
 mkdir -p "$out"
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -I"$root" -I"$root/include" -I"$cuda/include")
-reader=(harness/results.cpp harness/results_model.cpp harness/device_info.cpp harness/timeline.cpp harness/stats.cpp
-        harness/format.cpp harness/atomic_file.cpp harness/output_sink.cpp)
+reader=(results/results.cpp results/results_model.cpp results/device_info.cpp results/timeline.cpp results/stats.cpp
+        io/format.cpp io/atomic_file.cpp io/output_sink.cpp)
 declare -A sources=(
   [results]="tests/fuzz/results_fuzzer.cpp ${reader[*]}"
-  [options]="tests/fuzz/options_fuzzer.cpp app/options.cpp app/option_parse.cpp app/option_table.cpp app/option_help.cpp
-           app/program_name.cpp harness/pattern.cpp harness/presets.cpp harness/format.cpp harness/output_sink.cpp"
+  [options]="tests/fuzz/options_fuzzer.cpp cli/options.cpp cli/option_parse.cpp cli/option_table.cpp cli/option_help.cpp
+           cli/program_name.cpp measure/pattern.cpp api/presets.cpp io/format.cpp io/output_sink.cpp"
   [trend]="tests/fuzz/trend_fuzzer.cpp reports/trend.cpp reports/svg.cpp reports/escape.cpp ${reader[*]}"
-  [report]="tests/fuzz/report_fuzzer.cpp reports/*.cpp harness/compare.cpp harness/gates.cpp ${reader[*]}"
-  [compare]="tests/fuzz/compare_fuzzer.cpp reports/*.cpp harness/compare.cpp harness/gates.cpp ${reader[*]}"
-  [gates]="tests/fuzz/gates_fuzzer.cpp harness/gates.cpp ${reader[*]}"
-  [fleet]="tests/fuzz/fleet_fuzzer.cpp reports/*.cpp harness/compare.cpp harness/gates.cpp ${reader[*]}"
+  [report]="tests/fuzz/report_fuzzer.cpp reports/*.cpp analysis/compare.cpp analysis/gates.cpp ${reader[*]}"
+  [compare]="tests/fuzz/compare_fuzzer.cpp reports/*.cpp analysis/compare.cpp analysis/gates.cpp ${reader[*]}"
+  [gates]="tests/fuzz/gates_fuzzer.cpp analysis/gates.cpp ${reader[*]}"
+  [fleet]="tests/fuzz/fleet_fuzzer.cpp reports/*.cpp analysis/compare.cpp analysis/gates.cpp ${reader[*]}"
 )
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(results options trend report compare gates fleet)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What k and the history length mean for learned gates, by simulation: histories of n runs whose log medians
-are normal, the drift estimated as harness/gates.cpp does (pairs of runs at most 3 apart, lower median of their
+are normal, the drift estimated as analysis/gates.cpp does (pairs of runs at most 3 apart, lower median of their
 |log ratio|, x 1.4826, the small-sample correction), then a fresh A/A pair of runs; prints how often that pair's
 change crosses k x the estimated drift (a false alarm of one case in one comparison, floor and rank test aside),
 and how much a real step or one bad night in the history moves the estimate.

@@ -1,0 +1,412 @@
+// Verdicts: Mann-Whitney U at alpha AND a median shift of at least the threshold; threshold alone with one sample.
+#include "analysis/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "cudabench/limits.hpp"
+#include "results/build_info.hpp"
+#include "io/errors.hpp"
+#include "analysis/normalize.hpp"
+#include "results/stats.hpp"
+
+namespace cudabench {
+
+const char* to_string(verdict v) {
+  switch (v) {
+    case verdict::regression: return "regression";
+    case verdict::improvement: return "improvement";
+    case verdict::unchanged: return "unchanged";
+    case verdict::inconclusive: return "inconclusive";
+    case verdict::not_gated: return "not gated";
+    case verdict::machine_differs: return "machine differs";
+    case verdict::new_case: return "new";
+    case verdict::missing: return "missing";
+    case verdict::failed: return "failed";
+    case verdict::skipped: return "skipped";
+  }
+  return "?";
+}
+
+std::string case_comparison::gate_origin() const {
+  if (!(gate > 0) || std::isinf(gate)) return "";
+  return gate_runs > 0 ? fmt::format("learned ({} runs)", gate_runs) : "default";
+}
+
+std::size_t comparison::lost() const {
+  std::size_t n = 0;
+  for (auto& c : cases) n += c.lost;
+  return n;
+}
+
+std::size_t comparison::count(verdict v) const {
+  std::size_t n = 0;
+  for (auto& c : cases) n += c.v == v;
+  return n;
+}
+
+namespace {
+/// "5%", "2.3%": a gate as people read it.
+std::string pct(double fraction) {
+  const double p = 100 * fraction;
+  return std::fabs(p - std::round(p)) < 0.05 ? fmt::format("{:.0f}%", p) : fmt::format("{:.1f}%", p);
+}
+
+std::string device_label(const run_result& r) {
+  if (!r.device) return "unknown device";
+  return r.device->available ? r.device->name : "no GPU";
+}
+
+void check_devices(const run_result& base, const run_result& cur, comparison& out, bool allow) {
+  if (!base.device || !cur.device) {  // not cudabench output (or stripped): the GPUs cannot be checked
+    const std::string& which = !base.device ? base.source : cur.source;
+    if (!allow)
+      throw input_error(fmt::format("{}: has no device description (context.device), so the GPUs of the two runs cannot be "
+                                    "checked; pass --allow-device-mismatch to compare anyway", which));
+    out.header_notes.push_back(which + " has no device description: compared without checking the GPUs (--allow-device-mismatch)");
+    return;
+  }
+  const device_info& b = *base.device;
+  const device_info& c = *cur.device;
+  std::string problem;
+  if (b.available != c.available || b.name != c.name)
+    problem = fmt::format("different GPU models ({} vs {})", device_label(base), device_label(cur));
+  else if (b.available && (b.sm_clock_khz != c.sm_clock_khz || b.memory_clock_khz != c.memory_clock_khz))
+    problem = fmt::format("different clocks (SM {} vs {} MHz, memory {} vs {} MHz)", b.sm_clock_khz / 1000,
+                          c.sm_clock_khz / 1000, b.memory_clock_khz / 1000, c.memory_clock_khz / 1000);
+  if (!problem.empty()) {
+    if (!allow)
+      throw input_error(fmt::format("{} and {}: refusing to compare runs from {}; pass --allow-device-mismatch to compare anyway",
+                                    base.source, cur.source, problem));
+    out.header_notes.push_back("compared despite " + problem + " (--allow-device-mismatch)");
+  }
+  if (b.driver_version != c.driver_version)
+    out.header_notes.push_back(fmt::format("driver changed: {} -> {}", cuda_version_string(b.driver_version), cuda_version_string(c.driver_version)));
+  if (b.runtime_version != c.runtime_version)
+    out.header_notes.push_back(fmt::format("CUDA runtime changed: {} -> {}", cuda_version_string(b.runtime_version), cuda_version_string(c.runtime_version)));
+}
+
+/// Refuses runs whose cases were built differently (a Debug build against a Release one); a note instead with
+/// --allow-build-mismatch. A run that does not say how it was built is taken as compatible.
+void check_builds(const run_result& base, const run_result& cur, comparison& out, bool allow) {
+  const std::string problem = build_mismatch(base, cur);
+  if (problem.empty()) return;
+  if (!allow)
+    throw input_error(fmt::format("{} and {}: refusing to compare runs of {}; pass --allow-build-mismatch to compare anyway",
+                                  base.source, cur.source, problem));
+  out.header_notes.push_back("compared despite " + problem + " (--allow-build-mismatch)");
+}
+
+/// Refuses runs of different presets (a quick run's sizes and repetitions against a nightly's read as changes);
+/// a note instead with --allow-preset-mismatch.
+void check_presets(const run_result& base, const run_result& cur, comparison& out, bool allow) {
+  const std::string problem = preset_mismatch(base.settings.preset, cur.settings.preset);
+  if (problem.empty()) return;
+  if (!allow)
+    throw input_error(fmt::format("{} and {}: refusing to compare runs of {}; pass --allow-preset-mismatch to compare anyway",
+                                  base.source, cur.source, problem));
+  out.header_notes.push_back("compared despite " + problem + " (--allow-preset-mismatch)");
+}
+
+/// Refuses gates learned on another GPU model than the current run's (a note instead with
+/// --allow-device-mismatch); notes gates of another preset.
+void check_gates(const gate_table& g, const run_result& cur, comparison& out, bool allow) {
+  const std::string here = device_label(cur);
+  if (g.device != here) {
+    if (!allow)
+      throw input_error(fmt::format("{}: gates learned on {}, and {} ran on {}: refused; pass --gates none to compare with the default "
+                                    "threshold", g.source, g.device, cur.source, here));
+    out.header_notes.push_back(fmt::format("gates of {} used for a run on {} (--allow-device-mismatch)", g.device, here));
+  }
+  if (!cur.settings.preset.empty() && g.preset != cur.settings.preset)
+    out.header_notes.push_back(fmt::format("gates learned from preset '{}' runs, and the current run is of preset '{}'", g.preset,
+                                           cur.settings.preset));
+  const std::set<std::string> boards = g.boards();
+  const std::string here_board = cur.device ? cur.device->uuid : "";
+  if (!boards.empty() && !here_board.empty() && !boards.count(here_board))
+    out.header_notes.push_back(fmt::format("the current run's board {} is not among the {} board(s) of the gates' {} runs", board_label(here_board),
+                                           boards.size(), g.runs.size()));
+}
+
+/// Records which machine facts differ between the runs (the boards by their uuids where nothing more was
+/// recorded), and says so in a note.
+void check_machines(const run_result& base, const run_result& cur, comparison& out) {
+  if (!base.device || !cur.device) return;
+  const std::string& bu = base.device->uuid;
+  const std::string& cu = cur.device->uuid;
+  out.same_board = !bu.empty() && bu == cu;
+  if (base.device->machine && cur.device->machine) out.machine_differences = machine_differences(*base.device->machine, *cur.device->machine);
+  const bool board_listed = std::any_of(out.machine_differences.begin(), out.machine_differences.end(),
+                                        [](const machine_difference& d) { return d.fact == board_fact; });
+  if (!board_listed && !bu.empty() && !cu.empty() && bu != cu)
+    out.machine_differences.insert(out.machine_differences.begin(), {board_fact, board_label(bu), board_label(cu)});
+  if (!base.settings.host_name.empty() && !cur.settings.host_name.empty() && base.settings.host_name != cur.settings.host_name)
+    out.machine_differences.push_back({"host", base.settings.host_name, cur.settings.host_name});
+  if (!out.machine_differences.empty())
+    out.header_notes.push_back("the runs come from different machines (" + describe(out.machine_differences) +
+                               "); a case with a control limit is judged on its scale (normalized)");
+}
+
+/// Tests a gated, testable case's change, setting its gate, p-value and method; returns the smallest change the
+/// test would find. With rounds the samples are the rounds (fresh processes), which the method says.
+double test_change(const case_result& b, const case_result& c, const learned_gate* learned, double class_threshold,
+                   const compare_settings& s, case_comparison& r) {
+  const auto unit = [](const case_result& side, std::size_t n) { return fmt::format("{} {}", n, side.rounds > 1 ? "rounds" : "repetitions"); };
+  const std::string units = b.rounds > 1 || c.rounds > 1 ? fmt::format(" ({} vs {})", unit(b, r.base_n), unit(c, r.cur_n)) : "";
+  if (learned) {
+    // A learned gate comes with the spread of the change between two runs' medians over the case's history
+    // (processes, boards, nights): the medians are tested against that spread, widened where this pair's own
+    // samples say their medians are less certain. One slow round of five moves neither, where it would hold
+    // a rank test of five rounds a side above alpha.
+    r.gate = learned->gate;
+    const double spread = std::max(learned->drift, std::hypot(median_log_stderr(b.samples_s), median_log_stderr(c.samples_s)));
+    r.p_value = spread > 0 ? normal_p_value(std::log1p(r.change) / spread) : (r.change == 0 ? 1.0 : 0.0);
+    r.method = fmt::format("medians vs drift of {} runs{}", learned->runs, units);
+    return std::expm1(normal_critical(s.alpha) * spread);
+  }
+  // The noise floor stands in for the spread between runs where none was learned.
+  r.gate = std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));
+  r.p_value = mann_whitney(b.samples_s, c.samples_s).p_value;
+  r.method = "rank test" + units;
+  return min_detectable_change(b.samples_s, c.samples_s, s.alpha);
+}
+
+case_comparison compare_case(const case_result& b, const case_result& c, const compare_settings& s, bool same_board) {
+  case_comparison r;
+  r.name = c.name;
+  r.family = c.family;
+  if (c.status == case_status::failed || b.status == case_status::failed) {
+    r.v = verdict::failed;
+    r.note = c.status == case_status::failed ? "current: " + c.message : "baseline: " + b.message;
+    r.lost = c.status == case_status::failed && b.status != case_status::failed;
+    return r;
+  }
+  if (c.status == case_status::skipped || b.status == case_status::skipped) {
+    r.v = verdict::skipped;
+    r.note = c.status == case_status::skipped ? "current: " + c.message : "baseline: " + b.message;
+    return r;
+  }
+  r.base_median_s = b.median_s;
+  r.cur_median_s = c.median_s;
+  r.change = c.median_s / b.median_s - 1;
+  r.base_samples_s = b.samples_s;
+  r.cur_samples_s = c.samples_s;
+  r.base_n = b.samples_s.size();
+  r.cur_n = c.samples_s.size();
+  // The spread of the repetitions: undefined (shown as "-") with a single repetition a side.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  r.base_noise = r.base_n >= 2 ? summarize(b.samples_s).cv() : nan;
+  r.cur_noise = r.cur_n >= 2 ? summarize(c.samples_s).cv() : nan;
+  const bool host = b.host_bound || c.host_bound;
+  const bool testable = r.base_n >= 2 && r.cur_n >= 2 && !b.aggregates_only && !c.aggregates_only;
+  // Reported, never gating: a case declared not gated (its time moves between processes with nothing
+  // changed), or a host-bound one without --host-threshold (host timings drift far beyond any threshold).
+  if (!b.gated || !c.gated || (host && !s.host_threshold)) {
+    const bool declared = !b.gated || !c.gated;
+    r.method = declared ? "not gated" : "host-bound: not gated";
+    r.detectable = nan;
+    r.gate = std::numeric_limits<double>::infinity();
+    r.v = verdict::not_gated;
+    r.note = declared ? "the case is declared not gated" : "host-bound case; --host-threshold gates it";
+    return r;
+  }
+  // Learned gates are of device-bound cases only (host timings are not learned).
+  const learned_gate* found = !host && s.gates ? s.gates->find(c.name) : nullptr;
+  const std::optional<learned_gate> pair_gate = found ? std::optional(found->for_pair(same_board)) : std::nullopt;
+  const learned_gate* learned = pair_gate ? &*pair_gate : nullptr;
+  const double class_threshold = learned ? learned->gate : host ? *s.host_threshold : s.threshold;
+  r.gate_runs = learned ? learned->runs : 0;
+  if (!testable) {
+    r.method = b.aggregates_only || c.aggregates_only ? "threshold only (aggregates only: no rank test)"
+                                                      : "threshold only (1 sample a side)";
+    r.detectable = nan;
+    r.gate = class_threshold;
+    r.v = r.change >= r.gate ? verdict::regression : r.change <= -r.gate ? verdict::improvement : verdict::unchanged;
+    if (host && class_threshold != s.threshold) r.note = fmt::format("host-bound: gate {}", pct(r.gate));
+    return r;
+  }
+  const double test_detects = test_change(b, c, learned, class_threshold, s, r);
+  r.detectable = std::max(r.gate, test_detects);
+  const bool significant = *r.p_value < s.alpha;
+  if (significant && r.change >= r.gate) r.v = verdict::regression;
+  else if (significant && r.change <= -r.gate) r.v = verdict::improvement;
+  else if (std::fabs(r.change) >= class_threshold || test_detects > class_threshold || r.gate > class_threshold) {
+    // Either a large shift the test cannot confirm, or noise too high to resolve a change of the threshold.
+    r.v = verdict::inconclusive;
+    r.note = std::fabs(r.change) >= r.gate ? "shift above the gate but not significant"
+             : r.gate > class_threshold    ? fmt::format("noise floor {:.1f}% above the {} gate", 100 * r.gate, pct(class_threshold))
+                                           : fmt::format("too noisy to detect a {} change", pct(class_threshold));
+  } else r.v = verdict::unchanged;
+  if (host && class_threshold > s.threshold && r.note.empty()) r.note = fmt::format("host-bound: gate {}", pct(r.gate));
+  return r;
+}
+
+/// The rates of the limits that stand for each run's machine (normalize.hpp), read once per comparison.
+struct machine_controls {
+  std::map<std::string, double> base, cur;
+  bool same_board = false;
+};
+
+/// Says how many cases that name a control were judged as measured because one run did not measure it.
+void note_unnormalized(const run_result& cur, comparison& out) {
+  std::size_t n = 0;
+  for (const case_comparison& r : out.cases) {
+    if (r.normalized_change || !(r.base_median_s > 0 && r.cur_median_s > 0)) continue;
+    if (const case_result* c = cur.find(r.name); c && !control_limits(*c).empty()) ++n;
+  }
+  if (n)
+    out.header_notes.push_back(fmt::format("{} case(s) with a control limit judged as measured: a run did not measure its control "
+                                           "(--limits measures the limits beside any filter)", n));
+}
+
+/// Notes what the runs say of how they were made: clocks measured far apart, injected slowdowns, the user's
+/// --benchmark_context keys.
+void note_run_settings(const run_result& base, const run_result& cur, comparison& out) {
+  auto mean_clock = [](const run_result& r) {
+    double sum = 0;
+    int n = 0;
+    for (auto& c : r.cases)
+      if (auto it = c.counters.find("sm_clock_mhz"); it != c.counters.end() && it->second > 0) { sum += it->second; ++n; }
+    return n ? sum / n : 0.0;
+  };
+  const double base_clock = mean_clock(base), cur_clock = mean_clock(cur);
+  if (base_clock > 0 && cur_clock > 0 && std::fabs(cur_clock / base_clock - 1) > 0.05)
+    out.header_notes.push_back(fmt::format("warning: the SM clocks measured during the runs differ ({:.0f} vs {:.0f} MHz mean)",
+                                           base_clock, cur_clock));
+  if (base.settings.injected) out.header_notes.push_back("baseline ran with --inject-slowdown=" + *base.settings.injected);
+  if (cur.settings.injected) out.header_notes.push_back("current run used --inject-slowdown=" + *cur.settings.injected + " (a validation run)");
+  for (const auto& [side, run] : {std::pair{"baseline", &base}, std::pair{"current", &cur}})
+    if (const std::string context = custom_context_text(*run); !context.empty()) out.header_notes.push_back(fmt::format("{} context: {}", side, context));
+}
+
+/// Compares a case on its control's scale where both runs measured the control: the current times are
+/// multiplied by the control's rate change, so the test and the gate judge what the board does not explain;
+/// the measured change is kept beside it. Elsewhere the case is compared as measured, and across boards a
+/// change of a case that has a control is held back as `inconclusive`: its normalized gate leaves out the
+/// boards' offsets, which its measured change still holds. The limits measure the machine: their change is
+/// the board's, never the code's.
+case_comparison compare_on_control(const case_result& b, const case_result& c, const compare_settings& s, const machine_controls& m) {
+  const auto base_rate = control_rate(c, m.base), cur_rate = control_rate(c, m.cur);
+  const bool both_ok = b.status == case_status::ok && c.status == case_status::ok && b.median_s > 0 && c.median_s > 0;
+  if (!base_rate || !cur_rate || !both_ok) {
+    case_comparison r = compare_case(b, c, s, m.same_board);
+    const bool flagged = r.v == verdict::regression || r.v == verdict::improvement;
+    if (c.family == limits_family && flagged) {
+      r.v = verdict::machine_differs;
+      r.note += (r.note.empty() ? "" : "; ") + std::string("a limit of the machine: reported, never failing");
+    } else if (flagged && both_ok && !control_limits(c).empty() && !m.same_board && r.gate_runs > 0 && s.gates && s.gates->normalized) {
+      r.v = verdict::inconclusive;
+      r.note += (r.note.empty() ? "" : "; ") +
+                std::string("its control was not measured in both runs: across boards its change cannot be told from the board's");
+    }
+    return r;
+  }
+  const double factor = *cur_rate / *base_rate;
+  case_result scaled = c;
+  for (double& x : scaled.samples_s) x *= factor;
+  scaled.median_s *= factor;
+  case_comparison r = compare_case(b, scaled, s, m.same_board);
+  r.normalized_change = r.change;
+  r.cur_median_s = c.median_s;
+  r.cur_samples_s = c.samples_s;
+  r.change = c.median_s / b.median_s - 1;
+  r.control = control_name(c);
+  r.control_change = factor - 1;
+  if (std::fabs(factor - 1) >= 0.0005)
+    r.note += fmt::format("{}board: {} {:+.1f}%; normalized {:+.1f}%", r.note.empty() ? "" : "; ", r.control, 100 * (factor - 1),
+                          100 * *r.normalized_change);
+  return r;
+}
+}  // namespace
+
+bool timeline_change::notable() const {
+  if (metric.size() > 9 && metric.compare(metric.size() - 9, 9, "_fraction") == 0) return std::fabs(cur - base) >= 0.1;
+  if (metric == "copy_compute_overlap") return std::fabs(cur - base) >= 0.1;
+  if (metric == "kernel_launches" || metric == "device_ops") return cur != base;
+  const double scale = std::max(std::fabs(base), std::fabs(cur)), moved = std::fabs(cur - base);
+  const bool us = metric.size() > 3 && metric.compare(metric.size() - 3, 3, "_us") == 0;
+  return scale > 0 && moved >= 0.1 * scale && (!us || moved >= 5);  // a few microseconds of gap is jitter
+}
+
+std::string preset_mismatch(const std::string& base, const std::string& cur) {
+  if (base.empty() || cur.empty() || base == cur) return {};
+  return fmt::format("different presets ('{}' vs '{}': their sizes and repetitions differ)", base, cur);
+}
+
+comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s) {
+  comparison out;
+  out.base_source = base.source;
+  out.cur_source = cur.source;
+  out.base_device = device_label(base);
+  out.cur_device = device_label(cur);
+  out.settings = s;
+  check_devices(base, cur, out, s.allow_device_mismatch);
+  check_machines(base, cur, out);
+  check_builds(base, cur, out, s.allow_build_mismatch);
+  check_presets(base, cur, out, s.allow_preset_mismatch);
+  if (s.gates) check_gates(*s.gates, cur, out, s.allow_device_mismatch);
+  machine_controls controls{control_rates(base), control_rates(cur), out.same_board};
+  note_run_settings(base, cur, out);
+
+  std::map<std::string, std::vector<double>> log_ratios, log_ratios_not_gated;
+  for (const case_result& c : cur.cases) {
+    const case_result* b = base.find(c.name);
+    const bool bytes_differ = b && b->bytes > 0 && c.bytes > 0 && b->bytes != c.bytes;
+    const bool cache_differs = b && !b->cache.empty() && !c.cache.empty() && b->cache != c.cache;
+    const bool inputs_differ = bytes_differ || cache_differs;
+    if (!b || inputs_differ) {
+      case_comparison r;
+      r.name = c.name;
+      r.family = c.family;
+      r.v = verdict::new_case;
+      r.cur_median_s = c.median_s;
+      if (bytes_differ) r.note = fmt::format("inputs differ from the baseline ({:.0f} vs {:.0f} bytes)", c.bytes, b->bytes);
+      else if (cache_differs) r.note = fmt::format("L2 state differs from the baseline ({} vs {})", c.cache, b->cache);
+      out.cases.push_back(r);
+      if (inputs_differ) {
+        case_comparison m = r;
+        m.v = verdict::missing;
+        m.base_median_s = b->median_s;
+        m.cur_median_s = 0;
+        out.cases.push_back(m);
+      }
+      continue;
+    }
+    case_comparison r = compare_on_control(*b, c, s, controls);
+    if (!b->label.empty() && !c.label.empty() && b->label != c.label)
+      r.note += (r.note.empty() ? "" : "; ") + fmt::format("label changed: '{}' -> '{}'", b->label, c.label);
+    if (r.base_median_s > 0 && r.cur_median_s > 0)
+      (r.v == verdict::not_gated ? log_ratios_not_gated : log_ratios)[r.family].push_back(std::log(r.cur_median_s / r.base_median_s));
+    for (const auto& [metric, value] : c.timeline_metrics)
+      if (auto it = b->timeline_metrics.find(metric); it != b->timeline_metrics.end()) r.timeline.push_back({metric, it->second, value});
+    out.cases.push_back(std::move(r));
+  }
+  for (const case_result& b : base.cases) {
+    if (cur.find(b.name)) continue;
+    case_comparison r;
+    r.name = b.name;
+    r.family = b.family;
+    r.v = verdict::missing;
+    r.base_median_s = b.median_s;
+    const bool excluded = cur.lists_selection && !cur.selected.count(b.name);
+    r.lost = !excluded && b.status == case_status::ok;
+    r.note = excluded ? "not selected by the current run" : "no result in the current run";
+    out.cases.push_back(r);
+  }
+  note_unnormalized(cur, out);
+  if (const std::size_t n = out.lost())
+    out.header_notes.push_back(fmt::format("{} case(s) lost: failed their check now, or missing although selected (this fails the comparison)", n));
+  for (const auto& [ratios, into] : {std::pair{&log_ratios, &out.family_geomean}, std::pair{&log_ratios_not_gated, &out.family_geomean_not_gated}})
+    for (auto& [family, logs] : *ratios) {
+      double sum = 0;
+      for (double l : logs) sum += l;
+      (*into)[family] = std::exp(sum / double(logs.size()));
+    }
+  return out;
+}
+
+}  // namespace cudabench

@@ -1,0 +1,119 @@
+// Baseline against current: a verdict per case from a test (the rank test, or the medians against a learned
+// gate's drift) and the gate, plus run-level checks.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/gates.hpp"
+#include "results/results.hpp"
+
+namespace cudabench {
+
+/// inconclusive: tested, too noisy to tell; not_gated: reported with its change, never tested, never failing;
+/// machine_differs: a `limits` case moved beyond its gate (the machine changed, not the code; never failing).
+enum class verdict { regression, improvement, unchanged, inconclusive, not_gated, machine_differs, new_case, missing, failed, skipped };
+const char* to_string(verdict v);
+/// Every verdict, in the order reports count them.
+inline constexpr verdict all_verdicts[] = {verdict::regression, verdict::improvement,     verdict::unchanged,
+                                           verdict::inconclusive, verdict::not_gated,    verdict::machine_differs,
+                                           verdict::new_case,   verdict::missing,       verdict::failed,
+                                           verdict::skipped};
+
+/// Defaults chosen from A/A runs on an H100 (docs/validation.md says how).
+struct compare_settings {
+  double threshold = 0.05;       ///< relative median change that matters for device-bound cases (5%)
+  /// The same for host-bound cases (CPU baselines, pageable/managed copies, host merges). Unset: they are
+  /// reported but never gate, because on the H100 VM their medians moved by up to 5x between runs.
+  std::optional<double> host_threshold;
+  double noise_floor = 3;        ///< without a learned gate, a change must also exceed this many times the samples' CV
+  double alpha = 0.01;           ///< significance level of the Mann-Whitney U test
+  bool allow_device_mismatch = false;
+  bool allow_build_mismatch = false;  ///< compare runs whose cases were built differently (a note instead of a refusal)
+  bool allow_preset_mismatch = false; ///< compare runs of different presets (a note instead of a refusal)
+  /// Gates learned from history (gates.hpp): a device-bound case's learned gate replaces `threshold` for it.
+  std::shared_ptr<const gate_table> gates;
+  /// Unset gates: whether the gates file kept beside the baseline (X.json -> X.gates.json) is read when present
+  /// (false: --gates none).
+  bool gates_beside_baseline = true;
+};
+
+/// A timeline metric of a case traced in both runs (--trace). Informational: it never decides a verdict.
+struct timeline_change {
+  std::string metric;
+  double base = 0, cur = 0;
+  /// Worth showing: a fraction moved by 0.1 or more, a count changed, a duration moved by 10% and 5 us or
+  /// more, a bandwidth by 10% or more.
+  bool notable() const;
+};
+
+struct case_comparison {
+  std::string name;
+  std::string family;
+  verdict v = verdict::unchanged;
+  std::string method;        ///< "rank test", "medians vs drift of N runs", "threshold only (...)", "not gated"
+  double base_median_s = 0, cur_median_s = 0;
+  double change = 0;         ///< cur/base - 1
+  double base_noise = 0, cur_noise = 0;  ///< coefficient of variation of the repetitions
+  std::size_t base_n = 0, cur_n = 0;
+  std::optional<double> p_value;  ///< the test's; none where no test ran (one sample a side, aggregates, not gated)
+  /// The smallest change that would be flagged: max(gate, the test's detectable change); NaN where no test ran.
+  double detectable = 0;
+  /// The change this case had to exceed: its learned gate, else max(its class's threshold, noise floor x CV); infinite
+  /// for a case that is not gated, 0 where nothing was compared.
+  double gate = 0;
+  std::size_t gate_runs = 0; ///< the runs its learned gate came from; 0: the default threshold
+  /// Where the gate came from: "learned (N runs)", "default", or "" where the case has none.
+  std::string gate_origin() const;
+  std::string note;
+  /// Where both runs measured the case's control (normalize.hpp): its name, the change of its rate (cur/base
+  /// - 1; below 0: the current machine is slower there), and the case's change on the control's scale, which
+  /// is what the test and the gate judged. Unset where the change was judged as measured.
+  std::string control;
+  std::optional<double> control_change, normalized_change;
+  /// The change the verdict judged: the normalized one where there is one, else the measured one.
+  double judged_change() const { return normalized_change.value_or(change); }
+  std::vector<double> base_samples_s, cur_samples_s;
+  std::vector<timeline_change> timeline;  ///< metrics present on both sides
+  /// The case was lost: it failed its check now but passed in the baseline, or it is missing although the
+  /// current run selected it (or does not say what it selected). Fails the comparison like a regression.
+  bool lost = false;
+};
+
+struct comparison {
+  std::string base_source, cur_source;
+  std::string base_device, cur_device;
+  std::vector<std::string> header_notes;  ///< driver/runtime changes, injected slowdowns, ...
+  /// The recorded machine facts that differ between the runs (board, VBIOS, power limit, host CPU, ...);
+  /// empty where they match or either run did not record them.
+  std::vector<machine_difference> machine_differences;
+  /// Both runs recorded their board (uuid) and it is the same one.
+  bool same_board = false;
+  compare_settings settings;
+  std::vector<case_comparison> cases;
+  /// Geometric mean of cur/base per family, over its gated cases measured in both runs: a case that is not
+  /// gated (host-bound without --host-threshold, or declared) moves it no more than it moves a verdict.
+  std::map<std::string, double> family_geomean;
+  /// The same over each family's cases that are not gated, shown apart.
+  std::map<std::string, double> family_geomean_not_gated;
+
+  std::size_t count(verdict v) const;
+  bool has_regression() const { return count(verdict::regression) > 0; }
+  std::size_t lost() const;
+  /// What makes `compare` exit 1: a regression or a lost case.
+  bool failing() const { return has_regression() || lost() > 0; }
+};
+
+/// Why runs of presets `base` and `cur` cannot be compared ("different presets ('nightly' vs 'quick': ...)"), or ""
+/// when they can: the same preset, or a run that does not say its preset (foreign output).
+std::string preset_mismatch(const std::string& base, const std::string& cur);
+
+/// Compares two runs; throws input_error when the devices differ, or a run has no device description,
+/// and that is not allowed (allow_device_mismatch), and when the runs are of different presets and that is not
+/// allowed (allow_preset_mismatch).
+comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s);
+
+}  // namespace cudabench

@@ -1,0 +1,197 @@
+// Command lines read through the option table: parsing, the argv of --devices children, the wrapper's plan.
+#include "cli/option_table.hpp"
+#include "io/output_sink.hpp"
+
+#include <fmt/format.h>
+
+#include "io/format.hpp"
+
+namespace cudabench::app {
+
+option_token read_option(const std::vector<std::string>& args, std::size_t i) {
+  const std::string& a = args[i];
+  option_token t{.first = i, .last = i};
+  if (a.size() < 2 || a[0] != '-') {
+    t.positional = true;
+    t.value = a;
+    return t;
+  }
+  const auto eq = a.find('=');
+  t.name = a.substr(0, eq);
+  t.spec = find_option(t.name);
+  if (!t.spec) return t;
+  const bool has_value = eq != std::string::npos;
+  if (has_value) t.value = a.substr(eq + 1);
+  switch (t.spec->kind) {
+    case arity::flag:
+      if (has_value) throw usage_error(fmt::format("{} takes no value", t.name));
+      break;
+    case arity::benchmark:  // as Google Benchmark: a bare flag is true, a value is given with =
+      if (has_value) break;
+      if (!t.spec->placeholder.ends_with("true|false")) throw usage_error(fmt::format("{} needs a value ({}={})", t.name, t.name, t.spec->placeholder));
+      t.value = "true";
+      break;
+    case arity::value:
+      if (has_value) break;
+      // The next argument is its value, unless it is one of our options (a forgotten value): then say so
+      // rather than take an option as a file name. A value that starts like an option needs the = form.
+      if (i + 1 >= args.size() || (args[i + 1].rfind("--", 0) == 0 && find_option(args[i + 1].substr(0, args[i + 1].find('=')))))
+        throw usage_error(fmt::format("{} needs a value ({}={})", t.name, t.name, t.spec->placeholder));
+      t.value = args[i + 1];
+      t.last = i + 1;
+      break;
+  }
+  return t;
+}
+
+namespace {
+
+std::string supported_benchmark_flags() {
+  std::string list;
+  for (const option_spec& o : option_table())
+    if (o.kind == arity::benchmark) list += fmt::format("{}{}", list.empty() ? "" : ", ", o.name);
+  return list;
+}
+
+[[noreturn]] void refuse(const option_token& t, command cmd) {
+  if (!t.spec && t.name.rfind("--benchmark_", 0) == 0)
+    throw usage_error(fmt::format("{} is not supported by cudabench (supported: {})", printable(t.name), supported_benchmark_flags()));
+  if (!t.spec) throw usage_error(fmt::format("unknown option '{}'", printable(t.name)));
+  const std::string_view name = command_info(cmd).name.empty() ? std::string_view("a run") : command_info(cmd).name;
+  if (!t.spec->elsewhere.empty()) throw usage_error(fmt::format("{} is not an option of {}: {}", t.name, name, t.spec->elsewhere));
+  throw usage_error(fmt::format("{} is not an option of {}", t.name, name));
+}
+
+/// What the table's actions cannot check alone: --benchmark_out's format, and one use of standard output.
+void finish(parse_state& s) {
+  run_options& o = s.options;
+  if (s.benchmark_out_format && !s.benchmark_out) throw usage_error("--benchmark_out_format needs --benchmark_out=FILE");
+  if (s.benchmark_out && s.benchmark_out_format == "console") {
+    if (descriptor_named(*s.benchmark_out) == 1)
+      throw usage_error("--benchmark_out=- --benchmark_out_format=console: the table is on standard output already");
+    o.console_out_path = s.benchmark_out;
+  } else if (s.benchmark_out) {
+    const bool csv = s.benchmark_out_format.value_or("json") == "csv";
+    std::optional<std::string>& taken = csv ? o.benchmark_csv_path : o.json_path;
+    if (!csv && taken == "-" && *s.benchmark_out != "-") {  // JSON on standard output and in the file, as Google Benchmark
+      o.json_stdout_too = true;
+      taken.reset();
+    }
+    if (taken && *taken != *s.benchmark_out)  // one place for each format: the other would be dropped without a word
+      throw usage_error(fmt::format("--benchmark_out={} and {} both ask for the {} results; cudabench writes them to one place",
+                                    printable(*s.benchmark_out),
+                                    *taken != "-" ? "--json " + printable(*taken)
+                                    : csv         ? std::string("--benchmark_format=csv")
+                                                  : std::string("--benchmark_format=json (or --json -)"),
+                                    csv ? "CSV" : "JSON"));
+    taken = s.benchmark_out;
+  }
+  if (o.profile) o.watchdog_s = 0;  // a profiler sees the cases in the process it started
+  if (o.profiler && !o.profile_plan)
+    throw usage_error(fmt::format("--{} starts a profiler, which the cudabench-run wrapper does (./run_bench runs the binary "
+                                  "through it: cudabench-run BINARY --{} ...)", *o.profiler, *o.profiler));
+  std::string on_stdout;  // what already writes to standard output
+  if (s.cmd == command::report && o.format != "text") on_stdout = "--format=" + o.format;
+  if (o.benchmark_csv_path && descriptor_named(*o.benchmark_csv_path) == 1) on_stdout = "--benchmark_format=csv";
+  if (o.json_stdout_too) on_stdout = "--benchmark_format=json";
+  for (const option_spec& spec : option_table()) {
+    if (!spec.output || !takes(spec.commands, s.cmd)) continue;
+    const std::optional<std::string>& path = o.*spec.output;
+    if (!path || descriptor_named(*path) != 1) continue;
+    if (!on_stdout.empty()) throw usage_error(fmt::format("{} and {} {} cannot both use standard output", on_stdout, spec.name, *path));
+    on_stdout = fmt::format("{} {}", spec.name, *path);
+  }
+}
+
+bool asks_for_help(const std::vector<std::string>& args) {
+  for (const std::string& a : args)
+    if (a == "-h" || a == "--help") return true;
+  return false;
+}
+
+}  // namespace
+
+command_line parse_command_line(command cmd, const std::vector<std::string>& args) {
+  command_line cl;
+  run_options& o = cl.options;
+  if (asks_for_help(args)) {  // --help wins over anything else on the line
+    o.help = true;
+    for (const std::string& a : args) o.profile_plan = o.profile_plan || a == "--profile-plan";
+    return cl;
+  }
+  parse_state state{.options = o, .cmd = cmd};
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const option_token t = read_option(args, i);
+    i = t.last;
+    if (t.positional && cmd == command::run)
+      throw usage_error(fmt::format("unknown command '{}' (the commands are {}; options start with --)", printable(t.value),
+                                    command_names("and")));
+    if (t.positional) {
+      cl.inputs.push_back(t.value);
+      continue;
+    }
+    if (!t.spec || !takes(t.spec->commands, cmd)) refuse(t, cmd);
+    t.spec->apply(state, *t.spec, t.value);
+  }
+  finish(state);
+  const command_spec& info = command_info(cmd);
+  if (cmd == command::bisect && !cl.inputs.empty())
+    throw usage_error(fmt::format("bisect takes no argument '{}' (the benchmark binary's arguments follow --)", printable(cl.inputs[0])));
+  if (cmd != command::run && (info.more_inputs ? cl.inputs.size() < info.input_count : cl.inputs.size() != info.input_count))
+    throw usage_error(fmt::format("{} expects {}{} file argument(s) ({}), got {}", info.name, info.more_inputs ? "at least " : "",
+                                  info.input_count, info.inputs, cl.inputs.size()));
+  if (cmd == command::run && o.gates_path && !o.compare_to)
+    throw usage_error("--gates is the gates of a comparison: it needs --compare-to");
+  return cl;
+}
+
+run_options parse_run_options(const std::vector<std::string>& args) { return parse_command_line(command::run, args).options; }
+
+std::vector<std::string> child_arguments(const std::vector<std::string>& args, int device, const std::string& json) {
+  std::vector<std::string> out;
+  const std::string suffix = ".dev" + std::to_string(device);
+  auto with_suffix = [&](const std::string& path) {
+    if (path == "-") return path;
+    const auto slash = path.rfind('/'), dot = path.rfind('.');
+    return dot == std::string::npos || (slash != std::string::npos && dot < slash) ? path + suffix
+                                                                                   : path.substr(0, dot) + suffix + path.substr(dot);
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const option_token t = read_option(args, i);
+    i = t.last;
+    const in_child rule = t.spec ? t.spec->child : in_child::keep;
+    if (rule == in_child::replace) continue;
+    if (rule == in_child::suffix) out.push_back(fmt::format("{}={}", t.spec->name, with_suffix(t.value)));
+    else out.insert(out.end(), args.begin() + std::ptrdiff_t(t.first), args.begin() + std::ptrdiff_t(t.last) + 1);
+  }
+  out.push_back("--device=" + std::to_string(device));
+  out.push_back("--json=" + json);
+  return out;
+}
+
+std::string profile_plan(const std::vector<std::string>& args) {
+  const run_options o = parse_run_options(args);
+  std::vector<std::string> whole, per_case;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const option_token t = read_option(args, i);
+    i = t.last;
+    const std::string_view name = t.spec ? t.spec->name : "";
+    if (name == "--nsys" || name == "--ncu" || name == "--profile-plan") continue;
+    for (std::size_t k = t.first; k <= t.last; ++k) {
+      whole.push_back(args[k]);
+      if (!t.spec || !t.spec->whole_run) per_case.push_back(args[k]);
+    }
+  }
+  std::string plan;
+  auto field = [&](const std::string& f) { plan += f, plan += '\0'; };
+  field(o.profiler.value_or("none"));
+  field(o.preset);
+  field(o.json_path && *o.json_path != "-" ? *o.json_path : "");
+  for (const auto* list : {&whole, &per_case}) {
+    field(std::to_string(list->size()));
+    for (const std::string& a : *list) field(a);
+  }
+  return plan;
+}
+
+}  // namespace cudabench::app

@@ -1,0 +1,141 @@
+// The one table of command-line options: each option once, with its arity, validation, help and the commands
+// that take it. Parsing, --help, the argv of --devices children, the profiling wrapper's plan and the
+// options reference in the docs are all made from it.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cli/options.hpp"
+
+namespace cudabench::app {
+
+/// The commands that take options: `run` is the suite binary (and a user's binary linked with cudabench::main).
+enum class command : unsigned { run = 1u << 0, compare = 1u << 1, report = 1u << 2, trend = 1u << 3, gates = 1u << 4,
+                                bisect = 1u << 5, fleet = 1u << 6 };
+using command_set = unsigned;
+constexpr command_set operator|(command a, command b) { return unsigned(a) | unsigned(b); }
+constexpr command_set operator|(command_set a, command b) { return a | unsigned(b); }
+constexpr bool takes(command_set set, command c) { return (set & unsigned(c)) != 0; }
+
+/// How an option takes its value.
+enum class arity {
+  flag,       ///< --name, no value
+  value,      ///< --name=VALUE or --name VALUE
+  benchmark,  ///< Google Benchmark's form: --benchmark_name=VALUE only; a bare --benchmark_name means "true"
+};
+
+/// What becomes of an option in the argv of one --devices child process.
+enum class in_child {
+  keep,     ///< passed as given
+  suffix,   ///< an output file: FILE.json becomes FILE.devN.json
+  replace,  ///< left out; the child gets its own --device=N and --json=FILE
+};
+
+/// Where the parse of one command line stands; the options' actions write into it.
+struct parse_state {
+  run_options& options;
+  command cmd;
+  std::optional<std::string> benchmark_out, benchmark_out_format;  ///< resolved into --json / --csv at the end
+};
+
+struct option_spec;
+/// Validates `value` ("" for a flag) and stores it; throws usage_error naming the option.
+using option_action = void (*)(parse_state&, const option_spec&, const std::string& value);
+
+struct option_spec {
+  std::string_view name;         ///< "--filter"
+  std::string_view alias;        ///< "-h", or empty
+  arity kind = arity::value;
+  std::string_view placeholder;  ///< what the value is, as help shows it ("REGEX"); empty for a flag
+  command_set commands = 0;      ///< the commands that take it
+  option_action apply = nullptr;
+  /// An output file: `-` is standard output (at most one output of a command may be `-`), and the field of
+  /// run_options it fills.
+  std::optional<std::string> run_options::*output = nullptr;
+  in_child child = in_child::keep;
+  bool whole_run = false;        ///< left out of each per-case run the cudabench-run wrapper starts under --ncu
+  std::string_view elsewhere;    ///< said to a command that does not take it: what to use instead
+  std::string_view help;
+};
+
+/// Every option, in the order --help lists them.
+std::span<const option_spec> option_table();
+
+/// The option called `name` (or with that alias), or nullptr.
+const option_spec* find_option(std::string_view name);
+
+/// One command: its name, how it is called and what it does.
+struct command_spec {
+  command cmd;
+  std::string_view name;       ///< "compare"; "" for run
+  std::string_view inputs;     ///< the positional arguments as usage shows them ("BASELINE.json CURRENT.json")
+  std::size_t input_count;
+  std::string_view about;
+  std::string_view exit_status;
+  bool more_inputs = false;    ///< input_count or more positional arguments
+};
+const command_spec& command_info(command c);
+/// compare, report, trend, gates, bisect or fleet by name; nothing for anything else.
+std::optional<command> command_by_name(std::string_view name);
+/// Every command, in the order help and the docs list them (run first).
+std::span<const command_spec> command_table();
+/// The named commands as a list for a message: "compare, report, trend, gates or bisect" (`last` "or"/"and").
+std::string command_names(std::string_view last);
+/// "./run_bench" or "./run_bench compare": how messages and usage name the command.
+std::string command_title(command c);
+
+/// One argument of a command line as the table reads it: an option (spec set, with its value), or a
+/// positional argument (spec null, positional true), or an unknown option (spec null, positional false).
+struct option_token {
+  const option_spec* spec = nullptr;
+  bool positional = false;
+  std::string name;                 ///< the option as typed, without its value
+  std::string value;                ///< "" for a flag; "true" for a bare --benchmark_ flag
+  std::size_t first = 0, last = 0;  ///< the argv items it spans
+};
+/// Reads the argument at args[i]; throws usage_error when an option lacks its value or a flag has one.
+option_token read_option(const std::vector<std::string>& args, std::size_t i);
+
+/// A command line parsed by the table: the options, and the positional arguments (compare, report, trend, gates, fleet).
+struct command_line {
+  run_options options;
+  std::vector<std::string> inputs;
+};
+/// Parses `args` (without argv[0], and for the named commands without the command's name) for `cmd`.
+/// -h/--help anywhere wins (options.help, nothing else checked). Throws usage_error with a one-line message.
+command_line parse_command_line(command cmd, const std::vector<std::string>& args);
+
+/// What the options' help shows as examples ({filter}, {sizes}, {axis} in the table): the suite's families by
+/// default, as the docs show them; a binary's --help gives its own (help_examples_for, runner.cpp).
+struct help_examples {
+  std::string filter = "conv2d, image/pinned";
+  std::string sizes = "--sizes=conv2d=2048,8192";
+  std::string axis = "--axis=dot.streams=2,4";
+  /// The runner's --help ends with `families_title` and a line per family: its name and case count, and
+  /// its description (none in the docs, which describe the suite's families themselves).
+  std::string families_title;
+  std::vector<std::pair<std::string, std::string>> families;
+};
+
+/// --help of `cmd`, made from the table, with `ex`'s examples.
+std::string command_help(command cmd, const help_examples& ex = {});
+/// cudabench-report --help: its commands and where their options are listed.
+std::string commands_overview();
+
+/// The options reference (Markdown) of every command, for docs/reference.md's options block.
+std::string options_reference_markdown();
+/// A compact table of each command's options, for README.md's options block.
+std::string options_summary_markdown();
+
+/// What the cudabench-run wrapper needs of a command line, each field ended by a NUL byte: the profiler
+/// ("nsys", "ncu" or "none"), the preset, the --json file ("" when none), then the count and the items of the
+/// binary's own arguments (without --nsys/--ncu), then the count and the items of each per-case profiled
+/// run's arguments (without the filters, the outputs and the baseline options of the whole run).
+std::string profile_plan(const std::vector<std::string>& args);
+
+}  // namespace cudabench::app

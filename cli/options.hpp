@@ -1,0 +1,111 @@
+// What a command line asks for (run_options), and the value parsers the option table's actions use.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/errors.hpp"
+#include "measure/pattern.hpp"
+
+namespace cudabench::app {
+
+struct run_options {
+  std::string filter = ".";
+  std::optional<std::string> json_path;
+  std::optional<std::string> trace_path;     ///< --trace=FILE: Chrome trace-event JSON of traced samples
+  bool list = false;
+  bool limits = false;                       ///< --limits: the limits family runs alongside the selected cases
+  bool help = false;
+  std::string preset = "quick";
+  std::optional<int> repetitions;
+  std::optional<int> rounds;                 ///< --rounds: worker processes the repetitions are spread over
+  std::optional<bool> random_interleaving;   ///< --benchmark_enable_random_interleaving
+  std::optional<std::uint64_t> shuffle_seed; ///< --shuffle-seed: the seed of the rounds' case orders
+  std::string rounds_for = "gated";          ///< --rounds-for: the cases the rounds spread (gated or all)
+  bool list_names_only = false;              ///< --benchmark_list_tests: names only, as Google Benchmark lists
+  std::optional<double> min_time_s;          ///< --benchmark_min_time: least measured time per repetition
+  std::optional<double> warmup_s;            ///< --benchmark_min_warmup_time
+  std::optional<std::string> time_unit;      ///< --benchmark_time_unit: ns, us, ms or s for every row and the table
+  bool report_aggregates_only = false;       ///< --benchmark_report_aggregates_only: no repetition rows where aggregates are
+  bool display_aggregates_only = false;      ///< --benchmark_display_aggregates_only (the table shows medians either way)
+  bool counters_tabular = false;             ///< --benchmark_counters_tabular: every counter a column in the table
+  std::optional<std::string> benchmark_csv_path;  ///< --benchmark_out_format=csv / --benchmark_format=csv: Google Benchmark's CSV
+  std::vector<std::pair<std::string, std::string>> context;  ///< --benchmark_context=KEY=VALUE: top-level context keys
+  bool json_stdout_too = false;              ///< --benchmark_format=json with --benchmark_out=FILE: JSON on standard output too
+  std::optional<std::string> console_out_path;  ///< --benchmark_out_format=console: the table written to this file
+  std::optional<bool> color;                 ///< --benchmark_color: the table's colour (unset: auto, on a terminal)
+  std::optional<std::string> compare_to;     ///< a baseline file, or "auto"
+  bool save_baseline = false;
+  std::optional<double> threshold_pct;
+  std::optional<double> host_threshold_pct;
+  std::optional<double> noise_floor;
+  std::optional<double> alpha;
+  bool allow_device_mismatch = false;
+  bool allow_build_mismatch = false;       ///< compare runs whose cases were built differently
+  bool allow_preset_mismatch = false;      ///< compare runs of different presets
+  std::optional<std::string> gates_path;     ///< --gates=FILE|none: the learned gates a comparison uses
+  std::optional<std::string> gates_out;      ///< gates --out=FILE
+  std::optional<double> gate_floor_pct;      ///< gates --floor
+  std::optional<double> gate_k;              ///< gates --k
+  std::optional<int> gate_min_runs;          ///< gates --min-runs
+  std::optional<std::string> md_path, html_path, verdict_path, csv_path;
+  int device = 0;
+  bool quiet = false;    ///< no "[i/N] case" progress lines on standard error, no [i/N] in the table
+  bool verbose = false;  ///< the table names each skipped case under its reason
+  bool profile = false;  ///< under a profiler: a few clean samples per case, one repetition
+  bool no_blocking_kernel = false;  ///< do not hold the stream while a sample's work is queued
+  std::optional<std::string> inject_regex;  ///< --inject-slowdown=REGEX:PCT (validation runs only)
+  double inject_pct = 0;
+  std::string cache = "declared";           ///< declared | hot | cold: L2 state of GPU cases
+  std::optional<std::string> devices;       ///< --devices=all|0,2: one process per device, results merged
+  std::map<std::string, std::vector<std::int64_t>> sizes;  ///< --sizes=FAMILY=N,N,...: a family's sizes
+  std::map<std::string, std::vector<std::int64_t>> axes;   ///< --axis=FAMILY.AXIS=V,V,...: by "FAMILY.AXIS"
+  std::string baseline_dir = "reports/baselines";           ///< where --save-baseline and --compare-to=auto look
+  /// --watchdog: the cases run in a worker process; one that makes no progress for this long is killed and
+  /// failed, one that loses the CUDA context or dies is failed, and the rest go on in a fresh worker.
+  /// 0 (--watchdog=off): the cases run in this process, with no such protection.
+  double watchdog_s = 300;
+  std::size_t hold = 3;                     ///< trend --hold: runs a step must hold for
+  std::string format = "text";              ///< report --format: text, gab or bmf
+  std::optional<std::string> reference;     ///< fleet --reference: the model the ratios divide by
+  std::optional<std::string> profiler;      ///< --nsys / --ncu: "nsys" or "ncu" (the cudabench-run wrapper starts it)
+  bool profile_plan = false;                ///< --profile-plan: print what the cudabench-run wrapper needs, then exit
+  bool filter_given = false;                ///< --filter was given (bisect requires it)
+  std::optional<std::string> good, bad;     ///< bisect --good / --bad: the revisions at each end
+  std::optional<std::string> build_command; ///< bisect --build: the shell command that builds a revision
+  std::optional<std::string> binary;        ///< bisect --binary: the benchmark binary, relative to the worktree
+  int processes = 2;                        ///< bisect --processes: benchmark processes per measured revision
+  std::optional<double> time_limit_s;       ///< bisect --time-limit
+  std::optional<std::string> ends_dir;      ///< bisect --ends: measure the two ends only, their results written there
+};
+
+/// The device ordinals of a --devices value ("all" or "0,2") for a machine with `count` devices;
+/// throws usage_error naming what is wrong (an ordinal that does not exist, a malformed list, no device).
+std::vector<int> parse_device_list(const std::string& spec, int count);
+
+/// The arguments of the child process that runs `args` on one device, by the option table: --devices,
+/// --device, --json and --benchmark_out(_format) are replaced (--device=N, --json=JSON), and the other outputs
+/// (--md, --html, --csv, --verdict, --trace) get a ".devN" suffix.
+std::vector<std::string> child_arguments(const std::vector<std::string>& args, int device, const std::string& json);
+
+/// Parses one --sizes value, "FAMILY=N,N,..." (positive whole numbers), into `into`; throws usage_error.
+void parse_sizes(const std::string& spec, std::map<std::string, std::vector<std::int64_t>>& into);
+/// Parses one --axis value, "FAMILY.AXIS=V,V,..." (positive whole numbers), into `into` by "FAMILY.AXIS".
+void parse_axis(const std::string& spec, std::map<std::string, std::vector<std::int64_t>>& into);
+
+/// Compiles a regular expression the user gave `option` (--filter, --inject-slowdown) in RE2 syntax, matched
+/// in linear time: at most 1,000 characters, else (or when invalid) usage_error naming the option.
+name_pattern user_regex(const std::string& pattern, const std::string& option);
+
+/// Parses the runner's arguments (without argv[0]) through the option table; throws usage_error on anything
+/// it does not know.
+run_options parse_run_options(const std::vector<std::string>& args);
+
+/// Parses a whole number or a percentage; `what` names the option in the error.
+int parse_int(const std::string& text, const std::string& what, int lo, int hi);
+double parse_double(const std::string& text, const std::string& what, double lo, double hi);
+
+}  // namespace cudabench::app

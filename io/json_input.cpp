@@ -1,0 +1,68 @@
+// A JSON text read in pieces: the one-pass checks, and the file read as the parser advances.
+#include "io/json_input.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "io/errors.hpp"
+
+namespace cudabench {
+
+void json_text_scan::feed(std::string_view piece) {
+  for (const char ch : piece) {
+    if (in_string_) {
+      if (escaped_) escaped_ = false;
+      else if (ch == '\\') escaped_ = true;
+      else if (ch == '"') in_string_ = false;
+      nul_ = nul_ || ch == '\0';
+      continue;
+    }
+    // JSON's literals outside strings are true, false and null, and an exponent's e: none has an N, an I or
+    // an i, and an n begins "null" only. Anything else is a bare word (NaN, nan, inf, Infinity) or invalid.
+    if (after_n_ && ch != 'u') bare_words_ = true;
+    after_n_ = ch == 'n';
+    switch (ch) {
+      case '"': in_string_ = true; break;
+      case '[': case '{': deepest_ = std::max(deepest_, ++depth_); break;
+      case ']': case '}': if (depth_ > 0) --depth_; break;
+      case 'N': case 'I': case 'i': bare_words_ = true; break;
+      case '\0': nul_ = true; break;
+      default: break;
+    }
+  }
+}
+
+namespace {
+constexpr std::size_t piece_bytes = std::size_t(1) << 20;
+}  // namespace
+
+file_pieces::file_pieces(int fd, std::string name, std::uint64_t size) : fd_(fd), name_(std::move(name)), size_(size) {
+  buffer_.resize(piece_bytes);
+}
+
+bool file_pieces::fill() {
+  if (pos_ < len_) return true;
+  pos_ = len_ = 0;
+  while (read_ < size_) {
+    const std::size_t want = std::size_t(std::min<std::uint64_t>(buffer_.size(), size_ - read_));
+    const ssize_t n = ::read(fd_, buffer_.data(), want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw input_error(name_ + ": read failed: " + std::strerror(errno));
+    if (n == 0) return false;  // shorter than it was: the parser meets the end where the text stops
+    read_ += std::uint64_t(n);
+    len_ = std::size_t(n);
+    return true;
+  }
+  return false;
+}
+
+void file_pieces::rewind() {
+  if (::lseek(fd_, 0, SEEK_SET) != 0) throw input_error(name_ + ": cannot read it again: " + std::strerror(errno));
+  read_ = 0;
+  pos_ = len_ = 0;
+}
+
+}  // namespace cudabench

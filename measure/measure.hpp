@@ -1,0 +1,97 @@
+// The case driver: builds and checks a case's fixture, measures it, and records the results in memory.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cudabench/fixture.hpp"
+#include "cudabench/presets.hpp"
+#include "results/device_info.hpp"
+#include "measure/pattern.hpp"
+#include "results/results_model.hpp"
+
+namespace cudabench {
+
+class trace_recorder;
+
+/// How cases are measured beyond the preset: forced cache state, injected slowdown.
+struct measure_settings {
+  std::optional<cache_state> cache_override;
+  std::optional<std::string> inject_regex;
+  double inject_pct = 0;
+  double throttle_fraction = 0.75;  ///< samples with the SM clock under this fraction of its peak are discarded
+  /// Hold the stream until a sample's work is queued, so launch latency stays out of the timed region
+  /// (off under profilers, which serialise launches, and with --no-blocking-kernel).
+  bool hold_stream = true;
+  /// --trace: after a case's last repetition, one more sample runs traced (not timed) into this recorder.
+  trace_recorder* tracer = nullptr;
+  /// Check a fresh fixture's result against its reference; off in the later rounds of a run, whose first
+  /// round checked every case on its own fresh random input.
+  bool check = true;
+};
+
+/// What sampling a CPU case gave: the per-run times of its samples and how it stopped.
+struct cpu_samples {
+  std::vector<double> seconds;  ///< one per sample: a batch's time divided by its size
+  std::string stop;             ///< "noise" or "time_cap"
+  int batch = 1;                ///< runs per sample (tiny cases are timed over a batch)
+  double cpu_per_run_s = 0;     ///< host CPU time per run over the measurement
+  bool injected = false;
+};
+
+/// Warms up and samples a CPU fixture under `policy` (host clock). `already_warm_s` counts towards the
+/// warm-up (the verification run of a fresh fixture); `inject_pct` adds busy time as --inject-slowdown does.
+/// Each sample costs O(1), and sampling stops at policy.max_time_s or policy.max_samples at the latest.
+cpu_samples sample_cpu(fixture& fx, const sampling_policy& policy, double already_warm_s = 0, double inject_pct = 0);
+
+/// How Google Benchmark saw a case end (its run data): ok, skipped with the reason, or failed with it.
+struct reported_outcome {
+  case_status status = case_status::ok;
+  std::string message;
+};
+reported_outcome outcome_of(const benchmark::BenchmarkReporter::Run& run);
+
+class case_driver {
+ public:
+  case_driver(const device_info& device, const preset& p, measure_settings settings = {});
+  ~case_driver();
+  case_driver(const case_driver&) = delete;
+  case_driver& operator=(const case_driver&) = delete;
+
+  /// The body of every registered case: one call per repetition.
+  void run(benchmark::State& st, const case_def& c);
+
+  /// Everything measured so far, by case name.
+  const std::map<std::string, case_result>& results() const { return results_; }
+
+ private:
+  struct gpu_state;
+  fixture& fixture_for(const case_def& c);
+  std::vector<double> measure_gpu(fixture& fx, const case_def& c, repetition& rep);
+  std::vector<double> measure_cpu(fixture& fx, const case_def& c, repetition& rep);
+  case_timeline trace_sample(fixture& fx, const case_def& c);
+  cache_state cache_of(const case_def& c) const { return settings_.cache_override.value_or(c.cache); }
+  bool injected(const case_def& c) const;
+  void skip(benchmark::State& st, const std::string& name, const std::string& why);
+  void fail(benchmark::State& st, const std::string& name, const std::string& why);
+
+  const device_info& device_;
+  const preset& preset_;
+  measure_settings settings_;
+  std::unique_ptr<gpu_state> gpu_;
+  std::string cached_name_;
+  std::unique_ptr<fixture> cached_;
+  double fresh_run_s_ = 0;  ///< duration of the verification run of a just-built fixture (counts as warm-up)
+  double setup_s_ = 0, check_s_ = 0;  ///< host time to build, and to run and check, the fixture just built (0: reused)
+  std::map<std::string, case_result> results_;
+  std::set<std::string> unheld_;  ///< cases whose queued work turned out to wait on the host
+  std::optional<name_pattern> inject_pattern_;  ///< --inject-slowdown's pattern, compiled once
+};
+
+}  // namespace cudabench

@@ -1,0 +1,208 @@
+// The --trace recorder: host ranges through the range observer, GPU operations through CUPTI's activity API.
+#include "measure/trace_recorder.hpp"
+
+#include <cupti.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <ctime>
+
+#include "cudabench/cuda_check.hpp"
+
+namespace cudabench {
+
+// The CUPTI member of the error-check family (see cuda_check.hpp).
+inline void check(CUptiResult r, const char* call, const char* file, int line) {
+  if (r == CUPTI_SUCCESS) return;
+  const char* text = nullptr;
+  if (cuptiGetResultString(r, &text) != CUPTI_SUCCESS || !text) text = "unknown CUPTI error";
+  throw_status("CUPTI", r, text, call, file, line);
+}
+inline void check_nothrow(CUptiResult r, const char* call, const char* file, int line) noexcept {
+  if (r == CUPTI_SUCCESS) return;
+  const char* text = nullptr;
+  if (cuptiGetResultString(r, &text) != CUPTI_SUCCESS || !text) text = "unknown CUPTI error";
+  log_status("CUPTI", r, text, call, file, line);
+}
+
+namespace {
+constexpr CUpti_ActivityKind recorded_kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                                 CUPTI_ACTIVITY_KIND_MEMSET};
+constexpr std::size_t buffer_bytes = 4u << 20;
+
+std::atomic<trace_recorder*> active_recorder{nullptr};
+
+/// Per host thread: its number in the trace (in order of first range, so the driving thread is 0) and the
+/// ranges it has open.
+std::atomic<std::uint32_t> next_thread{0};
+struct thread_ranges {
+  std::uint32_t id = next_thread.fetch_add(1);
+  std::vector<host_range> open;
+};
+thread_ranges& this_thread() {
+  thread_local thread_ranges t;
+  return t;
+}
+
+const char* copy_direction(std::uint8_t kind) {
+  switch (kind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return "HtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return "DtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return "DtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return "HtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return "PtoP";
+    default: return "other";
+  }
+}
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(ACTIVITY_RECORD_ALIGNMENT, buffer_bytes));
+  *size = *buffer ? buffer_bytes : 0;
+  *max_records = 0;  // as many as fit
+}
+
+void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+  std::vector<device_op> ops;
+  CUpti_Activity* record = nullptr;
+  while (buffer && cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+    device_op o;
+    switch (record->kind) {
+      case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      case CUPTI_ACTIVITY_KIND_KERNEL: {
+        const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+        o = {device_op::kind::kernel, int(k->deviceId), k->streamId, k->start, k->end, 0, "", demangle(k->name)};
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+        o = {device_op::kind::memcpy, int(m->deviceId), m->streamId, m->start, m->end, m->bytes, copy_direction(m->copyKind), ""};
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMSET: {
+        const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+        o = {device_op::kind::memset, int(m->deviceId), m->streamId, m->start, m->end, m->bytes, "", ""};
+        break;
+      }
+      default: continue;
+    }
+    ops.push_back(std::move(o));
+  }
+  std::free(buffer);
+  if (trace_recorder* r = active_recorder.load()) r->add_ops(std::move(ops));
+}
+}  // namespace
+
+std::uint64_t trace_recorder::now() noexcept {
+  timespec ts{};
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return std::uint64_t(ts.tv_sec) * 1000000000u + std::uint64_t(ts.tv_nsec);
+}
+
+trace_recorder::trace_recorder() {
+  log_.origin_ns = now();
+  active_recorder.store(this);
+  current_range_observer().store(this, std::memory_order_release);
+}
+
+trace_recorder::~trace_recorder() {
+  current_range_observer().store(nullptr, std::memory_order_release);
+  if (recording_)
+    for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK_NOTHROW(cuptiActivityDisable(k));
+  if (cupti_started_) CB_CHECK_NOTHROW(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  active_recorder.store(nullptr);
+}
+
+bool trace_recorder::start_cupti() {
+  if (cupti_started_) return true;
+  if (!problem_.empty()) return false;
+  try {
+    // CUPTI keeps its own clock: CLOCK_REALTIME on Linux, which now() reads too.
+    CB_CHECK(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed));
+    // Enable once here, so a CUPTI that cannot record fails now, with its reason, rather than mid-sample.
+    for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityEnable(k));
+    for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityDisable(k));
+    cupti_started_ = true;
+  } catch (const cuda_error& e) {
+    problem_ = e.what();
+  }
+  return cupti_started_;
+}
+
+void trace_recorder::begin_sample(bool device) {
+  if (recording_) CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));  // what ran since the last sample
+  {
+    std::lock_guard lock(mutex_);
+    pending_.clear();
+    sample_first_range_ = log_.ranges.size();
+  }
+  if (device && !recording_ && start_cupti()) {
+    for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityEnable(k));
+    recording_ = true;
+  }
+  sampling_ = true;
+}
+
+case_timeline trace_recorder::end_sample(std::uint64_t begin, std::uint64_t end) {
+  sampling_ = false;
+  if (recording_) CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  case_timeline t;
+  t.begin_ns = begin;
+  t.end_ns = end;
+  std::lock_guard lock(mutex_);
+  t.ops = std::move(pending_);
+  pending_.clear();
+  std::stable_sort(t.ops.begin(), t.ops.end(), [](const device_op& a, const device_op& b) { return a.start_ns < b.start_ns; });
+  for (std::size_t i = sample_first_range_; i < log_.ranges.size(); ++i)
+    if (log_.ranges[i].category == "phase") t.ranges.push_back(log_.ranges[i]);
+  log_.ranges.resize(sample_first_range_);  // only phases close inside a sample; keep() puts them back
+  t.metrics = metrics_of(t.ops);
+  return t;
+}
+
+void trace_recorder::stop() {
+  if (!recording_) return;
+  for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityDisable(k));
+  recording_ = false;
+  CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  std::lock_guard lock(mutex_);
+  pending_.clear();
+}
+
+void trace_recorder::keep(const case_timeline& t) {
+  std::lock_guard lock(mutex_);
+  log_.ops.insert(log_.ops.end(), t.ops.begin(), t.ops.end());
+  log_.ranges.insert(log_.ranges.end(), t.ranges.begin(), t.ranges.end());
+}
+
+void trace_recorder::add_ops(std::vector<device_op> ops) {
+  std::lock_guard lock(mutex_);
+  pending_.insert(pending_.end(), std::make_move_iterator(ops.begin()), std::make_move_iterator(ops.end()));
+}
+
+bool trace_recorder::opened(const char* name, const char* category) noexcept {
+  // Cases and stages are kept for the whole run; a fixture's phases only inside a traced sample (they open
+  // around every timed run, thousands of times per case).
+  if (!sampling_ && std::string_view(category) == "phase") return false;
+  try {
+    thread_ranges& t = this_thread();
+    t.open.push_back({name, category, t.id, int(t.open.size()), now(), 0});
+    return true;
+  } catch (...) {
+    return false;  // out of memory: the range goes unrecorded
+  }
+}
+
+void trace_recorder::closed() noexcept {
+  thread_ranges& t = this_thread();
+  if (t.open.empty()) return;
+  host_range r = std::move(t.open.back());
+  t.open.pop_back();
+  r.end_ns = now();
+  try {
+    std::lock_guard lock(mutex_);
+    log_.ranges.push_back(std::move(r));
+  } catch (...) {
+  }
+}
+
+}  // namespace cudabench
