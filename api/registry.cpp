@@ -118,6 +118,18 @@ family_builder& family_builder::add(const point& at, case_def c) {
   return *this;
 }
 
+namespace {
+/// The family's variant named "cpu" plays the "cpu" role unless the family named another.
+void default_cpu_reference(family_def& f, const std::vector<case_def>& cases) {
+  if (f.references.count("cpu")) return;
+  for (const case_def& c : cases)
+    if (c.family == f.name && c.variant == "cpu") {
+      f.references["cpu"] = {"cpu"};
+      return;
+    }
+}
+}  // namespace
+
 suite build_suite(const preset& p) {
   std::vector<registered_family> order = registrars();
   std::stable_sort(order.begin(), order.end(),
@@ -129,6 +141,7 @@ suite build_suite(const preset& p) {
     s.families.push_back(family_def{.name = r.name});
     family_builder b(s.families.back(), s.cases, p);
     r.fn(b);
+    default_cpu_reference(s.families.back(), s.cases);
   }
   check_command_line_axes(s, p);
   return s;

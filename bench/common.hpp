@@ -3,12 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cudabench/axes.hpp"
 #include "cudabench/cuda_handles.hpp"
 #include "cudabench/fixture.hpp"
 
@@ -42,6 +44,28 @@ double extra_work_fraction();
 /// The note a case that honours CUDABENCH_EXTRA_WORK records with its result while it is set ("" when not), so
 /// a run with extra work is never read as a clean one.
 std::string extra_work_note();
+
+/// Checks an n x n output at `count` sampled positions against reference_at(row, col, &mag), a double-precision
+/// value and the sum of the magnitudes of its terms: |got - want| <= rel_tolerance * mag + 1e-6. Every element
+/// must have been written. "" when all agree, else a line naming the first wrong `name(row, col)`.
+template <typename Reference>
+std::string check_sampled(const float* out, int n, int count, double rel_tolerance, const char* name, Reference&& reference_at) {
+  if (std::string unwritten = check_all_written(out, std::size_t(n) * n); !unwritten.empty()) return unwritten;
+  for (auto [r, c] : sampled_positions(n, count)) {
+    double mag = 0;
+    const double want = reference_at(r, c, &mag);
+    const double got = out[std::size_t(r) * n + c];
+    if (std::fabs(got - want) > rel_tolerance * mag + 1e-6) return fmt::format("{}({}, {}) is {:f}, want {:f}", name, r, c, got, want);
+  }
+  return {};
+}
+
+/// The element counts of the one-dimensional families that sweep the full range (histogram, reduce).
+inline cudabench::axis element_count_axis() {
+  return cudabench::size_axis(
+      "n", {{"quick", {1 << 20, 1 << 24}}, {"nightly", {1 << 20, 1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}},
+      max_elements);
+}
 
 /// [begin, end) of chunk i when n items are split into `parts` nearly equal chunks.
 inline std::pair<std::size_t, std::size_t> chunk(std::size_t n, int parts, int i) {

@@ -7,12 +7,10 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "bench/suite_order.hpp"
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
-#include "kernels/conv2d.cuh"
-#include "kernels/conv2d_cpu.hpp"
+#include "kernels/conv2d.hpp"
 #include "kernels/conv2d_cudnn.hpp"
 #include "kernels/device_fill.cuh"
 #include "support/host_data.hpp"
@@ -34,15 +32,8 @@ std::array<float, taps> random_mask(std::uint64_t seed) {
 
 /// Checks `out` (n x n) at sampled positions (corners included) and that every element was written.
 std::string check_conv(const float* in, const float* out, int n, const float* mask) {
-  if (std::string unwritten = bench::check_all_written(out, std::size_t(n) * n); !unwritten.empty()) return unwritten;
-  for (auto [r, c] : bench::sampled_positions(n, sampled_points)) {
-    double mag = 0;
-    const double want = kernels::conv2d_reference_at(in, n, mask, r, c, &mag);
-    const double got = out[std::size_t(r) * n + c];
-    if (std::fabs(got - want) > rel_tolerance * mag + 1e-6)
-      return "output (" + std::to_string(r) + ", " + std::to_string(c) + ") is " + std::to_string(got) + ", want " + std::to_string(want);
-  }
-  return {};
+  return bench::check_sampled(out, n, sampled_points, rel_tolerance, "output ",
+                              [&](int r, int c, double* mag) { return kernels::conv2d_reference_at(in, n, mask, r, c, mag); });
 }
 
 class conv_gpu final : public cudabench::fixture {
@@ -174,4 +165,4 @@ void register_conv2d(cudabench::family_builder& f) {
 
 }  // namespace
 
-CB_REGISTER_FAMILY(conv2d, register_conv2d, bench::suite_order::conv2d);
+CB_REGISTER_FAMILY(conv2d, register_conv2d);

@@ -6,12 +6,10 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "bench/suite_order.hpp"
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
-#include "kernels/histogram.cuh"
-#include "kernels/histogram_cpu.hpp"
+#include "kernels/histogram.hpp"
 #include "kernels/device_fill.cuh"
 #include "support/host_data.hpp"
 
@@ -37,7 +35,7 @@ class histogram_gpu final : public cudabench::fixture {
       d_partials_ = cudabench::device_buffer<unsigned>(std::size_t(histogram_bins) * histogram_config::shared_blocks);
       h_partials_ = cudabench::pinned_buffer<unsigned>(d_partials_.size());
     }
-    if (v == variant::cub) cub_ = std::make_unique<kernels::cub_histogram>(d_in_.get(), n, d_hist_.get());
+    if (v == variant::cub) cub_ = std::make_unique<kernels::cub_call>(kernels::cub_histogram(d_in_.get(), n, d_hist_.get()));
   }
   void run(cudaStream_t s) override {
     switch (v_) {
@@ -99,7 +97,7 @@ class histogram_gpu final : public cudabench::fixture {
   cudabench::device_buffer<int> d_in_;
   cudabench::device_buffer<unsigned> d_hist_, d_partials_;
   cudabench::pinned_buffer<unsigned> h_partials_;
-  std::unique_ptr<kernels::cub_histogram> cub_;
+  std::unique_ptr<kernels::cub_call> cub_;
   std::optional<double> lost_;  ///< counts the race lost, once verify() has counted them
 };
 
@@ -132,17 +130,13 @@ void register_histogram(cudabench::family_builder& f) {
   f.describe("256-bin histogram of ints uniform in [0, 256); the input is device-resident for GPU variants; `fast` is "
              "ours, beyond the source material")
       .tolerance("exact counts (naive: counts lost to the race are reported, not checked)")
-      .reference("cpu", "cpu")
       .reference("naive", "atomic_global")
       .reference("vendor", "cub");
-  const auto n_axis = cudabench::size_axis(
-      "n", {{"quick", {1 << 20, 1 << 24}}, {"nightly", {1 << 20, 1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}},
-      bench::max_elements);
   const std::array<std::pair<const char*, variant>, 6> variants{{{"naive", variant::naive}, {"atomic_global", variant::atomic_global},
                                                                   {"shared_cpu_merge", variant::shared_cpu_merge},
                                                                   {"shared_gpu_merge", variant::shared_gpu_merge}, {"cub", variant::cub},
                                                                   {"fast", variant::fast}}};
-  for (const cudabench::point& at : f.points(n_axis)) {
+  for (const cudabench::point& at : f.points(bench::element_count_axis())) {
     const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4.0 * histogram_bins, .items = double(n)};
     for (auto [name, v] : variants)
@@ -155,4 +149,4 @@ void register_histogram(cudabench::family_builder& f) {
 
 }  // namespace
 
-CB_REGISTER_FAMILY(histogram, register_histogram, bench::suite_order::histogram);
+CB_REGISTER_FAMILY(histogram, register_histogram);

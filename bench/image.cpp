@@ -7,13 +7,11 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "bench/suite_order.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
 #include "cudabench/requirements.hpp"
 #include "support/host_data.hpp"
-#include "kernels/image.cuh"
-#include "kernels/image_cpu.hpp"
+#include "kernels/image.hpp"
 
 namespace {
 using cudabench::phase;
@@ -258,7 +256,6 @@ void register_image(cudabench::family_builder& f) {
   using cudabench::where;
   f.describe("4K (3840x2160) image: 8-bit inversion 255-p, and the RGB exercise (inversion then saturation x1.5)")
       .tolerance("inversion exact; saturation within 1 level")
-      .reference("cpu", "cpu")
       .reference("cpu", "rgb_cpu")
       .reference("sync", "sync")
       .reference("sync", "rgb_sync");
@@ -298,4 +295,4 @@ void register_image(cudabench::family_builder& f) {
 
 }  // namespace
 
-CB_REGISTER_FAMILY(image, register_image, bench::suite_order::image);
+CB_REGISTER_FAMILY(image, register_image);

@@ -6,13 +6,11 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "bench/suite_order.hpp"
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
 #include "support/host_data.hpp"
-#include "kernels/matmul.cuh"
-#include "kernels/matmul_cpu.hpp"
+#include "kernels/matmul.hpp"
 
 namespace {
 using cudabench::phase;
@@ -24,15 +22,8 @@ enum class variant { naive, tiled, fast, cublas };
 
 /// Checks sampled elements (corners included) against double-precision dot products, and that all were written.
 std::string check_matmul(const float* a, const float* b, const float* c, int n) {
-  if (std::string unwritten = bench::check_all_written(c, std::size_t(n) * n); !unwritten.empty()) return unwritten;
-  for (auto [r, col] : bench::sampled_positions(n, sampled_points)) {
-    double mag = 0;
-    const double want = kernels::matmul_reference_at(a, b, n, r, col, &mag);
-    const double got = c[std::size_t(r) * n + col];
-    if (std::fabs(got - want) > rel_tolerance * mag + 1e-6)
-      return "C(" + std::to_string(r) + ", " + std::to_string(col) + ") is " + std::to_string(got) + ", want " + std::to_string(want);
-  }
-  return {};
+  return bench::check_sampled(c, n, sampled_points, rel_tolerance, "C",
+                              [&](int r, int c, double* mag) { return kernels::matmul_reference_at(a, b, n, r, c, mag); });
 }
 
 class matmul_gpu final : public cudabench::fixture {
@@ -109,7 +100,6 @@ void register_matmul(cudabench::family_builder& f) {
   bench::extra_work_fraction();  // a bad CUDABENCH_EXTRA_WORK stops the run before its first case
   f.describe("fp32 square matrix multiply C = A B, row-major, inputs uniform in [-1, 1)")
       .tolerance("sampled elements within 1e-4 x sum|a b| of a double-precision reference")
-      .reference("cpu", "cpu")
       .reference("naive", "naive")
       .reference("vendor", "cublas");
   const auto gpu_n = cudabench::size_axis("n", {{"quick", {1024, 2048}}, {"nightly", {1024, 2048, 4096}}, {"full", {1024, 2048, 4096, 8192}}},
@@ -131,4 +121,4 @@ void register_matmul(cudabench::family_builder& f) {
 
 }  // namespace
 
-CB_REGISTER_FAMILY(matmul, register_matmul, bench::suite_order::matmul);
+CB_REGISTER_FAMILY(matmul, register_matmul);

@@ -6,14 +6,12 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "bench/suite_order.hpp"
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
 #include "kernels/device_fill.cuh"
 #include "support/host_data.hpp"
-#include "kernels/reduce.cuh"
-#include "kernels/vector_cpu.hpp"
+#include "kernels/reduce.hpp"
 
 namespace {
 using cudabench::phase;
@@ -40,7 +38,7 @@ class reduce_gpu final : public cudabench::fixture {
     const std::size_t scratch = v == variant::recursive_tail ? kernels::reduce_recursive_scratch(n) : kernels::reduce_config::max_blocks;
     d_a_ = cudabench::device_buffer<float>(scratch);
     d_b_ = cudabench::device_buffer<float>(scratch);
-    if (v == variant::cub) cub_ = std::make_unique<kernels::cub_sum>(d_in_.get(), n, d_result_.get());
+    if (v == variant::cub) cub_ = std::make_unique<kernels::cub_call>(kernels::cub_sum(d_in_.get(), n, d_result_.get()));
     CB_CHECK(cudaMemset(d_counter_.get(), 0, sizeof(unsigned)));
   }
   void run(cudaStream_t s) override {
@@ -67,7 +65,7 @@ class reduce_gpu final : public cudabench::fixture {
   std::uint64_t seed_ = kernels::fresh_seed();
   cudabench::device_buffer<float> d_in_, d_result_, d_a_, d_b_;
   cudabench::device_buffer<unsigned> d_counter_{1};
-  std::unique_ptr<kernels::cub_sum> cub_;
+  std::unique_ptr<kernels::cub_call> cub_;
 };
 
 class reduce_cpu_case final : public cudabench::fixture {
@@ -94,13 +92,9 @@ void register_reduce(cudabench::family_builder& f) {
   f.describe("sum of n fp32 values uniform in [0, 1), device-resident input, result left on the device; `fast` is "
              "ours, beyond the source material")
       .tolerance("relative 1e-4 against a double-precision sum")
-      .reference("cpu", "cpu")
       .reference("naive", "shared_tree")
       .reference("vendor", "cub");
-  const auto n_axis = cudabench::size_axis(
-      "n", {{"quick", {1 << 20, 1 << 24}}, {"nightly", {1 << 20, 1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}},
-      bench::max_elements);
-  for (const cudabench::point& at : f.points(n_axis)) {
+  for (const cudabench::point& at : f.points(bench::element_count_axis())) {
     const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4, .items = double(n)};
     for (auto [name, v] : {std::pair{"shared_tree", variant::shared_tree}, std::pair{"warp_shuffle", variant::warp_shuffle},
@@ -114,4 +108,4 @@ void register_reduce(cudabench::family_builder& f) {
 
 }  // namespace
 
-CB_REGISTER_FAMILY(reduce, register_reduce, bench::suite_order::reduce);
+CB_REGISTER_FAMILY(reduce, register_reduce);

@@ -5,14 +5,12 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "bench/suite_order.hpp"
 #include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
 #include "kernels/device_fill.cuh"
 #include "support/host_data.hpp"
-#include "kernels/vector_cpu.hpp"
-#include "kernels/vector_ops.cuh"
+#include "kernels/vector.hpp"
 
 namespace {
 using cudabench::phase;
@@ -106,11 +104,9 @@ class vector_cpu_case final : public cudabench::fixture {
  public:
   explicit vector_cpu_case(std::size_t n) {
     cudabench::require_host_memory(3.0 * double(n) * sizeof(float));
-    a_.resize(n);
-    b_.resize(n);
+    a_ = kernels::uniform_floats(n, -1.0f, 1.0f);
+    b_ = kernels::uniform_floats(n, -1.0f, 1.0f);
     c_.assign(n, std::nanf(""));
-    kernels::fill_uniform(a_.data(), n, -1.0f, 1.0f, kernels::fresh_seed());
-    kernels::fill_uniform(b_.data(), n, -1.0f, 1.0f, kernels::fresh_seed());
   }
   void run(cudaStream_t) override { phase_range p(phase::host); kernels::vector_add_cpu(a_.data(), b_.data(), c_.data(), a_.size()); }
   std::string verify() override {
@@ -125,7 +121,6 @@ class vector_cpu_case final : public cudabench::fixture {
 void register_vector(cudabench::family_builder& f) {
   f.describe("c = a + b, fp32, from inputs in host memory to the result on the device")
       .tolerance("exact")
-      .reference("cpu", "cpu")
       .reference("naive", "explicit");
   const auto n_axis = cudabench::size_axis(
       "n", {{"quick", {1 << 24}}, {"nightly", {1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}},
@@ -146,4 +141,4 @@ void register_vector(cudabench::family_builder& f) {
 
 }  // namespace
 
-CB_REGISTER_FAMILY(vector, register_vector, bench::suite_order::vector);
+CB_REGISTER_FAMILY(vector, register_vector);

@@ -1,6 +1,6 @@
 // 5x5 convolution kernels: naive and shared-memory tiled (the source's), and ours beyond it (fast: column
 // strips of outputs per thread from a shared tile); mask in constant memory.
-#include "kernels/conv2d.cuh"
+#include "kernels/conv2d.hpp"
 
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // Histogram kernels (naive, global atomics, shared memory with CPU or GPU merge) and the CUB reference.
-#include "kernels/histogram.cuh"
+#include "kernels/histogram.hpp"
 
 #include <cub/device/device_histogram.cuh>
 
@@ -97,17 +97,11 @@ void histogram_fast(const int* d_in, std::size_t n, unsigned* d_hist, cudaStream
   CB_CHECK_LAUNCH("histogram fast_kernel");
 }
 
-cub_histogram::cub_histogram(const int* d_in, std::size_t n, unsigned* d_hist) : in_(d_in), n_(n), hist_(d_hist) {
-  CB_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes_, in_, hist_, histogram_bins + 1, 0, histogram_bins,
-                                               static_cast<long long>(n_)));
-  CB_CHECK(cudaMalloc(&temp_, temp_bytes_));
-}
-
-cub_histogram::~cub_histogram() { CB_CHECK_NOTHROW(cudaFree(temp_)); }
-
-void cub_histogram::run(cudaStream_t s) {
-  CB_CHECK(cub::DeviceHistogram::HistogramEven(temp_, temp_bytes_, in_, hist_, histogram_bins + 1, 0, histogram_bins,
-                                               static_cast<long long>(n_), s));
+cub_call cub_histogram(const int* d_in, std::size_t n, unsigned* d_hist) {
+  return cub_call([=](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return cub::DeviceHistogram::HistogramEven(temp, bytes, d_in, d_hist, histogram_bins + 1, 0, histogram_bins,
+                                               static_cast<long long>(n), s);
+  });
 }
 
 }  // namespace kernels

@@ -1,5 +1,5 @@
 // Image kernels: byte inversion (vectorised) and RGB saturation.
-#include "kernels/image.cuh"
+#include "kernels/image.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Matrix multiply kernels (naive, shared-memory tiled, and ours: register-blocked) and the cuBLAS SGEMM reference.
-#include "kernels/matmul.cuh"
+#include "kernels/matmul.hpp"
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 // Sum reductions: shared-memory tree, warp shuffle and CUB (the recursive one, which launches from the
 // device, is in reduce_recursive.cu).
-#include "kernels/reduce.cuh"
+#include "kernels/reduce.hpp"
 
 #include <cub/device/device_reduce.cuh>
 
@@ -17,16 +17,10 @@ namespace {
 using cfg = reduce_config;
 
 __global__ void __launch_bounds__(cfg::block) tree_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ out) {
-  __shared__ float cache[cfg::block];
   float sum = 0;
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) sum += in[i];
-  cache[threadIdx.x] = sum;
-  __syncthreads();
-  for (int half = blockDim.x / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) cache[threadIdx.x] += cache[threadIdx.x + half];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) out[blockIdx.x] = cache[0];
+  sum = detail::block_tree_sum<cfg::block>(sum);
+  if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
 __global__ void __launch_bounds__(cfg::block) shuffle_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ out) {
@@ -74,22 +68,24 @@ __global__ void __launch_bounds__(cfg::block) fast_kernel(const float* __restric
 unsigned first_pass_blocks(std::size_t n) {
   return unsigned(std::clamp<std::size_t>((n + cfg::block - 1) / cfg::block, 1, cfg::max_blocks));
 }
+
+/// Two launches of `pass`: one block a slice of the input into d_partials, then one block over the partials.
+template <auto pass>
+void two_passes(const float* d_in, std::size_t n, float* d_partials, float* d_result, cudaStream_t s) {
+  const unsigned blocks = first_pass_blocks(n);
+  pass<<<blocks, cfg::block, 0, s>>>(d_in, n, d_partials);
+  CB_CHECK_LAUNCH("reduce first pass");
+  pass<<<1, cfg::block, 0, s>>>(d_partials, blocks, d_result);
+  CB_CHECK_LAUNCH("reduce final pass");
+}
 }  // namespace
 
 void reduce_shared_tree(const float* d_in, std::size_t n, float* d_partials, float* d_result, cudaStream_t s) {
-  const unsigned blocks = first_pass_blocks(n);
-  tree_kernel<<<blocks, cfg::block, 0, s>>>(d_in, n, d_partials);
-  CB_CHECK_LAUNCH("reduce tree_kernel");
-  tree_kernel<<<1, cfg::block, 0, s>>>(d_partials, blocks, d_result);
-  CB_CHECK_LAUNCH("reduce tree_kernel (final)");
+  two_passes<tree_kernel>(d_in, n, d_partials, d_result, s);
 }
 
 void reduce_warp_shuffle(const float* d_in, std::size_t n, float* d_partials, float* d_result, cudaStream_t s) {
-  const unsigned blocks = first_pass_blocks(n);
-  shuffle_kernel<<<blocks, cfg::block, 0, s>>>(d_in, n, d_partials);
-  CB_CHECK_LAUNCH("reduce shuffle_kernel");
-  shuffle_kernel<<<1, cfg::block, 0, s>>>(d_partials, blocks, d_result);
-  CB_CHECK_LAUNCH("reduce shuffle_kernel (final)");
+  two_passes<shuffle_kernel>(d_in, n, d_partials, d_result, s);
 }
 
 void reduce_fast(const float* d_in, std::size_t n, float* d_partials, unsigned* d_counter, float* d_result, cudaStream_t s) {
@@ -100,15 +96,10 @@ void reduce_fast(const float* d_in, std::size_t n, float* d_partials, unsigned* 
   CB_CHECK_LAUNCH("reduce fast_kernel");
 }
 
-cub_sum::cub_sum(const float* d_in, std::size_t n, float* d_result) : in_(d_in), n_(n), result_(d_result) {
-  CB_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes_, in_, result_, static_cast<long long>(n_)));
-  CB_CHECK(cudaMalloc(&temp_, temp_bytes_));
-}
-
-cub_sum::~cub_sum() { CB_CHECK_NOTHROW(cudaFree(temp_)); }
-
-void cub_sum::run(cudaStream_t s) {
-  CB_CHECK(cub::DeviceReduce::Sum(temp_, temp_bytes_, in_, result_, static_cast<long long>(n_), s));
+cub_call cub_sum(const float* d_in, std::size_t n, float* d_result) {
+  return cub_call([=](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return cub::DeviceReduce::Sum(temp, bytes, d_in, d_result, static_cast<long long>(n), s);
+  });
 }
 
 }  // namespace kernels

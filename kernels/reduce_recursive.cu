@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "cudabench/cuda_check.hpp"
-#include "kernels/reduce.cuh"
+#include "kernels/reduce.hpp"
 #include "support/block_sum.cuh"
 
 namespace kernels {

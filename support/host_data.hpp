@@ -50,6 +50,13 @@ inline void fill_uniform(float* p, std::size_t n, float lo, float hi, std::uint6
   });
 }
 
+/// n floats uniform in [lo, hi) from a fresh seed.
+inline std::vector<float> uniform_floats(std::size_t n, float lo, float hi) {
+  std::vector<float> v(n);
+  fill_uniform(v.data(), n, lo, hi, fresh_seed());
+  return v;
+}
+
 inline void fill_ints(int* p, std::size_t n, int lo, int hi_exclusive, std::uint64_t seed) {
   parallel_chunks(n, [=](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) p[i] = counter_random::uniform_int(seed, i, lo, hi_exclusive);

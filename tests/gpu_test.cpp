@@ -16,19 +16,14 @@
 #include "measure/device_query.hpp"
 #include "measure/gpu_probes.hpp"
 #include "measure/trace_recorder.hpp"
-#include "kernels/conv2d.cuh"
-#include "kernels/conv2d_cpu.hpp"
+#include "kernels/conv2d.hpp"
 #include "kernels/device_fill.cuh"
-#include "kernels/histogram.cuh"
-#include "kernels/histogram_cpu.hpp"
+#include "kernels/histogram.hpp"
 #include "support/host_data.hpp"
-#include "kernels/image.cuh"
-#include "kernels/image_cpu.hpp"
-#include "kernels/matmul.cuh"
-#include "kernels/matmul_cpu.hpp"
-#include "kernels/reduce.cuh"
-#include "kernels/vector_cpu.hpp"
-#include "kernels/vector_ops.cuh"
+#include "kernels/image.hpp"
+#include "kernels/matmul.hpp"
+#include "kernels/reduce.hpp"
+#include "kernels/vector.hpp"
 
 using namespace kernels;
 
@@ -151,7 +146,7 @@ TEST(Gpu, HistogramVariantsAgreeWithTheCpu) {
   histogram_merge_partials(d_partials.get(), d_hist.get(), nullptr);
   CB_CHECK(cudaMemcpy(got, d_hist.get(), sizeof got, cudaMemcpyDeviceToHost));
   EXPECT_EQ(compare_elements(got, want, 256, 0), "");
-  cub_histogram cub(d_in.get(), n, d_hist.get());
+  cub_call cub = cub_histogram(d_in.get(), n, d_hist.get());
   cub.run(nullptr);
   CB_CHECK(cudaMemcpy(got, d_hist.get(), sizeof got, cudaMemcpyDeviceToHost));
   EXPECT_EQ(compare_elements(got, want, 256, 0), "");

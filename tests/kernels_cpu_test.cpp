@@ -5,12 +5,13 @@
 #include <numeric>
 #include <vector>
 
-#include "kernels/conv2d_cpu.hpp"
-#include "kernels/histogram_cpu.hpp"
+#include "kernels/conv2d.hpp"
+#include "kernels/histogram.hpp"
 #include "support/host_data.hpp"
-#include "kernels/image_cpu.hpp"
-#include "kernels/matmul_cpu.hpp"
-#include "kernels/vector_cpu.hpp"
+#include "kernels/image.hpp"
+#include "kernels/matmul.hpp"
+#include "kernels/reduce.hpp"
+#include "kernels/vector.hpp"
 
 using namespace kernels;
 

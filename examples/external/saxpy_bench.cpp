@@ -52,7 +52,7 @@ class saxpy_cpu final : public cudabench::fixture, saxpy_data {
 };
 
 void register_saxpy(cudabench::family_builder& f) {
-  f.describe("y = a x + y, fp32").tolerance("within 1e-6 x (1 + |y0|)").reference("cpu", "cpu");
+  f.describe("y = a x + y, fp32").tolerance("within 1e-6 x (1 + |y0|)");
   const auto n_axis = cudabench::size_axis("n", {{"quick", {1 << 20}}, {"nightly", {1 << 20, 1 << 24}}, {"full", {1 << 20, 1 << 24, 1 << 26}}});
   for (const cudabench::point& at : f.points(n_axis)) {  // saxpy/gpu/1048576, saxpy/cpu/1048576, ...
     const auto n = at.get<std::size_t>("n");

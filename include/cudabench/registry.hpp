@@ -21,7 +21,8 @@ class family_builder {
   family_builder& describe(std::string text) { family_.description = std::move(text); return *this; }
   family_builder& tolerance(std::string text) { family_.tolerance = std::move(text); return *this; }
   /// Names a variant that plays `role` ("cpu", "naive", "sync", "vendor") in speedup tables; several calls
-  /// for one role give candidates, and each table uses the first one present among its cases.
+  /// for one role give candidates, and each table uses the first one present among its cases. A family that
+  /// names no "cpu" reference and has a variant named "cpu" gets that one.
   family_builder& reference(const std::string& role, std::string variant) {
     family_.references[role].push_back(std::move(variant));
     return *this;

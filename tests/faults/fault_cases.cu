@@ -6,7 +6,6 @@
 #include <chrono>
 #include <thread>
 
-#include "bench/suite_order.hpp"
 #include "cudabench/cuda_check.hpp"
 #include "cudabench/cuda_handles.hpp"
 #include "cudabench/registry.hpp"
@@ -82,4 +81,4 @@ void register_faults(cudabench::family_builder& f) {
 }  // namespace
 
 // Among the suite's families (after conv2d), so cases run after each fault: the test checks they still do.
-CB_REGISTER_FAMILY(fault, register_faults, bench::suite_order::conv2d + 1);
+CB_REGISTER_FAMILY(fault, register_faults);

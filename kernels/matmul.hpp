@@ -1,8 +1,10 @@
-// Launchers of the matmul family: C = A B for square row-major fp32 matrices, and the cuBLAS reference.
+// The matmul family's host interface: C = A B for square row-major fp32 matrices. The launchers (their
+// kernels and the cuBLAS reference are in matmul.cu) and the CPU references the checks compare with.
 #pragma once
 
 #include <cuda_runtime.h>
-
+#include <cmath>
+#include <cstddef>
 #include <memory>
 
 namespace kernels {
@@ -33,9 +35,7 @@ void matmul_fast(const float* d_a, const float* d_b, float* d_c, int n, cudaStre
 class cublas_sgemm {
  public:
   cublas_sgemm();
-  ~cublas_sgemm();
-  cublas_sgemm(const cublas_sgemm&) = delete;
-  cublas_sgemm& operator=(const cublas_sgemm&) = delete;
+  ~cublas_sgemm();  ///< move-only, by its owned handle
   /// Row-major C = A B (computed as column-major C^T = B^T A^T).
   void run(const float* d_a, const float* d_b, float* d_c, int n, cudaStream_t s);
 
@@ -43,5 +43,31 @@ class cublas_sgemm {
   struct impl;
   std::unique_ptr<impl> impl_;
 };
+
+// CPU references: plain C++, unit-tested without a GPU.
+
+/// Row-major C = A B, i-k-j loop order (the cache-friendly sequential baseline).
+inline void matmul_cpu(const float* a, const float* b, float* c, int n) {
+  for (std::size_t i = 0; i < std::size_t(n) * n; ++i) c[i] = 0;
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) {
+      const float aik = a[std::size_t(i) * n + k];
+      const float* brow = b + std::size_t(k) * n;
+      float* crow = c + std::size_t(i) * n;
+      for (int j = 0; j < n; ++j) crow[j] += aik * brow[j];
+    }
+}
+
+/// One element of A B in double, with the sum of |a_ik b_kj| that bounds its rounding error.
+inline double matmul_reference_at(const float* a, const float* b, int n, int row, int col, double* abs_sum) {
+  double sum = 0, mag = 0;
+  for (int k = 0; k < n; ++k) {
+    const double p = double(a[std::size_t(row) * n + k]) * b[std::size_t(k) * n + col];
+    sum += p;
+    mag += std::fabs(p);
+  }
+  if (abs_sum) *abs_sum = mag;
+  return sum;
+}
 
 }  // namespace kernels

@@ -1,8 +1,10 @@
-// Launchers of the image family's kernels (4K inversion and saturation). Kernels live in image.cu.
+// The image family's host interface (4K inversion and saturation): the launchers (their kernels are in
+// image.cu) and the CPU references the checks compare with.
 #pragma once
 
 #include <cuda_runtime.h>
-
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -27,5 +29,25 @@ void launch_invert(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t n,
 void launch_invert_mapped(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t n, cudaStream_t s);
 /// Saturation change of interleaved RGB pixels; see saturate_rgb_cpu for the function.
 void launch_saturate_rgb(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t pixels, float factor, cudaStream_t s);
+
+// CPU references: plain C++, unit-tested without a GPU.
+
+/// out[i] = 255 - in[i]
+inline void invert_cpu(const std::uint8_t* in, std::uint8_t* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = std::uint8_t(255 - in[i]);
+}
+
+/// Changes the saturation of interleaved RGB pixels: each channel moves away from (factor > 1) or towards
+/// the pixel's luma (0.299 R + 0.587 G + 0.114 B), then is rounded and clamped to [0, 255].
+inline void saturate_rgb_cpu(const std::uint8_t* in, std::uint8_t* out, std::size_t pixels, float factor) {
+  for (std::size_t p = 0; p < pixels; ++p) {
+    const std::uint8_t* px = in + 3 * p;
+    const float luma = 0.299f * px[0] + 0.587f * px[1] + 0.114f * px[2];
+    for (int c = 0; c < 3; ++c) {
+      float v = luma + factor * (float(px[c]) - luma);
+      out[3 * p + c] = std::uint8_t(std::clamp(v, 0.0f, 255.0f) + 0.5f);
+    }
+  }
+}
 
 }  // namespace kernels

@@ -1,10 +1,13 @@
-// Launchers of the histogram family: 256 bins over int data in [0, 256). Kernels live in histogram.cu.
+// The histogram family's host interface: 256 bins over int data in [0, 256). The launchers (their kernels
+// are in histogram.cu) and the CPU references the checks compare with.
 #pragma once
 
 #include <cuda_runtime.h>
-
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+
+#include "kernels/cub_call.hpp"
 
 namespace kernels {
 
@@ -32,20 +35,22 @@ void histogram_merge_partials(const unsigned* d_partials, unsigned* d_hist, cuda
 /// non-zero bins to hist with global atomics.
 void histogram_fast(const int* d_in, std::size_t n, unsigned* d_hist, cudaStream_t s);
 
-/// cub::DeviceHistogram::HistogramEven with 257 levels over [0, 256); temp storage owned by the object.
-class cub_histogram {
- public:
-  cub_histogram(const int* d_in, std::size_t n, unsigned* d_hist);
-  ~cub_histogram();
-  cub_histogram(const cub_histogram&) = delete;
-  cub_histogram& operator=(const cub_histogram&) = delete;
-  void run(cudaStream_t s);
- private:
-  const int* in_;
-  std::size_t n_;
-  unsigned* hist_;
-  void* temp_ = nullptr;
-  std::size_t temp_bytes_ = 0;
-};
+/// cub::DeviceHistogram::HistogramEven with 257 levels over [0, 256).
+cub_call cub_histogram(const int* d_in, std::size_t n, unsigned* d_hist);
+
+// CPU references: plain C++, unit-tested without a GPU.
+
+/// hist[v]++ for each value (hist has 256 entries, zeroed here).
+inline void histogram_cpu(const int* in, std::size_t n, unsigned* hist) {
+  std::fill(hist, hist + 256, 0u);
+  for (std::size_t i = 0; i < n; ++i) hist[in[i]]++;
+}
+
+/// Sums `blocks` partial histograms of 256 bins into hist.
+inline void merge_partials_cpu(const unsigned* partials, int blocks, unsigned* hist) {
+  std::fill(hist, hist + 256, 0u);
+  for (int b = 0; b < blocks; ++b)
+    for (int k = 0; k < 256; ++k) hist[k] += partials[std::size_t(b) * 256 + k];
+}
 
 }  // namespace kernels

@@ -1,9 +1,12 @@
-// Launchers of the reduce family: the sum of n floats into one, on the device.
+// The reduce family's host interface: the sum of n floats into one, on the device. The launchers (their
+// kernels are in reduce.cu and reduce_recursive.cu) and the CPU reference the checks compare with.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+
+#include "kernels/cub_call.hpp"
 
 namespace kernels {
 
@@ -27,20 +30,16 @@ std::size_t reduce_recursive_scratch(std::size_t n);
 /// cudaStreamTailLaunch) until one block is left.
 void reduce_recursive(const float* d_in, std::size_t n, float* d_a, float* d_b, float* d_result, cudaStream_t s);
 
-/// cub::DeviceReduce::Sum, temp storage owned by the object.
-class cub_sum {
- public:
-  cub_sum(const float* d_in, std::size_t n, float* d_result);
-  ~cub_sum();
-  cub_sum(const cub_sum&) = delete;
-  cub_sum& operator=(const cub_sum&) = delete;
-  void run(cudaStream_t s);
- private:
-  const float* in_;
-  std::size_t n_;
-  float* result_;
-  void* temp_ = nullptr;
-  std::size_t temp_bytes_ = 0;
-};
+/// cub::DeviceReduce::Sum.
+cub_call cub_sum(const float* d_in, std::size_t n, float* d_result);
+
+// CPU reference: plain C++, unit-tested without a GPU.
+
+/// Sum accumulated in double.
+inline double sum_cpu(const float* in, std::size_t n) {
+  double s = 0;
+  for (std::size_t i = 0; i < n; ++i) s += in[i];
+  return s;
+}
 
 }  // namespace kernels

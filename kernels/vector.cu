@@ -1,9 +1,10 @@
 // Vector add and the per-block dot product.
-#include "kernels/vector_ops.cuh"
+#include "kernels/vector.hpp"
 
 #include <algorithm>
 
 #include "cudabench/cuda_check.hpp"
+#include "support/block_sum.cuh"
 
 namespace kernels {
 namespace {
@@ -16,17 +17,11 @@ __global__ void add_kernel(const float* __restrict__ a, const float* __restrict_
 
 __global__ void __launch_bounds__(cfg::block) dot_kernel(const float* __restrict__ a, const float* __restrict__ b, std::size_t n,
                                                           float* __restrict__ partials) {
-  __shared__ float cache[cfg::block];
   float sum = 0;
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
     sum += a[i] * b[i];
-  cache[threadIdx.x] = sum;
-  __syncthreads();
-  for (int half = blockDim.x / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) cache[threadIdx.x] += cache[threadIdx.x + half];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) partials[blockIdx.x] = cache[0];
+  sum = detail::block_tree_sum<cfg::block>(sum);
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }
 }  // namespace
 
