@@ -15,7 +15,8 @@ Layers, bottom up; each may include its own folder and what its row names:
   reports   public, support, io, results, analysis
   cli       public, support, io, results, measure, analysis, reports
   app       public, support, io, results, measure, analysis, api, reports, cli
-io/, results/, measure/, analysis/ and api/ make one library, cudabench::harness.
+io/, results/, measure/, analysis/ and api/ make one library, cudabench::harness. No folder may hold more than
+a quarter of the product's source lines.
 Usage: layering_lint.py SOURCE_DIR      (exit 1 and one line per violation)
        layering_lint.py --self-test     (plants violations in a scratch tree; exit 0 when all are caught)
 """
@@ -90,6 +91,22 @@ def lint(root):
     return found
 
 
+def folder_shares(root):
+    """One line per product folder holding more than a quarter of the product's source lines."""
+    lines = {}
+    for folder in FOLDERS + ("bench",):
+        n = 0
+        for dirpath, _, files in os.walk(os.path.join(root, folder)):
+            for name in files:
+                if name.endswith(SOURCES):
+                    with open(os.path.join(dirpath, name), encoding="utf-8", errors="replace") as f:
+                        n += sum(1 for _ in f)
+        lines[folder] = n
+    total = sum(lines.values())
+    return ["%s/: %d of the product's %d source lines (%.0f%%), over a quarter: split it by job" % (folder, n, total, 100.0 * n / total)
+            for folder, n in sorted(lines.items()) if total and 4 * n > total]
+
+
 def self_test():
     planted = {
         "kernels/k.cu": '#include "measure/measure.hpp"\n',
@@ -118,12 +135,19 @@ def self_test():
             with open(os.path.join(root, rel), "w") as f:
                 f.write(text)
         found = lint(root)
+        lines_before = folder_shares(root)
+        with open(os.path.join(root, "app", "big.cpp"), "w") as f:
+            f.write("int x;\n" * 100)
+        lines_after = folder_shares(root)
     caught = {line.split(":")[0] for line in found}
     want = {rel for rel in planted if "ok." not in rel}
     if caught != want:
         print("self-test: caught %s, expected %s" % (sorted(caught), sorted(want)))
         return 1
-    print("self-test: all %d planted violations caught, no false alarm" % len(want))
+    if lines_before or [line.split(":")[0] for line in lines_after] != ["app/"]:
+        print("self-test: folder shares %s before and %s after planting a large app/ file" % (lines_before, lines_after))
+        return 1
+    print("self-test: all %d planted violations and one oversized folder caught, no false alarm" % len(want))
     return 0
 
 
@@ -133,7 +157,7 @@ if __name__ == "__main__":
     if len(sys.argv) != 2:
         print(__doc__)
         sys.exit(2)
-    problems = lint(sys.argv[1])
+    problems = lint(sys.argv[1]) + folder_shares(sys.argv[1])
     for p in problems:
         print(p)
     print("%d layering problem(s)" % len(problems))
