@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One board of a runner pool, on a GPU machine (docs/validation.md, "Verdicts across boards"): what the board is
+# One board of a runner pool, on a GPU machine (docs/validation.md, "False alarms" and "Detection"): what the board is
 # (nvidia-smi, and the facts a run records), the full nightly with rounds, then the nightly preset over the
 # limits and the device cases of reduce and matmul with CUDABENCH_EXTRA_WORK=PCT (default 2): reduce reads PCT%
 # more of its input, matmul multiplies a second pair of matrices with PCT% of the FLOPs. Results under $OUT as
