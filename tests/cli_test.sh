@@ -238,14 +238,14 @@ s=$(run "$bench" --filter='^image/cpu$' --preset=quick --compare-to="$tmp/quick_
   'one_line "a baseline of preset .nightly., and this run is of preset .quick."' '! grep -q "case(s):" "$tmp/out"'
 s=$(run "$bench" --filter='^image/cpu$' --preset=quick --compare-to="$tmp/quick_base.json" --allow-preset-mismatch); check "--compare-to another preset with --allow-preset-mismatch: compared" 0 "$s" \
   'grep -q "compared despite different presets" "$tmp/out"'
-# The kept H100 nightly runs: every case trend flagged there was host-bound, and some had returned; now none is.
-if ls "$src"/tools/validation/runs/h100/*.json.gz >/dev/null 2>&1; then
-  mkdir -p "$tmp/kept" && for f in "$src"/tools/validation/runs/h100/*.json.gz; do gzip -dc "$f" >"$tmp/kept/$(basename "$f" .gz)"; done
-  s=$(run "$report" trend "$tmp/kept"); check "trend over the kept H100 runs: no host-bound case among its sustained shifts" 0 "$s" \
-    '! grep -E "(cpu|pageable|managed|sync|merge|threads_streams).* step .*%" "$tmp/out" | grep -v "(returned)" | grep -q .' \
-    'grep -q "kept apart: host-bound or not gated" "$tmp/out"' 'grep -Eq "^ +conv2d/cpu_seq/2048 +last .* host-bound$" "$tmp/out"' \
-    'grep -q "^0 case(s) with a sustained shift" "$tmp/out"'
-fi
+# Nightly runs of 13 H100 boards (a few cases of each, tests/fixtures/h100_boards): host-bound cases, whose steps
+# trend once flagged, are kept apart, and no case shows a sustained shift.
+mkdir -p "$tmp/boards" && for f in "$fx"/h100_boards/*.json.gz; do gzip -dc "$f" >"$tmp/boards/$(basename "$f" .gz)"; done
+s=$(run "$report" trend "$tmp/boards"); check "trend over runs of 13 H100 boards: no host-bound case among its sustained shifts" 0 "$s" \
+  '! grep -E "(cpu|pageable|managed|sync|merge|threads_streams).* step .*%" "$tmp/out" | grep -v "(returned)" | grep -q .' \
+  'grep -q "^16 runs: " "$tmp/out"' 'grep -q "kept apart: host-bound or not gated" "$tmp/out"' \
+  'grep -Eq "^ +conv2d/cpu_seq/2048 +last .* host-bound$" "$tmp/out"' 'grep -Eq "^ +image/sync +last .* host-bound$" "$tmp/out"' \
+  'grep -q "^0 case(s) with a sustained shift" "$tmp/out"'
 s=$(run "$bench" --filter='\66666666666666666666'); check "a back-reference number a backtracking compiler overflowed on: an RE2 octal escape, matching nothing" 2 "$s" 'grep -q "no case matches" "$tmp/err"'
 s=$(run "$bench" --list --inject-slowdown='a{99999999999}:5'); check "a repetition count a backtracking compiler overflowed on: RE2 reads a literal brace" 0 "$s"
 # Stand-in ncus: one that profiles nothing (the run must say so and fail), one that reports a kernel.

@@ -2,7 +2,8 @@
 # Opens the HTML reports in headless Chromium: each must render (non-blank screenshot, SVG in the DOM)
 # with no script errors, and no two texts of a chart may overlap or leave it, as the browser lays them out
 # (tests/html_overlaps.js measures them with every folded section open): the synthetic pages, a comparison
-# whose spread reaches 3x, and the comparison, trend and fleet of the kept H100 runs.
+# whose spread reaches 3x, the trend of runs of 13 H100 boards, and the stored H100 and H200 baselines compared
+# and side by side.
 # Exits 77 (ctest: skipped) and says why when no browser is installed.
 # Usage: tests/html_render_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
@@ -30,15 +31,15 @@ json.dump(doc, open(sys.argv[2], "w"))
 PY
 "$report" compare "$fx/synthetic_base.json" "$tmp/slow3x.json" --html "$tmp/compare_3x.html" >/dev/null || [ $? = 1 ] || exit 1
 pages=(compare trend fleet compare_3x)
-kept="$src/tools/validation/runs/h100"
-if ls "$kept"/nightly-h100*-1.json.gz >/dev/null 2>&1; then
-  mkdir -p "$tmp/kept"
-  for f in "$kept"/*.json.gz; do gzip -dc "$f" >"$tmp/kept/$(basename "$f" .gz)" || exit 1; done
-  "$report" trend "$tmp/kept" --html "$tmp/trend_h100.html" >/dev/null || exit 1
-  "$report" compare "$tmp/kept/nightly-h100b-1.json" "$tmp/kept/nightly-h100c-1.json" --allow-device-mismatch --html "$tmp/compare_h100.html" >/dev/null || [ $? = 1 ] || exit 1
-  "$report" fleet "$tmp/kept/nightly-h100b-1.json" "$tmp/kept/nightly-h100g-1.json" --html "$tmp/fleet_h100.html" >/dev/null || exit 1
-  pages+=(trend_h100 compare_h100 fleet_h100)
-fi
+# Real runs: the trend of 13 H100 boards (a few cases of each), and the stored H100 and H200 baselines (every
+# case of the nightly preset) compared and side by side.
+mkdir -p "$tmp/boards"
+for f in "$fx"/h100_boards/*.json.gz; do gzip -dc "$f" >"$tmp/boards/$(basename "$f" .gz)" || exit 1; done
+h100="$src/reports/baselines/NVIDIA_H100_80GB_HBM3/nightly.json" h200="$src/reports/baselines/NVIDIA_H200/nightly.json"
+"$report" trend "$tmp/boards" --html "$tmp/trend_h100.html" >/dev/null || exit 1
+"$report" compare "$h100" "$h200" --allow-device-mismatch --html "$tmp/compare_h100.html" >/dev/null || [ $? = 1 ] || exit 1
+"$report" fleet "$h100" "$h200" --html "$tmp/fleet_h100.html" >/dev/null || exit 1
+pages+=(trend_h100 compare_h100 fleet_h100)
 for real in "$fx"/h100_*.json; do
   [ -e "$real" ] || continue
   name=$(basename "$real" .json)
