@@ -88,7 +88,7 @@ class invert_streams final : public cudabench::fixture {
 /// first, each piece's kernel on the second once its copy is in, each piece's copy back on the third once
 /// its kernel is done. Neither copy engine waits on the other direction's stream order (with a stream per
 /// piece, as pinned_streams does, a stream's next copy in waits for its last copy out; with the kernels on
-/// the copy-back stream, 4-12 pieces measured 15-46% slower on the H100, docs/notes/image-pipeline.md).
+/// the copy-back stream, 4-12 pieces measured 15-46% slower on the H100).
 /// With `as_graph`, the same work is captured once into a CUDA graph and each run launches the graph.
 class invert_chunks final : public cudabench::fixture {
  public:

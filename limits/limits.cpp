@@ -226,7 +226,7 @@ void register_limits(family_builder& f) {
                              host_case{"d2h_pageable", direction::d2h, false}}) {
     const double moved = double(host_bytes) * (h.d == direction::both ? 2 : 1);
     // Both ways at once is not gated: on the H100 machine it measured 85.7-95.4 GB/s in fifteen processes
-    // with nothing changed (one way: within 0.5%), while the pipelines it bounds held within 1% (docs/results.md).
+    // with nothing changed (one way: within 0.5%), while the pipelines it bounds held within 1% (docs/validation.md, "The defaults of `compare`, and why").
     f.add({.variant = h.name, .on = where::gpu, .work = {.bytes_read = moved / 2, .bytes_written = moved / 2}, .size = moved,
            .host_bound = !h.pinned, .gated = h.d != direction::both,
            .make = [h] { return std::make_unique<host_copy>(host_bytes, h.d, h.pinned); }});
@@ -236,7 +236,7 @@ void register_limits(family_builder& f) {
                   .flops = 2.0 * fma_threads * limits_config::fma_chains * limits_config::fma_iterations},
          .size = double(fma_threads), .make = [] { return std::make_unique<fma_peak>(fma_threads); }});
   // Not gated: on one H100 a launch took from 1.65 to 1.89 us depending on the process, with nothing
-  // changed in between (docs/results.md).
+  // changed in between (docs/validation.md, "The defaults of `compare`, and why").
   f.add({.variant = "launch", .on = where::gpu, .work = {.items = double(launch_cost::launches)}, .size = launch_cost::launches,
          .gated = false, .make = [] { return std::make_unique<launch_cost>(); }});
 }

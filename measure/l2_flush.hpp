@@ -12,8 +12,8 @@ namespace cudabench {
 /// Evicts the L2 by reading a buffer twice its size. Reading, not writing (nvbench's l2flush writes): a
 /// written buffer leaves the L2 full of dirty lines whose write-back then lands inside the next timed
 /// kernel. On the H100, reduce/fast and histogram/fast at 2^28 (DRAM at 91-92% of its peak) measured 7% and
-/// 9% over Nsight Compute's kernel time after a writing flush, and within 1% after this one
-/// (docs/notes/history.md). Reading evicts the case's data (written back here, outside the timed region) and
+/// 9% over Nsight Compute's kernel time after a writing flush, and within 1% after this one.
+/// Reading evicts the case's data (written back here, outside the timed region) and
 /// leaves only clean lines behind. Owns device allocations, so it is move-only.
 class l2_flusher {
  public:

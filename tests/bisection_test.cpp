@@ -1,4 +1,4 @@
-// Tests of harness/bisection: the cases bisected, the classification rule, pooling and the search order.
+// Tests of analysis/bisection: the cases bisected, the classification rule, pooling and the search order.
 #include "analysis/bisection.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Tests of harness/build_info: the build the registering code noted, how it is written and read back, the
+// Tests of results/build_info: the build the registering code noted, how it is written and read back, the
 // warning of an unoptimized build, and the comparison's refusal of runs built differently.
 #include "results/build_info.hpp"
 

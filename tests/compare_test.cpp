@@ -1,4 +1,4 @@
-// Tests of harness/compare: verdicts on synthetic pairs whose answer is known.
+// Tests of analysis/compare: verdicts on synthetic pairs whose answer is known.
 #include "analysis/compare.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Tests of harness/device_info: JSON round trip, bandwidth, the baseline directory name.
+// Tests of results/device_info: JSON round trip, bandwidth, the baseline directory name.
 #include "results/device_info.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Tests of harness/gates: the drift estimator on synthetic histories of known drift, the gates it sets, the file.
+// Tests of analysis/gates: the drift estimator on synthetic histories of known drift, the gates it sets, the file.
 #include "analysis/gates.hpp"
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// Tests of harness/measure: the CPU sampling loop stays within its preset's time cap, even for a case of a
+// Tests of measure/measure: the CPU sampling loop stays within its preset's time cap, even for a case of a
 // few nanoseconds per run (O(1) work per sample, batched runs, a sample cap).
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Tests of the --devices merge (harness/results_model) with results recorded on two H100 boards.
+// Tests of the --devices merge (results/results_model) with results recorded on two H100 boards.
 #include "results/results_model.hpp"
 
 #include <gtest/gtest.h>

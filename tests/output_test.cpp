@@ -1,4 +1,4 @@
-// Tests of the output path: harness/output_sink (files, links, special files, standard output, distinct
+// Tests of the output path: io/output_sink (files, links, special files, standard output, distinct
 // outputs), reports/escape and the writers' multiplexer.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Tests of harness/results_json: the in-memory results written as Google Benchmark JSON and read back.
+// Tests of results/results_json: the in-memory results written as Google Benchmark JSON and read back.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Tests of the streaming pass of harness/results (parse_run_text, and load_run reading a file in pieces): the
+// Tests of the streaming pass of results/results (parse_run_text, and load_run reading a file in pieces): the
 // same model as a parsed tree, and large objects read in linear time.
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// Tests of harness/results: reading Google Benchmark JSON (ours, 1.7, 1.8, foreign) and rejecting bad input.
+// Tests of results/results: reading Google Benchmark JSON (ours, 1.7, 1.8, foreign) and rejecting bad input.
 #include "results/results.hpp"
 
 #include <sys/stat.h>

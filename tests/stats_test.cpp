@@ -1,4 +1,4 @@
-// Tests of harness/stats: summaries, the stopping rule, Mann-Whitney U, detectable change, clock filtering.
+// Tests of results/stats: summaries, the stopping rule, Mann-Whitney U, detectable change, clock filtering.
 #include "results/stats.hpp"
 
 #include <gtest/gtest.h>

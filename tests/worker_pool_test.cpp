@@ -1,4 +1,4 @@
-// Tests of harness/worker_pool: every worker runs once per round, rounds repeat, errors come back.
+// Tests of measure/worker_pool: every worker runs once per round, rounds repeat, errors come back.
 #include "measure/worker_pool.hpp"
 #include "measure/nvtx_ranges.hpp"
 
