@@ -256,6 +256,7 @@ void register_image(cudabench::family_builder& f) {
   using cudabench::where;
   f.describe("4K (3840x2160) image: 8-bit inversion 255-p, and the RGB exercise (inversion then saturation x1.5)")
       .tolerance("inversion exact; saturation within 1 level")
+      .reference("cpu", "cpu")
       .reference("cpu", "rgb_cpu")
       .reference("sync", "sync")
       .reference("sync", "rgb_sync");

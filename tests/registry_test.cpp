@@ -42,12 +42,12 @@ CB_REGISTER_FAMILY(test_wide, register_wide);
 void register_with_cpu(family_builder& f) {
   f.add({.variant = "gpu", .on = where::cpu, .make = make_nothing}).add({.variant = "cpu", .on = where::cpu, .make = make_nothing});
 }
-CB_REGISTER_FAMILY(test_with_cpu, register_with_cpu);
+CB_REGISTER_FAMILY(test_cpu_default, register_with_cpu);
 void register_other_cpu(family_builder& f) {
   f.reference("cpu", "serial");
   f.add({.variant = "serial", .on = where::cpu, .make = make_nothing}).add({.variant = "cpu", .on = where::cpu, .make = make_nothing});
 }
-CB_REGISTER_FAMILY(test_other_cpu, register_other_cpu);
+CB_REGISTER_FAMILY(test_cpu_named, register_other_cpu);
 
 std::vector<std::string> names_of(const suite& s, const std::string& family) {
   std::vector<std::string> out;
@@ -171,7 +171,7 @@ TEST(Registry, FamiliesRunByTheirOrderKeyThenByNameNotByRegistration) {
   std::vector<std::string> families;
   for (const family_def& f : build_suite(preset_by_name("quick")).families)
     if (f.name.rfind("test_", 0) == 0) families.push_back(f.name);
-  EXPECT_EQ(families, (std::vector<std::string>{"test_z_first", "test_a_second", "test_fixed", "test_other_cpu", "test_sized", "test_streams", "test_wide", "test_with_cpu"}));
+  EXPECT_EQ(families, (std::vector<std::string>{"test_z_first", "test_a_second", "test_cpu_default", "test_cpu_named", "test_fixed", "test_sized", "test_streams", "test_wide"}));
 }
 
 TEST(Registry, AVariantNamedCpuIsTheCpuReferenceUnlessTheFamilyNamesAnother) {
@@ -181,8 +181,8 @@ TEST(Registry, AVariantNamedCpuIsTheCpuReferenceUnlessTheFamilyNamesAnother) {
       if (f.name == name) return f.references;
     return decltype(family_def::references){};
   };
-  EXPECT_EQ(references_of("test_with_cpu").at("cpu"), std::vector<std::string>{"cpu"});
-  EXPECT_EQ(references_of("test_other_cpu").at("cpu"), std::vector<std::string>{"serial"});
+  EXPECT_EQ(references_of("test_cpu_default").at("cpu"), std::vector<std::string>{"cpu"});
+  EXPECT_EQ(references_of("test_cpu_named").at("cpu"), std::vector<std::string>{"serial"});
   EXPECT_EQ(references_of("test_fixed").count("cpu"), 0u);
 }
 
