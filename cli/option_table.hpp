@@ -49,7 +49,7 @@ struct option_spec {
   std::string_view commands;     ///< the names of the commands that take it ("run compare"; run is the runner)
   option_action apply = nullptr;
   /// An output file: `-` is standard output (at most one output of a command may be `-`), and the field of
-  /// run_options it fills.
+  /// command_options it fills.
   std::optional<std::string> command_options::*output = nullptr;
   in_child child = in_child::keep;
   bool whole_run = false;        ///< left out of each per-case run the cudabench-run wrapper starts under --ncu
