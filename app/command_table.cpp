@@ -18,7 +18,7 @@ namespace cudabench::app {
 extern const command_spec cmd_run, cmd_compare, cmd_report, cmd_trend, cmd_gates, cmd_bisect, cmd_fleet;
 
 namespace {
-const std::array<const command_spec*, 7> commands{&cmd_run, &cmd_compare, &cmd_report, &cmd_trend, &cmd_gates, &cmd_bisect, &cmd_fleet};
+const std::array commands{&cmd_run, &cmd_compare, &cmd_report, &cmd_trend, &cmd_gates, &cmd_bisect, &cmd_fleet};
 
 /// A usage error, a bad input or a failure of `cmd`, in one line: "PROGRAM COMMAND: what".
 void say(const command_spec& cmd, const std::string& what) {

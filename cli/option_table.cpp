@@ -416,7 +416,7 @@ const std::array table{
               .commands = "run", .apply = ACT { s.options.counters_tabular = truth(spec, v); },
               .help = "Google Benchmark's: the table shows each case's other counters (cv_pct, batch, a fixture's own, "
                       "...) as columns, with a header wherever the set of counters changes"},
-  option_spec{.name = "--help", .alias = "-h", .kind = arity::flag, .commands = "run compare report trend gates bisect fleet", .apply = set_flag_noop,
+  option_spec{.name = "--help", .alias = "-h", .kind = arity::flag, .commands = "*", .apply = set_flag_noop,
               .help = "the options of the command, then exit"},
 };
 #undef ACT
@@ -432,6 +432,7 @@ const option_spec* find_option(std::string_view name) {
 }
 
 bool takes(const option_spec& o, std::string_view command_name) {
+  if (o.commands == "*") return true;  // --help: every command, a new one included
   for (std::string_view list = o.commands; !list.empty();) {
     const std::size_t space = list.find(' ');
     if (list.substr(0, space) == command_name) return true;

@@ -46,7 +46,7 @@ struct option_spec {
   std::string_view alias;        ///< "-h", or empty
   arity kind = arity::value;
   std::string_view placeholder;  ///< what the value is, as help shows it ("REGEX"); empty for a flag
-  std::string_view commands;     ///< the names of the commands that take it ("run compare"; run is the runner)
+  std::string_view commands;     ///< the names of the commands that take it ("run compare"; run is the runner; * all)
   option_action apply = nullptr;
   /// An output file: `-` is standard output (at most one output of a command may be `-`), and the field of
   /// command_options it fills.

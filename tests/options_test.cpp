@@ -307,7 +307,7 @@ TEST(CommandTable, EachCommandOnceWithAHandlerAndEveryOptionNamesOnlyCommands) {
   for (const option_spec& o : option_table())
     for (std::string_view list = o.commands; !list.empty();) {
       const std::string_view name = list.substr(0, list.find(' '));
-      EXPECT_TRUE(names.count(name)) << o.name << " names '" << name << "', which is no command";
+      EXPECT_TRUE(names.count(name) || o.commands == "*") << o.name << " names '" << name << "', which is no command";
       list = list.size() > name.size() ? list.substr(name.size() + 1) : std::string_view();
     }
   EXPECT_EQ(command_by_name("run"), nullptr);  // the runner is the binary's own command line, not a command name
