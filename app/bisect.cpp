@@ -45,7 +45,6 @@ constexpr const char* suite_build =
     "-DCMAKE_CUDA_COMPILER=\"${CUDA_HOME:-/usr/local/cuda}/bin/nvcc\" "
     "$(command -v ccache >/dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache) "
     "&& cmake --build build -j \"$(nproc)\" --target cudabench";
-constexpr const char* suite_binary = "build/bench/cudabench";
 
 /// A stop signal reached this process: the bisection ends (its worktree is removed on the way out).
 struct stopped {
@@ -96,9 +95,9 @@ struct tested_revision {
 
 class bisect_session {
  public:
-  bisect_session(const run_options& o, std::vector<std::string> binary_args)
+  bisect_session(const command_options& o, std::vector<std::string> binary_args)
       : o_(o), binary_args_(std::move(binary_args)), repo_(fs::current_path().string()),
-        build_(o.build_command.value_or(suite_build)), binary_(o.binary.value_or(suite_binary)) {}
+        build_(o.build_command.value_or(suite_build)), binary_(o.binary.value_or(bisect_options::suite_binary)) {}
   int run();
 
  private:
@@ -124,7 +123,7 @@ class bisect_session {
     if (const int sig = interrupt_signal().load()) throw stopped{sig};
   }
 
-  const run_options& o_;
+  const command_options& o_;
   std::vector<std::string> binary_args_;
   git_repo repo_;
   std::string build_, binary_;
@@ -207,7 +206,7 @@ std::optional<std::string> bisect_session::build(const std::string& commit, std:
 /// One process of the binary over the selected cases, its results read back; nothing when it left none.
 std::optional<run_result> bisect_session::measure_once(const std::string& binary, const std::string& label, std::string& why_not) {
   const std::string base = fmt::format("{}/{}", scratch_->path(), label);
-  std::vector<std::string> argv{binary, "--preset=nightly", "--filter=" + o_.filter, "--json=" + base + ".json"};
+  std::vector<std::string> argv{binary, fmt::format("--preset={}", bisect_options::suite_preset), "--filter=" + o_.filter, "--json=" + base + ".json"};
   argv.insert(argv.end(), binary_args_.begin(), binary_args_.end());
   child_spec spec{.argv = argv, .environment = inherited_environment("")};
   spec.output_path = base + ".log";
@@ -447,7 +446,7 @@ int bisect_session::run() {
 
 }  // namespace
 
-int bisect_command(const run_options& o, const std::vector<std::string>& binary_args) {
+int bisect_command(const command_options& o, const std::vector<std::string>& binary_args) {
   if (!o.good || !o.bad) throw usage_error("bisect needs --good=REV and --bad=REV");
   if (!o.filter_given) throw usage_error("bisect needs --filter=REGEX (the cases to measure)");
   // The defaults build this suite; another project's binary says how its revisions are built.

@@ -13,6 +13,6 @@ namespace cudabench::app {
 /// (--preset=nightly --filter=o.filter --json=...), and classifies it (analysis/bisection.hpp). Prints the first
 /// bad commit (or the narrowest range) and writes o.json_path. 0 found, 1 nothing to bisect or no single
 /// commit, 2 usage or input error, 130/143 interrupted.
-int bisect_command(const run_options& o, const std::vector<std::string>& binary_args);
+int bisect_command(const command_options& o, const std::vector<std::string>& binary_args);
 
 }  // namespace cudabench::app

@@ -93,15 +93,12 @@ int repetitions_here(const case_def& c, const preset& p, const run_options& opt,
 class case_body {
  public:
   case_body(case_driver& driver, progress_meter& progress, const preset& p, const run_options& opt, const device_info& dev,
-            const worker_link* worker, std::function<void(const std::set<std::string>&)> save)
+            const worker_link* worker, std::function<void(const case_def&)> save)
       : driver_(driver), progress_(progress), preset_(p), opt_(opt), dev_(dev), worker_(worker), save_(std::move(save)) {}
 
   void run(benchmark::State& st, const case_def& c) {
     const std::string name = c.name();
-    if (worker_) {
-      if (!saved_once_) { save_(finished_); saved_once_ = true; }
-      worker_->starting(name);
-    }
+    if (worker_) worker_->starting(name);
     if (!interrupt_signal().load()) progress_.starting(name);  // stopping: the rest are passed over silently
     driver_.run(st, c);
     const auto it = driver_.results().find(name);
@@ -110,7 +107,7 @@ class case_body {
     if (m.status == case_status::ok && m.repetitions.size() < std::size_t(repetitions_here(c, preset_, opt_, worker_))) return;
     finished_.insert(name);
     if (!worker_) return;
-    save_(finished_);
+    save_(c);
     if (m.status == case_status::failed && c.on == where::gpu && dev_.available) {
       if (const std::string lost = lost_context_error(); !lost.empty()) {
         // Every later CUDA call of this process would fail: the supervisor goes on in a fresh one.
@@ -128,9 +125,8 @@ class case_body {
   const run_options& opt_;
   const device_info& dev_;
   const worker_link* worker_;
-  std::function<void(const std::set<std::string>&)> save_;
+  std::function<void(const case_def&)> save_;
   std::set<std::string> finished_;
-  bool saved_once_ = false;
 };
 
 /// The driver's finished cases.
@@ -151,9 +147,9 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
   progress_meter progress(total, opt.quiet, before, rounds ? fmt::format("round {}/{}", worker->round(), worker->rounds()) : "");
   // With several rounds the run prints the table once they are all in; a round prints progress lines only.
   table_reporter display(dev, run.info, total, before, !rounds, table_style_of(opt));
-  auto save = [&](const std::set<std::string>& finished) {  // the worker's results so far: what its supervisor keeps if it dies in the next case
-    const run_result so_far = make_run_result(display.host_context(), dev, run, s, selected, finished_only(driver, finished));
-    write_file_atomically(worker->results_path(), to_json(so_far).dump(1) + "\n");
+  auto save = [&](const case_def& c) {  // this case's results, which its supervisor keeps if the worker dies later
+    const std::map<std::string, case_result> one{{c.name(), driver.results().at(c.name())}};
+    worker->record(to_json(make_run_result(display.host_context(), dev, run, s, {&c}, one)).dump() + "\n");
   };
   case_body body(driver, progress, p, opt, dev, worker, save);
   // The binary's own Google Benchmark registrations run apart from these (foreign_benchmarks.hpp).
@@ -186,18 +182,15 @@ run_result assemble_run(const supervised_run& sr, const device_info& dev, const 
   return make_run_result(sr.host, sr.device ? *sr.device : dev, run, s, selected, cases);
 }
 
-/// A worker: runs the cases its supervisor listed, saving its results after each, and exits.
+/// A worker: runs the cases its supervisor listed, recording each one's results as it finishes, and exits.
 int run_as_worker(const worker_link& worker, const run_options& opt, const preset& p, const suite& s,
                   const std::vector<const case_def*>& selected, const run_description& run, char** argv) {
   const device_info dev = query_device(opt.device);
   case_execution ex;
   run_options here = opt;
   if (worker.trace_path().empty()) here.trace_path.reset();  // a round before the last traces nothing
-  execute_cases(ex, here, p, s, selected, dev, run, &worker, argv);
-  run_description finished = run;
+  execute_cases(ex, here, p, s, selected, dev, run, &worker, argv);  // each finished case recorded as it finished
   const int sig = interrupt_signal().load();
-  if (sig) finished.interrupted_by = stop_signal_name(sig);
-  write_file_atomically(worker.results_path(), to_json(make_run_result(ex.host_context, dev, finished, s, selected, ex.results)).dump(1) + "\n");
   if (ex.tracer && !worker.trace_path().empty())
     write_file_atomically(worker.trace_path(), chrome_trace(finished_trace(*ex.tracer, dev)).dump(1) + "\n");
   if (sig) return 128 + sig;

@@ -25,8 +25,8 @@ struct case_execution {
   std::optional<trace_recorder> tracer;
 };
 
-/// Runs `selected` here. With `worker` set, each case reports its start to the supervisor, the results are
-/// saved after every finished case, and a lost CUDA context ends the process at once.
+/// Runs `selected` here. With `worker` set, each case reports its start to the supervisor, each finished case's
+/// results are recorded (worker_link::record) as it finishes, and a lost CUDA context ends the process at once.
 void execute_cases(case_execution& out, const run_options& opt, const preset& p, const suite& s,
                    const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
                    const worker_link* worker, char** argv);
@@ -36,7 +36,7 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
 run_result assemble_run(const supervised_run& sr, const device_info& dev, const run_description& run,
                         const suite& s, const std::vector<const case_def*>& selected);
 
-/// A worker: runs the cases its supervisor listed, saving its results after each; its exit status.
+/// A worker: runs the cases its supervisor listed, recording each one's results as it finishes; its exit status.
 int run_as_worker(const worker_link& worker, const run_options& opt, const preset& p, const suite& s,
                   const std::vector<const case_def*>& selected, const run_description& run, char** argv);
 

@@ -1,19 +1,50 @@
-// The commands behind `./run_bench compare | report | trend | gates | fleet | bisect`, and the comparison step of a run.
+// The command table (each row beside its handler, in app/commands/NAME.cpp and app/runner.cpp), what dispatches a
+// command line to it, and the comparison step a run and compare share.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "analysis/compare.hpp"
 #include "results/device_info.hpp"
+#include "cli/option_table.hpp"
 #include "cli/options.hpp"
 #include "app/outputs.hpp"
+#include "io/child_process.hpp"
 
 namespace cudabench::app {
 
-/// The comparison settings the runner's options ask for (defaults from compare_settings).
-compare_settings compare_settings_from(const run_options& o);
+/// Every command, the runner first, in the order help and the docs list them.
+command_list command_table();
+/// The command called `name` by its name (compare, report, ...; not the runner), or nullptr.
+const command_spec* command_by_name(std::string_view name);
+/// The row of `name` ("run" for the runner); std::logic_error for a name that is no command.
+const command_spec& command_named(std::string_view name);
+
+/// Parses, answers --help, runs the handler of `cmd` and reports a usage or input error in one line (exit status 2).
+/// `args`: the command's arguments (without argv[0] and the command's name); `argv`: the process's.
+int run_command_line(const command_spec& cmd, const std::vector<std::string>& args, char** argv);
+
+/// parse_command_line, help and the docs' reference over this program's command table.
+command_line parse_command_line(std::string_view name, const std::vector<std::string>& args);
+command_options parse_run_options(const std::vector<std::string>& args);
+std::string command_help(std::string_view name, const help_examples& ex = {});
+std::string options_reference_markdown();
+std::string options_summary_markdown();
+
+/// A command over result files ends at once at a signal (nothing there stops after a step), and reads standard
+/// input at most once: set up at the start of its handler.
+class file_command_guard {
+ public:
+  file_command_guard(const command_line& cl, std::string_view name);
+ private:
+  stop_at_once at_once_;
+};
+
+/// The comparison settings the options ask for (defaults from compare_settings).
+compare_settings compare_settings_from(const compare_options& o);
 
 /// Compares (with the gates of `s`, else those beside the baseline unless s.gates_beside_baseline is false), and sends the comparison to every output of `outputs` (the terminal table, the requested files);
 /// 1 when a regression was found, else 0. The comparison is also handed back through `out` when given.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <signal.h>
+#include <stdlib.h>
 
 #include <chrono>
 #include <cstdio>
@@ -127,25 +128,6 @@ outcome_counts count_outcomes(const run_result& run) {
   return n;
 }
 
-
-/// Parses the runner's command line into `opt`; an exit status where the run ends there: --help, the
-/// cudabench-run wrapper's --profile-plan, or a usage error (one line).
-std::optional<int> read_command_line(const std::vector<std::string>& args, run_options& opt) {
-  try {
-    opt = parse_run_options(args);
-    if (opt.profile_plan) {  // before anything else, --help included: the wrapper execs the binary after it
-      const std::string plan = profile_plan(args);
-      std::fwrite(plan.data(), 1, plan.size(), stdout);
-      return 0;
-    }
-  } catch (const usage_error& e) {
-    fmt::print(stderr, "{}: {} (see {} --help)\n", program_name(), reports::terminal_text(e.what()), program_title());
-    return 2;
-  }
-  if (!opt.help) return std::nullopt;
-  fmt::print("{}", command_help(command::run, program_help_examples(opt.preset)));
-  return 0;
-}
 
 /// Refuses, before anything runs, a baseline that cannot be read, is of another GPU model than this one, was
 /// built otherwise than this binary's cases or is of another preset than this run (unless the settings allow a
@@ -415,6 +397,13 @@ void note_rounds_clamped(const run_options& opt, const preset& p) {
              program_name(), *opt.rounds, p.rounds * p.repetitions, p.rounds);
 }
 
+/// Hands the revision this process asked git for to the workers it starts (collect_run_info reads these
+/// variables before it would ask git), so that a run asks git once, not once more in every worker.
+void share_revision_with_workers(const run_info& info) {
+  ::setenv("CUDABENCH_GIT_REVISION", info.git_revision.c_str(), 1);
+  ::setenv("CUDABENCH_GIT_DIRTY", info.git_dirty ? "1" : "0", 1);
+}
+
 /// The runner: a --devices fan-out, a listing, a worker's share of the cases, or a whole run.
 int run_command(const run_options& opt, const std::vector<std::string>& args, char** argv) {
   // A stop asked for while the run is being set up is kept and honoured before the first case starts.
@@ -434,6 +423,7 @@ int run_command(const run_options& opt, const std::vector<std::string>& args, ch
   if (!worker) note_rounds_clamped(opt, p);
   run_description run;
   run.info = collect_run_info(p.name, p.repetitions * p.rounds);
+  if (!worker && opt.watchdog_s > 0) share_revision_with_workers(run.info);
   run.info.rounds = p.rounds;
   // The supervisor draws the seed; a worker is handed its round's order and needs none.
   if (p.rounds > 1 && !worker) run.shuffle_seed = opt.shuffle_seed ? *opt.shuffle_seed : fresh_shuffle_seed();
@@ -444,26 +434,30 @@ int run_command(const run_options& opt, const std::vector<std::string>& args, ch
   return run_as_worker(*worker, opt, p, s, selected, run, argv);
 }
 
-int run(int argc, char** argv) {
-  const std::vector<std::string> args(argv + 1, argv + argc);
-  run_options opt;
-  if (const std::optional<int> done = read_command_line(args, opt)) return *done;
+/// The runner's handler: the cudabench-run wrapper's --profile-plan (before anything else), or the run.
+int run(const command_line& cl) {
+  if (cl.options.profile_plan) {  // the wrapper execs the binary after it
+    const std::string plan = profile_plan(cl.options, cl.args);
+    std::fwrite(plan.data(), 1, plan.size(), stdout);
+    return 0;
+  }
   try {
-    return run_command(opt, args, argv);
+    return run_command(cl.options, cl.args, cl.argv);
   } catch (const worker_failed& e) {
     return e.status();
-  } catch (const usage_error& e) {
-    fmt::print(stderr, "{}: {}\n", program_name(), reports::terminal_text(e.what()));
-    return 2;
-  } catch (const input_error& e) {
-    fmt::print(stderr, "{}: {}\n", program_name(), reports::terminal_text(e.what()));
-    return 2;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "{}: {}\n", program_name(), reports::terminal_text(e.what()));
-    return 1;
   }
 }
 
+}  // namespace
+
+extern const command_spec cmd_run{
+    .name = "run", .about = "Runs the CUDA benchmark suite (Google Benchmark cases named family/variant/parameters).",
+    .exit_status = "0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a regression; "
+                   "2 usage or input error; 130/143 interrupted (the finished cases are written, marked incomplete)",
+    .handler = run, .named = false};
+
+namespace {
+int run_binary(int argc, char** argv) { return run_command_line(cmd_run, std::vector<std::string>(argv + 1, argv + argc), argv); }
 }  // namespace
 
 int run_main(int argc, char** argv) {
@@ -471,7 +465,7 @@ int run_main(int argc, char** argv) {
   // Every command of the table is a command of every binary, as of cudabench-report.
   if (argc > 1 && command_by_name(argv[1])) return report_main(argc, argv);
   const std::string who = program_name();
-  return with_checked_stdout(who.c_str(), run, argc, argv);
+  return with_checked_stdout(who.c_str(), run_binary, argc, argv);
 }
 
 }  // namespace cudabench::app

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <filesystem>
 #include <fstream>
 
@@ -151,27 +152,30 @@ nlohmann::ordered_json read_json(const std::string& path) {
   }
 }
 
-/// The results a worker left at `path` (read by the one reader of the schema), or nothing when there are
-/// none yet (its document holds no case until one finishes).
-std::optional<run_result> read_results(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+}  // namespace
+
+std::optional<run_result> read_worker_results(const std::string& path) {
+  std::ifstream in(path);
   std::optional<run_result> run;
-  try {
-    run = load_run(path);
-  } catch (const input_error& e) {
-    // Until its first case finishes, a worker's document holds no rows; anything else is said, not dropped.
-    const std::string why = e.what();
-    if (why.find("holds no results") == std::string::npos)
-      fmt::print(stderr, "{}: the results of a worker process cannot be read: {}\n", program_name(), why);
+  for (std::string line; std::getline(in, line);) {
+    const bool cut_off = in.eof();  // no newline after it
+    try {
+      run_result one = parse_run_text(line, path);
+      if (!run) run = std::move(one);
+      else std::move(one.cases.begin(), one.cases.end(), std::back_inserter(run->cases));
+    } catch (const input_error& e) {
+      if (!cut_off) fmt::print(stderr, "{}: the results of a worker process cannot be read: {}\n", program_name(), e.what());
+    }
   }
   return run;
 }
 
+namespace {
+
 /// What a worker finished, whatever became of it afterwards, into `out` (its trace's processes renumbered
 /// apart by `round`).
 void collect_worker_output(supervised_run& out, const worker_files& files, int round, bool want_trace) {
-  if (std::optional<run_result> done = read_results(files.results)) {
+  if (std::optional<run_result> done = read_worker_results(files.results)) {
     if (out.host.empty()) out.host = done->host;
     if (!out.device) out.device = done->device;
     for (case_result& c : done->cases) out.cases[c.name] = std::move(c);
@@ -267,6 +271,14 @@ std::vector<std::string> worker_link::cases() const {
   for (std::string line; std::getline(in, line);)
     if (!line.empty()) out.push_back(line);
   return out;
+}
+
+void worker_link::record(const std::string& one_case_line) const {
+  const int fd = ::open(results_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw input_error(fmt::format("{}: cannot record a finished case: {}", results_, std::strerror(errno)));
+  const bool written = write_all(fd, one_case_line);
+  ::close(fd);
+  if (!written) throw input_error(fmt::format("{}: cannot record a finished case: {}", results_, std::strerror(errno)));
 }
 
 void worker_link::starting(const std::string& name) const {

@@ -36,8 +36,10 @@ class worker_link {
   static std::optional<worker_link> from_environment();
   /// The names of the cases to run, in order.
   std::vector<std::string> cases() const;
-  /// Where the worker keeps its results document (rewritten after every finished case) and its trace.
-  const std::string& results_path() const { return results_; }
+  /// Appends one finished case's results document (one line of JSON: that case alone) to the worker's results
+  /// file, which its supervisor reads whatever becomes of the worker; the earlier lines are never rewritten.
+  void record(const std::string& one_case_line) const;
+  /// Where the worker writes its trace.
   const std::string& trace_path() const { return trace_; }
   /// Cases finished before this worker started, and the run's total: the progress lines count on from there.
   std::size_t cases_before() const { return before_; }
@@ -76,6 +78,12 @@ struct supervised_run {
   nlohmann::ordered_json trace;
   int interrupted_by = 0;                                          ///< SIGINT/SIGTERM that stopped the run, or 0
 };
+
+/// The cases a worker recorded in its results file (worker_link::record: a results document of one case a line,
+/// each read by the one reader of the schema), or nothing when it finished none. A last line cut off (the worker
+/// killed while writing it) is a case it did not finish; any other line that cannot be read is said on standard
+/// error and left out.
+std::optional<run_result> read_worker_results(const std::string& path);
 
 /// Runs `cases` (names, in order) by starting this program again with `args` as a worker, as many times as
 /// faults require. `watchdog_s`: the longest a repetition of a case may go without finishing. SIGINT and

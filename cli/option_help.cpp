@@ -45,12 +45,13 @@ std::string label(const option_spec& o) {
   return l;
 }
 
-std::string synopsis(command c) {
-  const command_spec& info = command_info(c);
-  if (c == command::bisect) return fmt::format("{} {} [options] [-- BINARY_ARGS]", command_title(c), info.inputs);
-  return info.inputs.empty() ? fmt::format("{} [options]", command_title(c))
-                             : fmt::format("{} {} [options]", command_title(c), info.inputs);
+std::string synopsis(const command_spec& c) {
+  if (c.passes_rest) return fmt::format("{} {} [options] [-- BINARY_ARGS]", command_title(c), c.inputs);
+  return c.inputs.empty() ? fmt::format("{} [options]", command_title(c)) : fmt::format("{} {} [options]", command_title(c), c.inputs);
 }
+
+/// The options users see: every option but the program's own (hidden).
+bool listed(const option_spec& o, const command_spec& c) { return !o.hidden && takes(o, c.name); }
 
 /// Markdown text of a table cell: `|` escaped, and `<` so that <placeholders> are not read as HTML.
 std::string md_cell(std::string_view text) {
@@ -81,58 +82,57 @@ std::string with_examples(std::string_view help, const help_examples& ex) {
 
 }  // namespace
 
-std::string command_help(command cmd, const help_examples& ex) {
-  const command_spec& info = command_info(cmd);
+std::string command_help(command_list all, const command_spec& cmd, const help_examples& ex) {
   std::string out = fmt::format("usage: {}\n", synopsis(cmd));
-  if (cmd == command::run)
-    for (const command_spec& c : command_table())
-      if (c.cmd != command::run) out += fmt::format("       {}   ({} {} --help)\n", synopsis(c.cmd), program_title(), c.name);
-  out += fmt::format("\n{}\n{}\n\noptions:\n", wrap(info.about, 0, 0), wrap(value_forms, 0, 0));
+  if (!cmd.named)
+    for (const command_spec* c : all)
+      if (c->named) out += fmt::format("       {}   ({} {} --help)\n", synopsis(*c), program_title(), c->name);
+  out += fmt::format("\n{}\n{}\n\noptions:\n", wrap(cmd.about, 0, 0), wrap(value_forms, 0, 0));
   for (const option_spec& o : option_table()) {
-    if (!takes(o.commands, cmd)) continue;
+    if (!listed(o, cmd)) continue;
     const std::string l = label(o);
     out += "  " + l;
     if (l.size() + 2 > label_width) out += "\n" + std::string(label_width + 2, ' ');
     else out += std::string(label_width - l.size(), ' ');
     out += wrap(with_examples(o.help, ex), label_width + 2, label_width + 2) + "\n";
   }
-  if (cmd == command::run && !ex.families_title.empty()) {
+  if (!cmd.named && !ex.families_title.empty()) {
     out += "\n" + ex.families_title + "\n";
     for (const auto& [label, about] : ex.families) {
       const std::size_t column = std::max(label_width, 2 + label.size() + 2);
       out += fmt::format("  {:<{}}{}\n", label, column - 2, wrap(about, column, column));
     }
   }
-  return out + wrap(fmt::format("exit status: {}", info.exit_status), 0, 13) + "\n";
+  return out + wrap(fmt::format("exit status: {}", cmd.exit_status), 0, 13) + "\n";
 }
 
-std::string commands_overview() {
+std::string commands_overview(command_list all) {
   std::string out = "usage:";
-  for (const command_spec& c : command_table())
-    if (c.cmd != command::run) out += fmt::format("{}{}\n", out == "usage:" ? " " : "       ", synopsis(c.cmd));
+  for (const command_spec* c : all)
+    if (c->named) out += fmt::format("{}{}\n", out == "usage:" ? " " : "       ", synopsis(*c));
   return out + fmt::format("\nEach command's --help lists its options ({} compare --help).\n", program_title());
 }
 
-std::string options_reference_markdown() {
+std::string options_reference_markdown(command_list all) {
   std::string out = fmt::format("## Options\n\n{}\n", md_cell(value_forms));
-  for (const command_spec& info : command_table()) {
-    const command c = info.cmd;
-    out += fmt::format("\n### `{}`\n\n{}\n\n| option | meaning |\n|---|---|\n", synopsis(c), md_cell(info.about));
+  for (const command_spec* row : all) {
+    const command_spec& info = *row;
+    out += fmt::format("\n### `{}`\n\n{}\n\n| option | meaning |\n|---|---|\n", synopsis(info), md_cell(info.about));
     for (const option_spec& o : option_table())
-      if (takes(o.commands, c)) out += fmt::format("| {} | {} |\n", md_code(label(o)), md_cell(with_examples(o.help, {})));
+      if (listed(o, info)) out += fmt::format("| {} | {} |\n", md_code(label(o)), md_cell(with_examples(o.help, {})));
     out += fmt::format("\nExit status: {}.\n", md_cell(info.exit_status));
   }
   return out;
 }
 
-std::string options_summary_markdown() {
+std::string options_summary_markdown(command_list all) {
   std::string out = "| command | options |\n|---|---|\n";
-  for (const command_spec& info : command_table()) {
-    const command c = info.cmd;
+  for (const command_spec* row : all) {
+    const command_spec& info = *row;
     std::string names;
     for (const option_spec& o : option_table())
-      if (takes(o.commands, c)) names += (names.empty() ? "" : " ") + md_code(label(o));
-    out += fmt::format("| {} | {} |\n", md_code(synopsis(c)), names);
+      if (listed(o, info)) names += (names.empty() ? "" : " ") + md_code(label(o));
+    out += fmt::format("| {} | {} |\n", md_code(synopsis(info)), names);
   }
   return out + "\nWhat each option does: [docs/reference.md](docs/reference.md#options), or `--help` of each command.\n";
 }

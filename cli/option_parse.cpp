@@ -53,25 +53,25 @@ std::string supported_benchmark_flags() {
   return list;
 }
 
-[[noreturn]] void refuse(const option_token& t, command cmd) {
+[[noreturn]] void refuse(const option_token& t, const command_spec& cmd) {
   if (!t.spec && t.name.rfind("--benchmark_", 0) == 0)
     throw usage_error(fmt::format("{} is not supported by cudabench (supported: {})", printable(t.name), supported_benchmark_flags()));
   if (!t.spec) throw usage_error(fmt::format("unknown option '{}'", printable(t.name)));
-  const std::string_view name = command_info(cmd).name.empty() ? std::string_view("a run") : command_info(cmd).name;
+  const std::string_view name = cmd.named ? cmd.name : std::string_view("a run");
   if (!t.spec->elsewhere.empty()) throw usage_error(fmt::format("{} is not an option of {}: {}", t.name, name, t.spec->elsewhere));
   throw usage_error(fmt::format("{} is not an option of {}", t.name, name));
 }
 
 /// What the table's actions cannot check alone: --benchmark_out's format, and one use of standard output.
 void finish(parse_state& s) {
-  run_options& o = s.options;
+  command_options& o = s.options;
   if (s.benchmark_out_format && !s.benchmark_out) throw usage_error("--benchmark_out_format needs --benchmark_out=FILE");
   if (s.benchmark_out && s.benchmark_out_format == "console") {
     if (descriptor_named(*s.benchmark_out) == 1)
       throw usage_error("--benchmark_out=- --benchmark_out_format=console: the table is on standard output already");
     o.console_out_path = s.benchmark_out;
   } else if (s.benchmark_out) {
-    const bool csv = s.benchmark_out_format.value_or("json") == "csv";
+    const bool csv = s.benchmark_out_format.value_or(default_benchmark_out_format) == "csv";
     std::optional<std::string>& taken = csv ? o.benchmark_csv_path : o.json_path;
     if (!csv && taken == "-" && *s.benchmark_out != "-") {  // JSON on standard output and in the file, as Google Benchmark
       o.json_stdout_too = true;
@@ -91,11 +91,11 @@ void finish(parse_state& s) {
     throw usage_error(fmt::format("--{} starts a profiler, which the cudabench-run wrapper does (./run_bench runs the binary "
                                   "through it: cudabench-run BINARY --{} ...)", *o.profiler, *o.profiler));
   std::string on_stdout;  // what already writes to standard output
-  if (s.cmd == command::report && o.format != "text") on_stdout = "--format=" + o.format;
+  if (o.format != report_options{}.format) on_stdout = "--format=" + o.format;  // report's dashboard export
   if (o.benchmark_csv_path && descriptor_named(*o.benchmark_csv_path) == 1) on_stdout = "--benchmark_format=csv";
   if (o.json_stdout_too) on_stdout = "--benchmark_format=json";
   for (const option_spec& spec : option_table()) {
-    if (!spec.output || !takes(spec.commands, s.cmd)) continue;
+    if (!spec.output || !takes(spec, s.cmd.name)) continue;
     const std::optional<std::string>& path = o.*spec.output;
     if (!path || descriptor_named(*path) != 1) continue;
     if (!on_stdout.empty()) throw usage_error(fmt::format("{} and {} {} cannot both use standard output", on_stdout, spec.name, *path));
@@ -111,9 +111,10 @@ bool asks_for_help(const std::vector<std::string>& args) {
 
 }  // namespace
 
-command_line parse_command_line(command cmd, const std::vector<std::string>& args) {
+command_line parse_command_line(command_list all, const command_spec& cmd, const std::vector<std::string>& args) {
   command_line cl;
-  run_options& o = cl.options;
+  cl.args = args;
+  command_options& o = cl.options;
   if (asks_for_help(args)) {  // --help wins over anything else on the line
     o.help = true;
     for (const std::string& a : args) o.profile_plan = o.profile_plan || a == "--profile-plan";
@@ -123,29 +124,28 @@ command_line parse_command_line(command cmd, const std::vector<std::string>& arg
   for (std::size_t i = 0; i < args.size(); ++i) {
     const option_token t = read_option(args, i);
     i = t.last;
-    if (t.positional && cmd == command::run)
+    if (t.positional && !cmd.named)
       throw usage_error(fmt::format("unknown command '{}' (the commands are {}; options start with --)", printable(t.value),
-                                    command_names("and")));
+                                    command_names(all, "and")));
     if (t.positional) {
       cl.inputs.push_back(t.value);
       continue;
     }
-    if (!t.spec || !takes(t.spec->commands, cmd)) refuse(t, cmd);
+    if (!t.spec || !takes(*t.spec, cmd.name)) refuse(t, cmd);
     t.spec->apply(state, *t.spec, t.value);
   }
   finish(state);
-  const command_spec& info = command_info(cmd);
-  if (cmd == command::bisect && !cl.inputs.empty())
-    throw usage_error(fmt::format("bisect takes no argument '{}' (the benchmark binary's arguments follow --)", printable(cl.inputs[0])));
-  if (cmd != command::run && (info.more_inputs ? cl.inputs.size() < info.input_count : cl.inputs.size() != info.input_count))
-    throw usage_error(fmt::format("{} expects {}{} file argument(s) ({}), got {}", info.name, info.more_inputs ? "at least " : "",
-                                  info.input_count, info.inputs, cl.inputs.size()));
-  if (cmd == command::run && o.gates_path && !o.compare_to)
+  if (cmd.passes_rest && !cl.inputs.empty())
+    throw usage_error(fmt::format("{} takes no argument '{}' (the benchmark binary's arguments follow --)", cmd.name,
+                                  printable(cl.inputs[0])));
+  if (cmd.named && (cmd.more_inputs ? cl.inputs.size() < cmd.input_count : cl.inputs.size() != cmd.input_count))
+    throw usage_error(fmt::format("{} expects {}{} file argument(s) ({}), got {}", cmd.name, cmd.more_inputs ? "at least " : "",
+                                  cmd.input_count, cmd.inputs, cl.inputs.size()));
+  if (takes(*find_option("--compare-to"), cmd.name) && o.gates_path && !o.compare_to)
     throw usage_error("--gates is the gates of a comparison: it needs --compare-to");
   return cl;
 }
 
-run_options parse_run_options(const std::vector<std::string>& args) { return parse_command_line(command::run, args).options; }
 
 std::vector<std::string> child_arguments(const std::vector<std::string>& args, int device, const std::string& json) {
   std::vector<std::string> out;
@@ -169,8 +169,7 @@ std::vector<std::string> child_arguments(const std::vector<std::string>& args, i
   return out;
 }
 
-std::string profile_plan(const std::vector<std::string>& args) {
-  const run_options o = parse_run_options(args);
+std::string profile_plan(const run_options& o, const std::vector<std::string>& args) {
   std::vector<std::string> whole, per_case;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const option_token t = read_option(args, i);

@@ -6,6 +6,8 @@
 #include <array>
 
 #include "cli/program_name.hpp"
+#include "analysis/compare.hpp"
+#include "analysis/gates.hpp"
 #include "cudabench/presets.hpp"
 #include "io/format.hpp"
 #include "results/results_model.hpp"
@@ -13,12 +15,17 @@
 namespace cudabench::app {
 namespace {
 
-using o_ = run_options;
-constexpr command_set run = unsigned(command::run), compare = unsigned(command::compare), report = unsigned(command::report),
-                      trend = unsigned(command::trend), gates = unsigned(command::gates), bisect = unsigned(command::bisect),
-                      fleet = unsigned(command::fleet), all = run | compare | report | trend | gates | bisect | fleet;
+using o_ = command_options;
 
 std::string name_of(const option_spec& spec) { return std::string(spec.name); }
+
+/// "quick 1, nightly 10, full 10": what each preset sets, for a default that is the preset's.
+std::string per_preset(int (*value)(const preset&)) {
+  std::string out;
+  for (const char* name : {"quick", "nightly", "full"})
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", name, value(preset_by_name(name)));
+  return out;
+}
 
 void set_flag_noop(parse_state&, const option_spec&, const std::string&) {}
 
@@ -118,127 +125,128 @@ void store_context(parse_state& s, const option_spec&, const std::string& v) {
 #define ACT [](parse_state & s, [[maybe_unused]] const option_spec& spec, [[maybe_unused]] const std::string& v)
 
 const std::array table{
-  option_spec{.name = "--filter", .placeholder = "REGEX", .commands = run | bisect, .apply = store_filter, .whole_run = true,
+  option_spec{.name = "--filter", .placeholder = "REGEX", .commands = "run bisect", .apply = store_filter, .whole_run = true,
               .help = "run the cases whose name matches this RE2 pattern anywhere (e.g. {filter}); a leading - negates"},
-  option_spec{.name = "--list", .kind = arity::flag, .commands = run, .apply = ACT { s.options.list = true; },
+  option_spec{.name = "--list", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.list = true; },
               .help = "list the cases the filter selects (gpu or cpu, cold-L2, host-bound, not-gated), then exit"},
-  option_spec{.name = "--limits", .kind = arity::flag, .commands = run, .apply = ACT { s.options.limits = true; },
+  option_spec{.name = "--limits", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.limits = true; },
               .whole_run = true,
               .help = "measure the limits family (copies, a read-only stream, host copies, FMA throughput, launches) "
                       "alongside the selected cases, whatever the filter, so cases that name a limit show % of limit "
                       "against this run's; without it the family runs where the filter selects it in the nightly and full "
                       "presets (the suite: in every preset), and % of limit uses the limits of the stored baseline of this "
                       "GPU model"},
-  option_spec{.name = "--quiet", .kind = arity::flag, .commands = run, .apply = ACT { s.options.quiet = true; },
+  option_spec{.name = "--quiet", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.quiet = true; },
               .help = "no \"[i/N] case (round R/N, about T left)\" progress line on standard error before each case, "
                       "and no [i/N] in the table's rows"},
-  option_spec{.name = "--verbose", .kind = arity::flag, .commands = run, .apply = ACT { s.options.verbose = true; },
+  option_spec{.name = "--verbose", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.verbose = true; },
               .help = "the table names the skipped cases under each reason (by default one line per reason with the "
                       "count; the JSON has a row per case either way)"},
-  option_spec{.name = "--preset", .placeholder = "NAME", .commands = run,
+  option_spec{.name = "--preset", .placeholder = "NAME", .commands = "run",
               .apply = ACT { preset_by_name(v); s.options.preset = v; },
-              .help = "quick (default, <= 60 s on a GPU), nightly or full"},
-  option_spec{.name = "--repetitions", .placeholder = "N", .commands = run,
+              .help = fmt::format("quick (<= 60 s on a GPU), nightly or full (default {})", run_options{}.preset)},
+  option_spec{.name = "--repetitions", .placeholder = "N", .commands = "run",
               .apply = ACT { s.options.repetitions = parse_int(v, name_of(spec), 1, 1000); },
-              .help = "repetitions per case (default: the preset's: quick 1, nightly and full 10)"},
-  option_spec{.name = "--rounds", .placeholder = "N", .commands = run,
+              .help = fmt::format("repetitions per case (default: the preset's: {})", per_preset([](const preset& p) { return p.repetitions * p.rounds; }))},
+  option_spec{.name = "--rounds", .placeholder = "N", .commands = "run",
               .apply = ACT { s.options.rounds = parse_int(v, name_of(spec), 1, 1000); },
-              .help = "spread each case's repetitions over N rounds, each a fresh worker process that runs every selected "
-                      "case once, in an order shuffled per round; the statistics compare the rounds (each its repetitions' "
-                      "lower median), so they "
-                      "see process-to-process spread (default: the preset's: quick 1, nightly and full 5; at most the "
-                      "repetitions; --watchdog=off runs one round, in this process)"},
-  option_spec{.name = "--rounds-for", .placeholder = "gated|all", .commands = run,
+              .help = fmt::format("spread each case's repetitions over N rounds, each a fresh worker process that runs every selected "
+                                  "case once, in an order shuffled per round; the statistics compare the rounds (each its "
+                                  "repetitions' lower median), so they see process-to-process spread (default: the preset's: {}; "
+                                  "at most the repetitions; --watchdog=off runs one round, in this process)",
+                                  per_preset([](const preset& p) { return p.rounds; }))},
+  option_spec{.name = "--rounds-for", .placeholder = "gated|all", .commands = "run",
               .apply = ACT { store_one_of(v, name_of(spec), {"gated", "all"}, s.options.rounds_for); },
-              .help = "the cases the rounds spread: the gated device cases (default; host-bound and not-gated cases "
-                      "take all their repetitions in the first round, as no default verdict judges them by the spread "
-                      "between processes), or all (as --trace does)"},
-  option_spec{.name = "--shuffle-seed", .placeholder = "N", .commands = run,
+              .help = fmt::format("the cases the rounds spread: gated, the gated device cases (host-bound and not-gated cases take all "
+                                  "their repetitions in the first round, as no default verdict judges them by the spread between "
+                                  "processes), or all (as --trace does); default {}", run_options{}.rounds_for)},
+  option_spec{.name = "--shuffle-seed", .placeholder = "N", .commands = "run",
               .apply = ACT { s.options.shuffle_seed = std::uint64_t(parse_int(v, name_of(spec), 0, 2147483647)); },
               .help = "the seed of the rounds' case orders (default: a fresh one; the results record it as "
                       "context.cudabench.shuffle_seed)"},
-  option_spec{.name = "--device", .placeholder = "N", .commands = run,
+  option_spec{.name = "--device", .placeholder = "N", .commands = "run",
               .apply = ACT { s.options.device = parse_int(v, name_of(spec), 0, 1023); },
-              .child = in_child::replace, .help = "CUDA device ordinal (default 0)"},
-  option_spec{.name = "--devices", .placeholder = "all|0,2", .commands = run,
+              .child = in_child::replace, .help = fmt::format("CUDA device ordinal (default {})", run_options{}.device)},
+  option_spec{.name = "--devices", .placeholder = "all|0,2", .commands = "run",
               .apply = ACT {
                 if (v.empty()) throw usage_error("--devices expects 'all' or a list of ordinals such as 0,2");
                 parse_device_list(v, 1 << 20);  // the form now; the ordinals once the device count is known
                 s.options.devices = v;
               },
               .child = in_child::replace, .help = "one process per device, in parallel; results merged into --json, names dev<N>/..."},
-  option_spec{.name = "--sizes", .placeholder = "FAMILY=N,N,...", .commands = run,
+  option_spec{.name = "--sizes", .placeholder = "FAMILY=N,N,...", .commands = "run",
               .apply = ACT { parse_sizes(v, s.options.sizes); },
               .help = "run these problem sizes of FAMILY instead of the preset's (repeat for more families; "
                       "e.g. {sizes}; the families that take sizes: docs/extending.md; each refuses a size over "
                       "its largest, and skips one that does not fit in memory)"},
-  option_spec{.name = "--axis", .placeholder = "FAMILY.AXIS=V,V,...", .commands = run,
+  option_spec{.name = "--axis", .placeholder = "FAMILY.AXIS=V,V,...", .commands = "run",
               .apply = ACT { parse_axis(v, s.options.axes); },
               .help = "run these values of one of FAMILY's axes instead of the preset's (e.g. {axis}; "
                       "repeat for more axes; --sizes is the form for a family's size axis; the axes: docs/extending.md)"},
-  option_spec{.name = "--json", .placeholder = "FILE", .commands = run | bisect | fleet, .apply = store_output, .output = &o_::json_path,
+  option_spec{.name = "--json", .placeholder = "FILE", .commands = "run bisect fleet", .apply = store_output, .output = &o_::json_path,
               .child = in_child::replace, .whole_run = true,
               .elsewhere = "it names the results file of a run; the verdict file of a comparison is --verdict FILE",
               .help = "write the results as Google Benchmark JSON, with the device description (- is standard output, "
                       "which then carries nothing else; the table goes to standard error); bisect: its outcome as JSON; fleet: the "
                       "side-by-side report as JSON"},
-  option_spec{.name = "--trace", .placeholder = "FILE", .commands = run, .apply = store_output, .output = &o_::trace_path,
+  option_spec{.name = "--trace", .placeholder = "FILE", .commands = "run", .apply = store_output, .output = &o_::trace_path,
               .child = in_child::suffix, .whole_run = true,
               .help = "after each case's timed repetitions, trace one more sample with CUPTI (kernels, copies, memsets "
                       "per stream) and write the run's timeline to FILE as Chrome trace JSON (Perfetto, chrome://tracing); "
                       "each case's timeline and its metrics go into --json"},
-  option_spec{.name = "--md", .placeholder = "FILE", .commands = run | compare | report | fleet, .apply = store_output,
+  option_spec{.name = "--md", .placeholder = "FILE", .commands = "run compare report fleet", .apply = store_output,
               .output = &o_::md_path, .child = in_child::suffix, .whole_run = true,
               .help = "Markdown report (a CI job summary, a pull-request comment): of the comparison (compare; a run "
                       "with --compare-to), else of the run's speedups (report; a run without --compare-to); fleet: the runs side by side"},
-  option_spec{.name = "--html", .placeholder = "FILE", .commands = run | compare | report | trend | fleet, .apply = store_output, .output = &o_::html_path,
+  option_spec{.name = "--html", .placeholder = "FILE", .commands = "run compare report trend fleet", .apply = store_output, .output = &o_::html_path,
               .child = in_child::suffix, .whole_run = true,
               .help = "self-contained HTML report with SVG charts: of the comparison, the run, the trend (each case in % of its "
                       "first run, by date), or the fleet (a chart per family, a bar per model); a section per family that folds"},
-  option_spec{.name = "--csv", .placeholder = "FILE", .commands = run | compare | report | fleet, .apply = store_output,
+  option_spec{.name = "--csv", .placeholder = "FILE", .commands = "run compare report fleet", .apply = store_output,
               .output = &o_::csv_path, .child = in_child::suffix, .whole_run = true,
               .help = "one row per case: name, status, median_us, repetitions (over all rounds), cv_pct, noise_pct, samples, throughputs, "
                       "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value, detectable_pct, gate_pct, gate_source, control, control_change_pct, normalized_change_pct in a comparison; blank where no test ran, no gate applies or the case was not judged on its control); fleet: one row per case and model "
                       "(name, family, model, label, reference, status, median_us, noise_pct, limit_pct, ratio, verdict)"},
-  option_spec{.name = "--verdict", .placeholder = "FILE", .commands = run | compare, .apply = store_output,
+  option_spec{.name = "--verdict", .placeholder = "FILE", .commands = "run compare", .apply = store_output,
               .output = &o_::verdict_path, .child = in_child::suffix, .whole_run = true,
               .help = "the comparison's verdicts as JSON (a run: with --compare-to only)"},
-  option_spec{.name = "--format", .placeholder = "text|gab|bmf", .commands = report,
+  option_spec{.name = "--format", .placeholder = "text|gab|bmf", .commands = "report",
               .apply = ACT { store_one_of(v, name_of(spec), {"text", "gab", "bmf"}, s.options.format); },
-              .help = "text (default): speedup tables; gab / bmf: instead, the run for a dashboard on standard output, as "
-                      "github-action-benchmark's customSmallerIsBetter JSON or Bencher Metric Format JSON (measured cases only)"},
-  option_spec{.name = "--compare-to", .placeholder = "FILE|auto", .commands = run,
+              .help = fmt::format("text: speedup tables; gab / bmf: instead, the run for a dashboard on standard output, as "
+                                  "github-action-benchmark's customSmallerIsBetter JSON or Bencher Metric Format JSON "
+                                  "(measured cases only); default {}", report_options{}.format)},
+  option_spec{.name = "--compare-to", .placeholder = "FILE|auto", .commands = "run",
               .apply = ACT {
                 if (v.empty()) throw usage_error("--compare-to needs a file or 'auto'");
                 s.options.compare_to = v;
               },
               .whole_run = true, .help = "after the run, compare against a baseline (auto: the stored one for this GPU and preset)"},
-  option_spec{.name = "--save-baseline", .kind = arity::flag, .commands = run,
+  option_spec{.name = "--save-baseline", .kind = arity::flag, .commands = "run",
               .apply = ACT { s.options.save_baseline = true; },
               .whole_run = true, .help = "store the run as <baseline-dir>/<gpu-model>/<preset>.json"},
-  option_spec{.name = "--baseline-dir", .placeholder = "DIR", .commands = run,
+  option_spec{.name = "--baseline-dir", .placeholder = "DIR", .commands = "run",
               .apply = ACT {
                 if (v.empty()) throw usage_error("--baseline-dir needs a directory");
                 s.options.baseline_dir = v;
               },
-              .help = "where stored baselines live (default reports/baselines, under the current directory)"},
-  option_spec{.name = "--threshold", .placeholder = "PCT", .commands = run | compare | trend | bisect,
+              .help = fmt::format("where stored baselines live (default {}, under the current directory)", run_options{}.baseline_dir)},
+  option_spec{.name = "--threshold", .placeholder = "PCT", .commands = "run compare trend bisect",
               .apply = ACT { s.options.threshold_pct = parse_double(v, name_of(spec), 0, 1000); },
-              .help = "smallest median change that counts (default 5): for device-bound cases in a comparison, for a "
-                      "step in a trend"},
-  option_spec{.name = "--host-threshold", .placeholder = "PCT", .commands = run | compare | bisect,
+              .help = fmt::format("smallest median change that counts (default {:g}): for device-bound cases in a comparison, for a "
+                                  "step in a trend", 100 * compare_settings{}.threshold)},
+  option_spec{.name = "--host-threshold", .placeholder = "PCT", .commands = "run compare bisect",
               .apply = ACT { s.options.host_threshold_pct = parse_double(v, name_of(spec), 0, 1000); },
               .help = "gate host-bound cases too (CPU baselines, pageable/managed copies, host merges) at this threshold; "
                       "by default they are reported but never gate"},
-  option_spec{.name = "--noise-floor", .placeholder = "K", .commands = run | compare | bisect,
+  option_spec{.name = "--noise-floor", .placeholder = "K", .commands = "run compare bisect",
               .apply = ACT { s.options.noise_floor = parse_double(v, name_of(spec), 0, 100); },
-              .help = "a change must also exceed K x the coefficient of variation of the repetitions (of the rounds "
-                      "with rounds), where no learned gate applies (default 3)"},
-  option_spec{.name = "--alpha", .placeholder = "P", .commands = run | compare | bisect,
+              .help = fmt::format("a change must also exceed K x the coefficient of variation of the repetitions (of the rounds "
+                                  "with rounds), where no learned gate applies (default {:g})", compare_settings{}.noise_floor)},
+  option_spec{.name = "--alpha", .placeholder = "P", .commands = "run compare bisect",
               .apply = ACT { s.options.alpha = parse_double(v, name_of(spec), 1e-9, 0.5); },
-              .help = "significance level of the test: the Mann-Whitney U test, or with a learned gate the medians against "
-                      "its drift (default 0.01)"},
-  option_spec{.name = "--gates", .placeholder = "FILE|none", .commands = run | compare | bisect,
+              .help = fmt::format("significance level of the test: the Mann-Whitney U test, or with a learned gate the medians "
+                                  "against its drift (default {:g})", compare_settings{}.alpha)},
+  option_spec{.name = "--gates", .placeholder = "FILE|none", .commands = "run compare bisect",
               .apply = ACT {
                 if (v.empty()) throw usage_error("--gates needs a gates file (the gates command writes one) or 'none'");
                 s.options.gates_path = v;
@@ -247,106 +255,109 @@ const std::array table{
               .help = "learned gates (from the gates command): a case's learned gate replaces --threshold, the noise floor and the "
                       "rank test for it (its medians are tested against its drift); default: the file "
                       "beside the baseline (X.json -> X.gates.json) when there is one; none: the threshold for every case"},
-  option_spec{.name = "--out", .placeholder = "FILE", .commands = gates, .apply = store_output, .output = &o_::gates_out,
+  option_spec{.name = "--out", .placeholder = "FILE", .commands = "gates", .apply = store_output, .output = &o_::gates_out,
               .help = "where the gates file is written (required; - is standard output)"},
-  option_spec{.name = "--floor", .placeholder = "PCT", .commands = gates,
+  option_spec{.name = "--floor", .placeholder = "PCT", .commands = "gates",
               .apply = ACT { s.options.gate_floor_pct = parse_double(v, name_of(spec), 0, 100); },
-              .help = "no learned gate is below PCT (default 1.5)"},
-  option_spec{.name = "--k", .placeholder = "X", .commands = gates,
+              .help = fmt::format("no learned gate is below PCT (default {:g})", 100 * gate_settings{}.floor)},
+  option_spec{.name = "--k", .placeholder = "X", .commands = "gates",
               .apply = ACT { s.options.gate_k = parse_double(v, name_of(spec), 0.1, 100); },
-              .help = "a case's gate is X times the spread of its change between two runs (default 6; docs/validation.md)"},
-  option_spec{.name = "--min-runs", .placeholder = "N", .commands = gates,
+              .help = fmt::format("a case's gate is X times the spread of its change between two runs (default {:g}; docs/validation.md)",
+                                  gate_settings{}.k)},
+  option_spec{.name = "--min-runs", .placeholder = "N", .commands = "gates",
               .apply = ACT { s.options.gate_min_runs = parse_int(v, name_of(spec), 3, 100000); },
-              .help = "a case with a result in fewer than N of the runs learns no gate and keeps the default (default 5)"},
-  option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = run | compare | trend | bisect,
+              .help = fmt::format("a case with a result in fewer than N of the runs learns no gate and keeps the default (default {})",
+                                  gate_settings{}.min_runs)},
+  option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = "run compare trend bisect",
               .apply = ACT { s.options.allow_device_mismatch = true; },
               .help = "compare runs from different GPU models or clocks"},
-  option_spec{.name = "--allow-build-mismatch", .kind = arity::flag, .commands = run | compare | bisect,
+  option_spec{.name = "--allow-build-mismatch", .kind = arity::flag, .commands = "run compare bisect",
               .apply = ACT { s.options.allow_build_mismatch = true; },
               .help = "compare runs whose cases were built differently (build type, optimization or assertions: "
                       "context.cudabench.build)"},
-  option_spec{.name = "--allow-preset-mismatch", .kind = arity::flag, .commands = run | compare,
+  option_spec{.name = "--allow-preset-mismatch", .kind = arity::flag, .commands = "run compare",
               .apply = ACT { s.options.allow_preset_mismatch = true; },
               .help = "compare runs of different presets (their sizes and repetitions differ)"},
-  option_spec{.name = "--reference", .placeholder = "MODEL", .commands = fleet,
+  option_spec{.name = "--reference", .placeholder = "MODEL", .commands = "fleet",
               .apply = ACT { store_text(spec, v, s.options.reference); },
               .help = "the model the ratios divide by: its GPU name or its slug as baselines are stored (default: the first run's)"},
-  option_spec{.name = "--hold", .placeholder = "N", .commands = trend,
+  option_spec{.name = "--hold", .placeholder = "N", .commands = "trend",
               .apply = ACT { s.options.hold = std::size_t(parse_int(v, name_of(spec), 2, 1000)); },
-              .help = "a step must hold for N runs to be flagged (default 3)"},
-  option_spec{.name = "--good", .placeholder = "REV", .commands = bisect, .apply = ACT { store_text(spec, v, s.options.good); },
+              .help = fmt::format("a step must hold for N runs to be flagged (default {})", trend_options{}.hold)},
+  option_spec{.name = "--good", .placeholder = "REV", .commands = "bisect", .apply = ACT { store_text(spec, v, s.options.good); },
               .help = "a revision without the regression (e.g. the baseline's git_revision)"},
-  option_spec{.name = "--bad", .placeholder = "REV", .commands = bisect, .apply = ACT { store_text(spec, v, s.options.bad); },
+  option_spec{.name = "--bad", .placeholder = "REV", .commands = "bisect", .apply = ACT { store_text(spec, v, s.options.bad); },
               .help = "a revision with it, descending from --good (e.g. HEAD)"},
-  option_spec{.name = "--build", .placeholder = "CMD", .commands = bisect,
+  option_spec{.name = "--build", .placeholder = "CMD", .commands = "bisect",
               .apply = ACT { store_text(spec, v, s.options.build_command); },
               .help = "shell command that builds the checked-out revision in its worktree (required for a project's own "
                       "binary; the suite's default: the Release build of the cudabench target into build/, configured "
                       "once, then incremental)"},
-  option_spec{.name = "--binary", .placeholder = "PATH", .commands = bisect, .apply = ACT { store_text(spec, v, s.options.binary); },
-              .help = "the benchmark binary --build makes, relative to the worktree (required for a project's own "
-                      "binary; the suite's default: build/bench/cudabench)"},
-  option_spec{.name = "--processes", .placeholder = "N", .commands = bisect,
+  option_spec{.name = "--binary", .placeholder = "PATH", .commands = "bisect", .apply = ACT { store_text(spec, v, s.options.binary); },
+              .help = fmt::format("the benchmark binary --build makes, relative to the worktree (required for a project's own "
+                                  "binary; the suite's default: {})", bisect_options::suite_binary)},
+  option_spec{.name = "--processes", .placeholder = "N", .commands = "bisect",
               .apply = ACT { s.options.processes = parse_int(v, name_of(spec), 1, 100); },
-              .help = "benchmark processes per measured revision, their repetitions pooled (default 2); they alternate "
-                      "with as many of the good end's"},
-  option_spec{.name = "--time-limit", .placeholder = "DURATION", .commands = bisect,
+              .help = fmt::format("benchmark processes per measured revision, their repetitions pooled (default {}); they alternate "
+                                  "with as many of the good end's", bisect_options{}.processes)},
+  option_spec{.name = "--time-limit", .placeholder = "DURATION", .commands = "bisect",
               .apply = ACT { s.options.time_limit_s = duration_s(spec, v); },
               .help = "stop testing revisions once this much time is spent (90s, 20m, 1h) and report the narrowest "
                       "range found"},
-  option_spec{.name = "--ends", .placeholder = "DIR", .commands = bisect, .apply = ACT { store_text(spec, v, s.options.ends_dir); },
+  option_spec{.name = "--ends", .placeholder = "DIR", .commands = "bisect", .apply = ACT { store_text(spec, v, s.options.ends_dir); },
               .help = "measure the two ends only, in alternating processes as for a search, and write their pooled results "
                       "to DIR/good.json and DIR/bad.json for compare (e.g. a pull request's merge base and head); no search"},
-  option_spec{.name = "--cache", .placeholder = "declared|hot|cold", .commands = run,
+  option_spec{.name = "--cache", .placeholder = "declared|hot|cold", .commands = "run",
               .apply = ACT { store_one_of(v, name_of(spec), {"declared", "hot", "cold"}, s.options.cache); },
-              .help = "L2 state of GPU cases: as each case declares (default), or all hot / all cold"},
-  option_spec{.name = "--inject-slowdown", .placeholder = "CASE_REGEX:PCT", .commands = run, .apply = store_inject,
+              .help = fmt::format("L2 state of GPU cases: declared, as each case declares, or all hot / all cold (default {})",
+                                  run_options{}.cache)},
+  option_spec{.name = "--inject-slowdown", .placeholder = "CASE_REGEX:PCT", .commands = "run", .apply = store_inject,
               .help = "validation only: adds PCT% of a case's warm-up median as real GPU work (a calibrated spin) inside "
                       "the timed region of the cases CASE_REGEX (RE2 syntax) matches; recorded in the JSON"},
-  option_spec{.name = "--no-blocking-kernel", .kind = arity::flag, .commands = run,
+  option_spec{.name = "--no-blocking-kernel", .kind = arity::flag, .commands = "run",
               .apply = ACT { s.options.no_blocking_kernel = true; },
               .help = "do not hold the stream with a spinning kernel while a GPU sample's work is queued (held by "
                       "default, so launch latency stays out of the timed region)"},
-  option_spec{.name = "--watchdog", .placeholder = "SECONDS|off", .commands = run,
+  option_spec{.name = "--watchdog", .placeholder = "SECONDS|off", .commands = "run",
               .apply = ACT { s.options.watchdog_s = v == "off" ? 0 : parse_double(v, "--watchdog (seconds, or off)", 1, 86400); },
-              .help = "the cases run in a worker process (default 300): a case that makes no progress for SECONDS is "
+              .help = fmt::format("the cases run in a worker process (default {:g}): a case that makes no progress for SECONDS is "
                       "killed and failed as hung, one whose kernel faults (a lost CUDA context) or whose process dies is "
                       "failed with its error, and the remaining cases go on in a fresh process; off: everything runs in "
-                      "this process, unprotected"},
-  option_spec{.name = "--profile", .kind = arity::flag, .commands = run, .apply = ACT { s.options.profile = true; },
+                      "this process, unprotected", run_options{}.watchdog_s)},
+  option_spec{.name = "--profile", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.profile = true; },
               .help = "a few clean samples per case, one repetition (what --nsys/--ncu use); implies --watchdog=off"},
-  option_spec{.name = "--nsys", .kind = arity::flag, .commands = run, .apply = store_profiler,
+  option_spec{.name = "--nsys", .kind = arity::flag, .commands = "run", .apply = store_profiler,
               .help = "run under Nsight Systems (through the cudabench-run wrapper; "
                       "docs/profiling.md): one report, <json stem>.nsys-rep or cudabench-<preset>-<time>.nsys-rep; "
                       "NSYS=/path names nsys where it is not on PATH"},
-  option_spec{.name = "--ncu", .kind = arity::flag, .commands = run, .apply = store_profiler,
+  option_spec{.name = "--ncu", .kind = arity::flag, .commands = "run", .apply = store_profiler,
               .help = "run each selected GPU case under Nsight Compute (through the cudabench-run wrapper; "
                       "docs/profiling.md): kernel duration and DRAM throughput to <json stem>.ncu.csv; NCU=/path names "
                       "ncu where it is not on PATH"},
-  option_spec{.name = "--profile-plan", .kind = arity::flag, .commands = run,
-              .apply = ACT { s.options.profile_plan = true; },
+  option_spec{.name = "--profile-plan", .kind = arity::flag, .commands = "run",
+              .apply = ACT { s.options.profile_plan = true; }, .hidden = true,
               .help = "for the cudabench-run wrapper: print, NUL-separated, the profiler, the preset, the --json file and "
                       "the arguments of the run and of each per-case profiled run, then exit"},
-  option_spec{.name = "--benchmark_filter", .kind = arity::benchmark, .placeholder = "REGEX", .commands = run,
+  option_spec{.name = "--benchmark_filter", .kind = arity::benchmark, .placeholder = "REGEX", .commands = "run",
               .apply = store_filter, .whole_run = true, .help = "Google Benchmark's: as --filter (RE2 syntax)"},
-  option_spec{.name = "--benchmark_list_tests", .kind = arity::benchmark, .placeholder = "true|false", .commands = run,
+  option_spec{.name = "--benchmark_list_tests", .kind = arity::benchmark, .placeholder = "true|false", .commands = "run",
               .apply = ACT { s.options.list = s.options.list_names_only = truth(spec, v); },
               .help = "Google Benchmark's: list the selected cases' names only, then exit"},
-  option_spec{.name = "--benchmark_repetitions", .kind = arity::benchmark, .placeholder = "N", .commands = run,
+  option_spec{.name = "--benchmark_repetitions", .kind = arity::benchmark, .placeholder = "N", .commands = "run",
               .apply = ACT { s.options.repetitions = parse_int(v, name_of(spec), 1, 1000); },
               .help = "Google Benchmark's: as --repetitions"},
   option_spec{.name = "--benchmark_enable_random_interleaving", .kind = arity::benchmark, .placeholder = "true|false",
-              .commands = run, .apply = ACT { s.options.random_interleaving = truth(spec, v); },
+              .commands = "run", .apply = ACT { s.options.random_interleaving = truth(spec, v); },
               .help = "Google Benchmark's: run each repetition as a pass of its own over the cases, in a random order "
                       "(true: as --rounds equal to the repetitions; false: one round)"},
-  option_spec{.name = "--benchmark_min_time", .kind = arity::benchmark, .placeholder = "SECONDSs", .commands = run,
+  option_spec{.name = "--benchmark_min_time", .kind = arity::benchmark, .placeholder = "SECONDSs", .commands = "run",
               .apply = ACT { s.options.min_time_s = seconds(spec, v); },
               .help = "Google Benchmark's: least measured time per repetition, in seconds (a count of iterations, Nx, "
                       "is refused: cudabench samples until the noise is low)"},
-  option_spec{.name = "--benchmark_min_warmup_time", .kind = arity::benchmark, .placeholder = "SECONDS", .commands = run,
+  option_spec{.name = "--benchmark_min_warmup_time", .kind = arity::benchmark, .placeholder = "SECONDS", .commands = "run",
               .apply = ACT { s.options.warmup_s = seconds(spec, v); },
               .help = "Google Benchmark's: warm-up time per case, in seconds"},
-  option_spec{.name = "--benchmark_out", .kind = arity::benchmark, .placeholder = "FILE", .commands = run,
+  option_spec{.name = "--benchmark_out", .kind = arity::benchmark, .placeholder = "FILE", .commands = "run",
               .apply = ACT {
                 if (v.empty() || v == "true") throw usage_error("--benchmark_out needs a file name");
                 s.benchmark_out = v;
@@ -354,35 +365,36 @@ const std::array table{
               .child = in_child::replace, .whole_run = true,
               .help = "Google Benchmark's: the results file, as --json (or Google Benchmark's CSV with "
                       "--benchmark_out_format=csv); not beside --json or --benchmark_format of its format (one place each)"},
-  option_spec{.name = "--benchmark_out_format", .kind = arity::benchmark, .placeholder = "json|console|csv", .commands = run,
+  option_spec{.name = "--benchmark_out_format", .kind = arity::benchmark, .placeholder = "json|console|csv", .commands = "run",
               .apply = ACT {
                 std::string format;
                 store_one_of(v, name_of(spec), {"json", "console", "csv"}, format);
                 s.benchmark_out_format = format;
               },
               .child = in_child::replace, .whole_run = true,
-              .help = "Google Benchmark's: the format of --benchmark_out (default json); console is the table as the "
+              .help = fmt::format("Google Benchmark's: the format of --benchmark_out (default {}); console is the table as the "
                       "terminal shows it, without colour; csv is Google Benchmark's CSV "
                       "(name, iterations, real_time, cpu_time, time_unit, bytes_per_second, items_per_second, label, "
-                      "error_occurred, error_message, then the counters; a row per repetition and aggregate), not --csv's"},
-  option_spec{.name = "--benchmark_format", .kind = arity::benchmark, .placeholder = "console|json|csv", .commands = run,
+                      "error_occurred, error_message, then the counters; a row per repetition and aggregate), not --csv's",
+                                  default_benchmark_out_format)},
+  option_spec{.name = "--benchmark_format", .kind = arity::benchmark, .placeholder = "console|json|csv", .commands = "run",
               .apply = benchmark_format, .whole_run = true,
               .help = "Google Benchmark's: json / csv put the results on standard output (as --json - / "
                       "--benchmark_out=- --benchmark_out_format=csv; the table goes to standard error); with "
                       "--benchmark_out=FILE of the same format, both are written, as Google Benchmark does"},
-  option_spec{.name = "--benchmark_color", .kind = arity::benchmark, .placeholder = "auto|true|false", .commands = run,
+  option_spec{.name = "--benchmark_color", .kind = arity::benchmark, .placeholder = "auto|true|false", .commands = "run",
               .apply = ACT {
                 std::string color;
                 store_one_of(v, name_of(spec), {"auto", "true", "false"}, color);
                 s.options.color = color == "auto" ? std::nullopt : std::optional<bool>(color == "true");
               },
               .help = "Google Benchmark's: colour in the table (auto, the default: where standard output is a terminal)"},
-  option_spec{.name = "--benchmark_context", .kind = arity::benchmark, .placeholder = "KEY=VALUE", .commands = run,
+  option_spec{.name = "--benchmark_context", .kind = arity::benchmark, .placeholder = "KEY=VALUE", .commands = "run",
               .apply = store_context,
               .help = "Google Benchmark's: adds KEY: VALUE to the results' context (repeatable; e.g. a CI run id, the "
                       "runner, the clocks); kept when the results are read back, and shown in the table's header and in "
                       "reports and comparisons of the run"},
-  option_spec{.name = "--benchmark_time_unit", .kind = arity::benchmark, .placeholder = "ns|us|ms|s", .commands = run,
+  option_spec{.name = "--benchmark_time_unit", .kind = arity::benchmark, .placeholder = "ns|us|ms|s", .commands = "run",
               .apply = ACT {
                 std::string unit;
                 store_one_of(v, name_of(spec), {"ns", "us", "ms", "s"}, unit);
@@ -391,58 +403,23 @@ const std::array table{
               .help = "Google Benchmark's: the time unit of every row and of the table's median column (default: rows in "
                       "ns, the table in the unit that reads best)"},
   option_spec{.name = "--benchmark_report_aggregates_only", .kind = arity::benchmark, .placeholder = "true|false",
-              .commands = run, .apply = ACT { s.options.report_aggregates_only = truth(spec, v); },
+              .commands = "run", .apply = ACT { s.options.report_aggregates_only = truth(spec, v); },
               .child = in_child::replace,  // each device hands on every row; the merged file keeps the aggregates
               .help = "Google Benchmark's: a case with several repetitions gets only its mean, median, stddev and cv rows "
                       "in the results (JSON and CSV), not a row per repetition; compare then has only the medians, so "
                       "no rank test"},
   option_spec{.name = "--benchmark_display_aggregates_only", .kind = arity::benchmark, .placeholder = "true|false",
-              .commands = run, .apply = ACT { s.options.display_aggregates_only = truth(spec, v); },
+              .commands = "run", .apply = ACT { s.options.display_aggregates_only = truth(spec, v); },
               .help = "Google Benchmark's: only aggregates on the console: the table shows one line per case, the "
                       "median of its repetitions, with or without it; the results keep every row"},
   option_spec{.name = "--benchmark_counters_tabular", .kind = arity::benchmark, .placeholder = "true|false",
-              .commands = run, .apply = ACT { s.options.counters_tabular = truth(spec, v); },
+              .commands = "run", .apply = ACT { s.options.counters_tabular = truth(spec, v); },
               .help = "Google Benchmark's: the table shows each case's other counters (cv_pct, batch, a fixture's own, "
                       "...) as columns, with a header wherever the set of counters changes"},
-  option_spec{.name = "--help", .alias = "-h", .kind = arity::flag, .commands = all, .apply = set_flag_noop,
+  option_spec{.name = "--help", .alias = "-h", .kind = arity::flag, .commands = "*", .apply = set_flag_noop,
               .help = "the options of the command, then exit"},
 };
 #undef ACT
-
-const std::array commands{
-  command_spec{command::run, "", "", 0, "Runs the CUDA benchmark suite (Google Benchmark cases named family/variant/parameters).",
-               "0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a regression; "
-               "2 usage or input error; 130/143 interrupted (the finished cases are written, marked incomplete)"},
-  command_spec{command::compare, "compare", "BASELINE.json CURRENT.json", 2,
-               "Compares two runs case by case (median change, noise, the Mann-Whitney U test or a learned gate's drift) "
-               "and gives each a verdict.",
-               "0 no regression, 1 at least one regression or a lost case, 2 usage or input error"},
-  command_spec{command::report, "report", "RESULT.json", 1,
-               "Speedup tables of one run: each variant against its family's reference variants.",
-               "0 written, 2 usage or input error"},
-  command_spec{command::trend, "trend", "RESULT_DIR", 1,
-               "One line per case over the runs in RESULT_DIR (oldest first), flagging steps that hold to the latest runs "
-               "(a step whose latest runs are back is shown as returned) and each family's geomean, over the gated device "
-               "cases; host-bound and not-gated cases are listed apart, as compare never gates them; files that cannot be "
-               "read are named and left out.",
-               "0 written, 2 usage or input error"},
-  command_spec{command::gates, "gates", "RUNS...", 1,
-               "Learns each gated device case's gate from its between-run drift over several runs of one GPU model and "
-               "preset (result files, or directories whose *.json files are runs, as trend reads them): the larger of "
-               "--floor and --k times the drift. compare uses the gates file through --gates, or beside the baseline.",
-               "0 written, 2 usage or input error", true},
-  command_spec{command::bisect, "bisect", "--good=REV --bad=REV --filter=REGEX", 0,
-               "Finds the commit that made the --filter cases slower: builds revisions of the repository it is started "
-               "in, each in a worktree apart, runs the binary on them (arguments after -- go to it; default "
-               "--preset=nightly) and bisects over the cases the comparison of the two ends flags as regressions.",
-               "0 the first bad commit found, 1 nothing to bisect (no regression between the ends) or no single "
-               "commit named (skipped revisions, --time-limit), 2 usage or input error"},
-  command_spec{command::fleet, "fleet", "PATH...", 1,
-               "Puts runs of different GPU models side by side (result files, or directories of nightly results: their "
-               "latest run and its verdict file): per case each model's median, noise and % of its own limit, its ratio to "
-               "the reference model, its verdict against its own baseline, or missing.",
-               "0 written, 1 a model's verdict file says its comparison failed, 2 usage or input error", true},
-};
 
 }  // namespace
 
@@ -454,33 +431,28 @@ const option_spec* find_option(std::string_view name) {
   return nullptr;
 }
 
-const command_spec& command_info(command c) {
-  for (const command_spec& s : commands)
-    if (s.cmd == c) return s;
-  return commands[0];
+bool takes(const option_spec& o, std::string_view command_name) {
+  if (o.commands == "*") return true;  // --help: every command, a new one included
+  for (std::string_view list = o.commands; !list.empty();) {
+    const std::size_t space = list.find(' ');
+    if (list.substr(0, space) == command_name) return true;
+    list = space == std::string_view::npos ? std::string_view() : list.substr(space + 1);
+  }
+  return false;
 }
 
-std::span<const command_spec> command_table() { return commands; }
-
-std::string command_names(std::string_view last) {
+std::string command_names(command_list all, std::string_view last) {
   std::vector<std::string_view> names;
-  for (const command_spec& s : commands)
-    if (!s.name.empty()) names.push_back(s.name);
+  for (const command_spec* s : all)
+    if (s->named) names.push_back(s->name);
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i)
     out += fmt::format("{}{}", i == 0 ? "" : i + 1 == names.size() ? fmt::format(" {} ", last) : ", ", names[i]);
   return out;
 }
 
-std::optional<command> command_by_name(std::string_view name) {
-  for (const command_spec& s : commands)
-    if (!s.name.empty() && s.name == name) return s.cmd;
-  return std::nullopt;
-}
-
-std::string command_title(command c) {
-  const command_spec& s = command_info(c);
-  return s.name.empty() ? program_title() : fmt::format("{} {}", program_title(), s.name);
+std::string command_title(const command_spec& c) {
+  return c.named ? fmt::format("{} {}", program_title(), c.name) : program_title();
 }
 
 }  // namespace cudabench::app

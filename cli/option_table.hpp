@@ -14,14 +14,6 @@
 
 namespace cudabench::app {
 
-/// The commands that take options: `run` is the suite binary (and a user's binary linked with cudabench::main).
-enum class command : unsigned { run = 1u << 0, compare = 1u << 1, report = 1u << 2, trend = 1u << 3, gates = 1u << 4,
-                                bisect = 1u << 5, fleet = 1u << 6 };
-using command_set = unsigned;
-constexpr command_set operator|(command a, command b) { return unsigned(a) | unsigned(b); }
-constexpr command_set operator|(command_set a, command b) { return a | unsigned(b); }
-constexpr bool takes(command_set set, command c) { return (set & unsigned(c)) != 0; }
-
 /// How an option takes its value.
 enum class arity {
   flag,       ///< --name, no value
@@ -36,10 +28,12 @@ enum class in_child {
   replace,  ///< left out; the child gets its own --device=N and --json=FILE
 };
 
+struct command_spec;
+
 /// Where the parse of one command line stands; the options' actions write into it.
 struct parse_state {
-  run_options& options;
-  command cmd;
+  command_options& options;
+  const command_spec& cmd;
   std::optional<std::string> benchmark_out, benchmark_out_format;  ///< resolved into --json / --csv at the end
 };
 
@@ -52,15 +46,17 @@ struct option_spec {
   std::string_view alias;        ///< "-h", or empty
   arity kind = arity::value;
   std::string_view placeholder;  ///< what the value is, as help shows it ("REGEX"); empty for a flag
-  command_set commands = 0;      ///< the commands that take it
+  std::string_view commands;     ///< the names of the commands that take it ("run compare"; run is the runner; * all)
   option_action apply = nullptr;
   /// An output file: `-` is standard output (at most one output of a command may be `-`), and the field of
-  /// run_options it fills.
-  std::optional<std::string> run_options::*output = nullptr;
+  /// command_options it fills.
+  std::optional<std::string> command_options::*output = nullptr;
   in_child child = in_child::keep;
   bool whole_run = false;        ///< left out of each per-case run the cudabench-run wrapper starts under --ncu
   std::string_view elsewhere;    ///< said to a command that does not take it: what to use instead
-  std::string_view help;
+  bool hidden = false;           ///< for the program's own use (the wrapper, its children): accepted, never listed
+  /// What it does, as help shows it: made once, with the defaults rendered from the constants they come from.
+  std::string help;
 };
 
 /// Every option, in the order --help lists them.
@@ -69,25 +65,8 @@ std::span<const option_spec> option_table();
 /// The option called `name` (or with that alias), or nullptr.
 const option_spec* find_option(std::string_view name);
 
-/// One command: its name, how it is called and what it does.
-struct command_spec {
-  command cmd;
-  std::string_view name;       ///< "compare"; "" for run
-  std::string_view inputs;     ///< the positional arguments as usage shows them ("BASELINE.json CURRENT.json")
-  std::size_t input_count;
-  std::string_view about;
-  std::string_view exit_status;
-  bool more_inputs = false;    ///< input_count or more positional arguments
-};
-const command_spec& command_info(command c);
-/// compare, report, trend, gates, bisect or fleet by name; nothing for anything else.
-std::optional<command> command_by_name(std::string_view name);
-/// Every command, in the order help and the docs list them (run first).
-std::span<const command_spec> command_table();
-/// The named commands as a list for a message: "compare, report, trend, gates or bisect" (`last` "or"/"and").
-std::string command_names(std::string_view last);
-/// "./run_bench" or "./run_bench compare": how messages and usage name the command.
-std::string command_title(command c);
+/// True when the command `command_name` takes `o` (o.commands names it).
+bool takes(const option_spec& o, std::string_view command_name);
 
 /// One argument of a command line as the table reads it: an option (spec set, with its value), or a
 /// positional argument (spec null, positional true), or an unknown option (spec null, positional false).
@@ -101,14 +80,44 @@ struct option_token {
 /// Reads the argument at args[i]; throws usage_error when an option lacks its value or a flag has one.
 option_token read_option(const std::vector<std::string>& args, std::size_t i);
 
+struct command_line;
+/// What a command does with its parsed command line: its exit status. Throws usage_error / input_error, which the
+/// caller reports in one line (exit status 2).
+using command_handler = int (*)(const command_line&);
+
+/// One command, a row of the command table: its name, how it is called, what it does, its handler. Each row is
+/// defined beside its handler (app/commands/NAME.cpp) and listed in app/command_table.cpp; the options a command
+/// takes are the option table's rows that name it.
+struct command_spec {
+  std::string_view name;         ///< "compare"; "run" for the runner, which is called without a name
+  std::string_view inputs;       ///< the positional arguments as usage shows them ("BASELINE.json CURRENT.json")
+  std::size_t input_count = 0;
+  std::string about;
+  std::string_view exit_status;
+  command_handler handler = nullptr;
+  bool more_inputs = false;      ///< input_count or more positional arguments
+  bool named = true;             ///< called by its name (false: the runner, the binary's own command line)
+  bool passes_rest = false;      ///< the arguments after -- go to the benchmark binary it runs (bisect)
+};
+
+/// The commands, in the order help and the docs list them (the runner first).
+using command_list = std::span<const command_spec* const>;
+/// The named commands of `all` as a list for a message: "compare, report, trend, gates or bisect" (`last` "or"/"and").
+std::string command_names(command_list all, std::string_view last);
+/// "./run_bench" or "./run_bench compare": how messages and usage name the command.
+std::string command_title(const command_spec& c);
+
 /// A command line parsed by the table: the options, and the positional arguments (compare, report, trend, gates, fleet).
 struct command_line {
-  run_options options;
+  command_options options;
   std::vector<std::string> inputs;
+  std::vector<std::string> args;     ///< the command's own arguments as given (without its name and what follows --)
+  std::vector<std::string> passed;   ///< what followed -- (bisect: the benchmark binary's arguments)
+  char** argv = nullptr;             ///< the process's argv (a run starts itself again for its workers)
 };
-/// Parses `args` (without argv[0], and for the named commands without the command's name) for `cmd`.
-/// -h/--help anywhere wins (options.help, nothing else checked). Throws usage_error with a one-line message.
-command_line parse_command_line(command cmd, const std::vector<std::string>& args);
+/// Parses `args` (without argv[0], and for the named commands without the command's name) for `cmd`, one of
+/// `all`. -h/--help anywhere wins (options.help, nothing else checked). Throws usage_error with a one-line message.
+command_line parse_command_line(command_list all, const command_spec& cmd, const std::vector<std::string>& args);
 
 /// What the options' help shows as examples ({filter}, {sizes}, {axis} in the table): the suite's families by
 /// default, as the docs show them; a binary's --help gives its own (help_examples_for, runner.cpp).
@@ -122,20 +131,21 @@ struct help_examples {
   std::vector<std::pair<std::string, std::string>> families;
 };
 
-/// --help of `cmd`, made from the table, with `ex`'s examples.
-std::string command_help(command cmd, const help_examples& ex = {});
+/// --help of `cmd` (one of `all`), made from the table, with `ex`'s examples.
+std::string command_help(command_list all, const command_spec& cmd, const help_examples& ex = {});
 /// cudabench-report --help: its commands and where their options are listed.
-std::string commands_overview();
+std::string commands_overview(command_list all);
 
 /// The options reference (Markdown) of every command, for docs/reference.md's options block.
-std::string options_reference_markdown();
+std::string options_reference_markdown(command_list all);
 /// A compact table of each command's options, for README.md's options block.
-std::string options_summary_markdown();
+std::string options_summary_markdown(command_list all);
 
 /// What the cudabench-run wrapper needs of a command line, each field ended by a NUL byte: the profiler
 /// ("nsys", "ncu" or "none"), the preset, the --json file ("" when none), then the count and the items of the
 /// binary's own arguments (without --nsys/--ncu), then the count and the items of each per-case profiled
 /// run's arguments (without the filters, the outputs and the baseline options of the whole run).
-std::string profile_plan(const std::vector<std::string>& args);
+/// `o` is what `args` parsed into.
+std::string profile_plan(const run_options& o, const std::vector<std::string>& args);
 
 }  // namespace cudabench::app

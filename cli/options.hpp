@@ -12,9 +12,28 @@
 
 namespace cudabench::app {
 
-struct run_options {
-  std::string filter = ".";
+/// What a comparison reads (a run with --compare-to, compare, bisect; trend reads the threshold and the device rule).
+struct compare_options {
+  std::optional<double> threshold_pct;
+  std::optional<double> host_threshold_pct;
+  std::optional<double> noise_floor;
+  std::optional<double> alpha;
+  bool allow_device_mismatch = false;
+  bool allow_build_mismatch = false;       ///< compare runs whose cases were built differently
+  bool allow_preset_mismatch = false;      ///< compare runs of different presets
+  std::optional<std::string> gates_path;   ///< --gates=FILE|none: the learned gates a comparison uses
+};
+
+/// The report files a run, compare, report, trend and fleet write, and the results document (run, bisect, fleet).
+struct report_files {
   std::optional<std::string> json_path;
+  std::optional<std::string> md_path, html_path, verdict_path, csv_path;
+};
+
+/// What a run reads (the suite binary, and a user's binary linked with cudabench::main).
+struct run_options : compare_options, report_files {
+  std::string filter = ".";
+  bool filter_given = false;                 ///< --filter was given (bisect requires it)
   std::optional<std::string> trace_path;     ///< --trace=FILE: Chrome trace-event JSON of traced samples
   bool list = false;
   bool limits = false;                       ///< --limits: the limits family runs alongside the selected cases
@@ -39,19 +58,6 @@ struct run_options {
   std::optional<bool> color;                 ///< --benchmark_color: the table's colour (unset: auto, on a terminal)
   std::optional<std::string> compare_to;     ///< a baseline file, or "auto"
   bool save_baseline = false;
-  std::optional<double> threshold_pct;
-  std::optional<double> host_threshold_pct;
-  std::optional<double> noise_floor;
-  std::optional<double> alpha;
-  bool allow_device_mismatch = false;
-  bool allow_build_mismatch = false;       ///< compare runs whose cases were built differently
-  bool allow_preset_mismatch = false;      ///< compare runs of different presets
-  std::optional<std::string> gates_path;     ///< --gates=FILE|none: the learned gates a comparison uses
-  std::optional<std::string> gates_out;      ///< gates --out=FILE
-  std::optional<double> gate_floor_pct;      ///< gates --floor
-  std::optional<double> gate_k;              ///< gates --k
-  std::optional<int> gate_min_runs;          ///< gates --min-runs
-  std::optional<std::string> md_path, html_path, verdict_path, csv_path;
   int device = 0;
   bool quiet = false;    ///< no "[i/N] case" progress lines on standard error, no [i/N] in the table
   bool verbose = false;  ///< the table names each skipped case under its reason
@@ -68,12 +74,37 @@ struct run_options {
   /// failed, one that loses the CUDA context or dies is failed, and the rest go on in a fresh worker.
   /// 0 (--watchdog=off): the cases run in this process, with no such protection.
   double watchdog_s = 300;
-  std::size_t hold = 3;                     ///< trend --hold: runs a step must hold for
-  std::string format = "text";              ///< report --format: text, gab or bmf
-  std::optional<std::string> reference;     ///< fleet --reference: the model the ratios divide by
   std::optional<std::string> profiler;      ///< --nsys / --ncu: "nsys" or "ncu" (the cudabench-run wrapper starts it)
   bool profile_plan = false;                ///< --profile-plan: print what the cudabench-run wrapper needs, then exit
-  bool filter_given = false;                ///< --filter was given (bisect requires it)
+};
+
+/// What report reads besides its report files.
+struct report_options {
+  std::string format = "text";              ///< report --format: text, gab or bmf
+};
+
+/// What trend reads besides the threshold, the device rule and --html.
+struct trend_options {
+  std::size_t hold = 3;                     ///< trend --hold: runs a step must hold for
+};
+
+/// What gates reads.
+struct gates_options {
+  std::optional<std::string> gates_out;      ///< gates --out=FILE
+  std::optional<double> gate_floor_pct;      ///< gates --floor
+  std::optional<double> gate_k;              ///< gates --k
+  std::optional<int> gate_min_runs;          ///< gates --min-runs
+};
+
+/// What fleet reads besides its report files.
+struct fleet_options {
+  std::optional<std::string> reference;     ///< fleet --reference: the model the ratios divide by
+};
+
+/// What bisect reads besides --filter, the comparison's options and --json.
+struct bisect_options {
+  static constexpr const char* suite_binary = "build/bench/cudabench";  ///< --binary of the suite's own repository
+  static constexpr const char* suite_preset = "nightly";                ///< the preset each revision runs unless told
   std::optional<std::string> good, bad;     ///< bisect --good / --bad: the revisions at each end
   std::optional<std::string> build_command; ///< bisect --build: the shell command that builds a revision
   std::optional<std::string> binary;        ///< bisect --binary: the benchmark binary, relative to the worktree
@@ -81,6 +112,13 @@ struct run_options {
   std::optional<double> time_limit_s;       ///< bisect --time-limit
   std::optional<std::string> ends_dir;      ///< bisect --ends: measure the two ends only, their results written there
 };
+
+/// The format of --benchmark_out without --benchmark_out_format.
+constexpr const char* default_benchmark_out_format = "json";
+
+/// Everything a command line can say: the option table's actions write here, and each command reads its own
+/// part (a run its run_options, gates its gates_options, ...).
+struct command_options : run_options, report_options, trend_options, gates_options, fleet_options, bisect_options {};
 
 /// The device ordinals of a --devices value ("all" or "0,2") for a machine with `count` devices;
 /// throws usage_error naming what is wrong (an ordinal that does not exist, a malformed list, no device).
@@ -100,9 +138,6 @@ void parse_axis(const std::string& spec, std::map<std::string, std::vector<std::
 /// in linear time: at most 1,000 characters, else (or when invalid) usage_error naming the option.
 name_pattern user_regex(const std::string& pattern, const std::string& option);
 
-/// Parses the runner's arguments (without argv[0]) through the option table; throws usage_error on anything
-/// it does not know.
-run_options parse_run_options(const std::vector<std::string>& args);
 
 /// Parses a whole number or a percentage; `what` names the option in the error.
 int parse_int(const std::string& text, const std::string& what, int lo, int hi);

@@ -83,6 +83,16 @@ check "in a repository without a commit: the revision recorded unknown, not HEAD
   'python3 -c "import json,sys; assert json.load(open(sys.argv[1]))[\"context\"][\"cudabench\"][\"git_revision\"] == \"unknown\"" "$tmp/rev.json"'
 cd - >/dev/null || exit 1
 
+# A run asks git once (its revision, then whether it is dirty), however many worker processes it starts: the
+# workers are handed what it found.
+real_git=$(command -v git) && mkdir -p "$tmp/counting" && cd "$src" || exit 1
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$tmp/git.log" "$real_git" >"$tmp/counting/git" && chmod +x "$tmp/counting/git"
+s=$(run env -u CUDABENCH_GIT_REVISION -u CUDABENCH_GIT_DIRTY PATH="$tmp/counting:$PATH" "$bench" --filter='^image/cpu$' \
+    --rounds=3 --repetitions=3 --rounds-for=all --benchmark_min_time=0.01s --json "$tmp/rev.json")
+check "three rounds in three workers: git asked once, by the run" 0 "$s" '[ "$(wc -l <"$tmp/git.log")" -le 2 ]' \
+  'python3 -c "import json,sys; assert json.load(open(sys.argv[1]))[\"context\"][\"cudabench\"][\"git_revision\"] == sys.argv[2]" "$tmp/rev.json" "$("$real_git" rev-parse HEAD 2>/dev/null || echo unknown)"'
+cd - >/dev/null || exit 1
+
 # Google Benchmark's output flags beside another output of the same format: refused, not one of them dropped.
 for pair in "--json $tmp/ours.json --benchmark_out=$tmp/gb.json" \
             "--benchmark_format=csv --benchmark_out=$tmp/gb.csv --benchmark_out_format=csv"; do

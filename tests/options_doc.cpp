@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "cli/option_table.hpp"
+#include "app/commands.hpp"
 
 namespace {
 

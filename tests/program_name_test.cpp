@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "cli/option_table.hpp"
+#include "app/commands.hpp"
 #include "cudabench/main.hpp"
 
 namespace cudabench::app {
@@ -20,7 +20,7 @@ struct named_as {
 TEST(ProgramName, DefaultIsRunBench) {
   EXPECT_EQ(program_title(), "./run_bench");
   EXPECT_EQ(program_name(), "run_bench");
-  EXPECT_EQ(command_title(command::compare), "./run_bench compare");
+  EXPECT_EQ(command_title(command_named("compare")), "./run_bench compare");
 }
 
 TEST(ProgramName, ArgvZerosFileNameOnceNamedByNoneElse) {
@@ -30,7 +30,7 @@ TEST(ProgramName, ArgvZerosFileNameOnceNamedByNoneElse) {
   EXPECT_EQ(program_name(), "saxpy_bench");
   name_program_from("/elsewhere/other");  // named already: kept
   EXPECT_EQ(program_title(), "saxpy_bench");
-  const std::string help = command_help(command::run, {"saxpy, saxpy/cpu", "--sizes=saxpy=1048576", "--axis=saxpy.n=8",
+  const std::string help = command_help("run", {"saxpy, saxpy/cpu", "--sizes=saxpy=1048576", "--axis=saxpy.n=8",
                                                        "families:", {{"saxpy   2", "y = a x + y"}}});
   EXPECT_EQ(help.rfind("usage: saxpy_bench [options]\n", 0), 0u) << help;
   EXPECT_NE(help.find("saxpy_bench compare BASELINE.json CURRENT.json [options]   (saxpy_bench compare --help)"), std::string::npos);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/fanout.hpp"
-#include "cli/options.hpp"
+#include "app/commands.hpp"
 #include "app/results_output.hpp"
 #include "cudabench/limits.hpp"
 #include "cudabench/main.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/option_table.hpp"
+#include "app/commands.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace cudabench::app;
@@ -15,15 +15,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (data[i] == 0) args.emplace_back();
     else args.back() += char(data[i]);
   }
-  for (command c : {command::run, command::compare, command::report, command::trend}) {
+  for (const char* c : {"run", "compare", "report", "trend"}) {
     try {
       const command_line cl = parse_command_line(c, args);
-      if (c != command::run || cl.options.help) continue;
+      if (std::string(c) != "run" || cl.options.help) continue;
       parse_run_options(child_arguments(args, 1, "/tmp/dev1.json"));
       if (!cl.options.profiler) {
         std::vector<std::string> plan = args;
         plan.push_back("--profile-plan");
-        profile_plan(plan);
+        profile_plan(parse_run_options(plan), plan);
       }
     } catch (const cudabench::usage_error&) {
     } catch (const cudabench::input_error&) {

@@ -1,0 +1,96 @@
+// compare: two runs case by case, a verdict each; and the comparison step a run with --compare-to shares with it.
+#include <fmt/format.h>
+
+#include <exception>
+#include <filesystem>
+#include <future>
+#include <optional>
+
+#include "analysis/gates.hpp"
+#include "app/commands.hpp"
+#include "app/results_output.hpp"
+
+namespace cudabench::app {
+
+namespace {
+/// The gates file beside a baseline, when there is one.
+std::shared_ptr<const gate_table> gates_beside(const std::string& baseline) {
+  const std::string path = gates_file_beside(baseline);
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::exists(path, ec)) return nullptr;
+  return std::make_shared<const gate_table>(load_gates(path));
+}
+}  // namespace
+
+compare_settings compare_settings_from(const compare_options& o) {
+  compare_settings s;
+  if (o.gates_path && *o.gates_path == "none") s.gates_beside_baseline = false;
+  else if (o.gates_path) s.gates = std::make_shared<const gate_table>(load_gates(*o.gates_path));
+  if (o.threshold_pct) s.threshold = *o.threshold_pct / 100;
+  if (o.alpha) s.alpha = *o.alpha;
+  if (o.host_threshold_pct) s.host_threshold = *o.host_threshold_pct / 100;
+  if (o.noise_floor) s.noise_floor = *o.noise_floor;
+  s.allow_device_mismatch = o.allow_device_mismatch;
+  s.allow_build_mismatch = o.allow_build_mismatch;
+  s.allow_preset_mismatch = o.allow_preset_mismatch;
+  return s;
+}
+
+int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s, const output_list& outputs,
+                       comparison* out) {
+  compare_settings with = s;
+  if (!with.gates && with.gates_beside_baseline) with.gates = gates_beside(base.source);
+  const comparison c = compare_runs(base, cur, with);
+  outputs.writers().write_comparison(c, cur);
+  if (out) *out = c;
+  return c.failing() ? 1 : 0;
+}
+
+std::string baseline_file_for(const device_info& d, const std::string& preset, const std::string& dir) {
+  return fmt::format("{}/{}/{}.json", dir, d.model_slug(), preset);
+}
+
+std::string resolve_baseline(const std::string& spec, const device_info& d, const std::string& preset, const std::string& dir) {
+  if (spec != "auto") return spec;
+  std::string path = baseline_file_for(d, preset, dir);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw input_error(fmt::format("{}: no stored baseline for {} / {} (store one with --save-baseline)", path,
+                                  d.available ? d.name : "no GPU", preset));
+  return path;
+}
+
+namespace {
+
+/// `compare BASELINE CURRENT`: every output checked before either file is read; 1 on a regression.
+int compare(const command_line& cl) {
+  const file_command_guard guard(cl, "compare");
+  const std::vector<std::string>& inputs = cl.inputs;
+  const output_list outputs = report_outputs(cl.options, "--verdict");
+  outputs.check(files_read(cl.options, inputs, inputs[0]));
+  std::optional<standard_output_aside> aside;
+  if (outputs.uses_standard_output()) aside.emplace();
+  // The two files are read at once (the readers share nothing), so large files take the time of one;
+  // the baseline's problem is still the one named when both have one.
+  auto reading_base = std::async(std::launch::async, [&] { return load_run(inputs[0]); });
+  std::optional<run_result> cur;
+  std::exception_ptr cur_problem;
+  try {
+    cur = load_run(inputs[1]);
+  } catch (...) {
+    cur_problem = std::current_exception();
+  }
+  const run_result base = reading_base.get();
+  if (cur_problem) std::rethrow_exception(cur_problem);
+  return compare_and_report(base, *cur, compare_settings_from(cl.options), outputs);
+}
+
+}  // namespace
+
+extern const command_spec cmd_compare{
+    .name = "compare", .inputs = "BASELINE.json CURRENT.json", .input_count = 2,
+    .about = "Compares two runs case by case (median change, noise, the Mann-Whitney U test or a learned gate's drift) "
+             "and gives each a verdict.",
+    .exit_status = "0 no regression, 1 at least one regression or a lost case, 2 usage or input error", .handler = compare};
+
+}  // namespace cudabench::app

@@ -1,0 +1,89 @@
+// gates: learns each gated case's gate from its drift over several runs of one GPU model and preset.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <optional>
+#include <set>
+
+#include "analysis/gates.hpp"
+#include "app/commands.hpp"
+#include "app/results_output.hpp"
+#include "cli/program_name.hpp"
+#include "io/output_sink.hpp"
+#include "reports/escape.hpp"
+#include "reports/trend.hpp"
+
+namespace cudabench::app {
+namespace {
+
+/// The runs `gates` reads: each file as given (unreadable: input_error), and each directory's runs as trend reads
+/// them (unreadable: named on standard error and left out). A file named twice (itself and in its directory,
+/// or through a link) is read once: a run paired with itself would pull the drift down.
+std::vector<run_result> gates_runs(const std::vector<std::string>& inputs, const std::string& out) {
+  namespace fs = std::filesystem;
+  std::vector<run_result> runs;
+  std::vector<std::string> files;
+  std::set<std::string> seen;
+  auto first_time = [&](const std::string& f) {
+    std::error_code ec;
+    const fs::path canonical = fs::weakly_canonical(f, ec);
+    return seen.insert(ec ? f : canonical.string()).second;
+  };
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    if (!fs::is_directory(in, ec)) {
+      files.push_back(in);
+      if (first_time(in)) runs.push_back(load_run(in));
+      continue;
+    }
+    const std::vector<std::string> found = reports::trend_inputs(in);
+    for (const std::string& f : found) {
+      files.push_back(f);
+      if (!first_time(f)) continue;
+      try {
+        runs.push_back(load_run(f));
+      } catch (const input_error& e) {
+        fmt::print(stderr, "{} gates: left out: {}\n", program_name(), reports::terminal_text(e.what()));
+      }
+    }
+    if (found.empty()) throw input_error(in + ": holds no .json results");
+  }
+  check_distinct_outputs({{"--out", out}}, files);
+  return runs;
+}
+
+/// `gates RUNS... --out FILE`: learns the gates and writes the file, then says what it learned.
+int gates(const command_line& cl) {
+  const file_command_guard guard(cl, "gates");
+  const gates_options& o = cl.options;
+  if (!o.gates_out) throw usage_error("gates needs --out FILE: where the gates file is written");
+  const output_sink sink(*o.gates_out);
+  sink.check();
+  gate_settings gs;
+  if (o.gate_floor_pct) gs.floor = *o.gate_floor_pct / 100;
+  if (o.gate_k) gs.k = *o.gate_k;
+  if (o.gate_min_runs) gs.min_runs = std::size_t(*o.gate_min_runs);
+  const gate_table t = learn_gates(gates_runs(cl.inputs, *o.gates_out), gs);
+  std::optional<standard_output_aside> aside;
+  if (sink.is_standard_output()) aside.emplace();
+  sink.write(gates_json(t));
+  std::size_t own_drift = 0;  // cases with enough pairs of one board for a drift of their own
+  for (const auto& [name, g] : t.cases) own_drift += g.same_board_gate > 0;
+  const std::size_t boards = t.boards().size();
+  fmt::print("gates: {}: {} case(s) learned from {} run(s) of {} on {} board(s) (preset {}; floor {:.1f}%, k {:g}, at least {} runs a "
+             "case; {} with a drift of one board of their own)\n",
+             reports::terminal_text(*o.gates_out), t.cases.size(), t.runs.size(), reports::terminal_text(t.device),
+             boards ? std::to_string(boards) : "unrecorded", reports::terminal_text(t.preset), 100 * gs.floor, gs.k, gs.min_runs, own_drift);
+  return 0;
+}
+
+}  // namespace
+
+extern const command_spec cmd_gates{
+    .name = "gates", .inputs = "RUNS...", .input_count = 1,
+    .about = "Learns each gated device case's gate from its between-run drift over several runs of one GPU model and "
+             "preset (result files, or directories whose *.json files are runs, as trend reads them): the larger of "
+             "--floor and --k times the drift. compare uses the gates file through --gates, or beside the baseline.",
+    .exit_status = "0 written, 2 usage or input error", .handler = gates, .more_inputs = true};
+
+}  // namespace cudabench::app

@@ -1,0 +1,30 @@
+// report: speedup tables of one run, or the run for a dashboard (--format=gab|bmf).
+#include <optional>
+
+#include "app/commands.hpp"
+#include "app/results_output.hpp"
+
+namespace cudabench::app {
+namespace {
+
+int report(const command_line& cl) {
+  const file_command_guard guard(cl, "report");
+  const report_options& o = cl.options;
+  std::unique_ptr<reports::writer> terminal;  // a dashboard export goes to standard output in place of the tables
+  if (o.format == "gab") terminal = std::make_unique<reports::gab_writer>();
+  if (o.format == "bmf") terminal = std::make_unique<reports::bmf_writer>();
+  const output_list outputs = report_outputs(cl.options, "--verdict", std::move(terminal));
+  outputs.check(cl.inputs);
+  std::optional<standard_output_aside> aside;
+  if (outputs.uses_standard_output()) aside.emplace();
+  outputs.writers().write_run(load_run(cl.inputs[0]));
+  return 0;
+}
+
+}  // namespace
+
+extern const command_spec cmd_report{.name = "report", .inputs = "RESULT.json", .input_count = 1,
+                                     .about = "Speedup tables of one run: each variant against its family's reference variants.",
+                                     .exit_status = "0 written, 2 usage or input error", .handler = report};
+
+}  // namespace cudabench::app
