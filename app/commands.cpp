@@ -115,7 +115,7 @@ std::vector<run_result> gates_runs(const std::vector<std::string>& inputs, const
       try {
         runs.push_back(load_run(f));
       } catch (const input_error& e) {
-        fmt::print(stderr, "{} gates: left out: {}\n", program_name(), reports::terminal_text(e.what()));
+        fmt::print(stderr, "{} gates: left out: {}\n", program_name(), printable(e.what()));
       }
     }
     if (found.empty()) throw input_error(in + ": holds no .json results");
@@ -142,8 +142,8 @@ int gates_command(const run_options& o, const std::vector<std::string>& inputs) 
   const std::size_t boards = t.boards().size();
   fmt::print("gates: {}: {} case(s) learned from {} run(s) of {} on {} board(s) (preset {}; floor {:.1f}%, k {:g}, at least {} runs a "
              "case; {} with a drift of one board of their own)\n",
-             reports::terminal_text(*o.gates_out), t.cases.size(), t.runs.size(), reports::terminal_text(t.device),
-             boards ? std::to_string(boards) : "unrecorded", reports::terminal_text(t.preset), 100 * gs.floor, gs.k, gs.min_runs, own_drift);
+             printable(*o.gates_out), t.cases.size(), t.runs.size(), printable(t.device),
+             boards ? std::to_string(boards) : "unrecorded", printable(t.preset), 100 * gs.floor, gs.k, gs.min_runs, own_drift);
   return 0;
 }
 
@@ -213,10 +213,10 @@ int run_report_command(command cmd, const command_line& cl) {
     outputs.writers().write_trend(reports::build_trend(inputs[0], threshold, o.hold, o.allow_device_mismatch));
     return 0;
   } catch (const usage_error& e) {
-    fmt::print(stderr, "{} {}: {}\n", program_name(), name, reports::terminal_text(e.what()));
+    fmt::print(stderr, "{} {}: {}\n", program_name(), name, printable(e.what()));
     return 2;
   } catch (const input_error& e) {
-    fmt::print(stderr, "{} {}: {}\n", program_name(), name, reports::terminal_text(e.what()));
+    fmt::print(stderr, "{} {}: {}\n", program_name(), name, printable(e.what()));
     return 2;
   }
 }
@@ -225,10 +225,10 @@ int run_bisect_command(const command_line& cl, const std::vector<std::string>& b
   try {
     return bisect_command(cl.options, binary_args);
   } catch (const usage_error& e) {
-    fmt::print(stderr, "{} bisect: {} (see {} bisect --help)\n", program_name(), reports::terminal_text(e.what()), program_title());
+    fmt::print(stderr, "{} bisect: {} (see {} bisect --help)\n", program_name(), printable(e.what()), program_title());
     return 2;
   } catch (const input_error& e) {
-    fmt::print(stderr, "{} bisect: {}\n", program_name(), reports::terminal_text(e.what()));
+    fmt::print(stderr, "{} bisect: {}\n", program_name(), printable(e.what()));
     return 2;
   }
 }
@@ -258,7 +258,7 @@ int report_command(int argc, char** argv) {
   try {
     cl = parse_command_line(*cmd, own);
   } catch (const usage_error& e) {
-    fmt::print(stderr, "{} {}: {} (see {} {} --help)\n", program_name(), name, reports::terminal_text(e.what()), program_title(), name);
+    fmt::print(stderr, "{} {}: {} (see {} {} --help)\n", program_name(), name, printable(e.what()), program_title(), name);
     return 2;
   }
   if (cl.options.help) {  // examples from this binary's families (bisect's --filter), as the runner's --help

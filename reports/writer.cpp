@@ -7,6 +7,7 @@
 #include "reports/csv.hpp"
 #include "reports/exports.hpp"
 #include "reports/render.hpp"
+#include "results/results_json.hpp"
 
 namespace cudabench::reports {
 using cudabench::comparison;
@@ -42,6 +43,11 @@ text verdict_json_writer::comparison_report(const comparison& c, const run_resul
 
 text gab_writer::run_report(const run_result& run) const { return gab_export(run).dump(2) + "\n"; }
 text bmf_writer::run_report(const run_result& run) const { return bmf_export(run).dump(2) + "\n"; }
+
+text results_writer::run_report(const run_result& run) const {
+  const nlohmann::ordered_json doc = to_json(run, time_unit_, aggregates_only_);
+  return form_ == form::json ? doc.dump(2) + "\n" : benchmark_csv(doc);
+}
 
 void writer_multiplex::add(std::unique_ptr<writer> w, cudabench::output_sink sink) {
   outputs_.emplace_back(std::move(w), std::move(sink));

@@ -100,14 +100,20 @@ class bmf_writer final : public writer {
   std::optional<std::string> run_report(const cudabench::run_result& run) const override;
 };
 
-/// A document made elsewhere (the results JSON the runner assembled), written as given for a run's report.
-class document_writer final : public writer {
+/// A run's rows as Google Benchmark writes them: its JSON (the results document with cudabench's additions:
+/// --json, a stored baseline, an interrupted run's partial, the --devices merge) or its CSV
+/// (--benchmark_out_format=csv). `time_unit` and `aggregates_only` as to_json.
+class results_writer final : public writer {
  public:
-  explicit document_writer(std::string text) : text_(std::move(text)) {}
-  const char* format() const override { return "results JSON"; }
-  std::optional<std::string> run_report(const cudabench::run_result&) const override { return text_; }
+  enum class form { json, benchmark_csv };
+  results_writer(form f, std::optional<std::string> time_unit, bool aggregates_only)
+      : form_(f), time_unit_(std::move(time_unit)), aggregates_only_(aggregates_only) {}
+  const char* format() const override { return form_ == form::json ? "results JSON" : "Google Benchmark CSV"; }
+  std::optional<std::string> run_report(const cudabench::run_result& run) const override;
  private:
-  std::string text_;
+  form form_;
+  std::optional<std::string> time_unit_;
+  bool aggregates_only_;
 };
 
 /// Sends one report to every output (as nvbench's printer_multiplex): each writer's text to its sink, in

@@ -1,6 +1,8 @@
 // Operations on the results model: summaries, limits, the --devices merge, incompleteness.
 #include "results/results_model.hpp"
 
+#include "io/interrupt.hpp"
+
 #include "cudabench/limits.hpp"
 
 #include <algorithm>
@@ -281,7 +283,7 @@ run_result merge_device_runs(std::vector<device_run> runs) {
     }
     merged->selection.insert(merged->selection.end(), r.selection.begin(), r.selection.end());
     merged->cases.insert(merged->cases.end(), std::make_move_iterator(r.cases.begin()), std::make_move_iterator(r.cases.end()));
-    if (r.settings.incomplete) merged->mark_incomplete(r.settings.interrupted_by.value_or("SIGINT"));
+    if (r.settings.incomplete) merged->mark_incomplete(r.settings.interrupted_by.value_or(stop_signal_name(SIGINT)));
   }
   if (!merged) throw input_error("--devices: no device produced a result");
   merged->devices = std::move(devices);

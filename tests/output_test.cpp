@@ -11,6 +11,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
+#include "io/format.hpp"
 #include "io/output_sink.hpp"
 #include "reports/escape.hpp"
 #include "reports/render.hpp"
@@ -136,10 +137,19 @@ TEST(Escape, MarkdownCodeSpansAndCellsHoldAnyName) {
   EXPECT_EQ(reports::markdown_text("*bold* _it_ [link](x) <b> a|b"), "\\*bold\\* \\_it\\_ \\[link\\](x) \\<b\\> a\\|b");
 }
 
-TEST(Escape, TerminalTextShowsControlCharactersEscaped) {
-  EXPECT_EQ(reports::terminal_text("a\x1b]0;pwned\x07z"), "a\\x1b]0;pwned\\x07z");
-  EXPECT_EQ(reports::terminal_text("csi\xc2\x9b" "2J"), "csi\\xc2\\x9b2J");
-  EXPECT_EQ(reports::terminal_text("size — 1024 µs"), "size — 1024 µs");
+TEST(Escape, PrintableShowsControlCharactersEscaped) {
+  EXPECT_EQ(printable("a\x1b]0;pwned\x07z"), "a\\x1b]0;pwned\\x07z");
+  EXPECT_EQ(printable("csi\xc2\x9b" "2J"), "csi\\xc2\\x9b2J");
+  EXPECT_EQ(printable("size — 1024 µs"), "size — 1024 µs");
+  // A byte of no well-formed UTF-8 character (a lone C1 byte such as 0x9b is a CSI on an 8-bit terminal).
+  EXPECT_EQ(printable("raw\x9b" "2J \xff \xe2\x80"), "raw\\x9b2J \\xff \\xe2\\x80");
+  EXPECT_EQ(printable("overlong \xc0\xaf, surrogate \xed\xa0\x80"), "overlong \\xc0\\xaf, surrogate \\xed\\xa0\\x80");
+  EXPECT_EQ(printable("emoji \xf0\x9f\x9a\x80"), "emoji \xf0\x9f\x9a\x80");
+  EXPECT_EQ(printable("abcdef", 3), "abc...");
+  // Every format starts from it: Markdown and HTML show the same bytes escaped.
+  EXPECT_EQ(reports::markdown_text("a\x9b*"), "a\\x9b\\*");
+  EXPECT_EQ(reports::markdown_code("a\xc2\x85"), "`a\\xc2\\x85`");
+  EXPECT_EQ(reports::html_text("a\xff<"), "a\\xff&lt;");
 }
 
 TEST(Escape, HtmlAndCsvAsBefore) {
