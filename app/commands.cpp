@@ -151,7 +151,7 @@ int gates_command(const run_options& o, const std::vector<std::string>& inputs) 
 /// file says its comparison failed.
 int fleet_command(const run_options& o, const std::vector<std::string>& inputs) {
   output_list outputs = report_outputs(o, "--verdict");
-  outputs.add("--json", o.json_path, std::make_unique<reports::fleet_json_writer>());
+  outputs.add("--json", o.json_path, reports::fleet_json_writer());
   outputs.check(inputs);
   std::vector<reports::fleet_member> members = reports::fleet_members(inputs);
   // A directory stands for the run and verdict files in it, which an output must not overwrite either.
@@ -181,8 +181,8 @@ int run_report_command(command cmd, const command_line& cl) {
     if (cmd == command::gates) return gates_command(o, inputs);
     if (cmd == command::fleet) return fleet_command(o, inputs);
     std::unique_ptr<reports::writer> terminal;  // a dashboard export goes to standard output in place of the tables
-    if (cmd == command::report && o.format == "gab") terminal = std::make_unique<reports::gab_writer>();
-    if (cmd == command::report && o.format == "bmf") terminal = std::make_unique<reports::bmf_writer>();
+    if (cmd == command::report && o.format == "gab") terminal = reports::gab_writer();
+    if (cmd == command::report && o.format == "bmf") terminal = reports::bmf_writer();
     const output_list outputs = report_outputs(o, "--verdict", std::move(terminal));
     outputs.check(cmd == command::trend    ? reports::trend_inputs(inputs[0])
                   : cmd == command::compare ? files_read(o, inputs, inputs[0])

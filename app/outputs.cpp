@@ -55,38 +55,30 @@ bool output_list::uses_standard_output() const {
 }
 
 void add_report_files(output_list& out, const run_options& o) {
-  out.add("--md", o.md_path, std::make_unique<reports::markdown_writer>());
-  out.add("--html", o.html_path, std::make_unique<reports::html_writer>());
-  out.add("--csv", o.csv_path, std::make_unique<reports::csv_writer>());
+  out.add("--md", o.md_path, reports::markdown_writer());
+  out.add("--html", o.html_path, reports::html_writer());
+  out.add("--csv", o.csv_path, reports::csv_writer());
 }
 
 output_list report_outputs(const run_options& o, const std::string& verdict_option, std::unique_ptr<reports::writer> terminal) {
   output_list out;
-  out.add_terminal(terminal ? std::move(terminal) : std::make_unique<reports::terminal_writer>(::isatty(STDOUT_FILENO) != 0));
+  out.add_terminal(terminal ? std::move(terminal) : reports::terminal_writer(::isatty(STDOUT_FILENO) != 0));
   add_report_files(out, o);
-  out.add(verdict_option, o.verdict_path, std::make_unique<reports::verdict_json_writer>());
+  out.add(verdict_option, o.verdict_path, reports::verdict_json_writer());
   return out;
 }
 
-namespace {
-std::unique_ptr<reports::writer> results_writer(const run_options& o, reports::results_writer::form f, bool aggregates_only) {
-  return std::make_unique<reports::results_writer>(f, o.time_unit, aggregates_only);
-}
-}  // namespace
-
 void add_results_json(output_list& out, const run_options& o, const std::string& said) {
-  using form = reports::results_writer::form;
-  out.add_document("--json", o.json_path, results_writer(o, form::json, o.report_aggregates_only), said);
+  out.add_document("--json", o.json_path, reports::results_json_writer(o.time_unit, o.report_aggregates_only), said);
   if (o.json_stdout_too)
-    out.add_document("--benchmark_format=json", std::string("-"), results_writer(o, form::json, o.report_aggregates_only));
+    out.add_document("--benchmark_format=json", std::string("-"), reports::results_json_writer(o.time_unit, o.report_aggregates_only));
 }
 
 void add_run_documents(output_list& out, const run_options& o, const std::optional<std::string>& baseline_path) {
-  using form = reports::results_writer::form;
-  out.add_document("--benchmark_out", o.benchmark_csv_path, results_writer(o, form::benchmark_csv, o.report_aggregates_only),
+  out.add_document("--benchmark_out", o.benchmark_csv_path, reports::benchmark_csv_writer(o.time_unit, o.report_aggregates_only),
                    "results");
   add_results_json(out, o, "results");
-  out.add_document("--save-baseline", baseline_path, results_writer(o, form::json, false), "baseline saved");
+  out.add_document("--save-baseline", baseline_path, reports::results_json_writer(o.time_unit, false), "baseline saved");
 }
 
 int finish_interrupted(int sig, const cudabench::run_result& partial, const run_options& o, bool report_files,

@@ -43,13 +43,6 @@ std::vector<const fleet_row*> rows_of(const fleet& f, const std::string& family)
     if (r.family == family) out.push_back(&r);
   return out;
 }
-
-std::vector<std::string> families(const fleet& f) {
-  std::vector<std::string> out;
-  for (const fleet_row& r : f.rows)
-    if (std::find(out.begin(), out.end(), r.family) == out.end()) out.push_back(r.family);
-  return out;
-}
 }  // namespace
 
 std::string fleet_terminal(const fleet& f) {
@@ -99,7 +92,7 @@ std::string fleet_markdown(const fleet& f) {
     head += fmt::format(" {} median | noise | % of limit | ratio | verdict |", l);
     rule += "---:|---:|---:|---:|---|";
   }
-  for (const std::string& family : families(f)) {
+  for (const std::string& family : families_in_order(f.rows)) {
     out += fmt::format("\n### {}\n\n{}\n{}\n", markdown_text(family), head, rule);
     for (const fleet_row* r : rows_of(f, family)) {
       out += "| " + markdown_code_cell(r->name) + " |";
@@ -125,7 +118,7 @@ std::string fleet_html(const fleet& f) {
   for (const std::string& n : f.notes) body += "<p>" + html_text(n) + "</p>\n";
   body += "<p>" + html_text(ratio_note(f)) + ".</p>\n";
   const auto geomeans = f.family_ratios();
-  for (const std::string& family : families(f)) {
+  for (const std::string& family : families_in_order(f.rows)) {
     const std::vector<const fleet_row*> rows = rows_of(f, family);
     const bool notable = std::any_of(rows.begin(), rows.end(), [](const fleet_row* r) {
       return std::any_of(r->cells.begin(), r->cells.end(), [](const fleet_cell& c) { return c.verdict == "regression" || c.verdict == "failed"; });

@@ -35,14 +35,6 @@ std::string steps_text(const trend_series& s, const std::vector<std::string>& at
   return out;
 }
 
-/// The families in the order their first case appears.
-std::vector<std::string> families_of(const trend& t) {
-  std::vector<std::string> out;
-  for (const trend_series& s : t.series)
-    if (std::find(out.begin(), out.end(), s.family) == out.end()) out.push_back(s.family);
-  return out;
-}
-
 /// Each run's date as an axis label: YYYY-MM-DD, or MM-DD HH:MM where two runs share a day; "run N" where a
 /// run has no date.
 std::vector<std::string> date_labels(const trend& t) {
@@ -156,7 +148,7 @@ std::string trend_html(const trend& t) {
     if (s.sustained()) list += (list.empty() ? "" : ", ") + ("<code>" + html_text(s.name) + "</code>");
   body += (list.empty() ? "" : ": " + list) + "</p>\n";
   const std::vector<std::string> dates = date_labels(t);
-  for (const std::string& family : families_of(t)) body += family_section(t, family, dates);
+  for (const std::string& family : families_in_order(t.series)) body += family_section(t, family, dates);
   return html_page(fmt::format("Trend over {} runs", t.runs.size()), body);
 }
 

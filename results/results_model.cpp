@@ -1,6 +1,7 @@
 // Operations on the results model: summaries, limits, the --devices merge, incompleteness.
 #include "results/results_model.hpp"
 
+#include "io/enum_names.hpp"
 #include "io/interrupt.hpp"
 
 #include "cudabench/limits.hpp"
@@ -84,12 +85,9 @@ std::map<std::string, double> counter_map::to_map() const {
 }
 
 const char* to_string(case_status s) {
-  switch (s) {
-    case case_status::ok: return "ok";
-    case case_status::failed: return "failed";
-    case case_status::skipped: return "skipped";
-  }
-  return "?";
+  static constexpr std::pair<case_status, const char*> names[] = {
+      {case_status::ok, "ok"}, {case_status::failed, "failed"}, {case_status::skipped, "skipped"}};
+  return name_in(names, s);
 }
 
 bool standard_context_key(const std::string& key) {

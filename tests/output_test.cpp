@@ -191,20 +191,13 @@ TEST(Speedups, NamesAndTitlesAreEscapedInMarkdown) {
   EXPECT_NE(md.find("| size | base (ms) | x\\|y (ms) | x\\|y speedup |"), std::string::npos) << md;
 }
 
-namespace {
-/// Renders a run as one line, and nothing else.
-class probe_writer final : public reports::writer {
- public:
-  const char* format() const override { return "probe"; }
-  std::optional<std::string> run_report(const run_result& run) const override { return "run " + run.source + "\n"; }
-};
-}  // namespace
-
 TEST(WriterMultiplex, SendsOneReportToEveryOutput) {
   scratch s;
   reports::writer_multiplex mux;
-  mux.add(std::make_unique<probe_writer>(), output_sink(s / "a.txt"));
-  mux.add(std::make_unique<reports::csv_writer>(), output_sink(s / "b.csv"));
+  // A format made of one rendering, a run as one line, and nothing else.
+  mux.add(reports::make_writer("probe", {.run = [](const run_result& run) { return "run " + run.source + "\n"; }}),
+          output_sink(s / "a.txt"));
+  mux.add(reports::csv_writer(), output_sink(s / "b.csv"));
   mux.check();
   run_result run = load_run(fixtures + "/synthetic_base.json");
   run.source = "r";

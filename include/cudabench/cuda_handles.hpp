@@ -12,14 +12,27 @@
 namespace cudabench {
 
 namespace detail {
-struct device_free { void operator()(void* p) const noexcept { CB_CHECK_NOTHROW(cudaFree(p)); } };
-struct host_free { void operator()(void* p) const noexcept { CB_CHECK_NOTHROW(cudaFreeHost(p)); } };
+/// Where an owned_buffer's elements live.
+enum class memory { device, pinned, managed };
 
-/// A typed allocation released by Free; no copies (two owners would free twice).
-template <typename T, typename Free>
+inline void* allocate(memory m, std::size_t bytes) {
+  void* p = nullptr;
+  if (m == memory::device) CB_CHECK(cudaMalloc(&p, bytes));
+  else if (m == memory::pinned) CB_CHECK(cudaMallocHost(&p, bytes));
+  else CB_CHECK(cudaMallocManaged(&p, bytes));
+  return p;
+}
+inline void release(memory m, void* p) noexcept {
+  if (m == memory::pinned) CB_CHECK_NOTHROW(cudaFreeHost(p));
+  else CB_CHECK_NOTHROW(cudaFree(p));
+}
+
+/// n elements of memory of kind M, released on destruction; no copies (two owners would free twice).
+template <typename T, memory M>
 class owned_buffer {
  public:
   owned_buffer() = default;
+  explicit owned_buffer(std::size_t n) : ptr_(static_cast<T*>(allocate(M, n * sizeof(T)))), n_(n) {}
   owned_buffer(const owned_buffer&) = delete;
   owned_buffer& operator=(const owned_buffer&) = delete;
   owned_buffer(owned_buffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), n_(std::exchange(o.n_, 0)) {}
@@ -37,11 +50,8 @@ class owned_buffer {
   T* begin() const noexcept { return ptr_; }
   T* end() const noexcept { return ptr_ + n_; }
 
- protected:
-  owned_buffer(T* p, std::size_t n) : ptr_(p), n_(n) {}
-  void reset() noexcept { if (ptr_) Free{}(ptr_); ptr_ = nullptr; n_ = 0; }
-
  private:
+  void reset() noexcept { if (ptr_) release(M, ptr_); ptr_ = nullptr; n_ = 0; }
   T* ptr_ = nullptr;
   std::size_t n_ = 0;
 };
@@ -49,36 +59,13 @@ class owned_buffer {
 
 /// n elements of device memory (cudaMalloc).
 template <typename T>
-class device_buffer : public detail::owned_buffer<T, detail::device_free> {
-  using base = detail::owned_buffer<T, detail::device_free>;
- public:
-  device_buffer() = default;
-  explicit device_buffer(std::size_t n) : base(allocate(n), n) {}
- private:
-  static T* allocate(std::size_t n) { void* p = nullptr; CB_CHECK(cudaMalloc(&p, n * sizeof(T))); return static_cast<T*>(p); }
-};
-
+using device_buffer = detail::owned_buffer<T, detail::memory::device>;
 /// n elements of page-locked host memory (cudaMallocHost).
 template <typename T>
-class pinned_buffer : public detail::owned_buffer<T, detail::host_free> {
-  using base = detail::owned_buffer<T, detail::host_free>;
- public:
-  pinned_buffer() = default;
-  explicit pinned_buffer(std::size_t n) : base(allocate(n), n) {}
- private:
-  static T* allocate(std::size_t n) { void* p = nullptr; CB_CHECK(cudaMallocHost(&p, n * sizeof(T))); return static_cast<T*>(p); }
-};
-
+using pinned_buffer = detail::owned_buffer<T, detail::memory::pinned>;
 /// n elements of unified memory (cudaMallocManaged). Callers check free device memory first.
 template <typename T>
-class managed_buffer : public detail::owned_buffer<T, detail::device_free> {
-  using base = detail::owned_buffer<T, detail::device_free>;
- public:
-  managed_buffer() = default;
-  explicit managed_buffer(std::size_t n) : base(allocate(n), n) {}
- private:
-  static T* allocate(std::size_t n) { void* p = nullptr; CB_CHECK(cudaMallocManaged(&p, n * sizeof(T))); return static_cast<T*>(p); }
-};
+using managed_buffer = detail::owned_buffer<T, detail::memory::managed>;
 
 /// A CUDA stream; non-blocking unless asked otherwise.
 class stream {
