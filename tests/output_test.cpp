@@ -206,3 +206,17 @@ TEST(WriterMultiplex, SendsOneReportToEveryOutput) {
   EXPECT_EQ(read_file(s / "b.csv").rfind("name,status,median_us", 0), 0u);
   EXPECT_THROW(mux.write_trend(reports::trend{}), std::logic_error) << "the probe has no trend";
 }
+
+TEST(UniqueFd, ClosesOnceWhenItsLastOwnerGoes) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::close(fds[1]);
+  {
+    unique_fd a(fds[0]);
+    unique_fd b(std::move(a));
+    EXPECT_EQ(a.get(), -1);
+    EXPECT_EQ(b.get(), fds[0]);
+    EXPECT_NE(::fcntl(fds[0], F_GETFD), -1) << "still open while b owns it";
+  }
+  EXPECT_EQ(::fcntl(fds[0], F_GETFD), -1) << "closed with b";
+}

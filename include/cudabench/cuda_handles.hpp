@@ -67,41 +67,43 @@ using pinned_buffer = detail::owned_buffer<T, detail::memory::pinned>;
 template <typename T>
 using managed_buffer = detail::owned_buffer<T, detail::memory::managed>;
 
-/// A CUDA stream; non-blocking unless asked otherwise.
-class stream {
+namespace detail {
+/// A CUDA handle (a stream, an event) destroyed by `Destroy`; move-only (two owners would destroy it twice).
+template <typename Handle, cudaError_t (*Destroy)(Handle)>
+class owned_handle {
  public:
-  explicit stream(unsigned flags = cudaStreamNonBlocking) { CB_CHECK(cudaStreamCreateWithFlags(&s_, flags)); }
-  stream(const stream&) = delete;
-  stream& operator=(const stream&) = delete;
-  stream(stream&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
-  stream& operator=(stream&& o) noexcept { if (this != &o) { reset(); s_ = std::exchange(o.s_, nullptr); } return *this; }
-  ~stream() { reset(); }
-  cudaStream_t get() const noexcept { return s_; }
-  operator cudaStream_t() const noexcept { return s_; }
-  void synchronize() const { CB_CHECK(cudaStreamSynchronize(s_)); }
+  owned_handle() = default;
+  owned_handle(const owned_handle&) = delete;
+  owned_handle& operator=(const owned_handle&) = delete;
+  owned_handle(owned_handle&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  owned_handle& operator=(owned_handle&& o) noexcept { if (this != &o) { reset(); h_ = std::exchange(o.h_, nullptr); } return *this; }
+  ~owned_handle() { reset(); }
+  Handle get() const noexcept { return h_; }
+  operator Handle() const noexcept { return h_; }
+
+ protected:
+  Handle h_ = nullptr;
+
  private:
-  void reset() noexcept { if (s_) CB_CHECK_NOTHROW(cudaStreamDestroy(s_)); s_ = nullptr; }
-  cudaStream_t s_ = nullptr;
+  void reset() noexcept { if (h_) CB_CHECK_NOTHROW(Destroy(h_)); h_ = nullptr; }
+};
+}  // namespace detail
+
+/// A CUDA stream; non-blocking unless asked otherwise.
+class stream : public detail::owned_handle<cudaStream_t, cudaStreamDestroy> {
+ public:
+  explicit stream(unsigned flags = cudaStreamNonBlocking) { CB_CHECK(cudaStreamCreateWithFlags(&h_, flags)); }
+  void synchronize() const { CB_CHECK(cudaStreamSynchronize(h_)); }
 };
 
 /// A CUDA event; timing-capable by default.
-class event {
+class event : public detail::owned_handle<cudaEvent_t, cudaEventDestroy> {
  public:
-  explicit event(unsigned flags = cudaEventDefault) { CB_CHECK(cudaEventCreateWithFlags(&e_, flags)); }
-  event(const event&) = delete;
-  event& operator=(const event&) = delete;
-  event(event&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
-  event& operator=(event&& o) noexcept { if (this != &o) { reset(); e_ = std::exchange(o.e_, nullptr); } return *this; }
-  ~event() { reset(); }
-  cudaEvent_t get() const noexcept { return e_; }
-  operator cudaEvent_t() const noexcept { return e_; }
-  void record(cudaStream_t s) { CB_CHECK(cudaEventRecord(e_, s)); }
-  void synchronize() const { CB_CHECK(cudaEventSynchronize(e_)); }
+  explicit event(unsigned flags = cudaEventDefault) { CB_CHECK(cudaEventCreateWithFlags(&h_, flags)); }
+  void record(cudaStream_t s) { CB_CHECK(cudaEventRecord(h_, s)); }
+  void synchronize() const { CB_CHECK(cudaEventSynchronize(h_)); }
   /// Milliseconds from `start` to this event; both must have completed.
-  float elapsed_ms_since(const event& start) const { float ms = 0; CB_CHECK(cudaEventElapsedTime(&ms, start.e_, e_)); return ms; }
- private:
-  void reset() noexcept { if (e_) CB_CHECK_NOTHROW(cudaEventDestroy(e_)); e_ = nullptr; }
-  cudaEvent_t e_ = nullptr;
+  float elapsed_ms_since(const event& start) const { float ms = 0; CB_CHECK(cudaEventElapsedTime(&ms, start.h_, h_)); return ms; }
 };
 
 /// Makes `waiter` wait for all work queued so far on `signaller`, through `e`.
