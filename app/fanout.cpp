@@ -117,9 +117,10 @@ void check_fanout_outputs(const run_options& opt) {
   if (opt.console_out_path)
     throw usage_error("--benchmark_out_format=console: the table is one device's run: give --json for the merged results, "
                       "or --device=N");
-  for (const auto& [option, path] : {std::pair{"--md", &opt.md_path}, std::pair{"--html", &opt.html_path},
-                                     std::pair{"--csv", &opt.csv_path}, std::pair{"--verdict", &opt.verdict_path},
-                                     std::pair{"--trace", &opt.trace_path}})
+  std::vector<std::pair<std::string_view, const std::optional<std::string>*>> files{{"--verdict", &opt.verdict_path},
+                                                                                   {"--trace", &opt.trace_path}};
+  for (const reports::report_format& f : reports::report_formats()) files.emplace_back(f.option, &report_path(opt, f.option));
+  for (const auto& [option, path] : files)
     if (is_stdout(*path))
       throw usage_error(fmt::format("{} - with --devices: each device writes its own {} file (NAME.devN); give a file name", option, option));
   std::vector<std::pair<std::string, std::string>> outputs;

@@ -5,7 +5,11 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+#include <string_view>
+
 #include "analysis/gates.hpp"
+#include "cli/option_table.hpp"
 #include "cli/program_name.hpp"
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
@@ -55,9 +59,14 @@ bool output_list::uses_standard_output() const {
 }
 
 void add_report_files(output_list& out, const run_options& o) {
-  out.add("--md", o.md_path, reports::markdown_writer());
-  out.add("--html", o.html_path, reports::html_writer());
-  out.add("--csv", o.csv_path, reports::csv_writer());
+  for (const reports::report_format& f : reports::report_formats())
+    if (const std::optional<std::string>& path = report_path(o, f.option)) out.add(std::string(f.option), path, f.make());
+}
+
+const std::optional<std::string>& report_path(const run_options& o, std::string_view option) {
+  const option_spec* spec = find_option(option);
+  if (!spec || !spec->output) throw std::logic_error(std::string(option) + " is no output option of the table");
+  return o.*spec->output;
 }
 
 output_list report_outputs(const run_options& o, const std::string& verdict_option, std::unique_ptr<reports::writer> terminal) {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -61,8 +62,10 @@ class output_list {
 output_list report_outputs(const run_options& o, const std::string& verdict_option,
                            std::unique_ptr<reports::writer> terminal = nullptr);
 
-/// The report files alone (--md, --html, --csv), each where asked for.
+/// The report files alone (reports::report_formats: --md, --html, --csv), each where asked for.
 void add_report_files(output_list& out, const run_options& o);
+/// The path the output option `option` ("--md") was given, filled by its row in the option table.
+const std::optional<std::string>& report_path(const run_options& o, std::string_view option);
 
 /// The run's results document: --json, and standard output as well with --benchmark_format=json; `said`
 /// names the file on the terminal once written ("" says nothing).

@@ -66,6 +66,11 @@ std::unique_ptr<writer> gab_writer() {
 std::unique_ptr<writer> bmf_writer() {
   return make_writer("Bencher Metric Format JSON", {.run = [](const run_result& run) { return json_text(bmf_export(run)); }});
 }
+std::span<const report_format> report_formats() {
+  static constexpr report_format formats[] = {{"--md", markdown_writer}, {"--html", html_writer}, {"--csv", csv_writer}};
+  return formats;
+}
+
 std::unique_ptr<writer> results_json_writer(std::optional<std::string> time_unit, bool aggregates_only) {
   return make_writer("results JSON", {.run = [time_unit, aggregates_only](const run_result& run) {
                        return json_text(to_json(run, time_unit, aggregates_only));

@@ -5,7 +5,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -59,6 +61,16 @@ std::unique_ptr<writer> fleet_json_writer();
 std::unique_ptr<writer> gab_writer();
 /// Bencher Metric Format JSON of a run (see bmf_export).
 std::unique_ptr<writer> bmf_writer();
+/// A report file format: the option that names its file (its row in the option table says which commands
+/// take it and fills the path), and its writer.
+struct report_format {
+  std::string_view option;
+  std::unique_ptr<writer> (*make)();
+};
+/// The report files a run, a comparison, a trend or a fleet writes where asked for (--md, --html, --csv), in
+/// the order they are written. A new report format is a row here.
+std::span<const report_format> report_formats();
+
 /// A run's rows as Google Benchmark writes them, `time_unit` and `aggregates_only` as to_json: its JSON (the
 /// results document with cudabench's additions: --json, a stored baseline, an interrupted run's partial, the
 /// --devices merge) and its CSV (--benchmark_out_format=csv).
@@ -72,6 +84,7 @@ class writer_multiplex {
  public:
   void add(std::unique_ptr<writer> w, cudabench::output_sink sink);
   bool empty() const { return outputs_.empty(); }
+  std::size_t size() const { return outputs_.size(); }
   /// Throws input_error unless every sink can be written (before any work starts).
   void check() const;
   void write_run(const cudabench::run_result& run) const;

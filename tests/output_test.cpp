@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "app/outputs.hpp"
+#include "cli/option_table.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/format.hpp"
@@ -219,4 +221,17 @@ TEST(UniqueFd, ClosesOnceWhenItsLastOwnerGoes) {
     EXPECT_NE(::fcntl(fds[0], F_GETFD), -1) << "still open while b owns it";
   }
   EXPECT_EQ(::fcntl(fds[0], F_GETFD), -1) << "closed with b";
+}
+
+TEST(ReportFormats, EachIsAnOutputOptionOfTheTableAndWritten) {
+  app::run_options o;
+  std::size_t given = 0;
+  for (const reports::report_format& f : reports::report_formats()) {
+    ASSERT_NE(app::find_option(f.option), nullptr) << f.option << " has no row in the option table";
+    EXPECT_NE(app::find_option(f.option)->output, nullptr) << f.option << " fills no path";
+    o.*app::find_option(f.option)->output = "r" + std::to_string(given++);
+  }
+  app::output_list out;
+  app::add_report_files(out, o);
+  EXPECT_EQ(out.writers().size(), given) << "every report format given a file is written";
 }
