@@ -99,7 +99,7 @@ int finish_interrupted(int sig, const cudabench::run_result& partial, const run_
     where = fmt::format("{} left as it was", printable(*o.json_path));
   if (!partial.cases.empty()) {
     output_list files;  // the terminal had the cases as they ran
-    add_results_json(files, o, "");
+    if (o.json_path) add_results_json(files, o, "");  // with it standard output's copy (--benchmark_format=json)
     if (report_files) add_report_files(files, o);
     files.write_documents(partial);
     files.writers().write_run(partial);

@@ -13,9 +13,10 @@
 
 namespace cudabench::app {
 
-/// The requested outputs of one command. The terminal and the report files go through one writer_multiplex;
-/// outputs written elsewhere through output_sink (the results document, --save-baseline, the trace) are
-/// only named here, so that every output is checked together before any work starts.
+/// The requested outputs of one command. The terminal and the report files go through one writer_multiplex,
+/// the run's own documents (its results JSON, --save-baseline, Google Benchmark's CSV) through another;
+/// outputs written elsewhere through output_sink (the trace, the console table) are only named here, so that
+/// every output is checked together before any work starts.
 class output_list {
  public:
   /// The terminal: written to the standard output as it is (standard error while it is set aside).

@@ -173,7 +173,7 @@ void check_baseline(const std::string& compare_path, const device_info& dev, con
 
 /// What a run writes and what it compares against.
 struct planned_outputs {
-  output_list list;  ///< the terminal and the report files, with --json, --save-baseline and --trace named
+  output_list list;  ///< the terminal, the report files and the run's documents; --trace and the console table named
   std::optional<std::string> json_path, baseline_path, compare_path;
   compare_settings cmp;
 };
