@@ -90,26 +90,17 @@ void check_devices(const run_result& base, const run_result& cur, comparison& ou
     out.header_notes.push_back(fmt::format("CUDA runtime changed: {} -> {}", cuda_version_string(b.runtime_version), cuda_version_string(c.runtime_version)));
 }
 
-/// Refuses runs whose cases were built differently (a Debug build against a Release one); a note instead with
-/// --allow-build-mismatch. A run that does not say how it was built is taken as compatible.
-void check_builds(const run_result& base, const run_result& cur, comparison& out, bool allow) {
-  const std::string problem = build_mismatch(base, cur);
+/// Refuses runs that differ as `problem` says (cases built differently: a Debug build against a Release one;
+/// another preset: a quick run's sizes and repetitions against a nightly's read as changes); a note instead
+/// when `allow` (the option `allow_option` asks for it). A run that does not say how it was built or of which
+/// preset it is is taken as compatible.
+void check_mismatch(const std::string& problem, const run_result& base, const run_result& cur, comparison& out, bool allow,
+                    const char* allow_option) {
   if (problem.empty()) return;
   if (!allow)
-    throw input_error(fmt::format("{} and {}: refusing to compare runs of {}; pass --allow-build-mismatch to compare anyway",
-                                  base.source, cur.source, problem));
-  out.header_notes.push_back("compared despite " + problem + " (--allow-build-mismatch)");
-}
-
-/// Refuses runs of different presets (a quick run's sizes and repetitions against a nightly's read as changes);
-/// a note instead with --allow-preset-mismatch.
-void check_presets(const run_result& base, const run_result& cur, comparison& out, bool allow) {
-  const std::string problem = preset_mismatch(base.settings.preset, cur.settings.preset);
-  if (problem.empty()) return;
-  if (!allow)
-    throw input_error(fmt::format("{} and {}: refusing to compare runs of {}; pass --allow-preset-mismatch to compare anyway",
-                                  base.source, cur.source, problem));
-  out.header_notes.push_back("compared despite " + problem + " (--allow-preset-mismatch)");
+    throw input_error(fmt::format("{} and {}: refusing to compare runs of {}; pass {} to compare anyway", base.source,
+                                  cur.source, problem, allow_option));
+  out.header_notes.push_back(fmt::format("compared despite {} ({})", problem, allow_option));
 }
 
 /// Refuses gates learned on another GPU model than the current run's (a note instead with
@@ -346,8 +337,9 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   out.settings = s;
   check_devices(base, cur, out, s.allow_device_mismatch);
   check_machines(base, cur, out);
-  check_builds(base, cur, out, s.allow_build_mismatch);
-  check_presets(base, cur, out, s.allow_preset_mismatch);
+  check_mismatch(build_mismatch(base, cur), base, cur, out, s.allow_build_mismatch, "--allow-build-mismatch");
+  check_mismatch(preset_mismatch(base.settings.preset, cur.settings.preset), base, cur, out, s.allow_preset_mismatch,
+                 "--allow-preset-mismatch");
   if (s.gates) check_gates(*s.gates, cur, out, s.allow_device_mismatch);
   machine_controls controls{control_rates(base), control_rates(cur), out.same_board};
   note_run_settings(base, cur, out);

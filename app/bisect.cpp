@@ -58,7 +58,7 @@ std::string last_line_of(const std::string& path) {
   std::string line, last;
   while (std::getline(in, line))
     if (!line.empty()) last = line;
-  return reports::terminal_text(last);
+  return printable(last);
 }
 
 /// The last `n` non-empty lines of a log on one line (" | " between them), or "no output".
@@ -67,7 +67,7 @@ std::string tail_of(const std::string& path, std::size_t n) {
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) {
     if (line.empty()) continue;
-    lines.push_back(reports::terminal_text(line));
+    lines.push_back(printable(line));
     if (lines.size() > n) lines.erase(lines.begin());
   }
   if (lines.empty()) return "no output";
@@ -178,7 +178,7 @@ void bisect_session::resolve_ends() {
 
 /// Checks `commit` out in the worktree and builds it; the binary is copied aside (the next build replaces it).
 std::optional<std::string> bisect_session::build(const std::string& commit, std::string& why_not) {
-  fmt::print(stderr, "bisect: building {} {}\n", short_hash(commit), reports::terminal_text(repo_.subject(commit)));
+  fmt::print(stderr, "bisect: building {} {}\n", short_hash(commit), printable(repo_.subject(commit)));
   tree_->checkout(commit);
   const std::string log = fmt::format("{}/build-{}.log", scratch_->path(), short_hash(commit));
   // A stop reaches the shell and the compilers it started, which would otherwise go on in the removed worktree.
@@ -299,7 +299,7 @@ void bisect_session::search() {
     std::string why;
     const std::optional<revision_verdict> v = test(commit, why);
     if (!v) {
-      fmt::print(stderr, "bisect: skipping {}: {}\n", short_hash(commit), reports::terminal_text(why));
+      fmt::print(stderr, "bisect: skipping {}: {}\n", short_hash(commit), printable(why));
       search_->skip(*next);
       tested_[*next] = {commit, "skipped", why, {}};
       continue;
@@ -357,18 +357,18 @@ void bisect_session::print_outcome() const {
   const json j = outcome_json();
   if (!j["first_bad"].is_null()) {
     const std::string commit = j["first_bad"]["commit"];
-    fmt::print("first bad commit: {} {}\n", commit, reports::terminal_text(j["first_bad"]["subject"].get<std::string>()));
+    fmt::print("first bad commit: {} {}\n", commit, printable(j["first_bad"]["subject"].get<std::string>()));
     std::istringstream stat(repo_.stat(commit));
-    for (std::string line; std::getline(stat, line);) fmt::print("{}\n", reports::terminal_text(line));
+    for (std::string line; std::getline(stat, line);) fmt::print("{}\n", printable(line));
   } else {
     fmt::print("the first bad commit is one of these {} (oldest first; {}):\n", j["range"].size(),
                out_of_time_ ? "--time-limit ran out" : "the revisions between could not be built or measured");
     for (const json& r : j["range"])
-      fmt::print("  {} {}\n", r["commit"].get<std::string>(), reports::terminal_text(r["subject"].get<std::string>()));
+      fmt::print("  {} {}\n", r["commit"].get<std::string>(), printable(r["subject"].get<std::string>()));
   }
   fmt::print("\n{:<48} {:>12} {:>18}\n", "case", "good -> bad", "good -> first bad");
   for (const json& c : j["cases"])
-    fmt::print("{:<48} {:>12} {:>18}\n", reports::terminal_text(c["name"].get<std::string>()), pct(c["change"].get<double>()),
+    fmt::print("{:<48} {:>12} {:>18}\n", printable(c["name"].get<std::string>()), pct(c["change"].get<double>()),
                c["first_bad_change"].is_null() ? "-" : pct(c["first_bad_change"].get<double>()));
 }
 
@@ -377,9 +377,9 @@ int bisect_session::finish() {
     fmt::print("nothing to bisect: none of the {} cases compared regressed from {} to {}\n", compared_, short_hash(good_),
                short_hash(bad_));
     for (const json& c : ends_)
-      fmt::print("  {:<46} {:>12} {:>8}  {}\n", reports::terminal_text(c["name"].get<std::string>()), c["verdict"].get<std::string>(),
+      fmt::print("  {:<46} {:>12} {:>8}  {}\n", printable(c["name"].get<std::string>()), c["verdict"].get<std::string>(),
                  c["change"].is_null() ? "-" : pct(c["change"].get<double>()),
-                 reports::terminal_text(c.value("note", c["method"].get<std::string>())));
+                 printable(c.value("note", c["method"].get<std::string>())));
   } else {
     print_outcome();
   }

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "app/foreign_benchmarks.hpp"
+#include "io/format.hpp"
 #include "app/rounds.hpp"
 #include "app/table_reporter.hpp"
 #include "io/atomic_file.hpp"
@@ -46,7 +47,7 @@ class progress_meter {
     std::string note = round_;
     if (!eta.empty()) note += (note.empty() ? "" : ", ") + eta;
     if (!note.empty()) note = " (" + note + ")";
-    fmt::print(stderr, "[{}/{}] {}{}\n", index_, total_, reports::terminal_text(name), note);
+    fmt::print(stderr, "[{}/{}] {}{}\n", index_, total_, printable(name), note);
     std::fflush(stderr);
   }
  private:

@@ -10,7 +10,7 @@
 #include "app/results_output.hpp"
 #include "cli/program_name.hpp"
 #include "io/format.hpp"
-#include "reports/escape.hpp"
+#include "io/format.hpp"
 
 namespace cudabench::app {
 
@@ -22,7 +22,7 @@ const std::array commands{&cmd_run, &cmd_compare, &cmd_report, &cmd_trend, &cmd_
 
 /// A usage error, a bad input or a failure of `cmd`, in one line: "PROGRAM COMMAND: what".
 void say(const command_spec& cmd, const std::string& what) {
-  fmt::print(stderr, "{}{}: {}\n", program_name(), cmd.named ? " " + std::string(cmd.name) : "", reports::terminal_text(what));
+  fmt::print(stderr, "{}{}: {}\n", program_name(), cmd.named ? " " + std::string(cmd.name) : "", printable(what));
 }
 }  // namespace
 

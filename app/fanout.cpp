@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "io/child_process.hpp"
+#include "io/format.hpp"
 #include "app/outputs.hpp"
 #include "cli/program_name.hpp"
 #include "app/results_output.hpp"
@@ -102,36 +103,12 @@ std::vector<device_run> wait_for_devices(device_processes& p, const std::string&
   return runs;
 }
 
-/// Stopped by `sig`: each device wrote the cases it finished (marked incomplete); the merge keeps them, or the
-/// old file. Returns the run's exit status.
-int finish_interrupted(int sig, const run_options& opt, std::vector<device_run> runs, const std::string& dir,
-                       std::optional<results_on_stdout>& results_out) {
-  const char* name = stop_signal_name(sig);
-  std::size_t finished = 0;
-  for (const device_run& r : runs)
-    if (r.result) finished += r.result->cases.size();
-  std::string where = "nothing written";
-  if (opt.json_path && finished > 0) {
-    run_result merged = merge_device_runs(std::move(runs));
-    merged.mark_incomplete(name);
-    const std::string text = to_json(merged, opt.time_unit, opt.report_aggregates_only).dump(2) + "\n";
-    if (results_out) results_out->write(text);
-    if (!is_stdout(opt.json_path)) write_file_atomically(*opt.json_path, text);
-    where = fmt::format("the finished cases of each device are in {} (marked incomplete)", *opt.json_path);
-  } else if (opt.json_path) {
-    where = fmt::format("{} left as it was", *opt.json_path);
-  }
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
-  fmt::print(stderr, "\n{}: interrupted by {}; {}\n", program_name(), name, where);
-  return 128 + sig;
-}
 }  // namespace
 
 /// What a fan-out cannot do, refused before any device starts: each device writes its own report files (with
 /// a .devN suffix), so none of them can be standard output; a stored baseline is one device's run; the merged
 /// --json must not overwrite the baseline the devices compare with.
-void check_fanout_outputs(const run_options& opt) {
+void check_fanout_outputs(const command_options& opt) {
   if (opt.save_baseline)
     throw usage_error("--save-baseline stores the run of one device: give --device=N instead of --devices");
   if (opt.benchmark_csv_path)
@@ -140,9 +117,10 @@ void check_fanout_outputs(const run_options& opt) {
   if (opt.console_out_path)
     throw usage_error("--benchmark_out_format=console: the table is one device's run: give --json for the merged results, "
                       "or --device=N");
-  for (const auto& [option, path] : {std::pair{"--md", &opt.md_path}, std::pair{"--html", &opt.html_path},
-                                     std::pair{"--csv", &opt.csv_path}, std::pair{"--verdict", &opt.verdict_path},
-                                     std::pair{"--trace", &opt.trace_path}})
+  std::vector<std::pair<std::string_view, const std::optional<std::string>*>> files{{"--verdict", &opt.verdict_path},
+                                                                                   {"--trace", &opt.trace_path}};
+  for (const reports::report_format& f : reports::report_formats()) files.emplace_back(f.option, &report_path(opt, f.option));
+  for (const auto& [option, path] : files)
     if (is_stdout(*path))
       throw usage_error(fmt::format("{} - with --devices: each device writes its own {} file (NAME.devN); give a file name", option, option));
   std::vector<std::pair<std::string, std::string>> outputs;
@@ -152,11 +130,11 @@ void check_fanout_outputs(const run_options& opt) {
   if (opt.json_path && !is_stdout(opt.json_path)) check_writable(*opt.json_path);
 }
 
-int run_on_devices(const run_options& opt, const std::vector<std::string>& args, int visible) {
+int run_on_devices(const command_options& opt, const std::vector<std::string>& args, int visible) {
   const std::vector<int> devices = parse_device_list(*opt.devices, visible);
   check_fanout_outputs(opt);
-  std::optional<results_on_stdout> results_out;  // --json -: the merged document alone on standard output
-  if (is_stdout(opt.json_path) || opt.json_stdout_too) results_out.emplace();
+  std::optional<standard_output_aside> aside;  // --json -: the merged document alone on standard output
+  if (is_stdout(opt.json_path) || opt.json_stdout_too) aside.emplace();
   const std::string dir = make_temp_directory("cudabench-devices");
 
   install_stop_signals();  // ^C: each device's run stops after its current sample and writes what it finished
@@ -166,15 +144,21 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args,
   device_processes processes = start_devices(devices, device_args, dir);
   int worst = 0;
   std::vector<device_run> runs = wait_for_devices(processes, dir, worst);
-  if (const int sig = interrupt_signal().load()) return finish_interrupted(sig, opt, std::move(runs), dir, results_out);
-  const std::string merged = opt.json_path || results_out
-                                 ? to_json(merge_device_runs(std::move(runs)), opt.time_unit, opt.report_aggregates_only).dump(2) + "\n"
-                                 : std::string();
-  if (results_out) results_out->write(merged);
-  if (opt.json_path && !is_stdout(opt.json_path)) {
-    write_file_atomically(*opt.json_path, merged);
-    fmt::print("merged results: {}\n", reports::terminal_text(*opt.json_path));
+  const int sig = interrupt_signal().load();
+  std::size_t finished = 0;  // with a signal, each device wrote the cases it finished (marked incomplete)
+  for (const device_run& r : runs)
+    if (r.result) finished += r.result->cases.size();
+  const bool wanted = opt.json_path || opt.json_stdout_too;
+  run_result merged = wanted && (finished > 0 || !sig) ? merge_device_runs(std::move(runs)) : run_result();
+  if (sig) {
+    merged.mark_incomplete(stop_signal_name(sig));
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    return finish_interrupted(sig, merged, opt, false, "", "the finished cases of each device are");
   }
+  output_list merged_out;
+  add_results_json(merged_out, opt, "merged results");
+  merged_out.write_documents(merged);
   if (worst == 0) {  // every device's log and results are in the merge; a failing device's stay to be read
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
@@ -184,7 +168,7 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args,
   return worst;
 }
 
-int run_on_devices(const run_options& opt, const std::vector<std::string>& args) {
+int run_on_devices(const command_options& opt, const std::vector<std::string>& args) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
   return run_on_devices(opt, args, count);

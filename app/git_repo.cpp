@@ -18,13 +18,6 @@ namespace cudabench::app {
 namespace fs = std::filesystem;
 
 namespace {
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::string trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
   return s;
@@ -43,32 +36,9 @@ std::string first_line(const std::string& text) {
   const std::string t = trimmed(text);
   return printable(t.substr(0, t.find('\n')));
 }
-}  // namespace
-
-command_output run_captured(const std::vector<std::string>& argv, const std::string& directory, child_spec::on_stop stop) {
-  const temp_directory capture;
-  child_spec spec{.argv = argv, .environment = inherited_environment(""), .stop = stop};
-  spec.output_path = capture.path() + "/out";
-  spec.error_path = capture.path() + "/err";
-  spec.directory = directory;
-  child_process child(spec);
-  const int st = child.wait();
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, read_all(*spec.output_path), read_all(*spec.error_path)};
-}
-
-namespace {
-/// git's path on $PATH (child processes are started by path).
-std::string git_program() {
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path && *path ? path : "/usr/bin:/bin");
-  std::error_code ec;
-  for (std::string dir; std::getline(dirs, dir, ':');)
-    if (!dir.empty() && fs::is_regular_file(dir + "/git", ec)) return dir + "/git";
-  throw input_error("git is not on PATH");
-}
 
 command_output git_in(const std::string& directory, const std::vector<std::string>& args) {
-  std::vector<std::string> argv{git_program()};
+  std::vector<std::string> argv{program_on_path("git")};
   argv.insert(argv.end(), args.begin(), args.end());
   return run_captured(argv, directory, child_spec::on_stop::none);  // short; a clean-up must not be cut off
 }

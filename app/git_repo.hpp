@@ -8,17 +8,6 @@
 
 namespace cudabench::app {
 
-/// What a git command (or any command) printed, and how it ended.
-struct command_output {
-  int exit_code = -1;  ///< -1 when it did not exit normally
-  std::string out, err;
-};
-
-
-/// Runs `argv` in `directory` and returns its output; throws input_error when it cannot be started.
-command_output run_captured(const std::vector<std::string>& argv, const std::string& directory,
-                            child_spec::on_stop stop = child_spec::on_stop::child);
-
 /// The git repository that holds a directory.
 class git_repo {
  public:

@@ -3,7 +3,16 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <string_view>
+
 #include "analysis/gates.hpp"
+#include "cli/option_table.hpp"
+#include "cli/program_name.hpp"
+#include "io/format.hpp"
+#include "io/interrupt.hpp"
 #include "io/output_sink.hpp"
 
 namespace cudabench::app {
@@ -15,6 +24,19 @@ void output_list::add(const std::string& option, const std::optional<std::string
   named_.emplace_back(option, *path);
   writers_.add(std::move(w), output_sink(*path));
   ++report_files_;
+}
+
+void output_list::add_document(const std::string& option, const std::optional<std::string>& path,
+                               std::unique_ptr<reports::writer> w, std::string said) {
+  if (!path) return;
+  named_.emplace_back(option, *path);
+  documents_.add(std::move(w), output_sink(*path));
+  if (!said.empty() && descriptor_named(*path) != 1) said_.emplace_back(std::move(said), *path);
+}
+
+void output_list::write_documents(const cudabench::run_result& run) const {
+  documents_.write_run(run);
+  for (const auto& [what, path] : said_) fmt::print("{}: {}\n", what, printable(path));
 }
 
 void output_list::add_elsewhere(const std::string& option, const std::optional<std::string>& path) {
@@ -36,14 +58,55 @@ bool output_list::uses_standard_output() const {
   return false;
 }
 
-output_list report_outputs(const run_options& o, const std::string& verdict_option, std::unique_ptr<reports::writer> terminal) {
+void add_report_files(output_list& out, const command_options& o) {
+  for (const reports::report_format& f : reports::report_formats())
+    if (const std::optional<std::string>& path = report_path(o, f.option)) out.add(std::string(f.option), path, f.make());
+}
+
+const std::optional<std::string>& report_path(const command_options& o, std::string_view option) {
+  const option_spec* spec = find_option(option);
+  if (!spec || !spec->output) throw std::logic_error(std::string(option) + " is no output option of the table");
+  return o.*spec->output;
+}
+
+output_list report_outputs(const command_options& o, const std::string& verdict_option, std::unique_ptr<reports::writer> terminal) {
   output_list out;
-  out.add_terminal(terminal ? std::move(terminal) : std::make_unique<reports::terminal_writer>(::isatty(STDOUT_FILENO) != 0));
-  out.add("--md", o.md_path, std::make_unique<reports::markdown_writer>());
-  out.add("--html", o.html_path, std::make_unique<reports::html_writer>());
-  out.add("--csv", o.csv_path, std::make_unique<reports::csv_writer>());
-  out.add(verdict_option, o.verdict_path, std::make_unique<reports::verdict_json_writer>());
+  out.add_terminal(terminal ? std::move(terminal) : reports::terminal_writer(::isatty(STDOUT_FILENO) != 0));
+  add_report_files(out, o);
+  out.add(verdict_option, o.verdict_path, reports::verdict_json_writer());
   return out;
+}
+
+void add_results_json(output_list& out, const run_options& o, const std::string& said) {
+  out.add_document("--json", o.json_path, reports::results_json_writer(o.time_unit, o.report_aggregates_only), said);
+  if (o.json_stdout_too)
+    out.add_document("--benchmark_format=json", std::string("-"), reports::results_json_writer(o.time_unit, o.report_aggregates_only));
+}
+
+void add_run_documents(output_list& out, const run_options& o, const std::optional<std::string>& baseline_path) {
+  out.add_document("--benchmark_out", o.benchmark_csv_path, reports::benchmark_csv_writer(o.time_unit, o.report_aggregates_only),
+                   "results");
+  add_results_json(out, o, "results");
+  out.add_document("--save-baseline", baseline_path, reports::results_json_writer(o.time_unit, false), "baseline saved");
+}
+
+int finish_interrupted(int sig, const cudabench::run_result& partial, const command_options& o, bool report_files,
+                       const std::string& progress, const std::string& finished) {
+  std::string where = "nothing written";
+  if (o.json_path && !partial.cases.empty())
+    where = fmt::format("{} in {} (marked incomplete)", finished, printable(*o.json_path));
+  else if (o.json_path)
+    where = fmt::format("{} left as it was", printable(*o.json_path));
+  if (!partial.cases.empty()) {
+    output_list files;  // the terminal had the cases as they ran
+    if (o.json_path) add_results_json(files, o, "");  // with it standard output's copy (--benchmark_format=json)
+    if (report_files) add_report_files(files, o);
+    files.write_documents(partial);
+    files.writers().write_run(partial);
+    if (files.has_report_files()) where += "; the report files hold them too";
+  }
+  fmt::print(stderr, "\n{}: interrupted by {}{}; {}\n", program_name(), stop_signal_name(sig), progress, where);
+  return 128 + sig;
 }
 
 std::vector<std::string> files_read(const run_options& o, std::vector<std::string> runs, const std::string& baseline) {

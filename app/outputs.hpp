@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -12,15 +13,21 @@
 
 namespace cudabench::app {
 
-/// The requested outputs of one command. The terminal and the report files go through one writer_multiplex;
-/// outputs written elsewhere through output_sink (the results document, --save-baseline, the trace) are
-/// only named here, so that every output is checked together before any work starts.
+/// The requested outputs of one command. The terminal and the report files go through one writer_multiplex,
+/// the run's own documents (its results JSON, --save-baseline, Google Benchmark's CSV) through another;
+/// outputs written elsewhere through output_sink (the trace, the console table) are only named here, so that
+/// every output is checked together before any work starts.
 class output_list {
  public:
   /// The terminal: written to the standard output as it is (standard error while it is set aside).
   void add_terminal(std::unique_ptr<reports::writer> w);
   /// `w` renders into `path` when the option was given (`path` set); "-" is standard output.
   void add(const std::string& option, const std::optional<std::string>& path, std::unique_ptr<reports::writer> w);
+  /// A document of the run itself (its results JSON, the stored baseline, Google Benchmark's CSV): `w`
+  /// renders the run into `path` when the option was given, written by write_documents whatever else the
+  /// command writes; `said` ("results") names it on the terminal once written to a file.
+  void add_document(const std::string& option, const std::optional<std::string>& path, std::unique_ptr<reports::writer> w,
+                    std::string said = "");
   /// An output another part writes through output_sink: checked with the rest.
   void add_elsewhere(const std::string& option, const std::optional<std::string>& path);
 
@@ -39,18 +46,41 @@ class output_list {
   /// True when a report file was asked for (beyond the terminal and the outputs written elsewhere).
   bool has_report_files() const { return report_files_ > 0; }
   const reports::writer_multiplex& writers() const { return writers_; }
+  /// Writes the run's documents (add_document), then says each one written to a file.
+  void write_documents(const cudabench::run_result& run) const;
 
  private:
   std::vector<std::pair<std::string, std::string>> named_;  // (option, path) of every output but the terminal
   reports::writer_multiplex writers_;
   std::size_t report_files_ = 0;
+  reports::writer_multiplex documents_;
+  std::vector<std::pair<std::string, std::string>> said_;  // (what, path) of each document written to a file
 };
 
 /// The report outputs a comparison, a run's own report or a trend can have: the terminal (`terminal`, else
 /// the tables), --md, --html, --csv, and the verdict JSON under `verdict_option` (--verdict), each where
 /// asked for.
-output_list report_outputs(const run_options& o, const std::string& verdict_option,
+output_list report_outputs(const command_options& o, const std::string& verdict_option,
                            std::unique_ptr<reports::writer> terminal = nullptr);
+
+/// The report files alone (reports::report_formats: --md, --html, --csv), each where asked for.
+void add_report_files(output_list& out, const command_options& o);
+/// The path the output option `option` ("--md") was given, filled by its row in the option table.
+const std::optional<std::string>& report_path(const command_options& o, std::string_view option);
+
+/// The run's results document: --json, and standard output as well with --benchmark_format=json; `said`
+/// names the file on the terminal once written ("" says nothing).
+void add_results_json(output_list& out, const run_options& o, const std::string& said);
+/// Every document of a finished run: the results JSON, the baseline to store at `baseline_path` (with every
+/// repetition: compare's rank test needs them), Google Benchmark's CSV.
+void add_run_documents(output_list& out, const run_options& o, const std::optional<std::string>& baseline_path);
+
+/// A run stopped by signal `sig` before its end: the finished cases of `partial` (marked incomplete) go to
+/// --json and, with `report_files`, to the report files as the run's own report (no comparison, no verdict,
+/// no baseline); with none finished, existing files are left as they were. Says so in one line on standard
+/// error (`progress` after the signal's name, `finished` naming what --json holds) and returns 128 + `sig`.
+int finish_interrupted(int sig, const cudabench::run_result& partial, const command_options& o, bool report_files,
+                       const std::string& progress, const std::string& finished);
 
 /// Every file a command reads, which no output may be: `runs` (its result files, the baseline among them),
 /// the gates file given with --gates, else (unless --gates=none) the one kept beside `baseline`, read when

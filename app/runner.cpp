@@ -75,7 +75,7 @@ void write_trace_file(const nlohmann::ordered_json& trace, const std::string& pa
     cases += e.value("cat", std::string()) == "stage" && e.value("name", std::string()) == phase_name(phase::trace);
     ops += e.value("pid", 0) % 1000 != 0;
   }
-  const std::string shown = reports::terminal_text(path);
+  const std::string shown = printable(path);
   const std::string activity = trace.contains("otherData") ? trace["otherData"].value("device_activity", std::string()) : "";
   if (activity.rfind("none: ", 0) == 0)
     fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", shown, cases, activity.substr(6));
@@ -100,7 +100,7 @@ void attach_limits(run_result& run, const device_info& dev, const std::string& p
       try {
         for (const auto& [name, l] : load_run(path).limits) limits[name] = {l.rate, l.unit};
       } catch (const input_error& e) {
-        fmt::print(stderr, "{}: limits not taken from {}: {}\n", program_name(), path, reports::terminal_text(e.what()));
+        fmt::print(stderr, "{}: limits not taken from {}: {}\n", program_name(), path, printable(e.what()));
       }
       if (!limits.empty()) { source = path; break; }
     }
@@ -155,26 +155,21 @@ void check_baseline(const std::string& compare_path, const device_info& dev, con
 
 /// What a run writes and what it compares against.
 struct planned_outputs {
-  output_list list;  ///< the terminal and the report files, with --json, --save-baseline and --trace named
+  output_list list;  ///< the terminal, the report files and the run's documents; --trace and the console table named
   std::optional<std::string> json_path, baseline_path, compare_path;
   compare_settings cmp;
-  std::optional<std::string> benchmark_csv_path;  ///< Google Benchmark's CSV of the rows
 };
 
 /// The run's outputs, each refused before the first case runs when it would overwrite an input or another
 /// output or cannot be written; the baseline to compare against, refused when it is of another GPU model.
-planned_outputs plan_outputs(const run_options& opt, const device_info& dev, const std::string& preset_name) {
-  planned_outputs out{report_outputs(opt, "--verdict"), opt.json_path, std::nullopt, std::nullopt, compare_settings_from(opt),
-                      opt.benchmark_csv_path};
+planned_outputs plan_outputs(const command_options& opt, const device_info& dev, const std::string& preset_name) {
+  planned_outputs out{report_outputs(opt, "--verdict"), opt.json_path, std::nullopt, std::nullopt, compare_settings_from(opt)};
   if (opt.save_baseline) out.baseline_path = baseline_file_for(dev, preset_name, opt.baseline_dir);
   if (opt.verdict_path && !opt.compare_to) throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
   if (opt.compare_to) out.compare_path = resolve_baseline(*opt.compare_to, dev, preset_name, opt.baseline_dir);
-  out.list.add_elsewhere("--json", out.json_path);
-  out.list.add_elsewhere("--save-baseline", out.baseline_path);
+  add_run_documents(out.list, opt, out.baseline_path);
   out.list.add_elsewhere("--trace", opt.trace_path);
-  out.list.add_elsewhere("--benchmark_out", opt.benchmark_csv_path);
   out.list.add_elsewhere("--benchmark_out", opt.console_out_path);
-  if (opt.json_stdout_too) out.list.add_elsewhere("--benchmark_format=json", "-");
   out.list.check_distinct(out.compare_path ? files_read(opt, {*out.compare_path}, *out.compare_path) : files_read(opt, {}));
   if (out.compare_path) check_baseline(*out.compare_path, dev, preset_name, out.cmp);
   if (out.baseline_path) {
@@ -186,34 +181,16 @@ planned_outputs plan_outputs(const run_options& opt, const device_info& dev, con
   return out;
 }
 
-/// The results document to --json (a file or standard output; also standard output with
-/// --benchmark_format=json) and --save-baseline, each said; the table to --benchmark_out_format=console's file;
+/// The table to --benchmark_out_format=console's file; the run's documents (add_run_documents), each said;
 /// then the comparison, or without one the run's own report, to the terminal and the report files. Returns
 /// `status`, or 1 when the comparison found a regression.
 int write_outputs(const planned_outputs& out, run_result& current, const run_options& opt, int status,
                   const std::string& console_table) {
   if (opt.console_out_path) {
     output_sink(*opt.console_out_path).write(console_table);
-    fmt::print("table: {}\n", reports::terminal_text(*opt.console_out_path));
+    fmt::print("table: {}\n", printable(*opt.console_out_path));
   }
-  if (out.benchmark_csv_path) {
-    output_sink(*out.benchmark_csv_path).write(reports::benchmark_csv(to_json(current, opt.time_unit, opt.report_aggregates_only)));
-    if (!is_stdout(out.benchmark_csv_path)) fmt::print("results: {}\n", reports::terminal_text(*out.benchmark_csv_path));
-  }
-  if (out.json_path || out.baseline_path) {
-    // A stored baseline keeps every repetition: compare's rank test needs them.
-    const std::string text = to_json(current, opt.time_unit).dump(2) + "\n";
-    const std::string asked = opt.report_aggregates_only ? to_json(current, opt.time_unit, true).dump(2) + "\n" : text;
-    if (out.json_path) {
-      output_sink(*out.json_path).write(asked);
-      if (!is_stdout(out.json_path)) fmt::print("results: {}\n", reports::terminal_text(*out.json_path));
-    }
-    if (opt.json_stdout_too) output_sink("-").write(asked);
-    if (out.baseline_path) {
-      output_sink(*out.baseline_path).write(text);
-      fmt::print("baseline saved: {}\n", reports::terminal_text(*out.baseline_path));
-    }
-  }
+  out.list.write_documents(current);
   if (!out.compare_path && !out.list.has_report_files()) return status;
   if (out.json_path && !is_stdout(out.json_path)) current.source = *out.json_path;
   if (!out.compare_path) {
@@ -293,37 +270,9 @@ void add_user_context(run_result& run, const run_options& opt) {
   for (const auto& [key, value] : opt.context) run.host[key] = value;
 }
 
-/// Stopped early by `sig`: the finished cases go to --json marked incomplete and to the report files (--md,
-/// --html, --csv) as the run's own report (no comparison, no verdict, no baseline); with none finished, existing
-/// files are left as they were.
-int finish_interrupted(int sig, run_result partial, const planned_outputs& out, const run_options& opt, std::size_t selected) {
-  add_user_context(partial, opt);
-  const char* signal_name = stop_signal_name(sig);
-  const std::size_t finished = count_outcomes(partial).total();
-  std::string where = "nothing written";
-  if (out.json_path && finished > 0) {
-    const std::string text = to_json(partial, opt.time_unit, opt.report_aggregates_only).dump(2) + "\n";
-    output_sink(*out.json_path).write(text);
-    if (opt.json_stdout_too) output_sink("-").write(text);
-    where = fmt::format("the finished ones are in {} (marked incomplete)", reports::terminal_text(*out.json_path));
-  } else if (out.json_path) {
-    where = fmt::format("{} left as it was", reports::terminal_text(*out.json_path));
-  }
-  if (finished > 0 && out.list.has_report_files()) {
-    output_list files;  // the report files alone: the terminal had the cases as they ran
-    files.add("--md", opt.md_path, std::make_unique<reports::markdown_writer>());
-    files.add("--html", opt.html_path, std::make_unique<reports::html_writer>());
-    files.add("--csv", opt.csv_path, std::make_unique<reports::csv_writer>());
-    files.writers().write_run(partial);
-    if (files.has_report_files()) where += "; the report files hold them too";
-  }
-  fmt::print(stderr, "\n{}: interrupted by {} after {} of {} case(s); {}\n", program_name(), signal_name, finished, selected, where);
-  return 128 + sig;
-}
-
 /// The selected cases of a run (not a worker): in worker processes under a watchdog, or here; then the
 /// limits, the trace and every output.
-int run_selected(const run_options& opt, const std::vector<std::string>& args, const preset& p, const suite& s,
+int run_selected(const command_options& opt, const std::vector<std::string>& args, const preset& p, const suite& s,
                  const std::vector<const case_def*>& selected, const std::vector<std::string>& google, run_description run,
                  char** argv) {
   const bool supervised = opt.watchdog_s > 0;
@@ -359,7 +308,10 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
   }
   if (const int sig = interrupt_signal().load()) {
     run.interrupted_by = stop_signal_name(sig);
-    return finish_interrupted(sig, results(run), out, opt, selected.size());
+    run_result partial = results(run);
+    add_user_context(partial, opt);
+    return finish_interrupted(sig, partial, opt, true, fmt::format(" after {} of {} case(s)", partial.cases.size(), selected.size()),
+                              "the finished ones are");
   }
   const stop_at_once writing(program_name());  // the cases are done: a signal now ends the process at once
   run_result current = results(run);
@@ -405,7 +357,7 @@ void share_revision_with_workers(const run_info& info) {
 }
 
 /// The runner: a --devices fan-out, a listing, a worker's share of the cases, or a whole run.
-int run_command(const run_options& opt, const std::vector<std::string>& args, char** argv) {
+int run_command(const command_options& opt, const std::vector<std::string>& args, char** argv) {
   // A stop asked for while the run is being set up is kept and honoured before the first case starts.
   if (!opt.list) install_stop_signals();
   const std::optional<worker_link> worker = worker_link::from_environment();

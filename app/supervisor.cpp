@@ -24,6 +24,7 @@
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/interrupt.hpp"
+#include "io/output_sink.hpp"
 #include "results/results.hpp"
 
 namespace cudabench::app {
@@ -39,19 +40,6 @@ constexpr const char* env_progress = "CUDABENCH_WORKER_PROGRESS";
 constexpr const char* env_round = "CUDABENCH_WORKER_ROUND";
 constexpr const char* env_memo = cudabench::run_memo_environment;
 
-
-/// A file descriptor closed on destruction.
-class fd_guard {
- public:
-  explicit fd_guard(int fd = -1) : fd_(fd) {}
-  ~fd_guard() { reset(); }
-  fd_guard(const fd_guard&) = delete;
-  fd_guard& operator=(const fd_guard&) = delete;
-  int get() const { return fd_; }
-  void reset() { if (fd_ >= 0) ::close(fd_); fd_ = -1; }
- private:
-  int fd_;
-};
 
 std::string signal_name(int sig) {
   const char* abbrev = ::sigabbrev_np(sig);
@@ -76,7 +64,7 @@ struct worker_end {
 
 /// Runs one worker to its end: reads the cases it starts from `progress` (whose write end, `write_end`, only
 /// the worker keeps) and kills it when one makes no progress for `watchdog_s`.
-worker_end run_worker(const child_spec& spec, fd_guard& write_end, int progress, double watchdog_s) {
+worker_end run_worker(const child_spec& spec, unique_fd& write_end, int progress, double watchdog_s) {
   child_process worker(spec);
   write_end.reset();  // the worker's copy alone: the pipe ends when the worker does
   worker_end end;
@@ -121,7 +109,7 @@ worker_end start_worker(const std::vector<std::string>& args, const worker_files
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
     throw input_error(fmt::format("cannot create a pipe for the worker process: {}", std::strerror(errno)));
-  fd_guard read_end(fds[0]), write_end(fds[1]);
+  unique_fd read_end(fds[0]), write_end(fds[1]);
   child_spec spec;
   spec.argv.push_back(this_program());
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());

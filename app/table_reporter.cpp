@@ -110,7 +110,7 @@ std::string table_header(const device_info& device, const run_info& info, int nu
                      info.git_revision.substr(0, 12), info.git_dirty ? " (dirty)" : "");
   std::string context;
   for (const auto& [key, value] : style.context) context += (context.empty() ? "" : ", ") + key + "=" + value;
-  if (!context.empty()) out += "context: " + reports::terminal_text(context) + "\n";
+  if (!context.empty()) out += "context: " + printable(context) + "\n";
   if (!style.counters_tabular) out += column_header({});
   return out;
 }
@@ -130,11 +130,11 @@ auto painter(bool color) {
 /// One case's line; `counter_header` holds the counter columns last printed (none yet: unset), so that with
 /// --benchmark_counters_tabular a case with other counters gets a header of its own first.
 std::string row_text(const table_row& row, bool color, const table_style& style, std::optional<std::string>& counter_header) {
-  const std::string name = reports::terminal_text(row.name);
+  const std::string name = printable(row.name);
   const auto paint = painter(color);
   if (row.status == case_status::skipped) return "";  // skipped_text groups them by reason
   if (row.status != case_status::ok)
-    return fmt::format("{:<44} {}  {}\n", name, paint("31", fmt::format("{:>12}", "FAILED")), reports::terminal_text(row.message));
+    return fmt::format("{:<44} {}  {}\n", name, paint("31", fmt::format("{:>12}", "FAILED")), printable(row.message));
   const std::vector<std::string> extra = style.counters_tabular ? extra_counters(row) : std::vector<std::string>{};
   const std::string header = fmt::format("{}", fmt::join(extra, ","));
   std::string out;
@@ -232,9 +232,9 @@ std::string skipped_text(const run_result& run, const table_style& style) {
   std::string out;
   for (const auto& [reason, names] : reasons) {
     out += fmt::format("{:<44} {}  {}\n", fmt::format("{} case(s)", names.size()), paint("33", fmt::format("{:>12}", "SKIPPED")),
-                       reports::terminal_text(reason));
+                       printable(reason));
     if (style.verbose)
-      for (const std::string& n : names) out += fmt::format("  {}\n", reports::terminal_text(n));
+      for (const std::string& n : names) out += fmt::format("  {}\n", printable(n));
   }
   return out;
 }

@@ -67,9 +67,10 @@ void store_inject(parse_state& s, const option_spec&, const std::string& v) {
   s.options.inject_pct = parse_double(v.substr(colon + 1), "--inject-slowdown percentage", 0, 1000);
 }
 
-void store_one_of(const std::string& v, const std::string& option, std::initializer_list<const char*> allowed, std::string& into) {
+/// `v` where it is one of `allowed`; else throws usage_error naming the option and the choices.
+const std::string& one_of(const std::string& v, const std::string& option, std::initializer_list<const char*> allowed) {
   for (const char* a : allowed)
-    if (v == a) { into = v; return; }
+    if (v == a) return v;
   std::string list;
   std::size_t i = 0;
   for (const char* a : allowed) {
@@ -102,8 +103,7 @@ double seconds(const option_spec& spec, const std::string& v) {
 }
 
 void benchmark_format(parse_state& s, const option_spec&, const std::string& v) {
-  std::string f;
-  store_one_of(v, "--benchmark_format", {"console", "json", "csv"}, f);
+  const std::string& f = one_of(v, "--benchmark_format", {"console", "json", "csv"});
   if (f == "json") s.options.json_path = "-";
   if (f == "csv") s.options.benchmark_csv_path = "-";
 }
@@ -156,7 +156,7 @@ const std::array table{
                                   "at most the repetitions; --watchdog=off runs one round, in this process)",
                                   per_preset([](const preset& p) { return p.rounds; }))},
   option_spec{.name = "--rounds-for", .placeholder = "gated|all", .commands = "run",
-              .apply = ACT { store_one_of(v, name_of(spec), {"gated", "all"}, s.options.rounds_for); },
+              .apply = ACT { s.options.rounds_for = one_of(v, name_of(spec), {"gated", "all"}); },
               .help = fmt::format("the cases the rounds spread: gated, the gated device cases (host-bound and not-gated cases take all "
                                   "their repetitions in the first round, as no default verdict judges them by the spread between "
                                   "processes), or all (as --trace does); default {}", run_options{}.rounds_for)},
@@ -211,7 +211,7 @@ const std::array table{
               .output = &o_::verdict_path, .child = in_child::suffix, .whole_run = true,
               .help = "the comparison's verdicts as JSON (a run: with --compare-to only)"},
   option_spec{.name = "--format", .placeholder = "text|gab|bmf", .commands = "report",
-              .apply = ACT { store_one_of(v, name_of(spec), {"text", "gab", "bmf"}, s.options.format); },
+              .apply = ACT { s.options.format = one_of(v, name_of(spec), {"text", "gab", "bmf"}); },
               .help = fmt::format("text: speedup tables; gab / bmf: instead, the run for a dashboard on standard output, as "
                                   "github-action-benchmark's customSmallerIsBetter JSON or Bencher Metric Format JSON "
                                   "(measured cases only); default {}", report_options{}.format)},
@@ -308,7 +308,7 @@ const std::array table{
               .help = "measure the two ends only, in alternating processes as for a search, and write their pooled results "
                       "to DIR/good.json and DIR/bad.json for compare (e.g. a pull request's merge base and head); no search"},
   option_spec{.name = "--cache", .placeholder = "declared|hot|cold", .commands = "run",
-              .apply = ACT { store_one_of(v, name_of(spec), {"declared", "hot", "cold"}, s.options.cache); },
+              .apply = ACT { s.options.cache = one_of(v, name_of(spec), {"declared", "hot", "cold"}); },
               .help = fmt::format("L2 state of GPU cases: declared, as each case declares, or all hot / all cold (default {})",
                                   run_options{}.cache)},
   option_spec{.name = "--inject-slowdown", .placeholder = "CASE_REGEX:PCT", .commands = "run", .apply = store_inject,
@@ -366,11 +366,7 @@ const std::array table{
               .help = "Google Benchmark's: the results file, as --json (or Google Benchmark's CSV with "
                       "--benchmark_out_format=csv); not beside --json or --benchmark_format of its format (one place each)"},
   option_spec{.name = "--benchmark_out_format", .kind = arity::benchmark, .placeholder = "json|console|csv", .commands = "run",
-              .apply = ACT {
-                std::string format;
-                store_one_of(v, name_of(spec), {"json", "console", "csv"}, format);
-                s.benchmark_out_format = format;
-              },
+              .apply = ACT { s.benchmark_out_format = one_of(v, name_of(spec), {"json", "console", "csv"}); },
               .child = in_child::replace, .whole_run = true,
               .help = fmt::format("Google Benchmark's: the format of --benchmark_out (default {}); console is the table as the "
                       "terminal shows it, without colour; csv is Google Benchmark's CSV "
@@ -384,8 +380,7 @@ const std::array table{
                       "--benchmark_out=FILE of the same format, both are written, as Google Benchmark does"},
   option_spec{.name = "--benchmark_color", .kind = arity::benchmark, .placeholder = "auto|true|false", .commands = "run",
               .apply = ACT {
-                std::string color;
-                store_one_of(v, name_of(spec), {"auto", "true", "false"}, color);
+                const std::string& color = one_of(v, name_of(spec), {"auto", "true", "false"});
                 s.options.color = color == "auto" ? std::nullopt : std::optional<bool>(color == "true");
               },
               .help = "Google Benchmark's: colour in the table (auto, the default: where standard output is a terminal)"},
@@ -395,11 +390,7 @@ const std::array table{
                       "runner, the clocks); kept when the results are read back, and shown in the table's header and in "
                       "reports and comparisons of the run"},
   option_spec{.name = "--benchmark_time_unit", .kind = arity::benchmark, .placeholder = "ns|us|ms|s", .commands = "run",
-              .apply = ACT {
-                std::string unit;
-                store_one_of(v, name_of(spec), {"ns", "us", "ms", "s"}, unit);
-                s.options.time_unit = unit;
-              },
+              .apply = ACT { s.options.time_unit = one_of(v, name_of(spec), {"ns", "us", "ms", "s"}); },
               .help = "Google Benchmark's: the time unit of every row and of the table's median column (default: rows in "
                       "ns, the table in the unit that reads best)"},
   option_spec{.name = "--benchmark_report_aggregates_only", .kind = arity::benchmark, .placeholder = "true|false",

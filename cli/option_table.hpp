@@ -93,7 +93,7 @@ struct command_spec {
   std::string_view inputs;       ///< the positional arguments as usage shows them ("BASELINE.json CURRENT.json")
   std::size_t input_count = 0;
   std::string about;
-  std::string_view exit_status;
+  std::string_view exit_status = "0 written, 2 usage or input error";  ///< a report command's, unless it says otherwise
   command_handler handler = nullptr;
   bool more_inputs = false;      ///< input_count or more positional arguments
   bool named = true;             ///< called by its name (false: the runner, the binary's own command line)

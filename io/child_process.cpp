@@ -15,7 +15,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
+#include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/interrupt.hpp"
 #include "io/output_sink.hpp"
@@ -46,7 +49,9 @@ void write_text(const char* text) noexcept {
 [[noreturn]] void end_at_once(int sig) noexcept {
   remove_temporaries_in_progress();
   write_text(at_once_who);
-  write_text(sig == SIGINT ? ": interrupted by SIGINT\n" : ": interrupted by SIGTERM\n");
+  write_text(": interrupted by ");
+  write_text(stop_signal_name(sig));
+  write_text("\n");
   ::_exit(128 + sig);
 }
 
@@ -246,6 +251,36 @@ std::optional<std::size_t> wait_any(std::vector<child_process>& children) {
       ::nanosleep(&pause, nullptr);
     }
   }
+}
+
+namespace {
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+}  // namespace
+
+command_output run_captured(const std::vector<std::string>& argv, const std::optional<std::string>& directory,
+                            child_spec::on_stop stop) {
+  const temp_directory capture;
+  child_spec spec{.argv = argv, .environment = inherited_environment(""), .stop = stop};
+  spec.output_path = capture.path() + "/out";
+  spec.error_path = capture.path() + "/err";
+  spec.directory = directory;
+  child_process child(spec);
+  const int st = child.wait();
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, read_all(*spec.output_path), read_all(*spec.error_path)};
+}
+
+std::string program_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path && *path ? path : "/usr/bin:/bin");
+  std::error_code ec;
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (!dir.empty() && std::filesystem::is_regular_file(dir + "/" + name, ec)) return dir + "/" + name;
+  throw input_error(name + " is not on PATH");
 }
 
 }  // namespace cudabench::app

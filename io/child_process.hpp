@@ -92,4 +92,19 @@ class child_process {
 /// are reaped. Other children of this process are left alone.
 std::optional<std::size_t> wait_any(std::vector<child_process>& children);
 
+/// What a short command printed, and how it ended.
+struct command_output {
+  int exit_code = -1;  ///< -1 when it did not exit normally
+  std::string out, err;
+};
+
+/// Runs `argv` in `directory` (unset: ours) to its end and returns its output; throws input_error when it
+/// cannot be started.
+command_output run_captured(const std::vector<std::string>& argv, const std::optional<std::string>& directory,
+                            child_spec::on_stop stop = child_spec::on_stop::child);
+
+/// The path of the program `name` on $PATH (child processes are started by path); throws input_error when
+/// it is not there.
+std::string program_on_path(const std::string& name);
+
 }  // namespace cudabench::app

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 namespace cudabench {
@@ -28,15 +29,43 @@ std::string format_rate(double v, const char* unit) {
   return fmt::format("{:.2f} {}", v, unit);
 }
 
+namespace {
+std::string hex(unsigned char ch) { return fmt::format("\\x{:02x}", ch); }
+/// The length of the well-formed UTF-8 sequence at the start of `s` (1 to 4 bytes), 0 where there is none.
+std::size_t utf8_length(std::string_view s) {
+  const auto at = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const unsigned char lead = at(0);
+  const std::size_t n = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 && lead < 0xe0 ? 2 : 0;
+  if (n == 0 || s.size() < n) return 0;
+  for (std::size_t i = 1; i < n; ++i)
+    if ((at(i) & 0xc0) != 0x80) return 0;
+  // No overlong form, no surrogate, nothing past U+10FFFF.
+  if ((lead == 0xe0 && at(1) < 0xa0) || (lead == 0xed && at(1) > 0x9f) || (lead == 0xf0 && at(1) < 0x90) ||
+      (lead == 0xf4 && at(1) > 0x8f))
+    return 0;
+  return n;
+}
+}  // namespace
+
 std::string printable(std::string_view text, std::size_t limit) {
   std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  out.reserve(std::min(text.size(), limit));
+  for (std::size_t i = 0; i < text.size();) {
     if (out.size() >= limit) return out + "...";
-    const unsigned char ch = static_cast<unsigned char>(text[i]);
-    if (ch >= 0x20 && ch < 0x7f) out += char(ch);
-    else out += fmt::format("\\x{:02x}", ch);
+    const auto ch = static_cast<unsigned char>(text[i]);
+    const std::size_t n = ch >= 0x80 ? utf8_length(text.substr(i)) : 1;
+    const bool c1 = ch == 0xc2 && n == 2 && static_cast<unsigned char>(text[i + 1]) <= 0x9f;  // U+0080..U+009F
+    if (n == 0 || ch < 0x20 || ch == 0x7f || c1) {  // a control character, or a byte of no UTF-8 character
+      for (std::size_t j = 0; j < std::max<std::size_t>(n, 1); ++j) out += hex(static_cast<unsigned char>(text[i + j]));
+      i += std::max<std::size_t>(n, 1);
+    } else {
+      out.append(text.substr(i, n));
+      i += n;
+    }
   }
   return out;
 }
+
+std::string printable(std::string_view text) { return printable(text, std::string_view::npos); }
 
 }  // namespace cudabench

@@ -13,8 +13,12 @@ double units_per_second(std::string_view unit);
 /// "2.89 TB/s", "512.00 GB/s", ... for a rate per second with the given unit ("B/s", "FLOP/s").
 std::string format_rate(double per_second, const char* unit);
 
-/// Text from outside (a file, the command line) safe to print in a message: control characters and bytes
-/// that are not printable ASCII as \xNN, and at most `limit` bytes (then "...").
-std::string printable(std::string_view text, std::size_t limit = 200);
+/// Text from outside (a file, the command line, a case name) safe to print on a terminal, in a message or in
+/// a report: control characters (C0, DEL, C1) and bytes of no well-formed UTF-8 character shown as \xNN, so a
+/// name cannot move the cursor, retitle the window or forge a line; other UTF-8 is kept. The one escaper every
+/// format starts from (reports/escape.hpp adds each format's own markup).
+std::string printable(std::string_view text);
+/// The same, at most `limit` bytes of it (then "...").
+std::string printable(std::string_view text, std::size_t limit);
 
 }  // namespace cudabench

@@ -206,22 +206,22 @@ void output_sink::write(const std::string& content) const {
   if (!ok) fail(path_, "write failed", err);
 }
 
+void unique_fd::reset() noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
 standard_output_aside::standard_output_aside() {
   flush_streams();
-  saved_ = ::dup(STDOUT_FILENO);
-  if (saved_ < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-    const int err = errno;
-    if (saved_ >= 0) ::close(saved_);
-    fail("standard output", "cannot set it aside", err);
-  }
+  saved_ = unique_fd(::dup(STDOUT_FILENO));
+  if (saved_.get() < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) fail("standard output", "cannot set it aside", errno);
   previous_ = real_standard_output;
-  real_standard_output = saved_;
+  real_standard_output = saved_.get();
 }
 
 standard_output_aside::~standard_output_aside() {
   flush_streams();
-  ::dup2(saved_, STDOUT_FILENO);
-  ::close(saved_);
+  ::dup2(saved_.get(), STDOUT_FILENO);
   real_standard_output = previous_;
 }
 

@@ -41,17 +41,33 @@ class output_sink {
   int fd_ = -1;  ///< kind::descriptor: /dev/stderr, /dev/fd/N
 };
 
+/// A file descriptor closed on destruction (-1: none); move-only, as one owner closes it.
+class unique_fd {
+ public:
+  explicit unique_fd(int fd = -1) noexcept : fd_(fd) {}
+  unique_fd(unique_fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  unique_fd& operator=(unique_fd&& o) noexcept {
+    if (this != &o) { reset(); fd_ = std::exchange(o.fd_, -1); }
+    return *this;
+  }
+  ~unique_fd() { reset(); }
+  int get() const noexcept { return fd_; }
+  void reset() noexcept;
+
+ private:
+  int fd_;
+};
+
 /// While alive, whatever the process prints to standard output goes to standard error, so that an
-/// output_sink("-") puts its document alone on the real standard output. Restored on destruction.
+/// output_sink("-") puts its document alone on the real standard output. Restored on destruction; not
+/// copied or moved (it holds the process's standard output).
 class standard_output_aside {
  public:
   standard_output_aside();
   ~standard_output_aside();
-  standard_output_aside(const standard_output_aside&) = delete;
-  standard_output_aside& operator=(const standard_output_aside&) = delete;
 
  private:
-  int saved_ = -1;
+  unique_fd saved_;
   int previous_ = -1;
 };
 

@@ -1,50 +1,29 @@
 // The escaping of each output format, in one place.
 #include "reports/escape.hpp"
 
-#include <fmt/format.h>
+#include "io/format.hpp"
 
 #include <algorithm>
 
 namespace cudabench::reports {
-namespace {
-bool control(unsigned char ch) { return ch < 0x20 || ch == 0x7f; }
-std::string hex(unsigned char ch) { return fmt::format("\\x{:02x}", ch); }
-}  // namespace
-
-std::string terminal_text(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto ch = static_cast<unsigned char>(text[i]);
-    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
-    if (control(ch)) out += hex(ch);
-    else if (ch == 0xc2 && next >= 0x80 && next <= 0x9f) { out += hex(ch) + hex(next); ++i; }  // U+0080..U+009F
-    else out += char(ch);
-  }
-  return out;
-}
 
 std::string markdown_text(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
+  std::string marked;
+  marked.reserve(text.size());
   for (const char c : text) {
-    const auto ch = static_cast<unsigned char>(c);
-    if (control(ch)) out += hex(ch);
-    else if (std::string_view("\\`*_[]<>&|~$").find(c) != std::string_view::npos) { out += '\\'; out += c; }
-    else out += c;
+    if (std::string_view("\\`*_[]<>&|~$").find(c) != std::string_view::npos) marked += '\\';
+    marked += c;
   }
-  return out;
+  return printable(marked);  // the markup is printable ASCII: escaped before, left as it is by printable
 }
 
 std::string markdown_code(std::string_view text) {
-  std::string body;
   std::size_t run = 0, longest = 0;
   for (const char c : text) {
     run = c == '`' ? run + 1 : 0;
     longest = std::max(longest, run);
-    const auto ch = static_cast<unsigned char>(c);
-    body += control(ch) ? hex(ch) : std::string(1, c);
   }
+  const std::string body = printable(text);
   // A span that starts or ends with a backtick (or a space, which Markdown would strip) is padded by one space.
   const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`' || body.front() == ' ' || body.back() == ' ');
   const std::string fence(longest + 1, '`');
@@ -79,7 +58,7 @@ std::string pipe_table(const std::vector<std::string>& header, const std::string
 std::string html_text(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : terminal_text(text)) {  // control characters first, as \xNN: a page shows them, never holds them raw
+  for (const char c : printable(text)) {  // control characters first, as \xNN: a page shows them, never holds them raw
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
@@ -93,7 +72,7 @@ std::string html_text(std::string_view text) {
 }
 
 std::string csv_text(std::string_view text) {
-  std::string out = terminal_text(text);
+  std::string out = printable(text);
   if (!out.empty() && std::string_view("=+-@").find(out.front()) != std::string_view::npos) out.insert(0, 1, '\'');
   return out;
 }

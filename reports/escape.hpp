@@ -7,10 +7,6 @@
 
 namespace cudabench::reports {
 
-/// For a terminal: control characters (ESC, BEL, line breaks, C1 controls) shown as \xNN, so a name cannot
-/// move the cursor, retitle the window or forge a line. Other UTF-8 is kept.
-std::string terminal_text(std::string_view text);
-
 /// Markdown text (headings, notes, table cells, titles): the characters Markdown or GitHub would read as
 /// markup (\ ` * _ [ ] < > & | ~ $) backslash-escaped, control characters as \xNN.
 std::string markdown_text(std::string_view text);
@@ -22,14 +18,14 @@ std::string markdown_code(std::string_view text);
 std::string markdown_code_cell(std::string_view text);
 
 /// A pipe table (Markdown's, also read as is on a terminal): a header row, `rule` (such as "|---|---:|"), the
-/// rows; every cell passed through `escape` (markdown_text, terminal_text).
+/// rows; every cell passed through `escape` (markdown_text, printable).
 std::string pipe_table(const std::vector<std::string>& header, const std::string& rule,
                        const std::vector<std::vector<std::string>>& rows, std::string (*escape)(std::string_view));
 
-/// HTML text and attribute values: control characters as \xNN (as terminal_text), & < > " ' as entities.
+/// HTML text and attribute values: control characters as \xNN (as printable), & < > " ' as entities.
 std::string html_text(std::string_view text);
 
-/// Text for a CSV cell, unquoted: control characters as \xNN (as terminal_text), and a leading = + - @ (which
+/// Text for a CSV cell, unquoted: control characters as \xNN (as printable), and a leading = + - @ (which
 /// a spreadsheet would run as a formula; a tab or line break is \xNN already) behind a single quote.
 std::string csv_text(std::string_view text);
 /// A CSV field as RFC 4180 writes it, of csv_text: quoted when it holds a comma or a quote.

@@ -3,6 +3,7 @@
 #include "reports/fleet.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "io/errors.hpp"
 #include "io/format.hpp"
 #include "reports/render.hpp"
+#include "reports/verdict_file.hpp"
 
 namespace cudabench::reports {
 namespace {
@@ -98,37 +100,13 @@ std::string verdict_beside(const std::string& run_file) {
 
 /// The verdicts a `compare --verdict` file holds, into `m`.
 void read_verdicts(fleet_member& m, const std::string& path) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(cudabench::read_file(path));
-  } catch (const nlohmann::json::exception& e) {
-    throw input_error(fmt::format("{}: not a verdict file ({})", path, e.what()));
-  }
-  if (!j.is_object() || !j.contains("cases") || !j["cases"].is_array() || !j.value("failing", nlohmann::json()).is_boolean())
-    throw input_error(path + ": not a verdict file (no 'cases' list and 'failing' flag, as compare --verdict writes)");
-  if (const nlohmann::json version = j.value("schema_version", nlohmann::json());
-      !version.is_number_integer() || version.get<std::int64_t>() < oldest_verdict_schema_version ||
-      version.get<std::int64_t>() > verdict_schema_version)
-    throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads verdict files of versions {} to {}", path,
-                                  version.is_null() ? "missing" : printable(version.dump(), 20), oldest_verdict_schema_version,
-                                  verdict_schema_version));
-  for (const auto& c : j["cases"]) {
-    if (!c.is_object() || !c.value("name", nlohmann::json()).is_string() || !c.value("verdict", nlohmann::json()).is_string())
-      throw input_error(path + ": a case without a 'name' and a 'verdict'");
-    m.verdicts[c["name"].get<std::string>()] = c["verdict"].get<std::string>();
-  }
-  m.failing = j["failing"].get<bool>();
-  if (j.contains("counts") && j["counts"].is_object())
-    for (const auto& [verdict, n] : j["counts"].items())
-      if (n.is_number_unsigned() && n.get<std::size_t>() > 0)
-        m.verdict_summary += fmt::format("{}{} {}", m.verdict_summary.empty() ? "" : ", ", n.get<std::size_t>(), verdict);
-  if (auto machine = j.find("machine"); machine != j.end() && machine->is_object())
-    if (auto d = machine->find("differences"); d != machine->end() && d->is_array() && !d->empty()) {
-      std::string facts;
-      for (const auto& x : *d)
-        if (x.is_object() && x.value("fact", nlohmann::json()).is_string()) facts += (facts.empty() ? "" : ", ") + x["fact"].get<std::string>();
-      m.notes.push_back(fmt::format("{}: its verdict compared runs of different machines ({} differ)", m.label.empty() ? path : m.label, facts));
-    }
+  const verdict_file v = read_verdict_file(path);
+  for (const auto& [name, verdict] : v.verdicts) m.verdicts[name] = verdict;
+  m.failing = v.failing;
+  for (const auto& [verdict, n] : v.counts) m.verdict_summary += fmt::format("{}{} {}", m.verdict_summary.empty() ? "" : ", ", n, verdict);
+  if (!v.machine_differences.empty())
+    m.notes.push_back(fmt::format("{}: its verdict compared runs of different machines ({} differ)", m.label.empty() ? path : m.label,
+                                  fmt::join(v.machine_differences, ", ")));
   m.verdict_source = path;
 }
 

@@ -43,37 +43,30 @@ std::vector<const fleet_row*> rows_of(const fleet& f, const std::string& family)
     if (r.family == family) out.push_back(&r);
   return out;
 }
-
-std::vector<std::string> families(const fleet& f) {
-  std::vector<std::string> out;
-  for (const fleet_row& r : f.rows)
-    if (std::find(out.begin(), out.end(), r.family) == out.end()) out.push_back(r.family);
-  return out;
-}
 }  // namespace
 
 std::string fleet_terminal(const fleet& f) {
   std::string out = fmt::format("fleet: {} run(s) side by side\n", f.members.size());
-  for (std::size_t i = 0; i < f.members.size(); ++i) out += terminal_text(fmt::format("  [{}] {}", i + 1, member_line(f, i))) + "\n";
-  for (const std::string& n : f.notes) out += "note: " + terminal_text(n) + "\n";
+  for (std::size_t i = 0; i < f.members.size(); ++i) out += printable(fmt::format("  [{}] {}", i + 1, member_line(f, i))) + "\n";
+  for (const std::string& n : f.notes) out += "note: " + printable(n) + "\n";
   out += ratio_note(f) + "\n";
   std::string head = fmt::format("{:<44}", "case"), groups = fmt::format("{:<44}", "");
   for (std::size_t i = 0; i < f.members.size(); ++i) {
-    groups += fmt::format(" {:<50}", terminal_text(fmt::format("[{}] {}", i + 1, f.members[i].label)).substr(0, 50));
+    groups += fmt::format(" {:<50}", printable(fmt::format("[{}] {}", i + 1, f.members[i].label)).substr(0, 50));
     head += fmt::format(" {:>11} {:>7} {:>7} {:>8} {:>13}", "median", "noise", "%limit", "ratio", "verdict");
   }
   while (!groups.empty() && groups.back() == ' ') groups.pop_back();
   out += groups + "\n" + head + "\n";
   for (const fleet_row& r : f.rows) {
-    std::string line = fmt::format("{:<44}", terminal_text(r.name));
+    std::string line = fmt::format("{:<44}", printable(r.name));
     for (const fleet_cell& c : r.cells)
       line += fmt::format(" {:>11} {:>7} {:>7} {:>8} {:>13}", median_text(c), c.measured() ? pct_text(c.noise) : "-",
-                          pct_text(c.limit_fraction), ratio_text(c.ratio), terminal_text(verdict_text(c)));
+                          pct_text(c.limit_fraction), ratio_text(c.ratio), printable(verdict_text(c)));
     out += line + "\n";
   }
   const auto geomeans = f.family_ratios();
   for (const auto& [family, ratios] : geomeans) {
-    std::string line = fmt::format("geomean ratio {:<30}", terminal_text(family));
+    std::string line = fmt::format("geomean ratio {:<30}", printable(family));
     for (std::size_t i = 0; i < ratios.size(); ++i) line += fmt::format(" [{}] {}", i + 1, ratio_text(ratios[i]));
     out += line + "\n";
   }
@@ -99,7 +92,7 @@ std::string fleet_markdown(const fleet& f) {
     head += fmt::format(" {} median | noise | % of limit | ratio | verdict |", l);
     rule += "---:|---:|---:|---:|---|";
   }
-  for (const std::string& family : families(f)) {
+  for (const std::string& family : families_in_order(f.rows)) {
     out += fmt::format("\n### {}\n\n{}\n{}\n", markdown_text(family), head, rule);
     for (const fleet_row* r : rows_of(f, family)) {
       out += "| " + markdown_code_cell(r->name) + " |";
@@ -125,7 +118,7 @@ std::string fleet_html(const fleet& f) {
   for (const std::string& n : f.notes) body += "<p>" + html_text(n) + "</p>\n";
   body += "<p>" + html_text(ratio_note(f)) + ".</p>\n";
   const auto geomeans = f.family_ratios();
-  for (const std::string& family : families(f)) {
+  for (const std::string& family : families_in_order(f.rows)) {
     const std::vector<const fleet_row*> rows = rows_of(f, family);
     const bool notable = std::any_of(rows.begin(), rows.end(), [](const fleet_row* r) {
       return std::any_of(r->cells.begin(), r->cells.end(), [](const fleet_cell& c) { return c.verdict == "regression" || c.verdict == "failed"; });

@@ -100,10 +100,10 @@ std::string terminal_row(const cudabench::case_comparison& r, bool color) {
   const std::string v = to_string(r.v);
   const std::string vs = color ? fmt::format("\033[{}m{:>13}\033[0m", verdict_color(r.v), v) : fmt::format("{:>13}", v);
   const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
-  return fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {}  {}\n", terminal_text(r.name),
+  return fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {}  {}\n", printable(r.name),
                      time_or_dash(r.base_median_s), time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
                      measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-", p_text(r),
-                     measured ? detectable_text(r) : "-", gate_text(r), vs, terminal_text(method_and_note(r)));
+                     measured ? detectable_text(r) : "-", gate_text(r), vs, printable(method_and_note(r)));
 }
 
 template <typename Pred>
@@ -123,21 +123,21 @@ std::string markdown_verdict_table(const comparison& c, Pred pred) {
 }  // namespace
 
 std::string comparison_terminal(const comparison& c, bool color) {
-  std::string out = fmt::format("baseline: {} ({})\ncurrent:  {} ({})\n{}\n", terminal_text(c.base_source), terminal_text(c.base_device),
-                                terminal_text(c.cur_source), terminal_text(c.cur_device), settings_line(c, terminal_text));
-  for (auto& n : c.header_notes) out += "note: " + terminal_text(n) + "\n";
+  std::string out = fmt::format("baseline: {} ({})\ncurrent:  {} ({})\n{}\n", printable(c.base_source), printable(c.base_device),
+                                printable(c.cur_source), printable(c.cur_device), settings_line(c, printable));
+  for (auto& n : c.header_notes) out += "note: " + printable(n) + "\n";
   out += fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {:>13}  {}\n", "case", "baseline", "current",
                      "change", "noise-b", "noise-c", "p", "detectable", "gate", "verdict", "method / note");
   for (auto& r : c.cases) out += terminal_row(r, color);
-  for (auto& [family, g] : c.family_geomean) out += fmt::format("geomean {:<20} current/baseline = {:.3f}\n", terminal_text(family), g);
+  for (auto& [family, g] : c.family_geomean) out += fmt::format("geomean {:<20} current/baseline = {:.3f}\n", printable(family), g);
   for (auto& [family, g] : c.family_geomean_not_gated)
-    out += fmt::format("geomean {:<20} current/baseline = {:.3f} of its cases not gated (apart: never a verdict)\n", terminal_text(family), g);
+    out += fmt::format("geomean {:<20} current/baseline = {:.3f} of its cases not gated (apart: never a verdict)\n", printable(family), g);
   if (const std::size_t traced = traced_cases(c)) {
     const auto changes = notable_timeline_changes(c);
     out += fmt::format("timeline ({} case(s) traced on both sides; informational, not a verdict): {}\n", traced,
                        changes.empty() ? "no notable change" : fmt::format("{} notable change(s)", changes.size()));
     for (auto& [name, t] : changes)
-      out += fmt::format("  {:<44} {:<22} {:>12} -> {}\n", terminal_text(name), terminal_text(t.metric),
+      out += fmt::format("  {:<44} {:<22} {:>12} -> {}\n", printable(name), printable(t.metric),
                          format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
   }
   out += summary_line(c) + "\n";
@@ -267,14 +267,14 @@ std::string limits_markdown(const cudabench::run_result& run) {
 std::string speedups_terminal(const std::vector<speedup_table>& tables) {
   std::string out;
   for (auto& t : tables) {
-    out += fmt::format("\n{} (size {}){}\n", terminal_text(t.family), terminal_text(t.size_label),
+    out += fmt::format("\n{} (size {}){}\n", printable(t.family), printable(t.size_label),
                        t.device >= 0 ? fmt::format(", device {}", t.device) : "");
     std::string head = fmt::format("  {:<32} {:>12} {:>7} {:>7}", "variant", "median", "%peak", "%limit");
-    for (auto& [role, name] : t.references) head += fmt::format(" {:>14}", "vs " + terminal_text(role));
+    for (auto& [role, name] : t.references) head += fmt::format(" {:>14}", "vs " + printable(role));
     out += head + "\n";
     if (t.roles_left_out) out += fmt::format("  (speedups over the first {} reference roles; {} more not shown)\n", max_speedup_roles, t.roles_left_out);
     for (auto& r : t.rows) {
-      std::string line = fmt::format("  {:<32} {:>12} {:>7} {:>7}", terminal_text(r.variant), cudabench::format_time(r.time_s),
+      std::string line = fmt::format("  {:<32} {:>12} {:>7} {:>7}", printable(r.variant), cudabench::format_time(r.time_s),
                                      pct_or_dash(r.bw_fraction), pct_or_dash(r.limit_fraction));
       for (auto& [role, name] : t.references) line += fmt::format(" {:>13.2f}x", r.speedup.at(role));
       out += line + "\n";
@@ -307,10 +307,10 @@ std::string speedups_markdown(const std::vector<speedup_table>& tables, const st
 
 std::string run_terminal(const cudabench::run_result& run) {
   const std::string context = cudabench::custom_context_text(run);
-  std::string out = context.empty() ? "" : "context: " + terminal_text(context) + "\n";
+  std::string out = context.empty() ? "" : "context: " + printable(context) + "\n";
   out += speedups_terminal(speedup_tables(run));
-  for (const auto& t : declared_tables(run)) out += fmt::format("\n{}:\n{}", terminal_text(t.title), t.terminal);
-  if (const std::string limits = limits_table(run, terminal_text); !limits.empty()) out += fmt::format("\n{}:\n{}", limits_title, limits);
+  for (const auto& t : declared_tables(run)) out += fmt::format("\n{}:\n{}", printable(t.title), t.terminal);
+  if (const std::string limits = limits_table(run, printable); !limits.empty()) out += fmt::format("\n{}:\n{}", limits_title, limits);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Renderings of a comparison and of one run's tables as terminal text, Markdown, HTML and the JSON verdict.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -46,6 +47,15 @@ std::string limit_value(const cudabench::run_limit& l);
 std::string speedups_markdown(const std::vector<speedup_table>& tables, const std::string& title);
 std::string speedups_terminal(const std::vector<speedup_table>& tables);
 std::string speedups_html(const cudabench::run_result& run, const std::vector<speedup_table>& tables);
+
+/// The families of `rows` (anything with a `family`), each once, in the order its first row appears.
+template <typename Rows>
+std::vector<std::string> families_in_order(const Rows& rows) {
+  std::vector<std::string> out;
+  for (const auto& r : rows)
+    if (std::find(out.begin(), out.end(), r.family) == out.end()) out.push_back(r.family);
+  return out;
+}
 
 /// "1 regression(s), 0 improvement(s), 40 unchanged, 2 inconclusive, 3 not gated, ...": each verdict's count.
 std::string verdict_counts(const cudabench::comparison& c);

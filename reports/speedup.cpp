@@ -9,6 +9,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "io/format.hpp"
 #include "reports/escape.hpp"
 
 namespace cudabench::reports {
@@ -121,7 +122,7 @@ std::vector<declared_table> declared_tables(const cudabench::run_result& run) {
         rows.push_back(std::move(row));
       }
       if (!rows.empty())
-        out.push_back({decl.title, pipe_table(header, rule, rows, markdown_text), pipe_table(header, rule, rows, terminal_text)});
+        out.push_back({decl.title, pipe_table(header, rule, rows, markdown_text), pipe_table(header, rule, rows, printable)});
     }
   }
   return out;

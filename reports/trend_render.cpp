@@ -35,14 +35,6 @@ std::string steps_text(const trend_series& s, const std::vector<std::string>& at
   return out;
 }
 
-/// The families in the order their first case appears.
-std::vector<std::string> families_of(const trend& t) {
-  std::vector<std::string> out;
-  for (const trend_series& s : t.series)
-    if (std::find(out.begin(), out.end(), s.family) == out.end()) out.push_back(s.family);
-  return out;
-}
-
 /// Each run's date as an axis label: YYYY-MM-DD, or MM-DD HH:MM where two runs share a day; "run N" where a
 /// run has no date.
 std::vector<std::string> date_labels(const trend& t) {
@@ -113,9 +105,9 @@ std::string family_section(const trend& t, const std::string& family, const std:
 
 std::string trend_terminal(const trend& t) {
   std::string out;
-  for (const auto& u : t.unreadable) out += "left out (unreadable): " + terminal_text(u) + "\n";
-  out += fmt::format("{} runs: {} .. {}\n", t.runs.size(), terminal_text(t.runs.front()), terminal_text(t.runs.back()));
-  for (const auto& m : t.machines) out += "note: " + terminal_text(m) + " (a step between boards may be the board's)\n";
+  for (const auto& u : t.unreadable) out += "left out (unreadable): " + printable(u) + "\n";
+  out += fmt::format("{} runs: {} .. {}\n", t.runs.size(), printable(t.runs.front()), printable(t.runs.back()));
+  for (const auto& m : t.machines) out += "note: " + printable(m) + " (a step between boards may be the board's)\n";
   // The cases kept apart first, so that the end of the output (what a job summary's tail shows) is the gated
   // cases, the family geomeans and the count.
   const std::size_t apart = std::size_t(std::count_if(t.series.begin(), t.series.end(), [](const trend_series& s) { return !s.apart.empty(); }));
@@ -123,21 +115,21 @@ std::string trend_terminal(const trend& t) {
   for (const trend_series& s : t.series)
     if (!s.apart.empty()) {
       const double last = last_finite(s.medians_s);
-      out += fmt::format("  {:<42} last {:>12}  {}\n", terminal_text(s.name), std::isfinite(last) ? cudabench::format_time(last) : "-", s.apart);
+      out += fmt::format("  {:<42} last {:>12}  {}\n", printable(s.name), std::isfinite(last) ? cudabench::format_time(last) : "-", s.apart);
     }
   if (apart) out += "gated device cases:\n";
   std::vector<std::string> names;
-  for (const auto& r : t.runs) names.push_back(terminal_text(r));
+  for (const auto& r : t.runs) names.push_back(printable(r));
   for (const trend_series& s : t.series) {
     if (!s.apart.empty()) continue;
     const double last = last_finite(s.medians_s);
-    out += fmt::format("{:<44} last {:>12}{}\n", terminal_text(s.name), std::isfinite(last) ? cudabench::format_time(last) : "-",
+    out += fmt::format("{:<44} last {:>12}{}\n", printable(s.name), std::isfinite(last) ? cudabench::format_time(last) : "-",
                        steps_text(s, names));
   }
   for (const family_trend& f : t.families)
     if (const double g = last_finite(f.geomean); std::isfinite(g))
       out += fmt::format("geomean {:<36} {} at the last run ({} gated device case(s), each against its first run)\n",
-                         terminal_text(f.family), change_text(g - 1), f.cases);
+                         printable(f.family), change_text(g - 1), f.cases);
   out += fmt::format("{} case(s) with a sustained shift\n", t.sustained());
   return out;
 }
@@ -156,7 +148,7 @@ std::string trend_html(const trend& t) {
     if (s.sustained()) list += (list.empty() ? "" : ", ") + ("<code>" + html_text(s.name) + "</code>");
   body += (list.empty() ? "" : ": " + list) + "</p>\n";
   const std::vector<std::string> dates = date_labels(t);
-  for (const std::string& family : families_of(t)) body += family_section(t, family, dates);
+  for (const std::string& family : families_in_order(t.series)) body += family_section(t, family, dates);
   return html_page(fmt::format("Trend over {} runs", t.runs.size()), body);
 }
 

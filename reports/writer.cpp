@@ -1,4 +1,4 @@
-// The writers of each format, over the renderings in render.hpp, csv.hpp, exports.hpp and trend.hpp; the multiplexer.
+// The writers of each format, over the renderings in render.hpp, csv.hpp, exports.hpp, trend.hpp and fleet.hpp; the multiplexer.
 #include "reports/writer.hpp"
 
 #include <future>
@@ -7,41 +7,80 @@
 #include "reports/csv.hpp"
 #include "reports/exports.hpp"
 #include "reports/render.hpp"
+#include "reports/fleet.hpp"
+#include "reports/trend.hpp"
+#include "results/results_json.hpp"
 
 namespace cudabench::reports {
 using cudabench::comparison;
 using cudabench::run_result;
 using text = std::optional<std::string>;
 
-text writer::run_report(const run_result&) const { return std::nullopt; }
-text writer::comparison_report(const comparison&, const run_result&) const { return std::nullopt; }
-text writer::trend_report(const trend&) const { return std::nullopt; }
-text writer::fleet_report(const fleet&) const { return std::nullopt; }
+namespace {
+class format_writer final : public writer {
+ public:
+  format_writer(const char* format, renderings r) : format_(format), r_(std::move(r)) {}
+  const char* format() const override { return format_; }
+  text run_report(const run_result& run) const override { return r_.run ? text(r_.run(run)) : std::nullopt; }
+  text comparison_report(const comparison& c, const run_result& current) const override {
+    return r_.comparison ? text(r_.comparison(c, current)) : std::nullopt;
+  }
+  text trend_report(const trend& t) const override { return r_.trend ? text(r_.trend(t)) : std::nullopt; }
+  text fleet_report(const fleet& f) const override { return r_.fleet ? text(r_.fleet(f)) : std::nullopt; }
+ private:
+  const char* format_;
+  renderings r_;
+};
 
-text terminal_writer::run_report(const run_result& run) const { return run_terminal(run); }
-text terminal_writer::comparison_report(const comparison& c, const run_result&) const { return comparison_terminal(c, color_); }
-text terminal_writer::trend_report(const trend& t) const { return trend_terminal(t); }
-text terminal_writer::fleet_report(const fleet& f) const { return fleet_terminal(f); }
+/// A comparison rendered without the current run (which the tables and pages have in the comparison).
+template <std::string (*render)(const comparison&)>
+std::string of_comparison(const comparison& c, const run_result&) { return render(c); }
 
-text markdown_writer::run_report(const run_result& run) const { return run_markdown(run); }
-text markdown_writer::comparison_report(const comparison& c, const run_result&) const { return comparison_markdown(c); }
-text markdown_writer::fleet_report(const fleet& f) const { return fleet_markdown(f); }
+std::string json_text(const nlohmann::ordered_json& doc) { return doc.dump(2) + "\n"; }
+}  // namespace
 
-text html_writer::run_report(const run_result& run) const { return run_html(run); }
-text html_writer::comparison_report(const comparison& c, const run_result&) const { return comparison_html(c); }
-text html_writer::trend_report(const trend& t) const { return trend_html(t); }
-text html_writer::fleet_report(const fleet& f) const { return fleet_html(f); }
+std::unique_ptr<writer> make_writer(const char* format, renderings r) { return std::make_unique<format_writer>(format, std::move(r)); }
 
-text csv_writer::run_report(const run_result& run) const { return results_csv(run); }
-text csv_writer::comparison_report(const comparison& c, const run_result& current) const { return results_csv(current, &c); }
-text csv_writer::fleet_report(const fleet& f) const { return fleet_csv(f); }
+std::unique_ptr<writer> terminal_writer(bool color) {
+  return make_writer("terminal", {.run = run_terminal,
+                                  .comparison = [color](const comparison& c, const run_result&) { return comparison_terminal(c, color); },
+                                  .trend = trend_terminal,
+                                  .fleet = fleet_terminal});
+}
+std::unique_ptr<writer> markdown_writer() {
+  return make_writer("Markdown", {.run = run_markdown, .comparison = of_comparison<comparison_markdown>, .fleet = fleet_markdown});
+}
+std::unique_ptr<writer> html_writer() {
+  return make_writer("HTML", {.run = run_html, .comparison = of_comparison<comparison_html>, .trend = trend_html, .fleet = fleet_html});
+}
+std::unique_ptr<writer> csv_writer() {
+  return make_writer("CSV", {.run = [](const run_result& run) { return results_csv(run); },
+                             .comparison = [](const comparison& c, const run_result& current) { return results_csv(current, &c); },
+                             .fleet = fleet_csv});
+}
+std::unique_ptr<writer> verdict_json_writer() { return make_writer("JSON verdict", {.comparison = of_comparison<verdict_json>}); }
+std::unique_ptr<writer> fleet_json_writer() { return make_writer("fleet JSON", {.fleet = fleet_json}); }
+std::unique_ptr<writer> gab_writer() {
+  return make_writer("github-action-benchmark JSON", {.run = [](const run_result& run) { return json_text(gab_export(run)); }});
+}
+std::unique_ptr<writer> bmf_writer() {
+  return make_writer("Bencher Metric Format JSON", {.run = [](const run_result& run) { return json_text(bmf_export(run)); }});
+}
+std::span<const report_format> report_formats() {
+  static constexpr report_format formats[] = {{"--md", markdown_writer}, {"--html", html_writer}, {"--csv", csv_writer}};
+  return formats;
+}
 
-text fleet_json_writer::fleet_report(const fleet& f) const { return fleet_json(f); }
-
-text verdict_json_writer::comparison_report(const comparison& c, const run_result&) const { return verdict_json(c); }
-
-text gab_writer::run_report(const run_result& run) const { return gab_export(run).dump(2) + "\n"; }
-text bmf_writer::run_report(const run_result& run) const { return bmf_export(run).dump(2) + "\n"; }
+std::unique_ptr<writer> results_json_writer(std::optional<std::string> time_unit, bool aggregates_only) {
+  return make_writer("results JSON", {.run = [time_unit, aggregates_only](const run_result& run) {
+                       return json_text(to_json(run, time_unit, aggregates_only));
+                     }});
+}
+std::unique_ptr<writer> benchmark_csv_writer(std::optional<std::string> time_unit, bool aggregates_only) {
+  return make_writer("Google Benchmark CSV", {.run = [time_unit, aggregates_only](const run_result& run) {
+                       return benchmark_csv(to_json(run, time_unit, aggregates_only));
+                     }});
+}
 
 void writer_multiplex::add(std::unique_ptr<writer> w, cudabench::output_sink sink) {
   outputs_.emplace_back(std::move(w), std::move(sink));

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <exception>
+#include <stdexcept>
 #include <optional>
 #include <set>
 #include <unordered_set>
@@ -91,26 +92,23 @@ bool bool_field(const json& j, const char* key, bool fallback) {
 
 enum class kind { string, number, boolean, object, array };
 
-bool is_kind(const json& v, kind want) {
-  switch (want) {
-    case kind::string: return v.is_string();
-    case kind::number: return v.is_number();
-    case kind::boolean: return v.is_boolean();
-    case kind::object: return v.is_object();
-    case kind::array: return v.is_array();
-  }
-  return false;
+/// What each kind is called in a message, and the test of a value for it.
+struct kind_info {
+  kind k;
+  const char* name;
+  bool (json::*test)() const noexcept;
+};
+constexpr kind_info kinds[] = {{kind::string, "a string", &json::is_string},   {kind::number, "a number", &json::is_number},
+                               {kind::boolean, "true or false", &json::is_boolean}, {kind::object, "an object", &json::is_object},
+                               {kind::array, "an array", &json::is_array}};
+const kind_info& info_of(kind want) {
+  for (const kind_info& i : kinds)
+    if (i.k == want) return i;
+  throw std::logic_error("a kind without a row in kinds");
 }
-const char* kind_name(kind want) {
-  switch (want) {
-    case kind::string: return "a string";
-    case kind::number: return "a number";
-    case kind::boolean: return "true or false";
-    case kind::object: return "an object";
-    case kind::array: return "an array";
-  }
-  return "";
-}
+
+bool is_kind(const json& v, kind want) { return (v.*info_of(want).test)(); }
+const char* kind_name(kind want) { return info_of(want).name; }
 std::string wrong_type(const json& v, kind want) {
   return fmt::format("is {} {} where {} is expected", v.is_array() || v.is_object() ? "an" : "a", v.type_name(), kind_name(want));
 }

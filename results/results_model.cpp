@@ -1,6 +1,9 @@
 // Operations on the results model: summaries, limits, the --devices merge, incompleteness.
 #include "results/results_model.hpp"
 
+#include "io/enum_names.hpp"
+#include "io/interrupt.hpp"
+
 #include "cudabench/limits.hpp"
 
 #include <algorithm>
@@ -82,12 +85,9 @@ std::map<std::string, double> counter_map::to_map() const {
 }
 
 const char* to_string(case_status s) {
-  switch (s) {
-    case case_status::ok: return "ok";
-    case case_status::failed: return "failed";
-    case case_status::skipped: return "skipped";
-  }
-  return "?";
+  static constexpr std::pair<case_status, const char*> names[] = {
+      {case_status::ok, "ok"}, {case_status::failed, "failed"}, {case_status::skipped, "skipped"}};
+  return name_in(names, s);
 }
 
 bool standard_context_key(const std::string& key) {
@@ -281,7 +281,7 @@ run_result merge_device_runs(std::vector<device_run> runs) {
     }
     merged->selection.insert(merged->selection.end(), r.selection.begin(), r.selection.end());
     merged->cases.insert(merged->cases.end(), std::make_move_iterator(r.cases.begin()), std::make_move_iterator(r.cases.end()));
-    if (r.settings.incomplete) merged->mark_incomplete(r.settings.interrupted_by.value_or("SIGINT"));
+    if (r.settings.incomplete) merged->mark_incomplete(r.settings.interrupted_by.value_or(stop_signal_name(SIGINT)));
   }
   if (!merged) throw input_error("--devices: no device produced a result");
   merged->devices = std::move(devices);

@@ -3,27 +3,42 @@
 
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "cudabench/errors.hpp"
+#include "io/child_process.hpp"
 
 namespace cudabench {
 namespace {
-// Runs a short command and returns its first line of output ("" on failure).
-std::string first_line_of(const std::string& cmd, bool& ok) {
-  ok = false;
-  FILE* p = ::popen((cmd + " 2>/dev/null").c_str(), "r");
-  if (!p) return {};
-  std::array<char, 512> buf{};
-  std::string out;
-  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
-  ok = ::pclose(p) == 0;
-  auto nl = out.find('\n');
-  return nl == std::string::npos ? out : out.substr(0, nl);
+/// The first line `git ARGS` printed in this directory; nullopt when git is missing or failed.
+std::optional<std::string> git_says(const std::vector<std::string>& args) {
+  try {
+    std::vector<std::string> argv{app::program_on_path("git")};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const app::command_output r = app::run_captured(argv, std::nullopt, app::child_spec::on_stop::none);
+    if (r.exit_code != 0) return std::nullopt;
+    return r.out.substr(0, r.out.find('\n'));
+  } catch (const std::exception&) {  // no git, no temporary directory: the revision is unknown
+    return std::nullopt;
+  }
+}
+
+/// The revision of the working directory's repository and whether its tracked files differ from it, asked of
+/// git once per process ("" where there is no commit to name: no repository, no git, no commit yet).
+const std::pair<std::string, bool>& git_state() {
+  static const std::pair<std::string, bool> state = [] {
+    const std::optional<std::string> revision = git_says({"rev-parse", "HEAD"});
+    if (!revision) return std::pair<std::string, bool>{"", false};
+    const std::optional<std::string> status = git_says({"status", "--porcelain", "--untracked-files=no"});
+    return std::pair<std::string, bool>{*revision, status && !status->empty()};
+  }();
+  return state;
 }
 }  // namespace
 
@@ -31,8 +46,6 @@ run_info collect_run_info(const std::string& preset, int repetitions) {
   run_info r;
   r.preset = preset;
   r.repetitions = repetitions;
-  const std::string git = "git ";
-  bool ok = false;
   if (const char* rev = std::getenv("CUDABENCH_GIT_REVISION"); rev && *rev) {  // a copy without .git (GPU machine)
     r.git_revision = rev;
     // Anything but 1 or 0 (true, yes, dirty) would be recorded as clean without a word: refused instead.
@@ -41,14 +54,9 @@ run_info collect_run_info(const std::string& preset, int repetitions) {
       throw input_error("CUDABENCH_GIT_DIRTY: expects 1 (dirty) or 0 (clean), got '" + dirty + "'");
     r.git_dirty = dirty == "1";
   } else {
-    r.git_revision = first_line_of(git + "rev-parse HEAD", ok);
-    if (!ok) r.git_revision.clear();  // a repository without a commit yet answers "HEAD" and fails
+    std::tie(r.git_revision, r.git_dirty) = git_state();
   }
   if (r.git_revision.empty()) r.git_revision = "unknown";
-  else if (ok) {
-    std::string status = first_line_of(git + "status --porcelain --untracked-files=no", ok);
-    r.git_dirty = ok && !status.empty();
-  }
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) == 0) r.host_name = host;
   std::time_t now = std::time(nullptr);

@@ -1,6 +1,8 @@
 // Summaries, the adaptive stopping rule, the Mann-Whitney U test and the throttling rule.
 #include "results/stats.hpp"
 
+#include "io/enum_names.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -39,12 +41,9 @@ summary summarize(std::vector<double> v) {
 }
 
 const char* to_string(stop_reason r) {
-  switch (r) {
-    case stop_reason::none: return "none";
-    case stop_reason::noise: return "noise";
-    case stop_reason::time_cap: return "time_cap";
-  }
-  return "?";
+  static constexpr std::pair<stop_reason, const char*> names[] = {
+      {stop_reason::none, "none"}, {stop_reason::noise, "noise"}, {stop_reason::time_cap, "time_cap"}};
+  return name_in(names, r);
 }
 
 stop_reason stop_rule(const running_stats& samples, double measured_s, const sampling_policy& p) {

@@ -10,6 +10,7 @@
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "reports/fleet.hpp"
+#include "reports/verdict_file.hpp"
 
 using namespace cudabench;
 using namespace cudabench::reports;
@@ -233,4 +234,25 @@ TEST_F(FleetTest, DifferentRevisionsAreSaid) {
   const std::string dirty = revision_note(build_fleet(fleet_members({write("da.json", a), write("db.json", b)})));
   EXPECT_NE(dirty.find("Model B 111111111111 (dirty)"), std::string::npos) << dirty;
   EXPECT_NE(fleet_terminal(build_fleet(fleet_members({write("ta.json", a), write("tb.json", b)}))).find("different revisions"), std::string::npos);
+}
+
+TEST_F(FleetTest, VerdictFileReadIntoItsStruct) {
+  const json doc = {{"schema_version", 3},
+                    {"failing", true},
+                    {"counts", {{"regression", 1}, {"unchanged", 2}, {"improvement", 0}}},
+                    {"machine", {{"same_board", false}, {"differences", {{{"fact", "GPU clock"}, {"baseline", "a"}, {"current", "b"}}}}}},
+                    {"cases", {{{"name", "fam/fast/1"}, {"verdict", "regression"}}, {{"name", "fam/slow/1"}, {"verdict", "unchanged"}}}}};
+  const verdict_file v = read_verdict_file(write("verdict.json", doc));
+  EXPECT_EQ(v.schema_version, 3);
+  EXPECT_TRUE(v.failing);
+  ASSERT_EQ(v.verdicts.size(), 2u);
+  EXPECT_EQ(v.verdicts[0], (std::pair<std::string, std::string>{"fam/fast/1", "regression"}));
+  EXPECT_EQ(v.counts, (std::vector<std::pair<std::string, std::size_t>>{{"regression", 1}, {"unchanged", 2}}));
+  EXPECT_EQ(v.machine_differences, std::vector<std::string>{"GPU clock"});
+  json newer = doc;
+  newer["schema_version"] = 4;
+  EXPECT_THROW(read_verdict_file(write("newer.json", newer)), input_error);
+  json no_cases = doc;
+  no_cases.erase("cases");
+  EXPECT_THROW(read_verdict_file(write("no_cases.json", no_cases)), input_error);
 }

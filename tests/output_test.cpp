@@ -9,8 +9,11 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "app/outputs.hpp"
+#include "cli/option_table.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
+#include "io/format.hpp"
 #include "io/output_sink.hpp"
 #include "reports/escape.hpp"
 #include "reports/render.hpp"
@@ -136,10 +139,19 @@ TEST(Escape, MarkdownCodeSpansAndCellsHoldAnyName) {
   EXPECT_EQ(reports::markdown_text("*bold* _it_ [link](x) <b> a|b"), "\\*bold\\* \\_it\\_ \\[link\\](x) \\<b\\> a\\|b");
 }
 
-TEST(Escape, TerminalTextShowsControlCharactersEscaped) {
-  EXPECT_EQ(reports::terminal_text("a\x1b]0;pwned\x07z"), "a\\x1b]0;pwned\\x07z");
-  EXPECT_EQ(reports::terminal_text("csi\xc2\x9b" "2J"), "csi\\xc2\\x9b2J");
-  EXPECT_EQ(reports::terminal_text("size — 1024 µs"), "size — 1024 µs");
+TEST(Escape, PrintableShowsControlCharactersEscaped) {
+  EXPECT_EQ(printable("a\x1b]0;pwned\x07z"), "a\\x1b]0;pwned\\x07z");
+  EXPECT_EQ(printable("csi\xc2\x9b" "2J"), "csi\\xc2\\x9b2J");
+  EXPECT_EQ(printable("size — 1024 µs"), "size — 1024 µs");
+  // A byte of no well-formed UTF-8 character (a lone C1 byte such as 0x9b is a CSI on an 8-bit terminal).
+  EXPECT_EQ(printable("raw\x9b" "2J \xff \xe2\x80"), "raw\\x9b2J \\xff \\xe2\\x80");
+  EXPECT_EQ(printable("overlong \xc0\xaf, surrogate \xed\xa0\x80"), "overlong \\xc0\\xaf, surrogate \\xed\\xa0\\x80");
+  EXPECT_EQ(printable("emoji \xf0\x9f\x9a\x80"), "emoji \xf0\x9f\x9a\x80");
+  EXPECT_EQ(printable("abcdef", 3), "abc...");
+  // Every format starts from it: Markdown and HTML show the same bytes escaped.
+  EXPECT_EQ(reports::markdown_text("a\x9b*"), "a\\x9b\\*");
+  EXPECT_EQ(reports::markdown_code("a\xc2\x85"), "`a\\xc2\\x85`");
+  EXPECT_EQ(reports::html_text("a\xff<"), "a\\xff&lt;");
 }
 
 TEST(Escape, HtmlAndCsvAsBefore) {
@@ -181,20 +193,13 @@ TEST(Speedups, NamesAndTitlesAreEscapedInMarkdown) {
   EXPECT_NE(md.find("| size | base (ms) | x\\|y (ms) | x\\|y speedup |"), std::string::npos) << md;
 }
 
-namespace {
-/// Renders a run as one line, and nothing else.
-class probe_writer final : public reports::writer {
- public:
-  const char* format() const override { return "probe"; }
-  std::optional<std::string> run_report(const run_result& run) const override { return "run " + run.source + "\n"; }
-};
-}  // namespace
-
 TEST(WriterMultiplex, SendsOneReportToEveryOutput) {
   scratch s;
   reports::writer_multiplex mux;
-  mux.add(std::make_unique<probe_writer>(), output_sink(s / "a.txt"));
-  mux.add(std::make_unique<reports::csv_writer>(), output_sink(s / "b.csv"));
+  // A format made of one rendering, a run as one line, and nothing else.
+  mux.add(reports::make_writer("probe", {.run = [](const run_result& run) { return "run " + run.source + "\n"; }}),
+          output_sink(s / "a.txt"));
+  mux.add(reports::csv_writer(), output_sink(s / "b.csv"));
   mux.check();
   run_result run = load_run(fixtures + "/synthetic_base.json");
   run.source = "r";
@@ -202,4 +207,31 @@ TEST(WriterMultiplex, SendsOneReportToEveryOutput) {
   EXPECT_EQ(read_file(s / "a.txt"), "run r\n");
   EXPECT_EQ(read_file(s / "b.csv").rfind("name,status,median_us", 0), 0u);
   EXPECT_THROW(mux.write_trend(reports::trend{}), std::logic_error) << "the probe has no trend";
+}
+
+TEST(UniqueFd, ClosesOnceWhenItsLastOwnerGoes) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::close(fds[1]);
+  {
+    unique_fd a(fds[0]);
+    unique_fd b(std::move(a));
+    EXPECT_EQ(a.get(), -1);
+    EXPECT_EQ(b.get(), fds[0]);
+    EXPECT_NE(::fcntl(fds[0], F_GETFD), -1) << "still open while b owns it";
+  }
+  EXPECT_EQ(::fcntl(fds[0], F_GETFD), -1) << "closed with b";
+}
+
+TEST(ReportFormats, EachIsAnOutputOptionOfTheTableAndWritten) {
+  app::command_options o;
+  std::size_t given = 0;
+  for (const reports::report_format& f : reports::report_formats()) {
+    ASSERT_NE(app::find_option(f.option), nullptr) << f.option << " has no row in the option table";
+    EXPECT_NE(app::find_option(f.option)->output, nullptr) << f.option << " fills no path";
+    o.*app::find_option(f.option)->output = "r" + std::to_string(given++);
+  }
+  app::output_list out;
+  app::add_report_files(out, o);
+  EXPECT_EQ(out.writers().size(), given) << "every report format given a file is written";
 }

@@ -14,7 +14,7 @@ int fleet(const command_line& cl) {
   const file_command_guard guard(cl, "fleet");
   const report_files& files = cl.options;
   output_list outputs = report_outputs(cl.options, "--verdict");
-  outputs.add("--json", files.json_path, std::make_unique<reports::fleet_json_writer>());
+  outputs.add("--json", files.json_path, reports::fleet_json_writer());
   outputs.check(cl.inputs);
   std::vector<reports::fleet_member> members = reports::fleet_members(cl.inputs);
   // A directory stands for the run and verdict files in it, which an output must not overwrite either.

@@ -10,7 +10,7 @@
 #include "app/results_output.hpp"
 #include "cli/program_name.hpp"
 #include "io/output_sink.hpp"
-#include "reports/escape.hpp"
+#include "io/format.hpp"
 #include "reports/trend.hpp"
 
 namespace cudabench::app {
@@ -43,7 +43,7 @@ std::vector<run_result> gates_runs(const std::vector<std::string>& inputs, const
       try {
         runs.push_back(load_run(f));
       } catch (const input_error& e) {
-        fmt::print(stderr, "{} gates: left out: {}\n", program_name(), reports::terminal_text(e.what()));
+        fmt::print(stderr, "{} gates: left out: {}\n", program_name(), printable(e.what()));
       }
     }
     if (found.empty()) throw input_error(in + ": holds no .json results");
@@ -72,8 +72,8 @@ int gates(const command_line& cl) {
   const std::size_t boards = t.boards().size();
   fmt::print("gates: {}: {} case(s) learned from {} run(s) of {} on {} board(s) (preset {}; floor {:.1f}%, k {:g}, at least {} runs a "
              "case; {} with a drift of one board of their own)\n",
-             reports::terminal_text(*o.gates_out), t.cases.size(), t.runs.size(), reports::terminal_text(t.device),
-             boards ? std::to_string(boards) : "unrecorded", reports::terminal_text(t.preset), 100 * gs.floor, gs.k, gs.min_runs, own_drift);
+             printable(*o.gates_out), t.cases.size(), t.runs.size(), printable(t.device),
+             boards ? std::to_string(boards) : "unrecorded", printable(t.preset), 100 * gs.floor, gs.k, gs.min_runs, own_drift);
   return 0;
 }
 
@@ -84,6 +84,6 @@ extern const command_spec cmd_gates{
     .about = "Learns each gated device case's gate from its between-run drift over several runs of one GPU model and "
              "preset (result files, or directories whose *.json files are runs, as trend reads them): the larger of "
              "--floor and --k times the drift. compare uses the gates file through --gates, or beside the baseline.",
-    .exit_status = "0 written, 2 usage or input error", .handler = gates, .more_inputs = true};
+    .handler = gates, .more_inputs = true};
 
 }  // namespace cudabench::app

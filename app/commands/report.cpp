@@ -11,8 +11,8 @@ int report(const command_line& cl) {
   const file_command_guard guard(cl, "report");
   const report_options& o = cl.options;
   std::unique_ptr<reports::writer> terminal;  // a dashboard export goes to standard output in place of the tables
-  if (o.format == "gab") terminal = std::make_unique<reports::gab_writer>();
-  if (o.format == "bmf") terminal = std::make_unique<reports::bmf_writer>();
+  if (o.format == "gab") terminal = reports::gab_writer();
+  if (o.format == "bmf") terminal = reports::bmf_writer();
   const output_list outputs = report_outputs(cl.options, "--verdict", std::move(terminal));
   outputs.check(cl.inputs);
   std::optional<standard_output_aside> aside;
@@ -25,6 +25,6 @@ int report(const command_line& cl) {
 
 extern const command_spec cmd_report{.name = "report", .inputs = "RESULT.json", .input_count = 1,
                                      .about = "Speedup tables of one run: each variant against its family's reference variants.",
-                                     .exit_status = "0 written, 2 usage or input error", .handler = report};
+                                     .handler = report};
 
 }  // namespace cudabench::app

@@ -49,6 +49,6 @@ extern const command_spec cmd_trend{
              "(a step whose latest runs are back is shown as returned) and each family's geomean, over the gated device "
              "cases; host-bound and not-gated cases are listed apart, as compare never gates them; files that cannot be "
              "read are named and left out.",
-    .exit_status = "0 written, 2 usage or input error", .handler = trend};
+    .handler = trend};
 
 }  // namespace cudabench::app

@@ -12,14 +12,27 @@
 namespace cudabench {
 
 namespace detail {
-struct device_free { void operator()(void* p) const noexcept { CB_CHECK_NOTHROW(cudaFree(p)); } };
-struct host_free { void operator()(void* p) const noexcept { CB_CHECK_NOTHROW(cudaFreeHost(p)); } };
+/// Where an owned_buffer's elements live.
+enum class memory { device, pinned, managed };
 
-/// A typed allocation released by Free; no copies (two owners would free twice).
-template <typename T, typename Free>
+inline void* allocate(memory m, std::size_t bytes) {
+  void* p = nullptr;
+  if (m == memory::device) CB_CHECK(cudaMalloc(&p, bytes));
+  else if (m == memory::pinned) CB_CHECK(cudaMallocHost(&p, bytes));
+  else CB_CHECK(cudaMallocManaged(&p, bytes));
+  return p;
+}
+inline void release(memory m, void* p) noexcept {
+  if (m == memory::pinned) CB_CHECK_NOTHROW(cudaFreeHost(p));
+  else CB_CHECK_NOTHROW(cudaFree(p));
+}
+
+/// n elements of memory of kind M, released on destruction; no copies (two owners would free twice).
+template <typename T, memory M>
 class owned_buffer {
  public:
   owned_buffer() = default;
+  explicit owned_buffer(std::size_t n) : ptr_(static_cast<T*>(allocate(M, n * sizeof(T)))), n_(n) {}
   owned_buffer(const owned_buffer&) = delete;
   owned_buffer& operator=(const owned_buffer&) = delete;
   owned_buffer(owned_buffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), n_(std::exchange(o.n_, 0)) {}
@@ -37,11 +50,8 @@ class owned_buffer {
   T* begin() const noexcept { return ptr_; }
   T* end() const noexcept { return ptr_ + n_; }
 
- protected:
-  owned_buffer(T* p, std::size_t n) : ptr_(p), n_(n) {}
-  void reset() noexcept { if (ptr_) Free{}(ptr_); ptr_ = nullptr; n_ = 0; }
-
  private:
+  void reset() noexcept { if (ptr_) release(M, ptr_); ptr_ = nullptr; n_ = 0; }
   T* ptr_ = nullptr;
   std::size_t n_ = 0;
 };
@@ -49,72 +59,51 @@ class owned_buffer {
 
 /// n elements of device memory (cudaMalloc).
 template <typename T>
-class device_buffer : public detail::owned_buffer<T, detail::device_free> {
-  using base = detail::owned_buffer<T, detail::device_free>;
- public:
-  device_buffer() = default;
-  explicit device_buffer(std::size_t n) : base(allocate(n), n) {}
- private:
-  static T* allocate(std::size_t n) { void* p = nullptr; CB_CHECK(cudaMalloc(&p, n * sizeof(T))); return static_cast<T*>(p); }
-};
-
+using device_buffer = detail::owned_buffer<T, detail::memory::device>;
 /// n elements of page-locked host memory (cudaMallocHost).
 template <typename T>
-class pinned_buffer : public detail::owned_buffer<T, detail::host_free> {
-  using base = detail::owned_buffer<T, detail::host_free>;
- public:
-  pinned_buffer() = default;
-  explicit pinned_buffer(std::size_t n) : base(allocate(n), n) {}
- private:
-  static T* allocate(std::size_t n) { void* p = nullptr; CB_CHECK(cudaMallocHost(&p, n * sizeof(T))); return static_cast<T*>(p); }
-};
-
+using pinned_buffer = detail::owned_buffer<T, detail::memory::pinned>;
 /// n elements of unified memory (cudaMallocManaged). Callers check free device memory first.
 template <typename T>
-class managed_buffer : public detail::owned_buffer<T, detail::device_free> {
-  using base = detail::owned_buffer<T, detail::device_free>;
+using managed_buffer = detail::owned_buffer<T, detail::memory::managed>;
+
+namespace detail {
+/// A CUDA handle (a stream, an event) destroyed by `Destroy`; move-only (two owners would destroy it twice).
+template <typename Handle, cudaError_t (*Destroy)(Handle)>
+class owned_handle {
  public:
-  managed_buffer() = default;
-  explicit managed_buffer(std::size_t n) : base(allocate(n), n) {}
+  owned_handle() = default;
+  owned_handle(const owned_handle&) = delete;
+  owned_handle& operator=(const owned_handle&) = delete;
+  owned_handle(owned_handle&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  owned_handle& operator=(owned_handle&& o) noexcept { if (this != &o) { reset(); h_ = std::exchange(o.h_, nullptr); } return *this; }
+  ~owned_handle() { reset(); }
+  Handle get() const noexcept { return h_; }
+  operator Handle() const noexcept { return h_; }
+
+ protected:
+  Handle h_ = nullptr;
+
  private:
-  static T* allocate(std::size_t n) { void* p = nullptr; CB_CHECK(cudaMallocManaged(&p, n * sizeof(T))); return static_cast<T*>(p); }
+  void reset() noexcept { if (h_) CB_CHECK_NOTHROW(Destroy(h_)); h_ = nullptr; }
 };
+}  // namespace detail
 
 /// A CUDA stream; non-blocking unless asked otherwise.
-class stream {
+class stream : public detail::owned_handle<cudaStream_t, cudaStreamDestroy> {
  public:
-  explicit stream(unsigned flags = cudaStreamNonBlocking) { CB_CHECK(cudaStreamCreateWithFlags(&s_, flags)); }
-  stream(const stream&) = delete;
-  stream& operator=(const stream&) = delete;
-  stream(stream&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
-  stream& operator=(stream&& o) noexcept { if (this != &o) { reset(); s_ = std::exchange(o.s_, nullptr); } return *this; }
-  ~stream() { reset(); }
-  cudaStream_t get() const noexcept { return s_; }
-  operator cudaStream_t() const noexcept { return s_; }
-  void synchronize() const { CB_CHECK(cudaStreamSynchronize(s_)); }
- private:
-  void reset() noexcept { if (s_) CB_CHECK_NOTHROW(cudaStreamDestroy(s_)); s_ = nullptr; }
-  cudaStream_t s_ = nullptr;
+  explicit stream(unsigned flags = cudaStreamNonBlocking) { CB_CHECK(cudaStreamCreateWithFlags(&h_, flags)); }
+  void synchronize() const { CB_CHECK(cudaStreamSynchronize(h_)); }
 };
 
 /// A CUDA event; timing-capable by default.
-class event {
+class event : public detail::owned_handle<cudaEvent_t, cudaEventDestroy> {
  public:
-  explicit event(unsigned flags = cudaEventDefault) { CB_CHECK(cudaEventCreateWithFlags(&e_, flags)); }
-  event(const event&) = delete;
-  event& operator=(const event&) = delete;
-  event(event&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
-  event& operator=(event&& o) noexcept { if (this != &o) { reset(); e_ = std::exchange(o.e_, nullptr); } return *this; }
-  ~event() { reset(); }
-  cudaEvent_t get() const noexcept { return e_; }
-  operator cudaEvent_t() const noexcept { return e_; }
-  void record(cudaStream_t s) { CB_CHECK(cudaEventRecord(e_, s)); }
-  void synchronize() const { CB_CHECK(cudaEventSynchronize(e_)); }
+  explicit event(unsigned flags = cudaEventDefault) { CB_CHECK(cudaEventCreateWithFlags(&h_, flags)); }
+  void record(cudaStream_t s) { CB_CHECK(cudaEventRecord(h_, s)); }
+  void synchronize() const { CB_CHECK(cudaEventSynchronize(h_)); }
   /// Milliseconds from `start` to this event; both must have completed.
-  float elapsed_ms_since(const event& start) const { float ms = 0; CB_CHECK(cudaEventElapsedTime(&ms, start.e_, e_)); return ms; }
- private:
-  void reset() noexcept { if (e_) CB_CHECK_NOTHROW(cudaEventDestroy(e_)); e_ = nullptr; }
-  cudaEvent_t e_ = nullptr;
+  float elapsed_ms_since(const event& start) const { float ms = 0; CB_CHECK(cudaEventElapsedTime(&ms, start.h_, h_)); return ms; }
 };
 
 /// Makes `waiter` wait for all work queued so far on `signaller`, through `e`.

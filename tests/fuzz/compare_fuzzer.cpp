@@ -46,11 +46,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   std::vector<std::unique_ptr<writer>> writers;
-  writers.push_back(std::make_unique<terminal_writer>(true));
-  writers.push_back(std::make_unique<markdown_writer>());
-  writers.push_back(std::make_unique<html_writer>());
-  writers.push_back(std::make_unique<csv_writer>());
-  writers.push_back(std::make_unique<verdict_json_writer>());
+  writers.push_back(terminal_writer(true));
+  writers.push_back(markdown_writer());
+  writers.push_back(html_writer());
+  writers.push_back(csv_writer());
+  writers.push_back(verdict_json_writer());
   for (const auto& w : writers) (void)w->comparison_report(c, cur);
   return 0;
 }

@@ -23,12 +23,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   std::vector<std::unique_ptr<writer>> writers;
-  writers.push_back(std::make_unique<terminal_writer>(true));
-  writers.push_back(std::make_unique<markdown_writer>());
-  writers.push_back(std::make_unique<html_writer>());
-  writers.push_back(std::make_unique<csv_writer>());
-  writers.push_back(std::make_unique<gab_writer>());
-  writers.push_back(std::make_unique<bmf_writer>());
+  writers.push_back(terminal_writer(true));
+  writers.push_back(markdown_writer());
+  writers.push_back(html_writer());
+  writers.push_back(csv_writer());
+  writers.push_back(gab_writer());
+  writers.push_back(bmf_writer());
   for (const auto& w : writers) {
     try {
       (void)w->run_report(run);
