@@ -29,7 +29,7 @@ cat >"$repo/bench/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.25)
 project(spin LANGUAGES CXX)
 set(CMAKE_CXX_STANDARD 20)
-find_package(cudabench 0.4 REQUIRED)
+find_package(cudabench 0.5 REQUIRED)
 add_executable(spin_bench spin_bench.cpp)
 target_link_libraries(spin_bench PRIVATE cudabench::main)
 CMAKE
