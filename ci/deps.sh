@@ -43,6 +43,7 @@ if [ "$want_tests" = 1 ]; then
   python3 -c "import yaml" >/dev/null 2>&1 || missing+=(python3-yaml)  # the workflow lint test
   /usr/bin/python3 -c "import scipy" >/dev/null 2>&1 || missing+=(python3-scipy)  # Google Benchmark's compare.py test (Debian's python)
   command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)  # cudabench-pack, in the install test
+  command -v clang-format >/dev/null 2>&1 || missing+=(clang-format)  # ci/format.sh, in the format test
 fi
 if [ ${#missing[@]} -gt 0 ] && [ "${CUDABENCH_DEPS_DRY_RUN:-}" = 1 ]; then
   echo "run_bench: not found where CMake looks: ${missing[*]}" >&2
