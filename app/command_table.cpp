@@ -10,15 +10,72 @@
 #include "app/results_output.hpp"
 #include "cli/program_name.hpp"
 #include "io/format.hpp"
-#include "io/format.hpp"
 
 namespace cudabench::app {
 
-// Each row is defined beside its handler: the runner's in app/runner.cpp, the others' in app/commands/NAME.cpp.
-extern const command_spec cmd_run, cmd_compare, cmd_report, cmd_trend, cmd_gates, cmd_bisect, cmd_fleet;
+// The handlers: the runner's in app/runner.cpp, the others' in app/commands/NAME.cpp.
+int run_handler(const command_line& cl);
+int compare_handler(const command_line& cl);
+int report_handler(const command_line& cl);
+int trend_handler(const command_line& cl);
+int gates_handler(const command_line& cl);
+int bisect_handler(const command_line& cl);
+int fleet_handler(const command_line& cl);
 
 namespace {
-const std::array commands{&cmd_run, &cmd_compare, &cmd_report, &cmd_trend, &cmd_gates, &cmd_bisect, &cmd_fleet};
+// The commands, a row each, in the order help and the docs list them. Laid out by hand.
+// clang-format off
+const std::array<command_spec, 7> rows{
+    command_spec{.name = "run",
+                 .about = "Runs the CUDA benchmark suite (Google Benchmark cases named family/variant/parameters).",
+                 .exit_status = "0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a "
+                                "regression; 2 usage or input error; 130/143 interrupted (the finished cases are "
+                                "written, marked incomplete)",
+                 .handler = run_handler, .named = false},
+    command_spec{.name = "compare", .inputs = "BASELINE.json CURRENT.json", .input_count = 2,
+                 .about = "Compares two runs case by case (median change, noise, the Mann-Whitney U test or a learned "
+                          "gate's drift) and gives each a verdict.",
+                 .exit_status = "0 no regression, 1 at least one regression or a lost case, 2 usage or input error",
+                 .handler = compare_handler},
+    command_spec{.name = "report", .inputs = "RESULT.json", .input_count = 1,
+                 .about = "Speedup tables of one run: each variant against its family's reference variants.",
+                 .handler = report_handler},
+    command_spec{.name = "trend", .inputs = "RESULT_DIR", .input_count = 1,
+                 .about = "One line per case over the runs in RESULT_DIR (oldest first), flagging steps that hold to "
+                          "the latest runs (a step whose latest runs are back is shown as returned) and each family's "
+                          "geomean, over the gated device cases; host-bound and not-gated cases are listed apart, as "
+                          "compare never gates them; files that cannot be read are named and left out.",
+                 .handler = trend_handler},
+    command_spec{.name = "gates", .inputs = "RUNS...", .input_count = 1,
+                 .about = "Learns each gated device case's gate, the larger of --floor and --k times its drift between "
+                          "runs, from runs of one GPU model and preset (files, or directories of them as trend reads); "
+                          "compare uses the gates file through --gates, or beside the baseline.",
+                 .handler = gates_handler, .more_inputs = true},
+    command_spec{.name = "bisect", .inputs = "--good=REV --bad=REV --filter=REGEX", .input_count = 0,
+                 .about = fmt::format("Finds the commit that made the --filter cases slower: builds revisions of the "
+                                      "repository it is started in, each in a worktree apart, runs the binary on them "
+                                      "(arguments after -- go to it; default --preset={}) and bisects over the cases "
+                                      "the comparison of the two ends flags as regressions.",
+                                      bisect_options::suite_preset),
+                 .exit_status = "0 the first bad commit found, 1 nothing to bisect (no regression between the ends) or "
+                                "no single commit named (skipped revisions, --time-limit), 2 usage or input error",
+                 .handler = bisect_handler, .passes_rest = true},
+    command_spec{.name = "fleet", .inputs = "PATH...", .input_count = 1,
+                 .about = "Puts runs of different GPU models side by side (result files, or directories of nightly "
+                          "results: their latest run and its verdict file): per case each model's median, noise and % "
+                          "of its own limit, its ratio to the reference model, its verdict against its own baseline, or"
+                          " missing.",
+                 .exit_status = "0 written, 1 a model's verdict file says its comparison failed, 2 usage or input error",
+                 .handler = fleet_handler, .more_inputs = true},
+};
+// clang-format on
+
+/// The rows in order, as the parser and help take them.
+const std::array<const command_spec*, rows.size()> commands = [] {
+  std::array<const command_spec*, rows.size()> out{};
+  for (std::size_t i = 0; i < rows.size(); ++i) out[i] = &rows[i];
+  return out;
+}();
 
 /// A usage error, a bad input or a failure of `cmd`, in one line: "PROGRAM COMMAND: what".
 void say(const command_spec& cmd, const std::string& what) {

@@ -1,5 +1,5 @@
-// The command table (each row beside its handler, in app/commands/NAME.cpp and app/runner.cpp), what dispatches a
-// command line to it, and the comparison step a run and compare share.
+// The command table (its rows in app/command_table.cpp, each command's handler in app/commands/NAME.cpp or, for
+// the runner, app/runner.cpp), what dispatches a command line to it, and the comparison step a run and compare share.
 #pragma once
 
 #include <string>

@@ -128,7 +128,6 @@ outcome_counts count_outcomes(const run_result& run) {
   return n;
 }
 
-
 /// Refuses, before anything runs, a baseline that cannot be read, is of another GPU model than this one, was
 /// built otherwise than this binary's cases or is of another preset than this run (unless the settings allow a
 /// mismatch).
@@ -386,8 +385,10 @@ int run_command(const command_options& opt, const std::vector<std::string>& args
   return run_as_worker(*worker, opt, p, s, selected, run, argv);
 }
 
+}  // namespace
+
 /// The runner's handler: the cudabench-run wrapper's --profile-plan (before anything else), or the run.
-int run(const command_line& cl) {
+int run_handler(const command_line& cl) {
   if (cl.options.profile_plan) {  // the wrapper execs the binary after it
     const std::string plan = profile_plan(cl.options, cl.args);
     std::fwrite(plan.data(), 1, plan.size(), stdout);
@@ -400,16 +401,8 @@ int run(const command_line& cl) {
   }
 }
 
-}  // namespace
-
-extern const command_spec cmd_run{
-    .name = "run", .about = "Runs the CUDA benchmark suite (Google Benchmark cases named family/variant/parameters).",
-    .exit_status = "0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a regression; "
-                   "2 usage or input error; 130/143 interrupted (the finished cases are written, marked incomplete)",
-    .handler = run, .named = false};
-
 namespace {
-int run_binary(int argc, char** argv) { return run_command_line(cmd_run, std::vector<std::string>(argv + 1, argv + argc), argv); }
+int run_binary(int argc, char** argv) { return run_command_line(command_named("run"), std::vector<std::string>(argv + 1, argv + argc), argv); }
 }  // namespace
 
 int run_main(int argc, char** argv) {

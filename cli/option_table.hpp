@@ -85,9 +85,8 @@ struct command_line;
 /// caller reports in one line (exit status 2).
 using command_handler = int (*)(const command_line&);
 
-/// One command, a row of the command table: its name, how it is called, what it does, its handler. Each row is
-/// defined beside its handler (app/commands/NAME.cpp) and listed in app/command_table.cpp; the options a command
-/// takes are the option table's rows that name it.
+/// One command, a row of the command table (app/command_table.cpp): its name, how it is called, what it does,
+/// its handler (app/commands/NAME.cpp); the options a command takes are the option table's rows that name it.
 struct command_spec {
   std::string_view name;         ///< "compare"; "run" for the runner, which is called without a name
   std::string_view inputs;       ///< the positional arguments as usage shows them ("BASELINE.json CURRENT.json")

@@ -60,10 +60,8 @@ std::string resolve_baseline(const std::string& spec, const device_info& d, cons
   return path;
 }
 
-namespace {
-
 /// `compare BASELINE CURRENT`: every output checked before either file is read; 1 on a regression.
-int compare(const command_line& cl) {
+int compare_handler(const command_line& cl) {
   const file_command_guard guard(cl, "compare");
   const std::vector<std::string>& inputs = cl.inputs;
   const output_list outputs = report_outputs(cl.options, "--verdict");
@@ -84,13 +82,5 @@ int compare(const command_line& cl) {
   if (cur_problem) std::rethrow_exception(cur_problem);
   return compare_and_report(base, *cur, compare_settings_from(cl.options), outputs);
 }
-
-}  // namespace
-
-extern const command_spec cmd_compare{
-    .name = "compare", .inputs = "BASELINE.json CURRENT.json", .input_count = 2,
-    .about = "Compares two runs case by case (median change, noise, the Mann-Whitney U test or a learned gate's drift) "
-             "and gives each a verdict.",
-    .exit_status = "0 no regression, 1 at least one regression or a lost case, 2 usage or input error", .handler = compare};
 
 }  // namespace cudabench::app

@@ -6,11 +6,9 @@
 #include "reports/fleet.hpp"
 
 namespace cudabench::app {
-namespace {
-
 /// `fleet PATH...`: the runs side by side, to the terminal and every requested file; 1 when a model's verdict
 /// file says its comparison failed.
-int fleet(const command_line& cl) {
+int fleet_handler(const command_line& cl) {
   const file_command_guard guard(cl, "fleet");
   const report_files& files = cl.options;
   output_list outputs = report_outputs(cl.options, "--verdict");
@@ -31,15 +29,5 @@ int fleet(const command_line& cl) {
   outputs.writers().write_fleet(f);
   return f.failing() ? 1 : 0;
 }
-
-}  // namespace
-
-extern const command_spec cmd_fleet{
-    .name = "fleet", .inputs = "PATH...", .input_count = 1,
-    .about = "Puts runs of different GPU models side by side (result files, or directories of nightly results: their "
-             "latest run and its verdict file): per case each model's median, noise and % of its own limit, its ratio to "
-             "the reference model, its verdict against its own baseline, or missing.",
-    .exit_status = "0 written, 1 a model's verdict file says its comparison failed, 2 usage or input error",
-    .handler = fleet, .more_inputs = true};
 
 }  // namespace cudabench::app

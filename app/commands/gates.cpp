@@ -52,8 +52,10 @@ std::vector<run_result> gates_runs(const std::vector<std::string>& inputs, const
   return runs;
 }
 
+}  // namespace
+
 /// `gates RUNS... --out FILE`: learns the gates and writes the file, then says what it learned.
-int gates(const command_line& cl) {
+int gates_handler(const command_line& cl) {
   const file_command_guard guard(cl, "gates");
   const gates_options& o = cl.options;
   if (!o.gates_out) throw usage_error("gates needs --out FILE: where the gates file is written");
@@ -76,14 +78,5 @@ int gates(const command_line& cl) {
              boards ? std::to_string(boards) : "unrecorded", printable(t.preset), 100 * gs.floor, gs.k, gs.min_runs, own_drift);
   return 0;
 }
-
-}  // namespace
-
-extern const command_spec cmd_gates{
-    .name = "gates", .inputs = "RUNS...", .input_count = 1,
-    .about = "Learns each gated device case's gate from its between-run drift over several runs of one GPU model and "
-             "preset (result files, or directories whose *.json files are runs, as trend reads them): the larger of "
-             "--floor and --k times the drift. compare uses the gates file through --gates, or beside the baseline.",
-    .handler = gates, .more_inputs = true};
 
 }  // namespace cudabench::app

@@ -5,9 +5,7 @@
 #include "app/results_output.hpp"
 
 namespace cudabench::app {
-namespace {
-
-int report(const command_line& cl) {
+int report_handler(const command_line& cl) {
   const file_command_guard guard(cl, "report");
   const report_options& o = cl.options;
   std::unique_ptr<reports::writer> terminal;  // a dashboard export goes to standard output in place of the tables
@@ -20,11 +18,5 @@ int report(const command_line& cl) {
   outputs.writers().write_run(load_run(cl.inputs[0]));
   return 0;
 }
-
-}  // namespace
-
-extern const command_spec cmd_report{.name = "report", .inputs = "RESULT.json", .input_count = 1,
-                                     .about = "Speedup tables of one run: each variant against its family's reference variants.",
-                                     .handler = report};
 
 }  // namespace cudabench::app

@@ -26,7 +26,9 @@ void refuse_outputs_among_trend_inputs(const report_files& o, const std::string&
   }
 }
 
-int trend(const command_line& cl) {
+}  // namespace
+
+int trend_handler(const command_line& cl) {
   const file_command_guard guard(cl, "trend");
   const std::string& dir = cl.inputs[0];
   const output_list outputs = report_outputs(cl.options, "--verdict");
@@ -40,15 +42,5 @@ int trend(const command_line& cl) {
   outputs.writers().write_trend(reports::build_trend(dir, threshold, o.hold, cmp.allow_device_mismatch));
   return 0;
 }
-
-}  // namespace
-
-extern const command_spec cmd_trend{
-    .name = "trend", .inputs = "RESULT_DIR", .input_count = 1,
-    .about = "One line per case over the runs in RESULT_DIR (oldest first), flagging steps that hold to the latest runs "
-             "(a step whose latest runs are back is shown as returned) and each family's geomean, over the gated device "
-             "cases; host-bound and not-gated cases are listed apart, as compare never gates them; files that cannot be "
-             "read are named and left out.",
-    .handler = trend};
 
 }  // namespace cudabench::app
