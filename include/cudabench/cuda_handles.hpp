@@ -140,7 +140,7 @@ class stream_fan {
 /// An instantiated CUDA graph, captured from what a function queues on a stream (and on streams that join
 /// it through events and are joined back): the work's launches and dependencies are built once and then
 /// replayed with one launch. Move-only.
-class graph {
+class graph : public detail::owned_handle<cudaGraphExec_t, cudaGraphExecDestroy> {
  public:
   graph() = default;
   template <typename Enqueue>
@@ -156,20 +156,12 @@ class graph {
     cudaGraph_t g = nullptr;
     CB_CHECK(cudaStreamEndCapture(s, &g));
     graph out;
-    const cudaError_t made = cudaGraphInstantiate(&out.exec_, g, 0);
+    const cudaError_t made = cudaGraphInstantiate(&out.h_, g, 0);
     CB_CHECK_NOTHROW(cudaGraphDestroy(g));  // the instantiated graph does not need it
     CB_CHECK(made);
     return out;
   }
-  graph(const graph&) = delete;
-  graph& operator=(const graph&) = delete;
-  graph(graph&& o) noexcept : exec_(std::exchange(o.exec_, nullptr)) {}
-  graph& operator=(graph&& o) noexcept { if (this != &o) { reset(); exec_ = std::exchange(o.exec_, nullptr); } return *this; }
-  ~graph() { reset(); }
-  void launch(cudaStream_t s) const { CB_CHECK(cudaGraphLaunch(exec_, s)); }
- private:
-  void reset() noexcept { if (exec_) CB_CHECK_NOTHROW(cudaGraphExecDestroy(exec_)); exec_ = nullptr; }
-  cudaGraphExec_t exec_ = nullptr;
+  void launch(cudaStream_t s) const { CB_CHECK(cudaGraphLaunch(h_, s)); }
 };
 
 }  // namespace cudabench
