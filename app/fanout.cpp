@@ -151,7 +151,7 @@ int run_on_devices(const command_options& opt, const std::vector<std::string>& a
   const bool wanted = opt.json_path || opt.json_stdout_too;
   run_result merged = wanted && (finished > 0 || !sig) ? merge_device_runs(std::move(runs)) : run_result();
   if (sig) {
-    merged.mark_incomplete(stop_signal_name(sig));
+    merged.mark_incomplete(signal_name(sig));
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
     return finish_interrupted(sig, merged, opt, false, "", "the finished cases of each device are");

@@ -105,7 +105,7 @@ int finish_interrupted(int sig, const cudabench::run_result& partial, const comm
     files.writers().write_run(partial);
     if (files.has_report_files()) where += "; the report files hold them too";
   }
-  fmt::print(stderr, "\n{}: interrupted by {}{}; {}\n", program_name(), stop_signal_name(sig), progress, where);
+  fmt::print(stderr, "\n{}: interrupted by {}{}; {}\n", program_name(), signal_name(sig), progress, where);
   return 128 + sig;
 }
 

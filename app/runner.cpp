@@ -306,7 +306,7 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
     results = [&](const run_description& r) { return make_run_result(here.host_context, dev, r, s, selected, here.results); };
   }
   if (const int sig = interrupt_signal().load()) {
-    run.interrupted_by = stop_signal_name(sig);
+    run.interrupted_by = signal_name(sig);
     run_result partial = results(run);
     add_user_context(partial, opt);
     return finish_interrupted(sig, partial, opt, true, fmt::format(" after {} of {} case(s)", partial.cases.size(), selected.size()),

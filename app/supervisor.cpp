@@ -41,11 +41,6 @@ constexpr const char* env_round = "CUDABENCH_WORKER_ROUND";
 constexpr const char* env_memo = cudabench::run_memo_environment;
 
 
-std::string signal_name(int sig) {
-  const char* abbrev = ::sigabbrev_np(sig);
-  return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
-}
-
 /// The files of one worker (one round of the run).
 struct worker_files {
   std::string cases, results, trace;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -45,12 +46,14 @@ void write_text(const char* text) noexcept {
   }
 }
 
+char sigint_name[16], sigterm_name[16];  ///< signal_name() of the stop signals, for the handler
+
 /// Ends the process now (async-signal-safe): outputs half written removed, one line, 128 + `sig`.
 [[noreturn]] void end_at_once(int sig) noexcept {
   remove_temporaries_in_progress();
   write_text(at_once_who);
   write_text(": interrupted by ");
-  write_text(stop_signal_name(sig));
+  write_text(sig == SIGINT ? sigint_name : sigterm_name);
   write_text("\n");
   ::_exit(128 + sig);
 }
@@ -133,6 +136,9 @@ std::vector<char*> pointers(const std::vector<std::string>& strings) {
 }  // namespace
 
 void install_stop_signals() {
+  // The names the handler writes, copied before it can run (it may not allocate).
+  std::snprintf(sigint_name, sizeof sigint_name, "%s", signal_name(SIGINT).c_str());
+  std::snprintf(sigterm_name, sizeof sigterm_name, "%s", signal_name(SIGTERM).c_str());
   struct sigaction sa{};
   sa.sa_handler = forward_stop_signal;
   sigemptyset(&sa.sa_mask);

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <stdexcept>
+#include <string>
 
 namespace cudabench {
 
@@ -16,8 +17,9 @@ inline std::atomic<int>& interrupt_signal() noexcept {
   return signal;
 }
 
-/// The name a run records for the stop signal `sig` (SIGINT, else SIGTERM).
-inline const char* stop_signal_name(int sig) noexcept { return sig == SIGINT ? "SIGINT" : "SIGTERM"; }
+/// A signal's name, "SIG" and the system's abbreviation ("SIGINT", "SIGTERM", "SIGSEGV"), or "signal N" where
+/// the system has none: what a run records for its stop signal and what a message says a process died of.
+std::string signal_name(int sig);
 
 /// What a stop signal is, from a signal handler (async-signal-safe): 1 the first, 0 the same signal again
 /// within a second (`timeout` and a terminal can deliver one ^C twice: to the process and to its group), 2 a

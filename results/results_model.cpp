@@ -281,7 +281,7 @@ run_result merge_device_runs(std::vector<device_run> runs) {
     }
     merged->selection.insert(merged->selection.end(), r.selection.begin(), r.selection.end());
     merged->cases.insert(merged->cases.end(), std::make_move_iterator(r.cases.begin()), std::make_move_iterator(r.cases.end()));
-    if (r.settings.incomplete) merged->mark_incomplete(r.settings.interrupted_by.value_or(stop_signal_name(SIGINT)));
+    if (r.settings.incomplete) merged->mark_incomplete(r.settings.interrupted_by.value_or(signal_name(SIGINT)));
   }
   if (!merged) throw input_error("--devices: no device produced a result");
   merged->devices = std::move(devices);

@@ -15,6 +15,7 @@
 
 #include "io/child_process.hpp"
 #include "io/errors.hpp"
+#include "io/interrupt.hpp"
 
 using namespace cudabench;
 using namespace cudabench::app;
@@ -186,4 +187,11 @@ TEST(ChildProcess, AProgramThatCannotStartIsAnInputError) {
 
 TEST(ChildProcessDeathTest, StopSignalIsPassedOnToRunningChildren) {
   EXPECT_EXIT(interrupt_with_a_child_running(), ::testing::ExitedWithCode(0), "");
+}
+
+TEST(SignalName, OneNameForEverySignalAndANumberForNone) {
+  EXPECT_EQ(cudabench::signal_name(SIGINT), "SIGINT");
+  EXPECT_EQ(cudabench::signal_name(SIGTERM), "SIGTERM");
+  EXPECT_EQ(cudabench::signal_name(SIGSEGV), "SIGSEGV");
+  EXPECT_EQ(cudabench::signal_name(0), "signal 0");
 }
