@@ -32,7 +32,6 @@
 #include "io/output_sink.hpp"
 #include "results/results.hpp"
 #include "results/results_json.hpp"
-#include "reports/escape.hpp"
 
 namespace cudabench::app {
 namespace {

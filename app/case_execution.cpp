@@ -21,7 +21,6 @@
 #include "measure/device_query.hpp"
 #include "io/interrupt.hpp"
 #include "results/results_json.hpp"
-#include "reports/escape.hpp"
 
 namespace cudabench::app {
 namespace {

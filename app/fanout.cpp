@@ -23,7 +23,6 @@
 #include "io/interrupt.hpp"
 #include "results/results.hpp"
 #include "results/results_json.hpp"
-#include "reports/escape.hpp"
 
 namespace cudabench::app {
 namespace {

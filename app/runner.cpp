@@ -43,7 +43,6 @@
 #include "results/run_info.hpp"
 #include "measure/trace_recorder.hpp"
 #include "reports/csv.hpp"
-#include "reports/escape.hpp"
 
 namespace cudabench::app {
 namespace {

@@ -15,7 +15,6 @@
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
 #include "measure/measure.hpp"
-#include "reports/escape.hpp"
 
 namespace cudabench::app {
 

@@ -17,7 +17,6 @@
 #include <unordered_set>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "io/atomic_file.hpp"
 #include "io/json_input.hpp"
