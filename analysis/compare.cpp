@@ -23,6 +23,8 @@ const char* to_string(verdict v) {
     case verdict::unchanged: return "unchanged";
     case verdict::inconclusive: return "inconclusive";
     case verdict::not_gated: return "not gated";
+    case verdict::unconfirmed: return "unconfirmed";
+    case verdict::same_code: return "machine differs (same code)";
     case verdict::machine_differs: return "machine differs";
     case verdict::new_case: return "new";
     case verdict::missing: return "missing";
@@ -170,6 +172,8 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   case_comparison r;
   r.name = c.name;
   r.family = c.family;
+  r.base_code = b.code ? b.code->digest : "";
+  r.cur_code = c.code ? c.code->digest : "";
   if (c.status == case_status::failed || b.status == case_status::failed) {
     r.v = verdict::failed;
     r.note = c.status == case_status::failed ? "current: " + c.message : "baseline: " + b.message;
@@ -312,6 +316,39 @@ case_comparison compare_on_control(const case_result& b, const case_result& c, c
                           100 * *r.normalized_change);
   return r;
 }
+/// A flag stands only where both runs come from one machine: no recorded fact of the machines differs and no
+/// limit moved beyond its gate. Elsewhere a flag of a case whose device code and launches match the baseline's
+/// is the machine's (same code); any other is unconfirmed until both revisions are measured on one machine.
+void hold_flags_of_other_machines(comparison& out) {
+  std::vector<std::string> moved;
+  for (const case_comparison& r : out.cases)
+    if (r.family == limits_family && r.v == verdict::machine_differs)
+      moved.push_back(fmt::format("{} {:+.1f}%", r.name, 100 * r.change));
+  out.same_machine = out.machine_differences.empty() && moved.empty();
+  if (out.same_machine) return;
+  std::string why = describe(out.machine_differences);
+  for (const std::string& m : moved) why += (why.empty() ? "" : "; ") + m;
+  out.machine_change = why;
+  std::size_t held = 0;
+  for (case_comparison& r : out.cases) {
+    if (!is_flag(r.v)) continue;
+    const char* was = to_string(r.v);
+    ++held;
+    if (r.same_code()) {
+      r.v = verdict::same_code;
+      r.note += fmt::format("{}{} beyond the gate, with the baseline's device code and launches: the machine differs ({})",
+                            r.note.empty() ? "" : "; ", was, why);
+    } else {
+      r.v = verdict::unconfirmed;
+      r.note += fmt::format("{}{} on another machine ({}){}: `confirm` measures both revisions on one machine",
+                            r.note.empty() ? "" : "; ", was, why, r.code_changed() ? "; its device code changed" : "");
+    }
+  }
+  if (held)
+    out.header_notes.push_back(fmt::format("{} flag(s) held: the runs are not of one machine ({}); a flag stands once one machine "
+                                           "confirms it",
+                                           held, why));
+}
 }  // namespace
 
 bool timeline_change::notable() const {
@@ -326,6 +363,12 @@ bool timeline_change::notable() const {
 std::string preset_mismatch(const std::string& base, const std::string& cur) {
   if (base.empty() || cur.empty() || base == cur) return {};
   return fmt::format("different presets ('{}' vs '{}': their sizes and repetitions differ)", base, cur);
+}
+
+bool one_machine(const run_result& base, const run_result& cur) {
+  if (!base.device || !cur.device || base.device->uuid.empty() || base.device->uuid != cur.device->uuid) return false;
+  if (base.device->machine && cur.device->machine && !machine_differences(*base.device->machine, *cur.device->machine).empty()) return false;
+  return base.settings.host_name.empty() || cur.settings.host_name.empty() || base.settings.host_name == cur.settings.host_name;
 }
 
 comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s) {
@@ -369,6 +412,7 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
       continue;
     }
     case_comparison r = compare_on_control(*b, c, s, controls);
+    if (r.code_changed()) r.note += (r.note.empty() ? "" : "; ") + fmt::format("device code changed ({} -> {})", r.base_code, r.cur_code);
     if (!b->label.empty() && !c.label.empty() && b->label != c.label)
       r.note += (r.note.empty() ? "" : "; ") + fmt::format("label changed: '{}' -> '{}'", b->label, c.label);
     if (r.base_median_s > 0 && r.cur_median_s > 0)
@@ -390,6 +434,7 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
     out.cases.push_back(r);
   }
   note_unnormalized(cur, out);
+  hold_flags_of_other_machines(out);
   if (const std::size_t n = out.lost())
     out.header_notes.push_back(fmt::format("{} case(s) lost: failed their check now, or missing although selected (this fails the comparison)", n));
   for (const auto& [ratios, into] : {std::pair{&log_ratios, &out.family_geomean}, std::pair{&log_ratios_not_gated, &out.family_geomean_not_gated}})

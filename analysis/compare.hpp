@@ -14,14 +14,36 @@
 namespace cudabench {
 
 /// inconclusive: tested, too noisy to tell; not_gated: reported with its change, never tested, never failing;
-/// machine_differs: a `limits` case moved beyond its gate (the machine changed, not the code; never failing).
-enum class verdict { regression, improvement, unchanged, inconclusive, not_gated, machine_differs, new_case, missing, failed, skipped };
+/// machine_differs: a `limits` case moved beyond its gate, or a flag that a measurement on one machine did not
+/// confirm (the machine changed, not the code; never failing); unconfirmed: a change beyond the gate between runs
+/// of different machines, which only a measurement of both revisions on one machine can confirm (`confirm`; never
+/// failing, exit status 3); same_code: such a change of a case whose device code and launches match the
+/// baseline's (never failing, never confirmed).
+enum class verdict {
+  regression,
+  improvement,
+  unchanged,
+  inconclusive,
+  not_gated,
+  unconfirmed,
+  same_code,
+  machine_differs,
+  new_case,
+  missing,
+  failed,
+  skipped
+};
 const char* to_string(verdict v);
 /// Every verdict, in the order reports count them.
-inline constexpr verdict all_verdicts[] = {verdict::regression, verdict::improvement,     verdict::unchanged,
-                                           verdict::inconclusive, verdict::not_gated,    verdict::machine_differs,
-                                           verdict::new_case,   verdict::missing,       verdict::failed,
-                                           verdict::skipped};
+inline constexpr verdict all_verdicts[] = {verdict::regression, verdict::improvement, verdict::unchanged, verdict::inconclusive,
+                                           verdict::not_gated,  verdict::unconfirmed, verdict::same_code, verdict::machine_differs,
+                                           verdict::new_case,   verdict::missing,     verdict::failed,    verdict::skipped};
+/// A flag that stands only once one machine measured both sides: a regression or an improvement.
+inline bool is_flag(verdict v) { return v == verdict::regression || v == verdict::improvement; }
+
+/// The exit status of a comparison whose flags are all unconfirmed (no regression, no lost case): not 1, so that
+/// a script that reads 1 as a regression never fails because the machine changed.
+inline constexpr int exit_unconfirmed = 3;
 
 /// Defaults chosen from A/A runs on an H100 (docs/validation.md says how).
 struct compare_settings {
@@ -78,6 +100,10 @@ struct case_comparison {
   double judged_change() const { return normalized_change.value_or(change); }
   std::vector<double> base_samples_s, cur_samples_s;
   std::vector<timeline_change> timeline;  ///< metrics present on both sides
+  /// What identifies the device code the case ran, on each side ("" not recorded), and whether it differs.
+  std::string base_code, cur_code;
+  bool code_changed() const { return !base_code.empty() && !cur_code.empty() && base_code != cur_code; }
+  bool same_code() const { return !base_code.empty() && base_code == cur_code; }
   /// The case was lost: it failed its check now but passed in the baseline, or it is missing although the
   /// current run selected it (or does not say what it selected). Fails the comparison like a regression.
   bool lost = false;
@@ -92,6 +118,11 @@ struct comparison {
   std::vector<machine_difference> machine_differences;
   /// Both runs recorded their board (uuid) and it is the same one.
   bool same_board = false;
+  /// Both runs come from one machine: the same board, no recorded machine fact differs, and no limit moved
+  /// beyond its gate. Only then does a flag stand without confirmation.
+  bool same_machine = false;
+  /// Why the runs are not of one machine ("board GPU-1 vs GPU-2; limits/read -3.1%"), "" when they are.
+  std::string machine_change;
   compare_settings settings;
   std::vector<case_comparison> cases;
   /// Geometric mean of cur/base per family, over its gated cases measured in both runs: a case that is not
@@ -105,11 +136,17 @@ struct comparison {
   std::size_t lost() const;
   /// What makes `compare` exit 1: a regression or a lost case.
   bool failing() const { return has_regression() || lost() > 0; }
+  /// 1 failing, exit_unconfirmed where unconfirmed flags are all it has, else 0.
+  int exit_status() const { return failing() ? 1 : count(verdict::unconfirmed) > 0 ? exit_unconfirmed : 0; }
 };
 
 /// Why runs of presets `base` and `cur` cannot be compared ("different presets ('nightly' vs 'quick': ...)"), or ""
 /// when they can: the same preset, or a run that does not say its preset (foreign output).
 std::string preset_mismatch(const std::string& base, const std::string& cur);
+
+/// Whether two runs recorded one machine: the same board (uuid), and none of the machine facts both recorded
+/// differs (the limits are not looked at: compare_runs does that).
+bool one_machine(const run_result& base, const run_result& cur);
 
 /// Compares two runs; throws input_error when the devices differ, or a run has no device description,
 /// and that is not allowed (allow_device_mismatch), and when the runs are of different presets and that is not

@@ -257,7 +257,9 @@ void bisect_session::measure_ends() {
     if (!end->run) throw input_error(fmt::format("{} cannot be measured: {}", end->title, end->why_not));
   good_run_ = std::move(ends[0].run);
   bad_run_ = std::move(ends[1].run);
-  const comparison ends_compared = compare_runs(*good_run_, *bad_run_, compare_settings_from(o_));
+  compare_settings settings = compare_settings_from(o_);
+  settings.gates = gates_for(settings, *good_run_, *bad_run_);  // both ends ran here: the stored gates' drift within one machine
+  const comparison ends_compared = compare_runs(*good_run_, *bad_run_, settings);
   compared_ = ends_compared.cases.size();
   for (const case_comparison& c : ends_compared.cases) {
     json row{{"name", c.name}, {"verdict", to_string(c.v)}, {"change", nullptr}, {"method", c.method}};

@@ -78,6 +78,8 @@ measure_settings measure_settings_from(const run_options& opt, case_execution& o
   ms.inject_pct = opt.inject_pct;
   ms.hold_stream = !opt.profile && !opt.no_blocking_kernel;
   if (opt.trace_path) ms.tracer = &out.tracer.emplace();
+  // Under a profiler CUPTI is the profiler's; elsewhere every GPU case records the code it ran.
+  if (!opt.profile && watch_module_loads().empty()) ms.identifier = out.tracer ? &*out.tracer : &out.tracer.emplace();
   ms.check = !worker || worker->round() == 1;
   return ms;
 }

@@ -21,22 +21,34 @@ int trend_handler(const command_line& cl);
 int gates_handler(const command_line& cl);
 int bisect_handler(const command_line& cl);
 int fleet_handler(const command_line& cl);
+int confirm_handler(const command_line& cl);
 
 namespace {
 // The commands, a row each, in the order help and the docs list them. Laid out by hand.
 // clang-format off
-const std::array<command_spec, 7> rows{
+const std::array<command_spec, 8> rows{
     command_spec{.name = "run",
                  .about = "Runs the CUDA benchmark suite (Google Benchmark cases named family/variant/parameters).",
                  .exit_status = "0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a "
-                                "regression; 2 usage or input error; 130/143 interrupted (the finished cases are "
-                                "written, marked incomplete)",
+                                "regression; 2 usage or input error; 3 --compare-to's only flags are unconfirmed (the "
+                                "baseline is of another machine: `confirm` measures them on this one); 130/143 "
+                                "interrupted (the finished cases are written, marked incomplete)",
                  .handler = run_handler, .named = false},
     command_spec{.name = "compare", .inputs = "BASELINE.json CURRENT.json", .input_count = 2,
                  .about = "Compares two runs case by case (median change, noise, the Mann-Whitney U test or a learned "
                           "gate's drift) and gives each a verdict.",
-                 .exit_status = "0 no regression, 1 at least one regression or a lost case, 2 usage or input error",
+                 .exit_status = "0 no regression, 1 at least one regression or a lost case, 2 usage or input error, "
+                                "3 no regression but unconfirmed flags (the runs are of different machines: `confirm` "
+                                "measures both revisions on one)",
                  .handler = compare_handler},
+    command_spec{.name = "confirm", .inputs = "BASELINE.json CURRENT.json", .input_count = 2,
+                 .about = "Compares two runs as compare does; where their machines differ, so that a flag is unconfirmed, "
+                          "builds the baseline's revision and the current one (as bisect builds revisions), measures the "
+                          "flagged cases in fresh processes alternating between the two on this machine, and settles each "
+                          "flag: confirmed, or the machine's (machine differs, with the change measured here).",
+                 .exit_status = "0 no regression, 1 a confirmed regression or a lost case, 2 usage or input error (also when "
+                                "the revisions cannot be built or measured here)",
+                 .handler = confirm_handler, .passes_rest = true},
     command_spec{.name = "report", .inputs = "RESULT.json", .input_count = 1,
                  .about = "Speedup tables of one run: each variant against its family's reference variants.",
                  .handler = report_handler},

@@ -2,6 +2,8 @@
 // the runner, app/runner.cpp), what dispatches a command line to it, and the comparison step a run and compare share.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,10 +48,21 @@ class file_command_guard {
 /// The comparison settings the options ask for (defaults from compare_settings).
 compare_settings compare_settings_from(const compare_options& o);
 
-/// Compares (with the gates of `s`, else those beside the baseline unless s.gates_beside_baseline is false), and sends the comparison to every output of `outputs` (the terminal table, the requested files);
-/// 1 when a regression was found, else 0. The comparison is also handed back through `out` when given.
+/// Compares (with the gates of `s`, else those beside the baseline unless s.gates_beside_baseline is false), lets
+/// `amend` change the comparison (confirm resolves its unconfirmed flags there), and sends it to every output of
+/// `outputs` (the terminal table, the requested files); its exit status (comparison::exit_status). The comparison
+/// is also handed back through `out` when given.
 int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s, const output_list& outputs,
-                       comparison* out = nullptr);
+                       comparison* out = nullptr, const std::function<void(comparison&)>& amend = {});
+
+/// The gates `s` names; else, unless s.gates_beside_baseline is false (--gates none), those beside the baseline
+/// (X.json -> X.gates.json), and for two runs of one machine the stored gates of their GPU model and preset
+/// (stored_baselines_dir()), whose drift within one machine then applies; else none.
+std::shared_ptr<const gate_table> gates_for(const compare_settings& s, const run_result& base, const run_result& cur);
+
+/// Where stored baselines and their gates are looked for: $CUDABENCH_BASELINE_DIR, else reports/baselines under the
+/// current directory.
+std::string stored_baselines_dir();
 
 /// <dir>/<gpu-model>/<preset>.json: where the baseline of this device and preset is stored.
 std::string baseline_file_for(const device_info& d, const std::string& preset, const std::string& dir);

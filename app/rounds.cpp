@@ -40,6 +40,7 @@ void merge_round(supervised_run& all, supervised_run&& one, int round, int round
     case_result& kept = it->second;
     for (repetition& r : c.repetitions) kept.repetitions.push_back(std::move(r));
     if (c.timeline) kept.timeline = std::move(c.timeline);
+    if (!kept.code && c.code) kept.code = std::move(c.code);
   }
   for (auto& [name, why] : one.faulted)
     all.faulted[name] = rounds > 1 ? why + " (round " + std::to_string(round) + ")" : why;

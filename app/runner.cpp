@@ -195,7 +195,9 @@ int write_outputs(const planned_outputs& out, run_result& current, const run_opt
     out.list.writers().write_run(current);
     return status;
   }
-  return std::max(status, compare_and_report(load_run(*out.compare_path), current, out.cmp, out.list));
+  // A failed case (1) is not hidden by flags that only another machine's baseline raised (3).
+  const int compared = compare_and_report(load_run(*out.compare_path), current, out.cmp, out.list);
+  return status == 1 || compared == 1 ? 1 : std::max(status, compared);
 }
 
 /// The preset named on the command line, with the repetitions, sampling, sizes and axes the options change.

@@ -19,9 +19,13 @@
 # commit that did it between the two, over the regressed cases, within CUDABENCH_BISECT_BUDGET seconds (default
 # 3600; 0: no bisect); CUDABENCH_BISECT_ARGS adds options (a project's own --build=CMD --binary=PATH). Its
 # outcome goes to the job summary and the end of the Markdown report; RESULTS_DIR/bisect-<time>.json|.log keep it.
+# When the baseline is of another machine (compare exits 3: unconfirmed flags), `run_bench confirm` builds the
+# baseline's revision and HEAD (CUDABENCH_BISECT_ARGS: a project's own --build/--binary) and measures the flagged
+# cases in alternating processes here: confirmed flags stand, the others are the machine's. Its log:
+# RESULTS_DIR/confirm-<time>.log; the report says the time it took.
 # Exit status: 0 no regression; 1 a regression (or a case failed its check); 2 usage or input error, or no
-# baseline stored for this GPU model (the results and the speedup report are still written). The bisect never
-# changes it.
+# baseline stored for this GPU model (the results and the speedup report are still written); 3 unconfirmed flags
+# that could not be confirmed here. The bisect never changes it.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="${1:-${CUDABENCH_RESULTS_DIR:-$root/results}}"
@@ -87,6 +91,18 @@ if [ -f "$baseline" ]; then
   # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS is a list of options
   "$run_bench" compare "$baseline" "$json" ${CUDABENCH_COMPARE_ARGS:-} --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" --verdict "$dir/verdict-$stamp.json"
   cmp=$?
+  if [ "$cmp" = 3 ]; then
+    # The baseline is of another machine and some flags are unconfirmed: both revisions measured here settle them
+    # (the same outputs, rewritten), and only a confirmed regression fails the night.
+    echo "nightly: the baseline is of another machine; confirming its flags on this one" >&2
+    started=$SECONDS
+    # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS and CUDABENCH_BISECT_ARGS are lists of options
+    (cd "$repo" && "$run_bench" confirm "$baseline" "$json" ${CUDABENCH_COMPARE_ARGS:-} ${CUDABENCH_BISECT_ARGS:-} --md "$dir/report-$stamp.md" \
+        --html "$dir/report-$stamp.html" --verdict "$dir/verdict-$stamp.json") >"$dir/confirm-$stamp.log" 2>&1
+    cmp=$?
+    echo "nightly: confirmation took $((SECONDS - started)) s (exit $cmp; log: $dir/confirm-$stamp.log)" >&2
+    printf '\nConfirmation on this machine took %s s.\n' "$((SECONDS - started))" >>"$dir/report-$stamp.md"
+  fi
   [ "$cmp" -gt "$status" ] && status=$cmp
   [ -f "$dir/report-$stamp.md" ] && summary <"$dir/report-$stamp.md"
   [ "$cmp" = 1 ] && [ -f "$dir/verdict-$stamp.json" ] && bisect_regressions "$baseline" "$dir/verdict-$stamp.json" "$dir/report-$stamp.md"

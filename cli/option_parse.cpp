@@ -135,9 +135,9 @@ command_line parse_command_line(command_list all, const command_spec& cmd, const
     t.spec->apply(state, *t.spec, t.value);
   }
   finish(state);
-  if (cmd.passes_rest && !cl.inputs.empty())
+  if (cmd.passes_rest && cl.inputs.size() > cmd.input_count)
     throw usage_error(fmt::format("{} takes no argument '{}' (the benchmark binary's arguments follow --)", cmd.name,
-                                  printable(cl.inputs[0])));
+                                  printable(cl.inputs[cmd.input_count])));
   if (cmd.named && (cmd.more_inputs ? cl.inputs.size() < cmd.input_count : cl.inputs.size() != cmd.input_count))
     throw usage_error(fmt::format("{} expects {}{} file argument(s) ({}), got {}", cmd.name, cmd.more_inputs ? "at least " : "",
                                   cmd.input_count, cmd.inputs, cl.inputs.size()));

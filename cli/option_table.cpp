@@ -194,20 +194,20 @@ const std::array table{
               .help = "after each case's timed repetitions, trace one more sample with CUPTI (kernels, copies, memsets "
                       "per stream) and write the run's timeline to FILE as Chrome trace JSON (Perfetto, chrome://tracing); "
                       "each case's timeline and its metrics go into --json"},
-  option_spec{.name = "--md", .placeholder = "FILE", .commands = "run compare report fleet", .apply = store_output,
+  option_spec{.name = "--md", .placeholder = "FILE", .commands = "run compare report fleet confirm", .apply = store_output,
               .output = &o_::md_path, .child = in_child::suffix, .whole_run = true,
               .help = "Markdown report (a CI job summary, a pull-request comment): of the comparison (compare; a run "
                       "with --compare-to), else of the run's speedups (report; a run without --compare-to); fleet: the runs side by side"},
-  option_spec{.name = "--html", .placeholder = "FILE", .commands = "run compare report trend fleet", .apply = store_output, .output = &o_::html_path,
+  option_spec{.name = "--html", .placeholder = "FILE", .commands = "run compare report trend fleet confirm", .apply = store_output, .output = &o_::html_path,
               .child = in_child::suffix, .whole_run = true,
               .help = "self-contained HTML report with SVG charts: of the comparison, the run, the trend (each case in % of its "
                       "first run, by date), or the fleet (a chart per family, a bar per model); a section per family that folds"},
-  option_spec{.name = "--csv", .placeholder = "FILE", .commands = "run compare report fleet", .apply = store_output,
+  option_spec{.name = "--csv", .placeholder = "FILE", .commands = "run compare report fleet confirm", .apply = store_output,
               .output = &o_::csv_path, .child = in_child::suffix, .whole_run = true,
               .help = "one row per case: name, status, median_us, repetitions (over all rounds), cv_pct, noise_pct, samples, throughputs, "
                       "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value, detectable_pct, gate_pct, gate_source, control, control_change_pct, normalized_change_pct in a comparison; blank where no test ran, no gate applies or the case was not judged on its control); fleet: one row per case and model "
                       "(name, family, model, label, reference, status, median_us, noise_pct, limit_pct, ratio, verdict)"},
-  option_spec{.name = "--verdict", .placeholder = "FILE", .commands = "run compare", .apply = store_output,
+  option_spec{.name = "--verdict", .placeholder = "FILE", .commands = "run compare confirm", .apply = store_output,
               .output = &o_::verdict_path, .child = in_child::suffix, .whole_run = true,
               .help = "the comparison's verdicts as JSON (a run: with --compare-to only)"},
   option_spec{.name = "--format", .placeholder = "text|gab|bmf", .commands = "report",
@@ -230,23 +230,23 @@ const std::array table{
                 s.options.baseline_dir = v;
               },
               .help = fmt::format("where stored baselines live (default {}, under the current directory)", run_options{}.baseline_dir)},
-  option_spec{.name = "--threshold", .placeholder = "PCT", .commands = "run compare trend bisect",
+  option_spec{.name = "--threshold", .placeholder = "PCT", .commands = "run compare trend bisect confirm",
               .apply = ACT { s.options.threshold_pct = parse_double(v, name_of(spec), 0, 1000); },
               .help = fmt::format("smallest median change that counts (default {:g}): for device-bound cases in a comparison, for a "
                                   "step in a trend", 100 * compare_settings{}.threshold)},
-  option_spec{.name = "--host-threshold", .placeholder = "PCT", .commands = "run compare bisect",
+  option_spec{.name = "--host-threshold", .placeholder = "PCT", .commands = "run compare bisect confirm",
               .apply = ACT { s.options.host_threshold_pct = parse_double(v, name_of(spec), 0, 1000); },
               .help = "gate host-bound cases too (CPU baselines, pageable/managed copies, host merges) at this threshold; "
                       "by default they are reported but never gate"},
-  option_spec{.name = "--noise-floor", .placeholder = "K", .commands = "run compare bisect",
+  option_spec{.name = "--noise-floor", .placeholder = "K", .commands = "run compare bisect confirm",
               .apply = ACT { s.options.noise_floor = parse_double(v, name_of(spec), 0, 100); },
               .help = fmt::format("a change must also exceed K x the coefficient of variation of the repetitions (of the rounds "
                                   "with rounds), where no learned gate applies (default {:g})", compare_settings{}.noise_floor)},
-  option_spec{.name = "--alpha", .placeholder = "P", .commands = "run compare bisect",
+  option_spec{.name = "--alpha", .placeholder = "P", .commands = "run compare bisect confirm",
               .apply = ACT { s.options.alpha = parse_double(v, name_of(spec), 1e-9, 0.5); },
               .help = fmt::format("significance level of the test: the Mann-Whitney U test, or with a learned gate the medians "
                                   "against its drift (default {:g})", compare_settings{}.alpha)},
-  option_spec{.name = "--gates", .placeholder = "FILE|none", .commands = "run compare bisect",
+  option_spec{.name = "--gates", .placeholder = "FILE|none", .commands = "run compare bisect confirm",
               .apply = ACT {
                 if (v.empty()) throw usage_error("--gates needs a gates file (the gates command writes one) or 'none'");
                 s.options.gates_path = v;
@@ -268,14 +268,14 @@ const std::array table{
               .apply = ACT { s.options.gate_min_runs = parse_int(v, name_of(spec), 3, 100000); },
               .help = fmt::format("a case with a result in fewer than N of the runs learns no gate and keeps the default (default {})",
                                   gate_settings{}.min_runs)},
-  option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = "run compare trend bisect",
+  option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = "run compare trend bisect confirm",
               .apply = ACT { s.options.allow_device_mismatch = true; },
               .help = "compare runs from different GPU models or clocks"},
-  option_spec{.name = "--allow-build-mismatch", .kind = arity::flag, .commands = "run compare bisect",
+  option_spec{.name = "--allow-build-mismatch", .kind = arity::flag, .commands = "run compare bisect confirm",
               .apply = ACT { s.options.allow_build_mismatch = true; },
               .help = "compare runs whose cases were built differently (build type, optimization or assertions: "
                       "context.cudabench.build)"},
-  option_spec{.name = "--allow-preset-mismatch", .kind = arity::flag, .commands = "run compare",
+  option_spec{.name = "--allow-preset-mismatch", .kind = arity::flag, .commands = "run compare confirm",
               .apply = ACT { s.options.allow_preset_mismatch = true; },
               .help = "compare runs of different presets (their sizes and repetitions differ)"},
   option_spec{.name = "--reference", .placeholder = "MODEL", .commands = "fleet",
@@ -288,15 +288,15 @@ const std::array table{
               .help = "a revision without the regression (e.g. the baseline's git_revision)"},
   option_spec{.name = "--bad", .placeholder = "REV", .commands = "bisect", .apply = ACT { store_text(spec, v, s.options.bad); },
               .help = "a revision with it, descending from --good (e.g. HEAD)"},
-  option_spec{.name = "--build", .placeholder = "CMD", .commands = "bisect",
+  option_spec{.name = "--build", .placeholder = "CMD", .commands = "bisect confirm",
               .apply = ACT { store_text(spec, v, s.options.build_command); },
               .help = "shell command that builds the checked-out revision in its worktree (required for a project's own "
                       "binary; the suite's default: the Release build of the cudabench target into build/, configured "
                       "once, then incremental)"},
-  option_spec{.name = "--binary", .placeholder = "PATH", .commands = "bisect", .apply = ACT { store_text(spec, v, s.options.binary); },
+  option_spec{.name = "--binary", .placeholder = "PATH", .commands = "bisect confirm", .apply = ACT { store_text(spec, v, s.options.binary); },
               .help = fmt::format("the benchmark binary --build makes, relative to the worktree (required for a project's own "
                                   "binary; the suite's default: {})", bisect_options::suite_binary)},
-  option_spec{.name = "--processes", .placeholder = "N", .commands = "bisect",
+  option_spec{.name = "--processes", .placeholder = "N", .commands = "bisect confirm",
               .apply = ACT { s.options.processes = parse_int(v, name_of(spec), 1, 100); },
               .help = fmt::format("benchmark processes per measured revision, their repetitions pooled (default {}); they alternate "
                                   "with as many of the good end's", bisect_options{}.processes)},

@@ -338,6 +338,29 @@ void align_on_release(case_timeline& t, std::uint64_t released) {
 }
 }  // namespace
 
+code_identity case_driver::identify_sample(fixture& fx, const case_def& c) {
+  trace_recorder& tr = *settings_.identifier;
+  phase_range p(phase::trace);
+  gpu_state& g = *gpu_;
+  fx.prepare(g.main);
+  CB_CHECK(cudaDeviceSynchronize());
+  tr.begin_sample(true);
+  const std::uint64_t t0 = trace_recorder::now();
+  fx.run(g.main);
+  CB_CHECK(cudaGetLastError());
+  CB_CHECK(cudaDeviceSynchronize());
+  const case_timeline t = tr.end_sample(t0, trace_recorder::now());
+  tr.stop();
+  if (!tr.device_problem().empty()) {
+    code_identity none;
+    none.problem = tr.device_problem();
+    return none;
+  }
+  code_identity id = identify(t.ops);
+  if (c.name().empty()) id.problem = "unnamed case";
+  return id;
+}
+
 case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
   trace_recorder& tr = *settings_.tracer;
   phase_range p(phase::trace);
@@ -485,6 +508,7 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     rep.counters = counter_map(k);
     case_result& m = results_[name];
     m.repetitions.push_back(std::move(rep));
+    if (settings_.identifier && c.on == where::gpu && !m.code) m.code = identify_sample(fx, c);
     if (settings_.tracer && m.repetitions.size() >= std::size_t(preset_.repetitions)) m.timeline = trace_sample(fx, c);
   } catch (const skip_case& e) {
     cached_.reset();

@@ -31,6 +31,9 @@ struct measure_settings {
   bool hold_stream = true;
   /// --trace: after a case's last repetition, one more sample runs traced (not timed) into this recorder.
   trace_recorder* tracer = nullptr;
+  /// After a GPU case's first repetition, one more sample runs traced (not timed) into this recorder, and the
+  /// case records its code identity from it (results/code_identity.hpp); none under a profiler.
+  trace_recorder* identifier = nullptr;
   /// Check a fresh fixture's result against its reference; off in the later rounds of a run, whose first
   /// round checked every case on its own fresh random input.
   bool check = true;
@@ -76,6 +79,7 @@ class case_driver {
   std::vector<double> measure_gpu(fixture& fx, const case_def& c, repetition& rep);
   std::vector<double> measure_cpu(fixture& fx, const case_def& c, repetition& rep);
   case_timeline trace_sample(fixture& fx, const case_def& c);
+  code_identity identify_sample(fixture& fx, const case_def& c);
   cache_state cache_of(const case_def& c) const { return settings_.cache_override.value_or(c.cache); }
   bool injected(const case_def& c) const;
   void skip(benchmark::State& st, const std::string& name, const std::string& why);

@@ -3,11 +3,15 @@
 
 #include <cupti.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <ctime>
+#include <unordered_map>
 
 #include "cudabench/cuda_check.hpp"
+#include "measure/cubin_sass.hpp"
 
 namespace cudabench {
 
@@ -55,6 +59,33 @@ const char* copy_direction(std::uint8_t kind) {
   }
 }
 
+/// The SASS hash of every kernel of the modules loaded since watch_module_loads(), by mangled name.
+std::mutex sass_mutex;
+std::unordered_map<std::string, std::string>& sass_by_kernel() {
+  static std::unordered_map<std::string, std::string> m;
+  return m;
+}
+
+std::string sass_of(const char* mangled) {
+  if (!mangled) return "";
+  std::lock_guard lock(sass_mutex);
+  const auto it = sass_by_kernel().find(mangled);
+  return it == sass_by_kernel().end() ? "" : it->second;
+}
+
+void CUPTIAPI module_loaded(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+  if (domain != CUPTI_CB_DOMAIN_RESOURCE || id != CUPTI_CBID_RESOURCE_MODULE_LOADED || !data) return;
+  const auto* module = static_cast<const CUpti_ModuleResourceData*>(static_cast<const CUpti_ResourceData*>(data)->resourceDescriptor);
+  if (!module || !module->pCubin) return;
+  try {
+    auto kernels = kernel_sass_hashes(std::string_view(module->pCubin, module->cubinSize));
+    std::lock_guard lock(sass_mutex);
+    for (auto& [name, hash] : kernels) sass_by_kernel()[std::move(name)] = std::move(hash);
+  } catch (...) {
+    // out of memory: these kernels stay unidentified
+  }
+}
+
 void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
   *buffer = static_cast<uint8_t*>(std::aligned_alloc(ACTIVITY_RECORD_ALIGNMENT, buffer_bytes));
   *size = *buffer ? buffer_bytes : 0;
@@ -71,6 +102,9 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
       case CUPTI_ACTIVITY_KIND_KERNEL: {
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
         o = {device_op::kind::kernel, int(k->deviceId), k->streamId, k->start, k->end, 0, "", demangle(k->name)};
+        o.shape = fmt::format("grid={}x{}x{} block={}x{}x{} smem={}", k->gridX, k->gridY, k->gridZ, k->blockX, k->blockY,
+                              k->blockZ, k->staticSharedMemory + k->dynamicSharedMemory);
+        o.sass = sass_of(k->name);
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -91,6 +125,20 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
   if (trace_recorder* r = active_recorder.load()) r->add_ops(std::move(ops));
 }
 }  // namespace
+
+std::string watch_module_loads() {
+  static const std::string problem = [] {
+    CUpti_SubscriberHandle subscriber{};
+    try {
+      CB_CHECK(cuptiSubscribe(&subscriber, module_loaded, nullptr));
+      CB_CHECK(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED));
+    } catch (const cuda_error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  }();
+  return problem;
+}
 
 std::uint64_t trace_recorder::now() noexcept {
   timespec ts{};

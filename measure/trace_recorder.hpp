@@ -13,6 +13,11 @@
 
 namespace cudabench {
 
+/// Starts watching the modules the driver loads (CUPTI's resource callback), so that the kernels a traced
+/// sample records carry the hash of their SASS; once per process, before the cases' modules load (they load
+/// at their first launch). Returns why it could not ("" when it watches), e.g. a profiler holds CUPTI.
+std::string watch_module_loads();
+
 /// One per process at a time: it installs itself as the range observer for its lifetime. CUPTI starts at
 /// the first traced GPU sample (never for a run of CPU cases) and records only around a case's traced
 /// samples (begin_sample() of the first to stop()), so the timed samples run with no activity collection.

@@ -19,12 +19,14 @@ std::string counter(const cudabench::case_result& c, const char* name, double sc
   auto it = c.counters.find(name);
   return it == c.counters.end() ? "" : number(it->second * scale);
 }
+/// "same" or "changed" where both runs recorded the case's device code, else "".
+const char* code_text(const cudabench::case_comparison& v) { return v.same_code() ? "same" : v.code_changed() ? "changed" : ""; }
 }  // namespace
 
 std::string results_csv(const cudabench::run_result& run, const cudabench::comparison* c) {
   std::string out = "name,status,median_us,repetitions,cv_pct,noise_pct,samples,bytes_per_second,items_per_second,"
                     "flops_per_second,bw_peak_pct,limit_pct,message";
-  if (c) out += ",baseline_median_us,change_pct,verdict,p_value,detectable_pct,gate_pct,gate_source,control,control_change_pct,normalized_change_pct";
+  if (c) out += ",baseline_median_us,change_pct,verdict,p_value,detectable_pct,gate_pct,gate_source,control,control_change_pct,normalized_change_pct,code";
   out += "\n";
   std::unordered_map<std::string, const cudabench::case_comparison*> verdict_of;
   if (c)
@@ -44,11 +46,12 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
       const bool tested = v && v->p_value;
       const std::string origin = v ? v->gate_origin() : "";
       const bool normalized = v && v->normalized_change;
-      out += fmt::format(",{},{},{},{},{},{},{},{},{},{}", measured ? number(v->base_median_s * 1e6) : "", measured ? number(100 * v->change) : "",
+      out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{}", measured ? number(v->base_median_s * 1e6) : "", measured ? number(100 * v->change) : "",
                          v ? cudabench::to_string(v->v) : "", tested ? number(*v->p_value) : "",
                          tested ? number(100 * v->detectable) : "", origin.empty() ? "" : number(100 * v->gate),
                          origin.empty() ? "" : csv_field(origin), normalized ? csv_field(v->control) : "",
-                         normalized ? number(100 * *v->control_change) : "", normalized ? number(100 * *v->normalized_change) : "");
+                         normalized ? number(100 * *v->control_change) : "", normalized ? number(100 * *v->normalized_change) : "",
+                         v ? code_text(*v) : "");
     }
     out += "\n";
   }

@@ -18,7 +18,7 @@ std::string page(const std::string& title, const std::string& body) {
   return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html_text(title) +
          "</title><style>body{font-family:sans-serif;margin:20px;color:#222}table{border-collapse:collapse;font-size:12px}"
          "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
-         ".regression{background:#fdd}.improvement{background:#dfd}.inconclusive{background:#ffd}.not-gated{color:#666}.chart{margin:12px 0}details{margin:10px 0}summary{cursor:pointer;font-weight:bold;padding:4px 0}</style></head><body>\n<h1>" +
+         ".regression{background:#fdd}.improvement{background:#dfd}.inconclusive{background:#ffd}.not-gated{color:#666}.unconfirmed{background:#eef}.same-code,.machine-differs{color:#666}.chart{margin:12px 0}details{margin:10px 0}summary{cursor:pointer;font-weight:bold;padding:4px 0}</style></head><body>\n<h1>" +
          html_text(title) + "</h1>\n" + body + "</body></html>\n";
 }
 std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
@@ -117,12 +117,23 @@ std::vector<const cudabench::case_comparison*> listed_cases(const cudabench::com
 std::string html_page(const std::string& title, const std::string& body) { return page(title, body); }
 
 namespace {
+/// A verdict as an HTML class name.
+const char* verdict_class(cudabench::verdict v) {
+  switch (v) {
+    case cudabench::verdict::not_gated: return "not-gated";
+    case cudabench::verdict::machine_differs: return "machine-differs";
+    case cudabench::verdict::same_code: return "same-code";
+    case cudabench::verdict::new_case: return "new";
+    default: return to_string(v);
+  }
+}
+
 /// One row of the comparison's table.
 std::string case_row(const cudabench::case_comparison& r) {
   const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
   const std::string origin = r.gate_origin();
   return fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                     r.v == cudabench::verdict::not_gated ? "not-gated" : r.v == cudabench::verdict::machine_differs ? "machine-differs" : to_string(r.v),
+                     verdict_class(r.v),
                      html_text(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
                      r.cur_median_s > 0 ? cudabench::format_time(r.cur_median_s) : "-",
                      !measured ? "-" : r.normalized_change ? format_change(r.change) + "<br><small>normalized " + format_change(*r.normalized_change) + "</small>"

@@ -194,7 +194,7 @@ std::string verdict_json(const comparison& c) {
   j["notes"] = c.header_notes;
   json machine = json::array();
   for (const auto& d : c.machine_differences) machine.push_back({{"fact", d.fact}, {"baseline", d.a}, {"current", d.b}});
-  j["machine"] = {{"same_board", c.same_board}, {"differences", machine}};
+  j["machine"] = {{"same_board", c.same_board}, {"same_machine", c.same_machine}, {"change", c.machine_change}, {"differences", machine}};
   json counts;
   for (verdict v : cudabench::all_verdicts) counts[to_string(v)] = c.count(v);
   j["counts"] = counts;
@@ -223,6 +223,7 @@ std::string verdict_json(const comparison& c) {
     x["gate"] = origin.empty() ? json() : json(r.gate);
     x["gate_source"] = origin.empty() ? json() : json(r.gate_runs > 0 ? "learned" : "default");
     if (r.gate_runs > 0) x["gate_runs"] = r.gate_runs;
+    if (r.same_code() || r.code_changed()) x["code"] = r.same_code() ? "same" : "changed";
     if (!r.note.empty()) x["note"] = r.note;
     if (r.lost) x["lost"] = true;
     for (auto& t : r.timeline) x["timeline"][t.metric] = {{"baseline", t.base}, {"current", t.cur}, {"notable", t.notable()}};

@@ -25,7 +25,7 @@ std::string comparison_html(const cudabench::comparison& c);
 std::string html_page(const std::string& title, const std::string& body);
 /// The schema version of verdict_json's document, which fleet's reader of it checks: 3 added the verdict
 /// `machine differs`, the control and normalized changes and `machine`; fleet reads versions 2 and 3.
-constexpr int verdict_schema_version = 3;
+constexpr int verdict_schema_version = 4;
 constexpr int oldest_verdict_schema_version = 2;
 /// The machine-readable verdict a CI step reads.
 std::string verdict_json(const cudabench::comparison& c);

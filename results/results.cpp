@@ -373,6 +373,7 @@ repetition read_repetition(const json& row, double seconds, case_result& c, cons
         throw input_error(fmt::format("{}: {}: field 'cudabench.timeline' {}", source, where.text(), wrong_type(o[k::timeline], kind::object)));
       c.timeline = timeline_from_json(o[k::timeline]);
     }
+    if (o.contains(k::code)) c.code = code_identity_from_json(o[k::code], fmt::format("{}: {}: field 'cudabench'", source, where.text()));
   }
   return rep;
 }

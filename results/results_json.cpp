@@ -165,6 +165,7 @@ json repetition_row(const case_result& c, std::size_t index, std::size_t i, cons
   if (!r.label.empty()) row[k::label] = r.label;
   if (r.record) row[k::cudabench] = record_json(*r.record);
   if (i + 1 == reps && c.timeline) row[k::cudabench][k::timeline] = to_json(*c.timeline);
+  if (i + 1 == reps && c.code) row[k::cudabench][k::code] = to_json(*c.code);
   if (c.device >= 0) row[k::device_ordinal] = c.device;
   return row;
 }

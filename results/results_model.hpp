@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cudabench/fixture.hpp"
+#include "results/code_identity.hpp"
 #include "results/device_info.hpp"
 #include "results/timeline.hpp"
 
@@ -127,6 +128,7 @@ struct case_result : case_meta {
   std::string message;                    ///< why failed or skipped
   std::vector<repetition> repetitions;    ///< in order (iteration rows)
   std::optional<case_timeline> timeline;  ///< one traced sample after the last repetition (--trace)
+  std::optional<code_identity> code;      ///< the device code it ran (GPU cases; absent: not recorded)
 
   // Derived from the repetitions (summarize_case):
   /// The unit the statistics compare: each round's lower median (of its repetitions; the faster of two) when

@@ -102,6 +102,7 @@ constexpr const char* setup_s = "setup_s";
 constexpr const char* check_s = "check_s";
 constexpr const char* checked = "checked";
 constexpr const char* timeline = "timeline";
+constexpr const char* code = "code";
 
 /// True for the keys of a row that are not counters: a fixture's counter of such a name would overwrite them.
 inline bool is_row_field(std::string_view key) {

@@ -22,6 +22,8 @@ struct device_op {
   std::uint64_t bytes = 0;  ///< memcpy and memset
   std::string copy;         ///< memcpy direction: "HtoD", "DtoH", "DtoD", "HtoH", "PtoP"
   std::string name;         ///< demangled kernel name
+  std::string shape;        ///< a kernel's launch: "grid=XxYxZ block=XxYxZ smem=S" (static + dynamic shared bytes)
+  std::string sass;         ///< the hash of a kernel's SASS, "" where its module was not seen loaded
 };
 
 /// A range the harness or a fixture opened on a host thread (a case, a stage, a phase such as "copy H2D").

@@ -10,6 +10,7 @@
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "reports/fleet.hpp"
+#include "reports/render.hpp"
 #include "reports/verdict_file.hpp"
 
 using namespace cudabench;
@@ -250,7 +251,7 @@ TEST_F(FleetTest, VerdictFileReadIntoItsStruct) {
   EXPECT_EQ(v.counts, (std::vector<std::pair<std::string, std::size_t>>{{"regression", 1}, {"unchanged", 2}}));
   EXPECT_EQ(v.machine_differences, std::vector<std::string>{"GPU clock"});
   json newer = doc;
-  newer["schema_version"] = 4;
+  newer["schema_version"] = reports::verdict_schema_version + 1;
   EXPECT_THROW(read_verdict_file(write("newer.json", newer)), input_error);
   json no_cases = doc;
   no_cases.erase("cases");

@@ -1,6 +1,7 @@
 // compare: two runs case by case, a verdict each; and the comparison step a run with --compare-to shares with it.
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <future>
@@ -12,15 +13,26 @@
 
 namespace cudabench::app {
 
-namespace {
-/// The gates file beside a baseline, when there is one.
-std::shared_ptr<const gate_table> gates_beside(const std::string& baseline) {
-  const std::string path = gates_file_beside(baseline);
-  std::error_code ec;
-  if (path.empty() || !std::filesystem::exists(path, ec)) return nullptr;
-  return std::make_shared<const gate_table>(load_gates(path));
+std::string stored_baselines_dir() {
+  const char* dir = std::getenv("CUDABENCH_BASELINE_DIR");
+  return dir && *dir ? dir : run_options{}.baseline_dir;
 }
-}  // namespace
+
+std::shared_ptr<const gate_table> gates_for(const compare_settings& s, const run_result& base, const run_result& cur) {
+  if (s.gates || !s.gates_beside_baseline) return s.gates;
+  std::error_code ec;
+  if (const std::string path = gates_file_beside(base.source); !path.empty() && std::filesystem::exists(path, ec))
+    return std::make_shared<const gate_table>(load_gates(path));
+  if (!one_machine(base, cur) || !cur.device->available) return nullptr;
+  // A case's gate is that of its name: a preset without gates of its own takes the nightly's, learned over the
+  // most runs (compare notes the other preset).
+  for (const std::string& preset : {cur.settings.preset, std::string(bisect_options::suite_preset)}) {
+    if (preset.empty()) continue;
+    const std::string stored = fmt::format("{}/{}/{}.gates.json", stored_baselines_dir(), cur.device->model_slug(), preset);
+    if (std::filesystem::exists(stored, ec)) return std::make_shared<const gate_table>(load_gates(stored));
+  }
+  return nullptr;
+}
 
 compare_settings compare_settings_from(const compare_options& o) {
   compare_settings s;
@@ -37,13 +49,14 @@ compare_settings compare_settings_from(const compare_options& o) {
 }
 
 int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s, const output_list& outputs,
-                       comparison* out) {
+                       comparison* out, const std::function<void(comparison&)>& amend) {
   compare_settings with = s;
-  if (!with.gates && with.gates_beside_baseline) with.gates = gates_beside(base.source);
-  const comparison c = compare_runs(base, cur, with);
+  with.gates = gates_for(s, base, cur);
+  comparison c = compare_runs(base, cur, with);
+  if (amend) amend(c);
   outputs.writers().write_comparison(c, cur);
   if (out) *out = c;
-  return c.failing() ? 1 : 0;
+  return c.exit_status();
 }
 
 std::string baseline_file_for(const device_info& d, const std::string& preset, const std::string& dir) {
@@ -60,7 +73,8 @@ std::string resolve_baseline(const std::string& spec, const device_info& d, cons
   return path;
 }
 
-/// `compare BASELINE CURRENT`: every output checked before either file is read; 1 on a regression.
+/// `compare BASELINE CURRENT`: every output checked before either file is read; 1 on a regression, 3 where the
+/// only flags are unconfirmed (runs of different machines).
 int compare_handler(const command_line& cl) {
   const file_command_guard guard(cl, "compare");
   const std::vector<std::string>& inputs = cl.inputs;

@@ -1,0 +1,142 @@
+// confirm: unconfirmed flags measured again with both revisions on this machine.
+#include "app/confirm.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+
+#include "app/bisect.hpp"
+#include "app/git_repo.hpp"
+#include "app/results_output.hpp"
+#include "cli/program_name.hpp"
+#include "io/atomic_file.hpp"
+#include "io/format.hpp"
+#include "results/results.hpp"
+
+namespace cudabench::app {
+
+namespace {
+std::string regex_escaped(const std::string& text) {
+  std::string out;
+  for (const char ch : text) {
+    if (std::string_view("\\.^$|?*+()[]{}").find(ch) != std::string_view::npos) out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+/// What measuring both revisions on this machine said of each flagged case.
+struct settled {
+  std::map<std::string, const case_comparison*> by_name;
+  comparison here;
+};
+
+/// Each held flag settled by the same-machine comparison: confirmed (its verdict there) or the machine's.
+void settle(comparison& c, const settled& s, const std::string& how) {
+  std::size_t confirmed = 0, machine = 0;
+  for (case_comparison& r : c.cases) {
+    if (r.v != verdict::unconfirmed) continue;
+    const auto it = s.by_name.find(r.name);
+    const case_comparison* here = it == s.by_name.end() ? nullptr : it->second;
+    const std::string measured = here && here->base_median_s > 0 && here->cur_median_s > 0
+                                     ? fmt::format("{:+.1f}% on this machine ({}, {})", 100 * here->change, to_string(here->v), here->method)
+                                     : std::string("not measured on this machine");
+    if (here && is_flag(here->v)) {
+      r.v = here->v;
+      r.note = fmt::format("confirmed: {}; {}", measured, r.note);
+      ++confirmed;
+    } else {
+      r.v = verdict::machine_differs;
+      r.note = fmt::format("not confirmed: {}; {}", measured, r.note);
+      ++machine;
+    }
+  }
+  c.header_notes.push_back(fmt::format("{}: {} flag(s) confirmed, {} the machine's", how, confirmed, machine));
+}
+
+std::vector<std::string> held_flags(const comparison& c) {
+  std::vector<std::string> names;
+  for (const case_comparison& r : c.cases)
+    if (r.v == verdict::unconfirmed) names.push_back(r.name);
+  return names;
+}
+
+/// Builds and measures `names` at both revisions on this machine (bisect --ends), and compares the two.
+settled measure_here(const command_options& o, const std::vector<std::string>& binary_args, const std::string& good, const std::string& bad,
+                     const std::vector<std::string>& names, const compare_settings& s) {
+  const temp_directory ends("cudabench-confirm");
+  command_options b = o;
+  b.good = good;
+  b.bad = bad;
+  b.filter = exact_filter(names);
+  b.filter_given = true;
+  b.ends_dir = ends.path();
+  b.json_path.reset();
+  b.md_path.reset();
+  b.html_path.reset();
+  b.csv_path.reset();
+  b.verdict_path.reset();
+  if (const int status = bisect_command(b, binary_args); status != 0)
+    throw input_error(fmt::format("the two revisions could not be measured here (bisect exit {})", status));
+  settled out;
+  const run_result a = load_run(ends.path() + "/good.json"), b2 = load_run(ends.path() + "/bad.json");
+  compare_settings one = s;  // the gates of this machine's model and preset, whose drift within one machine applies
+  one.gates = gates_for(s, a, b2);
+  out.here = compare_runs(a, b2, one);
+  for (const case_comparison& r : out.here.cases) out.by_name[r.name] = &r;
+  return out;
+}
+}  // namespace
+
+std::string exact_filter(const std::vector<std::string>& names) {
+  std::map<std::string, std::vector<std::string>> by_prefix;
+  for (const std::string& n : names) {
+    const auto slash = n.rfind('/');
+    by_prefix[slash == std::string::npos ? "" : n.substr(0, slash + 1)].push_back(slash == std::string::npos ? n : n.substr(slash + 1));
+  }
+  std::string out;
+  for (const auto& [prefix, lasts] : by_prefix) {
+    std::string alternatives;
+    for (const std::string& l : lasts) alternatives += (alternatives.empty() ? "" : "|") + regex_escaped(l);
+    out += (out.empty() ? "" : "|") + regex_escaped(prefix) + (lasts.size() > 1 ? "(" + alternatives + ")" : alternatives);
+  }
+  return "^(" + out + ")$";
+}
+
+int confirm_handler(const command_line& cl) {
+  const command_options& o = cl.options;
+  const output_list outputs = report_outputs(o, "--verdict");
+  outputs.check(files_read(o, cl.inputs, cl.inputs[0]));
+  const run_result base = load_run(cl.inputs[0]);
+  const run_result cur = load_run(cl.inputs[1]);
+  compare_settings s = compare_settings_from(o);
+  s.gates = gates_for(s, base, cur);
+  // The measurements here run the baseline's preset on the flagged cases only.
+  std::vector<std::string> binary_args = cl.passed;
+  if (!base.settings.preset.empty()) binary_args.insert(binary_args.begin(), "--preset=" + base.settings.preset);
+  return compare_and_report(base, cur, s, outputs, nullptr, [&](comparison& c) {
+    const std::vector<std::string> names = held_flags(c);
+    if (names.empty()) return;
+    const std::string good = base.settings.git_revision, bad = cur.settings.git_revision.empty() ? "HEAD" : cur.settings.git_revision;
+    if (good.empty())
+      throw input_error(fmt::format("{}: records no git revision, so its {} unconfirmed flag(s) cannot be measured here", base.source, names.size()));
+    const git_repo repo(std::filesystem::current_path().string());
+    if (repo.commit(good) == repo.commit(bad)) {
+      settled none;
+      settle(c, none, fmt::format("both runs are of revision {}: the code is the same", good.substr(0, 12)));
+      return;
+    }
+    fmt::print(stderr, "confirm: {} unconfirmed flag(s); measuring revisions {} and {} on this machine\n", names.size(), good.substr(0, 12),
+               bad.substr(0, 12));
+    const auto start = std::chrono::steady_clock::now();
+    const settled here = measure_here(o, binary_args, good, bad, names, s);
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    settle(c, here,
+           fmt::format("confirmed on this machine in {:.0f} s ({} and {}, {} alternating processes each)", spent, good.substr(0, 12),
+                       bad.substr(0, 12), o.processes));
+  });
+}
+
+}  // namespace cudabench::app

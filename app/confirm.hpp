@@ -1,0 +1,20 @@
+// `run_bench confirm`: a comparison whose flags came from runs of different machines, settled on this one by
+// measuring both revisions here.
+#pragma once
+
+#include "app/commands.hpp"
+
+namespace cudabench::app {
+
+/// `confirm BASELINE.json CURRENT.json`: compares the two runs as `compare` does; where flags are unconfirmed
+/// (the runs are of different machines), builds the baseline's revision and the current run's (as bisect builds
+/// revisions, with --build, --binary and --binary-cache), measures the flagged cases in fresh processes
+/// alternating between the two on this machine (--processes each), and settles each flag by that comparison: a
+/// regression or improvement it confirms, else `machine differs` with the change measured here. The outputs are
+/// compare's, of the settled comparison; the exit status too (1 a confirmed regression).
+int confirm_handler(const command_line& cl);
+
+/// "^(a/b/(1|2)|c/d/3)$": a filter that selects exactly `names` (case names), shared prefixes written once.
+std::string exact_filter(const std::vector<std::string>& names);
+
+}  // namespace cudabench::app

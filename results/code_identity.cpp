@@ -1,0 +1,83 @@
+#include "results/code_identity.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "io/errors.hpp"
+
+namespace cudabench {
+
+std::string fnv1a_hex(std::string_view bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char b : bytes) {
+    h ^= b;
+    h *= 0x100000001b3ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+code_identity identify(const std::vector<device_op>& ops) {
+  code_identity id;
+  std::set<std::uint32_t> streams;
+  std::string unknown;
+  for (const device_op& o : ops) {
+    streams.insert(o.stream);
+    switch (o.what) {
+      case device_op::kind::kernel:
+        id.launches.push_back(fmt::format("kernel {} sass={} {}", o.name, o.sass.empty() ? "?" : o.sass, o.shape));
+        if (o.sass.empty() && unknown.empty()) unknown = o.name;
+        break;
+      case device_op::kind::memcpy: id.launches.push_back(fmt::format("copy {} {} B", o.copy, o.bytes)); break;
+      case device_op::kind::memset: id.launches.push_back(fmt::format("memset {} B", o.bytes)); break;
+    }
+  }
+  std::sort(id.launches.begin(), id.launches.end());
+  id.streams = streams.size();
+  if (ops.empty()) id.problem = "no device operation was recorded";
+  else if (!unknown.empty()) id.problem = fmt::format("the SASS of kernel {} was not seen loaded", unknown);
+  if (!id.problem.empty()) return id;
+  std::string all = fmt::format("streams={}\n", id.streams);
+  for (const std::string& l : id.launches) all += l + "\n";
+  id.digest = fnv1a_hex(all);
+  return id;
+}
+
+nlohmann::ordered_json to_json(const code_identity& c) {
+  nlohmann::ordered_json j;
+  j["digest"] = c.digest;
+  j["streams"] = c.streams;
+  j["launches"] = c.launches;
+  if (!c.problem.empty()) j["problem"] = c.problem;
+  return j;
+}
+
+code_identity code_identity_from_json(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object()) throw input_error(where + ": 'code' is not an object");
+  code_identity c;
+  auto text = [&](const char* key) {
+    const auto it = j.find(key);
+    if (it == j.end()) return std::string();
+    if (!it->is_string()) throw input_error(fmt::format("{}: 'code.{}' is not a string", where, key));
+    return it->get<std::string>();
+  };
+  c.digest = text("digest");
+  c.problem = text("problem");
+  if (!c.digest.empty() && (c.digest.size() != 16 || c.digest.find_first_not_of("0123456789abcdef") != std::string::npos))
+    throw input_error(fmt::format("{}: 'code.digest' is not 16 hex digits", where));
+  if (const auto it = j.find("streams"); it != j.end()) {
+    if (!it->is_number_unsigned()) throw input_error(where + ": 'code.streams' is not a count");
+    c.streams = it->get<std::size_t>();
+  }
+  if (const auto it = j.find("launches"); it != j.end()) {
+    if (!it->is_array()) throw input_error(where + ": 'code.launches' is not a list");
+    for (const auto& l : *it) {
+      if (!l.is_string()) throw input_error(where + ": an entry of 'code.launches' is not a string");
+      c.launches.push_back(l.get<std::string>());
+    }
+  }
+  return c;
+}
+
+}  // namespace cudabench

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Unconfirmed flags and `confirm`, without building anything real: a repository whose "binary" is a script writing
+# results on the board named by CUDABENCH_TEST_BOARD, with a time set per commit. A baseline of another board is
+# compared (exit 3, unconfirmed), then confirmed here: a machine that is only slower leaves `machine differs`
+# (exit 0); a commit that made the case slower is a confirmed regression (exit 1), which ci/nightly.sh then bisects.
+# Usage: tests/cli_confirm_test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+report="$(cd "$1" && pwd)/app/cudabench-report" src=$2
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+repo="$tmp/repo"
+git init -q "$repo" && git -C "$repo" config user.email t@example.com && git -C "$repo" config user.name test
+git -C "$repo" config commit.gpgsign false
+
+# results TIME_MS BOARD REVISION OUT: a run of the case spin/loop (6 repetitions, 0.01% apart) on BOARD.
+cat >"$tmp/results.sh" <<'SH'
+#!/bin/sh
+t=$1 board=$2 rev=$3 out=$4
+{ printf '{"context": {"date": "2026-11-23T00:00:00+00:00", "host_name": "h", "executable": "bench",'
+  printf ' "device": {"available": true, "name": "Test GPU", "uuid": "GPU-%s-0000-0000-0000-000000000000"},' "$board"
+  printf ' "cudabench": {"schema_version": 1, "preset": "nightly", "git_revision": "%s"}}, "benchmarks": [' "$rev"
+  for k in 0 1 2 3 4 5; do
+    [ $k = 0 ] || printf ','
+    printf '{"name": "spin/loop", "run_name": "spin/loop", "run_type": "iteration", "repetitions": 6, "repetition_index": %s, '\
+'"threads": 1, "iterations": 1, "real_time": %s, "cpu_time": %s, "time_unit": "ms"}' $k "$t$k" "$t$k"
+  done
+  printf ']}\n'; } >"$out"
+SH
+chmod +x "$tmp/results.sh"
+write_bench() {  # the benchmark binary of a commit: its case takes $1 ms on this board
+  cat >"$repo/bench.sh" <<SH
+#!/bin/sh
+for a in "\$@"; do case \$a in --json=*) out=\${a#--json=} ;; esac; done
+exec "$tmp/results.sh" $1 "\${CUDABENCH_TEST_BOARD:-aaaaaaaa}" "\$(git rev-parse HEAD)" "\$out"
+SH
+  chmod +x "$repo/bench.sh"
+}
+commit() { git -C "$repo" add -A && git -C "$repo" commit -qm "$1"; }
+write_bench 1.000; commit "A case that sweeps 10 times"
+echo "note" >"$repo/notes"; commit "A note"
+first=$(git -C "$repo" rev-parse HEAD~1) noted=$(git -C "$repo" rev-parse HEAD)
+confirm() { (cd "$repo" && CUDABENCH_TEST_BOARD=cccccccc "$report" confirm "$@" --build=true --binary=bench.sh); }
+
+# The baseline on board aaaaaaaa; tonight's run on board bbbbbbbb, 10% slower with nothing changed but the machine.
+"$tmp/results.sh" 1.000 aaaaaaaa "$first" "$tmp/base.json"
+"$tmp/results.sh" 1.100 bbbbbbbb "$noted" "$tmp/cur.json"
+s=$(run "$report" compare "$tmp/base.json" "$tmp/cur.json" --verdict "$tmp/v.json")
+check "another board: the flag is unconfirmed, exit status 3, what differs named" 3 "$s" \
+  'grep -q "unconfirmed" "$tmp/out"' 'grep -q "board GPU-aaaaaaaa vs GPU-bbbbbbbb" "$tmp/out"' \
+  'py "assert j[\"counts\"][\"unconfirmed\"] == 1 and not j[\"failing\"] and not j[\"machine\"][\"same_machine\"]" "$tmp/v.json"'
+s=$(run "$report" compare "$tmp/base.json" "$tmp/base.json"); check "one machine, nothing changed: exit 0" 0 "$s"
+"$tmp/results.sh" 1.100 aaaaaaaa "$noted" "$tmp/same_board.json"
+s=$(run "$report" compare "$tmp/base.json" "$tmp/same_board.json")
+check "the same board 10% slower: a regression that stands, exit 1" 1 "$s" 'grep -q "regression" "$tmp/out"'
+
+s=$(run confirm "$tmp/base.json" "$tmp/cur.json" --verdict "$tmp/vc.json" --md "$tmp/vc.md")
+check "confirm: both revisions equal here, so the flag is the machine's (exit 0), the measurement said" 0 "$s" \
+  'py "c = j[\"cases\"][0]; assert c[\"verdict\"] == \"machine differs\" and c[\"note\"].startswith(\"not confirmed: +0.0% on this machine\"), c" "$tmp/vc.json"' \
+  'py "assert any(\"confirmed on this machine in\" in n for n in j[\"notes\"]), j[\"notes\"]" "$tmp/vc.json"' \
+  'grep -q "measuring revisions" "$tmp/err"' '[ "$(git -C "$repo" worktree list | wc -l)" = 1 ]'
+
+"$tmp/results.sh" 1.100 bbbbbbbb "$first" "$tmp/cur_same_rev.json"
+s=$(run confirm "$tmp/base.json" "$tmp/cur_same_rev.json" --verdict "$tmp/vs.json")
+check "confirm: both runs of one revision: the machine's, nothing built" 0 "$s" \
+  'py "assert j[\"cases\"][0][\"verdict\"] == \"machine differs\"" "$tmp/vs.json"' '! grep -q "measuring revisions" "$tmp/err"'
+
+write_bench 1.100; commit "Sweep 11 times"; slow=$(git -C "$repo" rev-parse HEAD)
+echo "note 2" >>"$repo/notes"; commit "Another note"
+"$tmp/results.sh" 1.210 bbbbbbbb "$(git -C "$repo" rev-parse HEAD)" "$tmp/cur2.json"
+s=$(run confirm "$tmp/base.json" "$tmp/cur2.json" --verdict "$tmp/vr.json")
+check "confirm: a commit made it slower: the regression is confirmed here (exit 1)" 1 "$s" \
+  'py "c = j[\"cases\"][0]; assert c[\"verdict\"] == \"regression\" and c[\"note\"].startswith(\"confirmed: +10.0% on this machine\"), c" "$tmp/vr.json"' \
+  'py "assert j[\"failing\"]" "$tmp/vr.json"'
+
+printf '{"context": {"host_name": "h"}, "benchmarks": []}\n' >"$tmp/norev.json"
+"$tmp/results.sh" 1.000 aaaaaaaa "" "$tmp/norev.json"
+s=$(run confirm "$tmp/norev.json" "$tmp/cur.json")
+check "a baseline without a revision: one line saying its flags cannot be measured" 2 "$s" 'one_line "records no git revision"'
+s=$(run "$report" confirm "$tmp/base.json"); check "confirm needs two files: one line" 2 "$s" 'one_line'
+
+# ci/nightly.sh: a stand-in runner whose run is tonight's on board bbbbbbbb; the baseline stored for its model is
+# board aaaaaaaa's at the first commit. The nightly confirms (the regression stands) and bisects to the commit.
+mkdir -p "$repo/ci" "$tmp/baselines/Test_GPU"
+cp "$src/ci/nightly.sh" "$src/ci/nightly_bisect.py" "$src/ci/baseline_path.py" "$repo/ci/"
+cp "$tmp/base.json" "$tmp/baselines/Test_GPU/nightly.json"
+cat >"$tmp/runner" <<SH
+#!/bin/sh
+case \$1 in
+  compare|report|trend|confirm|bisect) exec "$report" "\$@" ;;
+esac
+for a in "\$@"; do case \$a in --json=*) out=\${a#--json=} ;; --json) next=1 ;; *) [ "\${next:-}" = 1 ] && out=\$a; next= ;; esac; done
+exec "$tmp/results.sh" 1.210 bbbbbbbb "\$(git -C "$repo" rev-parse HEAD)" "\$out"
+SH
+chmod +x "$tmp/runner"
+s=$(cd "$repo" && RUN_BENCH="$tmp/runner" CUDABENCH_BASELINE_DIR="$tmp/baselines" CUDABENCH_TEST_BOARD=cccccccc \
+    CUDABENCH_BISECT_ARGS="--build=true --binary=bench.sh" run bash ci/nightly.sh "$tmp/nightly")
+check "the nightly confirms on this machine, fails on the confirmed regression and names its commit" 1 "$s" \
+  'grep -q "confirming its flags on this one" "$tmp/err"' 'grep -q "confirmation took" "$tmp/err"' \
+  'grep -q "Confirmation on this machine took" "$tmp/nightly"/report-*.md' \
+  'grep -q "confirmed: +10.0% on this machine" "$tmp/nightly"/verdict-*.json' \
+  'grep -q "${slow:0:12}" "$tmp/nightly"/report-*.md'
+finish

@@ -1,0 +1,104 @@
+// Code identity: the SASS of each kernel read from cubins nvcc made, and a sample's identity from its operations.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "io/errors.hpp"
+#include "measure/cubin_sass.hpp"
+#include "results/code_identity.hpp"
+
+using namespace cudabench;
+
+namespace {
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::map<std::string, std::string> hashes(const std::string& cubin) {
+  std::map<std::string, std::string> m;
+  for (auto& [name, hash] : kernel_sass_hashes(cubin)) m[name] = hash;
+  return m;
+}
+
+device_op kernel(const std::string& name, const std::string& sass, std::uint32_t stream, const std::string& shape = "grid=1x1x1 block=32x1x1 smem=0") {
+  device_op o;
+  o.what = device_op::kind::kernel;
+  o.name = name;
+  o.sass = sass;
+  o.stream = stream;
+  o.shape = shape;
+  return o;
+}
+
+device_op copy(const std::string& direction, std::uint64_t bytes, std::uint32_t stream) {
+  device_op o;
+  o.what = device_op::kind::memcpy;
+  o.copy = direction;
+  o.bytes = bytes;
+  o.stream = stream;
+  return o;
+}
+}  // namespace
+
+TEST(CubinSass, EachKernelsSassIsHashedAndAChangedKernelOnlyDiffers) {
+  const std::string two = read_file(CUDABENCH_SASS_FIXTURE_2), three = read_file(CUDABENCH_SASS_FIXTURE_3);
+  ASSERT_FALSE(two.empty());
+  const auto a = hashes(two), b = hashes(three);
+  ASSERT_EQ(a.size(), 2u);
+  ASSERT_TRUE(a.count("scale") && a.count("copy")) << a.begin()->first;
+  EXPECT_EQ(a.at("copy"), b.at("copy"));
+  EXPECT_NE(a.at("scale"), b.at("scale"));
+  EXPECT_EQ(a.at("scale").size(), 16u);
+}
+
+TEST(CubinSass, AnythingButACubinGivesNothingAndReadsNothingOutside) {
+  EXPECT_TRUE(kernel_sass_hashes("").empty());
+  EXPECT_TRUE(kernel_sass_hashes("not an ELF image at all, but long enough to have a header of sixty-four bytes").empty());
+  const std::string cubin = read_file(CUDABENCH_SASS_FIXTURE_2);
+  for (std::size_t cut : {std::size_t(64), cubin.size() / 2, cubin.size() - 1})
+    EXPECT_LE(kernel_sass_hashes(std::string_view(cubin).substr(0, cut)).size(), 2u);  // never a crash (ASan runs catch reads)
+  std::string corrupt = cubin;
+  corrupt[0x28] = '\xff';  // a section table far outside the image
+  EXPECT_TRUE(kernel_sass_hashes(corrupt).empty());
+}
+
+TEST(CodeIdentity, TheDigestCoversKernelsShapesAndCopiesButNotTheirOrderOrStreamNumbers) {
+  const code_identity a = identify({kernel("k1", "00000000000000aa", 7), copy("HtoD", 4096, 8), kernel("k2", "00000000000000bb", 8)});
+  const code_identity b = identify({copy("HtoD", 4096, 3), kernel("k2", "00000000000000bb", 3), kernel("k1", "00000000000000aa", 2)});
+  ASSERT_EQ(a.digest.size(), 16u);
+  EXPECT_EQ(a.digest, b.digest);
+  EXPECT_EQ(a.streams, 2u);
+  EXPECT_NE(identify({kernel("k1", "00000000000000ab", 7), copy("HtoD", 4096, 8), kernel("k2", "00000000000000bb", 8)}).digest, a.digest)
+      << "another SASS";
+  EXPECT_NE(identify({kernel("k1", "00000000000000aa", 7, "grid=2x1x1 block=32x1x1 smem=0"), copy("HtoD", 4096, 8),
+                      kernel("k2", "00000000000000bb", 8)}).digest,
+            a.digest)
+      << "another launch shape";
+  EXPECT_NE(identify({kernel("k1", "00000000000000aa", 7), copy("HtoD", 8192, 8), kernel("k2", "00000000000000bb", 8)}).digest, a.digest)
+      << "another copy size";
+  EXPECT_NE(identify({kernel("k1", "00000000000000aa", 7), copy("HtoD", 4096, 7), kernel("k2", "00000000000000bb", 7)}).digest, a.digest)
+      << "one stream instead of two";
+}
+
+TEST(CodeIdentity, AKernelOfUnknownSassLeavesNoDigest) {
+  const code_identity id = identify({kernel("cublas_gemm", "", 1)});
+  EXPECT_TRUE(id.digest.empty());
+  EXPECT_NE(id.problem.find("cublas_gemm"), std::string::npos);
+  EXPECT_TRUE(identify({}).digest.empty());
+}
+
+TEST(CodeIdentity, ItsJsonReadsBackAndABadDigestIsRefused) {
+  const code_identity a = identify({kernel("k1", "00000000000000aa", 7), copy("DtoH", 16, 7)});
+  const code_identity b = code_identity_from_json(nlohmann::json::parse(to_json(a).dump()), "x.json");
+  EXPECT_EQ(b.digest, a.digest);
+  EXPECT_EQ(b.launches, a.launches);
+  EXPECT_EQ(b.streams, 1u);
+  EXPECT_THROW(code_identity_from_json(nlohmann::json{{"digest", "xyz"}}, "x.json"), input_error);
+  EXPECT_THROW(code_identity_from_json(nlohmann::json{{"launches", 3}}, "x.json"), input_error);
+  EXPECT_THROW(code_identity_from_json(nlohmann::json::array(), "x.json"), input_error);
+}
