@@ -6,24 +6,34 @@
 #   <model>/<preset>/runs/nightly-<time>.json   each run (what trend and gates read: DIR/<model>/<preset>/runs)
 #   <model>/<preset>/verdict-<time>.json        its verdict against the baseline (what fleet reads beside the run)
 #   <model>/<preset>/gates.json                 the gates learned from the kept runs (run_bench gates)
-# <model> is the GPU model as baselines are stored (ci/baseline_path.py), e.g. NVIDIA_H100_80GB_HBM3.
+# <model> is the GPU model as baselines are stored (ci/baseline_path.py), e.g. NVIDIA_H100_80GB_HBM3; <time> is
+# YYYYMMDDTHHMMSSZ. Nothing else may be on the branch or in DIR: a symbolic link, a submodule, any file that is
+# not a regular file or a name outside the layout, and a run with no recorded time, are refused (one line, exit
+# 2) before anything is written.
 #
 # Usage:
 #   ci/history.sh fetch DIR [--repo=PATH] [--remote=NAME] [--branch=NAME]
 #       DIR becomes a worktree of the repository (default: the one the current directory is in) holding the
-#       branch's newest commit, fetched from the remote (default origin; only its newest commit is fetched); a
-#       branch not there yet starts empty. A DIR fetched before is brought up to date, losing what was not pushed.
+#       branch's newest commit, fetched from the remote (default origin; the branch's history is fetched too, as a
+#       shallow fetch would make the repository shallow); a branch not there yet starts empty. A DIR fetched before
+#       is brought up to date, losing what was not pushed.
 #   ci/history.sh add DIR RUN.json [VERDICT.json]
-#       files a run (and its verdict) under DIR/<model>/<preset>/ and learns that directory's gates again from its
-#       runs (RUN_BENCH gates, where RUN_BENCH is set; a failure to learn them is said and leaves the old ones).
+#       files a run (and its verdict) under DIR/<model>/<preset>/ (named by its own name where that is
+#       nightly-<time>.json, else by the time it was recorded) and learns that directory's gates again.
 #   ci/history.sh push DIR [--keep=N] [--message=TEXT]
-#       keeps the N newest runs of each model and preset (default 60; their verdicts with them), commits and
-#       pushes. Another runner's push in between is taken in and this one's files put on top of it (tried 5 times).
+#       keeps the N runs of each model and preset recorded last (default 60; their verdicts with them; the time
+#       is the run's own, context.cudabench.started_utc or else context.date, never its file name), learns the
+#       gates of each directory whose runs changed again, commits and pushes. Another runner's push in between is
+#       taken in, this one's files put on top of it, the gates learned again from the runs of both, and the push
+#       tried again after a random wait that grows with each try (10 tries).
+# Gates are learned with RUN_BENCH gates (default: the run_bench beside ci/; RUN_BENCH set empty: not learned);
+# a failure to learn them is said and leaves the old ones.
 # Exit status: 0 done (push: also when there was nothing to push), 2 usage or input error, 1 git failed (said).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 die() { echo "ci/history.sh: $*" >&2; exit 2; }
 author=(-c user.name="cudabench-history" -c user.email="cudabench-history@users.noreply.github.com" -c commit.gpgsign=false)
+tries=10
 [ $# -ge 2 ] || die "usage: ci/history.sh fetch|add|push DIR [options] (see its header)"
 cmd=$1 dir=$(realpath -m -- "$2")
 shift 2
@@ -43,10 +53,118 @@ read_state() {
   . "$(state_file)"
 }
 
-# fetch_tip REPO REMOTE BRANCH: the remote branch's newest commit into refs/cudabench-history/tip; 1 when absent.
+# store WHAT [ARGS]: the store's rules, each a refusal in one line and exit 2 naming the first entry that breaks them.
+#   tree REPO REV  every entry of REV's tree (in REPO) a regular file named as the layout says
+#   folder         every entry of DIR (but its .git) a directory or regular file named so, each run with a
+#                  recorded time
+#   run FILE       FILE a run with a recorded time, printed as <time>
+#   retain N       the folder checked, then the N runs of each <model>/<preset> recorded last kept, the rest and
+#                  the verdicts of the rest removed
+store() {
+  python3 - "$dir" "$@" <<'PY'
+import json, os, re, subprocess, sys
+from datetime import datetime, timezone
+
+root, what, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+PART = r"[A-Za-z0-9_-][A-Za-z0-9_.-]*"  # a model or preset (no '.', '..' or other name starting with a dot)
+STAMP = r"[0-9]{8}T[0-9]{6}Z"
+FILE = re.compile(r"{0}/{0}/(?:runs/nightly-{1}|verdict-{1}|gates)\.json".format(PART, STAMP))
+DIR = re.compile(r"{0}(?:/{0}(?:/runs)?)?".format(PART))
+LAYOUT = "<model>/<preset>/runs/nightly-<YYYYMMDDTHHMMSSZ>.json, <model>/<preset>/verdict-<time>.json or <model>/<preset>/gates.json"
+
+
+def refuse(path, why):
+    print("ci/history.sh: the history store holds %s, %s: refused, nothing written" % (ascii(path)[1:-1], why), file=sys.stderr)
+    sys.exit(2)
+
+
+def recorded(path):
+    """When the run in path was recorded, in UTC, as gates and trend order runs (context.cudabench.started_utc,
+    else context.date); None where it says no time."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            context = json.load(f)["context"]
+        when = datetime.fromisoformat(re.sub(r"Z$", "+00:00", (context.get("cudabench") or {}).get("started_utc") or context["date"]))
+        return when.astimezone(timezone.utc) if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError):
+        return None
+
+
+def tree(repo, rev):
+    listing = subprocess.run(["git", "-C", repo, "ls-tree", "-r", "-z", "--full-tree", rev], stdout=subprocess.PIPE)
+    if listing.returncode != 0:
+        print("ci/history.sh: cannot read the tree of %s" % rev, file=sys.stderr)
+        sys.exit(1)
+    for entry in filter(None, listing.stdout.split(b"\0")):
+        meta, path = entry.split(b"\t", 1)
+        mode, path = meta.split(b" ")[0], os.fsdecode(path)
+        if mode not in (b"100644", b"100755"):
+            refuse(path, {b"120000": "a symbolic link", b"160000": "a submodule"}.get(mode, "not a regular file") + " on its branch")
+        if not FILE.fullmatch(path):
+            refuse(path, "a name outside its layout (%s) on its branch" % LAYOUT)
+
+
+def folder():
+    """The store's files (paths under root) and the recorded time of each run, every entry checked."""
+    files, pending, times = [], [""], {}
+    while pending:
+        rel = pending.pop()
+        for e in sorted(os.scandir(os.path.join(root, rel)), key=lambda e: e.name):
+            path = rel + e.name
+            if path == ".git":
+                continue
+            if e.is_symlink():
+                refuse(path, "a symbolic link")
+            is_dir = e.is_dir(follow_symlinks=False)
+            if not is_dir and not e.is_file(follow_symlinks=False):
+                refuse(path, "neither a regular file nor a directory")
+            if not (DIR if is_dir else FILE).fullmatch(path):
+                refuse(path, "a name outside its layout (%s)" % LAYOUT)
+            (pending if is_dir else files).append(path + "/" if is_dir else path)
+    for path in files:
+        if "/runs/" in path:
+            times[path] = recorded(os.path.join(root, path))
+            if times[path] is None:
+                refuse(path, "a run that says no time it was recorded (context.cudabench.started_utc or context.date)")
+    return files, times
+
+
+def retain(keep):
+    files, times = folder()
+    kept, by_dir = set(), {}
+    for path in times:
+        by_dir.setdefault(path.rsplit("/runs/", 1)[0], []).append(path)
+    for runs in by_dir.values():
+        runs.sort(key=lambda p: (times[p], p))
+        kept.update(runs[-keep:])
+        for path in runs[:-keep]:
+            os.remove(os.path.join(root, path))
+    for path in files:  # a verdict goes with its run
+        m = re.fullmatch(r"(.*)/verdict-(.*)", path)
+        if m and "%s/runs/nightly-%s" % m.groups() not in kept:
+            os.remove(os.path.join(root, path))
+
+
+if what == "tree":
+    tree(*args)
+elif what == "folder":
+    folder()
+elif what == "retain":
+    retain(int(args[0]))
+else:
+    when = recorded(args[0])
+    if when is None:
+        print("ci/history.sh: %s says no time it was recorded (context.cudabench.started_utc or context.date)" % ascii(args[0])[1:-1], file=sys.stderr)
+        sys.exit(2)
+    print("%04d%02d%02dT%02d%02d%02dZ" % (when.year, when.month, when.day, when.hour, when.minute, when.second))
+PY
+}
+
+# fetch_tip REPO REMOTE BRANCH: the remote branch into refs/cudabench-history/tip (with its history: a shallow
+# fetch would make REPO shallow); 1 when absent.
 fetch_tip() {
   git -C "$1" ls-remote --exit-code --heads "$2" "refs/heads/$3" >/dev/null 2>&1 || return 1
-  git -C "$1" fetch -q --depth=1 "$2" "+refs/heads/$3:refs/cudabench-history/tip" || { echo "ci/history.sh: cannot fetch $3 from $2" >&2; exit 1; }
+  git -C "$1" fetch -q --no-tags "$2" "+refs/heads/$3:refs/cudabench-history/tip" || { echo "ci/history.sh: cannot fetch $3 from $2" >&2; exit 1; }
 }
 
 do_fetch() {
@@ -64,6 +182,7 @@ do_fetch() {
   git -C "$repo" remote get-url "$remote" >/dev/null 2>&1 || die "fetch: the repository has no remote '$remote' (--remote=NAME)"
   if fetch_tip "$repo" "$remote" "$branch"; then
     tip=$(git -C "$repo" rev-parse refs/cudabench-history/tip)
+    store tree "$repo" "$tip" || exit
   else  # not there yet: an empty first commit to start it from
     tip=$(git "${author[@]}" -C "$repo" commit-tree "$(git -C "$repo" hash-object -t tree /dev/null)" -m "cudabench history store") || exit 1
   fi
@@ -79,25 +198,11 @@ do_fetch() {
   echo "history: $branch of $remote in $dir ($(find "$dir" -path '*/runs/*.json' | wc -l) run(s))"
 }
 
-do_add() {
-  [ $# -ge 1 ] && [ $# -le 2 ] || die "add: usage: ci/history.sh add DIR RUN.json [VERDICT.json]"
-  read_state
-  local run=$1 verdict=${2:-} dest at name
-  [ -f "$run" ] || die "add: $run: no such file"
-  [ -z "$verdict" ] || [ -f "$verdict" ] || die "add: $verdict: no such file"
-  dest=$(python3 "$here/baseline_path.py" "$run" "$dir") || exit 2
-  at=${dest%.json}
-  name=$(basename "$run")
-  case "$name" in nightly-*.json) ;; *) name="nightly-$(date -u +%Y%m%dT%H%M%SZ).json" ;; esac
-  mkdir -p "$at/runs" || exit 2
-  cp "$run" "$at/runs/$name.tmp" && mv "$at/runs/$name.tmp" "$at/runs/$name" || exit 2
-  if [ -n "$verdict" ]; then
-    local v="verdict-${name#nightly-}"
-    cp "$verdict" "$at/$v.tmp" && mv "$at/$v.tmp" "$at/$v" || exit 2
-  fi
-  echo "history: ${at#"$dir"/}/runs/$name${verdict:+ and its verdict}"
-  [ -n "${RUN_BENCH:-}" ] || return 0
-  if "$RUN_BENCH" gates "$at/runs" --out "$at/gates.json.new" >"$at/gates.log" 2>&1; then
+# learn_gates AT: AT's gates learned again from AT/runs (see the header for RUN_BENCH).
+learn_gates() {
+  local at=$1 bench=${RUN_BENCH-$here/../run_bench}
+  [ -n "$bench" ] || return 0
+  if "$bench" gates "$at/runs" --out "$at/gates.json.new" >"$at/gates.log" 2>&1; then
     mv "$at/gates.json.new" "$at/gates.json" && tail -n 1 "$at/gates.log" | sed 's|gates\.json\.new|gates.json|'
   else
     echo "history: the gates of ${at#"$dir"/} were not learned again: $(tail -n 1 "$at/gates.log")" >&2
@@ -106,37 +211,73 @@ do_add() {
   rm -f "$at/gates.log"
 }
 
-# retain N: the N newest runs of each <model>/<preset>/runs (by name: the times sort), the verdicts of the rest gone.
-retain() {
-  python3 - "$dir" "$1" <<'PY'
-import os, re, sys
-root, keep = sys.argv[1], int(sys.argv[2])
-for top, dirs, files in os.walk(root):
-    dirs[:] = [d for d in dirs if d != ".git"]
-    if os.path.basename(top) != "runs":
-        continue
-    runs = sorted(f for f in files if f.endswith(".json"))
-    kept = set(runs[-keep:])
-    for f in runs:
-        if f not in kept:
-            os.remove(os.path.join(top, f))
-    at = os.path.dirname(top)
-    for f in os.listdir(at):  # a verdict goes with its run
-        m = re.fullmatch(r"verdict-(.+)\.json", f)
-        if m and "nightly-%s.json" % m.group(1) not in kept:
-            os.remove(os.path.join(at, f))
-PY
+do_add() {
+  [ $# -ge 1 ] && [ $# -le 2 ] || die "add: usage: ci/history.sh add DIR RUN.json [VERDICT.json]"
+  read_state
+  local run=$1 verdict=${2:-} dest at name
+  [ -f "$run" ] || die "add: $run: no such file"
+  [ -z "$verdict" ] || [ -f "$verdict" ] || die "add: $verdict: no such file"
+  store folder || exit
+  dest=$(python3 "$here/baseline_path.py" "$run" "$dir") || exit 2
+  at=${dest%.json}
+  name=$(basename "$run")
+  if [[ ! "$name" =~ ^nightly-[0-9]{8}T[0-9]{6}Z\.json$ ]]; then
+    name="nightly-$(store run "$run").json" || exit
+  fi
+  mkdir -p "$at/runs" || exit 2
+  cp "$run" "$at/runs/$name.tmp" && mv "$at/runs/$name.tmp" "$at/runs/$name" || exit 2
+  if [ -n "$verdict" ]; then
+    local v="verdict-${name#nightly-}"
+    cp "$verdict" "$at/$v.tmp" && mv "$at/$v.tmp" "$at/$v" || exit 2
+  fi
+  echo "history: ${at#"$dir"/}/runs/$name${verdict:+ and its verdict}"
+  learn_gates "$at"
 }
 
-# commit MESSAGE: everything in DIR committed; 1 when nothing changed.
-commit() {
+# settle MESSAGE: retention, the gates of each directory whose runs differ from the base learned again, and
+# everything in DIR committed; 1 when nothing changed.
+settle() {
+  local at
+  store retain "$keep" || exit
+  git -C "$dir" add -A . || exit 1
+  while IFS= read -r at; do
+    learn_gates "$dir/$at"
+  done < <(git -C "$dir" diff --cached --name-only "$base" | sed -n 's|^\([^/]*/[^/]*\)/runs/[^/]*$|\1|p' | sort -u)
   git -C "$dir" add -A . || exit 1
   git -C "$dir" diff --cached --quiet && return 1
   git "${author[@]}" -C "$dir" commit -q -m "$1" || exit 1
 }
 
+# backoff TRY: a random wait before try TRY+1, between half and all of 0.25 s x 2^(TRY-1), at most 8 s.
+backoff() {
+  local cap=$((250 << ($1 - 1))) ms
+  [ "$cap" -le 8000 ] || cap=8000
+  ms=$((cap / 2 + RANDOM % (cap / 2 + 1)))
+  sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+}
+
+# rebase: the remote branch's newest commit checked out (its tree checked first), this push's changes since the
+# last base put back on top of it.
+rebase() {
+  local saved status path
+  saved=$(mktemp -d) || exit 2
+  git -C "$dir" diff --name-status --no-renames "$base" HEAD >"$saved/changes" || exit 1
+  while IFS=$'\t' read -r status path; do
+    [ "$status" = D ] && continue
+    mkdir -p "$saved/files/$(dirname "$path")" && cp "$dir/$path" "$saved/files/$path" || exit 2
+  done <"$saved/changes"
+  fetch_tip "$dir" "$remote" "$branch" || { echo "ci/history.sh: push to $branch of $remote refused: $(tail -n 1 "$log")" >&2; exit 1; }
+  store tree "$dir" refs/cudabench-history/tip || exit
+  base=$(git -C "$dir" rev-parse refs/cudabench-history/tip)
+  git -C "$dir" checkout -q -f --detach "$base" && git -C "$dir" clean -q -fdx || exit 1
+  while IFS=$'\t' read -r status path; do
+    if [ "$status" = D ]; then rm -f "$dir/$path"; else mkdir -p "$dir/$(dirname "$path")" && cp "$saved/files/$path" "$dir/$path" || exit 2; fi
+  done <"$saved/changes"
+  rm -rf "$saved"
+}
+
 do_push() {
-  local keep=60 message="" a attempt saved
+  local keep=60 message="" a attempt
   for a in "$@"; do
     case "$a" in
       --keep=*) keep=${a#--keep=}; [[ "$keep" =~ ^[1-9][0-9]{0,5}$ ]] || die "push: --keep=$keep is not a count of runs (1 or more)" ;;
@@ -145,42 +286,32 @@ do_push() {
     esac
   done
   read_state
+  store folder || exit
   log=$(mktemp) || exit 2
   trap 'rm -f "$log"' EXIT
   if [ -z "$message" ]; then  # the models and presets this push adds runs to
     message="History: $(find "$dir" -path '*/runs/*.json' -newer "$(state_file)" | sed 's|.*/\([^/]*/[^/]*\)/runs/.*|\1|' | sort -u | paste -sd' ')"
     [ "$message" != "History: " ] || message="History: update"
   fi
-  retain "$keep" || exit 2
-  if ! commit "$message" && [ "$(git -C "$dir" rev-parse HEAD)" = "$base" ]; then
+  if ! settle "$message" && [ "$(git -C "$dir" rev-parse HEAD)" = "$base" ]; then
     echo "history: nothing new to push"; return 0
   fi
-  for attempt in 1 2 3 4 5; do
+  for ((attempt = 1; ; attempt++)); do
     if git -C "$dir" push -q "$remote" "HEAD:refs/heads/$branch" 2>"$log"; then
       base=$(git -C "$dir" rev-parse HEAD)
       printf 'remote=%q\nbranch=%q\nbase=%q\n' "$remote" "$branch" "$base" >"$(state_file)"
       echo "history: pushed to $branch of $remote (keeping $keep run(s) a model and preset)"
       return 0
     fi
-    # Another runner pushed first: its tip taken, this push's changes since the fetch put back on top of it.
-    saved=$(mktemp -d)
-    git -C "$dir" diff --name-status --no-renames "$base" HEAD >"$saved/changes" || exit 1
-    while IFS=$'\t' read -r status path; do
-      [ "$status" = D ] && continue
-      mkdir -p "$saved/files/$(dirname "$path")" && cp "$dir/$path" "$saved/files/$path"
-    done <"$saved/changes"
-    fetch_tip "$dir" "$remote" "$branch" || { echo "ci/history.sh: push to $branch of $remote refused: $(tail -n 1 "$log")" >&2; exit 1; }
-    base=$(git -C "$dir" rev-parse refs/cudabench-history/tip)
-    git -C "$dir" checkout -q -f --detach "$base" && git -C "$dir" clean -q -fdx || exit 1
-    while IFS=$'\t' read -r status path; do
-      if [ "$status" = D ]; then rm -f "$dir/$path"; else mkdir -p "$dir/$(dirname "$path")" && cp "$saved/files/$path" "$dir/$path"; fi
-    done <"$saved/changes"
-    rm -rf "$saved"
-    retain "$keep" || exit 2
-    commit "$message" || { echo "history: nothing new to push after taking in the other push"; return 0; }
+    grep -q rejected "$log" || { echo "ci/history.sh: cannot push to $branch of $remote: $(tail -n 1 "$log")" >&2; exit 1; }
+    [ "$attempt" -lt "$tries" ] || break
+    # Another runner pushed first: after a wait, its commit taken in and this push's changes put on top of it.
+    backoff "$attempt"
+    rebase
+    settle "$message" || { echo "history: nothing new to push after taking in the other push"; return 0; }
     echo "history: $branch moved on (another push); trying again ($attempt)" >&2
   done
-  echo "ci/history.sh: could not push to $branch of $remote after 5 tries: $(tail -n 1 "$log")" >&2
+  echo "ci/history.sh: could not push to $branch of $remote after $tries tries: $(tail -n 1 "$log")" >&2
   exit 1
 }
 

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # The history store (ci/history.sh) against a local bare repository as the remote: fetched into two checkouts of
-# the repository, runs and verdicts added and pushed with retention, a push that races another taken in on top of
-# it, trend, gates and fleet reading the fetched store, ci/nightly.sh filing its run into it and following its
-# trend; bad input one line and exit 2. And ci/baseline.sh: --preset honoured with a result file (a run of another
-# preset refused, nothing stored), gates learned from a history store.
+# the repository (which stay whole, not shallow), runs and verdicts added and pushed with retention, a push that
+# races another taken in on top of it, trend, gates and fleet reading the fetched store, ci/nightly.sh filing its
+# run into it and following its trend. A store nothing escapes: symbolic links, other non-regular files and names
+# outside the layout refused (on the branch and in the folder) with nothing written; retention by the time each
+# run was recorded, whatever its name; six runners pushing at once all land, the gates covering every run. Bad
+# input one line and exit 2. And ci/baseline.sh: --preset honoured with a result file (a run of another preset
+# refused, nothing stored), gates learned from a history store.
 # Usage: tests/history_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 report="$(cd "$1" && pwd)/app/cudabench-report" src=$(cd "$2" && pwd)
 source "$src/tests/cli_lib.sh"
 fx="$src/tests/fixtures" h="$src/ci/history.sh"
 model=NVIDIA_H100_80GB_HBM3
+export RUN_BENCH=$report  # the gates learned with the report binary, not by building run_bench
 git init -q --bare "$tmp/origin.git"
 for c in a b; do
   git init -q "$tmp/$c" && git -C "$tmp/$c" remote add origin "$tmp/origin.git"
@@ -29,11 +33,15 @@ check "add: the run under <model>/<preset>/runs, its verdict beside" 0 "$s" '[ -
   '[ -f "$tmp/store-a/$model/nightly/verdict-20260102T020000Z.json" ]'
 s=$(run bash "$h" push "$tmp/store-a" --keep=2)
 git -C "$tmp/origin.git" ls-tree -r --name-only cudabench-history >"$tmp/tree"
-check "push --keep=2: the 2 newest runs and their verdicts on the remote branch, the oldest gone" 0 "$s" \
-  '[ "$(cat "$tmp/tree" | paste -sd" ")" = "$model/nightly/runs/nightly-20260101T020000Z.json $model/nightly/runs/nightly-20260102T020000Z.json $model/nightly/verdict-20260101T020000Z.json $model/nightly/verdict-20260102T020000Z.json" ]' \
+check "push --keep=2: the 2 newest runs and their verdicts on the remote branch, the oldest gone, the gates learned from those 2" 0 "$s" \
+  '[ "$(cat "$tmp/tree" | paste -sd" ")" = "$model/nightly/gates.json $model/nightly/runs/nightly-20260101T020000Z.json $model/nightly/runs/nightly-20260102T020000Z.json $model/nightly/verdict-20260101T020000Z.json $model/nightly/verdict-20260102T020000Z.json" ]' \
+  'git -C "$tmp/origin.git" show "cudabench-history:$model/nightly/gates.json" >"$tmp/g.json" && py "assert len(j[\"runs\"]) == 2, j[\"runs\"]" "$tmp/g.json"' \
   || cat "$tmp/tree"
 s=$(run bash "$h" push "$tmp/store-a"); check "push with nothing new: said, exit 0" 0 "$s" 'grep -q "nothing new" "$tmp/out"'
-s=$(cd "$tmp/b" && run bash "$h" fetch "$tmp/store-b"); check "fetch on another runner: the kept runs" 0 "$s" 'grep -q "(2 run(s))" "$tmp/out"'
+shallow() { git -C "$1" rev-parse --is-shallow-repository; }
+[ "$(shallow "$tmp/b")" = false ] || echo "FAIL the checkout is shallow before the fetch"
+s=$(cd "$tmp/b" && run bash "$h" fetch "$tmp/store-b"); check "fetch on another runner: the kept runs, the repository not made shallow" 0 "$s" \
+  'grep -q "(2 run(s))" "$tmp/out"' '[ "$(shallow "$tmp/b")" = false ]'
 # Both runners add a night; b pushes first, a's push is refused, takes b's in and goes on top of it.
 run bash "$h" add "$tmp/store-b" "$(night 3 20260103T020000Z)" >/dev/null
 run bash "$h" add "$tmp/store-a" "$(night 4 20260104T020000Z)" "$tmp/verdict.json" >/dev/null
@@ -43,6 +51,7 @@ git -C "$tmp/origin.git" ls-tree -r --name-only cudabench-history >"$tmp/tree"
 check "two runners push at once: the second takes the first's push in, both nights kept, retention over both" 0 "$s" \
   'grep -q "moved on (another push)" "$tmp/err"' '[ "$(grep -c "/runs/" "$tmp/tree")" = 3 ]' 'grep -q "nightly-20260104T020000Z.json" "$tmp/tree"' \
   'grep -q "nightly-20260103T020000Z.json" "$tmp/tree"' '! grep -q "nightly-20260101T" "$tmp/tree"' || { cat "$tmp/err" "$tmp/tree"; }
+check "a push that takes another in leaves the repository whole (not shallow)" 0 0 '[ "$(shallow "$tmp/a")" = false ]'
 s=$(cd "$tmp/b" && run bash "$h" fetch "$tmp/store-b"); check "fetch again into the same directory: brought up to date" 0 "$s" 'grep -q "(3 run(s))" "$tmp/out"' \
   '[ -f "$tmp/store-b/$model/nightly/runs/nightly-20260104T020000Z.json" ]'
 runs="$tmp/store-b/$model/nightly/runs"
@@ -62,6 +71,87 @@ check "ci/nightly.sh with CUDABENCH_HISTORY_DIR: the run and verdict filed there
 s=$(run bash "$h" push "$tmp/store-b" --keep=3); git -C "$tmp/origin.git" ls-tree -r --name-only cudabench-history >"$tmp/tree"
 check "and pushed: 3 kept, with the verdicts of those kept and the gates" 0 "$s" '[ "$(grep -c "/runs/" "$tmp/tree")" = 3 ]' '[ "$(grep -c "/verdict-" "$tmp/tree")" = 2 ]' \
   'grep -q "^$model/nightly/gates.json$" "$tmp/tree"'
+
+# A store nothing escapes. plant BRANCH: the files in $tmp/plant (links and all) committed as origin's BRANCH.
+plant() {
+  rm -rf "$tmp/planter" && git init -q "$tmp/planter" && cp -a "$tmp/plant/." "$tmp/planter/" && git -C "$tmp/planter" add -A \
+    && git -C "$tmp/planter" -c user.name=t -c user.email=t@example.com -c commit.gpgsign=false commit -q -m plant \
+    && git -C "$tmp/planter" push -q -f "$tmp/origin.git" "HEAD:refs/heads/$1"
+}
+tip() { git -C "$tmp/origin.git" rev-parse -q --verify "refs/heads/$1"; }
+mkdir -p "$tmp/outside" "$tmp/plant" && ln -s "$tmp/outside" "$tmp/plant/$model" && plant linked
+s=$(cd "$tmp/a" && run bash "$h" fetch "$tmp/store-l" --branch=linked)
+check "fetch of a branch holding a symbolic link: one line, exit 2, no store made" 2 "$s" 'one_line "holds NVIDIA_H100_80GB_HBM3, a symbolic link on its branch"' \
+  '[ ! -e "$tmp/store-l" ]'
+s=$(cd "$tmp/a" && run bash "$h" fetch "$tmp/store-l" --branch=linkfree) && ln -s "$tmp/outside" "$tmp/store-l/$model"
+s=$(run bash "$h" add "$tmp/store-l" "$(night 1 20260101T020000Z)" "$tmp/verdict.json")
+check "add into a store whose folder holds a link to a directory outside it: one line, exit 2, nothing written there" 2 "$s" \
+  'one_line "holds NVIDIA_H100_80GB_HBM3, a symbolic link"' '[ -z "$(ls -A "$tmp/outside")" ]'
+s=$(run bash "$h" push "$tmp/store-l"); check "push of that store: one line, exit 2, nothing pushed" 2 "$s" 'one_line "a symbolic link"' '[ -z "$(tip linkfree)" ]'
+rm "$tmp/store-l/$model" && mkdir -p "$tmp/store-l/$model/nightly/runs" && mkfifo "$tmp/store-l/$model/nightly/runs/nightly-20260101T020000Z.json"
+s=$(run timeout 60 bash "$h" push "$tmp/store-l")
+check "push of a store holding a pipe: one line, exit 2, nothing pushed" 2 "$s" 'one_line "neither a regular file nor a directory"' '[ -z "$(tip linkfree)" ]'
+rm -rf "$tmp/store-l/$model"
+run bash "$h" add "$tmp/store-l" "$(night 1 20260101T020000Z)" >/dev/null
+rm -rf "$tmp/plant" && mkdir -p "$tmp/plant" && ln -s "$tmp/outside" "$tmp/plant/$model" && plant linkfree
+s=$(run bash "$h" push "$tmp/store-l")
+check "push when the branch moved on to a commit holding a link: one line, exit 2, nothing written outside, the branch as it was" 2 "$s" \
+  'one_line "a symbolic link on its branch"' '[ -z "$(ls -A "$tmp/outside")" ]' '[ "$(tip linkfree)" = "$(git -C "$tmp/planter" rev-parse HEAD)" ]'
+
+rm -rf "$tmp/plant" && mkdir -p "$tmp/plant/$model/nightly/runs" && cp "$fx/trend/nightly-1.json" "$tmp/plant/$model/nightly/runs/nightly-20260101T020000Z.json"
+echo junk >"$tmp/plant/zzz.json" && plant junk
+s=$(cd "$tmp/a" && run bash "$h" fetch "$tmp/store-j" --branch=junk)
+check "fetch of a branch holding a name outside the layout: one line, exit 2, no store made" 2 "$s" 'one_line "holds zzz.json, a name outside its layout"' '[ ! -e "$tmp/store-j" ]'
+rm "$tmp/plant/zzz.json" && plant junk && (cd "$tmp/a" && bash "$h" fetch "$tmp/store-j" --branch=junk >/dev/null)
+for f in zzz.json "$model/nightly/runs/nightly-latest.json" "$model/nightly/notes.txt"; do
+  cp "$fx/trend/nightly-0.json" "$tmp/store-j/$f"
+  s=$(run bash "$h" push "$tmp/store-j" --keep=1)
+  check "push of a store holding $f: one line, exit 2, nothing removed or pushed" 2 "$s" 'one_line "a name outside its layout"' \
+    '[ "$(tip junk)" = "$(git -C "$tmp/planter" rev-parse HEAD)" ]' '[ -f "$tmp/store-j/$model/nightly/runs/nightly-20260101T020000Z.json" ]'
+  rm "$tmp/store-j/$f"
+done
+echo '{}' >"$tmp/store-j/$model/nightly/runs/nightly-20260102T020000Z.json"
+s=$(run bash "$h" push "$tmp/store-j" --keep=1)
+check "push of a store holding a run that says no time it was recorded: one line, exit 2" 2 "$s" 'one_line "nightly-20260102T020000Z.json, a run that says no time"' \
+  '[ "$(tip junk)" = "$(git -C "$tmp/planter" rev-parse HEAD)" ]'
+rm "$tmp/store-j/$model/nightly/runs/nightly-20260102T020000Z.json"
+
+# Retention by the time each run was recorded (the fixtures' nights are 2026-11-1K): a far-future name holding an
+# old run goes first; names that disagree with their runs' times decide nothing.
+(cd "$tmp/a" && bash "$h" fetch "$tmp/store-t" --branch=timed >/dev/null)
+for k in 1 2 3; do run bash "$h" add "$tmp/store-t" "$(night $k 2026111${k}T020000Z)" >/dev/null; done
+run bash "$h" add "$tmp/store-t" "$(night 0 99999999T999999Z)" "$tmp/verdict.json" >/dev/null
+s=$(run bash "$h" push "$tmp/store-t" --keep=3); git -C "$tmp/origin.git" ls-tree -r --name-only timed >"$tmp/tree"
+check "push --keep=3: a run named nightly-99999999T999999Z.json but recorded before the others is not kept over them, nor its verdict" 0 "$s" \
+  '[ "$(grep -c /runs/ "$tmp/tree")" = 3 ]' '! grep -q 99999999T "$tmp/tree"' || cat "$tmp/tree" "$tmp/err"
+(cd "$tmp/a" && bash "$h" fetch "$tmp/store-t" --branch=misnamed >/dev/null)
+for kn in 7:20200101T000000Z 0:20301231T000000Z 4:20250601T000000Z 2:20250101T000000Z; do
+  run bash "$h" add "$tmp/store-t" "$(night "${kn%%:*}" "${kn#*:}")" >/dev/null
+done
+run bash "$h" add "$tmp/store-t" "$fx/trend/nightly-5.json" >/dev/null  # a name that is no time: named by its recorded time
+s=$(run bash "$h" push "$tmp/store-t" --keep=3); git -C "$tmp/origin.git" ls-tree -r --name-only misnamed | sed -n 's|.*/runs/||p' | paste -sd' ' >"$tmp/tree"
+check "push --keep=3 of runs whose names disagree with their times: the 3 recorded last kept (2026-11-17, -15, -14)" 0 "$s" \
+  '[ "$(cat "$tmp/tree")" = "nightly-20200101T000000Z.json nightly-20250601T000000Z.json nightly-20261115T020000Z.json" ]' || cat "$tmp/tree" "$tmp/err"
+
+# Six runners push at once onto a branch holding two runs: every one lands, and gates.json covers every run.
+for i in 1 2 3 4 5 6; do
+  git init -q "$tmp/r$i" && git -C "$tmp/r$i" remote add origin "$tmp/origin.git"
+done
+(cd "$tmp/r1" && bash "$h" fetch "$tmp/race-1" --branch=race >/dev/null && for k in 0 1; do bash "$h" add "$tmp/race-1" "$(night $k 2026111${k}T020000Z)"; done \
+  && bash "$h" push "$tmp/race-1") >/dev/null 2>&1
+for i in 1 2 3 4 5 6; do
+  (cd "$tmp/r$i" && bash "$h" fetch "$tmp/race-$i" --branch=race && bash "$h" add "$tmp/race-$i" "$(night $((i + 1)) 202611$((i + 11))T020000Z)") >/dev/null 2>&1
+done
+for i in 1 2 3 4 5 6; do
+  (timeout 240 bash "$h" push "$tmp/race-$i" >"$tmp/race-$i.out" 2>&1; echo $? >"$tmp/race-$i.rc") &
+done
+wait
+git -C "$tmp/origin.git" ls-tree -r --name-only race | sed -n 's|.*/runs/||p' | sort >"$tmp/tree"
+git -C "$tmp/origin.git" show "race:$model/nightly/gates.json" >"$tmp/gates.json" 2>/dev/null
+check "six runners push at once: all land (exit 0), the branch holds all 8 runs, its gates.json learned from all 8" 0 0 \
+  '[ "$(cat "$tmp"/race-?.rc | paste -sd" ")" = "0 0 0 0 0 0" ]' '[ "$(wc -l <"$tmp/tree")" = 8 ]' \
+  'py "print(\"\n\".join(sorted(r[\"file\"] for r in j[\"runs\"])))" "$tmp/gates.json" | cmp -s - "$tmp/tree"' \
+  || { cat "$tmp"/race-?.rc "$tmp"/race-?.out "$tmp/tree"; }
 
 s=$(run bash "$h" push "$tmp/store-b" --keep=0); check "push --keep=0: one line, exit 2" 2 "$s" 'one_line "is not a count of runs"'
 s=$(run bash "$h" add "$tmp/nights" "$tmp/verdict.json"); check "add to a directory that was not fetched: one line, exit 2" 2 "$s" 'one_line "not a history store"'
