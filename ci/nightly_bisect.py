@@ -8,7 +8,6 @@
   nightly_bisect.py markdown BISECT.json     the bisect outcome as a Markdown section of the report and job summary"""
 import json
 import re
-import string
 import sys
 
 
@@ -49,16 +48,19 @@ def pct(x):
     return "-" if x is None else "%+.1f%%" % (100 * x)
 
 
+MARKDOWN_CHARS = set("\\`*_[]()<>!|~:@#&.")  # emphasis, code, links and images, HTML and entities, tables, autolinks
+
+
 def visible(ch):
     """A character, a control character (newline, ESC) shown as an escape."""
     return "\\x%02x" % ord(ch) if ch < " " or ch == "\x7f" else ch
 
 
 def inert(text):
-    """Text from a commit or a result, inert in Markdown (no link, image, mention, issue reference or HTML): every
-    ASCII punctuation character backslash-escaped, @ and # followed by a zero-width space, control characters
-    shown as escapes; cut to 500 characters."""
-    return "".join("\\" + ch + ("\u200b" if ch in "@#" else "") if ch in string.punctuation else visible(ch) for ch in str(text)[:500])
+    """Text from a commit or a result, inert in Markdown (no link, image, mention, issue reference or HTML): the
+    characters Markdown and GitHub's autolinks read backslash-escaped, @ and # followed by a zero-width space,
+    control characters shown as escapes; cut to 500 characters."""
+    return "".join("\\" + ch + ("\u200b" if ch in "@#" else "") if ch in MARKDOWN_CHARS else visible(ch) for ch in str(text)[:500])
 
 
 def code(text):

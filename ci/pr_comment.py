@@ -31,8 +31,9 @@ def units(text):
 
 
 def visible(text, width):
-    """Control characters (newlines, ESC, ...) as escapes, the text cut to width characters."""
-    text = "".join(ch if ch >= " " and ch != "\x7f" else "\\x%02x" % ord(ch) for ch in str(text))
+    """Control characters (newlines, ESC, ...) as escapes, the marker (ours alone) named, the text cut to width
+    characters."""
+    text = "".join(ch if ch >= " " and ch != "\x7f" else "\\x%02x" % ord(ch) for ch in str(text)).replace(MARKER, "(marker)")
     return text if len(text) <= width else text[:width - 1] + "\u2026"
 
 
