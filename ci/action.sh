@@ -16,8 +16,20 @@ set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 die() { echo "cudabench action: $*" >&2; exit 2; }
-output() { if [ -n "${GITHUB_OUTPUT:-}" ]; then printf '%s=%s\n' "$1" "$2" >>"$GITHUB_OUTPUT"; fi; }
+# output NAME VALUE: a step output, in the delimiter form with a random delimiter, so that no value (a path with a
+# newline, a line looking like NAME=VALUE) can end it early or set another output.
+output() {
+  [ -n "${GITHUB_OUTPUT:-}" ] || return 0
+  local delimiter
+  delimiter="cudabench_$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  [[ "$2" != *"$delimiter"* ]] || die "the output $1 holds its delimiter"
+  printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >>"$GITHUB_OUTPUT"
+}
 temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
+# The script that builds a revision of a project (setup writes it; the bisect runs it). Bisect's options are one
+# list split on spaces, so its --build names the script by this variable, exported by run, never by its path,
+# which may hold a space (RUNNER_TEMP).
+export CUDABENCH_REVISION_BUILD="$temp/cudabench-build-revision.sh"
 # has_package PREFIX: an installed cudabench package is there (lib/, lib64/ or a multiarch lib/<triplet>/).
 has_package() { compgen -G "$1/lib*/cmake/cudabench/cudabenchConfig.cmake" >/dev/null || compgen -G "$1/lib/*/cmake/cudabench/cudabenchConfig.cmake" >/dev/null; }
 
@@ -60,7 +72,7 @@ do_setup() {
   prefix=$(realpath "$prefix")
   # How a revision of the project is built, in the repository's checkout or in a bisect worktree of it: a script,
   # so that bisect takes it as one --build word.
-  local build_script="$temp/cudabench-build-revision.sh" cuda=${CUDA_HOME:-/usr/local/cuda}
+  local build_script=$CUDABENCH_REVISION_BUILD cuda=${CUDA_HOME:-/usr/local/cuda}
   {
     echo '#!/bin/sh'
     echo '# Builds the benchmark of a revision (the current directory: the checkout or a bisect worktree).'
@@ -76,7 +88,9 @@ do_setup() {
   built=$(find "$top/build-cudabench" -maxdepth 3 -type f -name "$target" -perm -u+x | head -n 1)
   [ -n "$built" ] || die "the build of $project made no executable named $target under build-cudabench/"
   output run-bench "$built"
-  output bisect-build "--build=$build_script --binary=${built#"$top"/}"
+  [[ "${built#"$top"/}" =~ ^[A-Za-z0-9_./+-]+$ ]] || die "the benchmark's path ${built#"$top"/} holds characters bisect's options cannot carry"
+  # shellcheck disable=SC2016  # the variable is expanded by the shell bisect runs --build in
+  output bisect-build '--build="$CUDABENCH_REVISION_BUILD" --binary='"${built#"$top"/}"
   [ -x "$prefix/bin/cudabench-report" ] && output report "$prefix/bin/cudabench-report"
   return 0
 }
@@ -94,9 +108,9 @@ do_run() {
   export CUDABENCH_COMPARE_ARGS=${INPUT_COMPARE_ARGS:-}
   case "${INPUT_GATES:-beside}" in
     beside) ;;
-    none) CUDABENCH_COMPARE_ARGS+=" --gates=none" ;;
+    none) export CUDABENCH_GATES=none ;;
     *) [ -f "$INPUT_GATES" ] || die "gates: $INPUT_GATES: no such file (beside, none or a gates file)"
-       CUDABENCH_COMPARE_ARGS+=" --gates=$(realpath "$INPUT_GATES")" ;;
+       CUDABENCH_GATES=$(realpath "$INPUT_GATES") && export CUDABENCH_GATES ;;
   esac
   if [ -n "${INPUT_HISTORY_BRANCH:-}" ]; then
     history="$temp/cudabench-history"

@@ -10,7 +10,8 @@
 # cudabench::main also works, with cudabench-report for compare/report/trend). CUDABENCH_NIGHTLY_ARGS: options added
 # to the run after --preset=nightly (a --preset there wins), e.g. "--filter=cpu --preset=quick" to try the jobs quickly.
 # CUDABENCH_PRESET: the preset (default nightly); CUDABENCH_FILTER: a --filter pattern, passed as one argument.
-# CUDABENCH_COMPARE_ARGS: options added to compare (e.g. --gates=FILE, --threshold=PCT).
+# CUDABENCH_COMPARE_ARGS: options added to compare (e.g. --threshold=PCT); CUDABENCH_GATES: a gates file for
+# compare and the bisect (one argument, whatever its characters; default those stored beside the baseline).
 # CUDABENCH_NIGHT_FILES=DIR: on exit, this night's files are also copied there in the same layout (latest.json a
 # copy, not a link), e.g. for an upload that holds that night only.
 # CUDABENCH_HISTORY_DIR=DIR: a history store fetched with ci/history.sh fetch: the run and its verdict are filed
@@ -66,7 +67,8 @@ bisect_regressions() {
     echo "nightly: the baseline's revision ${good:0:12} is not an ancestor of HEAD; no bisect" >&2; return 0
   fi
   # The gates the comparison used (those stored beside the baseline), so bisect flags what the nightly flagged.
-  [ -f "${1%.json}.gates.json" ] && gates=(--gates="${1%.json}.gates.json")
+  if [ -n "${CUDABENCH_GATES:-}" ]; then gates=(--gates="$CUDABENCH_GATES")
+  elif [ -f "${1%.json}.gates.json" ]; then gates=(--gates="${1%.json}.gates.json"); fi
   echo "nightly: bisecting ${good:0:12}..HEAD over $filter (budget ${budget}s; log: $out.log)" >&2
   # --time-limit stops before a revision is tested; the hard limit also bounds the ends and the last step.
   # shellcheck disable=SC2086  # CUDABENCH_BISECT_ARGS is a list of options
@@ -89,7 +91,7 @@ baseline=$(python3 "$root/ci/baseline_path.py" "$json" "${CUDABENCH_BASELINE_DIR
 status=$run_status
 if [ -f "$baseline" ]; then
   # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS is a list of options
-  "$run_bench" compare "$baseline" "$json" ${CUDABENCH_COMPARE_ARGS:-} --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" --verdict "$dir/verdict-$stamp.json"
+  "$run_bench" compare "$baseline" "$json" ${CUDABENCH_GATES:+"--gates=$CUDABENCH_GATES"} ${CUDABENCH_COMPARE_ARGS:-} --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" --verdict "$dir/verdict-$stamp.json"
   cmp=$?
   if [ "$cmp" = 3 ]; then
     # The baseline is of another machine and some flags are unconfirmed: both revisions measured here settle them
@@ -125,7 +127,10 @@ fi
 nights=$(find "$runs" -maxdepth 1 -name 'nightly-*.json' | wc -l)
 if [ "$nights" -ge 2 ]; then
   if "$run_bench" trend "$runs" --html "$dir/trend.html" >"$dir/trend.txt"; then
-    { printf '\n## Trend over %s nights\n\n```\n' "$nights"; tail -n 40 "$dir/trend.txt"; printf '```\n'; } | summary
+    # in a fence longer than any run of backticks in the trend (its case names come from the results)
+    trend=$(tail -n 40 "$dir/trend.txt")
+    fence=$(printf '%s\n' "$trend" | grep -o '`*' | awk '{ if (length > m) m = length } END { n = m < 3 ? 3 : m + 1; while (n--) printf "`" }')
+    printf '\n## Trend over %s nights\n\n%s\n%s\n%s\n' "$nights" "$fence" "$trend" "$fence" | summary
   fi
 fi
 exit "$status"

@@ -48,31 +48,47 @@ def pct(x):
     return "-" if x is None else "%+.1f%%" % (100 * x)
 
 
-def cell(text):
-    """Text for a table cell or a line: control characters (newlines, ESC) shown as escapes, | and < made inert,
-    ` (which would end a code span) replaced."""
-    text = "".join(ch if ch >= " " and ch != "\x7f" else "\\x%02x" % ord(ch) for ch in str(text))
-    return text.replace("|", "\\|").replace("<", "&lt;").replace("`", "'")
+MARKDOWN_CHARS = set("\\`*_[]()<>!|~:@#&.")  # emphasis, code, links and images, HTML and entities, tables, autolinks
+
+
+def visible(ch):
+    """A character, a control character (newline, ESC) shown as an escape."""
+    return "\\x%02x" % ord(ch) if ch < " " or ch == "\x7f" else ch
+
+
+def inert(text):
+    """Text from a commit or a result, inert in Markdown (no link, image, mention, issue reference or HTML): the
+    characters Markdown and GitHub's autolinks read backslash-escaped, @ and # followed by a zero-width space,
+    control characters shown as escapes; cut to 500 characters."""
+    return "".join("\\" + ch + ("\u200b" if ch in "@#" else "") if ch in MARKDOWN_CHARS else visible(ch) for ch in str(text)[:500])
+
+
+def code(text):
+    """A commit or a file name as a code span (nothing in it is live), delimited by more backticks than its
+    longest run of them."""
+    text = "".join(visible(ch) for ch in str(text)[:500])
+    ticks = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
+    return ticks + " " + text + " " + ticks
 
 
 def markdown(path):
     j = json.load(open(path))
     out = ["## Bisect: which commit", ""]
-    span = "`%s`..`%s`" % (j["good"]["commit"][:12], j["bad"]["commit"][:12])
+    span = "%s..%s" % (code(j["good"]["commit"][:12]), code(j["bad"]["commit"][:12]))
     if j["outcome"] == "nothing_to_bisect":
         out.append("Measured fresh at both ends (%s), none of the regressed cases is slower: nothing to bisect "
                    "(the regression did not reproduce on this machine)." % span)
     elif j["outcome"] == "found":
         fb = j["first_bad"]
-        out.append("First bad commit in %s: **`%s`** %s" % (span, fb["commit"], cell(fb["subject"])))
-        out += ["", "Files: " + ", ".join("`%s`" % cell(f) for f in fb["files"])]
+        out.append("First bad commit in %s: **%s** %s" % (span, code(fb["commit"]), inert(fb["subject"])))
+        out += ["", "Files: " + ", ".join(code(f) for f in fb["files"])]
     else:
         why = "the time budget ran out" if j["stopped_by_time_limit"] else "the revisions between could not be built or measured"
         out.append("The first bad commit in %s is one of these %d (%s):" % (span, len(j["range"]), why))
-        out += [""] + ["- `%s` %s" % (r["commit"], cell(r["subject"])) for r in j["range"]]
+        out += [""] + ["- %s %s" % (code(r["commit"]), inert(r["subject"])) for r in j["range"]]
     if j["cases"]:
         out += ["", "| case | good -> bad | good -> first bad |", "|---|---|---|"]
-        out += ["| %s | %s | %s |" % (cell(c["name"]), pct(c["change"]), pct(c["first_bad_change"])) for c in j["cases"]]
+        out += ["| %s | %s | %s |" % (inert(c["name"]), pct(c["change"]), pct(c["first_bad_change"])) for c in j["cases"]]
     print("\n".join(out) + "\n")
 
 

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
-# Pull-request benchmarks, as .github/workflows/pr-benchmark.yml runs them (and as a person can, in a checkout of
-# the pull request's head with its base branch fetched):
+# Pull-request benchmarks, as the two workflows run them (.github/workflows/pr-benchmark.yml measures, without a
+# token; pr-benchmark-report.yml posts, with one, running the default branch's code only):
 #   ci/pr_bench.sh measure BASE OUT_DIR
 #       the merge base of BASE (a branch, e.g. origin/main, or a commit) and HEAD, and HEAD, each built in a worktree
 #       apart and measured in fresh processes alternating with the other's (run_bench bisect --ends), compared
-#       (compare --md --verdict: OUT_DIR/compare.md, verdict.json; the base's run as the baseline), and the pull
-#       request's comment written (OUT_DIR/comment.md, ci/pr_comment.py); the comparison also into the job summary.
+#       (compare --md --verdict: OUT_DIR/compare.md, verdict.json; the base's run as the baseline); OUT_DIR/pr.json
+#       records what was measured (pr: PR_NUMBER, event: PR_EVENT, head, base, status, processes), OUT_DIR/log-tail.txt
+#       the end of the build log when a side could not be measured; the comment (ci/pr_comment.py) into
+#       OUT_DIR/comment.md and the job summary. Runs in a checkout of the pull request's head; needs no token.
 #       Exit status: the comparison's (0 no regression, 1 a regression or a failed case, 2 it could not be made).
-#   ci/pr_bench.sh post OUT_DIR STATUS
-#       posts OUT_DIR/comment.md as the pull request's one benchmark comment (the one holding its hidden marker is
-#       updated in place; else a new one) and sets the head commit's status check `cudabench` by STATUS
-#       (0 success, 1 failure, else error). GitHub CLI (gh) with GH_TOKEN, GITHUB_REPOSITORY, PR_NUMBER, HEAD_SHA;
-#       RUN_URL links the run. COMMENT_AUTHOR: the login whose comment is updated (default github-actions[bot]).
-#   ci/pr_bench.sh pending
-#       sets the status check `cudabench` of HEAD_SHA to pending while the benchmarks run.
+#   ci/pr_bench.sh report RUN_ID DIR
+#       the artifact `pr-benchmark` of the measuring run RUN_ID downloaded into DIR (a new directory) as untrusted
+#       data and checked (its size; pr.json: a pull request number, 40-hex commits, an event and a status from fixed
+#       sets; the head against the run's event, RUN_EVENT and RUN_HEAD_SHA, and against the pull request's commits;
+#       the verdict file against the status). A `synchronize` record removes the label `benchmark` (a new push needs a
+#       new approval); a measurement's comment is made anew by this checkout's ci/pr_comment.py, posted as the pull
+#       request's one benchmark comment (the one of COMMENT_AUTHOR, default github-actions[bot], holding the hidden
+#       marker is updated in place; else a new one), and the status check `cudabench` of the measured head set.
+#       GitHub CLI (gh) and jq, with GH_TOKEN and GITHUB_REPOSITORY; RUN_URL links the run.
 # RUN_BENCH names the runner (default this checkout's run_bench); CUDABENCH_FILTER the cases (default every case of
 # the preset), CUDABENCH_PRESET the preset (default quick), CUDABENCH_PR_PROCESSES the processes per side (default 5),
 # CUDABENCH_BISECT_ARGS a project's own --build=CMD --binary=PATH, CUDABENCH_COMPARE_ARGS options of compare.
@@ -26,12 +30,15 @@ marker='<!-- cudabench-pr-benchmark -->'
 
 measure() {
   [ $# = 2 ] || die "usage: ci/pr_bench.sh measure BASE OUT_DIR"
-  local base head out=$2 processes=${CUDABENCH_PR_PROCESSES:-5} status
+  local base head out=$2 processes=${CUDABENCH_PR_PROCESSES:-5} status pr=${PR_NUMBER:-0} event=${PR_EVENT:-local}
   [[ "$processes" =~ ^[1-9][0-9]?$ ]] || die "CUDABENCH_PR_PROCESSES=$processes is not a count of processes (1 to 99)"
-  head=$(git rev-parse --verify -q HEAD^{commit}) || die "not in a git checkout"
+  [[ "$pr" =~ ^(0|[1-9][0-9]{0,8})$ ]] || die "PR_NUMBER=$pr is not a pull request number"
+  [[ "$event" =~ ^(labeled|comment|local)$ ]] || die "PR_EVENT=$event is not labeled, comment or local"
+  head=$(git rev-parse --verify -q "HEAD^{commit}") || die "not in a git checkout"
   base=$(git merge-base "$1" HEAD) || die "no merge base of $1 and HEAD (is the base branch fetched? fetch-depth: 0)"
   [ "$base" != "$head" ] || die "HEAD $head is the merge base itself: nothing to compare"
   mkdir -p "$out" || die "cannot make $out"
+  out=$(cd "$out" && pwd)
   echo "pr: merge base ${base:0:12} against head ${head:0:12}, $processes processes each" >&2
   # shellcheck disable=SC2086  # CUDABENCH_BISECT_ARGS is a list of options
   "${RUN_BENCH:-$root/run_bench}" bisect --good="$base" --bad="$head" --filter="${CUDABENCH_FILTER:-.}" --ends="$out" \
@@ -39,62 +46,139 @@ measure() {
   status=$?
   if [ "$status" != 0 ] || [ ! -s "$out/good.json" ] || [ ! -s "$out/bad.json" ]; then
     echo "ci/pr_bench.sh: the two sides could not be measured: $(tail -n 1 "$out/bisect.log")" >&2
-    printf '%s\n:x: **Benchmarks: not measured**\n\nThe merge base `%s` and the head `%s` could not both be built and measured:\n\n```\n%s\n```\n' \
-      "$marker" "${base:0:12}" "${head:0:12}" "$(tail -n 5 "$out/bisect.log" | cut -c1-300)" >"$out/comment.md"
-    summary <"$out/comment.md"
-    return 2
+    status=2
+  else
+    # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS is a list of options
+    "${RUN_BENCH:-$root/run_bench}" compare "$out/good.json" "$out/bad.json" ${CUDABENCH_COMPARE_ARGS:-} --md "$out/compare.md" \
+        --verdict "$out/verdict.json" --html "$out/compare.html" >"$out/compare.txt"
+    status=$?
+    [ -f "$out/verdict.json" ] || status=2
   fi
-  # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS is a list of options
-  "${RUN_BENCH:-$root/run_bench}" compare "$out/good.json" "$out/bad.json" ${CUDABENCH_COMPARE_ARGS:-} --md "$out/compare.md" \
-      --verdict "$out/verdict.json" --html "$out/compare.html" >"$out/compare.txt"
-  status=$?
-  [ -f "$out/compare.md" ] || return 2
-  python3 "$here/pr_comment.py" "$out/compare.md" --verdict="$out/verdict.json" --base="$base" --head="$head" \
-      --processes="$processes" ${RUN_URL:+--run-url="$RUN_URL"} >"$out/comment.md" || return 2
+  # The end of the log, its paths relative to the checkout and to OUT_DIR (literal prefixes, not patterns).
+  local line top
+  top=$(git rev-parse --show-toplevel)
+  tail -n 5 "$out/bisect.log" | while IFS= read -r line; do line=${line//"$top/"/}; printf '%s\n' "${line//"$out/"/}"; done >"$out/log-tail.txt"
+  jq -n --argjson pr "$pr" --arg event "$event" --arg head "$head" --arg base "$base" --argjson status "$status" \
+     --argjson processes "$processes" '{pr: $pr, event: $event, head: $head, base: $base, status: $status, processes: $processes}' \
+     >"$out/pr.json" || die "cannot write $out/pr.json"
+  comment "$out" "$base" "$head" "$status" "$processes" >"$out/comment.md" || return 2
   summary <"$out/comment.md"
   return "$status"
 }
 
-need_gh() {
-  command -v gh >/dev/null 2>&1 || die "the GitHub CLI (gh) is not installed on this runner (apt-get install gh)"
-  local v
-  for v in GITHUB_REPOSITORY HEAD_SHA "$@"; do [ -n "${!v:-}" ] || die "$v is not set"; done
-  [[ "$HEAD_SHA" =~ ^[0-9a-f]{40}$ ]] || die "HEAD_SHA=$HEAD_SHA is not a commit hash"
+# comment DIR BASE HEAD STATUS PROCESSES: the comment's body, by this checkout's ci/pr_comment.py, from DIR's verdict
+# file (status 0 or 1) or the end of its log (else).
+comment() {
+  if [ "$4" = 0 ] || [ "$4" = 1 ]; then
+    python3 "$here/pr_comment.py" --verdict="$1/verdict.json" --base="$2" --head="$3" --processes="$5" ${RUN_URL:+--run-url="$RUN_URL"}
+  else
+    python3 "$here/pr_comment.py" --log="$1/log-tail.txt" --base="$2" --head="$3" ${RUN_URL:+--run-url="$RUN_URL"}
+  fi
 }
 
-set_status() {  # set_status STATE DESCRIPTION
-  gh api -X POST "repos/$GITHUB_REPOSITORY/statuses/$HEAD_SHA" -f state="$1" -f context=cudabench -f description="$2" \
+need_gh() {
+  command -v gh >/dev/null 2>&1 || die "the GitHub CLI (gh) is not installed on this runner (apt-get install gh)"
+  command -v jq >/dev/null 2>&1 || die "jq is not installed on this runner"
+  [[ "${GITHUB_REPOSITORY:-}" =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ ]] || die "GITHUB_REPOSITORY=${GITHUB_REPOSITORY:-} is not owner/name"
+}
+
+# small FILE LIMIT: FILE is a regular file (no link) of at most LIMIT bytes.
+small() { [ -f "$1" ] && [ ! -L "$1" ] && [ "$(stat -c %s "$1")" -le "$2" ]; }
+
+# fetch RUN_ID DIR: the run's artifact pr-benchmark, refused above 256 MiB, downloaded into the new directory DIR.
+fetch() {
+  local size
+  size=$(gh api "repos/$GITHUB_REPOSITORY/actions/runs/$1/artifacts" | jq -r '[.artifacts[] | select(.name == "pr-benchmark")][0].size_in_bytes // "none"') \
+    || die "cannot list the artifacts of run $1"
+  [ "$size" != none ] || { echo "pr: run $1 left no artifact pr-benchmark: nothing to report"; exit 0; }
+  { [[ "$size" =~ ^[0-9]+$ ]] && [ "$size" -le $((256 << 20)) ]; } || die "the artifact pr-benchmark of run $1 is $size bytes (at most 256 MiB)"
+  mkdir "$2" || die "$2: cannot make it (it must be new)"
+  gh run download "$1" --repo "$GITHUB_REPOSITORY" --name pr-benchmark --dir "$2" >/dev/null || die "cannot download the artifact of run $1"
+}
+
+# record DIR: pr.json checked, its fields as the words "PR EVENT HEAD BASE STATUS PROCESSES".
+record() {
+  small "$1/pr.json" 4096 || die "the artifact's pr.json is missing, not a regular file, or over 4 KiB"
+  jq -er '
+    def count(lo; hi): type == "number" and . == floor and . >= lo and . <= hi;
+    def sha: type == "string" and test("^[0-9a-f]{40}$");
+    if type == "object" and (.pr | count(1; 999999999)) and (.event | IN("labeled", "comment", "synchronize")) and (.head | sha)
+       and (.event == "synchronize" or ((.base | sha) and (.status | IN(0, 1, 2)) and (.processes | count(1; 99))))
+    then [.pr, .event, .head, .base // "-", .status // "-", .processes // "-"] | map(tostring) | join(" ")
+    else error("pr.json is not a record of the measuring job (pr, event, head, base, status, processes)") end' "$1/pr.json" 2>/dev/null \
+    || die "the artifact's pr.json is not a record of the measuring job (pr, event, head, base, status, processes)"
+}
+
+# approved PR EVENT HEAD: HEAD is the commit the run's event names (a label on that head) or, for a comment, a
+# commit of pull request PR (the one the comment named; the measuring job checked it).
+approved() {
+  case "$2:${RUN_EVENT:-}" in
+    labeled:pull_request|synchronize:pull_request)
+      [ "$3" = "${RUN_HEAD_SHA:-}" ] || die "the artifact's head $3 is not the head of the run's event (${RUN_HEAD_SHA:-none})" ;;
+    comment:issue_comment) ;;
+    *) die "the artifact's event $2 does not match the run's event ${RUN_EVENT:-(RUN_EVENT not set)}" ;;
+  esac
+  gh api --paginate "repos/$GITHUB_REPOSITORY/pulls/$1/commits" | jq -r '.[].sha' | grep -qxF "$3" \
+    || die "$3 is not a commit of pull request $1"
+}
+
+set_status() {  # set_status HEAD STATE DESCRIPTION
+  gh api -X POST "repos/$GITHUB_REPOSITORY/statuses/$1" -f state="$2" -f context=cudabench -f description="$3" \
     ${RUN_URL:+-f target_url="$RUN_URL"} >/dev/null
 }
 
+# post PR FILE: FILE as the pull request's one benchmark comment.
 post() {
-  [ $# = 2 ] || die "usage: ci/pr_bench.sh post OUT_DIR STATUS"
-  local out=$1 status=$2 id state description
-  need_gh PR_NUMBER
-  [[ "$PR_NUMBER" =~ ^[1-9][0-9]*$ ]] || die "PR_NUMBER=$PR_NUMBER is not a pull request number"
-  [ -s "$out/comment.md" ] || die "$out/comment.md: no comment to post"
-  head -n 1 "$out/comment.md" | grep -qxF "$marker" || die "$out/comment.md does not start with the marker $marker"
-  id=$(gh api --paginate "repos/$GITHUB_REPOSITORY/issues/$PR_NUMBER/comments" \
-         --jq ".[] | select(.user.login == \"${COMMENT_AUTHOR:-github-actions[bot]}\" and (.body | startswith(\"$marker\"))) | .id" | head -n 1)
+  local id
+  id=$(gh api --paginate "repos/$GITHUB_REPOSITORY/issues/$1/comments" \
+         | jq -r --arg author "${COMMENT_AUTHOR:-github-actions[bot]}" --arg marker "$marker" \
+             '.[] | select(.user.login == $author and (.body | startswith($marker))) | .id' | head -n 1)
+  [[ "$id" =~ ^[0-9]*$ ]] || die "the comments of pull request $1 could not be read"
   if [ -n "$id" ]; then
-    gh api -X PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F body=@"$out/comment.md" >/dev/null || exit 1
+    gh api -X PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F body=@"$2" >/dev/null || exit 1
     echo "pr: comment $id updated"
   else
-    gh api -X POST "repos/$GITHUB_REPOSITORY/issues/$PR_NUMBER/comments" -F body=@"$out/comment.md" >/dev/null || exit 1
+    gh api -X POST "repos/$GITHUB_REPOSITORY/issues/$1/comments" -F body=@"$2" >/dev/null || exit 1
     echo "pr: comment posted"
   fi
+}
+
+report() {
+  [ $# = 2 ] || die "usage: ci/pr_bench.sh report RUN_ID DIR"
+  [[ "$1" =~ ^[1-9][0-9]{0,19}$ ]] || die "RUN_ID=$1 is not a run id"
+  need_gh
+  fetch "$1" "$2"
+  local rec pr event head base status processes state description
+  rec=$(record "$2") || exit 2
+  read -r pr event head base status processes <<<"$rec"
+  approved "$pr" "$event" "$head"
+  if [ "$event" = synchronize ]; then  # a push: the approval was of another commit
+    gh api -X DELETE "repos/$GITHUB_REPOSITORY/issues/$pr/labels/benchmark" >/dev/null 2>&1 \
+      && echo "pr: label benchmark removed from pull request $pr (a new push needs a new approval)" \
+      || echo "pr: pull request $pr is not labelled benchmark"
+    return 0
+  fi
+  if [ "$status" != 2 ]; then  # the verdict file must be one, and say what the status says
+    local failing=false
+    [ "$status" = 1 ] && failing=true
+    { small "$2/verdict.json" $((64 << 20)) && [ "$(jq -r '.failing' "$2/verdict.json" 2>/dev/null)" = "$failing" ]; } \
+      || die "the artifact's verdict.json is missing, over 64 MiB, or does not say what its status $status says"
+  else
+    small "$2/log-tail.txt" $((64 << 10)) || : >"$2/log-tail.txt"
+  fi
+  comment "$2" "$base" "$head" "$status" "$processes" >"$2/comment.txt" || die "the comment could not be made from the artifact"
+  post "$pr" "$2/comment.txt"
   case $status in
     0) state=success description="no regression" ;;
     1) state=failure description="a regression (see the pull request's benchmark comment)" ;;
     *) state=error description="the benchmarks could not be compared" ;;
   esac
-  set_status "$state" "$description" || exit 1
-  echo "pr: status cudabench of ${HEAD_SHA:0:12}: $state"
+  set_status "$head" "$state" "$description" || exit 1
+  echo "pr: status cudabench of ${head:0:12} (pull request $pr): $state"
 }
 
 case "${1:-}" in
   measure) shift; measure "$@" ;;
-  post) shift; post "$@" ;;
-  pending) need_gh; set_status pending "measuring the merge base and the head" || exit 1 ;;
-  *) die "usage: ci/pr_bench.sh measure BASE OUT_DIR | post OUT_DIR STATUS | pending" ;;
+  report) shift; report "$@" ;;
+  *) die "usage: ci/pr_bench.sh measure BASE OUT_DIR | report RUN_ID DIR" ;;
 esac

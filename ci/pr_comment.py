@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
-"""The body of a pull request's benchmark comment, from the Markdown of `compare --md` (the merge base as the
-baseline, the head as the current run) and its verdict file: a hidden marker by which the comment is found and
-updated in place on the next push, a headline with the verdict, what was measured, and the comparison.
-Usage: ci/pr_comment.py COMPARE.md [--verdict=VERDICT.json] [--base=SHA] [--head=SHA] [--processes=N] [--run-url=URL]
-Prints the body on standard output (at most 60000 characters: the table of all cases is dropped first, then the
-rest cut, saying so). Exit status: 0 written, 2 an input that cannot be read (one line)."""
+"""The body of a pull request's benchmark comment: a hidden marker by which the comment is found and updated in
+place, a headline with the verdict, what was measured, and the comparison, made from the verdict file of
+`compare --verdict` (the merge base as the baseline, the head as the current run) alone; or, when the two sides
+could not be measured, the end of the build log.
+Usage: ci/pr_comment.py (--verdict=VERDICT.json | --log=LOG) [--base=SHA] [--head=SHA] [--processes=N] [--run-url=URL]
+Every text the inputs hold (case names, notes, log lines) is shown inert: case names and notes as code spans, the
+log in a fence longer than any run of backticks in it, control characters as escapes, so nothing in a result or a
+log becomes a link, an image, a mention or HTML. Paths in the log are shown repository-relative. Prints the body on
+standard output, under GitHub's limit in UTF-16 code units (the table of all cases is dropped first, then rows cut,
+saying so). Exit status: 0 written, 2 an input that cannot be read (one line)."""
 import json
 import re
 import sys
 
 MARKER = "<!-- cudabench-pr-benchmark -->"
-LIMIT = 60000  # GitHub refuses a comment over 65536 characters
+LIMIT = 65000  # GitHub refuses a comment over 65,536 UTF-16 code units
+VERDICTS = ("regression", "improvement", "unchanged", "inconclusive", "not gated", "machine differs", "new", "missing",
+            "failed", "skipped")
+LOG_LINES, LOG_WIDTH, NAME_WIDTH = 5, 300, 200
 
 
 def fail(message):
@@ -18,95 +25,176 @@ def fail(message):
     sys.exit(2)
 
 
+def units(text):
+    """The length GitHub counts: UTF-16 code units (a character outside the BMP, as most emoji are, counts 2)."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def visible(text, width):
+    """Control characters (newlines, ESC, ...) as escapes, the marker (ours alone) named, the text cut to width
+    characters."""
+    text = "".join(ch if ch >= " " and ch != "\x7f" else "\\x%02x" % ord(ch) for ch in str(text)).replace(MARKER, "(marker)")
+    return text if len(text) <= width else text[:width - 1] + "\u2026"
+
+
+def code(text, in_table=False, width=NAME_WIDTH):
+    """Text as an inert code span: delimited by more backticks than its longest run of them; | escaped in a table."""
+    text = visible(text, width)
+    if in_table:
+        text = text.replace("|", "\\|")
+    ticks = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text[:1] in ("`", " ") or text[-1:] in ("`", " ") or not text else ""
+    return ticks + pad + text + pad + ticks
+
+
+def fenced(lines):
+    """Lines inside a fence longer than any run of backticks in them: nothing in them can close it."""
+    text = "\n".join(lines)
+    fence = "`" * max(3, max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
+    return [fence, text, fence]
+
+
 def short(sha):
     return sha[:12] if re.fullmatch(r"[0-9a-f]{7,64}", sha or "") else None
 
 
-def headline(verdict, counts):
-    """The verdict in a few words, from the verdict file where there is one, else the comparison's counts line."""
-    regressions = failed = None
-    if verdict is not None:
-        cases = verdict.get("cases") or []
-        regressions = sum(1 for c in cases if isinstance(c, dict) and c.get("verdict") == "regression")
-        failed = sum(1 for c in cases if isinstance(c, dict) and c.get("verdict") == "failed")
-        failing = verdict.get("failing") is True
-    else:
-        m = re.search(r"(\d+) regression\(s\)", counts or "")
-        f = re.search(r"(\d+) failed", counts or "")
-        regressions, failed = (int(m.group(1)) if m else 0), (int(f.group(1)) if f else 0)
-        failing = bool(regressions or failed)
+def duration(seconds):
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds != seconds:
+        return "-"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
+        if abs(seconds) >= scale:
+            return "%.2f %s" % (seconds / scale, unit)
+    return "%.2f ns" % (seconds * 1e9)
+
+
+def pct(x):
+    return "%+.1f%%" % (100 * x) if isinstance(x, (int, float)) and not isinstance(x, bool) and x == x else "-"
+
+
+def row(case):
+    verdict = case.get("verdict") if case.get("verdict") in VERDICTS else "?"
+    return "| %s | %s | %s | %s | %s |" % (code(case.get("name", "?"), in_table=True), duration(case.get("baseline_median_s")),
+                                         duration(case.get("current_median_s")), pct(case.get("change")), verdict)
+
+
+def failing_case(case):
+    return case.get("verdict") == "regression" or case.get("lost") is True
+
+
+def headline(cases, failing):
     if not failing:
         return ":white_check_mark: **Benchmarks: no regression**"
-    parts = []
-    if regressions:
-        parts.append("%d regression%s" % (regressions, "" if regressions == 1 else "s"))
-    if failed:
-        parts.append("%d failed case%s" % (failed, "" if failed == 1 else "s"))
+    regressions = sum(1 for c in cases if c.get("verdict") == "regression")
+    lost = sum(1 for c in cases if c.get("lost") is True)
+    parts = ["%d regression%s" % (regressions, "" if regressions == 1 else "s")] if regressions else []
+    parts += ["%d lost case%s" % (lost, "" if lost == 1 else "s")] if lost else []
     return ":x: **Benchmarks: %s**" % (", ".join(parts) or "the comparison failed")
 
 
-def body(md, verdict, base, head, processes, run_url):
-    md = md.replace(MARKER, "")  # the marker is ours alone
-    counts = re.search(r"^\*\*(.*)\*\*$", md, flags=re.M)
-    # The comparison's own heading gives way to the headline; its sections stay.
-    md = re.sub(r"^## Benchmark comparison\s*\n", "", md, count=1)
-    what = "The merge base%s (baseline) against the head%s (current)" % (" `%s`" % base if base else "", " `%s`" % head if head else "")
-    if processes:
-        what += ", each built and measured in %s fresh processes alternating with the other's" % processes
-    what += "."
-    out = [MARKER, headline(verdict, counts.group(1) if counts else ""), "", what, "", md.strip(), ""]
-    tail = ["---", "<sub>Updated on each push while the pull request is labelled `benchmark`, or on a `/benchmark` comment"
-            + ("; [the run](%s) has the reports" % run_url if run_url else "") + ".</sub>", ""]
-    text = "\n".join(out + tail)
-    if len(text) > LIMIT:  # the table of every case first
-        md = re.sub(r"<details><summary>All .*?</details>\s*", "", md, flags=re.S)
-        out[5] = md.strip() + "\n\n(the table of every case is left out: too long for a comment; the run's report has it)"
-        text = "\n".join(out + tail)
-    if len(text) > LIMIT:
-        keep = LIMIT - len("\n".join(tail)) - 200
-        text = "\n".join(out)[:keep].rsplit("\n", 1)[0] + "\n\n(cut here: too long for a comment; the run's report has the rest)\n\n" + "\n".join(tail)
-    return text
+def comparison(verdict):
+    """The headline and the comparison's sections (each a list of lines) from a verdict file."""
+    cases = [c for c in verdict["cases"] if isinstance(c, dict)]
+    counts = {}
+    for c in cases:
+        v = c.get("verdict") if c.get("verdict") in VERDICTS else "?"
+        counts[v] = counts.get(v, 0) + 1
+    header = ["| case | merge base | head | change | verdict |", "|---|---|---|---|---|"]
+    summary = ["**%d case%s: %s**" % (len(cases), "" if len(cases) == 1 else "s", ", ".join("%d %s" % (n, v) for v, n in sorted(counts.items())))]
+    notes = [s for s in verdict.get("notes") or [] if isinstance(s, str)][:20]
+    if notes:
+        summary += [""] + ["- " + code(n, width=LOG_WIDTH) for n in notes]
+    worst = [c for c in cases if failing_case(c)]
+    sections = [summary]
+    if worst:
+        sections.append(["### Regressions", ""] + header + [row(c) for c in worst])
+    sections.append(["<details><summary>All %d cases</summary>" % len(cases), ""] + header + [row(c) for c in cases] + ["", "</details>"])
+    return headline(cases, verdict["failing"] is True), sections
+
+
+def log_section(path):
+    """The end of the build log, paths repository-relative (the bisect worktree's prefix dropped), fenced."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            f.seek(max(0, f.tell() - (64 << 10)))
+            text = f.read().decode("utf-8", "replace")
+    except OSError as e:
+        fail("%s: cannot be read (%s)" % (path, e.strerror))
+    lines = text.splitlines()[-LOG_LINES:]
+    lines = [re.sub(r"(?:/[^/\s'\"`]+)*/\.git/cudabench-bisect/[^/\s'\"`]+/", "", l) for l in lines]
+    lines = [re.sub(r"(?<![\w.~-])/tmp/(?:[^/\s'\"`]+/)*", "", l) for l in lines]
+    return [visible(l, LOG_WIDTH) for l in lines] or ["(the log is empty)"]
+
+
+def fit(top, sections, tail):
+    """The body, under LIMIT UTF-16 units: the table of every case dropped first, then rows cut from the longest
+    section's end, saying so."""
+    def joined(secs, note=None):
+        return "\n".join(top + [l for s in secs for l in s + [""]] + ([note, ""] if note else []) + tail)
+    text = joined(sections)
+    if units(text) <= LIMIT:
+        return text
+    note = None
+    if sections[-1][0].startswith("<details>"):
+        sections, note = sections[:-1], "(the table of every case is left out: too long for a comment; the run's report has it)"
+        text = joined(sections, note)
+        if units(text) <= LIMIT:
+            return text
+    note = "(cut here: too long for a comment; the run's report has the rest)"
+    cut = [list(s) for s in sections]
+    total = units(joined(cut, note))
+    while total > LIMIT and any(cut):
+        longest = max(cut, key=len)
+        total -= units(longest.pop()) + 1
+    return joined(cut, note)
 
 
 def main(argv):
-    opts, files = {}, []
+    opts = {}
     for a in argv:
-        m = re.fullmatch(r"--(verdict|base|head|processes|run-url)=(.*)", a)
-        if m:
-            opts[m.group(1)] = m.group(2)
-        elif a.startswith("-"):
-            fail("unknown option '%s'" % a)
-        else:
-            files.append(a)
-    if len(files) != 1:
-        fail("usage: ci/pr_comment.py COMPARE.md [--verdict=VERDICT.json] [--base=SHA] [--head=SHA] [--processes=N] [--run-url=URL]")
-    try:
-        with open(files[0], encoding="utf-8") as f:
-            md = f.read(4 << 20)
-    except (OSError, UnicodeDecodeError) as e:
-        fail("%s: cannot be read (%s)" % (files[0], e))
-    if "## Benchmark comparison" not in md:
-        fail("%s: not the Markdown of compare --md (no '## Benchmark comparison')" % files[0])
-    verdict = None
-    if opts.get("verdict"):
-        try:
-            with open(opts["verdict"], encoding="utf-8") as f:
-                verdict = json.loads(f.read(64 << 20))
-        except (OSError, ValueError) as e:
-            fail("%s: not a verdict file (%s)" % (opts["verdict"], e))
-        if not isinstance(verdict, dict) or not isinstance(verdict.get("cases"), list) or not isinstance(verdict.get("failing"), bool):
-            fail("%s: not a verdict file (no 'cases' list and 'failing' flag, as compare --verdict writes)" % opts["verdict"])
+        m = re.fullmatch(r"--(verdict|log|base|head|processes|run-url)=(.*)", a)
+        if not m:
+            fail("unknown argument '%s' (usage: ci/pr_comment.py (--verdict=VERDICT.json | --log=LOG) [--base=SHA] [--head=SHA] "
+                 "[--processes=N] [--run-url=URL])" % a)
+        opts[m.group(1)] = m.group(2)
+    if ("verdict" in opts) == ("log" in opts):
+        fail("give one of --verdict=VERDICT.json (a comparison) and --log=LOG (the sides could not be measured)")
     processes = opts.get("processes")
     if processes is not None and not re.fullmatch(r"[1-9][0-9]{0,2}", processes):
         fail("--processes=%s is not a count" % processes)
     run_url = opts.get("run-url") or ""
-    if run_url and not re.fullmatch(r"https://[^\s()<>\[\]]+", run_url):
+    if run_url and not re.fullmatch(r"https://[A-Za-z0-9._~:/?#@!$&'*+,;=%-]+", run_url):
         fail("--run-url=%s is not an https address" % run_url)
     for end in ("base", "head"):
         if opts.get(end) and not short(opts[end]):
             fail("--%s=%s is not a commit hash" % (end, opts[end]))
-    sys.stdout.write(body(md, verdict, short(opts.get("base", "")), short(opts.get("head", "")), processes, run_url))
+    base, head = short(opts.get("base", "")), short(opts.get("head", ""))
+    if "log" in opts:
+        top = [MARKER, ":x: **Benchmarks: not measured**", "",
+               "The merge base `%s` and the head `%s` could not both be built and measured; the end of the log:" % (base or "?", head or "?")]
+        sections = [fenced(log_section(opts["log"]))]
+    else:
+        verdict = read_verdict(opts["verdict"])
+        title, sections = comparison(verdict)
+        what = "The merge base%s (baseline) against the head%s (current)" % (" `%s`" % base if base else "", " `%s`" % head if head else "")
+        if processes:
+            what += ", each built and measured in %s fresh processes alternating with the other's" % processes
+        top = [MARKER, title, "", what + "."]
+    tail = ["---", "<sub>Measured at the commit a maintainer approved: label the pull request `benchmark`, or comment "
+            "`/benchmark SHA`, again after each push" + ("; [the run](%s) has the reports" % run_url if run_url else "") + ".</sub>", ""]
+    sys.stdout.write(fit(top + [""], sections, tail))
     return 0
+
+
+def read_verdict(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            verdict = json.loads(f.read(64 << 20))
+    except (OSError, ValueError) as e:
+        fail("%s: not a verdict file (%s)" % (path, e))
+    if not isinstance(verdict, dict) or not isinstance(verdict.get("cases"), list) or not isinstance(verdict.get("failing"), bool):
+        fail("%s: not a verdict file (no 'cases' list and 'failing' flag, as compare --verdict writes)" % path)
+    return verdict
 
 
 if __name__ == "__main__":

@@ -5,12 +5,50 @@
 # actionlint; its job's steps, run here by the installed ci/run_locally.py, build the project and make a job
 # summary and a verdict: no baseline (failed, saying how to store one), a baseline stored by the installed
 # ci/baseline.sh (passed), a baseline twice as fast (a regression: failed, bisected with the project's revisions
-# built by the action's build script, and passed with fail-on: never); each run filed in the history branch.
+# built by the action's build script, and passed with fail-on: never); each run filed in the history branch. First,
+# with a stand-in runner: a RUNNER_TEMP and a gates file holding a space and glob characters reach compare as one
+# argument, and step outputs are delimited blocks that a value holding a newline cannot end.
 # Usage: tests/action_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 source "$src/tests/cli_lib.sh"
 prefix="$tmp/prefix" repo="$tmp/adopter"
+
+# The stand-in runner: the run is a copy of a fixture (its baseline stored), compare and report record their arguments.
+spaced="$tmp/runner temp [x]*"
+mkdir -p "$spaced" "$tmp/baselines"
+cp "$src/tests/fixtures/synthetic_base.json" "$(mkdir -p "$(dirname "$(python3 "$src/ci/baseline_path.py" "$src/tests/fixtures/synthetic_base.json" "$tmp/baselines")")" \
+  && python3 "$src/ci/baseline_path.py" "$src/tests/fixtures/synthetic_base.json" "$tmp/baselines")"
+printf '{"schema_version": 1}\n' >"$spaced/my gates [1].json" && touch "$spaced/my gates 1.json"
+cat >"$tmp/standin" <<'SH'
+#!/bin/bash
+case $1 in
+  compare|report) printf '%s\n' "$@" >"$STANDIN_LOG.$1" ;;
+  *) while [ $# -gt 0 ]; do [ "$1" = --json ] && cp "$FIXTURE" "$2"; shift; done ;;
+esac
+exit 0
+SH
+chmod +x "$tmp/standin"
+standin_run() {
+  (cd "$tmp" && run env RUN_BENCH="$tmp/standin" STANDIN_LOG="$tmp/standin" FIXTURE="$src/tests/fixtures/synthetic_base.json" RUNNER_TEMP="$spaced" \
+     GITHUB_OUTPUT="$spaced/output" INPUT_BASELINE_DIR="$tmp/baselines" INPUT_BISECT_BUDGET=0 "$@" bash "$src/ci/action.sh" run)
+}
+: >"$spaced/output"
+s=$(standin_run INPUT_GATES="$spaced/my gates [1].json")
+check "action.sh run: a gates file and RUNNER_TEMP holding a space and a glob reach compare as one argument" 0 "$s" \
+  'grep -qxF -- "--gates=$spaced/my gates [1].json" "$tmp/standin.compare"' \
+  'python3 -c "import sys; sys.path.insert(0, sys.argv[1]); import run_locally as r; o = r.read_key_values(sys.argv[2]); assert o[\"status\"] == \"0\" and o[\"results-dir\"] == sys.argv[3] + \"/cudabench-results\", o" "$src/ci" "$spaced/output" "$spaced"' \
+  || { cat "$tmp/err"; cat "$spaced/output"; }
+s=$(standin_run INPUT_GATES=none); check "action.sh run: gates none" 0 "$s" 'grep -qxF -- "--gates=none" "$tmp/standin.compare"'
+printf '#!/bin/sh\n' >"$spaced/bench
+status=0" && chmod +x "$spaced/bench
+status=0"
+: >"$spaced/output"
+s=$(cd "$tmp" && GITHUB_OUTPUT="$spaced/output" INPUT_BINARY="$spaced/bench
+status=0" run bash "$src/ci/action.sh" setup)
+check "action.sh setup: an output holding a newline and NAME=VALUE stays one delimited output" 0 "$s" \
+  'python3 -c "import sys; sys.path.insert(0, sys.argv[1]); import run_locally as r; o = r.read_key_values(sys.argv[2]); assert o == {\"run-bench\": sys.argv[3] + \"/bench\nstatus=0\"}, o" "$src/ci" "$spaced/output" "$spaced"' \
+  'head -n 1 "$spaced/output" | grep -qE "^run-bench<<cudabench_[0-9a-f]{32}$"' || cat "$spaced/output"
 cmake --install "$build" --prefix "$prefix" >"$tmp/log" 2>&1 || { tail -n 20 "$tmp/log"; echo "FAIL: cmake --install"; exit 1; }
 share="$prefix/share/cudabench"
 missing=""
@@ -161,11 +199,11 @@ check "a baseline (stored by the installed ci/baseline.sh): the job passes, the 
   'py "assert j[\"failing\"] is False and j[\"cases\"][0][\"verdict\"] == \"improvement\", j" "$(ls "$tmp/second/artifacts/cudabench-results/"verdict-*.json)"' \
   || { tail -n 30 "$tmp/out"; cat "$tmp/second/summary.md"; }
 store_baseline 0.5
-s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/third" --var=BISECT_BUDGET=600)
-check "a baseline twice as fast: a regression fails the job, its summary lists it and the bisect (the project's revisions built by the action's script)" 1 "$s" \
-  'grep -q "^### Regressions" "$tmp/third/summary.md"' 'grep -q "benchmark status 1" "$tmp/out"' 'grep -q "failing the job: a regression" "$tmp/out" "$tmp/err"' \
-  'grep -q "^## Bisect: which commit" "$tmp/third/summary.md"' \
-  'py "assert j[\"failing\"] is True, j" "$(ls "$tmp/third/artifacts/cudabench-results/"verdict-*.json)"' || { tail -n 30 "$tmp/out"; cat "$tmp/err"; }
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/third run" --var=BISECT_BUDGET=600)
+check "a baseline twice as fast (RUNNER_TEMP holding a space): a regression fails the job, its summary lists it and the bisect (the project's revisions built by the action's script)" 1 "$s" \
+  'grep -q "^### Regressions" "$tmp/third run/summary.md"' 'grep -q "benchmark status 1" "$tmp/out"' 'grep -q "failing the job: a regression" "$tmp/out" "$tmp/err"' \
+  'grep -q "^## Bisect: which commit" "$tmp/third run/summary.md"' \
+  'py "assert j[\"failing\"] is True, j" "$(ls "$tmp/third run/artifacts/cudabench-results/"verdict-*.json)"' || { tail -n 30 "$tmp/out"; cat "$tmp/err"; }
 s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/fourth" --var=BENCH_FAIL_ON=never)
 check "fail-on: never: the same regression passes the job" 0 "$s" 'grep -q "benchmark status 1" "$tmp/out"' || tail -n 30 "$tmp/out"
 # The history branch: the runs, kept to history-keep, with their verdicts, on origin.

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Pull-request benchmarks without a GPU: the comment body ci/pr_comment.py makes from compare's Markdown and verdict
-# for the synthetic pairs of tests/fixtures (the hidden marker first, the verdict, the table; bad input one line;
-# a body that would pass GitHub's limit cut), ci/pr_bench.sh measure on a repository whose "binary" is a script
-# (the merge base and a head 30% slower, measured by bisect --ends in alternating processes), and ci/pr_bench.sh
-# post against a stand-in gh: one comment posted, then found by its marker and updated in place, and the status check.
+# Pull-request benchmarks without a GPU: the comment body ci/pr_comment.py makes from compare's verdict for the
+# synthetic pairs of tests/fixtures (the hidden marker first, the verdict, the table; bad input one line; a body
+# over GitHub's limit in UTF-16 units cut; names and logs inert: a log holding ``` stays in its fence), ci/pr_bench.sh
+# measure on a repository whose "binary" is a script (the merge base and a head 30% slower, measured by bisect --ends
+# in alternating processes; the record of what was measured), and ci/pr_bench.sh report against a stand-in gh: the
+# artifact checked as untrusted data, one comment posted, then found by its marker and its author (a COMMENT_AUTHOR
+# holding a quote cannot widen the search) and updated in place, the status check of the approved head, the label
+# removed after a push, and each forged record refused.
 # Usage: tests/pr_bench_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 report="$(cd "$1" && pwd)/app/cudabench-report" src=$(cd "$2" && pwd)
@@ -15,38 +18,84 @@ base=1111111111111111111111111111111111111111 head=22222222222222222222222222222
 # The synthetic pairs: compare's Markdown and verdict, then the comment.
 "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_slowed.json" --md "$tmp/slowed.md" --verdict "$tmp/slowed.json" >/dev/null
 "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_faster.json" --md "$tmp/faster.md" --verdict "$tmp/faster.json" >/dev/null
-s=$(run python3 "$src/ci/pr_comment.py" "$tmp/slowed.md" --verdict="$tmp/slowed.json" --base=$base --head=$head --processes=5 \
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --base=$base --head=$head --processes=5 \
     --run-url=https://github.com/acme/x/actions/runs/1)
 check "the comment for a slowed pair: the marker first, 1 regression, the table, the two commits" 0 "$s" \
   '[ "$(head -n 1 "$tmp/out")" = "$marker" ]' '[ "$(grep -cF "$marker" "$tmp/out")" = 1 ]' \
   'sed -n 2p "$tmp/out" | grep -qx ":x: \*\*Benchmarks: 1 regression\*\*"' \
-  'grep -q "^| \`conv2d/tiled/4096\` | 143.73 us | 157.82 us | +9.8% |.* regression |" "$tmp/out"' \
+  'grep -q "^| \`conv2d/tiled/4096\` | 143.73 us | 157.82 us | +9.8% | regression |" "$tmp/out"' \
   'grep -q "merge base \`111111111111\` (baseline) against the head \`222222222222\` (current), each built and measured in 5 fresh processes" "$tmp/out"' \
-  'grep -q "^### Regressions" "$tmp/out"' '! grep -q "^## Benchmark comparison" "$tmp/out"' 'grep -qF "(https://github.com/acme/x/actions/runs/1)" "$tmp/out"'
-cp "$tmp/out" "$tmp/slowed.comment"
-s=$(run python3 "$src/ci/pr_comment.py" "$tmp/faster.md" --verdict="$tmp/faster.json")
+  'grep -q "^### Regressions" "$tmp/out"' 'grep -q "^<details><summary>All 4 cases" "$tmp/out"' 'grep -qF "(https://github.com/acme/x/actions/runs/1)" "$tmp/out"'
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/faster.json")
 check "the comment for a faster pair: no regression" 0 "$s" 'sed -n 2p "$tmp/out" | grep -qx ":white_check_mark: \*\*Benchmarks: no regression\*\*"' \
   'grep -q "improvement" "$tmp/out"'
-s=$(run python3 "$src/ci/pr_comment.py" "$tmp/slowed.md"); check "without the verdict file: the verdict from the counts line" 0 "$s" \
-  'sed -n 2p "$tmp/out" | grep -qx ":x: \*\*Benchmarks: 1 regression\*\*"'
-s=$(run python3 "$src/ci/pr_comment.py" "$fx/synthetic_base.json"); check "not compare's Markdown: one line, exit 2" 2 "$s" 'one_line "not the Markdown of compare --md"'
-s=$(run python3 "$src/ci/pr_comment.py" "$tmp/slowed.md" --verdict="$fx/synthetic_base.json"); check "not a verdict file: one line, exit 2" 2 "$s" 'one_line "not a verdict file"'
-s=$(run python3 "$src/ci/pr_comment.py" "$tmp/slowed.md" --head='abc; rm'); check "a head that is no commit hash: one line, exit 2" 2 "$s" 'one_line "is not a commit hash"'
-s=$(run python3 "$src/ci/pr_comment.py" "$tmp/slowed.md" --run-url='javascript:x'); check "a run address that is not https: one line, exit 2" 2 "$s" 'one_line "not an https address"'
-s=$(run python3 "$src/ci/pr_comment.py" "$tmp/nope.md"); check "a missing file: one line, exit 2" 2 "$s" 'one_line "cannot be read"'
-printf '%s\n' "$marker" >"$tmp/marked.md" && cat "$tmp/slowed.md" >>"$tmp/marked.md"
-s=$(run python3 "$src/ci/pr_comment.py" "$tmp/marked.md"); check "a marker inside the comparison is dropped: one marker, first" 0 "$s" \
-  '[ "$(grep -cF "$marker" "$tmp/out")" = 1 ] && [ "$(head -n 1 "$tmp/out")" = "$marker" ]'
-python3 - "$tmp/slowed.md" "$tmp/long.md" <<'PY'
-import sys
-md = open(sys.argv[1]).read()
-row = [l for l in md.splitlines() if l.startswith("| `image/sync`")][0]
-rows = "\n".join(row.replace("image/sync", "image/sync%05d" % i) for i in range(3000))
-open(sys.argv[2], "w").write(md.replace("<details><summary>All 4 cases</summary>\n", "<details><summary>All 4 cases</summary>\n\n" + rows + "\n")
-                             .replace("### Regressions\n", "### Regressions\n\n" + rows + "\n"))
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$fx/synthetic_base.json"); check "not a verdict file: one line, exit 2" 2 "$s" 'one_line "not a verdict file"'
+s=$(run python3 "$src/ci/pr_comment.py" "$tmp/slowed.md"); check "a file without --verdict or --log: one line, exit 2" 2 "$s" 'one_line "unknown argument"'
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --head='abc; rm'); check "a head that is no commit hash: one line, exit 2" 2 "$s" 'one_line "is not a commit hash"'
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --run-url='javascript:x'); check "a run address that is not https: one line, exit 2" 2 "$s" 'one_line "not an https address"'
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/nope.json"); check "a missing file: one line, exit 2" 2 "$s" 'one_line "not a verdict file"'
+# Names and notes from a results file are inert: code spans that no backtick in them can end, | escaped in a table.
+python3 - "$tmp/slowed.json" "$tmp/hostile.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["cases"][0]["name"] = "x`` | [a](http://e) ![i](http://e/i.png) @team <b>"
+j["notes"] = ["<!-- cudabench-pr-benchmark --> ``` @team [x](http://e)"]
+json.dump(j, open(sys.argv[2], "w"))
 PY
-s=$(run python3 "$src/ci/pr_comment.py" "$tmp/long.md"); check "a comparison too long for a comment: cut under GitHub's limit, saying so" 0 "$s" \
-  '[ "$(wc -c <"$tmp/out")" -le 60000 ]' 'grep -q "too long for a comment" "$tmp/out"' '[ "$(head -n 1 "$tmp/out")" = "$marker" ]'
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/hostile.json")
+check "a hostile case name and note: code spans longer than their backticks, one marker" 0 "$s" \
+  'grep -qF "| \`\`\`x\`\` \| [a](http://e) ![i](http://e/i.png) @team <b>\`\`\` |" "$tmp/out"' \
+  'grep -qF -- "- \`\`\`\`(marker) \`\`\` @team [x](http://e)\`\`\`\`" "$tmp/out"' '[ "$(grep -cF "$marker" "$tmp/out")" = 1 ]'
+# The build log of a side that could not be built: a line of ``` and a fake headline stay inside the fence.
+printf 'cc: error\n```\n:white_check_mark: **Benchmarks: no regression**\n![x](http://e/x.png) @team <img src=x>\n' >"$tmp/evil.log"
+s=$(run python3 "$src/ci/pr_comment.py" --log="$tmp/evil.log" --base=$base --head=$head)
+check "a build log holding \`\`\` and a fake headline: all of it inside a longer fence" 0 "$s" \
+  'sed -n 2p "$tmp/out" | grep -qx ":x: \*\*Benchmarks: not measured\*\*"' \
+  'python3 - "$tmp/out" <<PY
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+opens = [i for i, l in enumerate(lines) if l == "\`\`\`\`"]
+assert len(opens) == 2, opens
+inside = lines[opens[0] + 1:opens[1]]
+assert "\`\`\`" in inside and any("no regression" in l for l in inside) and any("@team" in l for l in inside), inside
+assert not any("no regression" in l or "@team" in l or "<img" in l for l in lines[opens[1]:]), lines[opens[1]:]
+PY'
+printf '%s/.git/cudabench-bisect/wt/src/k.cu:3: error\n/tmp/tmp.abc/x/y.o: failed\n' "$tmp/repo" >"$tmp/paths.log"
+s=$(run python3 "$src/ci/pr_comment.py" --log="$tmp/paths.log")
+check "the log's paths: repository-relative, no temporary directory" 0 "$s" 'grep -qx "src/k.cu:3: error" "$tmp/out"' \
+  'grep -qx "y.o: failed" "$tmp/out"' '! grep -q "/tmp/" "$tmp/out"'
+# GitHub's limit counts UTF-16 code units: an emoji is 2. 3,000 cases named with emoji, a third of them regressions.
+python3 - "$tmp/slowed.json" "$tmp/emoji.json" <<'PY'
+import copy, json, sys
+j = json.load(open(sys.argv[1]))
+case = [c for c in j["cases"] if c["verdict"] == "regression"][0]
+j["cases"] = []
+for i in range(3000):
+    c = copy.deepcopy(case)
+    c["name"] = "\U0001F680" * 40 + "/%05d" % i
+    c["verdict"] = "regression" if i % 3 == 0 else "unchanged"
+    j["cases"].append(c)
+json.dump(j, open(sys.argv[2], "w"))
+PY
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/emoji.json")
+check "an emoji-heavy comparison: under 65,536 UTF-16 units, cut at a row, saying so" 0 "$s" \
+  'python3 -c "import sys; t = open(sys.argv[1], encoding=\"utf-8\").read(); n = len(t.encode(\"utf-16-le\")) // 2; assert n <= 65536 and len(t) > 20000, n" "$tmp/out"' \
+  'grep -q "too long for a comment" "$tmp/out"' '[ "$(head -n 1 "$tmp/out")" = "$marker" ]' '! grep -q "^<details>" "$tmp/out"' \
+  '[ "$(grep "^| " "$tmp/out" | tail -n 1 | grep -c " |$")" = 1 ]'
+
+# The bisect's section of the job summary: a commit subject and a case name are inert text (no link, image, mention
+# or HTML), commits and files code spans.
+python3 - "$tmp/bisect.json" <<'PY'
+import json, sys
+evil = "[x](http://e) ![i](http://e/i.png) @team <b>"
+json.dump({"good": {"commit": "a" * 40}, "bad": {"commit": "b" * 40}, "outcome": "found", "stopped_by_time_limit": False,
+           "first_bad": {"commit": "c" * 40, "subject": evil, "files": ["src/``k.cu"]}, "range": [],
+           "cases": [{"name": evil + "|x", "change": 0.2, "first_bad_change": 0.2}]}, open(sys.argv[1], "w"))
+PY
+s=$(run python3 "$src/ci/nightly_bisect.py" markdown "$tmp/bisect.json")
+check "nightly_bisect.py markdown: a subject and a case name of links, an image, a mention and HTML come out escaped" 0 "$s" \
+  'grep -qF "\[x\]\(http\://e\) \!\[i\]\(http\://e/i\.png\) \@" "$tmp/out"' '! grep -q "@team\|<b>\|](\|!\[" "$tmp/out"' \
+  'grep -qF "| \[x\]" "$tmp/out"' 'grep -qF "\<b\>\|x |" "$tmp/out"' 'grep -qF "Files: \`\`\` src/\`\`k.cu \`\`\`" "$tmp/out"'
 
 # measure: a repository whose binary is a script, the head 30% slower than the merge base.
 repo="$tmp/repo"
@@ -73,13 +122,14 @@ git -C "$repo" checkout -q -b topic && write_bench 1.300 && git -C "$repo" commi
 git -C "$repo" checkout -q main && echo m >"$repo/main-notes" && git -C "$repo" add -A && git -C "$repo" commit -qm "Main moves on" \
   && git -C "$repo" checkout -q topic
 mb=$(git -C "$repo" merge-base main topic)
-s=$(cd "$repo" && GITHUB_STEP_SUMMARY="$tmp/summary.md" RUN_BENCH="$report" CUDABENCH_PR_PROCESSES=3 CUDABENCH_BISECT_ARGS="--build=true --binary=bench.sh --allow-device-mismatch" CUDABENCH_COMPARE_ARGS=--allow-device-mismatch \
+s=$(cd "$repo" && GITHUB_STEP_SUMMARY="$tmp/summary.md" RUN_BENCH="$report" PR_NUMBER=7 PR_EVENT=labeled CUDABENCH_PR_PROCESSES=3 CUDABENCH_BISECT_ARGS="--build=true --binary=bench.sh --allow-device-mismatch" CUDABENCH_COMPARE_ARGS=--allow-device-mismatch \
     run bash "$src/ci/pr_bench.sh" measure main "$tmp/pr")
 check "measure: the merge base against the head in 3 alternating processes each, a regression, the comment and the summary" 1 "$s" \
   'py "assert len([r for r in j[\"benchmarks\"] if r.get(\"run_type\") == \"iteration\"]) == 18, len(j[\"benchmarks\"])" "$tmp/pr/good.json"' \
   '[ "$(grep -o "measuring the [a-z]* end" "$tmp/pr/bisect.log" | cut -d" " -f3 | paste -sd" ")" = "good bad good bad good bad" ]' \
   'sed -n 2p "$tmp/pr/comment.md" | grep -qx ":x: \*\*Benchmarks: 1 regression\*\*"' 'grep -q "| \`spin/loop\` .* +30.0% " "$tmp/pr/comment.md"' \
   'grep -q "merge base \`${mb:0:12}\`" "$tmp/pr/comment.md"' 'grep -qF "$marker" "$tmp/summary.md"' \
+  'py "assert j == {\"pr\": 7, \"event\": \"labeled\", \"head\": \"$(git -C "$repo" rev-parse HEAD)\", \"base\": \"$mb\", \"status\": 1, \"processes\": 3}, j" "$tmp/pr/pr.json"' \
   '[ "$(git -C "$repo" worktree list | wc -l)" = 1 ] && [ -z "$(git -C "$repo" status --porcelain)" ]' || { cat "$tmp/err"; tail -n 5 "$tmp/pr/bisect.log"; }
 s=$(cd "$repo" && run "$report" bisect --good=main --bad=topic --filter=. --build=true --binary=bench.sh --ends="$tmp/pr" --json="$tmp/b.json")
 check "bisect --ends with --json: one line, exit 2" 2 "$s" 'one_line "leave out --json"'
@@ -91,30 +141,84 @@ s=$(cd "$repo" && RUN_BENCH="$report" CUDABENCH_BISECT_ARGS="--build=false --bin
 check "measure when a side does not build: exit 2, a comment that says so" 2 "$s" 'sed -n 2p "$tmp/pr3/comment.md" | grep -q "not measured"' \
   'grep -q "the build failed" "$tmp/pr3/comment.md"'
 
-# post: a stand-in gh that records its calls; the comments list holds the marked comment once one was posted.
+s=$(cd "$repo" && PR_NUMBER='7 or 1' RUN_BENCH="$report" run bash "$src/ci/pr_bench.sh" measure main "$tmp/pr4")
+check "measure with a PR_NUMBER that is no number: one line, exit 2" 2 "$s" 'one_line "is not a pull request number"'
+
+# report: a stand-in gh. The run's artifact is $ARTIFACT (copied by run download); the pull request's comments are
+# one of mallory's and, once posted, the bot's, both starting with the marker; its commits are the measured head.
+# --jq is applied by jq as gh would; each call is logged.
+topic=$(git -C "$repo" rev-parse topic)
 mkdir -p "$tmp/bin"
 cat >"$tmp/bin/gh" <<'SH'
-#!/bin/sh
+#!/bin/bash
 echo "$*" >>"$GH_LOG"
+jq_expr=.
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do [ "${args[i]}" = --jq ] && jq_expr=${args[i + 1]}; done
+reply() { jq -r "$jq_expr"; }
 case "$*" in
-  *"--paginate repos/acme/x/issues/7/comments"*) [ -f "$GH_POSTED" ] && echo 4242; exit 0 ;;
+  *"actions/runs/"*"/artifacts"*) printf '{"artifacts": [{"name": "pr-benchmark", "size_in_bytes": %s}]}\n' "${ARTIFACT_SIZE:-2000}" | reply ;;
+  "run download"*) dir=${args[-1]}; cp -R "$ARTIFACT"/. "$dir/" ;;
+  *"--paginate repos/acme/x/pulls/7/commits"*) printf '[{"sha": "%s"}, {"sha": "%s"}]\n' "$PR_COMMIT" 3333333333333333333333333333333333333333 | reply ;;
+  *"--paginate repos/acme/x/issues/7/comments"*)
+    { printf '[{"id": 1313, "user": {"login": "mallory"}, "body": "<!-- cudabench-pr-benchmark -->\\nfake"}'
+      [ -f "$GH_POSTED" ] && printf ', {"id": 4242, "user": {"login": "github-actions[bot]"}, "body": "<!-- cudabench-pr-benchmark -->\\n"}'
+      printf ']\n'; } | reply ;;
   *"-X POST repos/acme/x/issues/7/comments"*) touch "$GH_POSTED" ;;
 esac
 exit 0
 SH
 chmod +x "$tmp/bin/gh"
-post() { PATH="$tmp/bin:$PATH" GH_LOG="$tmp/gh.log" GH_POSTED="$tmp/posted" GH_TOKEN=t GITHUB_REPOSITORY=acme/x PR_NUMBER=7 \
-           HEAD_SHA=$head RUN_URL=https://github.com/acme/x/actions/runs/1 run bash "$src/ci/pr_bench.sh" "$@"; }
-s=$(post post "$tmp/pr" 1)
-check "post: no comment yet, so one is posted; the status check fails" 0 "$s" 'grep -q "^api -X POST repos/acme/x/issues/7/comments -F body=@$tmp/pr/comment.md" "$tmp/gh.log"' \
-  'grep -q "^api -X POST repos/acme/x/statuses/$head -f state=failure -f context=cudabench" "$tmp/gh.log"' 'grep -q "comment posted" "$tmp/out"'
-: >"$tmp/gh.log"
-s=$(post post "$tmp/pr" 0)
-check "post again (the next push): the marked comment is updated in place, none posted; the check passes" 0 "$s" \
-  'grep -q "^api -X PATCH repos/acme/x/issues/comments/4242 -F body=@" "$tmp/gh.log"' '! grep -q "issues/7/comments -F" "$tmp/gh.log"' \
-  'grep -q "state=success" "$tmp/gh.log"' 'grep -q "select(.user.login == \"github-actions\[bot\]\" and (.body | startswith(\"$marker\")))" "$tmp/gh.log"'
-s=$(post pending); check "pending: the status check set to pending" 0 "$s" 'grep -q "state=pending" "$tmp/gh.log"'
-s=$(post post "$tmp/pr" 1 extra); check "post with a stray argument: one line, exit 2" 2 "$s" 'one_line "usage"'
-mkdir -p "$tmp/nomarker" && printf 'no marker\n' >"$tmp/nomarker/comment.md"
-s=$(post post "$tmp/nomarker" 0); check "post of a body without the marker: refused (it could never be found again)" 2 "$s" 'one_line "does not start with the marker"'
+# report_run ARTIFACT [VAR=VALUE...]: ci/pr_bench.sh report of run 99 into a new directory, the event that of a label.
+report_run() {
+  local artifact=$1; shift; rm -rf "$tmp/report"; : >"$tmp/gh.log"
+  env PATH="$tmp/bin:$PATH" GH_LOG="$tmp/gh.log" GH_POSTED="$tmp/posted" ARTIFACT="$artifact" PR_COMMIT="$topic" GH_TOKEN=t \
+    GITHUB_REPOSITORY=acme/x RUN_EVENT=pull_request RUN_HEAD_SHA="$topic" RUN_URL=https://github.com/acme/x/actions/runs/99 "$@" \
+    bash "$src/ci/pr_bench.sh" report 99 "$tmp/report" >"$tmp/out" 2>"$tmp/err"; echo $?
+}
+s=$(report_run "$tmp/pr")
+check "report: the artifact checked, the comment made anew and posted (mallory's marked comment left alone), the head's check fails" 0 "$s" \
+  'grep -q "^api -X POST repos/acme/x/issues/7/comments -F body=@$tmp/report/comment.txt" "$tmp/gh.log"' '! grep -q "1313" "$tmp/gh.log"' \
+  'grep -q "^api -X POST repos/acme/x/statuses/$topic -f state=failure -f context=cudabench" "$tmp/gh.log"' 'grep -q "comment posted" "$tmp/out"' \
+  'sed -n 2p "$tmp/report/comment.txt" | grep -qx ":x: \*\*Benchmarks: 1 regression\*\*"' 'grep -qF "(https://github.com/acme/x/actions/runs/99)" "$tmp/report/comment.txt"' \
+  || { cat "$tmp/err"; cat "$tmp/gh.log"; }
+s=$(report_run "$tmp/pr")
+check "report again: the bot's marked comment is updated in place, none posted" 0 "$s" \
+  'grep -q "^api -X PATCH repos/acme/x/issues/comments/4242 -F body=@" "$tmp/gh.log"' '! grep -q "issues/7/comments -F" "$tmp/gh.log"'
+s=$(report_run "$tmp/pr" 'COMMENT_AUTHOR=github-actions[bot]" or .user.login == "mallory')
+check "a COMMENT_AUTHOR holding a quote is a login, not a part of the jq program: mallory's comment is not edited" 0 "$s" \
+  '! grep -q "comments/1313" "$tmp/gh.log"' 'grep -q "^api -X POST repos/acme/x/issues/7/comments" "$tmp/gh.log"'
+# forged PR_RECORD_CHANGE MESSAGE: the measured artifact with pr.json changed (a jq program), refused in one line, nothing posted.
+forged() {
+  rm -rf "$tmp/forged" && cp -R "$tmp/pr" "$tmp/forged" && jq "$1" "$tmp/pr/pr.json" >"$tmp/forged/pr.json"
+  s=$(report_run "$tmp/forged" "${@:3}")
+  check "report refuses $2" 2 "$s" 'one_line' '! grep -q "POST\|PATCH" "$tmp/gh.log"' || cat "$tmp/err"
+}
+forged '.pr = "7; rm -rf /"' "a pull request number that is a string"
+forged '.pr = 7.5' "a pull request number that is no integer"
+forged '.head = "HEAD"' "a head that is no 40-hex commit"
+forged '.status = 0' "a status the verdict file contradicts"
+forged '.status = 3' "a status outside 0, 1, 2"
+forged '.event = "push"' "an event outside the fixed set"
+forged '.head = "3333333333333333333333333333333333333333"' "a head other than the labelled event's"
+forged '.event = "comment"' "a comment's record from a pull_request run"
+forged '.' "a commit not of the pull request" PR_COMMIT=4444444444444444444444444444444444444444
+printf 'x' >"$tmp/forged/verdict.json" && cp "$tmp/pr/pr.json" "$tmp/forged/pr.json"
+s=$(report_run "$tmp/forged"); check "report refuses a verdict file that does not parse" 2 "$s" 'one_line "verdict.json"'
+s=$(report_run "$tmp/pr" ARTIFACT_SIZE=999999999999); check "report refuses an artifact over 256 MiB, downloading nothing" 2 "$s" \
+  'one_line "at most 256 MiB"' '! grep -q "run download" "$tmp/gh.log"'
+# A side that could not be built: the comment from the end of the log, fenced; the status error.
+jq --arg h "$topic" '.pr = 7 | .event = "labeled" | .head = $h' "$tmp/pr3/pr.json" >"$tmp/pr3/x" && mv "$tmp/pr3/x" "$tmp/pr3/pr.json"
+s=$(report_run "$tmp/pr3")
+check "report of a side not built: the log's end fenced in the comment, the status error" 0 "$s" 'grep -q "state=error" "$tmp/gh.log"' \
+  'sed -n 2p "$tmp/report/comment.txt" | grep -q "not measured"' 'grep -q "the build failed" "$tmp/report/comment.txt"' || cat "$tmp/err"
+# A push: the label removed, nothing posted; a comment's record from an issue_comment run.
+mkdir -p "$tmp/push" && jq -n --arg h "$topic" '{pr: 7, event: "synchronize", head: $h}' >"$tmp/push/pr.json"
+s=$(report_run "$tmp/push")
+check "report of a push: the label benchmark removed (a new approval needed), nothing posted" 0 "$s" \
+  'grep -q "^api -X DELETE repos/acme/x/issues/7/labels/benchmark" "$tmp/gh.log"' '! grep -q "POST\|PATCH" "$tmp/gh.log"'
+rm -rf "$tmp/comment" && cp -R "$tmp/pr" "$tmp/comment" && jq '.event = "comment"' "$tmp/pr/pr.json" >"$tmp/comment/pr.json"
+s=$(report_run "$tmp/comment" RUN_EVENT=issue_comment RUN_HEAD_SHA=5555555555555555555555555555555555555555)
+check "report of a /benchmark SHA comment: the named commit, one of the pull request's, gets the status" 0 "$s" \
+  'grep -q "statuses/$topic -f state=failure" "$tmp/gh.log"'
 finish

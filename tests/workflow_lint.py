@@ -4,13 +4,156 @@ a concurrency group and a timeout on every job; no ${{ }} expression inside a ru
 through env:); every script a workflow runs exists and is executable; the nightly job runs on a self-hosted
 GPU runner, over a matrix of GPU models with a job that gathers them unless cancelled, uploading that night's files
 only (no glob); a job on one GPU model's runner is in that GPU's concurrency group (gpu-<model>, shared by every
-workflow); every action is pinned by commit SHA, and one SHA stands for one tag across the workflows; the SLURM script asks for the GPU partition. Usage: tests/workflow_lint.py SOURCE_DIR"""
+workflow); every action is pinned by commit SHA, and one SHA stands for one tag across the workflows; the SLURM script asks for the GPU partition; no job that holds a write permission, a secret or a token
+checks out or runs a pull request's code (the "pwn request"). Usage: tests/workflow_lint.py SOURCE_DIR, or
+tests/workflow_lint.py --self-test (the pull-request check over planted workflows: each violation caught, each safe
+job passed)."""
 import os
 import re
 import sys
 
 import yaml
 
+# A reference to a pull request's code: its refs, its head (of a pull_request or workflow_run event), a checkout by
+# the GitHub CLI.
+PR_CODE = re.compile(r"refs/pull/|pull/[^/\s]*/(?:head|merge)|head\.sha|head\.ref|head_sha|head_branch|head_repository|gh pr checkout")
+# The refs a job holding a token may check out: the default branch, or the ref and commit the workflow runs for.
+SAFE_REFS = re.compile(r"\$\{\{\s*(?:github\.event\.repository\.default_branch|github\.ref|github\.ref_name|github\.sha|inputs\.[\w-]+)\s*\}\}")
+PR_TRIGGERS = ("pull_request", "pull_request_target")
+
+
+def holds_write(doc, job):
+    """The job's write permission, secret or token, named; None when it holds none."""
+    perms = job.get("permissions", doc.get("permissions")) or {}
+    if perms == "write-all" or (isinstance(perms, dict) and "write" in perms.values()):
+        return "a write permission"
+    text = yaml.safe_dump(job)
+    if "secrets." in text:
+        return "a secret"
+    envs = [job.get("env") or {}] + [s.get("env") or {} for s in job.get("steps") or []]
+    if any(k in ("GH_TOKEN", "GITHUB_TOKEN") for e in envs for k in e) or "github.token" in text:
+        return "the token"
+    return None
+
+
+def pr_code(name, doc, job_name, job):
+    """The problems of a job that holds a write permission, a secret or a token and checks out or runs a pull
+    request's code: a checkout of a pull request's ref or head (or of any ref but the default branch's and the
+    workflow's own; under a pull_request trigger, any checkout), a run: step that fetches or checks one out, and
+    the steps that run the checkout's scripts after it."""
+    what = holds_write(doc, job)
+    if not what:
+        return []
+    triggers = doc.get("on", doc.get(True)) or {}
+    triggers = [triggers] if isinstance(triggers, str) else list(triggers)
+    where, found = "%s: job %s holds %s and" % (name, job_name, what), []
+    checked_out = None
+    for i, step in enumerate(job.get("steps") or []):
+        uses, run = step.get("uses", ""), step.get("run", "")
+        if uses.startswith("actions/checkout@"):
+            ref = str((step.get("with") or {}).get("ref", ""))
+            repo = str((step.get("with") or {}).get("repository", ""))
+            if any(t in triggers for t in PR_TRIGGERS if t == "pull_request") and not ref:
+                checked_out = "checks out the pull request's merge commit (a pull_request trigger)"
+            elif PR_CODE.search(ref + " " + repo) or (ref and SAFE_REFS.sub("", ref).count("${{")) or "${{" in repo:
+                checked_out = "checks out %s, a pull request's code (or a ref not proven the default branch's)" % (ref or repo)
+            if checked_out:
+                found.append("%s %s" % (where, checked_out))
+        elif run and (PR_CODE.search(run + " " + yaml.safe_dump(step.get("env") or {}))
+                      and re.search(r"\bgit\s+(?:fetch|checkout|switch|worktree|reset|pull|merge|clone)|\bgh\s+pr\s+checkout", run)):
+            checked_out = "fetches or checks out a pull request's code in a run: step (%s)" % (step.get("name") or "step %d" % (i + 1))
+            found.append("%s %s" % (where, checked_out))
+        elif run and checked_out:
+            found.append("%s runs the pull request's checkout in step %s" % (where, step.get("name") or "%d" % (i + 1)))
+    return found
+
+
+SELF_TEST = {  # planted workflows: name -> (YAML, the number of problems the check must find)
+    "write job checks out refs/pull": ("""
+on: {issue_comment: {}}
+jobs:
+  j:
+    permissions: {contents: read, statuses: write}
+    steps:
+      - uses: actions/checkout@0
+        with: {ref: "refs/pull/${{ github.event.issue.number }}/head"}
+      - run: bash ci/pr_bench.sh post
+""", 2),
+    "token env and a checkout of the head sha": ("""
+on: {pull_request_target: {}}
+jobs:
+  j:
+    permissions: {contents: read}
+    env: {GH_TOKEN: "${{ github.token }}"}
+    steps:
+      - uses: actions/checkout@0
+        with: {ref: "${{ github.event.pull_request.head.sha }}"}
+""", 1),
+    "secret with a pull_request checkout": ("""
+on: {pull_request: {}}
+jobs:
+  j:
+    steps:
+      - uses: actions/checkout@0
+      - run: make
+        env: {KEY: "${{ secrets.KEY }}"}
+""", 2),
+    "workflow_run job fetching the run's head": ("""
+on: {workflow_run: {workflows: [x], types: [completed]}}
+jobs:
+  j:
+    permissions: {pull-requests: write}
+    steps:
+      - run: git fetch origin "$HEAD" && git checkout FETCH_HEAD
+        env: {HEAD: "${{ github.event.workflow_run.head_sha }}"}
+""", 1),
+    "a computed ref in a write job": ("""
+on: {issue_comment: {}}
+jobs:
+  j:
+    permissions: write-all
+    steps:
+      - uses: actions/checkout@0
+        with: {ref: "${{ steps.pin.outputs.head }}"}
+""", 1),
+    "safe: the measuring job holds nothing": ("""
+on: {pull_request: {}}
+permissions: {contents: read}
+jobs:
+  j:
+    permissions: {contents: read}
+    steps:
+      - uses: actions/checkout@0
+        with: {ref: "${{ github.event.pull_request.head.sha }}", persist-credentials: false}
+      - run: bash ci/pr_bench.sh measure
+""", 0),
+    "safe: the report checks out the default branch": ("""
+on: {workflow_run: {workflows: [x], types: [completed]}}
+jobs:
+  j:
+    permissions: {statuses: write}
+    steps:
+      - uses: actions/checkout@0
+        with: {ref: "${{ github.event.repository.default_branch }}"}
+      - run: bash ci/pr_bench.sh report "$RUN_ID"
+        env: {GH_TOKEN: "${{ github.token }}", RUN_HEAD_SHA: "${{ github.event.workflow_run.head_sha }}"}
+""", 0),
+}
+
+
+def self_test():
+    bad = 0
+    for title, (text, want) in SELF_TEST.items():
+        doc = yaml.safe_load(text)
+        got = [p for job_name, job in doc["jobs"].items() for p in pr_code("planted.yml", doc, job_name, job)]
+        print("%s %s: %d problem(s), want %d%s" % ("ok  " if len(got) == want else "FAIL", title, len(got), want,
+                                                   "".join("\n     " + p for p in got)))
+        bad += len(got) != want
+    sys.exit(1 if bad else 0)
+
+
+if sys.argv[1:] == ["--self-test"]:
+    self_test()
 root = sys.argv[1]
 problems = []
 wf_dir = os.path.join(root, ".github", "workflows")
@@ -37,6 +180,7 @@ for name in workflows:
     if "concurrency" not in doc:
         problems.append(name + ": no concurrency group")
     for job_name, job in jobs.items():
+        problems += pr_code(name, doc, job_name, job)
         if "timeout-minutes" not in job:
             problems.append("%s: job %s has no timeout-minutes" % (name, job_name))
         for step in job.get("steps", []):
