@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <limits>
 #include <set>
+#include <string_view>
 
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
@@ -257,7 +258,8 @@ struct repeated_key_check : nlohmann::json_sax<parsed_json> {
 
 /// The field `key` of `j`, which must be present and of the kind `check` accepts (named `what` in messages).
 template <typename Check>
-const parsed_json& field(const parsed_json& j, const char* key, Check check, const char* what, const std::string& where, const std::string& source) {
+const parsed_json& field(const parsed_json& j, const char* key, Check check, std::string_view what, const std::string& where,
+                         const std::string& source) {
   auto it = j.find(key);
   if (it == j.end()) throw input_error(fmt::format("{}: {}'{}' is missing", source, where, key));
   if (!check(*it))
@@ -265,21 +267,48 @@ const parsed_json& field(const parsed_json& j, const char* key, Check check, con
   return *it;
 }
 bool is_string(const parsed_json& v) { return v.is_string(); }
-bool is_ratio(const parsed_json& v) { return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0; }
 bool is_count(const parsed_json& v) { return v.is_number_unsigned() && v.get<std::uint64_t>() <= 1000000; }
 
-learned_gate read_case(const std::string& name, const parsed_json& c, const std::string& source) {
+/// A numeric field's range: from `lo` (above it when `above`) to `hi`; `what` says it in a message.
+struct number_range {
+  double lo, hi;
+  bool above = false;
+  bool operator()(const parsed_json& v) const {
+    if (!v.is_number()) return false;
+    const double x = v.get<double>();
+    return (above ? x > lo : x >= lo) && x <= hi;  // NaN is neither
+  }
+  std::string what() const {
+    return above ? fmt::format("a number above {:g} and at most {:g}", lo, hi) : fmt::format("a number from {:g} to {:g}", lo, hi);
+  }
+};
+
+/// A whole number from `lo` to `hi`.
+struct count_range {
+  std::uint64_t lo, hi;
+  bool operator()(const parsed_json& v) const { return v.is_number_unsigned() && v.get<std::uint64_t>() >= lo && v.get<std::uint64_t>() <= hi; }
+  std::string what() const { return fmt::format("a whole number from {} to {}", lo, hi); }
+};
+
+template <typename Range>
+const parsed_json& ranged(const parsed_json& j, const char* key, const Range& range, const std::string& where, const std::string& source) {
+  return field(j, key, range, range.what(), where, source);
+}
+
+/// A case's learned gate; `min_runs` is the file's (a case learns from that many runs or more).
+learned_gate read_case(const std::string& name, const parsed_json& c, std::size_t min_runs, const std::string& source) {
   const std::string where = fmt::format("case '{}': ", printable(name, 80));
   if (!c.is_object()) throw input_error(fmt::format("{}: {}not an object", source, where));
+  const number_range gate{0, max_gate, true}, drift{0, max_gate_drift};
   learned_gate g;
-  g.gate = field(c, "gate", is_ratio, "a number of 0 or more", where, source).get<double>();
-  g.drift = field(c, "drift", is_ratio, "a number of 0 or more", where, source).get<double>();
-  g.runs = field(c, "runs", is_count, "a count of runs", where, source).get<std::size_t>();
-  if (g.gate <= 0) throw input_error(fmt::format("{}: {}'gate' is 0: a gate must be positive", source, where));
+  g.gate = ranged(c, "gate", gate, where, source).get<double>();
+  g.drift = ranged(c, "drift", drift, where, source).get<double>();
+  g.runs = ranged(c, "runs", count_range{min_runs, 1000000}, where, source).get<std::size_t>();
   if (c.contains("boards")) g.boards = field(c, "boards", is_count, "a count of boards", where, source).get<std::size_t>();
-  for (auto [key, value] : {std::pair{"same_board_gate", &g.same_board_gate}, std::pair{"same_board_drift", &g.same_board_drift},
-                            std::pair{"across_board_drift", &g.across_board_drift}})
-    if (c.contains(key)) *value = field(c, key, is_ratio, "a number of 0 or more", where, source).get<double>();
+  // 0: too few pairs of runs of one board, or of two boards, to learn these
+  if (c.contains("same_board_gate")) g.same_board_gate = ranged(c, "same_board_gate", number_range{0, max_gate}, where, source).get<double>();
+  for (auto [key, value] : {std::pair{"same_board_drift", &g.same_board_drift}, std::pair{"across_board_drift", &g.across_board_drift}})
+    if (c.contains(key)) *value = ranged(c, key, drift, where, source).get<double>();
   return g;
 }
 
@@ -314,15 +343,16 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
   gate_table t;
   t.source = source;
   t.device = field(j, "device", is_string, "a string", "", source).get<std::string>();
-  t.preset = field(j, "preset", is_string, "a string", "", source).get<std::string>();
-  t.settings.floor = field(j, "floor", is_ratio, "a number of 0 or more", "", source).get<double>();
-  t.settings.k = field(j, "k", is_ratio, "a number of 0 or more", "", source).get<double>();
-  t.settings.min_runs = field(j, "min_runs", is_count, "a count of runs", "", source).get<std::size_t>();
+  t.preset = field(j, "preset", [](const parsed_json& v) { return v.is_string() && !v.get_ref<const std::string&>().empty(); },
+                   "a preset's name", "", source).get<std::string>();
+  t.settings.floor = ranged(j, "floor", number_range{0, max_gate_floor}, "", source).get<double>();
+  t.settings.k = ranged(j, "k", number_range{min_gate_k, max_gate_k}, "", source).get<double>();
+  t.settings.min_runs = ranged(j, "min_runs", count_range{min_gate_min_runs, max_gate_min_runs}, "", source).get<std::size_t>();
   if (j.contains("normalized"))
     t.normalized = field(j, "normalized", [](const parsed_json& v) { return v.is_boolean(); }, "true or false", "", source).get<bool>();
   read_runs(t, field(j, "runs", [](const parsed_json& v) { return v.is_array(); }, "an array", "", source), source);
   for (const auto& [name, c] : field(j, "cases", [](const parsed_json& v) { return v.is_object(); }, "an object", "", source).items())
-    t.cases[name] = read_case(name, c, source);
+    t.cases[name] = read_case(name, c, t.settings.min_runs, source);
   return t;
 }
 

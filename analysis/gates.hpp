@@ -25,6 +25,14 @@ struct gate_settings {
   std::size_t min_runs = 5;
 };
 
+/// What each setting and learned value may be, for the gates command's options and the gates file's reader
+/// alike: a floor from 0 to 1 (100%), k from 0.1 to 100, min_runs from 3 (two pairs of neighbours) to 100,000.
+inline constexpr double max_gate_floor = 1, min_gate_k = 0.1, max_gate_k = 100;
+inline constexpr std::size_t min_gate_min_runs = 3, max_gate_min_runs = 100000;
+/// A drift is at most 10 (a spread of e^10, some 22,000 times, between two runs' medians: no benchmark's
+/// history), so a gate, k times a drift or the floor, is above 0 and at most max_gate_k times that.
+inline constexpr double max_gate_drift = 10, max_gate = max_gate_k * max_gate_drift;
+
 /// One case's learned gate. Its history is on the scale of the case's control where every run measured it
 /// (normalize.hpp), so the offset between boards that the control explains is not in the drift.
 struct learned_gate {

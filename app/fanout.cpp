@@ -157,7 +157,9 @@ int run_on_devices(const command_options& opt, const std::vector<std::string>& a
   }
   output_list merged_out;
   add_results_json(merged_out, opt, "merged results");
+  output_batch batch;
   merged_out.write_documents(merged);
+  batch.commit();
   if (worst == 0) {  // every device's log and results are in the merge; a failing device's stay to be read
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);

@@ -101,8 +101,10 @@ int finish_interrupted(int sig, const cudabench::run_result& partial, const comm
     output_list files;  // the terminal had the cases as they ran
     if (o.json_path) add_results_json(files, o, "");  // with it standard output's copy (--benchmark_format=json)
     if (report_files) add_report_files(files, o);
+    output_batch batch;
     files.write_documents(partial);
     files.writers().write_run(partial);
+    batch.commit();
     if (files.has_report_files()) where += "; the report files hold them too";
   }
   fmt::print(stderr, "\n{}: interrupted by {}{}; {}\n", program_name(), signal_name(sig), progress, where);

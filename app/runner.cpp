@@ -333,13 +333,16 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
     console_table = run_table_text(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), plain) +
                     skipped_text(current, plain) + totals;
   }
+  output_batch batch;  // the trace, the documents, the report files and the verdict: all or nothing
   if (opt.trace_path) {
     trace_log none;
     none.note = "no worker process wrote a timeline";
     write_trace_file(!supervised ? chrome_trace(finished_trace(*here.tracer, dev)) : sr.trace.is_null() ? chrome_trace(none) : sr.trace,
                      *opt.trace_path);
   }
-  return write_outputs(out, current, opt, n.failed ? 1 : 0, console_table);
+  const int status = write_outputs(out, current, opt, n.failed ? 1 : 0, console_table);
+  batch.commit();
+  return status;
 }
 
 /// Says so when --rounds asked for more rounds than there are repetitions (each round takes one at least).

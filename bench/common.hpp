@@ -39,7 +39,7 @@ std::string check_all_written(const float* out, std::size_t n);
 /// device variants read PCT% more of their input; matmul's device variants multiply a second pair of matrices
 /// with PCT% of the main product's FLOPs) do that much more real work than they declare, so that a run can be
 /// compared with a clean one to check that verdicts catch a real slowdown (docs/validation.md). 0 when unset;
-/// a value that is not a number from 0 to 100 stops the process with one line.
+/// a value that is not a plain decimal number from 0 to 100 ("2", "0.5") stops the process with one line.
 double extra_work_fraction();
 /// The note a case that honours CUDABENCH_EXTRA_WORK records with its result while it is set ("" when not), so
 /// a run with extra work is never read as a clean one.

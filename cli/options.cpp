@@ -3,17 +3,32 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <limits>
+#include <optional>
+#include <string_view>
+#include <type_traits>
 
 #include "io/format.hpp"
 
 namespace cudabench::app {
 
 namespace {
+/// The whole of `text` as a number of type T written in decimal (std::from_chars: no space around it, no '+',
+/// no hexadecimal, nothing out of T's range, no infinity or NaN); nothing for anything else. Every number an
+/// option takes is read through this one.
+template <typename T>
+std::optional<T> strict_number(std::string_view text) {
+  T v{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  if constexpr (std::is_floating_point_v<T>)
+    if (!std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
 /// The items of a comma-separated list ("" items included, so "1,,2" is refused by whoever reads them).
 std::vector<std::string> split_commas(const std::string& list) {
   std::vector<std::string> out;
@@ -28,20 +43,17 @@ std::vector<std::string> split_commas(const std::string& list) {
 }  // namespace
 
 int parse_int(const std::string& text, const std::string& what, int lo, int hi) {
-  char* end = nullptr;
-  errno = 0;
-  const long long v = std::strtoll(text.c_str(), &end, 10);  // 64 bits: nothing wraps into the range
-  if (text.empty() || *end != '\0' || errno != 0 || v < lo || v > hi)
+  const std::optional<long long> v = strict_number<long long>(text);  // 64 bits: nothing wraps into the range
+  if (!v || *v < lo || *v > hi)
     throw usage_error(fmt::format("{} expects a whole number from {} to {}, got '{}'", what, lo, hi, printable(text)));
-  return int(v);
+  return int(*v);
 }
 
 double parse_double(const std::string& text, const std::string& what, double lo, double hi) {
-  char* end = nullptr;
-  double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
+  const std::optional<double> v = strict_number<double>(text);
+  if (!v || *v < lo || *v > hi)
     throw usage_error(fmt::format("{} expects a number from {:g} to {:g}, got '{}'", what, lo, hi, printable(text)));
-  return v;
+  return *v;
 }
 
 std::vector<int> parse_device_list(const std::string& spec, int count) {
@@ -69,10 +81,9 @@ namespace {
 std::vector<std::int64_t> positive_list(const std::string& text, const std::string& option, const std::string& spec) {
   std::vector<std::int64_t> list;
   for (const std::string& item : split_commas(text)) {
-    char* end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || errno != 0 || v <= 0)
+    const std::optional<std::int64_t> parsed = strict_number<std::int64_t>(item);
+    const std::int64_t v = parsed.value_or(0);
+    if (v <= 0)
       throw usage_error(fmt::format("{}: '{}' in '{}' is not a positive whole number (1 to {})", option, printable(item), printable(spec),
                                     std::numeric_limits<std::int64_t>::max()));
     if (std::find(list.begin(), list.end(), v) != list.end())

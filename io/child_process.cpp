@@ -48,27 +48,34 @@ void write_text(const char* text) noexcept {
 
 char sigint_name[16], sigterm_name[16];  ///< signal_name() of the stop signals, for the handler
 
-/// Ends the process now (async-signal-safe): outputs half written removed, one line, 128 + `sig`.
+/// Ends the process now (async-signal-safe): outputs half written removed, one line saying whether its
+/// outputs were replaced, 128 + `sig`. Called once may_end_process_now(sig) allowed it.
 [[noreturn]] void end_at_once(int sig) noexcept {
   remove_temporaries_in_progress();
   write_text(at_once_who);
   write_text(": interrupted by ");
   write_text(sig == SIGINT ? sigint_name : sigterm_name);
-  write_text("\n");
+  write_text(outputs_replaced() ? "; its outputs were written before it\n" : "; no output was replaced\n");
   ::_exit(128 + sig);
 }
 
 /// First SIGINT/SIGTERM: recorded and passed on to every child, which stops after its current sample (or,
 /// within a stop_at_once scope, the process ends at once). A second one: the children (and their process
 /// groups) are killed and this process ends by the signal.
+/// While an output_batch renames its files into place, an ending is held until all are renamed.
 extern "C" void forward_stop_signal(int sig) {
-  if (at_once_depth.load() > 0) end_at_once(sig);
+  if (at_once_depth.load() > 0) {
+    if (may_end_process_now(sig)) end_at_once(sig);
+    return;
+  }
   const int kind = cudabench::classify_stop_signal(sig);
   if (kind == 0) return;  // the same stop, delivered twice
   const bool first = kind == 1;
+  if (!first && !may_end_process_now(sig)) return;
   for (auto& c : watched)
     if (const pid_t target = c.load(); target != 0) ::kill(first ? target : -std::abs(target), first ? sig : SIGKILL);
   if (first) return;
+  remove_temporaries_in_progress();
   ::signal(sig, SIG_DFL);
   ::raise(sig);
 }
@@ -155,7 +162,7 @@ stop_at_once::stop_at_once(const std::string& who) {
   }
   install_stop_signals();
   at_once_depth.fetch_add(1);
-  if (const int sig = interrupt_signal().load()) end_at_once(sig);
+  if (const int sig = interrupt_signal().load(); sig && may_end_process_now(sig)) end_at_once(sig);
 }
 
 stop_at_once::~stop_at_once() { at_once_depth.fetch_sub(1); }

@@ -35,9 +35,11 @@ struct child_spec {
 void install_stop_signals();
 
 /// While one is alive, a stop signal ends the process at once, for the phases that cannot stop after a sample
-/// (reading inputs, comparing, rendering, writing): the temporaries of outputs being written are removed (each
-/// output stays as it was or is whole), `who: interrupted by SIGINT` is said on standard error, and the exit
-/// status is 128 + the signal. A stop that came before (recorded, not acted on) ends it on construction.
+/// (reading inputs, comparing, rendering, writing): the temporaries of outputs being written are removed (an
+/// output_batch's outputs all stay as they were; one that comes while the batch renames waits until all are
+/// new), `who: interrupted by SIGINT; no output was replaced` (or `; its outputs were written before it`) is
+/// said on standard error, and the exit status is 128 + the signal. A stop that came before (recorded, not
+/// acted on) ends it on construction.
 class stop_at_once {
  public:
   explicit stop_at_once(const std::string& who);

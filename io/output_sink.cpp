@@ -5,12 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <map>
 
 #include "io/errors.hpp"
@@ -63,62 +66,143 @@ int open_special(const std::string& name, const std::string& path) {
   return fd;
 }
 
-/// The temporaries being written now, for remove_temporaries_in_progress (read from a signal handler:
-/// fixed slots, each claimed and published through atomics).
+/// The temporaries being written now or held for an output_batch, for remove_temporaries_in_progress (read
+/// from a signal handler: fixed slots, each claimed and published through atomics).
 struct temporary_slot {
   std::atomic<int> state{0};  ///< 0 free, 1 being filled or emptied, 2 holds a path
   char path[4096];
 };
-temporary_slot temporaries[16];
+temporary_slot temporaries[32];
+
+/// Lists `tmp` for removal at a signal; its slot, or -1 when none is free (the name is too long or every slot
+/// is taken).
+int list_temporary(const std::string& tmp) noexcept {
+  if (tmp.size() >= sizeof temporaries[0].path) return -1;
+  for (int i = 0; i < int(std::size(temporaries)); ++i) {
+    int free_slot = 0;
+    if (!temporaries[i].state.compare_exchange_strong(free_slot, 1)) continue;
+    std::memcpy(temporaries[i].path, tmp.c_str(), tmp.size() + 1);
+    temporaries[i].state.store(2);
+    return i;
+  }
+  return -1;
+}
+
+void unlist_temporary(int slot) noexcept {
+  if (slot >= 0) temporaries[slot].state.store(0);
+}
 
 /// Lists `tmp` for removal while it is written; gone with the object.
 class listed_temporary {
  public:
-  explicit listed_temporary(const std::string& tmp) {
-    if (tmp.size() >= sizeof temporaries[0].path) return;
-    for (auto& s : temporaries) {
-      int free_slot = 0;
-      if (!s.state.compare_exchange_strong(free_slot, 1)) continue;
-      std::memcpy(s.path, tmp.c_str(), tmp.size() + 1);
-      s.state.store(2);
-      slot_ = &s;
-      return;
-    }
-  }
-  ~listed_temporary() {
-    if (slot_) slot_->state.store(0);
-  }
+  explicit listed_temporary(const std::string& tmp) : slot_(list_temporary(tmp)) {}
+  ~listed_temporary() { unlist_temporary(slot_); }
   listed_temporary(const listed_temporary&) = delete;
   listed_temporary& operator=(const listed_temporary&) = delete;
 
  private:
-  temporary_slot* slot_ = nullptr;
+  int slot_;
 };
 
-/// Writes a new file beside `path` and renames it over `path`: readers see the old file or the whole new one.
-void replace_file(const std::string& name, const std::string& path, const std::string& content) {
-  const std::string tmp = temp_name(path);
-  const listed_temporary listed(tmp);
+/// Writes all of `content` to `tmp`, a new file beside the output `name`; removes it and throws on failure.
+void write_temporary(const std::string& name, const std::string& tmp, const std::string& content) {
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(name, "cannot write", errno);
   bool ok = write_all(fd, content);
   int err = errno;
   if (ok && ::fsync(fd) != 0 && errno != EINVAL) { ok = false; err = errno; }
   if (::close(fd) != 0 && ok) { ok = false; err = errno; }
-  if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    fail(name, "cannot rename into place", errno);
-  }
   if (!ok) {
     std::remove(tmp.c_str());
     fail(name, "write failed", err);
   }
 }
+
+/// Writes a new file beside `path` and renames it over `path`: readers see the old file or the whole new one.
+void replace_file(const std::string& name, const std::string& path, const std::string& content) {
+  const std::string tmp = temp_name(path);
+  const listed_temporary listed(tmp);
+  write_temporary(name, tmp, content);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    std::remove(tmp.c_str());
+    fail(name, "cannot rename into place", err);
+  }
+}
+
+/// The open output_batch (the outermost), written and read on the writing thread only.
+output_batch* open_batch = nullptr;
+/// Between a batch's renames and a signal handler ending the process: 0 neither, 1 renaming, 2 ending.
+std::atomic<int> commit_state{0};
+std::atomic<int> held_signal{0};  ///< a signal that came while renaming, raised again after
+std::atomic<bool> renamed_into_place{false};
+const char* const none_replaced = "; no output was replaced";
 }  // namespace
 
 void remove_temporaries_in_progress() noexcept {
   for (auto& s : temporaries)
     if (s.state.load() == 2) ::unlink(s.path);
+}
+
+bool may_end_process_now(int sig) noexcept {
+  int idle = 0;
+  if (commit_state.compare_exchange_strong(idle, 2) || idle == 2) return true;
+  held_signal.store(sig);
+  return false;
+}
+
+bool outputs_replaced() noexcept { return renamed_into_place.load(); }
+
+output_batch::output_batch() {
+  if (open_batch) joined_ = true;
+  else open_batch = this;
+}
+
+output_batch::~output_batch() {
+  if (joined_) return;
+  discard();
+  if (open_batch == this) open_batch = nullptr;
+}
+
+void output_batch::discard() noexcept {
+  for (const staged_file& f : staged_) {
+    ::unlink(f.tmp.c_str());
+    unlist_temporary(f.slot);
+  }
+  staged_.clear();
+}
+
+void output_batch::stage(const std::string& name, const std::string& path, const std::string& content) {
+  auto same = std::find_if(staged_.begin(), staged_.end(), [&](const staged_file& f) { return f.path == path; });
+  if (same == staged_.end()) {
+    const std::string tmp = temp_name(path);
+    staged_.push_back({name, path, tmp, list_temporary(tmp)});
+    same = staged_.end() - 1;
+  }
+  write_temporary(name, same->tmp, content);
+}
+
+void output_batch::commit() {
+  if (joined_) return;
+  int idle = 0;
+  if (!commit_state.compare_exchange_strong(idle, 1))
+    for (;;) ::pause();  // a signal handler is ending the process: nothing is renamed
+  std::size_t done = 0;
+  int err = 0;
+  for (; done < staged_.size() && !err; ++done) {
+    if (::rename(staged_[done].tmp.c_str(), staged_[done].path.c_str()) != 0) err = errno;
+    else unlist_temporary(std::exchange(staged_[done].slot, -1));
+  }
+  const std::size_t renamed = err ? done - 1 : done;
+  if (renamed > 0) renamed_into_place.store(true);
+  commit_state.store(0);
+  open_batch = nullptr;  // written from now on: in place
+  const std::string failed = err ? staged_[done - 1].name : "";
+  discard();
+  if (const int sig = held_signal.exchange(0)) ::raise(sig);
+  if (err)
+    throw input_error(failed + ": cannot rename into place: " + std::strerror(err) +
+                      (renamed > 0 ? "; the outputs before it were replaced" : none_replaced));
 }
 
 bool write_all(int fd, const std::string& content) {
@@ -191,6 +275,15 @@ void output_sink::write_standard_output(const std::string& content) const {
 }
 
 void output_sink::write(const std::string& content) const {
+  if (!open_batch) return write_now(content);
+  try {
+    write_now(content);
+  } catch (const input_error& e) {  // the batch, never committed, removes what it holds
+    throw input_error(e.what() + std::string(none_replaced));
+  }
+}
+
+void output_sink::write_now(const std::string& content) const {
   if (kind_ == kind::descriptor) {
     if (!flush_streams() || !write_all(fd_, content)) fail(path_, "write failed", errno ? errno : EIO);
     return;
@@ -198,7 +291,7 @@ void output_sink::write(const std::string& content) const {
   if (kind_ != kind::file) return write_standard_output(content);
   if (path_.empty()) throw input_error("an output needs a file name");
   const std::string path = final_target(path_);
-  if (!special_file(path)) return replace_file(path_, path, content);
+  if (!special_file(path)) return open_batch ? open_batch->stage(path_, path, content) : replace_file(path_, path, content);
   const int fd = open_special(path_, path);
   const bool ok = write_all(fd, content);
   const int err = errno;

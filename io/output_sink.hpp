@@ -29,13 +29,15 @@ class output_sink {
   /// Throws input_error unless this destination can be written (a directory, a missing directory, no
   /// permission): checked before any work starts.
   void check() const;
-  /// Writes all of `content` as described above; throws input_error on failure.
+  /// Writes all of `content` as described above (a regular file staged while an output_batch is open);
+  /// throws input_error on failure.
   void write(const std::string& content) const;
 
  private:
   enum class kind { file, standard_output, console, descriptor };
   output_sink(kind k, std::string path) : kind_(k), path_(std::move(path)) {}
   void write_standard_output(const std::string& content) const;
+  void write_now(const std::string& content) const;
   kind kind_;
   std::string path_;
   int fd_ = -1;  ///< kind::descriptor: /dev/stderr, /dev/fd/N
@@ -71,9 +73,57 @@ class standard_output_aside {
   int previous_ = -1;
 };
 
-/// Removes the temporary files output_sink is writing at this moment (async-signal-safe): for a process
-/// that a signal ends at once, so that no half-written temporary is left beside an output.
+/// A command's outputs all or nothing. While one is open, output_sink writes a regular file's new content to
+/// a temporary beside it and replaces nothing; commit() renames every temporary into place together, once all
+/// are complete. Without commit (an error, an exception), or when a signal ends the process before it, every
+/// temporary is removed and every output stays as it was; a write failure's message says "no output was
+/// replaced". A device node, FIFO, descriptor or standard output cannot wait: it is written at once, as
+/// outside a batch. One opened while another is open joins it (its commit is the outer one's). Opened,
+/// written and committed on one thread.
+class output_batch {
+ public:
+  output_batch();
+  ~output_batch();
+  output_batch(const output_batch&) = delete;
+  output_batch& operator=(const output_batch&) = delete;
+  /// Renames every temporary into place. A stop signal that comes while it renames is held until all are
+  /// renamed (it then ends the process as it would have). Throws input_error when a rename fails.
+  void commit();
+
+ private:
+  friend class output_sink;
+  /// Writes `content` to the temporary of `path` (`name` as given), listed for removal at a signal.
+  void stage(const std::string& name, const std::string& path, const std::string& content);
+  void discard() noexcept;
+  struct staged_file {
+    std::string name, path, tmp;
+    int slot;  ///< its entry among the temporaries a signal removes (-1: none)
+  };
+  std::vector<staged_file> staged_;
+  bool joined_ = false;  ///< opened inside another batch, which commits
+};
+
+/// Calls `write` (returning a value) inside an output_batch and commits it: what `write` wrote, all or nothing.
+template <typename Write>
+auto all_or_nothing(Write&& write) {
+  output_batch batch;
+  auto result = write();
+  batch.commit();
+  return result;
+}
+
+/// Removes the temporary files output_sink is writing or holds for an output_batch at this moment
+/// (async-signal-safe): for a process that a signal ends at once, so that no temporary is left beside an output.
 void remove_temporaries_in_progress() noexcept;
+
+/// From a signal handler about to end the process (async-signal-safe): true when it may end now, and from
+/// then on no output_batch renames anything; false while a batch is renaming its files into place, when
+/// `sig` is held and raised again once all are renamed.
+bool may_end_process_now(int sig) noexcept;
+
+/// True once an output_batch has renamed its files into place (async-signal-safe): what a process ended by a
+/// signal says of its outputs.
+bool outputs_replaced() noexcept;
 
 /// Where the bytes for `path` land: its symbolic links followed to the final target, which need not exist.
 /// Throws input_error on a loop of links.

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
+#include <unordered_set>
 
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
@@ -33,6 +35,33 @@ void check_version(const json& j, const std::string& path) {
                                 verdict_schema_version));
 }
 
+/// The verdicts a schema version after the oldest one read added: a file of an earlier version never holds them.
+constexpr std::pair<cudabench::verdict, int> verdict_added_in[] = {{cudabench::verdict::machine_differs, 3}};
+
+/// Each verdict's name, with the schema version that first holds it.
+const std::map<std::string, int>& verdict_versions() {
+  static const std::map<std::string, int> versions = [] {
+    std::map<std::string, int> m;
+    for (cudabench::verdict v : cudabench::all_verdicts) m.emplace(to_string(v), oldest_verdict_schema_version);
+    for (const auto& [v, version] : verdict_added_in) m[to_string(v)] = version;
+    return m;
+  }();
+  return versions;
+}
+
+/// Refuses `verdict` (said of `what`: a case, or the counts) unless a verdict file of schema `version` holds it.
+void check_verdict(const std::string& verdict, int version, const std::string& what, const std::string& path) {
+  const auto it = verdict_versions().find(verdict);
+  if (it == verdict_versions().end()) {
+    std::string known;
+    for (const auto& [name, first] : verdict_versions()) known += (known.empty() ? "" : ", ") + name;
+    throw input_error(fmt::format("{}: {} has the verdict '{}', which is no verdict (one of: {})", path, what, printable(verdict, 60), known));
+  }
+  if (it->second > version)
+    throw input_error(fmt::format("{}: {} has the verdict '{}', which a verdict file of schema version {} cannot hold (it came with version {})",
+                                  path, what, verdict, version, it->second));
+}
+
 std::vector<std::string> machine_differences(const json& j) {
   std::vector<std::string> facts;
   if (auto machine = j.find("machine"); machine != j.end() && machine->is_object())
@@ -51,14 +80,21 @@ verdict_file read_verdict_file(const std::string& path) {
   verdict_file v;
   v.schema_version = j["schema_version"].get<int>();
   v.failing = j["failing"].get<bool>();
+  std::unordered_set<std::string> names;
   for (const auto& c : j["cases"]) {
     if (!c.is_object() || !c.value("name", json()).is_string() || !c.value("verdict", json()).is_string())
       throw input_error(path + ": a case without a 'name' and a 'verdict'");
-    v.verdicts.emplace_back(c["name"].get<std::string>(), c["verdict"].get<std::string>());
+    const std::string& name = c["name"].get_ref<const std::string&>();
+    const std::string what = fmt::format("case '{}'", printable(name, 80));
+    if (!names.insert(name).second) throw input_error(fmt::format("{}: {} is listed twice (which verdict is meant?)", path, what));
+    check_verdict(c["verdict"].get<std::string>(), v.schema_version, what, path);
+    v.verdicts.emplace_back(name, c["verdict"].get<std::string>());
   }
   if (j.contains("counts") && j["counts"].is_object())
-    for (const auto& [verdict, n] : j["counts"].items())
+    for (const auto& [verdict, n] : j["counts"].items()) {
+      check_verdict(verdict, v.schema_version, "'counts'", path);
       if (n.is_number_unsigned() && n.get<std::size_t>() > 0) v.counts.emplace_back(verdict, n.get<std::size_t>());
+    }
   v.machine_differences = machine_differences(j);
   return v;
 }

@@ -19,7 +19,9 @@ struct verdict_file {
 };
 
 /// Reads a file verdict_json wrote, of schema version oldest_verdict_schema_version to verdict_schema_version;
-/// throws input_error (one line naming `path`) for anything else.
+/// throws input_error (one line naming `path`) for anything else: among it a verdict (of a case or in the
+/// counts) that is none, or that its schema version cannot hold (`machine differs` before version 3), and a
+/// case listed twice.
 verdict_file read_verdict_file(const std::string& path);
 
 }  // namespace cudabench::reports

@@ -77,8 +77,8 @@ import json, sys
 json.dump({"schema_version": 2, "failing": False, "counts": {},
            "cases": [{"name": "image/cpu", "verdict": "ok\u001b]0;title\u0007\u001b[31mred"}]}, open(sys.argv[1], "w"))
 EOF
-check "a verdict file's control characters: not written to the terminal" 0 "$(run "$report" fleet "$tmp/na" "$tmp/nb")" \
-  'grep -q "^image/cpu .*red" "$tmp/out"' '! grep -q "$(printf "\033")" "$tmp/out"'
+check "a verdict file's unknown verdict with control characters: refused, not written to the terminal" 2 \
+  "$(run "$report" fleet "$tmp/na" "$tmp/nb")" 'one_line "which is no verdict"' '! grep -q "$(printf "\033")" "$tmp/out" "$tmp/err"'
 rm "$tmp/nb/verdict-20261102T000000Z.json"
 check "fleet of nightly directories without a failing verdict: exit 0" 0 "$(run "$report" fleet "$tmp/na" "$tmp/nb")"
 

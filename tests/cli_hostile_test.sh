@@ -117,6 +117,21 @@ EOF
   check "fleet with a verdict file of schema_version $version: refused" 2 "$(run "$report" fleet "$d")" \
     "one_line \"'schema_version' is .*verdict files of versions 2 to 3\""
 done
+# A verdict its schema version cannot hold, one that is none, a case listed twice: refused, not shown.
+edits=("version 2 with machine differs" 'j["schema_version"] = 2; j["cases"][0]["verdict"] = "machine differs"'
+       "an unknown verdict" 'j["cases"][0]["verdict"] = "passed"'
+       "an unknown verdict in its counts" 'j["counts"]["passed"] = 3'
+       "a case listed twice" 'j["cases"].append(dict(j["cases"][0], verdict="unchanged"))')
+expect=("which a verdict file of schema version 2 cannot hold (it came with version 3)" "'passed', which is no verdict"
+        "'counts' has the verdict 'passed', which is no verdict" "is listed twice")
+for i in 0 1 2 3; do
+  d="$tmp/e-$i"
+  night "$d"
+  python3 -c "import json, sys; j = json.load(open(sys.argv[1])); ${edits[2 * i + 1]}; json.dump(j, open(sys.argv[1], 'w'))" \
+    "$d/verdict-$stamp.json"
+  check "fleet with a verdict file holding ${edits[2 * i]}: refused in one line" 2 "$(run "$report" fleet "$d" --md "$tmp/e.md")" \
+    "one_line \"verdict-$stamp.json: .*${expect[i]}\"" '[ ! -e "$tmp/e.md" ]'
+done
 night "$tmp/n-good"
 check "fleet with the verdict file compare wrote: read" 1 "$(run "$report" fleet "$tmp/n-good")" 'grep -q "verdict verdict-" "$tmp/out"'
 
@@ -202,5 +217,13 @@ check "--rounds over the repetitions: a note says what runs" 0 \
 s=$(CUDABENCH_EXTRA_WORK=abc run "$bench" --list --filter=reduce)
 check "a bad CUDABENCH_EXTRA_WORK is refused in one line before any case" 2 "$s" \
   '[ "$(wc -l <"$tmp/err")" = 1 ]' 'grep -q "CUDABENCH_EXTRA_WORK is .abc." "$tmp/err"' '[ ! -s "$tmp/out" ]'
+for work in 0x10 " 5" 1e-400 "5 " +5 -1 101 1e1; do
+  s=$(CUDABENCH_EXTRA_WORK=$work run "$bench" --list --filter=reduce)
+  check "CUDABENCH_EXTRA_WORK='$work': refused in one line" 2 "$s" \
+    'one_line "CUDABENCH_EXTRA_WORK is .*expected a percentage from 0 to 100 in plain decimal"' '[ ! -s "$tmp/out" ]'
+done
+check "CUDABENCH_EXTRA_WORK=2.5: taken" 0 "$(CUDABENCH_EXTRA_WORK=2.5 run "$bench" --list --filter=reduce)"
+check "--repetitions= 5 (a space in the number): refused naming the option" 2 "$(run "$bench" "--repetitions= 5" --list)" \
+  'one_line "\-\-repetitions expects a whole number from 1 to 1000, got . 5."'
 
 finish

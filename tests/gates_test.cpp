@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <tuple>
+#include <vector>
 
 #include "io/errors.hpp"
 #include "results/stats.hpp"
@@ -228,6 +230,21 @@ TEST(Gates, TheReaderRefusesBadInputNamingTheProblem) {
   EXPECT_NE(problem(std::string(20, '[') + std::string(20, ']')).find("nested"), std::string::npos);
   EXPECT_NE(problem(replaced("\"preset\": \"nightly\"", "\"preset\": \"nightly\", \"preset\": \"quick\"")).find("key 'preset' appears twice"),
             std::string::npos);
+  // Values that mean nothing where they are used: each refused naming its field.
+  for (const auto& [from, to, key] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"\"gate\": ", "\"gate\": 1e308, \"x\": ", "'gate'"},
+           {"\"drift\": ", "\"drift\": 1e308, \"x\": ", "'drift'"},
+           {"\"floor\": 0.015", "\"floor\": 1e308", "'floor'"},
+           {"\"k\": 6.0", "\"k\": 0", "'k'"},
+           {"\"k\": 6.0", "\"k\": 1e308", "'k'"},
+           {"\"min_runs\": 5", "\"min_runs\": 0", "'min_runs'"},
+           {"\"runs\": 5", "\"runs\": 0", "'runs'"},
+           {"\"preset\": \"nightly\"", "\"preset\": \"\"", "'preset'"}}) {
+    const std::string msg = problem(replaced(from, to));
+    EXPECT_NE(msg.find(key), std::string::npos) << to << ": " << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  }
+  EXPECT_NE(problem(replaced("\"gate\": ", "\"gate\": 0, \"x\": ")).find("'gate' is 0 where a number above 0"), std::string::npos);
   for (const std::string& msg : {problem("{"), problem(replaced("\"k\": 6.0", "\"k\": null"))}) {
     EXPECT_EQ(msg.rfind("x.gates.json: ", 0), 0u) << msg;
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;

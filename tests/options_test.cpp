@@ -191,6 +191,22 @@ TEST(Options, NumbersOutOfRangeAreRefusedNamingTheOptionAndTheRange) {
   }
 }
 
+TEST(Options, ANumberIsPlainDecimalDigitsAndNothingAroundThem) {
+  for (const std::string bad : {"--repetitions= 5", "--repetitions=5 ", "--repetitions=+5", "--repetitions=0x10", "--repetitions=5.0",
+                                "--threshold= 5", "--threshold=0x10", "--threshold=5%", "--alpha=1e-400", "--sizes=dot= 64",
+                                "--sizes=dot=0x40", "--benchmark_min_time= 1s"}) {
+    try {
+      parse_run_options({bad});
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const usage_error& e) {
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(*parse_run_options({"--repetitions=5"}).repetitions, 5);
+  EXPECT_EQ(*parse_run_options({"--threshold=2.5"}).threshold_pct, 2.5);
+  EXPECT_EQ(*parse_run_options({"--alpha=1e-3"}).alpha, 1e-3);
+}
+
 TEST(Options, BlockingKernelIsOnUnlessTurnedOff) {
   EXPECT_FALSE(parse_run_options({}).no_blocking_kernel);
   EXPECT_TRUE(parse_run_options({"--no-blocking-kernel"}).no_blocking_kernel);

@@ -117,6 +117,72 @@ TEST(OutputSink, DashIsTheRealStandardOutputEvenWhileItIsSetAside) {
   EXPECT_FALSE(fs::exists("-"));
 }
 
+TEST(OutputBatch, ReplacesNothingUntilCommitThenEverything) {
+  scratch s;
+  output_sink(s / "a.md").write("old a\n");
+  output_sink(s / "b.csv").write("old b\n");
+  {
+    output_batch batch;
+    output_sink(s / "a.md").write("new a\n");
+    output_sink(s / "b.csv").write("new b\n");
+    EXPECT_EQ(read_file(s / "a.md"), "old a\n") << "nothing replaced before commit";
+    EXPECT_EQ(read_file(s / "b.csv"), "old b\n");
+    batch.commit();
+  }
+  EXPECT_EQ(read_file(s / "a.md"), "new a\n");
+  EXPECT_EQ(read_file(s / "b.csv"), "new b\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(s.dir), fs::directory_iterator()), 2) << "no temporary left";
+}
+
+TEST(OutputBatch, WithoutCommitEveryOutputStaysAsItWasAndNoTemporaryIsLeft) {
+  scratch s;
+  output_sink(s / "a.md").write("old a\n");
+  {
+    output_batch batch;
+    output_sink(s / "a.md").write("new a\n");
+    output_sink(s / "c.html").write("new c\n");
+  }
+  EXPECT_EQ(read_file(s / "a.md"), "old a\n");
+  EXPECT_FALSE(fs::exists(s / "c.html"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(s.dir), fs::directory_iterator()), 1);
+  output_sink(s / "a.md").write("after\n");  // the batch is gone: written at once again
+  EXPECT_EQ(read_file(s / "a.md"), "after\n");
+}
+
+TEST(OutputBatch, AWriteErrorSaysNoOutputWasReplaced) {
+  scratch s;
+  output_sink(s / "a.md").write("old a\n");
+  output_batch batch;
+  output_sink(s / "a.md").write("new a\n");
+  try {
+    output_sink(s / "missing-dir/v.json").write("x");
+    FAIL() << "no error";
+  } catch (const input_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("missing-dir/v.json: cannot write"), std::string::npos) << what;
+    EXPECT_NE(what.find("; no output was replaced"), std::string::npos) << what;
+  }
+}
+
+TEST(OutputBatch, SpecialFilesAreWrittenInPlaceAndLinksKept) {
+  scratch s;
+  fs::create_symlink(s / "target.md", s / "link.md");
+  output_batch batch;
+  output_sink("/dev/null").write("to the device\n");
+  output_sink(s / "link.md").write("through the link\n");
+  {
+    output_batch inner;  // joins the open one: its commit is the outer one's
+    output_sink(s / "inner.csv").write("inner\n");
+    inner.commit();
+  }
+  EXPECT_FALSE(fs::exists(s / "inner.csv"));
+  batch.commit();
+  EXPECT_TRUE(fs::is_symlink(s / "link.md"));
+  EXPECT_EQ(read_file(s / "target.md"), "through the link\n");
+  EXPECT_EQ(read_file(s / "inner.csv"), "inner\n");
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+}
+
 TEST(DistinctOutputs, AnOutputOntoAnInputOrAnotherOutputIsRefused) {
   scratch s;
   write_file_atomically(s / "in.json", "{}");

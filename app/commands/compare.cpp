@@ -94,7 +94,7 @@ int compare_handler(const command_line& cl) {
   }
   const run_result base = reading_base.get();
   if (cur_problem) std::rethrow_exception(cur_problem);
-  return compare_and_report(base, *cur, compare_settings_from(cl.options), outputs);
+  return all_or_nothing([&] { return compare_and_report(base, *cur, compare_settings_from(cl.options), outputs); });
 }
 
 }  // namespace cudabench::app

@@ -26,7 +26,9 @@ int fleet_handler(const command_line& cl) {
   const reports::fleet f = reports::build_fleet(std::move(members), o.reference);
   std::optional<standard_output_aside> aside;
   if (outputs.uses_standard_output()) aside.emplace();
+  output_batch batch;
   outputs.writers().write_fleet(f);
+  batch.commit();
   return f.failing() ? 1 : 0;
 }
 

@@ -15,7 +15,10 @@ int report_handler(const command_line& cl) {
   outputs.check(cl.inputs);
   std::optional<standard_output_aside> aside;
   if (outputs.uses_standard_output()) aside.emplace();
-  outputs.writers().write_run(load_run(cl.inputs[0]));
+  const run_result run = load_run(cl.inputs[0]);
+  output_batch batch;
+  outputs.writers().write_run(run);
+  batch.commit();
   return 0;
 }
 

@@ -39,7 +39,10 @@ int trend_handler(const command_line& cl) {
   const compare_options& cmp = cl.options;
   const double threshold = cmp.threshold_pct ? *cmp.threshold_pct / 100 : compare_settings{}.threshold;
   const trend_options& o = cl.options;
-  outputs.writers().write_trend(reports::build_trend(dir, threshold, o.hold, cmp.allow_device_mismatch));
+  const reports::trend t = reports::build_trend(dir, threshold, o.hold, cmp.allow_device_mismatch);
+  output_batch batch;
+  outputs.writers().write_trend(t);
+  batch.commit();
   return 0;
 }
 
