@@ -36,7 +36,8 @@ void check_version(const json& j, const std::string& path) {
 }
 
 /// The verdicts a schema version after the oldest one read added: a file of an earlier version never holds them.
-constexpr std::pair<cudabench::verdict, int> verdict_added_in[] = {{cudabench::verdict::machine_differs, 3}};
+constexpr std::pair<cudabench::verdict, int> verdict_added_in[] = {
+    {cudabench::verdict::machine_differs, 3}, {cudabench::verdict::unconfirmed, 4}, {cudabench::verdict::same_code, 4}};
 
 /// Each verdict's name, with the schema version that first holds it.
 const std::map<std::string, int>& verdict_versions() {
