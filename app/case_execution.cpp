@@ -79,6 +79,8 @@ measure_settings measure_settings_from(const run_options& opt, case_execution& o
   ms.hold_stream = !opt.profile && !opt.no_blocking_kernel;
   if (opt.trace_path) ms.tracer = &out.tracer.emplace();
   ms.check = !worker || worker->round() == 1;
+  ms.energy.on = opt.energy && !opt.profile;
+  ms.energy.window_s = opt.energy_window_s;
   return ms;
 }
 

@@ -60,6 +60,7 @@ struct sample {
   double cost = 0;         ///< measured time it used up (seconds x batch)
   bool discard = false;    ///< throttled: not a sample of the case at its clock
   double clock_mhz = 0;
+  bool throttled = false;  ///< NVML reported a throttle reason right after it (kept, and counted)
 };
 
 /// Takes samples from `next` until the stopping rule says enough: O(1) per sample (running statistics).
@@ -234,6 +235,28 @@ fixture& case_driver::fixture_for(const case_def& c) {
   return *cached_;
 }
 
+energy_meter* case_driver::meter() {
+  if (!settings_.energy.on || !device_.available) return nullptr;
+  if (!meter_) meter_ = std::make_unique<energy_meter>(device_.uuid, device_.pci_bus_id, settings_.energy);
+  return meter_.get();
+}
+
+namespace {
+/// After a case's timed samples: more samples, untimed for its time, until the energy window is long enough,
+/// then the window's figures. `run_sample` runs one sample and gives its GPU time per run.
+template <typename Run>
+energy_result energy_window(energy_meter& m, Run run_sample, double runs, int batch, double busy_s, std::size_t throttled,
+                            const case_def& c) {
+  m.timed_done();
+  while (!m.window_reached()) {
+    busy_s += run_sample() * batch;
+    runs += batch;
+    if (interrupt_signal().load()) throw case_interrupted();
+  }
+  return m.finish(runs, busy_s, throttled, energy_unit_of(c.work.bytes(), c.work.items, c.work.flops));
+}
+}  // namespace
+
 bool case_driver::injected(const case_def& c) const { return inject_pattern_ && inject_pattern_->found_in(c.name()); }
 
 std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, repetition& rep) {
@@ -293,18 +316,38 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
 
   phase_range p(phase::measure);
   const double peak_mhz = device_.sm_clock_khz / 1e3;
+  energy_meter* const m = meter();
+  energy_counters_.clear();
+  if (m) m->begin();
+  std::size_t taken = 0;
+  double busy_s = 0;
   const double cpu0 = process_cpu_seconds();
   const std::vector<sample> kept = sample_until_stopped([&] {
     sample s;
     s.seconds = timed_run(s.clock_mhz);
     s.cost = s.seconds * batch;
     s.discard = discard_throttled(s.clock_mhz, peak_mhz, settings_.throttle_fraction, rec.clock_discards);
+    s.throttled = m && m->after_sample(s.cost);
     rec.clock_discards += s.discard;
+    ++taken;
+    busy_s += s.cost;
     return s;
   }, preset_.sampling, rec.stop);
   rep.cpu_time_s = (process_cpu_seconds() - cpu0) / double(kept.size() * std::size_t(batch));
   double clock_sum = 0;
-  for (const sample& s : kept) clock_sum += s.clock_mhz;
+  std::size_t throttled = 0;
+  for (const sample& s : kept) {
+    clock_sum += s.clock_mhz;
+    throttled += s.throttled;
+  }
+  if (m && m->problem().empty()) {
+    double clock = 0;
+    energy_result e = energy_window(*m, [&] { return timed_run(clock); }, double(taken) * batch, batch, busy_s, throttled, c);
+    rec.energy = std::move(e.record);
+    energy_counters_ = std::move(e.counters);
+  } else if (m) {
+    rec.energy.emplace().absent = m->problem();
+  }
   rec.batch = batch;
   rec.held = hold;
   rec.sm_clock_mhz = clock_sum / double(kept.size());
@@ -469,6 +512,7 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     if (c.on == where::gpu) {
       k["sm_clock_mhz"] = rec.sm_clock_mhz;
       k["throttle_discards"] = double(rec.clock_discards);
+      k.insert(energy_counters_.begin(), energy_counters_.end());
     }
     if (rec.batch > 1) k["batch"] = rec.batch;
     rec.samples = s.n;
