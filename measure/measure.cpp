@@ -242,19 +242,47 @@ energy_meter* case_driver::meter() {
 }
 
 namespace {
-/// After a case's timed samples: more samples, untimed for its time, until the energy window is long enough,
-/// then the window's figures. `run_sample` runs one sample and gives its GPU time per run.
-template <typename Run>
-energy_result energy_window(energy_meter& m, Run run_sample, double runs, int batch, double busy_s, std::size_t throttled,
-                            const case_def& c) {
-  m.timed_done();
-  while (!m.window_reached()) {
-    busy_s += run_sample() * batch;
-    runs += batch;
-    if (interrupt_signal().load()) throw case_interrupted();
+/// A case's energy window around its timed samples (energy.hpp), where there is a meter: begun on construction,
+/// told of each timed sample, and finished with the energy phase.
+class energy_tap {
+ public:
+  explicit energy_tap(energy_meter* m) : m_(m) {
+    if (m_) m_->begin();
   }
-  return m.finish(runs, busy_s, throttled, energy_unit_of(c.work.bytes(), c.work.items, c.work.flops));
-}
+  /// After a timed sample of `cost` seconds of `batch` runs: whether it was taken throttled.
+  bool after_sample(double cost, int batch) {
+    runs_ += batch;
+    busy_s_ += cost;
+    return m_ && m_->after_sample(cost);
+  }
+  /// After the timed samples: more samples, untimed for the case's time, until the energy window is long enough
+  /// (`run_sample` runs one and gives its GPU time per run); then the window's figures into `rec` and `counters`.
+  template <typename Run>
+  void finish(Run run_sample, int batch, const std::vector<sample>& kept, const case_def& c, run_record& rec,
+              std::map<std::string, double>& counters) {
+    counters.clear();
+    if (!m_) return;
+    if (!m_->problem().empty()) {
+      rec.energy.emplace().absent = m_->problem();
+      return;
+    }
+    m_->timed_done();
+    while (!m_->window_reached()) {
+      busy_s_ += run_sample() * batch;
+      runs_ += batch;
+      if (interrupt_signal().load()) throw case_interrupted();
+    }
+    std::size_t throttled = 0;
+    for (const sample& s : kept) throttled += s.throttled;
+    energy_result e = m_->finish(runs_, busy_s_, throttled, energy_unit_of(c.work.bytes(), c.work.items, c.work.flops));
+    rec.energy = std::move(e.record);
+    counters = std::move(e.counters);
+  }
+
+ private:
+  energy_meter* m_;
+  double runs_ = 0, busy_s_ = 0;
+};
 }  // namespace
 
 bool case_driver::injected(const case_def& c) const { return inject_pattern_ && inject_pattern_->found_in(c.name()); }
@@ -316,38 +344,21 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
 
   phase_range p(phase::measure);
   const double peak_mhz = device_.sm_clock_khz / 1e3;
-  energy_meter* const m = meter();
-  energy_counters_.clear();
-  if (m) m->begin();
-  std::size_t taken = 0;
-  double busy_s = 0;
+  energy_tap energy(meter());
   const double cpu0 = process_cpu_seconds();
   const std::vector<sample> kept = sample_until_stopped([&] {
     sample s;
     s.seconds = timed_run(s.clock_mhz);
     s.cost = s.seconds * batch;
     s.discard = discard_throttled(s.clock_mhz, peak_mhz, settings_.throttle_fraction, rec.clock_discards);
-    s.throttled = m && m->after_sample(s.cost);
+    s.throttled = energy.after_sample(s.cost, batch);
     rec.clock_discards += s.discard;
-    ++taken;
-    busy_s += s.cost;
     return s;
   }, preset_.sampling, rec.stop);
   rep.cpu_time_s = (process_cpu_seconds() - cpu0) / double(kept.size() * std::size_t(batch));
-  double clock_sum = 0;
-  std::size_t throttled = 0;
-  for (const sample& s : kept) {
-    clock_sum += s.clock_mhz;
-    throttled += s.throttled;
-  }
-  if (m && m->problem().empty()) {
-    double clock = 0;
-    energy_result e = energy_window(*m, [&] { return timed_run(clock); }, double(taken) * batch, batch, busy_s, throttled, c);
-    rec.energy = std::move(e.record);
-    energy_counters_ = std::move(e.counters);
-  } else if (m) {
-    rec.energy.emplace().absent = m->problem();
-  }
+  double clock_sum = 0, clock = 0;
+  for (const sample& s : kept) clock_sum += s.clock_mhz;
+  energy.finish([&] { return timed_run(clock); }, batch, kept, c, rec, energy_counters_);
   rec.batch = batch;
   rec.held = hold;
   rec.sm_clock_mhz = clock_sum / double(kept.size());

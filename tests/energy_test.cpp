@@ -223,8 +223,10 @@ TEST(EnergyVerdicts, AnEnergyChangeIsItsOwnVerdictAndFailsOnlyWhenGated) {
   s.energy.gating = true;
   EXPECT_TRUE(compare_runs(base, cur, s).failing());
   // Cases neither run measured the energy of have no energy comparison.
-  for (const case_comparison& x : c.cases)
-    if (x.name != energy_case) EXPECT_FALSE(x.energy) << x.name;
+  for (const case_comparison& x : c.cases) {
+    if (x.name == energy_case) continue;
+    EXPECT_FALSE(x.energy) << x.name;
+  }
   // A/A: the same energy, no flag.
   run_result same = load_fixture("synthetic_same.json");
   add_energy(same, energy_case, 1e-10);
