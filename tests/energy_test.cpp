@@ -93,9 +93,10 @@ TEST(EnergyMeter, ShortTimedSamplesAreRepeatedUntilTheWindowIsReached) {
   EXPECT_NEAR(k.at(energy_counters::watts), 200, 12);
   EXPECT_NEAR(k.at(energy_counters::joules), 200 * e.window_s / e.runs, 0.1 * 200 * e.window_s / e.runs);
   EXPECT_DOUBLE_EQ(k.at("joules_per_byte"), k.at(energy_counters::joules) / 1e6);
-  // The counter's updates were seen within a poll of each other: the uncertainty is far below the update period's.
+  // The counter's updates were seen within a poll of each other: the uncertainty is below the 2 x 10 ms / 0.3 s
+  // an update period's staleness at each end would give (generous: polls are slow on a loaded machine).
   EXPECT_GT(e.uncertainty, 0);
-  EXPECT_LT(e.uncertainty, 0.01);
+  EXPECT_LT(e.uncertainty, 0.05);
   EXPECT_EQ(got.throttled, 0u) << "idle (the fake's default reason) is not a throttle";
 }
 
@@ -276,8 +277,11 @@ TEST(EnergyVerdicts, AMostlyThrottledRegressionIsInconclusive) {
 TEST(EnergyResults, TheEnergyRecordRoundTripsAndOlderFilesStillRead) {
   run_result run = load_fixture("synthetic_base.json");
   add_energy(run, energy_case, 2e-11);
-  run.cases.front().repetitions.front().record->energy->throttle_source = "violation counters";
-  run.cases.front().repetitions.front().record->energy->throttle_s = {{"power", 0.25}, {"thermal", 0}};
+  for (case_result& x : run.cases)
+    if (x.name == energy_case) {
+      x.repetitions.front().record->energy->throttle_source = "violation counters";
+      x.repetitions.front().record->energy->throttle_s = {{"power", 0.25}, {"thermal", 0}};
+    }
   const std::string text = to_json(run).dump();
   EXPECT_NE(text.find("\"schema_version\":2"), std::string::npos);
   const run_result back = parse_run_text(text, "back.json");
@@ -285,7 +289,7 @@ TEST(EnergyResults, TheEnergyRecordRoundTripsAndOlderFilesStillRead) {
   ASSERT_TRUE(c);
   ASSERT_TRUE(c->repetitions.front().record->energy);
   EXPECT_EQ(c->repetitions.front().record->energy->method, "counter");
-  EXPECT_EQ(c->repetitions.front().record->energy->throttle_s.count("power"), run.cases.front().name == energy_case ? 1u : 0u);
+  EXPECT_EQ(c->repetitions.front().record->energy->throttle_s.at("power"), 0.25);
   EXPECT_NE(reports::run_energy_table(back, reports::markdown_text).find("0 of"), std::string::npos);
   // A field of the wrong type is one line naming it.
   std::string bad = text;
