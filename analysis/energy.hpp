@@ -39,7 +39,7 @@ struct energy_comparison {
 };
 
 /// The energy comparison of a case measured in both runs; nothing where neither run recorded energy for it
-/// (CPU cases, files of schema version 1, runs with --energy=off).
+/// (CPU cases, files of schema version 1, runs with --no-energy).
 std::optional<energy_comparison> compare_energy(const case_result& b, const case_result& c, const energy_gate_settings& s,
                                                 double noise_floor, double alpha);
 

@@ -326,10 +326,9 @@ const std::array table{
               .apply = ACT { s.options.no_blocking_kernel = true; },
               .help = "do not hold the stream with a spinning kernel while a GPU sample's work is queued (held by "
                       "default, so launch latency stays out of the timed region)"},
-  option_spec{.name = "--energy", .placeholder = "on|off", .commands = "run",
-              .apply = ACT { s.options.energy = one_of(v, name_of(spec), {"on", "off"}) == "on"; },
-              .help = "GPU cases: energy per operation, power, memory clock and throttle reasons read from NVML around the "
-                      "timed samples (default on; off under --profile); docs/reference.md says how"},
+  option_spec{.name = "--no-energy", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.energy = false; },
+              .help = "do not read GPU cases' energy per operation, power, memory clock and throttle reasons from NVML "
+                      "around their timed samples (read by default, but under --profile; docs/reference.md says how)"},
   option_spec{.name = "--energy-window", .placeholder = "SECONDS", .commands = "run",
               .apply = ACT { s.options.energy_window_s = parse_double(v, name_of(spec), 0.01, 3600); },
               .help = fmt::format("the least time a case's energy is measured over: a case whose timed samples take less "

@@ -11,7 +11,7 @@
 
 namespace cudabench {
 
-/// How energy is measured (--energy, --energy-window).
+/// How energy is measured (--no-energy, --energy-window).
 struct energy_settings {
   bool on = true;
   double window_s = 1.0;          ///< the least energy window: a case whose timed samples are shorter repeats its sample

@@ -56,5 +56,5 @@ check "report: the energy beside the time" 0 "$(run "$report" report "$tmp/base.
 check "a version 1 file still compares, with no energy" 0 "$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_same.json" --gate-energy)" \
   '! grep -q "Energy per operation" "$tmp/out"'
 check "--energy-window=0: refused in one line" 2 "$(run "$bench" --list --energy-window=0)" 'one_line "energy-window"'
-check "--energy=maybe: refused in one line" 2 "$(run "$bench" --list --energy=maybe)" 'one_line "energy"'
+check "--no-energy=yes: refused in one line" 2 "$(run "$bench" --list --no-energy=yes)" 'one_line "no-energy"'
 finish
