@@ -51,6 +51,12 @@ std::size_t comparison::count(verdict v) const {
   return n;
 }
 
+std::size_t comparison::count(energy_verdict v) const {
+  std::size_t n = 0;
+  for (auto& c : cases) n += c.energy && c.energy->v == v;
+  return n;
+}
+
 namespace {
 /// "5%", "2.3%": a gate as people read it.
 std::string pct(double fraction) {
@@ -351,6 +357,36 @@ void hold_flags_of_other_machines(comparison& out) {
 }
 }  // namespace
 
+namespace {
+/// The case's energy verdict; and a time regression or improvement held back as inconclusive where most of
+/// either side's samples were taken throttled.
+void judge_energy_and_throttling(const case_result& b, const case_result& c, const compare_settings& s, case_comparison& r) {
+  r.energy = compare_energy(b, c, s.energy, s.noise_floor, s.alpha);
+  if (r.v != verdict::regression && r.v != verdict::improvement) return;
+  const double share = std::max(throttled_share(b), throttled_share(c));
+  if (share <= s.energy.throttled_share) return;
+  r.v = verdict::inconclusive;
+  r.throttled = true;
+  r.note += fmt::format("{}{:.0f}% of a side's samples were taken while the GPU was throttled", r.note.empty() ? "" : "; ", 100 * share);
+}
+
+/// Says how many timed samples of each run were taken throttled, where any were.
+void note_throttling(const run_result& base, const run_result& cur, comparison& out) {
+  for (const auto& [side, run] : {std::pair{"baseline", &base}, std::pair{"current", &cur}}) {
+    std::size_t flagged = 0, kept = 0, mostly = 0;
+    for (const case_result& c : run->cases) {
+      std::size_t f = 0, k = 0;
+      mostly += throttled_share(c, &f, &k) > out.settings.energy.throttled_share;
+      flagged += f;
+      kept += k;
+    }
+    if (flagged)
+      out.header_notes.push_back(fmt::format("{}: {} of {} timed samples were taken while the GPU was throttled ({} case(s) mostly)",
+                                             side, flagged, kept, mostly));
+  }
+}
+}  // namespace
+
 bool timeline_change::notable() const {
   if (metric.size() > 9 && metric.compare(metric.size() - 9, 9, "_fraction") == 0) return std::fabs(cur - base) >= 0.1;
   if (metric == "copy_compute_overlap") return std::fabs(cur - base) >= 0.1;
@@ -413,6 +449,7 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
     }
     case_comparison r = compare_on_control(*b, c, s, controls);
     if (r.code_changed()) r.note += (r.note.empty() ? "" : "; ") + fmt::format("device code changed ({} -> {})", r.base_code, r.cur_code);
+    judge_energy_and_throttling(*b, c, s, r);
     if (!b->label.empty() && !c.label.empty() && b->label != c.label)
       r.note += (r.note.empty() ? "" : "; ") + fmt::format("label changed: '{}' -> '{}'", b->label, c.label);
     if (r.base_median_s > 0 && r.cur_median_s > 0)
@@ -435,6 +472,7 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   }
   note_unnormalized(cur, out);
   hold_flags_of_other_machines(out);
+  note_throttling(base, cur, out);
   if (const std::size_t n = out.lost())
     out.header_notes.push_back(fmt::format("{} case(s) lost: failed their check now, or missing although selected (this fails the comparison)", n));
   for (const auto& [ratios, into] : {std::pair{&log_ratios, &out.family_geomean}, std::pair{&log_ratios_not_gated, &out.family_geomean_not_gated}})

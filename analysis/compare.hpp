@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/energy.hpp"
 #include "analysis/gates.hpp"
 #include "results/results.hpp"
 
@@ -61,6 +62,8 @@ struct compare_settings {
   /// Unset gates: whether the gates file kept beside the baseline (X.json -> X.gates.json) is read when present
   /// (false: --gates none).
   bool gates_beside_baseline = true;
+  /// How energy per operation is judged (energy.hpp), and whether its regression fails the comparison.
+  energy_gate_settings energy;
 };
 
 /// A timeline metric of a case traced in both runs (--trace). Informational: it never decides a verdict.
@@ -107,6 +110,13 @@ struct case_comparison {
   /// The case was lost: it failed its check now but passed in the baseline, or it is missing although the
   /// current run selected it (or does not say what it selected). Fails the comparison like a regression.
   bool lost = false;
+  /// Over energy_gate_settings::throttled_share of a side's samples were taken throttled: a regression or an
+  /// improvement was held back as inconclusive.
+  bool throttled = false;
+  /// The verdict as reports show it: "inconclusive (throttled)" where throttling held it back.
+  std::string verdict_text() const { return throttled ? std::string(to_string(v)) + " (throttled)" : to_string(v); }
+  /// Energy per operation in both runs and its own verdict; unset where neither run recorded energy.
+  std::optional<energy_comparison> energy;
 };
 
 struct comparison {
@@ -132,10 +142,13 @@ struct comparison {
   std::map<std::string, double> family_geomean_not_gated;
 
   std::size_t count(verdict v) const;
+  std::size_t count(energy_verdict v) const;
   bool has_regression() const { return count(verdict::regression) > 0; }
   std::size_t lost() const;
-  /// What makes `compare` exit 1: a regression or a lost case.
-  bool failing() const { return has_regression() || lost() > 0; }
+  /// What makes `compare` exit 1: a regression or a lost case (or an energy regression with --gate-energy).
+  bool failing() const {
+    return has_regression() || lost() > 0 || (settings.energy.gating && count(energy_verdict::regression) > 0);
+  }
   /// 1 failing, exit_unconfirmed where unconfirmed flags are all it has, else 0.
   int exit_status() const { return failing() ? 1 : count(verdict::unconfirmed) > 0 ? exit_unconfirmed : 0; }
 };

@@ -81,6 +81,8 @@ measure_settings measure_settings_from(const run_options& opt, case_execution& o
   // Under a profiler CUPTI is the profiler's; elsewhere every GPU case records the code it ran.
   if (!opt.profile && watch_module_loads().empty()) ms.identifier = out.tracer ? &*out.tracer : &out.tracer.emplace();
   ms.check = !worker || worker->round() == 1;
+  ms.energy.on = opt.energy && !opt.profile;
+  ms.energy.window_s = opt.energy_window_s;
   return ms;
 }
 

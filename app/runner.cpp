@@ -97,7 +97,7 @@ void attach_limits(run_result& run, const device_info& dev, const std::string& p
       std::error_code ec;
       if (!std::filesystem::is_regular_file(path, ec)) continue;
       try {
-        for (const auto& [name, l] : load_run(path).limits) limits[name] = {l.rate, l.unit};
+        for (const auto& [name, l] : load_run(path).limits) limits[name] = {l.rate, l.unit, l.joules_per_unit};
       } catch (const input_error& e) {
         fmt::print(stderr, "{}: limits not taken from {}: {}\n", program_name(), path, printable(e.what()));
       }

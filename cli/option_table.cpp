@@ -205,8 +205,8 @@ const std::array table{
   option_spec{.name = "--csv", .placeholder = "FILE", .commands = "run compare report fleet confirm", .apply = store_output,
               .output = &o_::csv_path, .child = in_child::suffix, .whole_run = true,
               .help = "one row per case: name, status, median_us, repetitions (over all rounds), cv_pct, noise_pct, samples, throughputs, "
-                      "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value, detectable_pct, gate_pct, gate_source, control, control_change_pct, normalized_change_pct in a comparison; blank where no test ran, no gate applies or the case was not judged on its control); fleet: one row per case and model "
-                      "(name, family, model, label, reference, status, median_us, noise_pct, limit_pct, ratio, verdict)"},
+                      "bw_peak_pct, limit_pct, message (+ baseline_median_us, change_pct, verdict, p_value, detectable_pct, gate_pct, gate_source, control, control_change_pct, normalized_change_pct, code (same or changed, where both runs recorded the device code) in a comparison; blank where no test ran, no gate applies or the case was not judged on its control), energy_per_op, energy_unit, power_w, sm_clock_mhz, mem_clock_mhz, throttled_samples (+ baseline_energy_per_op, energy_change_pct, energy_verdict, throttled in a comparison; blank where not recorded); fleet: one row per case and model "
+                      "(name, family, model, label, reference, status, median_us, noise_pct, limit_pct, ratio, verdict, per_joule, per_joule_unit)"},
   option_spec{.name = "--verdict", .placeholder = "FILE", .commands = "run compare confirm", .apply = store_output,
               .output = &o_::verdict_path, .child = in_child::suffix, .whole_run = true,
               .help = "the comparison's verdicts as JSON (a run: with --compare-to only)"},
@@ -268,6 +268,14 @@ const std::array table{
               .apply = ACT { s.options.gate_min_runs = parse_int(v, name_of(spec), int(min_gate_min_runs), int(max_gate_min_runs)); },
               .help = fmt::format("a case with a result in fewer than N of the runs learns no gate and keeps the default (default {})",
                                   gate_settings{}.min_runs)},
+  option_spec{.name = "--energy-threshold", .placeholder = "PCT", .commands = "run compare confirm",
+              .apply = ACT { s.options.energy_threshold_pct = parse_double(v, name_of(spec), 0, 1000); },
+              .help = fmt::format("smallest change of a case's energy per operation that counts (default {:g}); it must also exceed "
+                                  "the noise floor x its CV", 100 * energy_gate_settings{}.threshold)},
+  option_spec{.name = "--gate-energy", .kind = arity::flag, .commands = "run compare confirm",
+              .apply = ACT { s.options.gate_energy = true; },
+              .help = "an energy regression (energy per operation up beyond its gate) fails the comparison too; without it "
+                      "energy verdicts are reported, never failing"},
   option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = "run compare trend bisect confirm",
               .apply = ACT { s.options.allow_device_mismatch = true; },
               .help = "compare runs from different GPU models or clocks"},
@@ -318,6 +326,14 @@ const std::array table{
               .apply = ACT { s.options.no_blocking_kernel = true; },
               .help = "do not hold the stream with a spinning kernel while a GPU sample's work is queued (held by "
                       "default, so launch latency stays out of the timed region)"},
+  option_spec{.name = "--no-energy", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.energy = false; },
+              .help = "do not read GPU cases' energy per operation, power, memory clock and throttle reasons from NVML "
+                      "around their timed samples (read by default, but under --profile; docs/reference.md says how)"},
+  option_spec{.name = "--energy-window", .placeholder = "SECONDS", .commands = "run",
+              .apply = ACT { s.options.energy_window_s = parse_double(v, name_of(spec), 0.01, 3600); },
+              .help = fmt::format("the least time a case's energy is measured over: a case whose timed samples take less "
+                                  "repeats its sample, untimed for its time, until the window is reached (default {:g})",
+                                  run_options{}.energy_window_s)},
   option_spec{.name = "--watchdog", .placeholder = "SECONDS|off", .commands = "run",
               .apply = ACT { s.options.watchdog_s = v == "off" ? 0 : parse_double(v, "--watchdog (seconds, or off)", 1, 86400); },
               .help = fmt::format("the cases run in a worker process (default {:g}): a case that makes no progress for SECONDS is "

@@ -22,6 +22,8 @@ struct compare_options {
   bool allow_build_mismatch = false;       ///< compare runs whose cases were built differently
   bool allow_preset_mismatch = false;      ///< compare runs of different presets
   std::optional<std::string> gates_path;   ///< --gates=FILE|none: the learned gates a comparison uses
+  std::optional<double> energy_threshold_pct;  ///< --energy-threshold: the gate of a change of energy per operation
+  bool gate_energy = false;                ///< --gate-energy: an energy regression fails the comparison
 };
 
 /// The report files a run, compare, report, trend and fleet write, and the results document (run, bisect, fleet).
@@ -63,6 +65,8 @@ struct run_options : compare_options, report_files {
   bool verbose = false;  ///< the table names each skipped case under its reason
   bool profile = false;  ///< under a profiler: a few clean samples per case, one repetition
   bool no_blocking_kernel = false;  ///< do not hold the stream while a sample's work is queued
+  bool energy = true;                ///< GPU cases' energy, clocks and throttling from NVML (off: --no-energy)
+  double energy_window_s = 1;        ///< --energy-window: the least window a case's energy is measured over
   std::optional<std::string> inject_regex;  ///< --inject-slowdown=REGEX:PCT (validation runs only)
   double inject_pct = 0;
   std::string cache = "declared";           ///< declared | hot | cold: L2 state of GPU cases

@@ -60,6 +60,7 @@ struct sample {
   double cost = 0;         ///< measured time it used up (seconds x batch)
   bool discard = false;    ///< throttled: not a sample of the case at its clock
   double clock_mhz = 0;
+  bool throttled = false;  ///< NVML reported a throttle reason right after it (kept, and counted)
 };
 
 /// Takes samples from `next` until the stopping rule says enough: O(1) per sample (running statistics).
@@ -234,6 +235,56 @@ fixture& case_driver::fixture_for(const case_def& c) {
   return *cached_;
 }
 
+energy_meter* case_driver::meter() {
+  if (!settings_.energy.on || !device_.available) return nullptr;
+  if (!meter_) meter_ = std::make_unique<energy_meter>(device_.uuid, device_.pci_bus_id, settings_.energy);
+  return meter_.get();
+}
+
+namespace {
+/// A case's energy window around its timed samples (energy.hpp), where there is a meter: begun on construction,
+/// told of each timed sample, and finished with the energy phase.
+class energy_tap {
+ public:
+  explicit energy_tap(energy_meter* m) : m_(m) {
+    if (m_) m_->begin();
+  }
+  /// After a timed sample of `cost` seconds of `batch` runs: whether it was taken throttled.
+  bool after_sample(double cost, int batch) {
+    runs_ += batch;
+    busy_s_ += cost;
+    return m_ && m_->after_sample(cost);
+  }
+  /// After the timed samples: more samples, untimed for the case's time, until the energy window is long enough
+  /// (`run_sample` runs one and gives its GPU time per run); then the window's figures into `rec` and `counters`.
+  template <typename Run>
+  void finish(Run run_sample, int batch, const std::vector<sample>& kept, const case_def& c, run_record& rec,
+              std::map<std::string, double>& counters) {
+    counters.clear();
+    if (!m_) return;
+    if (!m_->problem().empty()) {
+      rec.energy.emplace().absent = m_->problem();
+      return;
+    }
+    m_->timed_done();
+    while (!m_->window_reached()) {
+      busy_s_ += run_sample() * batch;
+      runs_ += batch;
+      if (interrupt_signal().load()) throw case_interrupted();
+    }
+    std::size_t throttled = 0;
+    for (const sample& s : kept) throttled += s.throttled;
+    energy_result e = m_->finish(runs_, busy_s_, throttled, energy_unit_of(c.work.bytes(), c.work.items, c.work.flops));
+    rec.energy = std::move(e.record);
+    counters = std::move(e.counters);
+  }
+
+ private:
+  energy_meter* m_;
+  double runs_ = 0, busy_s_ = 0;
+};
+}  // namespace
+
 bool case_driver::injected(const case_def& c) const { return inject_pattern_ && inject_pattern_->found_in(c.name()); }
 
 std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, repetition& rep) {
@@ -293,18 +344,21 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
 
   phase_range p(phase::measure);
   const double peak_mhz = device_.sm_clock_khz / 1e3;
+  energy_tap energy(meter());
   const double cpu0 = process_cpu_seconds();
   const std::vector<sample> kept = sample_until_stopped([&] {
     sample s;
     s.seconds = timed_run(s.clock_mhz);
     s.cost = s.seconds * batch;
     s.discard = discard_throttled(s.clock_mhz, peak_mhz, settings_.throttle_fraction, rec.clock_discards);
+    s.throttled = energy.after_sample(s.cost, batch);
     rec.clock_discards += s.discard;
     return s;
   }, preset_.sampling, rec.stop);
   rep.cpu_time_s = (process_cpu_seconds() - cpu0) / double(kept.size() * std::size_t(batch));
-  double clock_sum = 0;
+  double clock_sum = 0, clock = 0;
   for (const sample& s : kept) clock_sum += s.clock_mhz;
+  energy.finish([&] { return timed_run(clock); }, batch, kept, c, rec, energy_counters_);
   rec.batch = batch;
   rec.held = hold;
   rec.sm_clock_mhz = clock_sum / double(kept.size());
@@ -492,6 +546,7 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     if (c.on == where::gpu) {
       k["sm_clock_mhz"] = rec.sm_clock_mhz;
       k["throttle_discards"] = double(rec.clock_discards);
+      k.insert(energy_counters_.begin(), energy_counters_.end());
     }
     if (rec.batch > 1) k["batch"] = rec.batch;
     rec.samples = s.n;

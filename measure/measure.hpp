@@ -13,6 +13,7 @@
 #include "cudabench/fixture.hpp"
 #include "cudabench/presets.hpp"
 #include "results/device_info.hpp"
+#include "measure/energy.hpp"
 #include "measure/pattern.hpp"
 #include "results/results_model.hpp"
 
@@ -37,6 +38,8 @@ struct measure_settings {
   /// Check a fresh fixture's result against its reference; off in the later rounds of a run, whose first
   /// round checked every case on its own fresh random input.
   bool check = true;
+  /// GPU cases: the energy window, clocks and throttle reasons read from NVML around the timed samples (energy.hpp).
+  energy_settings energy;
 };
 
 /// What sampling a CPU case gave: the per-run times of its samples and how it stopped.
@@ -77,6 +80,8 @@ class case_driver {
   struct gpu_state;
   fixture& fixture_for(const case_def& c);
   std::vector<double> measure_gpu(fixture& fx, const case_def& c, repetition& rep);
+  /// The board's meter, made at the first GPU case; null with energy off.
+  energy_meter* meter();
   std::vector<double> measure_cpu(fixture& fx, const case_def& c, repetition& rep);
   case_timeline trace_sample(fixture& fx, const case_def& c);
   code_identity identify_sample(fixture& fx, const case_def& c);
@@ -96,6 +101,8 @@ class case_driver {
   std::map<std::string, case_result> results_;
   std::set<std::string> unheld_;  ///< cases whose queued work turned out to wait on the host
   std::optional<name_pattern> inject_pattern_;  ///< --inject-slowdown's pattern, compiled once
+  std::unique_ptr<energy_meter> meter_;
+  std::map<std::string, double> energy_counters_;  ///< the last GPU repetition's energy and clock counters
 };
 
 }  // namespace cudabench

@@ -21,12 +21,22 @@ std::string counter(const cudabench::case_result& c, const char* name, double sc
 }
 /// "same" or "changed" where both runs recorded the case's device code, else "".
 const char* code_text(const cudabench::case_comparison& v) { return v.same_code() ? "same" : v.code_changed() ? "changed" : ""; }
+/// A case's energy per operation (its unit's counter), power, clocks and throttled samples: blank where not recorded.
+std::string energy_cells(const cudabench::case_result& r) {
+  const cudabench::energy_unit unit = cudabench::energy_unit_of(r.bytes, r.items, r.flops);
+  const bool has = r.counters.count(unit.counter) > 0;
+  return fmt::format(",{},{},{},{},{},{}", counter(r, unit.counter), has ? unit.unit : "", counter(r, cudabench::energy_counters::watts),
+                     counter(r, "sm_clock_mhz"), counter(r, cudabench::energy_counters::memory_clock),
+                     counter(r, cudabench::energy_counters::throttled));
+}
 }  // namespace
 
 std::string results_csv(const cudabench::run_result& run, const cudabench::comparison* c) {
   std::string out = "name,status,median_us,repetitions,cv_pct,noise_pct,samples,bytes_per_second,items_per_second,"
                     "flops_per_second,bw_peak_pct,limit_pct,message";
   if (c) out += ",baseline_median_us,change_pct,verdict,p_value,detectable_pct,gate_pct,gate_source,control,control_change_pct,normalized_change_pct,code";
+  out += ",energy_per_op,energy_unit,power_w,sm_clock_mhz,mem_clock_mhz,throttled_samples";
+  if (c) out += ",baseline_energy_per_op,energy_change_pct,energy_verdict,throttled";
   out += "\n";
   std::unordered_map<std::string, const cudabench::case_comparison*> verdict_of;
   if (c)
@@ -39,9 +49,9 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
                        ok ? number(r.median_s * 1e6) : "", repetition_count(r), number(cv), counter(r, "noise_pct"),
                        counter(r, "samples"), counter(r, "bytes_per_second"), counter(r, "items_per_second"),
                        counter(r, "flops_per_second"), counter(r, "bw_peak_fraction", 100), counter(r, "limit_fraction", 100), csv_field(r.message));
+    const auto found = verdict_of.find(r.name);
+    const cudabench::case_comparison* v = found == verdict_of.end() ? nullptr : found->second;
     if (c) {
-      const auto found = verdict_of.find(r.name);
-      const cudabench::case_comparison* v = found == verdict_of.end() ? nullptr : found->second;
       const bool measured = v && v->base_median_s > 0 && v->cur_median_s > 0;
       const bool tested = v && v->p_value;
       const std::string origin = v ? v->gate_origin() : "";
@@ -52,6 +62,13 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
                          origin.empty() ? "" : csv_field(origin), normalized ? csv_field(v->control) : "",
                          normalized ? number(100 * *v->control_change) : "", normalized ? number(100 * *v->normalized_change) : "",
                          v ? code_text(*v) : "");
+    }
+    out += energy_cells(r);
+    if (c) {
+      const cudabench::energy_comparison* e = v && v->energy ? &*v->energy : nullptr;
+      const bool both = e && e->base > 0 && e->cur > 0;
+      out += fmt::format(",{},{},{},{}", both ? number(e->base) : "", both ? number(100 * e->change) : "",
+                         e ? cudabench::to_string(e->v) : "", v && v->throttled ? "yes" : "");
     }
     out += "\n";
   }

@@ -67,6 +67,11 @@ fleet_cell cell_of(const cudabench::case_result& c) {
   else if (auto n = c.counters.find("noise_pct"); n != c.counters.end()) cell.noise = n->second / 100;
   const auto counters = cudabench::median_repetition(c).counters;
   if (auto l = counters.find("limit_fraction"); l != counters.end() && std::isfinite(l->second)) cell.limit_fraction = l->second;
+  const cudabench::energy_unit unit = cudabench::energy_unit_of(c.bytes, c.items, c.flops);
+  if (auto e = counters.find(unit.counter); e != counters.end() && std::isfinite(e->second) && e->second > 0) {
+    cell.per_joule = 1 / e->second;
+    cell.per_joule_unit = std::string(unit.unit + 2) + "/J";  // "J/byte" -> "byte/J"
+  }
   return cell;
 }
 

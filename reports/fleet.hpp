@@ -36,6 +36,10 @@ struct fleet_cell {
   double limit_fraction = -1;  ///< of the model's own limit the case names; -1 none
   double ratio = -1;           ///< median over the reference model's median; -1 where either has none
   std::string verdict;         ///< from the model's verdict file; "" without one
+  /// Performance per watt: the case's work per joule (bytes, FLOPs, items or runs per J: the inverse of its energy
+  /// per operation); -1 where its energy was not measured.
+  double per_joule = -1;
+  std::string per_joule_unit;  ///< "byte/J", "FLOP/J", "item/J" or "run/J"
   bool measured() const { return status == cudabench::case_status::ok; }
   /// "ok", "failed", "skipped", or "missing".
   std::string status_name() const { return status ? cudabench::to_string(*status) : "missing"; }
@@ -73,7 +77,7 @@ std::string fleet_terminal(const fleet& f);
 std::string fleet_markdown(const fleet& f);
 std::string fleet_html(const fleet& f);
 /// One row per case and member: case, family, model, label, status, median_us, noise_pct, limit_pct, ratio,
-/// verdict.
+/// verdict, per_joule, per_joule_unit.
 std::string fleet_csv(const fleet& f);
 /// The whole fleet as JSON (kind "cudabench fleet").
 std::string fleet_json(const fleet& f);

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "io/format.hpp"
+#include "reports/energy_report.hpp"
 #include "reports/escape.hpp"
 #include "reports/fleet.hpp"
 #include "reports/render.hpp"
@@ -70,6 +71,7 @@ std::string fleet_terminal(const fleet& f) {
     for (std::size_t i = 0; i < ratios.size(); ++i) line += fmt::format(" [{}] {}", i + 1, ratio_text(ratios[i]));
     out += line + "\n";
   }
+  if (const std::string energy = fleet_energy_table(f, printable); !energy.empty()) out += "\n" + energy;
   return out;
 }
 
@@ -102,6 +104,7 @@ std::string fleet_markdown(const fleet& f) {
       out += "\n";
     }
   }
+  if (const std::string energy = fleet_energy_table(f, markdown_text); !energy.empty()) out += "\n### Performance per watt\n\n" + energy;
   return out;
 }
 
@@ -146,19 +149,20 @@ std::string fleet_html(const fleet& f) {
     }
     body += "</table>\n</details>\n";
   }
+  body += fleet_energy_html(f);
   return html_page(fmt::format("Fleet: {} run(s) side by side", f.members.size()), body);
 }
 
 std::string fleet_csv(const fleet& f) {
   auto number = [](double v, double scale) { return v >= 0 && std::isfinite(v) ? fmt::format("{:.6g}", v * scale) : std::string(); };
-  std::string out = "name,family,model,label,reference,status,median_us,noise_pct,limit_pct,ratio,verdict\n";
+  std::string out = "name,family,model,label,reference,status,median_us,noise_pct,limit_pct,ratio,verdict,per_joule,per_joule_unit\n";
   for (const fleet_row& r : f.rows)
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       const fleet_cell& c = r.cells[i];
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.name), csv_field(r.family), csv_field(f.members[i].model),
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.name), csv_field(r.family), csv_field(f.members[i].model),
                          csv_field(f.members[i].label), i == f.reference ? "yes" : "no", c.status_name(),
                          c.measured() ? number(c.median_s, 1e6) : "", c.measured() ? number(c.noise, 100) : "",
-                         number(c.limit_fraction, 100), number(c.ratio, 1), csv_field(c.verdict));
+                         number(c.limit_fraction, 100), number(c.ratio, 1), csv_field(c.verdict), number(c.per_joule, 1), c.per_joule_unit);
     }
   return out;
 }
@@ -186,6 +190,7 @@ std::string fleet_json(const fleet& f) {
       results.push_back({{"label", f.members[i].label}, {"status", c.status_name()}, {"median_s", c.measured() ? json(c.median_s) : json()},
                          {"noise", c.measured() ? number_or_null(c.noise) : json()}, {"limit_fraction", number_or_null(c.limit_fraction)},
                          {"ratio", number_or_null(c.ratio)}, {"verdict", c.verdict.empty() ? json() : json(c.verdict)}});
+      if (c.per_joule > 0) results.back().update({{"per_joule", c.per_joule}, {"per_joule_unit", c.per_joule_unit}});
     }
     cases.push_back({{"name", r.name}, {"family", r.family}, {"results", results}});
   }

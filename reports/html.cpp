@@ -8,6 +8,7 @@
 #include <set>
 
 #include "io/format.hpp"
+#include "reports/energy_report.hpp"
 #include "reports/escape.hpp"
 #include "reports/svg.hpp"
 #include "reports/render.hpp"
@@ -140,7 +141,7 @@ std::string case_row(const cudabench::case_comparison& r) {
                                                            : format_change(r.change),
                      measured ? pct(r.base_noise) : "-", measured ? pct(r.cur_noise) : "-",
                      r.p_value ? fmt::format("{:.3g}", *r.p_value) : "", measured ? pct(r.detectable) : "-",
-                     origin.empty() ? "-" : html_text(fmt::format("{:.1f}% {}", 100 * r.gate, origin)), to_string(r.v));
+                     origin.empty() ? "-" : html_text(fmt::format("{:.1f}% {}", 100 * r.gate, origin)), html_text(r.verdict_text()));
 }
 
 /// A family's folded section: what it holds in its summary line (open where a case has a verdict to look at),
@@ -201,6 +202,7 @@ std::string comparison_html(const cudabench::comparison& c) {
                           format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
     body += "</table>\n";
   }
+  body += comparison_energy_html(c);
   return page("cudabench comparison", body);
 }
 
@@ -270,6 +272,7 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
     }
     body += "</table>\n";
   }
+  body += run_energy_html(run);
   body += timelines_html(run);
   return page("cudabench report: " + run.source, body);
 }

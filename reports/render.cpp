@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "io/format.hpp"
+#include "reports/energy_report.hpp"
 #include "reports/escape.hpp"
 
 namespace cudabench::reports {
@@ -97,7 +98,7 @@ std::string settings_line(const comparison& c, std::string (*escape)(std::string
 }
 
 std::string terminal_row(const cudabench::case_comparison& r, bool color) {
-  const std::string v = to_string(r.v);
+  const std::string v = r.verdict_text();
   const std::string vs = color ? fmt::format("\033[{}m{:>13}\033[0m", verdict_color(r.v), v) : fmt::format("{:>13}", v);
   const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
   return fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {}  {}\n", printable(r.name),
@@ -116,7 +117,7 @@ std::string markdown_verdict_table(const comparison& c, Pred pred) {
     t += fmt::format("| {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} |\n", markdown_code_cell(r.name), time_or_dash(r.base_median_s),
                      time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
                      measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-", p_text(r),
-                     measured ? detectable_text(r) : "-", gate_text(r), to_string(r.v), markdown_text(method_and_note(r)));
+                     measured ? detectable_text(r) : "-", gate_text(r), r.verdict_text(), markdown_text(method_and_note(r)));
   }
   return t;
 }
@@ -140,6 +141,7 @@ std::string comparison_terminal(const comparison& c, bool color) {
       out += fmt::format("  {:<44} {:<22} {:>12} -> {}\n", printable(name), printable(t.metric),
                          format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
   }
+  if (const std::string energy = comparison_energy_table(c, printable); !energy.empty()) out += energy;
   out += summary_line(c) + "\n";
   return out;
 }
@@ -168,6 +170,7 @@ std::string comparison_markdown(const comparison& c) {
       out += fmt::format("| {} | {} | {} | {} |\n", markdown_code_cell(name), markdown_text(t.metric),
                          format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
   }
+  if (const std::string energy = comparison_energy_table(c, markdown_text); !energy.empty()) out += "\n### Energy\n\n" + energy;
   out += fmt::format("\n<details><summary>All {} cases</summary>\n\n{}\n</details>\n", c.cases.size(),
                      markdown_verdict_table(c, [](auto&) { return true; }));
   return out;
@@ -201,6 +204,7 @@ std::string verdict_json(const comparison& c) {
   j["cases"] = json::array();
   j["family_geomean"] = c.family_geomean;
   j["family_geomean_not_gated"] = c.family_geomean_not_gated;
+  j["energy"] = energy_summary_json(c);
   // Each case is made and written on its own, then set in the document's place for them: the text is that of
   // the whole tree dumped at once, without a tree of a million cases in memory.
   const std::string whole = j.dump(2) + "\n";
@@ -226,6 +230,8 @@ std::string verdict_json(const comparison& c) {
     if (r.same_code() || r.code_changed()) x["code"] = r.same_code() ? "same" : "changed";
     if (!r.note.empty()) x["note"] = r.note;
     if (r.lost) x["lost"] = true;
+    if (r.throttled) x["throttled"] = true;
+    if (r.energy) x["energy"] = energy_json(*r.energy);
     for (auto& t : r.timeline) x["timeline"][t.metric] = {{"baseline", t.base}, {"current", t.cur}, {"notable", t.notable()}};
     // Two levels in: every line of the case's text moves 4 spaces right (strings hold no raw newline).
     const std::string text = x.dump(2);
@@ -312,6 +318,7 @@ std::string run_terminal(const cudabench::run_result& run) {
   out += speedups_terminal(speedup_tables(run));
   for (const auto& t : declared_tables(run)) out += fmt::format("\n{}:\n{}", printable(t.title), t.terminal);
   if (const std::string limits = limits_table(run, printable); !limits.empty()) out += fmt::format("\n{}:\n{}", limits_title, limits);
+  if (const std::string energy = run_energy_table(run, printable); !energy.empty()) out += "\nEnergy, clocks and throttling:\n" + energy;
   return out;
 }
 
@@ -321,6 +328,7 @@ std::string run_markdown(const cudabench::run_result& run) {
     out.insert(out.find('\n') + 1, "\ncontext: " + markdown_text(context) + "\n");  // under the title
   for (const auto& t : declared_tables(run)) out += "\n### " + markdown_text(t.title) + "\n\n" + t.markdown;
   if (const std::string limits = limits_markdown(run); !limits.empty()) out += "\n### " + std::string(limits_title) + "\n\n" + limits;
+  if (const std::string energy = run_energy_table(run, markdown_text); !energy.empty()) out += "\n### Energy, clocks and throttling\n\n" + energy;
   return out;
 }
 

@@ -149,14 +149,14 @@ void check_field_types(const json& row, const std::string& source, std::size_t r
   }
 }
 
-/// The schema version this reader knows, and nothing else: 2, 0, "1" or null is refused, not guessed at. A file
+/// The schema versions this reader knows, and nothing else: 3, 0, "1" or null is refused, not guessed at. A file
 /// without one is read as version 1: plain Google Benchmark output has none, nor do files other tools extend.
 void check_schema_version(const json& meta, const std::string& source) {
   auto it = meta.find(k::schema_version);
   if (it == meta.end()) return;
-  if (!it->is_number_integer() || *it != k::version)
-    throw input_error(fmt::format("{}: field 'context.cudabench.{}' is {}; this reader reads version {} only", source,
-                                  k::schema_version, printable(it->dump(), 40), k::version));
+  if (!it->is_number_integer() || it->get<std::int64_t>() < k::oldest_version || it->get<std::int64_t>() > k::version)
+    throw input_error(fmt::format("{}: field 'context.cudabench.{}' is {}; this reader reads versions {} to {}", source,
+                                  k::schema_version, printable(it->dump(), 40), k::oldest_version, k::version));
 }
 
 void check_settings_types(const json& meta, const std::string& source) {
@@ -259,7 +259,8 @@ void read_limits(run_result& r, const json& meta) {
   for (auto& [name, l] : limits.items()) {
     if (!l.is_object()) continue;
     const double rate = number_field(l, k::rate);
-    if (rate > 0) r.limits[name] = {rate, string_field(l, k::unit), string_field(l, k::from)};
+    const double joules = number_field(l, k::joules_per_unit);
+    if (rate > 0) r.limits[name] = {rate, string_field(l, k::unit), string_field(l, k::from), std::isfinite(joules) && joules > 0 ? joules : 0};
   }
 }
 
@@ -368,6 +369,13 @@ repetition read_repetition(const json& row, double seconds, case_result& c, cons
   if (row.contains(k::cudabench) && row[k::cudabench].is_object()) {
     const json& o = row[k::cudabench];
     rep.record = read_record(o);
+    if (o.contains(k::energy) && !o[k::energy].is_null()) {
+      try {
+        rep.record->energy = energy_record_from_json(o[k::energy], "field 'cudabench.energy'");
+      } catch (const input_error& e) {
+        throw input_error(fmt::format("{}: {}: {}", source, where.text(), e.what()));
+      }
+    }
     if (o.contains(k::timeline)) {
       if (!o[k::timeline].is_object())
         throw input_error(fmt::format("{}: {}: field 'cudabench.timeline' {}", source, where.text(), wrong_type(o[k::timeline], kind::object)));

@@ -74,7 +74,10 @@ json settings_json(const run_result& run) {
   meta[k::cases] = std::move(cases);
   if (!run.limits.empty()) {
     json limits = json::object();
-    for (const auto& [name, l] : run.limits) limits[name] = {{k::rate, l.rate}, {k::unit, l.unit}, {k::from, l.from}};
+    for (const auto& [name, l] : run.limits) {
+      limits[name] = {{k::rate, l.rate}, {k::unit, l.unit}, {k::from, l.from}};
+      if (l.joules_per_unit > 0) limits[name][k::joules_per_unit] = l.joules_per_unit;
+    }
     meta[k::limits] = std::move(limits);
   }
   return meta;
@@ -88,6 +91,7 @@ json record_json(const run_record& r) {
   if (r.setup_s > 0) j[k::setup_s] = r.setup_s;
   if (r.check_s > 0) j[k::check_s] = r.check_s;
   if (!r.checked) j[k::checked] = false;
+  if (r.energy) j[k::energy] = to_json(*r.energy);
   return j;
 }
 

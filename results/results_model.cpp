@@ -237,7 +237,9 @@ std::map<std::string, limit_rate> measured_limits(const run_result& run) {
     const char* unit = c.flops > 0 ? "FLOP/s" : c.bytes > 0 ? "B/s" : "1/s";
     const auto m = median_repetition(c).counters;
     const auto it = m.find(rate_counter(unit));
-    if (it != m.end() && std::isfinite(it->second) && it->second > 0) out[c.name] = {it->second, unit};
+    if (it == m.end() || !std::isfinite(it->second) || !(it->second > 0)) continue;
+    const auto energy = m.find(energy_unit_of(c.bytes, c.items, c.flops).counter);
+    out[c.name] = {it->second, unit, energy != m.end() && energy->second > 0 ? energy->second : 0};
   }
   return out;
 }
@@ -245,7 +247,7 @@ std::map<std::string, limit_rate> measured_limits(const run_result& run) {
 void apply_limits(run_result& run, const std::map<std::string, limit_rate>& limits, const std::string& source) {
   if (limits.empty()) return;
   run.limits.clear();
-  for (const auto& [name, l] : limits) run.limits[name] = {l.rate, l.unit, source};
+  for (const auto& [name, l] : limits) run.limits[name] = {l.rate, l.unit, source, l.joules_per_unit};
   for (case_result& c : run.cases) {
     const auto it = c.limit.empty() ? limits.end() : limits.find(c.limit);
     if (it == limits.end()) continue;

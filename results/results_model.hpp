@@ -17,6 +17,7 @@
 #include "cudabench/fixture.hpp"
 #include "results/code_identity.hpp"
 #include "results/device_info.hpp"
+#include "results/energy.hpp"
 #include "results/timeline.hpp"
 
 namespace cudabench {
@@ -90,6 +91,9 @@ struct run_record {
   /// it (the first of its process); 0 when it reused the fixture.
   double setup_s = 0, check_s = 0;
   bool checked = true;  ///< the fixture's result was checked in this process (later rounds rely on the first's)
+  /// How the repetition's energy window was measured and its samples' clocks held (GPU cases with NVML; absent
+  /// on a machine without NVML, with energy off, and in files of schema version 1).
+  std::optional<energy_record> energy;
 };
 
 /// One timed repetition: its time, rates and what it recorded.
@@ -165,6 +169,8 @@ struct run_limit {
   double rate = 0;
   std::string unit;  ///< B/s, FLOP/s or 1/s
   std::string from;  ///< "this run", or the stored baseline it was taken from
+  /// The device's energy limit: the case's energy per unit of its rate (J/byte, J/FLOP, J/item; 0 not measured).
+  double joules_per_unit = 0;
 };
 
 /// How the code that registered a run's cases was built (context.cudabench.build).
@@ -223,6 +229,7 @@ struct run_result {
 struct limit_rate {
   double rate = 0;
   std::string unit;  ///< "B/s", "FLOP/s" or "1/s"
+  double joules_per_unit = 0;  ///< its median energy per byte, FLOP or item (0: not measured)
 };
 
 /// The limits a run measured itself (its passing cases of the `limits` family), by case name.

@@ -6,7 +6,9 @@
 
 namespace cudabench::schema {
 
-constexpr int version = 1;
+/// The version written; the reader reads every version from oldest_version (version 1 had no energy records).
+constexpr int version = 2;
+constexpr int oldest_version = 1;
 
 // Top level and context.
 constexpr const char* context = "context";
@@ -64,6 +66,7 @@ constexpr const char* gated = "gated";
 constexpr const char* rate = "rate";
 constexpr const char* unit = "unit";
 constexpr const char* from = "from";
+constexpr const char* joules_per_unit = "joules_per_unit";
 
 // A row (Google Benchmark's fields, then ours).
 constexpr const char* name = "name";
@@ -103,6 +106,7 @@ constexpr const char* check_s = "check_s";
 constexpr const char* checked = "checked";
 constexpr const char* timeline = "timeline";
 constexpr const char* code = "code";
+constexpr const char* energy = "energy";
 
 /// True for the keys of a row that are not counters: a fixture's counter of such a name would overwrite them.
 inline bool is_row_field(std::string_view key) {

@@ -8,7 +8,7 @@ j = json.load(open(path))
 ctx = j["context"]
 dev = ctx["device"]
 meta = ctx["cudabench"]
-assert meta["schema_version"] == 1 and meta["preset"] == "quick", meta
+assert meta["schema_version"] == 2 and meta["preset"] == "quick", meta
 for key in ("git_revision", "git_dirty", "host_name", "families", "cases"):
     assert key in meta, key
 assert family in meta["families"] and meta["families"][family]["references"], meta["families"]

@@ -37,7 +37,7 @@ check "fleet of two models: every format" 0 \
   'grep -q "## Fleet: 2 run(s) side by side" "$tmp/f.md"' 'grep -q "| Other GPU 40GB median | noise |" "$tmp/f.md"' \
   'grep -q "### image" "$tmp/f.md"' \
   'grep -q "<svg" "$tmp/f.html"' '! grep -q "<script" "$tmp/f.html"' 'grep -q "<summary>histogram: [0-9]* case(s)</summary>" "$tmp/f.html"' \
-  'head -1 "$tmp/f.csv" | grep -qx "name,family,model,label,reference,status,median_us,noise_pct,limit_pct,ratio,verdict"' \
+  'head -1 "$tmp/f.csv" | grep -qx "name,family,model,label,reference,status,median_us,noise_pct,limit_pct,ratio,verdict,per_joule,per_joule_unit"' \
   'grep -q "^histogram/cpu/1048576,histogram,Other GPU 40GB,Other GPU 40GB,no,missing," "$tmp/f.csv"' \
   'grep -q "^image/cpu,image,Other GPU 40GB,Other GPU 40GB,no,ok," "$tmp/f.csv"' \
   'py "assert j[\"kind\"] == \"cudabench fleet\" and [m[\"label\"] for m in j[\"members\"]] == [\"no GPU\", \"Other GPU 40GB\"], j[\"members\"]" "$tmp/f.json"' \
@@ -63,8 +63,8 @@ json.dump({"schema_version": 2, "failing": True, "counts": {"regression": 1},
 EOF
 check "fleet of nightly directories: verdicts, exit 1 when one failed" 1 "$(run "$report" fleet "$tmp/na" "$tmp/nb" --csv "$tmp/n.csv")" \
   'grep -q "nightly-20261102T000000Z.json" "$tmp/out"' 'grep -q "verdict verdict-20261102T000000Z.json" "$tmp/out"' \
-  'grep -q "FAILED" "$tmp/out"' 'grep -q "^image/cpu,image,Other GPU 40GB,Other GPU 40GB,no,ok,.*,regression$" "$tmp/n.csv"' \
-  'grep -q "^image/cpu,image,no GPU,no GPU,yes,ok,.*,not gated$" "$tmp/n.csv"'
+  'grep -q "FAILED" "$tmp/out"' 'grep -q "^image/cpu,image,Other GPU 40GB,Other GPU 40GB,no,ok,.*,regression,,$" "$tmp/n.csv"' \
+  'grep -q "^image/cpu,image,no GPU,no GPU,yes,ok,.*,not gated,,$" "$tmp/n.csv"'
 check "an output that is the run a directory stands for: refused, the run kept" 2 \
   "$(run "$report" fleet "$tmp/na" "$tmp/nb" --json "$tmp/na/latest.json")" 'one_line "same file"' \
   'cmp -s "$tmp/a.json" "$tmp/na/runs/nightly-20261102T000000Z.json"' '[ -L "$tmp/na/latest.json" ]'

@@ -71,10 +71,10 @@ check "--md '': names the option" 2 "$(run "$report" report "$Q" --md '')" 'one_
 check "--md and --html both to /dev/null: accepted" 0 "$(run "$report" report "$Q" --md /dev/null --html /dev/null)"
 
 # What a file says: the schema version, duplicate keys, bounds as compared.
-for v in 2 0 -1 '"1"' null; do
+for v in 3 0 -1 '"1"' null; do
   python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); j["context"]["cudabench"]["schema_version"] = json.loads(sys.argv[2])
 json.dump(j, open(sys.argv[3], "w"))' "$Q" "$v" "$tmp/v.json"
-  expected="v.json: field 'context.cudabench.schema_version' is $v; this reader reads version 1 only"
+  expected="v.json: field 'context.cudabench.schema_version' is $v; this reader reads versions 1 to 2"
   check "schema_version $v: refused" 2 "$(run "$report" report "$tmp/v.json")" \
     '[ "$(lines "$tmp/err")" = 1 ]' 'grep -qF -- "$expected" "$tmp/err"'
 done

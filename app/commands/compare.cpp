@@ -45,6 +45,8 @@ compare_settings compare_settings_from(const compare_options& o) {
   s.allow_device_mismatch = o.allow_device_mismatch;
   s.allow_build_mismatch = o.allow_build_mismatch;
   s.allow_preset_mismatch = o.allow_preset_mismatch;
+  if (o.energy_threshold_pct) s.energy.threshold = *o.energy_threshold_pct / 100;
+  s.energy.gating = o.gate_energy;
   return s;
 }
 

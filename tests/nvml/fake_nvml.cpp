@@ -1,6 +1,10 @@
 // A stand-in for the driver's libnvidia-ml.so.1 with the entry points cudabench reads, answering for one board
-// (uuid GPU-12345678-...), so the board-facts reader is tested on a machine without a GPU.
+// (uuid GPU-12345678-...), so the board-facts reader and the energy meter are tested on a machine without a GPU.
+// Its power, energy counter, clocks, clock event reasons and violation counters are set by environment
+// variables read at each call (CUDABENCH_FAKE_*, below).
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 extern "C" {
@@ -41,6 +45,52 @@ nvml_return nvmlDeviceGetCurrPcieLinkGeneration(nvml_device, unsigned* v) { *v =
 nvml_return nvmlDeviceGetCurrPcieLinkWidth(nvml_device, unsigned* v) { *v = 16; return 0; }
 nvml_return nvmlDeviceGetMaxPcieLinkGeneration(nvml_device, unsigned* v) { *v = 5; return 0; }
 nvml_return nvmlDeviceGetMaxPcieLinkWidth(nvml_device, unsigned* v) { *v = 16; return 0; }
-// No applications-clocks reason: the clocks are the board's own.
-nvml_return nvmlDeviceGetCurrentClocksThrottleReasons(nvml_device, unsigned long long* r) { *r = 0x1; return 0; }
+static double env(const char* name, double fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtod(v, nullptr) : fallback;
+}
+static bool env_set(const char* name) { return env(name, 0) != 0; }
+/// Seconds since the library was first asked for a reading.
+static double elapsed_s() {
+  static const auto start = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// CUDABENCH_FAKE_CLOCK_REASONS: the clock event reasons (a number; default 0x1, idle: no applications-clocks
+// reason, the clocks are the board's own).
+nvml_return nvmlDeviceGetCurrentClocksThrottleReasons(nvml_device, unsigned long long* r) {
+  *r = (unsigned long long)env("CUDABENCH_FAKE_CLOCK_REASONS", 0x1);
+  return 0;
+}
+nvml_return nvmlDeviceGetCurrentClocksEventReasons(nvml_device d, unsigned long long* r) { return nvmlDeviceGetCurrentClocksThrottleReasons(d, r); }
+// CUDABENCH_FAKE_POWER_W (default 100): the power drawn; the energy counter advances at it, updated every
+// CUDABENCH_FAKE_ENERGY_PERIOD_MS (default 10). CUDABENCH_FAKE_NO_ENERGY=1: the board has no energy counter.
+nvml_return nvmlDeviceGetPowerUsage(nvml_device, unsigned* mw) {
+  *mw = unsigned(env("CUDABENCH_FAKE_POWER_W", 100) * 1000);
+  return 0;
+}
+nvml_return nvmlDeviceGetTotalEnergyConsumption(nvml_device, unsigned long long* mj) {
+  if (env_set("CUDABENCH_FAKE_NO_ENERGY")) return 3;  // NVML_ERROR_NOT_SUPPORTED
+  const double period = env("CUDABENCH_FAKE_ENERGY_PERIOD_MS", 10) * 1e-3;
+  const double t = period > 0 ? double((long long)(elapsed_s() / period)) * period : elapsed_s();
+  *mj = 5000000ULL + (unsigned long long)(t * env("CUDABENCH_FAKE_POWER_W", 100) * 1000);
+  return 0;
+}
+// CUDABENCH_FAKE_SM_CLOCK / CUDABENCH_FAKE_MEM_CLOCK: the clocks now (default 1980 / 2619 MHz).
+nvml_return nvmlDeviceGetClockInfo(nvml_device, int type, unsigned* mhz) {
+  *mhz = unsigned(type == 1 ? env("CUDABENCH_FAKE_SM_CLOCK", 1980) : env("CUDABENCH_FAKE_MEM_CLOCK", 2619));
+  return 0;
+}
+// CUDABENCH_FAKE_VIOLATION_POWER / CUDABENCH_FAKE_VIOLATION_THERMAL: the share of the time the clocks are held
+// down by the power cap / temperature (default 0); the other policies' counters stay at 0.
+struct violation_time {
+  unsigned long long reference_time, violation_time;
+};
+nvml_return nvmlDeviceGetViolationStatus(nvml_device, int policy, violation_time* v) {
+  if (env_set("CUDABENCH_FAKE_NO_VIOLATIONS")) return 3;
+  const double share = policy == 0 ? env("CUDABENCH_FAKE_VIOLATION_POWER", 0) : policy == 1 ? env("CUDABENCH_FAKE_VIOLATION_THERMAL", 0) : 0;
+  v->reference_time = (unsigned long long)(elapsed_s() * 1e6);
+  v->violation_time = (unsigned long long)(elapsed_s() * share * 1e9);
+  return 0;
+}
 }

@@ -1,0 +1,112 @@
+// Energy verdicts: the same rule as a time verdict without a learned gate (the Mann-Whitney U test at alpha and a
+// median change of at least the gate), over the energy per operation of each repetition's window.
+#include "analysis/energy.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "results/stats.hpp"
+
+namespace cudabench {
+
+const char* to_string(energy_verdict v) {
+  switch (v) {
+    case energy_verdict::unchanged: return "energy unchanged";
+    case energy_verdict::regression: return "energy regression";
+    case energy_verdict::improvement: return "energy improvement";
+    case energy_verdict::inconclusive: return "energy inconclusive";
+    case energy_verdict::unmeasured: return "energy unmeasured";
+  }
+  return "?";
+}
+
+namespace {
+/// Each repetition's value of `counter` (those that have it).
+std::vector<double> per_repetition(const case_result& c, const char* counter) {
+  std::vector<double> out;
+  for (const repetition& r : c.repetitions)
+    if (auto it = r.counters.find(counter); it != r.counters.end() && it->second > 0) out.push_back(it->second);
+  return out;
+}
+
+/// Why a side has no energy figure: its repetitions' reason, or "" where it has one.
+std::string absent_reason(const case_result& c) {
+  for (const repetition& r : c.repetitions)
+    if (r.record && r.record->energy && !r.record->energy->absent.empty()) return r.record->energy->absent;
+  return "no energy recorded";
+}
+
+bool recorded(const case_result& c) {
+  return std::any_of(c.repetitions.begin(), c.repetitions.end(), [](const repetition& r) { return r.record && r.record->energy; });
+}
+
+double median_or_zero(const std::vector<double>& v) { return v.empty() ? 0 : median(v); }
+
+void judge(energy_comparison& e, const std::vector<double>& b, const std::vector<double>& c, const energy_gate_settings& s,
+           double noise_floor, double alpha) {
+  e.change = e.cur / e.base - 1;
+  const double cv = std::max(b.size() > 1 ? summarize(b).cv() : 0.0, c.size() > 1 ? summarize(c).cv() : 0.0);
+  e.gate = std::max(s.threshold, noise_floor * cv);
+  if (b.size() < 2 || c.size() < 2) {
+    e.method = "threshold only (1 window a side)";
+    e.gate = s.threshold;
+    e.v = e.change >= e.gate ? energy_verdict::regression : e.change <= -e.gate ? energy_verdict::improvement : energy_verdict::unchanged;
+    return;
+  }
+  e.method = fmt::format("rank test ({} vs {} windows)", b.size(), c.size());
+  e.p_value = mann_whitney(b, c).p_value;
+  const bool significant = *e.p_value < alpha;
+  if (significant && e.change >= e.gate) e.v = energy_verdict::regression;
+  else if (significant && e.change <= -e.gate) e.v = energy_verdict::improvement;
+  else if (std::fabs(e.change) >= e.gate) {
+    e.v = energy_verdict::inconclusive;
+    e.note = "shift above the gate but not significant";
+  } else e.v = energy_verdict::unchanged;
+}
+}  // namespace
+
+std::optional<energy_comparison> compare_energy(const case_result& b, const case_result& c, const energy_gate_settings& s,
+                                                double noise_floor, double alpha) {
+  if (b.status != case_status::ok || c.status != case_status::ok || (!recorded(b) && !recorded(c))) return std::nullopt;
+  const energy_unit unit = energy_unit_of(c.bytes, c.items, c.flops);
+  energy_comparison e;
+  e.unit = unit.unit;
+  const std::vector<double> bs = per_repetition(b, unit.counter), cs = per_repetition(c, unit.counter);
+  e.base_n = bs.size();
+  e.cur_n = cs.size();
+  e.base = median_or_zero(bs);
+  e.cur = median_or_zero(cs);
+  e.base_watts = median_or_zero(per_repetition(b, energy_counters::watts));
+  e.cur_watts = median_or_zero(per_repetition(c, energy_counters::watts));
+  if (bs.empty() || cs.empty()) {
+    e.note = bs.empty() ? "baseline: " + absent_reason(b) : "current: " + absent_reason(c);
+    return e;
+  }
+  judge(e, bs, cs, s, noise_floor, alpha);
+  return e;
+}
+
+double throttled_share(const case_result& c, std::size_t* throttled, std::size_t* samples) {
+  double flagged = 0, kept = 0;
+  for (const repetition& r : c.repetitions)
+    if (r.record && r.record->energy) {
+      flagged += double(r.record->energy->throttled_samples);
+      kept += double(r.record->samples);
+    }
+  if (throttled) *throttled = std::size_t(flagged);
+  if (samples) *samples = std::size_t(kept);
+  return kept > 0 ? flagged / kept : 0;
+}
+
+std::string format_energy(double value, const std::string& unit) {
+  if (!(value > 0) || !std::isfinite(value)) return "-";
+  static const std::pair<double, const char*> prefixes[] = {{1, ""}, {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"}, {1e-15, "f"}};
+  for (const auto& [scale, prefix] : prefixes)
+    if (value >= scale) return fmt::format("{:.3g} {}{}", value / scale, prefix, unit);
+  return fmt::format("{:.3g} {}", value, unit);
+}
+
+}  // namespace cudabench

@@ -1,0 +1,319 @@
+// Tests of the energy meter (measure/energy) on the fake NVML library (tests/nvml/fake_nvml.cpp): the window and
+// its energy phase, the uncertainty, the sampled-power fallback, the throttle flags and times; and of the energy
+// verdicts and throttled time verdicts (analysis/energy, compare), the reports' energy, the older files' reader.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "analysis/compare.hpp"
+#include "io/atomic_file.hpp"
+#include "measure/energy.hpp"
+#include "reports/csv.hpp"
+#include "reports/energy_report.hpp"
+#include "reports/escape.hpp"
+#include "reports/render.hpp"
+#include "results/machine.hpp"
+#include "results/results.hpp"
+#include "results/results_json.hpp"
+
+using namespace cudabench;
+
+namespace {
+constexpr const char* board_uuid = "GPU-12345678-aaaa-bbbb-cccc-0123456789ab";
+
+/// Sets environment variables for a test's life (the fake NVML reads them at each call).
+class fake_board {
+ public:
+  explicit fake_board(std::initializer_list<std::pair<const char*, std::string>> vars) {
+    setenv(nvml_library_environment, CUDABENCH_FAKE_NVML, 1);
+    for (const auto& [name, value] : vars) {
+      setenv(name, value.c_str(), 1);
+      names_.push_back(name);
+    }
+  }
+  ~fake_board() {
+    for (const char* n : names_) unsetenv(n);
+  }
+
+ private:
+  std::vector<const char*> names_;
+};
+
+void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
+
+/// A case of `sample_s` per timed sample: `timed` samples (each throttled or not as NVML says), then the energy
+/// phase's; the finished window's figures, given per byte of a case of 1 MB a run.
+struct simulated_case {
+  energy_result result;
+  std::size_t throttled = 0;
+};
+simulated_case simulate(energy_meter& m, int timed, double sample_s, double busy_share = 1) {
+  simulated_case out;
+  double runs = 0, busy = 0;
+  m.begin();
+  for (int i = 0; i < timed; ++i) {
+    sleep_s(sample_s);
+    out.throttled += m.after_sample(sample_s);
+    runs += 1;
+    busy += sample_s * busy_share;
+  }
+  m.timed_done();
+  while (!m.window_reached()) {
+    sleep_s(sample_s);
+    runs += 1;
+    busy += sample_s * busy_share;
+  }
+  out.result = m.finish(runs, busy, out.throttled, energy_unit_of(1e6, 0, 0));
+  return out;
+}
+
+energy_settings window(double s) {
+  energy_settings e;
+  e.window_s = s;
+  return e;
+}
+}  // namespace
+
+TEST(EnergyMeter, ShortTimedSamplesAreRepeatedUntilTheWindowIsReached) {
+  const fake_board b({{"CUDABENCH_FAKE_POWER_W", "200"}, {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "10"}});
+  energy_meter m(board_uuid, "", window(0.3));
+  ASSERT_EQ(m.problem(), "");
+  const simulated_case got = simulate(m, 5, 0.01);
+  const energy_record& e = got.result.record;
+  EXPECT_EQ(e.method, "counter");
+  EXPECT_EQ(e.absent, "");
+  EXPECT_GE(e.window_s, 0.3);
+  EXPECT_GT(e.extra_s, 0.15) << "five samples of 10 ms leave most of the window to the energy phase";
+  EXPECT_GT(e.runs, 5);
+  const auto& k = got.result.counters;
+  ASSERT_TRUE(k.count(energy_counters::watts));
+  EXPECT_NEAR(k.at(energy_counters::watts), 200, 12);
+  EXPECT_NEAR(k.at(energy_counters::joules), 200 * e.window_s / e.runs, 0.1 * 200 * e.window_s / e.runs);
+  EXPECT_DOUBLE_EQ(k.at("joules_per_byte"), k.at(energy_counters::joules) / 1e6);
+  // The counter's updates were seen within a poll of each other: the uncertainty is below the 2 x 10 ms / 0.3 s
+  // an update period's staleness at each end would give (generous: polls are slow on a loaded machine).
+  EXPECT_GT(e.uncertainty, 0);
+  EXPECT_LT(e.uncertainty, 0.05);
+  EXPECT_EQ(got.throttled, 0u) << "idle (the fake's default reason) is not a throttle";
+}
+
+TEST(EnergyMeter, ALongEnoughTimedPhaseIsNotRepeated) {
+  const fake_board b({{"CUDABENCH_FAKE_POWER_W", "300"}});
+  energy_meter m(board_uuid, "", window(0.05));
+  const simulated_case got = simulate(m, 3, 0.04);
+  EXPECT_EQ(got.result.record.runs, 3);
+  EXPECT_LT(got.result.record.extra_s, 0.03);
+}
+
+TEST(EnergyMeter, AnIdleWindowOrACoarseCounterGivesAReasonInsteadOfANumber) {
+  {
+    const fake_board b({{"CUDABENCH_FAKE_POWER_W", "200"}});
+    energy_meter m(board_uuid, "", window(0.2));
+    const simulated_case got = simulate(m, 4, 0.02, 0.1);
+    EXPECT_NE(got.result.record.absent.find("idle board"), std::string::npos) << got.result.record.absent;
+    EXPECT_FALSE(got.result.counters.count(energy_counters::joules));
+    EXPECT_FALSE(got.result.counters.count("joules_per_byte"));
+  }
+  {
+    // Updated every 0.5 s: no update is seen within the 0.1 s a reading waits, so each end may be 0.1 s stale.
+    const fake_board b({{"CUDABENCH_FAKE_POWER_W", "200"}, {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "500"}});
+    energy_meter m(board_uuid, "", window(0.2));
+    const simulated_case got = simulate(m, 4, 0.02);
+    EXPECT_GT(got.result.record.uncertainty, 0.3);
+    EXPECT_NE(got.result.record.absent.find("uncertainty"), std::string::npos) << got.result.record.absent;
+  }
+}
+
+TEST(EnergyMeter, WithoutTheCounterPowerIsSampled) {
+  const fake_board b({{"CUDABENCH_FAKE_POWER_W", "150"}, {"CUDABENCH_FAKE_NO_ENERGY", "1"}});
+  energy_meter m(board_uuid, "", window(0.6));
+  const simulated_case got = simulate(m, 5, 0.01);
+  const energy_record& e = got.result.record;
+  EXPECT_EQ(e.method, "sampled power");
+  EXPECT_EQ(e.absent, "") << e.absent;
+  EXPECT_NEAR(got.result.counters.at(energy_counters::watts), 150, 1);
+  EXPECT_NEAR(e.uncertainty, 2 * 0.01 / e.window_s, 1e-9);
+}
+
+TEST(EnergyMeter, ThrottledSamplesAreFlaggedAndTheirTimeCounted) {
+  {
+    const fake_board b({{"CUDABENCH_FAKE_CLOCK_REASONS", "4"}, {"CUDABENCH_FAKE_VIOLATION_POWER", "0.5"},
+                        {"CUDABENCH_FAKE_MEM_CLOCK", "1593"}});
+    energy_meter m(board_uuid, "", window(0.1));
+    const simulated_case got = simulate(m, 5, 0.02);
+    EXPECT_EQ(got.throttled, 5u);
+    const energy_record& e = got.result.record;
+    EXPECT_EQ(e.throttled_samples, 5u);
+    EXPECT_EQ(e.throttle_source, "violation counters");
+    EXPECT_NEAR(e.throttle_s.at("power"), 0.05, 0.03) << "half of the timed samples' 0.1 s";
+    EXPECT_EQ(e.throttle_s.at("thermal"), 0);
+    EXPECT_EQ(got.result.counters.at(energy_counters::memory_clock), 1593);
+    EXPECT_EQ(got.result.counters.at(energy_counters::throttled), 5);
+  }
+  {
+    const fake_board b({{"CUDABENCH_FAKE_CLOCK_REASONS", "0x41"}, {"CUDABENCH_FAKE_NO_VIOLATIONS", "1"}});
+    energy_meter m(board_uuid, "", window(0.05));
+    const simulated_case got = simulate(m, 4, 0.01);
+    EXPECT_EQ(got.throttled, 4u);
+    EXPECT_EQ(got.result.record.throttle_source, "sampled reasons");
+    EXPECT_NEAR(got.result.record.throttle_s.at("hw_thermal"), 0.04, 1e-9);
+    EXPECT_EQ(got.result.record.throttle_s.at("power_cap"), 0);
+  }
+  EXPECT_EQ(throttle_names(0x44), "power_cap, hw_thermal");
+  EXPECT_EQ(throttle_names(0x3), "");
+}
+
+TEST(EnergyMeter, AnUnknownBoardSaysWhy) {
+  const fake_board b({});
+  energy_meter m("GPU-00000000-0000-0000-0000-000000000000", "", window(0.1));
+  EXPECT_NE(m.problem().find("NVML does not know"), std::string::npos) << m.problem();
+}
+
+namespace {
+run_result load_fixture(const std::string& name) { return load_run(std::string(CUDABENCH_FIXTURES) + "/" + name); }
+
+/// Gives every repetition of `name` an energy window of `joules_per_unit` (times 1 + 1% x its index, a spread),
+/// with `throttled` of its samples flagged.
+void add_energy(run_result& run, const std::string& name, double joules_per_unit, std::size_t throttled = 0) {
+  for (case_result& c : run.cases) {
+    if (c.name != name) continue;
+    const energy_unit unit = energy_unit_of(c.bytes, c.items, c.flops);
+    for (std::size_t i = 0; i < c.repetitions.size(); ++i) {
+      repetition& r = c.repetitions[i];
+      if (!r.record) r.record.emplace();
+      r.record->samples = std::max<std::size_t>(r.record->samples, 10);
+      energy_record& e = r.record->energy.emplace();
+      e.method = "counter";
+      e.window_s = 1;
+      e.uncertainty = 0.001;
+      e.throttled_samples = std::min(throttled, r.record->samples);
+      const double per = joules_per_unit * (1 + 0.01 * double(i % 3));
+      r.counters[unit.counter] = per;
+      r.counters[energy_counters::joules] = per * unit.per_run;
+      r.counters[energy_counters::watts] = 300;
+    }
+    summarize_case(c);
+  }
+  run.index_cases();
+}
+
+const case_comparison& find_case(const comparison& c, const std::string& name) {
+  for (const case_comparison& r : c.cases)
+    if (r.name == name) return r;
+  throw std::runtime_error("no case " + name);
+}
+constexpr const char* energy_case = "conv2d/tiled/4096";
+}  // namespace
+
+TEST(EnergyVerdicts, AnEnergyChangeIsItsOwnVerdictAndFailsOnlyWhenGated) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  add_energy(base, energy_case, 1e-10);
+  add_energy(cur, energy_case, 1.10e-10);
+  compare_settings s;
+  comparison c = compare_runs(base, cur, s);
+  const case_comparison& r = find_case(c, energy_case);
+  EXPECT_EQ(r.v, verdict::unchanged) << "the time verdict is the time's";
+  ASSERT_TRUE(r.energy);
+  EXPECT_EQ(r.energy->v, energy_verdict::regression);
+  EXPECT_NEAR(r.energy->change, 0.10, 1e-9);
+  EXPECT_EQ(c.count(energy_verdict::regression), 1u);
+  EXPECT_FALSE(c.failing()) << "an energy regression fails only with --gate-energy";
+  s.energy.gating = true;
+  EXPECT_TRUE(compare_runs(base, cur, s).failing());
+  // Cases neither run measured the energy of have no energy comparison.
+  for (const case_comparison& x : c.cases) {
+    if (x.name == energy_case) continue;
+    EXPECT_FALSE(x.energy) << x.name;
+  }
+  // A/A: the same energy, no flag.
+  run_result same = load_fixture("synthetic_same.json");
+  add_energy(same, energy_case, 1e-10);
+  const comparison aa = compare_runs(base, same, s);
+  EXPECT_EQ(find_case(aa, energy_case).energy->v, energy_verdict::unchanged);
+  EXPECT_FALSE(aa.failing());
+  // A side without a figure says why.
+  run_result absent = load_fixture("synthetic_same.json");
+  add_energy(absent, energy_case, 1e-10);
+  for (case_result& x : absent.cases) {
+    if (x.name != energy_case) continue;
+    for (repetition& rep : x.repetitions) {
+      rep.counters = counter_map(std::map<std::string, double>{});
+      rep.record->energy->absent = "the GPU ran the case 12% of the window";
+    }
+  }
+  const case_comparison& u = find_case(compare_runs(base, absent, s), energy_case);
+  EXPECT_EQ(u.energy->v, energy_verdict::unmeasured);
+  EXPECT_NE(u.energy->note.find("12% of the window"), std::string::npos) << u.energy->note;
+}
+
+TEST(EnergyVerdicts, AMostlyThrottledRegressionIsInconclusive) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_slowed.json");
+  EXPECT_EQ(find_case(compare_runs(base, cur, {}), energy_case).v, verdict::regression);
+  add_energy(cur, energy_case, 1e-10, 8);  // 8 of each repetition's 10 samples
+  add_energy(base, energy_case, 1e-10);
+  const comparison c = compare_runs(base, cur, {});
+  const case_comparison& r = find_case(c, energy_case);
+  EXPECT_EQ(r.v, verdict::inconclusive);
+  EXPECT_TRUE(r.throttled);
+  EXPECT_EQ(r.verdict_text(), "inconclusive (throttled)");
+  EXPECT_FALSE(c.failing());
+  bool noted = false;
+  for (const std::string& n : c.header_notes) noted = noted || n.find("taken while the GPU was throttled (1 case(s) mostly)") != std::string::npos;
+  EXPECT_TRUE(noted);
+  // The reports say so, and show the energy beside the time.
+  const std::string md = reports::comparison_markdown(c);
+  EXPECT_NE(md.find("inconclusive (throttled)"), std::string::npos);
+  EXPECT_NE(md.find("### Energy"), std::string::npos);
+  const std::string verdicts = reports::verdict_json(c);
+  EXPECT_NE(verdicts.find("\"throttled\": true"), std::string::npos);
+  EXPECT_NE(verdicts.find("\"energy unchanged\""), std::string::npos);
+  EXPECT_NE(reports::results_csv(cur, &c).find("inconclusive,"), std::string::npos);
+  EXPECT_NE(reports::results_csv(cur, &c).find(",yes"), std::string::npos);
+}
+
+TEST(EnergyResults, TheEnergyRecordRoundTripsAndOlderFilesStillRead) {
+  run_result run = load_fixture("synthetic_base.json");
+  add_energy(run, energy_case, 2e-11);
+  for (case_result& x : run.cases)
+    if (x.name == energy_case) {
+      x.repetitions.front().record->energy->throttle_source = "violation counters";
+      x.repetitions.front().record->energy->throttle_s = {{"power", 0.25}, {"thermal", 0}};
+    }
+  const std::string text = to_json(run).dump();
+  EXPECT_NE(text.find("\"schema_version\":2"), std::string::npos);
+  const run_result back = parse_run_text(text, "back.json");
+  const case_result* c = back.find(energy_case);
+  ASSERT_TRUE(c);
+  ASSERT_TRUE(c->repetitions.front().record->energy);
+  EXPECT_EQ(c->repetitions.front().record->energy->method, "counter");
+  EXPECT_EQ(c->repetitions.front().record->energy->throttle_s.at("power"), 0.25);
+  EXPECT_NE(reports::run_energy_table(back, reports::markdown_text).find("0 of"), std::string::npos);
+  // A field of the wrong type is one line naming it.
+  std::string bad = text;
+  bad.replace(bad.find("\"method\":\"counter\""), 18, "\"method\":7");
+  try {
+    parse_run_text(bad, "bad.json");
+    ADD_FAILURE() << "read a method of 7";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("cudabench.energy'.method is a number"), std::string::npos) << e.what();
+  }
+  // Every results file among the fixtures (schema version 1, written before energy was recorded) still reads,
+  // with no energy records and no energy comparison.
+  std::size_t read = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(CUDABENCH_FIXTURES)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".json" || name.rfind("bad_", 0) == 0 || name.find("trace") != std::string::npos) continue;
+    const std::string text_of = read_file(entry.path().string());
+    if (text_of.find("\"benchmarks\"") == std::string::npos) continue;
+    const run_result old = load_run(entry.path().string());
+    for (const case_result& x : old.cases)
+      for (const repetition& rep : x.repetitions) EXPECT_FALSE(rep.record && rep.record->energy) << name;
+    for (const case_comparison& r : compare_runs(old, old, [] { compare_settings s; s.allow_device_mismatch = true; return s; }()).cases)
+      EXPECT_FALSE(r.energy) << name;
+    ++read;
+  }
+  EXPECT_GE(read, 9u);
+}
