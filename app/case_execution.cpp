@@ -83,6 +83,7 @@ measure_settings measure_settings_from(const run_options& opt, case_execution& o
   ms.check = !worker || worker->round() == 1;
   ms.energy.on = opt.energy && !opt.profile;
   ms.energy.window_s = opt.energy_window_s;
+  ms.energy.min_run_s = opt.energy_min_run_s;
   return ms;
 }
 

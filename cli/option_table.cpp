@@ -334,6 +334,11 @@ const std::array table{
               .help = fmt::format("the least time a case's energy is measured over: a case whose timed samples take less "
                                   "repeats its sample, untimed for its time, until the window is reached (default {:g})",
                                   run_options{}.energy_window_s)},
+  option_spec{.name = "--energy-min-run", .placeholder = "SECONDS", .commands = "run",
+              .apply = ACT { s.options.energy_min_run_s = parse_double(v, name_of(spec), 0, 3600); },
+              .help = fmt::format("only GPU cases whose run takes at least this long get an energy window, one a process (on "
+                                  "their first repetition there); shorter ones say so (default {:g})",
+                                  run_options{}.energy_min_run_s)},
   option_spec{.name = "--watchdog", .placeholder = "SECONDS|off", .commands = "run",
               .apply = ACT { s.options.watchdog_s = v == "off" ? 0 : parse_double(v, "--watchdog (seconds, or off)", 1, 86400); },
               .help = fmt::format("the cases run in a worker process (default {:g}): a case that makes no progress for SECONDS is "

@@ -16,7 +16,7 @@ struct energy_settings {
   bool on = true;
   double window_s = 1.0;          ///< the least energy window: a case whose timed samples are shorter repeats its sample
   /// Only cases whose run takes at least this long (warm-up median) get an energy window, one per process: on the
-  /// last of their repetitions there (with rounds, one per round). Shorter cases say why they have none.
+  /// first of their repetitions there (with rounds, one a round). Shorter cases say why they have none.
   double min_run_s = 1e-3;
   double power_period_s = 0.01;   ///< the power sampling period where the board has no energy counter
   double max_uncertainty = 0.05;  ///< an energy less certain than this is not reported (its reason is)

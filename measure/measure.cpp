@@ -345,15 +345,14 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
 
   phase_range p(phase::measure);
   const double peak_mhz = device_.sm_clock_khz / 1e3;
-  // One energy window a case and process, on its last repetition here, for cases long enough to be worth one.
-  const bool last_here = results_.count(c.name()) ? results_.at(c.name()).repetitions.size() + 1 >= std::size_t(preset_.repetitions)
-                                                  : preset_.repetitions <= 1;
-  const bool energy_here = last_here && warm_median >= settings_.energy.min_run_s;
+  // One energy window a case and process, on its first repetition here, for cases long enough to be worth one.
+  const bool first_here = !results_.count(c.name()) || results_.at(c.name()).repetitions.empty();
+  const bool energy_here = first_here && warm_median >= settings_.energy.min_run_s;
   energy_tap energy(energy_here ? meter() : nullptr);
   if (!energy_here && meter())
-    rec.energy.emplace().absent = last_here ? fmt::format("a run of {} takes under {:g} ms: too short for an energy window",
-                                                          format_time(warm_median), 1e3 * settings_.energy.min_run_s)
-                                            : "energy is measured on the case's last repetition in each process";
+    rec.energy.emplace().absent = first_here ? fmt::format("a run of {} takes under {:g} ms: too short for an energy window (--energy-min-run)",
+                                                           format_time(warm_median), 1e3 * settings_.energy.min_run_s)
+                                             : "energy is measured on the case's first repetition in each process";
   const double cpu0 = process_cpu_seconds();
   const std::vector<sample> kept = sample_until_stopped([&] {
     sample s;

@@ -4,14 +4,15 @@
 #   1. the nightly preset's device cases of at least 1 ms (chosen from a kept H100 nightly run) with --limits,
 #      energy on, one round: a table of case, time, energy per operation, power, clocks and throttled samples,
 #      and the device's energy limits (J/byte of limits/read, J/FLOP and J/FMA of limits/fma);
-#   2. an A/A pair and a CUDABENCH_EXTRA_WORK=2 run of reduce's device cases (5 repetitions each), each compared
+#   2. an A/A pair and a CUDABENCH_EXTRA_WORK=2 run of reduce's device cases (5 repetitions in 5 rounds each: 5 energy windows), each compared
 #      with the first of the pair with --gate-energy (the A/A should flag no energy change, the extra work about
 #      +2% energy per declared byte);
 #   3. a sustained load of its own (matmul/cublas with a 60 s energy window) while nvidia-smi samples the power
 #      every 100 ms, to try to induce throttling and to compare the counter's mean power with the sampled power
 #      over the same window. The card's clocks and power limit are never changed.
 # Everything under $OUT (or ./out); the text printed is what docs/reference.md and docs/validation.md need.
-# Usage: validation/energy_h100.sh [WINDOW_S]   (the sustained load's energy window, default 60)
+# Usage: validation/energy_h100.sh [WINDOW_S] [reduce]   (the sustained load's energy window, default 60; "reduce": the
+#   limits and part 2 only). ENERGY_MIN_RUN: --energy-min-run of part 1 (default 0.0002, so that limits/read has a window).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ -x "$root/.devlibs/bench/cudabench" ]; then
@@ -49,8 +50,9 @@ if sys.argv[1]:
 print("^(" + "|".join(re.escape(n) + "$" for n in sorted(names)) + ")" if names else "^(matmul|conv2d)/")
 EOF
 )
+[ "${2:-}" = reduce ] && filter='^limits/(read|fma)$'
 stamp "nightly device cases of 1 ms or more, with the limits"
-timeout 300 "$bench" --quiet --preset=nightly --rounds=1 --limits --filter="$filter" --json "$out/energy_nightly.json" \
+timeout 300 "$bench" --quiet --preset=nightly --rounds=1 --limits --energy-min-run="${ENERGY_MIN_RUN:-0.0002}" --filter="$filter" --json "$out/energy_nightly.json" \
   --md "$out/energy_nightly.md" --csv "$out/energy_nightly.csv" >"$out/energy_nightly.txt" 2>&1
 echo "exit $?: $(grep 'case(s):' "$out/energy_nightly.txt")"
 python3 - "$out/energy_nightly.json" <<'EOF'
@@ -85,11 +87,11 @@ EOF
 sed -n '/^Energy limits/,/^$/p' "$out/energy_nightly.txt"
 
 # 2. A/A and 2% extra work on reduce, each compared with --gate-energy.
-reduce='^reduce/(shared_tree|warp_shuffle|recursive_tail|cub|fast)/'
+reduce='^reduce/(shared_tree|warp_shuffle|recursive_tail|cub|fast)/268435456$'
 for run in a1 a2 extra; do
   stamp "reduce $run"
   if [ "$run" = extra ]; then export CUDABENCH_EXTRA_WORK=2; fi
-  timeout 150 "$bench" --quiet --preset=nightly --rounds=1 --repetitions=5 --filter="$reduce" --json "$out/reduce_$run.json" \
+  timeout 150 "$bench" --quiet --preset=nightly --rounds=5 --repetitions=5 --energy-min-run=0.0002 --filter="$reduce" --json "$out/reduce_$run.json" \
     >"$out/reduce_$run.txt" 2>&1
   echo "exit $?: $(grep 'case(s):' "$out/reduce_$run.txt")"
   unset CUDABENCH_EXTRA_WORK
@@ -102,12 +104,13 @@ for run in a2 extra; do
   sed -n '/^Energy per operation/,$p' "$out/compare_$run.txt"
 done
 
+[ "${2:-}" = reduce ] && { stamp done; exit 0; }
 # 3. A sustained load, with power sampled by nvidia-smi over the same time.
 stamp "sustained load: matmul/cublas, ${load_s} s energy window"
 nvidia-smi --query-gpu=timestamp,power.draw,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader,nounits -lms 100 \
   >"$out/smi_power.csv" 2>/dev/null &
 smi=$!
-timeout $((load_s + 120)) "$bench" --quiet --preset=quick --repetitions=1 --energy-window="$load_s" --filter='^matmul/cublas/' \
+timeout $((load_s + 120)) "$bench" --quiet --preset=quick --repetitions=1 --energy-window="$load_s" --energy-min-run=0 --filter='^matmul/cublas/2048$' \
   --json "$out/sustained.json" >"$out/sustained.txt" 2>&1
 echo "exit $?: $(grep 'case(s):' "$out/sustained.txt")"
 kill "$smi" 2>/dev/null
