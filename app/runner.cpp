@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <unordered_set>
 #include <iostream>
 
 #include "app/case_execution.hpp"
@@ -131,7 +132,7 @@ outcome_counts count_outcomes(const run_result& run) {
 /// built otherwise than this binary's cases or is of another preset than this run (unless the settings allow a
 /// mismatch).
 void check_baseline(const std::string& compare_path, const device_info& dev, const std::string& preset_name, const compare_settings& cmp) {
-  const run_result base = load_run(compare_path);
+  const run_result base = load_run(compare_path, case_filter());  // its description: none of its cases
   const std::string here = dev.available ? dev.name : "no GPU";
   if (!cmp.allow_device_mismatch && !base.device)
     throw input_error(fmt::format("{}: has no device description (context.device), so its GPU cannot be checked against {}; "
@@ -195,8 +196,12 @@ int write_outputs(const planned_outputs& out, run_result& current, const run_opt
     out.list.writers().write_run(current);
     return status;
   }
+  // Of the baseline, the cases this run selected or measured only: the others would be told "not selected".
+  std::unordered_set<std::string> ours(current.selected.begin(), current.selected.end());
+  for (const case_result& c : current.cases) ours.insert(c.name);
+  const run_result base = load_run(*out.compare_path, [&](const std::string& name) { return ours.count(name) > 0; });
   // A failed case (1) is not hidden by flags that only another machine's baseline raised (3).
-  const int compared = compare_and_report(load_run(*out.compare_path), current, out.cmp, out.list);
+  const int compared = compare_and_report(base, current, out.cmp, out.list);
   return status == 1 || compared == 1 ? 1 : std::max(status, compared);
 }
 

@@ -44,6 +44,7 @@ if [ "$want_tests" = 1 ]; then
   /usr/bin/python3 -c "import scipy" >/dev/null 2>&1 || missing+=(python3-scipy)  # Google Benchmark's compare.py test (Debian's python)
   command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)  # cudabench-pack, in the install test
   command -v clang-format >/dev/null 2>&1 || missing+=(clang-format)  # ci/format.sh, in the format test
+  command -v clang++ >/dev/null 2>&1 || missing+=(clang)  # libFuzzer and the sanitizers, in the fuzz_smoke test
 fi
 if [ ${#missing[@]} -gt 0 ] && [ "${CUDABENCH_DEPS_DRY_RUN:-}" = 1 ]; then
   echo "run_bench: not found where CMake looks: ${missing[*]}" >&2

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <exception>
 #include <stdexcept>
 #include <optional>
@@ -123,18 +124,17 @@ void expect_kind(const json& j, const char* key, kind want, const std::string& w
 /// Names the first field of a row whose type is not the one Google Benchmark writes (the JSON library's
 /// own message names neither the row nor the field).
 void check_field_types(const json& row, const std::string& source, std::size_t row_number) {
-  static const std::pair<const char*, kind> fields[] = {
+  static const std::unordered_map<std::string_view, kind> fields = {
       {k::run_name, kind::string},        {k::run_type, kind::string},      {k::aggregate_name, kind::string},
       {k::aggregate_unit, kind::string},  {k::time_unit, kind::string},     {k::label, kind::string},
       {k::skip_message, kind::string},    {k::error_message, kind::string}, {k::repetition_index, kind::number},
       {k::threads, kind::number},         {k::real_time, kind::number},     {k::cpu_time, kind::number},
       {k::error_occurred, kind::boolean}, {k::skipped, kind::boolean},      {k::cudabench, kind::object}};
-  for (const auto& [key, want] : fields) {
-    auto it = row.find(key);
-    if (it == row.end() || it->is_null()) continue;
-    if (!is_kind(*it, want))
+  for (const auto& [key, value] : row.get_ref<const json::object_t&>()) {  // one pass over the row, not a search a field
+    if (value.is_null()) continue;
+    if (auto want = fields.find(key); want != fields.end() && !is_kind(value, want->second))
       throw input_error(fmt::format("{}: row {} ('{}'): field '{}' {}", source, row_number,
-                                    printable(row[k::name].get<std::string>()), key, wrong_type(*it, want)));
+                                    printable(row[k::name].get<std::string>()), key, wrong_type(value, want->second)));
   }
   if (auto it = row.find(k::cudabench); it != row.end() && it->is_object()) {
     if (auto round = it->find(k::round); round != it->end() &&
@@ -389,7 +389,7 @@ repetition read_repetition(const json& row, double seconds, case_result& c, cons
 /// Reads rows one at a time into their cases (in the order first seen), as the parser meets them.
 class row_reader {
  public:
-  explicit row_reader(run_result& r) : r_(r) {}
+  explicit row_reader(run_result& r, const case_filter* keep = nullptr) : r_(r), keep_(keep) {}
   void read(const json& row);
   /// The median aggregates of cases that may have only those.
   const std::map<std::string, double>& median_aggregates() const { return median_aggregate_; }
@@ -401,6 +401,7 @@ class row_reader {
 
  private:
   run_result& r_;
+  const case_filter* keep_;  ///< the cases read (null: all)
   std::unordered_map<std::string, std::size_t> index_;
   std::unordered_set<std::string> seen_rows_;
   std::map<std::string, double> median_aggregate_;
@@ -411,8 +412,9 @@ void row_reader::read(const json& row) {
   ++row_number_;
   if (!row.is_object() || !row.contains(k::name) || !row[k::name].is_string())
     throw input_error(fmt::format("{}: row {} has no name", r_.source, row_number_));
-  check_field_types(row, r_.source, row_number_);
   const std::string name = canonical_case_name(string_field(row, k::run_name, row[k::name].get<std::string>()));
+  if (keep_ && !(*keep_)(name)) return;
+  check_field_types(row, r_.source, row_number_);
   const std::string run_type = row.value(k::run_type, "iteration");
   const std::string agg = row.value(k::aggregate_name, "");
   const std::string key = fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, number_field(row, k::repetition_index, -1), number_field(row, k::threads, 1));
@@ -519,9 +521,10 @@ class streaming_builder {
   struct frame {
     json value;
     std::string key;                                      ///< an object's current key
+    std::uint64_t key_bits = 0;                           ///< a bit for each key's hash: most new keys need no search
     std::unordered_map<std::string, std::size_t> index;   ///< an object's keys, once it has many
   };
-  static constexpr std::size_t searched_members = 16;  // below this a search is cheaper than a hash
+  static constexpr std::size_t searched_members = 48;  // below this a search where a key's bit is set; above, a hash
   static constexpr std::size_t row_members = 32;
   std::vector<frame> stack_;
   OnRow on_row_;
@@ -530,7 +533,7 @@ class streaming_builder {
 
   bool is_key(std::size_t depth, const char* key) const { return stack_[depth].value.is_object() && stack_[depth].key == key; }
   bool open(json container) {
-    stack_.push_back({std::move(container), {}, {}});
+    stack_.push_back({std::move(container), {}, 0, {}});
     return true;
   }
   bool close() {
@@ -563,8 +566,11 @@ class streaming_builder {
   void add_member(frame& object, json v) {
     auto& members = static_cast<json::object_t::Container&>(object.value.template get_ref<json::object_t&>());
     if (members.size() < searched_members) {
-      for (auto& [name, value] : members)
-        if (name == object.key) refuse_repeated_key();
+      const std::uint64_t bit = std::uint64_t(1) << (std::hash<std::string>{}(object.key) % 64);
+      if (object.key_bits & bit)
+        for (auto& [name, value] : members)
+          if (name == object.key) refuse_repeated_key();
+      object.key_bits |= bit;
     } else {
       if (object.index.empty())
         for (std::size_t i = 0; i < members.size(); ++i) object.index.emplace(members[i].first, i);
@@ -666,10 +672,10 @@ void refuse_deep(std::size_t depth, const std::string& path) {
 /// The model of the text that `sax_parse(builder)` hands to the builder (parse_run_text's steps after the checks
 /// of the text as a whole).
 template <typename SaxParse>
-run_result parse_run_input(SaxParse sax_parse, const std::string& path) {
+run_result parse_run_input(SaxParse sax_parse, const std::string& path, const case_filter* keep = nullptr) {
   run_result r;
   r.source = path;
-  std::optional<row_reader> rows(std::in_place, r);
+  std::optional<row_reader> rows(std::in_place, r, keep);
   std::exception_ptr row_error;  // the first row's problem, thrown after the checks of the whole, as a tree's reader would
   std::unordered_map<std::string, std::size_t> selected;  // the cases listed, each once
   streamed_document doc;
@@ -688,11 +694,11 @@ run_result parse_run_input(SaxParse sax_parse, const std::string& path) {
           if (!selected.emplace(name, r.selection.size()).second)
             throw input_error(fmt::format("{}: key 'context.cudabench.cases.{}' appears twice in one object (refused: which one is meant?)",
                                           path, printable(name, 60)));
-          r.selection.push_back(read_meta(name, m));
+          if (!keep || (*keep)(name)) r.selection.push_back(read_meta(name, m));
         },
         [&] {
           r.cases.clear();
-          rows.emplace(r);
+          rows.emplace(r, keep);
           row_error = nullptr;
         });
   } catch (const nlohmann::json::exception& e) {  // syntax errors, and numbers out of a double's range
@@ -715,20 +721,23 @@ run_result parse_run_input(SaxParse sax_parse, const std::string& path) {
   }
 }
 
-}  // namespace
 
-run_result parse_run_text(const std::string& raw, const std::string& path) {
+/// parse_run_text, keeping the cases `keep` accepts (null: all).
+run_result parse_text(const std::string& raw, const std::string& path, const case_filter* keep) {
   std::optional<std::string> sanitized = sanitized_copy(raw);
   const std::string& text = sanitized ? *sanitized : raw;
   refuse_deep(json_nesting_depth(text), path);
-  return parse_run_input([&](auto* builder) { json::sax_parse(text, builder); }, path);
+  return parse_run_input([&](auto* builder) { json::sax_parse(text, builder); }, path, keep);
 }
+}  // namespace
+
+run_result parse_run_text(const std::string& raw, const std::string& path) { return parse_text(raw, path, nullptr); }
 
 namespace {
 /// A regular file within the size limit, read in pieces: the checks in one pass, then the parse in another, so
 /// its text is never held whole. Nothing where read_file has something to say of the file first (not a regular
 /// file, over the limit, a NUL byte) or its text holds bare NaN/inf words to rewrite: it is read whole then.
-std::optional<run_result> load_run_in_pieces(const std::string& path) {
+std::optional<run_result> load_run_in_pieces(const std::string& path, const case_filter* keep) {
   struct stat st{};
   if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > max_input_size()) return std::nullopt;
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -743,13 +752,20 @@ std::optional<run_result> load_run_in_pieces(const std::string& path) {
   in.each_piece([&](std::string_view piece) { scan.feed(piece); });
   if (scan.nul() || scan.bare_words()) return std::nullopt;
   refuse_deep(scan.deepest(), path);
-  return parse_run_input([&](auto* builder) { json::sax_parse(in.begin(), in.end(), builder); }, path);
+  return parse_run_input([&](auto* builder) { json::sax_parse(in.begin(), in.end(), builder); }, path, keep);
+}
+
+run_result load_filtered(const std::string& path, const case_filter* keep) {
+  if (std::optional<run_result> r = load_run_in_pieces(path, keep)) return std::move(*r);
+  return parse_text(read_file(path), path, keep);
 }
 }  // namespace
 
-run_result load_run(const std::string& path) {
-  if (std::optional<run_result> r = load_run_in_pieces(path)) return std::move(*r);
-  return parse_run_text(read_file(path), path);
+run_result load_run(const std::string& path) { return load_filtered(path, nullptr); }
+
+run_result load_run(const std::string& path, const case_filter& keep) {
+  const case_filter none = [](const std::string&) { return false; };
+  return load_filtered(path, keep ? &keep : &none);
 }
 
 }  // namespace cudabench

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <set>
 #include <optional>
@@ -41,5 +42,9 @@ run_result parse_run_text(const std::string& text, const std::string& path);
 /// read in pieces as it is parsed, its text never whole in memory; standard input, and a file with bare NaN/inf
 /// words to rewrite, are read whole (json_input.hpp).
 run_result load_run(const std::string& path);
+/// Which cases a reader keeps, by name: the rows and the metadata of the others are skipped as they are met.
+using case_filter = std::function<bool(const std::string& name)>;
+/// load_run keeping only the cases `keep` accepts (none: the run's description alone).
+run_result load_run(const std::string& path, const case_filter& keep);
 
 }  // namespace cudabench

@@ -185,10 +185,11 @@ json aggregate_row(const case_result& c, std::size_t index, const std::string& k
   row[k::real_time] = aggregate(kind, each(c, [](const repetition& r) { return r.real_time_s; })) * scale;
   row[k::cpu_time] = aggregate(kind, each(c, [](const repetition& r) { return r.cpu_time_s; })) * scale;
   row[k::time_unit] = unit.name;
-  for (const auto& [name, v] : c.repetitions.front().counters) {
+  for (const auto& counter : c.repetitions.front().counters) {
+    const std::string name = counter.first.str();
     bool everywhere = true;
-    for (const repetition& r : c.repetitions) everywhere = everywhere && r.counters.count(name.str());
-    if (everywhere) row[name.str()] = aggregate(kind, each(c, [&](const repetition& r) { return r.counters.at(name.str()); }));
+    for (const repetition& r : c.repetitions) everywhere = everywhere && r.counters.count(name);
+    if (everywhere) row[name] = aggregate(kind, each(c, [&](const repetition& r) { return r.counters.at(name); }));
   }
   if (!c.repetitions.front().label.empty()) row[k::label] = c.repetitions.front().label;
   if (c.device >= 0) row[k::device_ordinal] = c.device;

@@ -1,47 +1,75 @@
 #!/usr/bin/env bash
-# Builds the fuzz targets with clang's libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer, and runs
-# each for RUNS executions (default 1,000,000), or MAX_TIME seconds if that comes first, over its corpus in
-# tests/fuzz/corpus/<target>/; new inputs that widen coverage are merged back into that corpus.
-# Usage: tools/fuzz/run.sh [results|options|trend|report|compare|gates|fleet ...]
-# Needs clang (Debian: clang) and the build's packages. A finding stops with the crashing input saved as
-# build-fuzz/crash-*; add it to the corpus so the replay test (ctest -R fuzz_replay) keeps it fixed.
+# Builds the fuzz targets (tests/fuzz/<target>_fuzzer.cpp) with clang's libFuzzer, AddressSanitizer and
+# UndefinedBehaviorSanitizer over the project's own libraries (tools/fuzz/CMakeLists.txt), and runs each, one
+# at a time, for RUNS executions (default 1,000,000), or MAX_TIME seconds if that comes first, over its corpus
+# in tests/fuzz/corpus/<target>/; new inputs that widen coverage are merged back into that corpus.
+# Usage: tools/fuzz/run.sh [--smoke] [TARGET...]   (no target: all of them)
+#   --smoke  a few seconds a target (SMOKE_SECONDS, default 3) from a sample of its corpus, merging nothing;
+#            exits 77 where clang++ or libFuzzer is missing (the fuzz_smoke test)
+# FUZZ_BUILD_DIR (default build-fuzz/) holds the build, the logs and any crashing input (crash-*); add such an
+# input to tests/fuzz/regressions/<target>/ so the replay test (ctest -R fuzz_replay) keeps it fixed.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-out="$root/build-fuzz"
+all=(compare report gates fleet trend results verdict options)
+smoke=0
+[ "${1:-}" = --smoke ] && { smoke=1; shift; }
+out="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
 runs=${RUNS:-1000000}
 max_time=${MAX_TIME:-0}  # 0: no limit
 cxx=${CXX_FUZZ:-clang++}
 cuda=${CUDA_HOME:-/usr/local/cuda}
-command -v "$cxx" >/dev/null || { echo "tools/fuzz/run.sh: $cxx not found (Debian: apt-get install clang)" >&2; exit 2; }
+missing() {  # no fuzzer toolchain: the smoke test skips, a fuzzing run fails
+  echo "tools/fuzz/run.sh: SKIPPED: $1" >&2
+  [ $smoke -eq 1 ] && exit 77
+  exit 2
+}
+command -v "$cxx" >/dev/null || missing "$cxx not found (Debian: apt-get install clang)"
 mkdir -p "$out"
-flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-       -I"$root" -I"$root/include" -I"$cuda/include")
-reader=(results/results.cpp results/results_model.cpp results/device_info.cpp results/timeline.cpp results/stats.cpp
-        io/format.cpp io/atomic_file.cpp io/output_sink.cpp)
-declare -A sources=(
-  [results]="tests/fuzz/results_fuzzer.cpp ${reader[*]}"
-  [options]="tests/fuzz/options_fuzzer.cpp cli/options.cpp cli/option_parse.cpp cli/option_table.cpp cli/option_help.cpp
-           cli/program_name.cpp measure/pattern.cpp api/presets.cpp io/format.cpp io/output_sink.cpp"
-  [trend]="tests/fuzz/trend_fuzzer.cpp reports/trend.cpp reports/svg.cpp reports/escape.cpp ${reader[*]}"
-  [report]="tests/fuzz/report_fuzzer.cpp reports/*.cpp analysis/compare.cpp analysis/gates.cpp ${reader[*]}"
-  [compare]="tests/fuzz/compare_fuzzer.cpp reports/*.cpp analysis/compare.cpp analysis/gates.cpp ${reader[*]}"
-  [gates]="tests/fuzz/gates_fuzzer.cpp analysis/gates.cpp ${reader[*]}"
-  [fleet]="tests/fuzz/fleet_fuzzer.cpp reports/*.cpp analysis/compare.cpp analysis/gates.cpp ${reader[*]}"
-)
+echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }' >"$out/probe.cpp"
+"$cxx" -fsanitize=fuzzer,address,undefined "$out/probe.cpp" -o "$out/probe" 2>"$out/probe.log" ||
+  missing "$cxx cannot link libFuzzer with the sanitizers ($(head -n 1 "$out/probe.log"))"
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(results options trend report compare gates fleet)
+[ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
+for t in "${targets[@]}"; do
+  [[ " ${all[*]} " == *" $t "* ]] || { echo "tools/fuzz/run.sh: no target '$t' (${all[*]})" >&2; exit 2; }
+done
+
+launcher=()
+command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+if [ ! -f "$out/CMakeCache.txt" ]; then
+  cmake -S "$root/tools/fuzz" -B "$out" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER="$cxx" \
+        -DCMAKE_CUDA_COMPILER="$cuda/bin/nvcc" "${launcher[@]}" >"$out/configure.log" 2>&1 ||
+    { tail -n 30 "$out/configure.log" >&2; echo "tools/fuzz/run.sh: configuring failed (log: $out/configure.log)" >&2; exit 2; }
+fi
+build_targets=()
+for t in "${targets[@]}"; do build_targets+=(--target "${t}_fuzzer"); done
+cmake --build "$out" -j "$(nproc 2>/dev/null || echo 2)" "${build_targets[@]}" >"$out/build.log" 2>&1 ||
+  { grep -E -A8 "error" "$out/build.log" | head -n 60 >&2; echo "tools/fuzz/run.sh: the build failed (log: $out/build.log)" >&2; exit 2; }
+
+# One target: its corpus (for a smoke run, a sample of it) and what it found new; exit 0 when nothing was found.
+fuzz() {
+  local t=$1 corpus="$root/tests/fuzz/corpus/$1" new="$out/new-$1"
+  local args=(-max_len=8192 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1)
+  rm -rf "$new" && mkdir -p "$new"
+  if [ $smoke -eq 1 ]; then
+    local seeds="$out/seeds-$t"
+    rm -rf "$seeds" && mkdir -p "$seeds"
+    find "$corpus" -type f | sort | head -n 64 | xargs -r cp -t "$seeds"
+    args+=(-max_total_time="${SMOKE_SECONDS:-3}" "$new" "$seeds")
+  else
+    args+=(-runs="$runs" -max_total_time="$max_time" "$new" "$corpus")
+  fi
+  (cd "$out" && "./${t}_fuzzer" "${args[@]}" 2>"$out/$t.log")
+}
+
 status=0
 for t in "${targets[@]}"; do
-  [ -n "${sources[$t]:-}" ] || { echo "tools/fuzz/run.sh: no target '$t' (results, options, trend, report, compare, gates, fleet)" >&2; exit 2; }
-  (cd "$root" && "$cxx" "${flags[@]}" ${sources[$t]} -lfmt -lre2 -o "$out/${t}_fuzzer") || exit 2
-  corpus="$root/tests/fuzz/corpus/$t"
-  mkdir -p "$out/new-$t"
-  echo "== $t: $runs runs" >&2
-  (cd "$out" && ./"${t}_fuzzer" -runs="$runs" -max_total_time="$max_time" -max_len=8192 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
-      "$out/new-$t" "$corpus" 2>"$out/$t.log"); rc=$?
+  echo "== $t" >&2
+  fuzz "$t"; rc=$?
   grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|Done|==[0-9]+==ERROR|SUMMARY)" "$out/$t.log" >&2
   [ $rc -eq 0 ] || { echo "$t: FINDING (exit $rc), see $out/$t.log" >&2; status=1; continue; }
-  (cd "$out" && ./"${t}_fuzzer" -merge=1 "$corpus" "$out/new-$t" >/dev/null 2>&1)
-  echo "$t: corpus now $(ls "$corpus" | wc -l) inputs" >&2
+  [ $smoke -eq 1 ] && continue
+  (cd "$out" && "./${t}_fuzzer" -merge=1 "$root/tests/fuzz/corpus/$t" "$out/new-$t" >/dev/null 2>&1)
+  echo "$t: corpus now $(find "$root/tests/fuzz/corpus/$t" -type f | wc -l) inputs" >&2
 done
 exit $status
