@@ -263,6 +263,7 @@ void output_sink::check() const {
     return;
   }
   const std::string tmp = temp_name(path);
+  const listed_temporary listed(tmp);  // a stop signal now removes the probe too
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(path_, "cannot write", errno);
   ::close(fd);

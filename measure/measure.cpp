@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "cudabench/limits.hpp"
 #include "measure/gpu_probes.hpp"
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
@@ -286,6 +287,20 @@ class energy_tap {
 };
 }  // namespace
 
+/// The meter of this repetition's energy window, or none (the reason into `rec`): one window a case and process,
+/// on its first repetition here, for cases long enough to be worth one, and the limits always (their energy per
+/// byte read and per FMA are the device's energy limits).
+energy_meter* case_driver::energy_meter_for(const case_def& c, double warm_median, run_record& rec) {
+  energy_meter* m = meter();
+  if (!m) return nullptr;
+  const bool first_here = !results_.count(c.name()) || results_.at(c.name()).repetitions.empty();
+  if (first_here && (warm_median >= settings_.energy.min_run_s || c.family == limits_family)) return m;
+  rec.energy.emplace().absent = first_here ? fmt::format("a run of {} takes under {:g} ms: too short for an energy window (--energy-min-run)",
+                                                         format_time(warm_median), 1e3 * settings_.energy.min_run_s)
+                                           : "energy is measured on the case's first repetition in each process";
+  return nullptr;
+}
+
 bool case_driver::injected(const case_def& c) const { return inject_pattern_ && inject_pattern_->found_in(c.name()); }
 
 std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, repetition& rep) {
@@ -345,14 +360,7 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
 
   phase_range p(phase::measure);
   const double peak_mhz = device_.sm_clock_khz / 1e3;
-  // One energy window a case and process, on its first repetition here, for cases long enough to be worth one.
-  const bool first_here = !results_.count(c.name()) || results_.at(c.name()).repetitions.empty();
-  const bool energy_here = first_here && warm_median >= settings_.energy.min_run_s;
-  energy_tap energy(energy_here ? meter() : nullptr);
-  if (!energy_here && meter())
-    rec.energy.emplace().absent = first_here ? fmt::format("a run of {} takes under {:g} ms: too short for an energy window (--energy-min-run)",
-                                                           format_time(warm_median), 1e3 * settings_.energy.min_run_s)
-                                             : "energy is measured on the case's first repetition in each process";
+  energy_tap energy(energy_meter_for(c, warm_median, rec));
   const double cpu0 = process_cpu_seconds();
   const std::vector<sample> kept = sample_until_stopped([&] {
     sample s;

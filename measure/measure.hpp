@@ -82,6 +82,7 @@ class case_driver {
   std::vector<double> measure_gpu(fixture& fx, const case_def& c, repetition& rep);
   /// The board's meter, made at the first GPU case; null with energy off.
   energy_meter* meter();
+  energy_meter* energy_meter_for(const case_def& c, double warm_median, run_record& rec);
   std::vector<double> measure_cpu(fixture& fx, const case_def& c, repetition& rep);
   case_timeline trace_sample(fixture& fx, const case_def& c);
   code_identity identify_sample(fixture& fx, const case_def& c);

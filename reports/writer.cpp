@@ -1,6 +1,8 @@
 // The writers of each format, over the renderings in render.hpp, csv.hpp, exports.hpp, trend.hpp and fleet.hpp; the multiplexer.
 #include "reports/writer.hpp"
 
+#include <signal.h>
+
 #include <future>
 #include <stdexcept>
 
@@ -90,11 +92,27 @@ void writer_multiplex::check() const {
   for (const auto& [w, sink] : outputs_) sink.check();
 }
 
+namespace {
+/// Runs `f` on a thread of its own that never takes SIGINT or SIGTERM: the thread that writes the files takes
+/// them, so its handler never removes the temporaries while another thread goes on making one.
+template <typename F>
+auto on_thread_without_stop_signals(F f) {
+  sigset_t stop, old;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop, &old);  // the new thread inherits the mask
+  auto done = std::async(std::launch::async, std::move(f));
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return done;
+}
+}  // namespace
+
 template <typename Render>
 void writer_multiplex::send(const char* report, Render render, std::size_t at_once) const {
   std::vector<std::future<text>> rendering(outputs_.size());
   auto start = [&](std::size_t i) {
-    if (i < outputs_.size()) rendering[i] = std::async(std::launch::async, [&render, w = outputs_[i].first.get()] { return render(*w); });
+    if (i < outputs_.size()) rendering[i] = on_thread_without_stop_signals([&render, w = outputs_[i].first.get()] { return render(*w); });
   };
   for (std::size_t i = 0; i < at_once; ++i) start(i);
   for (std::size_t i = 0; i < outputs_.size(); ++i) {

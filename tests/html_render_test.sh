@@ -37,7 +37,7 @@ mkdir -p "$tmp/boards"
 for f in "$fx"/h100_boards/*.json.gz; do gzip -dc "$f" >"$tmp/boards/$(basename "$f" .gz)" || exit 1; done
 h100="$src/reports/baselines/NVIDIA_H100_80GB_HBM3/nightly.json" h200="$src/reports/baselines/NVIDIA_H200/nightly.json"
 "$report" trend "$tmp/boards" --html "$tmp/trend_h100.html" >/dev/null || exit 1
-"$report" compare "$h100" "$h200" --allow-device-mismatch --html "$tmp/compare_h100.html" >/dev/null || [ $? = 1 ] || exit 1
+"$report" compare "$h100" "$h200" --allow-device-mismatch --html "$tmp/compare_h100.html" >/dev/null || { rc=$?; [ $rc = 1 ] || [ $rc = 3 ]; } || exit 1
 "$report" fleet "$h100" "$h200" --html "$tmp/fleet_h100.html" >/dev/null || exit 1
 pages+=(trend_h100 compare_h100 fleet_h100)
 for real in "$fx"/h100_*.json; do
