@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "measure/nvml.hpp"
 #include "results/machine.hpp"
 
 namespace cudabench {
@@ -27,20 +28,7 @@ constexpr unsigned long long nvml_reason_app_clocks = 0x2;
 /// The NVML library, open while it lives: initialised once, shut down and closed on destruction.
 class nvml_session {
  public:
-  nvml_session() {
-    const char* name = std::getenv(nvml_library_environment);
-    lib_ = dlopen(name && *name ? name : "libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib_) {
-      problem_ = fmt::format("NVML not loaded ({})", name && *name ? name : "libnvidia-ml.so.1");
-      return;
-    }
-    auto init = symbol<nvml_return (*)()>("nvmlInit_v2");
-    if (!init || init() != nvml_success) {
-      problem_ = "NVML did not initialise";
-      return;
-    }
-    ready_ = true;
-  }
+  nvml_session() : lib_(open_nvml(problem_)), ready_(lib_ != nullptr) {}
   ~nvml_session() {
     if (ready_)
       if (auto shutdown = symbol<nvml_return (*)()>("nvmlShutdown")) shutdown();
@@ -90,9 +78,9 @@ class nvml_session {
   }
 
  private:
+  std::string problem_;  // before lib_: open_nvml writes it while lib_ is initialised
   void* lib_ = nullptr;
   bool ready_ = false;
-  std::string problem_;
 };
 
 std::string clocks_locked(const nvml_session& n, nvml_device d, const board_facts& b) {

@@ -408,7 +408,7 @@ void align_on_release(case_timeline& t, std::uint64_t released) {
 }
 }  // namespace
 
-code_identity case_driver::identify_sample(fixture& fx, const case_def& c) {
+code_identity case_driver::identify_sample(fixture& fx) {
   trace_recorder& tr = *settings_.identifier;
   phase_range p(phase::trace);
   gpu_state& g = *gpu_;
@@ -426,9 +426,7 @@ code_identity case_driver::identify_sample(fixture& fx, const case_def& c) {
     none.problem = tr.device_problem();
     return none;
   }
-  code_identity id = identify(t.ops);
-  if (c.name().empty()) id.problem = "unnamed case";
-  return id;
+  return identify(t.ops);
 }
 
 case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
@@ -579,7 +577,7 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     rep.counters = counter_map(k);
     case_result& m = results_[name];
     m.repetitions.push_back(std::move(rep));
-    if (settings_.identifier && c.on == where::gpu && !m.code) m.code = identify_sample(fx, c);
+    if (settings_.identifier && c.on == where::gpu && !m.code) m.code = identify_sample(fx);
     if (settings_.tracer && m.repetitions.size() >= std::size_t(preset_.repetitions)) m.timeline = trace_sample(fx, c);
   } catch (const skip_case& e) {
     cached_.reset();

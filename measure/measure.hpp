@@ -85,7 +85,7 @@ class case_driver {
   energy_meter* energy_meter_for(const case_def& c, double warm_median, run_record& rec);
   std::vector<double> measure_cpu(fixture& fx, const case_def& c, repetition& rep);
   case_timeline trace_sample(fixture& fx, const case_def& c);
-  code_identity identify_sample(fixture& fx, const case_def& c);
+  code_identity identify_sample(fixture& fx);
   cache_state cache_of(const case_def& c) const { return settings_.cache_override.value_or(c.cache); }
   bool injected(const case_def& c) const;
   void skip(benchmark::State& st, const std::string& name, const std::string& why);

@@ -37,23 +37,30 @@ class nvml_library {
   const std::string& problem() const { return problem_; }
 
  private:
-  nvml_library() {
-    const char* name = std::getenv(nvml_library_environment);
-    const char* file = name && *name ? name : "libnvidia-ml.so.1";
-    lib_ = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-    if (!lib_) {
-      problem_ = fmt::format("NVML not loaded ({})", file);
-      return;
-    }
-    auto init = reinterpret_cast<nvml_return (*)()>(dlsym(lib_, "nvmlInit_v2"));
-    ready_ = init && init() == nvml_success;
-    if (!ready_) problem_ = "NVML did not initialise";
-  }
+  nvml_library() : lib_(open_nvml(problem_)), ready_(lib_ != nullptr) {}
+  std::string problem_;  // before lib_: open_nvml writes it while lib_ is initialised
   void* lib_ = nullptr;
   bool ready_ = false;
-  std::string problem_;
 };
 
+}  // namespace
+
+void* open_nvml(std::string& problem) {
+  const char* name = std::getenv(nvml_library_environment);
+  const char* file = name && *name ? name : "libnvidia-ml.so.1";
+  void* lib = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    problem = fmt::format("NVML not loaded ({})", file);
+    return nullptr;
+  }
+  auto init = reinterpret_cast<nvml_return (*)()>(dlsym(lib, "nvmlInit_v2"));
+  if (init && init() == nvml_success) return lib;
+  dlclose(lib);
+  problem = "NVML did not initialise";
+  return nullptr;
+}
+
+namespace {
 template <class T, class... Args>
 std::optional<T> read(const char* fn, nvml_device d, Args... args) {
   T v{};

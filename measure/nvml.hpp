@@ -10,6 +10,10 @@
 
 namespace cudabench {
 
+/// Opens and initialises NVML ($CUDABENCH_NVML_LIBRARY, else the driver's libnvidia-ml.so.1): its handle for
+/// dlsym, or null with the reason in `problem` (the library is closed again where it did not initialise).
+void* open_nvml(std::string& problem);
+
 /// Clock event (throttle) reasons as NVML's bit mask names them.
 struct clock_reason {
   std::uint64_t bit;
