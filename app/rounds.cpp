@@ -41,6 +41,11 @@ void merge_round(supervised_run& all, supervised_run&& one, int round, int round
     for (repetition& r : c.repetitions) kept.repetitions.push_back(std::move(r));
     if (c.timeline) kept.timeline = std::move(c.timeline);
     if (!kept.code && c.code) kept.code = std::move(c.code);
+    else if (kept.code && c.code && kept.code->digest != c.code->digest && !kept.code->digest.empty()) {
+      // Not one identity: neither "same code" nor "code changed" can be said of it.
+      kept.code->digest.clear();
+      kept.code->problem = "its code identity differed between rounds";
+    }
   }
   for (auto& [name, why] : one.faulted)
     all.faulted[name] = rounds > 1 ? why + " (round " + std::to_string(round) + ")" : why;

@@ -1,6 +1,9 @@
 // The --trace recorder: host ranges through the range observer, GPU operations through CUPTI's activity API.
 #include "measure/trace_recorder.hpp"
 
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
 #include <cupti.h>
 
 #include <fmt/format.h>
@@ -12,6 +15,7 @@
 
 #include "cudabench/cuda_check.hpp"
 #include "measure/cubin_sass.hpp"
+#include "results/code_identity.hpp"
 
 namespace cudabench {
 
@@ -73,8 +77,7 @@ std::string sass_of(const char* mangled) {
   return it == sass_by_kernel().end() ? "" : it->second;
 }
 
-void CUPTIAPI module_loaded(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
-  if (domain != CUPTI_CB_DOMAIN_RESOURCE || id != CUPTI_CBID_RESOURCE_MODULE_LOADED || !data) return;
+void module_loaded(const void* data) {
   const auto* module = static_cast<const CUpti_ModuleResourceData*>(static_cast<const CUpti_ResourceData*>(data)->resourceDescriptor);
   if (!module || !module->pCubin) return;
   try {
@@ -84,6 +87,153 @@ void CUPTIAPI module_loaded(void*, CUpti_CallbackDomain domain, CUpti_CallbackId
   } catch (...) {
     // out of memory: these kernels stay unidentified
   }
+}
+
+/// The driver calls that read a kernel's parameter layout and tell a pointer, resolved through the runtime
+/// (the harness does not link the driver library); null where the driver lacks them.
+struct driver_calls {
+  PFN_cuFuncGetParamInfo_v12040 param_info = nullptr;
+  PFN_cuPointerGetAttribute_v4000 pointer_attribute = nullptr;
+};
+const driver_calls& driver() {
+  static const driver_calls d = [] {
+    driver_calls d;
+    auto resolve = [](const char* symbol, int version) -> void* {
+      void* f = nullptr;
+      cudaDriverEntryPointQueryResult found{};
+      if (cudaGetDriverEntryPointByVersion(symbol, &f, version, cudaEnableDefault, &found) != cudaSuccess) {
+        (void)cudaGetLastError();  // not sticky: leave no error for the case's own checks
+        return nullptr;
+      }
+      return found == cudaDriverEntryPointSuccess ? f : nullptr;
+    };
+    d.param_info = reinterpret_cast<PFN_cuFuncGetParamInfo_v12040>(resolve("cuFuncGetParamInfo", 12040));
+    d.pointer_attribute = reinterpret_cast<PFN_cuPointerGetAttribute_v4000>(resolve("cuPointerGetAttribute", 4000));
+    return d;
+  }();
+  return d;
+}
+
+/// The scalar arguments of each launch of a traced sample, by the launch call's correlation id (a kernel's
+/// activity record carries the id of the call that launched it).
+std::mutex args_mutex;
+std::unordered_map<std::uint32_t, std::string>& args_by_call() {
+  static std::unordered_map<std::uint32_t, std::string> m;
+  return m;
+}
+
+std::string arguments_of(std::uint32_t correlation) {
+  std::lock_guard lock(args_mutex);
+  const auto it = args_by_call().find(correlation);
+  return it == args_by_call().end() ? "" : it->second;
+}
+
+/// Reads the arguments of a launch of `f`: from `params` (one pointer a parameter), or from the packed buffer
+/// that `extra` names.
+std::string read_arguments(CUfunction f, void** params, void** extra) {
+  const driver_calls& d = driver();
+  if (!f || !d.param_info || !d.pointer_attribute) return "";
+  std::vector<kernel_parameter> layout;
+  for (std::size_t i = 0;; ++i) {
+    kernel_parameter p;
+    if (d.param_info(f, i, &p.offset, &p.size) != CUDA_SUCCESS) break;
+    layout.push_back(p);
+  }
+  const char* buffer = nullptr;
+  for (void** e = extra; e && *e != CU_LAUNCH_PARAM_END; e += 2)
+    if (*e == CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = static_cast<const char*>(e[1]);
+  if (!params && !buffer) return "";
+  const auto value_of = [&](std::size_t i) -> const void* { return params ? params[i] : buffer + layout[i].offset; };
+  const auto is_pointer = [&](std::uint64_t v) {
+    unsigned type = 0;  // any memory CUDA knows (device, managed, pinned host): the answer is CUDA_SUCCESS
+    return v != 0 && d.pointer_attribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CUdeviceptr(v)) == CUDA_SUCCESS;
+  };
+  return scalar_arguments(layout, value_of, is_pointer);
+}
+
+/// The kernel, arguments and packed buffer of a launch call's parameters; f null for another call.
+struct launch_call {
+  CUfunction f = nullptr;
+  void** params = nullptr;
+  void** extra = nullptr;
+};
+launch_call runtime_launch(CUpti_CallbackId id, const void* p) {
+  const void* func = nullptr;
+  void** args = nullptr;
+  switch (id) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+      func = static_cast<const cudaLaunchKernel_v7000_params*>(p)->func;
+      args = static_cast<const cudaLaunchKernel_v7000_params*>(p)->args;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+      func = static_cast<const cudaLaunchKernelExC_v11060_params*>(p)->func;
+      args = static_cast<const cudaLaunchKernelExC_v11060_params*>(p)->args;
+      break;
+    default: return {};
+  }
+  cudaFunction_t f = nullptr;
+  if (cudaGetFuncBySymbol(&f, func) != cudaSuccess) return {};
+  return {reinterpret_cast<CUfunction>(f), args, nullptr};
+}
+launch_call driver_launch(CUpti_CallbackId id, const void* p) {
+  switch (id) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+      const auto* c = static_cast<const cuLaunchKernel_params*>(p);
+      return {c->f, c->kernelParams, c->extra};
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+      const auto* c = static_cast<const cuLaunchKernelEx_params*>(p);
+      return {c->f, c->kernelParams, c->extra};
+    }
+    default: return {};
+  }
+}
+
+constexpr CUpti_CallbackId runtime_launches[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060};
+constexpr CUpti_CallbackId driver_launches[] = {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+                                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz};
+
+void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+  if (!data) return;
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+    if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED) module_loaded(data);
+    return;
+  }
+  const auto* call = static_cast<const CUpti_CallbackData*>(data);
+  if (call->callbackSite != CUPTI_API_ENTER || !call->functionParams) return;
+  const launch_call l = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? runtime_launch(id, call->functionParams)
+                        : domain == CUPTI_CB_DOMAIN_DRIVER_API ? driver_launch(id, call->functionParams)
+                                                               : launch_call{};
+  if (!l.f) return;
+  try {
+    std::string args = read_arguments(l.f, l.params, l.extra);
+    std::lock_guard lock(args_mutex);
+    args_by_call()[call->correlationId] = std::move(args);
+  } catch (...) {
+    // out of memory: this launch's arguments go unrecorded
+  }
+}
+
+/// The subscriber of watch_module_loads(), null until it subscribed.
+CUpti_SubscriberHandle& subscriber() {
+  static CUpti_SubscriberHandle s{};
+  return s;
+}
+
+/// Turns the launch callbacks on (inside a traced sample) or off, and forgets the arguments read so far.
+void read_launch_arguments(bool on) {
+  if (!subscriber()) return;
+  if (on) driver();  // resolved before the first launch, never inside a callback
+  for (CUpti_CallbackId id : runtime_launches) CB_CHECK(cuptiEnableCallback(on, subscriber(), CUPTI_CB_DOMAIN_RUNTIME_API, id));
+  for (CUpti_CallbackId id : driver_launches) CB_CHECK(cuptiEnableCallback(on, subscriber(), CUPTI_CB_DOMAIN_DRIVER_API, id));
+  std::lock_guard lock(args_mutex);
+  args_by_call().clear();
 }
 
 void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
@@ -105,6 +255,7 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
         o.shape = fmt::format("grid={}x{}x{} block={}x{}x{} smem={}", k->gridX, k->gridY, k->gridZ, k->blockX, k->blockY,
                               k->blockZ, k->staticSharedMemory + k->dynamicSharedMemory);
         o.sass = sass_of(k->name);
+        o.args = arguments_of(k->correlationId);
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -128,13 +279,14 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
 
 std::string watch_module_loads() {
   static const std::string problem = [] {
-    CUpti_SubscriberHandle subscriber{};
+    CUpti_SubscriberHandle s{};
     try {
-      CB_CHECK(cuptiSubscribe(&subscriber, module_loaded, nullptr));
-      CB_CHECK(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED));
+      CB_CHECK(cuptiSubscribe(&s, on_callback, nullptr));
+      CB_CHECK(cuptiEnableCallback(1, s, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED));
     } catch (const cuda_error& e) {
       return std::string(e.what());
     }
+    subscriber() = s;
     return std::string();
   }();
   return problem;
@@ -187,12 +339,16 @@ void trace_recorder::begin_sample(bool device) {
     for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityEnable(k));
     recording_ = true;
   }
+  if (recording_) read_launch_arguments(true);
   sampling_ = true;
 }
 
 case_timeline trace_recorder::end_sample(std::uint64_t begin, std::uint64_t end) {
   sampling_ = false;
-  if (recording_) CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  if (recording_) {
+    CB_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));  // the kernels take their arguments here
+    read_launch_arguments(false);
+  }
   case_timeline t;
   t.begin_ns = begin;
   t.end_ns = end;

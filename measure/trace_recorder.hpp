@@ -15,7 +15,9 @@ namespace cudabench {
 
 /// Starts watching the modules the driver loads (CUPTI's resource callback), so that the kernels a traced
 /// sample records carry the hash of their SASS; once per process, before the cases' modules load (they load
-/// at their first launch). Returns why it could not ("" when it watches), e.g. a profiler holds CUPTI.
+/// at their first launch). Returns why it could not ("" when it watches), e.g. a profiler holds CUPTI. While
+/// it watches, the kernels of a traced sample also carry their scalar arguments (device_op::args), read at
+/// their launch through CUPTI's API callbacks, which are on only inside traced samples.
 std::string watch_module_loads();
 
 /// One per process at a time: it installs itself as the range observer for its lifetime. CUPTI starts at

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 
 #include "io/errors.hpp"
@@ -18,6 +19,28 @@ std::string fnv1a_hex(std::string_view bytes) {
   return fmt::format("{:016x}", h);
 }
 
+std::string scalar_arguments(const std::vector<kernel_parameter>& layout, const std::function<const void*(std::size_t)>& value_of,
+                             const std::function<bool(std::uint64_t)>& is_pointer) {
+  std::string list;
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    if (i) list += ',';
+    const void* v = value_of(i);
+    if (!v || (layout[i].size != 4 && layout[i].size != 8)) {
+      list += '-';
+    } else if (layout[i].size == 4) {
+      std::uint32_t x = 0;
+      std::memcpy(&x, v, 4);
+      list += std::to_string(x);
+    } else {
+      std::uint64_t x = 0;
+      std::memcpy(&x, v, 8);
+      list += is_pointer(x) ? std::string("p") : std::to_string(x);
+    }
+  }
+  if (list.size() > 96) list = "#" + fnv1a_hex(list);
+  return "(" + list + ")";
+}
+
 code_identity identify(const std::vector<device_op>& ops) {
   code_identity id;
   std::set<std::uint32_t> streams;
@@ -26,7 +49,8 @@ code_identity identify(const std::vector<device_op>& ops) {
     streams.insert(o.stream);
     switch (o.what) {
       case device_op::kind::kernel:
-        id.launches.push_back(fmt::format("kernel {} sass={} {}", o.name, o.sass.empty() ? "?" : o.sass, o.shape));
+        id.launches.push_back(fmt::format("kernel {} sass={} {}{}{}", o.name, o.sass.empty() ? "?" : o.sass, o.shape,
+                                          o.args.empty() ? "" : " args=", o.args));
         if (o.sass.empty() && unknown.empty()) unknown = o.name;
         break;
       case device_op::kind::memcpy: id.launches.push_back(fmt::format("copy {} {} B", o.copy, o.bytes)); break;

@@ -24,6 +24,10 @@ struct device_op {
   std::string name;         ///< demangled kernel name
   std::string shape;        ///< a kernel's launch: "grid=XxYxZ block=XxYxZ smem=S" (static + dynamic shared bytes)
   std::string sass;         ///< the hash of a kernel's SASS, "" where its module was not seen loaded
+  /// A kernel's scalar arguments, "(A,B,...)": each 4- or 8-byte parameter as an unsigned decimal, "p" for a
+  /// CUDA pointer (its address differs from process to process), "-" for a parameter of another size; "" where
+  /// the launch's arguments were not read (outside a code-identity sample, or a driver older than 12.4).
+  std::string args;
 };
 
 /// A range the harness or a fixture opened on a host thread (a case, a stage, a phase such as "copy H2D").

@@ -102,3 +102,29 @@ TEST(CodeIdentity, ItsJsonReadsBackAndABadDigestIsRefused) {
   EXPECT_THROW(code_identity_from_json(nlohmann::json{{"launches", 3}}, "x.json"), input_error);
   EXPECT_THROW(code_identity_from_json(nlohmann::json::array(), "x.json"), input_error);
 }
+
+TEST(CodeIdentity, ScalarArgumentsAreListedPointersAndStructsAreNot) {
+  const std::uint64_t pointer = 0x7f0000001000ull, big = 1ull << 40;
+  const std::uint32_t n = 16777216;
+  const char bytes[16] = {1, 2, 3};
+  const std::vector<kernel_parameter> layout{{0, 8}, {8, 4}, {16, 8}, {24, 16}, {40, 4}};
+  const void* values[] = {&pointer, &n, &big, bytes, nullptr};
+  const auto value_of = [&](std::size_t i) { return values[i]; };
+  const auto is_pointer = [&](std::uint64_t v) { return v == pointer; };
+  EXPECT_EQ(scalar_arguments(layout, value_of, is_pointer), "(p,16777216,1099511627776,-,-)");
+  EXPECT_EQ(scalar_arguments({}, value_of, is_pointer), "()");
+  const std::vector<kernel_parameter> many(40, kernel_parameter{0, 8});
+  const std::string hashed = scalar_arguments(many, [&](std::size_t) { return static_cast<const void*>(&big); }, is_pointer);
+  EXPECT_EQ(hashed.substr(0, 2), "(#");
+  EXPECT_EQ(hashed.size(), 19u);
+}
+
+TEST(CodeIdentity, AnotherProblemSizeIsAnotherIdentity) {
+  device_op a = kernel("reduce", "00000000000000aa", 7), b = a, c = a;
+  a.args = "(p,16777216,p)";
+  b.args = "(p,17112760,p)";
+  c.args = a.args;
+  EXPECT_NE(identify({a}).digest, identify({b}).digest) << "a kernel given 2% more elements";
+  EXPECT_EQ(identify({a}).digest, identify({c}).digest);
+  EXPECT_NE(identify({a}).launches.front().find("args=(p,16777216,p)"), std::string::npos);
+}

@@ -10,6 +10,17 @@
 #            the same pair with the baseline's code identity removed (as a baseline of an earlier version), which
 #            builds A and B (the packed binary, copied: their device code is the same) and measures the flagged
 #            cases alternately here. Then the short cases traced.
+#        validation/device_machine.sh change TAG BASELINE.json [FILTER] [BUSY]
+#            ci/nightly.sh over FILTER (default: the limits, reduce and matmul) in a throwaway repository of four
+#            commits: A (the baseline's revision), B (a note), C (reduce and matmul do 2% more work: its build
+#            makes the binary a wrapper that sets CUDABENCH_EXTRA_WORK=2 for runs), D (a note). BASELINE.json is
+#            the stored baseline, labelled A; tonight's run is D's. Expected: the flags of reduce and matmul are
+#            unconfirmed against another machine's baseline, confirmed as regressions, and the bisect names C.
+#        validation/device_machine.sh pr TAG [FILTER]
+#            the pull-request flow with its defaults (ci/pr_bench.sh measure: the quick preset, 5 alternating
+#            processes a side, the stored gates) over FILTER (default: reduce's and matmul's device cases), in the
+#            same throwaway repository: head D against merge base A (C's 2% more work), then head B against A (A/A).
+#        Any mode with BUSY=1 in the environment: a host-memory load (8 threads copying 256 MiB buffers) runs beside it.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
 what=${1:?record or nightly}; tag=${2:?tag}
@@ -37,7 +48,117 @@ for name, r in sorted(rows.items()):
           f"launches {m.get('kernel_launches', '-')}  largest gap {m.get('largest_gap_us', float('nan')):6.2f} us")
 PY
 }
+busy_pid=
+if [ "${BUSY:-0}" = 1 ]; then
+  python3 - <<'PY' &
+import threading, time
+def load():
+    a = bytearray(256 << 20); b = bytearray(256 << 20)
+    while True: b[:] = a
+for _ in range(8): threading.Thread(target=load, daemon=True).start()
+time.sleep(3600)
+PY
+  busy_pid=$!
+  trap '[ -n "$busy_pid" ] && kill "$busy_pid" 2>/dev/null' EXIT
+  echo "busy: 8 threads copying 256 MiB buffers (pid $busy_pid)" | tee -a "$out/gpu-$tag.txt"
+fi
+# throwaway_repo DIR: commits A (the baseline's revision) and B (a note); build.sh copies the packed binary.
+throwaway_repo() {
+  local repo=$1
+  git init -q "$repo" && git -C "$repo" config user.email v@example.com && git -C "$repo" config user.name validation
+  mkdir -p "$repo/ci" "$repo/reports" && cp "$root"/ci/*.sh "$root"/ci/*.py "$repo/ci/"
+  cat >"$repo/build.sh" <<'SH'
+#!/bin/sh
+# The packed binary; where extra_work is present, a wrapper that runs it with CUDABENCH_EXTRA_WORK set to that
+# file's value (subcommands as they are).
+mkdir -p build/bench && rm -f build/bench/cudabench
+if [ -f extra_work ]; then
+  { echo '#!/bin/sh'
+    echo 'case "$1" in compare|confirm|bisect|report|trend|gates|fleet) exec "@BENCH@" "$@" ;; esac'
+    echo "CUDABENCH_EXTRA_WORK=$(cat extra_work) exec \"@BENCH@\" \"\$@\""
+  } >build/bench/cudabench
+  chmod +x build/bench/cudabench
+else
+  cp "@BENCH@" build/bench/cudabench
+fi
+SH
+  sed -i "s|@BENCH@|$bench|g" "$repo/build.sh"
+  chmod +x "$repo/build.sh"
+  echo A >"$repo/notes"; git -C "$repo" add -A && git -C "$repo" commit -qm "A: the baseline's revision"
+  echo B >>"$repo/notes"; git -C "$repo" commit -qam "B: a note"
+}
+# store_baseline REPO BASELINE REV: BASELINE labelled REV as the stored baseline of its model (with our gates).
+store_baseline() {
+  local model
+  model=$(python3 -c "import json,sys,re; n=json.load(open(sys.argv[1]))['context']['device']['name']; print(re.sub(r'_+','_',re.sub(r'[^A-Za-z0-9.-]','_',n)).strip('_'))" "$2")
+  mkdir -p "$1/baselines/$model"
+  python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); d['context']['cudabench']['git_revision'] = sys.argv[2]
+json.dump(d, open(sys.argv[3], 'w'))" "$2" "$3" "$1/baselines/$model/nightly.json"
+  cp "$root/reports/baselines/$model/nightly.gates.json" "$1/baselines/$model/" 2>/dev/null
+  return 0
+}
 case $what in
+  pr)
+    filter=${3:-'^(reduce/(shared_tree|warp_shuffle|recursive_tail|cub|fast)|matmul/(naive|tiled|cublas|fast))/'}
+    unset CUDABENCH_GIT_REVISION CUDABENCH_GIT_DIRTY
+    repo=$(mktemp -d)/repo
+    throwaway_repo "$repo"
+    b=$(git -C "$repo" rev-parse HEAD)
+    echo 2 >"$repo/extra_work"; git -C "$repo" add extra_work && git -C "$repo" commit -qm "C: reduce and matmul do 2% more work"
+    echo D >>"$repo/notes"; git -C "$repo" commit -qam "D: a note"
+    a=$(git -C "$repo" rev-list --max-parents=0 HEAD)
+    : >"$out/summary-$tag.txt"
+    for side in "$(git -C "$repo" rev-parse HEAD) change" "$b aa"; do
+      set -- $side
+      git -C "$repo" checkout -q "$1"
+      start=$SECONDS
+      (cd "$repo" && RUN_BENCH="$bench" CUDABENCH_FILTER="$filter" CUDABENCH_BISECT_ARGS="--build=$repo/build.sh --binary=build/bench/cudabench" \
+          bash ci/pr_bench.sh measure "$a" "$out/pr-$2-$tag") >"$out/pr-$2-$tag.txt" 2>&1; rc=$?
+      echo "pr flow, $2 (head ${1:0:8} against A): exit $rc, $((SECONDS - start)) s" | tee -a "$out/summary-$tag.txt"
+      python3 - "$out/pr-$2-$tag/verdict.json" <<'PY' | tee -a "$out/summary-$tag.txt"
+import json, sys
+j = json.load(open(sys.argv[1]))
+print("  verdicts:", {k: n for k, n in j["counts"].items() if n})
+for c in j["cases"]:
+    ch = c.get("change"); g = c.get("gate")
+    print(f"  {c['name']:40s} {c['verdict']:12s} change {'' if ch is None else f'{ch*100:+.2f}%':>8s} gate {'' if g is None else f'{g*100:.2f}%'}")
+PY
+    done ;;
+  change)
+    base=${3:?baseline file}; filter=${4:-'^(limits/|reduce/|matmul/)'}
+    unset CUDABENCH_GIT_REVISION CUDABENCH_GIT_DIRTY
+    repo=$(mktemp -d)/repo
+    throwaway_repo "$repo"
+    a=$(git -C "$repo" rev-list --max-parents=0 HEAD)
+    echo 2 >"$repo/extra_work"; git -C "$repo" add extra_work && git -C "$repo" commit -qm "C: reduce and matmul do 2% more work"
+    echo D >>"$repo/notes"; git -C "$repo" commit -qam "D: a note"
+    store_baseline "$repo" "$base" "$a"
+    (cd "$repo" && ./build.sh)
+    export CUDABENCH_GIT_REVISION=$(git -C "$repo" rev-parse HEAD) CUDABENCH_GIT_DIRTY=0
+    start=$SECONDS
+    (cd "$repo" && RUN_BENCH="$repo/build/bench/cudabench" CUDABENCH_FILTER="$filter" CUDABENCH_BASELINE_DIR="$repo/baselines" \
+        CUDABENCH_BISECT_ARGS="--build=$repo/build.sh --binary=build/bench/cudabench" bash ci/nightly.sh "$out/change-$tag") \
+        >"$out/change-job-$tag.txt" 2>&1; rc=$?
+    echo "ci/nightly.sh with commit C's 2% more work, $filter: exit $rc, $((SECONDS - start)) s" | tee "$out/summary-$tag.txt"
+    grep -E "^(compare|confirm|nightly|bisect)" "$out/change-job-$tag.txt" | tail -n 12 | tee -a "$out/summary-$tag.txt"
+    v=$(ls "$out/change-$tag"/verdict-*.json | head -n 1)
+    python3 - "$v" <<'PY' | tee -a "$out/summary-$tag.txt"
+import json, sys
+j = json.load(open(sys.argv[1]))
+print("verdicts:", {k: n for k, n in j["counts"].items() if n}, "machine:", j["machine"]["change"])
+for c in j["cases"]:
+    if c["verdict"] not in ("unchanged", "not gated") or "confirm" in c.get("note", ""):
+        print(f"  {c['name']:40s} {c['verdict']:16s} {c.get('note', '')[:100]}")
+PY
+    b=$(ls "$out/change-$tag"/bisect-*.json 2>/dev/null | head -n 1)
+    [ -n "$b" ] && python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1])); f = j.get('first_bad') or {}
+print('bisect:', j['outcome'], 'first bad:', f.get('subject', f), 'in', round(j.get('elapsed_s', 0)), 's')" "$b" | tee -a "$out/summary-$tag.txt"
+    for f in "$out/change-$tag"/confirm-*.log; do [ -f "$f" ] && tail -n 3 "$f" | tee -a "$out/summary-$tag.txt"; done
+    tar -C "$out" -czf "$out/change-dir-$tag.tgz" "change-$tag" && rm -rf "$out/change-$tag" ;;
   record)
     start=$SECONDS
     "$bench" --quiet --preset=nightly --json "$out/nightly-$tag.json" >"$out/nightly-$tag.txt" 2>&1; rc=$?
@@ -61,23 +182,16 @@ PY
     base=${3:?baseline file}
     unset CUDABENCH_GIT_REVISION CUDABENCH_GIT_DIRTY
     repo=$(mktemp -d)/repo
-    git init -q "$repo" && git -C "$repo" config user.email v@example.com && git -C "$repo" config user.name validation
-    mkdir -p "$repo/ci" "$repo/reports" && cp "$root"/ci/*.sh "$root"/ci/*.py "$repo/ci/"
-    printf '#!/bin/sh\nmkdir -p build/bench && cp "%s" build/bench/cudabench\n' "$bench" >"$repo/build.sh"; chmod +x "$repo/build.sh"
-    echo A >"$repo/notes"; git -C "$repo" add -A && git -C "$repo" commit -qm "A: the baseline's revision"
-    a=$(git -C "$repo" rev-parse HEAD)
-    echo B >>"$repo/notes"; git -C "$repo" commit -qam "B: a note"
-    model=$(python3 -c "import json,sys,re; n=json.load(open(sys.argv[1]))['context']['device']['name']; print(re.sub(r'_+','_',re.sub(r'[^A-Za-z0-9.-]','_',n)).strip('_'))" "$base")
-    mkdir -p "$repo/baselines/$model"
-    python3 - "$base" "$a" "$repo/baselines/$model/nightly.json" "$out/base-nocode-$tag.json" <<'PY'
+    throwaway_repo "$repo"
+    a=$(git -C "$repo" rev-list --max-parents=0 HEAD)
+    store_baseline "$repo" "$base" "$a"
+    python3 - "$base" "$a" "$out/base-nocode-$tag.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); d["context"]["cudabench"]["git_revision"] = sys.argv[2]
-json.dump(d, open(sys.argv[3], "w"))
 for b in d["benchmarks"]:
     (b.get("cudabench") or {}).pop("code", None)
-json.dump(d, open(sys.argv[4], "w"))
+json.dump(d, open(sys.argv[3], "w"))
 PY
-    cp "$root/reports/baselines/$model/nightly.gates.json" "$repo/baselines/$model/" 2>/dev/null
     export CUDABENCH_GIT_REVISION=$(git -C "$repo" rev-parse HEAD) CUDABENCH_GIT_DIRTY=0
     start=$SECONDS
     (cd "$repo" && RUN_BENCH="$bench" CUDABENCH_BASELINE_DIR="$repo/baselines" CUDABENCH_BISECT_ARGS="--build=$repo/build.sh --binary=build/bench/cudabench" \
