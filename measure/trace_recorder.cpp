@@ -90,9 +90,10 @@ void module_loaded(const void* data) {
 }
 
 /// The driver calls that read a kernel's parameter layout and tell a pointer, resolved through the runtime
-/// (the harness does not link the driver library); null where the driver lacks them.
+/// outside any callback (the harness does not link the driver library); null where the driver lacks them.
 struct driver_calls {
   PFN_cuFuncGetParamInfo_v12040 param_info = nullptr;
+  PFN_cuKernelGetParamInfo_v12040 kernel_param_info = nullptr;  // the runtime launches a CUkernel as a CUfunction
   PFN_cuPointerGetAttribute_v4000 pointer_attribute = nullptr;
 };
 const driver_calls& driver() {
@@ -108,6 +109,7 @@ const driver_calls& driver() {
       return found == cudaDriverEntryPointSuccess ? f : nullptr;
     };
     d.param_info = reinterpret_cast<PFN_cuFuncGetParamInfo_v12040>(resolve("cuFuncGetParamInfo", 12040));
+    d.kernel_param_info = reinterpret_cast<PFN_cuKernelGetParamInfo_v12040>(resolve("cuKernelGetParamInfo", 12040));
     d.pointer_attribute = reinterpret_cast<PFN_cuPointerGetAttribute_v4000>(resolve("cuPointerGetAttribute", 4000));
     return d;
   }();
@@ -133,10 +135,15 @@ std::string arguments_of(std::uint32_t correlation) {
 std::string read_arguments(CUfunction f, void** params, void** extra) {
   const driver_calls& d = driver();
   if (!f || !d.param_info || !d.pointer_attribute) return "";
+  // A function's parameters, or (where the handle is a CUkernel, as the runtime's launches pass) a kernel's.
+  std::size_t offset = 0, size = 0;
+  const bool as_kernel = d.param_info(f, 0, &offset, &size) != CUDA_SUCCESS && d.kernel_param_info;
   std::vector<kernel_parameter> layout;
   for (std::size_t i = 0;; ++i) {
     kernel_parameter p;
-    if (d.param_info(f, i, &p.offset, &p.size) != CUDA_SUCCESS) break;
+    const CUresult r = as_kernel ? d.kernel_param_info(reinterpret_cast<CUkernel>(f), i, &p.offset, &p.size)
+                                 : d.param_info(f, i, &p.offset, &p.size);
+    if (r != CUDA_SUCCESS) break;
     layout.push_back(p);
   }
   const char* buffer = nullptr;
@@ -157,26 +164,6 @@ struct launch_call {
   void** params = nullptr;
   void** extra = nullptr;
 };
-launch_call runtime_launch(CUpti_CallbackId id, const void* p) {
-  const void* func = nullptr;
-  void** args = nullptr;
-  switch (id) {
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
-      func = static_cast<const cudaLaunchKernel_v7000_params*>(p)->func;
-      args = static_cast<const cudaLaunchKernel_v7000_params*>(p)->args;
-      break;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
-      func = static_cast<const cudaLaunchKernelExC_v11060_params*>(p)->func;
-      args = static_cast<const cudaLaunchKernelExC_v11060_params*>(p)->args;
-      break;
-    default: return {};
-  }
-  cudaFunction_t f = nullptr;
-  if (cudaGetFuncBySymbol(&f, func) != cudaSuccess) return {};
-  return {reinterpret_cast<CUfunction>(f), args, nullptr};
-}
 launch_call driver_launch(CUpti_CallbackId id, const void* p) {
   switch (id) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
@@ -193,9 +180,7 @@ launch_call driver_launch(CUpti_CallbackId id, const void* p) {
   }
 }
 
-constexpr CUpti_CallbackId runtime_launches[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060};
+/// The driver's launch calls: the runtime's launches reach them too (a CUkernel passed as the CUfunction).
 constexpr CUpti_CallbackId driver_launches[] = {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
                                                 CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz};
 
@@ -205,11 +190,11 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
     if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED) module_loaded(data);
     return;
   }
+  // Only driver calls are made here: a runtime call from inside a launch's callback (cudaGetFuncBySymbol) makes
+  // that launch and the later ones fail with "invalid device function".
   const auto* call = static_cast<const CUpti_CallbackData*>(data);
-  if (call->callbackSite != CUPTI_API_ENTER || !call->functionParams) return;
-  const launch_call l = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? runtime_launch(id, call->functionParams)
-                        : domain == CUPTI_CB_DOMAIN_DRIVER_API ? driver_launch(id, call->functionParams)
-                                                               : launch_call{};
+  if (domain != CUPTI_CB_DOMAIN_DRIVER_API || call->callbackSite != CUPTI_API_EXIT || !call->functionParams) return;
+  const launch_call l = driver_launch(id, call->functionParams);
   if (!l.f) return;
   try {
     std::string args = read_arguments(l.f, l.params, l.extra);
@@ -230,7 +215,6 @@ CUpti_SubscriberHandle& subscriber() {
 void read_launch_arguments(bool on) {
   if (!subscriber()) return;
   if (on) driver();  // resolved before the first launch, never inside a callback
-  for (CUpti_CallbackId id : runtime_launches) CB_CHECK(cuptiEnableCallback(on, subscriber(), CUPTI_CB_DOMAIN_RUNTIME_API, id));
   for (CUpti_CallbackId id : driver_launches) CB_CHECK(cuptiEnableCallback(on, subscriber(), CUPTI_CB_DOMAIN_DRIVER_API, id));
   std::lock_guard lock(args_mutex);
   args_by_call().clear();
