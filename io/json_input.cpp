@@ -12,14 +12,24 @@
 namespace cudabench {
 
 void json_text_scan::feed(std::string_view piece) {
-  for (const char ch : piece) {
+  const char* at = piece.data();
+  const char* const end = at + piece.size();
+  while (at < end) {
     if (in_string_) {
-      if (escaped_) escaped_ = false;
-      else if (ch == '\\') escaped_ = true;
-      else if (ch == '"') in_string_ = false;
-      nul_ = nul_ || ch == '\0';
+      if (escaped_) {
+        escaped_ = false;
+        nul_ = *at++ == '\0' || nul_;
+        continue;
+      }
+      while (at < end && *at != '"' && *at != '\\' && *at != '\0') ++at;  // the string's plain characters at once
+      if (at == end) break;
+      if (*at == '\\') escaped_ = true;
+      else if (*at == '"') in_string_ = false;
+      else nul_ = true;
+      ++at;
       continue;
     }
+    const char ch = *at++;
     // JSON's literals outside strings are true, false and null, and an exponent's e: none has an N, an I or
     // an i, and an n begins "null" only. Anything else is a bare word (NaN, nan, inf, Infinity) or invalid.
     if (after_n_ && ch != 'u') bare_words_ = true;

@@ -752,6 +752,12 @@ std::optional<run_result> load_run_in_pieces(const std::string& path, const case
   in.each_piece([&](std::string_view piece) { scan.feed(piece); });
   if (scan.nul() || scan.bare_words()) return std::nullopt;
   refuse_deep(scan.deepest(), path);
+  struct not_plain {};  // the text is more than plain_json_parser reads: read it again with nlohmann's parser
+  try {
+    return parse_run_input([&](auto* builder) { if (!plain_json_parser(in, *builder).parse()) throw not_plain{}; }, path, keep);
+  } catch (const not_plain&) {
+    in.rewind();
+  }
   return parse_run_input([&](auto* builder) { json::sax_parse(in.begin(), in.end(), builder); }, path, keep);
 }
 
