@@ -4,12 +4,23 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 
 #include "io/errors.hpp"
 
 namespace cudabench {
+
+namespace {
+/// The bytes outside strings that feed() looks at: quotes, brackets, NUL and the letters N, I, i and n.
+constexpr std::array<bool, 256> notable = [] {
+  std::array<bool, 256> t{};
+  for (const char ch : std::string_view("\"[]{}NIin")) t[static_cast<unsigned char>(ch)] = true;
+  t[0] = true;
+  return t;
+}();
+}  // namespace
 
 void json_text_scan::feed(std::string_view piece) {
   const char* at = piece.data();
@@ -28,6 +39,10 @@ void json_text_scan::feed(std::string_view piece) {
       else nul_ = true;
       ++at;
       continue;
+    }
+    if (!after_n_) {  // the bytes that change nothing here (white space, numbers, most letters) at once
+      while (at < end && !notable[static_cast<unsigned char>(*at)]) ++at;
+      if (at == end) break;
     }
     const char ch = *at++;
     // JSON's literals outside strings are true, false and null, and an exponent's e: none has an N, an I or

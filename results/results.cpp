@@ -497,8 +497,10 @@ class streaming_builder {
   bool binary(json::binary_t& v) { return place(json::binary(std::move(v))); }
   bool start_object(std::size_t) {
     open(json::object());
-    if (stack_.size() == 3 && is_key(0, k::benchmarks))  // a row: room for Google Benchmark's fields and ours at once
-      static_cast<json::object_t::Container&>(stack_.back().value.template get_ref<json::object_t&>()).reserve(row_members);
+    // A row, and an object in it: room for Google Benchmark's fields and ours at once (members of an ordered_json
+    // are copied, not moved, as its vector grows).
+    if (stack_.size() >= 3 && is_key(0, k::benchmarks))
+      static_cast<json::object_t::Container&>(stack_.back().value.template get_ref<json::object_t&>()).reserve(stack_.size() == 3 ? row_members : 16);
     return true;
   }
   bool key(std::string& k) {
