@@ -497,8 +497,10 @@ class streaming_builder {
   bool binary(json::binary_t& v) { return place(json::binary(std::move(v))); }
   bool start_object(std::size_t) {
     open(json::object());
-    if (stack_.size() == 3 && is_key(0, k::benchmarks))  // a row: room for Google Benchmark's fields and ours at once
-      static_cast<json::object_t::Container&>(stack_.back().value.template get_ref<json::object_t&>()).reserve(row_members);
+    // A row, and an object in it: room for Google Benchmark's fields and ours at once (members of an ordered_json
+    // are copied, not moved, as its vector grows).
+    if (stack_.size() >= 3 && is_key(0, k::benchmarks))
+      static_cast<json::object_t::Container&>(stack_.back().value.template get_ref<json::object_t&>()).reserve(stack_.size() == 3 ? row_members : 16);
     return true;
   }
   bool key(std::string& k) {
@@ -752,6 +754,12 @@ std::optional<run_result> load_run_in_pieces(const std::string& path, const case
   in.each_piece([&](std::string_view piece) { scan.feed(piece); });
   if (scan.nul() || scan.bare_words()) return std::nullopt;
   refuse_deep(scan.deepest(), path);
+  struct not_plain {};  // the text is more than plain_json_parser reads: read it again with nlohmann's parser
+  try {
+    return parse_run_input([&](auto* builder) { if (!plain_json_parser(in, *builder).parse()) throw not_plain{}; }, path, keep);
+  } catch (const not_plain&) {
+    in.rewind();
+  }
   return parse_run_input([&](auto* builder) { json::sax_parse(in.begin(), in.end(), builder); }, path, keep);
 }
 

@@ -1,6 +1,7 @@
 // Tests of the streaming pass of results/results (parse_run_text, and load_run reading a file in pieces): the
 // same model as a parsed tree, and large objects read in linear time.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -137,6 +138,70 @@ TEST(StreamingReader, ChecksOfTheTextAcrossPieces) {
   json_text_scan nul;
   nul.feed(std::string_view(with_nul, sizeof with_nul - 1));
   EXPECT_TRUE(nul.nul());
+}
+
+namespace {
+/// Every SAX event as a line of text, to compare two parsers' events.
+struct event_log {
+  std::string events;
+  bool null() { return add("null"); }
+  bool boolean(bool v) { return add(v ? "true" : "false"); }
+  bool number_integer(std::int64_t v) { return add("int " + std::to_string(v)); }
+  bool number_unsigned(std::uint64_t v) { return add("unsigned " + std::to_string(v)); }
+  bool number_float(double v, const std::string&) { return add("float " + nlohmann::json(v).dump()); }
+  bool string(std::string& v) { return add("string " + v); }
+  bool binary(nlohmann::json::binary_t&) { return add("binary"); }
+  bool start_object(std::size_t) { return add("{"); }
+  bool key(std::string& k) { return add("key " + k); }
+  bool end_object() { return add("}"); }
+  bool start_array(std::size_t) { return add("["); }
+  bool end_array() { return add("]"); }
+  template <typename Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception&) { return !add("error"); }
+  bool add(const std::string& e) {
+    events += e + "\n";
+    return true;
+  }
+};
+}  // namespace
+
+// The plain reader hands its handler what nlohmann's parser does, or leaves the text to it (false): never
+// other events, never a text nlohmann refuses.
+TEST(PlainJsonParser, TheEventsOfNlohmannsParserOrNone) {
+  const std::string plain[] = {
+      R"({"a": [1, -2, 0, -0, 3.5, -1.25e-3, 1E+2, 18446744073709551615, 18446744073709551616, -9223372036854775809],)"
+      R"( "b": {"c": null, "d": true, "e": false, "f": "x y", "": ""}, "g": [], "h": {}, "i": [[{}]]})",
+      "  [1e-300 , 2.2250738585072014e-308,0.1,123456789012345678901234567890]\r\n\t", "\"text\"", "7", "null",
+      R"({"a": 1, "a": 2})"};
+  const std::string left[] = {
+      "", " ", "{", "[1,]", "[1 2]", "{\"a\" 1}", "{\"a\": 1,}", "{1: 2}", "01", "-", "1.", ".5", "1e", "1e+", "+1", "- 1",
+      "tru", "nul", "truex", "[true false]", "1e400", "-1e400", "\"a\\nb\"", "\"caf\xc3\xa9\"", "\"a\tb\"", "\"open",
+      "[1] 2", "[1]x", "\xef\xbb\xbf[1]", "NaN", "[1, NaN]", "{\"a\": 1}}", "// c\n1", "[\"\x7f\"]", "1e-400"};
+  const std::string file = ::testing::TempDir() + "plain.json";
+  auto read = [&](const std::string& text, event_log& log) {
+    {
+      std::ofstream(file, std::ios::binary) << text;
+    }
+    const int fd = ::open(file.c_str(), O_RDONLY);
+    file_pieces in(fd, file, text.size());
+    const bool read = plain_json_parser(in, log).parse();
+    ::close(fd);
+    return read;
+  };
+  for (const std::string& text : plain) {
+    event_log fast, full;
+    EXPECT_TRUE(read(text, fast)) << text;
+    EXPECT_TRUE(nlohmann::json::sax_parse(text, &full)) << text;
+    EXPECT_EQ(fast.events, full.events) << text;
+  }
+  for (const std::string& text : left) {
+    event_log fast, full;
+    EXPECT_FALSE(read(text, fast)) << text;
+    // What it handed on before it stopped is what nlohmann's parser hands on first.
+    nlohmann::json::sax_parse(text, &full, nlohmann::json::input_format_t::json, true);
+    EXPECT_EQ(full.events.substr(0, fast.events.size()), fast.events) << text;
+  }
+  std::remove(file.c_str());
 }
 
 // A file larger than a piece (1 MiB), read through the iterator the parser uses.
