@@ -206,7 +206,7 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   const bool testable = r.base_n >= 2 && r.cur_n >= 2 && !b.aggregates_only && !c.aggregates_only;
   // Reported, never gating: a case declared not gated (its time moves between processes with nothing
   // changed), or a host-bound one without --host-threshold (host timings drift far beyond any threshold).
-  if (!b.gated || !c.gated || (host && !s.host_threshold)) {
+  if (!judged_case(b, s.host_threshold.has_value()) || !judged_case(c, s.host_threshold.has_value())) {
     const bool declared = !b.gated || !c.gated;
     r.method = declared ? "not gated" : "host-bound: not gated";
     r.detectable = nan;
@@ -400,6 +400,8 @@ std::string preset_mismatch(const std::string& base, const std::string& cur) {
   if (base.empty() || cur.empty() || base == cur) return {};
   return fmt::format("different presets ('{}' vs '{}': their sizes and repetitions differ)", base, cur);
 }
+
+bool judged_case(const case_meta& c, bool host_gated) { return c.gated && (!c.host_bound || host_gated); }
 
 bool one_machine(const run_result& base, const run_result& cur) {
   if (!base.device || !cur.device || base.device->uuid.empty() || base.device->uuid != cur.device->uuid) return false;

@@ -157,6 +157,11 @@ struct comparison {
 /// when they can: the same preset, or a run that does not say its preset (foreign output).
 std::string preset_mismatch(const std::string& base, const std::string& cur);
 
+/// Whether a comparison judges case `c` rather than reporting it apart as not gated: declared gated, and not
+/// host-bound unless host-bound cases are gated too (`host_gated`: --host-threshold). A family's geomeans are of
+/// the cases judged on both sides (compare's, fleet's).
+bool judged_case(const case_meta& c, bool host_gated);
+
 /// Whether two runs recorded one machine: the same board (uuid), and none of the machine facts both recorded
 /// differs (the limits are not looked at: compare_runs does that).
 bool one_machine(const run_result& base, const run_result& cur);

@@ -167,9 +167,11 @@ int report_command(int argc, char** argv) {
   }
   const command_spec* cmd = command_by_name(name);
   if (!cmd) {
+    const std::string meant = closest_command(commands, name);
     fmt::print(stderr, "{}: {} (see {} --help)\n", program_name(),
-               name.empty() ? "expected " + command_names(commands, "or")
-                            : fmt::format("unknown command '{}': expected {}", printable(name), command_names(commands, "or")),
+               name.empty()    ? "expected " + command_names(commands, "or")
+               : meant.empty() ? fmt::format("unknown command '{}': expected {}", printable(name), command_names(commands, "or"))
+                               : fmt::format("unknown command '{}': did you mean {}?", printable(name), meant),
                program_title());
     return 2;
   }

@@ -124,16 +124,18 @@ void check_fanout_outputs(const command_options& opt) {
       throw usage_error(fmt::format("{} - with --devices: each device writes its own {} file (NAME.devN); give a file name", option, option));
   std::vector<std::pair<std::string, std::string>> outputs;
   if (opt.json_path) outputs.emplace_back("--json", *opt.json_path);
+  if (opt.json_copy_path) outputs.emplace_back("--benchmark_out", *opt.json_copy_path);
   const bool named_baseline = opt.compare_to && *opt.compare_to != "auto";
   check_distinct_outputs(outputs, named_baseline ? files_read(opt, {*opt.compare_to}, *opt.compare_to) : files_read(opt, {}));
-  if (opt.json_path && !is_stdout(opt.json_path)) check_writable(*opt.json_path);
+  for (const auto* path : {&opt.json_path, &opt.json_copy_path})
+    if (*path && !is_stdout(*path)) check_writable(**path);
 }
 
 int run_on_devices(const command_options& opt, const std::vector<std::string>& args, int visible) {
   const std::vector<int> devices = parse_device_list(*opt.devices, visible);
   check_fanout_outputs(opt);
   std::optional<standard_output_aside> aside;  // --json -: the merged document alone on standard output
-  if (is_stdout(opt.json_path) || opt.json_stdout_too) aside.emplace();
+  if (is_stdout(opt.json_path) || is_stdout(opt.json_copy_path)) aside.emplace();
   const std::string dir = make_temp_directory("cudabench-devices");
 
   install_stop_signals();  // ^C: each device's run stops after its current sample and writes what it finished
@@ -147,7 +149,7 @@ int run_on_devices(const command_options& opt, const std::vector<std::string>& a
   std::size_t finished = 0;  // with a signal, each device wrote the cases it finished (marked incomplete)
   for (const device_run& r : runs)
     if (r.result) finished += r.result->cases.size();
-  const bool wanted = opt.json_path || opt.json_stdout_too;
+  const bool wanted = opt.json_path.has_value();
   run_result merged = wanted && (finished > 0 || !sig) ? merge_device_runs(std::move(runs)) : run_result();
   if (sig) {
     merged.mark_incomplete(signal_name(sig));

@@ -10,6 +10,7 @@
 
 #include "measure/measure.hpp"
 #include "measure/pattern.hpp"
+#include "results/stats.hpp"
 
 namespace cudabench::app {
 namespace {
@@ -48,42 +49,64 @@ std::string alternation(const std::vector<std::string>& names) {
   return "^(" + out + ")$";
 }
 
-/// Passes every report on to the table, and keeps each benchmark's repetitions as a case result.
+/// Passes every report on to the table, and keeps each benchmark's repetitions as a case result; the noise of
+/// a benchmark of two repetitions or more (the relative standard error of their mean, as cudabench's own cases
+/// give that of their samples' mean) goes with each of them and with the line the table shows.
 class collecting_reporter : public benchmark::BenchmarkReporter {
  public:
   collecting_reporter(table_reporter& display, google_benchmark_run& out) : display_(display), out_(out) {}
   bool ReportContext(const Context& c) override { return display_.ReportContext(c); }
   void ReportRuns(const std::vector<Run>& runs) override {
     std::vector<Run> shown = runs;
+    std::set<std::string> kept;
     for (Run& r : shown) {
       // The table names a row by its function name (the runner's own cases are registered by their full name).
       const std::string name = r.run_name.str();
       r.run_name = {};
       r.run_name.function_name = name;
-      if (r.run_type == Run::RT_Iteration) keep(r, name);
+      if (r.run_type == Run::RT_Iteration && keep(r, name)) kept.insert(name);
+    }
+    for (const std::string& name : kept) add_noise(out_.results[name]);
+    for (Run& r : shown) {
+      const auto it = out_.results.find(r.run_name.function_name);
+      if (it == out_.results.end() || it->second.repetitions.empty()) continue;
+      const counter_map& first = it->second.repetitions.front().counters;
+      if (auto noise = first.find(noise_counter); noise != first.end()) r.counters[noise_counter] = benchmark::Counter(noise->second);
     }
     display_.ReportRuns(shown);
   }
   void Finalize() override { display_.Finalize(); }
 
  private:
-  void keep(const Run& r, const std::string& name) {
+  /// Keeps a repetition that measured (true), or the case's end.
+  bool keep(const Run& r, const std::string& name) {
     case_result& c = out_.results[name];
     c.name = name;
     const reported_outcome ended = outcome_of(r);
     if (ended.status != case_status::ok) {
       c.status = ended.status;
       c.message = ended.message;
-      return;
+      return false;
     }
-    const double iterations = double(std::max<benchmark::IterationCount>(r.iterations, 1));
+    const benchmark::IterationCount iterations = std::max<benchmark::IterationCount>(r.iterations, 1);
     repetition rep;
-    rep.real_time_s = r.real_accumulated_time / iterations;
-    rep.cpu_time_s = r.cpu_accumulated_time / iterations;
+    rep.real_time_s = r.real_accumulated_time / double(iterations);
+    rep.cpu_time_s = r.cpu_accumulated_time / double(iterations);
+    rep.iterations = std::size_t(iterations);
     for (const auto& [k, counter] : r.counters) rep.counters[k] = double(counter.value);
     rep.label = r.report_label;
     c.repetitions.push_back(std::move(rep));
+    return true;
   }
+  /// The spread of a case's repetitions as the noise counter of each (none with one repetition).
+  static void add_noise(case_result& c) {
+    if (c.repetitions.size() < 2) return;
+    std::vector<double> times;
+    for (const repetition& rep : c.repetitions) times.push_back(rep.real_time_s);
+    const double noise_pct = 100 * summarize(times).rel_stderr();
+    for (repetition& rep : c.repetitions) rep.counters[noise_counter] = noise_pct;
+  }
+  static constexpr const char* noise_counter = "noise_pct";
   table_reporter& display_;
   google_benchmark_run& out_;
 };

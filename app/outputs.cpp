@@ -79,8 +79,7 @@ output_list report_outputs(const command_options& o, const std::string& verdict_
 
 void add_results_json(output_list& out, const run_options& o, const std::string& said) {
   out.add_document("--json", o.json_path, reports::results_json_writer(o.time_unit, o.report_aggregates_only), said);
-  if (o.json_stdout_too)
-    out.add_document("--benchmark_format=json", std::string("-"), reports::results_json_writer(o.time_unit, o.report_aggregates_only));
+  out.add_document("--benchmark_out", o.json_copy_path, reports::results_json_writer(o.time_unit, o.report_aggregates_only), said);
 }
 
 void add_run_documents(output_list& out, const run_options& o, const std::optional<std::string>& baseline_path) {
@@ -99,7 +98,7 @@ int finish_interrupted(int sig, const cudabench::run_result& partial, const comm
     where = fmt::format("{} left as it was", printable(*o.json_path));
   if (!partial.cases.empty()) {
     output_list files;  // the terminal had the cases as they ran
-    if (o.json_path) add_results_json(files, o, "");  // with it standard output's copy (--benchmark_format=json)
+    if (o.json_path) add_results_json(files, o, "");  // with its copy (--benchmark_out beside --json or --benchmark_format=json)
     if (report_files) add_report_files(files, o);
     output_batch batch;
     files.write_documents(partial);

@@ -6,7 +6,8 @@ could not be measured, the end of the build log.
 Usage: ci/pr_comment.py (--verdict=VERDICT.json | --log=LOG) [--base=SHA] [--head=SHA] [--processes=N] [--run-url=URL]
 Every text the inputs hold (case names, notes, log lines) is shown inert: case names and notes as code spans, the
 log in a fence longer than any run of backticks in it, control characters as escapes, so nothing in a result or a
-log becomes a link, an image, a mention or HTML. Paths in the log are shown repository-relative. Prints the body on
+log becomes a link, an image, a mention or HTML. Paths are shown repository-relative: in the log, and in the notes,
+where the compared files (the measuring job's temporary directory) are named by their names in the artifact. Prints the body on
 standard output, under GitHub's limit in UTF-16 code units (the table of all cases is dropped first, then rows cut,
 saying so). Exit status: 0 written, 2 an input that cannot be read (one line)."""
 import json
@@ -91,6 +92,23 @@ def headline(cases, failing):
     return ":x: **Benchmarks: %s**" % (", ".join(parts) or "the comparison failed")
 
 
+def relative(line):
+    """A line with the temporary directories' prefixes dropped: the bisect worktree's (its paths are the
+    repository's), and /tmp/...'s."""
+    line = re.sub(r"(?:/[^/\s'\"`]+)*/\.git/cudabench-bisect/[^/\s'\"`]+/", "", line)
+    return re.sub(r"(?<![\w.~-])/tmp/(?:[^/\s'\"`]+/)*", "", line)
+
+
+def shown_note(note, verdict):
+    """A note of the comparison with the compared files (and the gates file) that are absolute paths, as the
+    measuring job's temporary directory makes them, named by their file names (their names in the artifact)."""
+    gates = verdict.get("gates") if isinstance(verdict.get("gates"), dict) else {}
+    for path in (verdict.get("baseline"), verdict.get("current"), gates.get("file")):
+        if isinstance(path, str) and path.startswith("/") and path.rstrip("/"):
+            note = note.replace(path, path.rstrip("/").rsplit("/", 1)[-1])
+    return relative(note)
+
+
 def comparison(verdict):
     """The headline and the comparison's sections (each a list of lines) from a verdict file."""
     cases = [c for c in verdict["cases"] if isinstance(c, dict)]
@@ -100,7 +118,7 @@ def comparison(verdict):
         counts[v] = counts.get(v, 0) + 1
     header = ["| case | merge base | head | change | verdict |", "|---|---|---|---|---|"]
     summary = ["**%d case%s: %s**" % (len(cases), "" if len(cases) == 1 else "s", ", ".join("%d %s" % (n, v) for v, n in sorted(counts.items())))]
-    notes = [s for s in verdict.get("notes") or [] if isinstance(s, str)][:20]
+    notes = [shown_note(s, verdict) for s in verdict.get("notes") or [] if isinstance(s, str)][:20]
     if notes:
         summary += [""] + ["- " + code(n, width=LOG_WIDTH) for n in notes]
     worst = [c for c in cases if failing_case(c)]
@@ -120,9 +138,7 @@ def log_section(path):
             text = f.read().decode("utf-8", "replace")
     except OSError as e:
         fail("%s: cannot be read (%s)" % (path, e.strerror))
-    lines = text.splitlines()[-LOG_LINES:]
-    lines = [re.sub(r"(?:/[^/\s'\"`]+)*/\.git/cudabench-bisect/[^/\s'\"`]+/", "", l) for l in lines]
-    lines = [re.sub(r"(?<![\w.~-])/tmp/(?:[^/\s'\"`]+/)*", "", l) for l in lines]
+    lines = [relative(l) for l in text.splitlines()[-LOG_LINES:]]
     return [visible(l, LOG_WIDTH) for l in lines] or ["(the log is empty)"]
 
 

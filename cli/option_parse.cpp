@@ -53,10 +53,26 @@ std::string supported_benchmark_flags() {
   return list;
 }
 
+/// ": did you mean --filter?" where `typed` is a slip of an option `cmd` takes, else "".
+std::string option_hint(std::string_view typed, const command_spec& cmd) {
+  std::vector<std::string_view> names;
+  for (const option_spec& o : option_table())
+    if (!o.hidden && takes(o, cmd.name)) names.push_back(o.name);
+  const std::string meant = closest_name(typed, names);
+  return meant.empty() ? "" : fmt::format(": did you mean {}?", meant);
+}
+
+std::string unknown_command(command_list all, const std::string& typed) {
+  if (const std::string meant = closest_command(all, typed); !meant.empty())
+    return fmt::format("unknown command '{}': did you mean {}?", printable(typed), meant);
+  return fmt::format("unknown command '{}' (the commands are {}; options start with --)", printable(typed), command_names(all, "and"));
+}
+
 [[noreturn]] void refuse(const option_token& t, const command_spec& cmd) {
   if (!t.spec && t.name.rfind("--benchmark_", 0) == 0)
-    throw usage_error(fmt::format("{} is not supported by cudabench (supported: {})", printable(t.name), supported_benchmark_flags()));
-  if (!t.spec) throw usage_error(fmt::format("unknown option '{}'", printable(t.name)));
+    throw usage_error(fmt::format("{} is not supported by cudabench{} (supported: {})", printable(t.name), option_hint(t.name, cmd),
+                                  supported_benchmark_flags()));
+  if (!t.spec) throw usage_error(fmt::format("unknown option '{}'{}", printable(t.name), option_hint(t.name, cmd)));
   const std::string_view name = cmd.named ? cmd.name : std::string_view("a run");
   if (!t.spec->elsewhere.empty()) throw usage_error(fmt::format("{} is not an option of {}: {}", t.name, name, t.spec->elsewhere));
   throw usage_error(fmt::format("{} is not an option of {}", t.name, name));
@@ -73,18 +89,16 @@ void finish(parse_state& s) {
   } else if (s.benchmark_out) {
     const bool csv = s.benchmark_out_format.value_or(default_benchmark_out_format) == "csv";
     std::optional<std::string>& taken = csv ? o.benchmark_csv_path : o.json_path;
-    if (!csv && taken == "-" && *s.benchmark_out != "-") {  // JSON on standard output and in the file, as Google Benchmark
-      o.json_stdout_too = true;
-      taken.reset();
+    if (taken && *taken != *s.benchmark_out) {
+      if (csv)  // Google Benchmark's CSV in one place: the other would be dropped without a word
+        throw usage_error(fmt::format("--benchmark_out={} and --benchmark_format=csv both ask for Google Benchmark's CSV; cudabench "
+                                      "writes it to one place", printable(*s.benchmark_out)));
+      // The JSON in both places; a file is the one the run names (json_path), standard output the copy.
+      o.json_copy_path = *taken == "-" ? taken : s.benchmark_out;
+      if (*taken == "-") taken = s.benchmark_out;
+    } else {
+      taken = s.benchmark_out;
     }
-    if (taken && *taken != *s.benchmark_out)  // one place for each format: the other would be dropped without a word
-      throw usage_error(fmt::format("--benchmark_out={} and {} both ask for the {} results; cudabench writes them to one place",
-                                    printable(*s.benchmark_out),
-                                    *taken != "-" ? "--json " + printable(*taken)
-                                    : csv         ? std::string("--benchmark_format=csv")
-                                                  : std::string("--benchmark_format=json (or --json -)"),
-                                    csv ? "CSV" : "JSON"));
-    taken = s.benchmark_out;
   }
   if (o.profile) o.watchdog_s = 0;  // a profiler sees the cases in the process it started
   if (o.profiler && !o.profile_plan)
@@ -93,7 +107,7 @@ void finish(parse_state& s) {
   std::string on_stdout;  // what already writes to standard output
   if (o.format != report_options{}.format) on_stdout = "--format=" + o.format;  // report's dashboard export
   if (o.benchmark_csv_path && descriptor_named(*o.benchmark_csv_path) == 1) on_stdout = "--benchmark_format=csv";
-  if (o.json_stdout_too) on_stdout = "--benchmark_format=json";
+  if (o.json_copy_path == "-") on_stdout = s.benchmark_out == "-" ? "--benchmark_out=-" : "--benchmark_format=json";
   for (const option_spec& spec : option_table()) {
     if (!spec.output || !takes(spec, s.cmd.name)) continue;
     const std::optional<std::string>& path = o.*spec.output;
@@ -125,8 +139,7 @@ command_line parse_command_line(command_list all, const command_spec& cmd, const
     const option_token t = read_option(args, i);
     i = t.last;
     if (t.positional && !cmd.named)
-      throw usage_error(fmt::format("unknown command '{}' (the commands are {}; options start with --)", printable(t.value),
-                                    command_names(all, "and")));
+      throw usage_error(unknown_command(all, t.value));
     if (t.positional) {
       cl.inputs.push_back(t.value);
       continue;

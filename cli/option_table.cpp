@@ -385,7 +385,8 @@ const std::array table{
               },
               .child = in_child::replace, .whole_run = true,
               .help = "Google Benchmark's: the results file, as --json (or Google Benchmark's CSV with "
-                      "--benchmark_out_format=csv); not beside --json or --benchmark_format of its format (one place each)"},
+                      "--benchmark_out_format=csv); beside --json FILE2 or --benchmark_format=json both get the JSON, "
+                      "written together (all or none); not beside --benchmark_format=csv (one place)"},
   option_spec{.name = "--benchmark_out_format", .kind = arity::benchmark, .placeholder = "json|console|csv", .commands = "run",
               .apply = ACT { s.benchmark_out_format = one_of(v, name_of(spec), {"json", "console", "csv"}); },
               .child = in_child::replace, .whole_run = true,
@@ -397,8 +398,8 @@ const std::array table{
   option_spec{.name = "--benchmark_format", .kind = arity::benchmark, .placeholder = "console|json|csv", .commands = "run",
               .apply = benchmark_format, .whole_run = true,
               .help = "Google Benchmark's: json / csv put the results on standard output (as --json - / "
-                      "--benchmark_out=- --benchmark_out_format=csv; the table goes to standard error); with "
-                      "--benchmark_out=FILE of the same format, both are written, as Google Benchmark does"},
+                      "--benchmark_out=- --benchmark_out_format=csv; the table goes to standard error); json with a JSON "
+                      "--benchmark_out=FILE writes both, as Google Benchmark does"},
   option_spec{.name = "--benchmark_color", .kind = arity::benchmark, .placeholder = "auto|true|false", .commands = "run",
               .apply = ACT {
                 const std::string& color = one_of(v, name_of(spec), {"auto", "true", "false"});

@@ -103,6 +103,11 @@ struct command_spec {
 using command_list = std::span<const command_spec* const>;
 /// The named commands of `all` as a list for a message: "compare, report, trend, gates or bisect" (`last` "or"/"and").
 std::string command_names(command_list all, std::string_view last);
+/// The one of `names` that `typed` is a slip of (a character added, dropped or changed, or two neighbours swapped;
+/// two such slips in a name of 8 letters or more), the first of the closest; "" when none is that close.
+std::string closest_name(std::string_view typed, const std::vector<std::string_view>& names);
+/// The named command of `all` that `typed` is a slip of, "" none.
+std::string closest_command(command_list all, std::string_view typed);
 /// "./run_bench" or "./run_bench compare": how messages and usage name the command.
 std::string command_title(const command_spec& c);
 

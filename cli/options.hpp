@@ -55,7 +55,9 @@ struct run_options : compare_options, report_files {
   bool counters_tabular = false;             ///< --benchmark_counters_tabular: every counter a column in the table
   std::optional<std::string> benchmark_csv_path;  ///< --benchmark_out_format=csv / --benchmark_format=csv: Google Benchmark's CSV
   std::vector<std::pair<std::string, std::string>> context;  ///< --benchmark_context=KEY=VALUE: top-level context keys
-  bool json_stdout_too = false;              ///< --benchmark_format=json with --benchmark_out=FILE: JSON on standard output too
+  /// A second place for the results JSON, as Google Benchmark writes its file and its standard output: the JSON
+  /// --benchmark_out=FILE beside --json FILE2 (this is FILE), or beside --benchmark_format=json (this is "-").
+  std::optional<std::string> json_copy_path;
   std::optional<std::string> console_out_path;  ///< --benchmark_out_format=console: the table written to this file
   std::optional<bool> color;                 ///< --benchmark_color: the table's colour (unset: auto, on a terminal)
   std::optional<std::string> compare_to;     ///< a baseline file, or "auto"

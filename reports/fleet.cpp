@@ -61,6 +61,7 @@ std::size_t reference_of(const std::vector<fleet_member>& members, const std::op
 fleet_cell cell_of(const cudabench::case_result& c) {
   fleet_cell cell;
   cell.status = c.status;
+  cell.judged = cudabench::judged_case(c, false);
   if (c.status != cudabench::case_status::ok) return cell;
   cell.median_s = c.median_s;
   if (c.samples_s.size() > 1) cell.noise = cudabench::summarize(c.samples_s).cv();
@@ -103,7 +104,8 @@ std::map<std::string, std::vector<double>> fleet::family_ratios() const {
     auto& s = sums[r.family];
     s.resize(members.size());
     for (std::size_t i = 0; i < r.cells.size(); ++i)
-      if (r.cells[i].ratio > 0) s[i] = {s[i].first + std::log(r.cells[i].ratio), s[i].second + 1};
+      if (r.cells[i].ratio > 0 && r.cells[i].judged && r.cells[reference].judged)
+        s[i] = {s[i].first + std::log(r.cells[i].ratio), s[i].second + 1};
   }
   for (const auto& [family, s] : sums)
     for (const auto& [logs, n] : s) out[family].push_back(n > 0 ? std::exp(logs / double(n)) : -1);

@@ -40,6 +40,7 @@ struct fleet_cell {
   /// per operation); -1 where its energy was not measured.
   double per_joule = -1;
   std::string per_joule_unit;  ///< "byte/J", "FLOP/J", "item/J" or "run/J"
+  bool judged = true;          ///< a gated device case (cudabench::judged_case): its ratio counts in its family's geomean
   bool measured() const { return status == cudabench::case_status::ok; }
   /// "ok", "failed", "skipped", or "missing".
   std::string status_name() const { return status ? cudabench::to_string(*status) : "missing"; }
@@ -57,8 +58,8 @@ struct fleet {
   std::vector<std::string> notes; ///< runs of different presets, members left without cases, devices without a result
   /// A member's verdict file says its comparison failed (a regression or a lost case).
   bool failing() const;
-  /// Per family, per member: the geometric mean of the ratios over the cases both it and the reference
-  /// measured; -1 where there is none.
+  /// Per family, per member: the geometric mean of the ratios over the gated device cases both it and the
+  /// reference measured (compare's geomeans' cases); -1 where there is none.
   std::map<std::string, std::vector<double>> family_ratios() const;
 };
 

@@ -22,8 +22,9 @@ std::string verdict_text(const fleet_cell& c) { return c.verdict.empty() ? "-" :
 
 /// What the ratios mean, once.
 std::string ratio_note(const fleet& f) {
-  return fmt::format("ratio: a model's median over {}'s, case by case (below 1: faster than it); % of limit: against each "
-                     "model's own measured limits", f.members[f.reference].label);
+  return fmt::format("ratio: a model's median over {}'s, case by case (below 1: faster than it), and per family its "
+                     "geomean over the gated device cases; % of limit: against each model's own measured limits",
+                     f.members[f.reference].label);
 }
 
 /// One line per member: what run it is and its verdict file.
@@ -133,7 +134,8 @@ std::string fleet_html(const fleet& f) {
       if (ratios[i] > 0) bars.emplace_back(f.members[i].label, ratios[i]);
     if (!bars.empty())
       body += "<div class=\"chart\">" +
-              svg::bars(fmt::format("{}: geometric mean of the median over {}'s (1 = as fast)", family, f.members[f.reference].label), bars, "x", 1.0) +
+              svg::ratio_bars(fmt::format("{}: geometric mean of the median over {}'s, gated device cases (1 = as fast)", family,
+                                          f.members[f.reference].label), bars) +
               "</div>\n";
     body += "<table><tr><th>case</th>";
     for (const fleet_member& m : f.members)

@@ -186,7 +186,7 @@ std::string comparison_html(const cudabench::comparison& c) {
   std::vector<std::pair<std::string, double>> changes;
   for (auto& [family, g] : c.family_geomean) changes.emplace_back(family, g);
   if (!changes.empty())
-    body += "<div class=\"chart\">" + svg::bars("Geometric mean current/baseline per family, gated cases (1 = unchanged)", changes, "x", 1.0) + "</div>\n";
+    body += "<div class=\"chart\">" + svg::ratio_bars("Geometric mean current/baseline per family, gated cases (1 = unchanged)", changes) + "</div>\n";
   std::vector<std::string> families;
   std::map<std::string, std::vector<const cudabench::case_comparison*>> by_family;
   for (const auto* r : listed) {

@@ -125,6 +125,32 @@ std::string bars(const std::string& title, const std::vector<std::pair<std::stri
   return o + "</svg>";
 }
 
+std::string ratio_bars(const std::string& title, const std::vector<std::pair<std::string, double>>& values, double min_span_pct) {
+  const double row = 18, top = T + 4, h = top + row * double(values.size()) + 34, left = 230, width = W - left - 90;
+  auto change_pct = [](double ratio) { return ratio > 0 && std::isfinite(ratio) ? 100 * (ratio - 1) : 0.0; };
+  double lo = -min_span_pct, hi = min_span_pct;
+  for (const auto& [label, v] : values) {
+    lo = std::min(lo, 1.1 * change_pct(v));
+    hi = std::max(hi, 1.1 * change_pct(v));
+  }
+  auto px = [&](double pct) { return left + (pct - lo) / (hi - lo) * width; };
+  std::string o = header(W, h, title);
+  const std::vector<double> ticks = nice_ticks(lo, hi);
+  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1, axis = h - 30;
+  for (double t : ticks)
+    o += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#eee"/><text x="{0:.1f}" y="{3}" text-anchor="middle">{4}</text>)",
+                     px(t), top - 4, axis, axis + 14, pct_label(t, step));
+  o += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#555" stroke-dasharray="4 3"/>)", px(0), top - 4, axis);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double y = top + row * double(i), c = change_pct(values[i].second), from = std::min(px(0), px(c));
+    o += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text><rect x="{:.1f}" y="{}" width="{:.1f}" height="{}" fill="{}"/>)"
+                     R"(<text x="{}" y="{}">{:.3f}x</text>)",
+                     left - 6, y + 12, html_text(fit(values[i].first, left - 14)), from, y + 2, std::max(std::fabs(px(c) - px(0)), 0.5),
+                     row - 4, c > 0 ? palette[3] : palette[2], left + width + 8, y + 12, values[i].second);
+  }
+  return o + "</svg>";
+}
+
 std::string spreads(const std::string& title, const std::vector<spread>& rows) {
   const double row = 22, top = 50, h = top + row * double(rows.size()) + 34, left = 300, width = W - left - 40;
   double lo = 1, hi = 1;

@@ -19,6 +19,11 @@ std::string loglog(const std::string& title, const std::string& x_label, const s
 std::string bars(const std::string& title, const std::vector<std::pair<std::string, double>>& values, const std::string& unit,
                  double reference);
 
+/// Horizontal bars of ratios (e.g. geomeans current/baseline), each from 1 to its ratio (red above 1, green
+/// below), on an axis of change in percent that spans at least +-`min_span_pct` around 1, so that a change of a
+/// few percent shows as a bar of its own.
+std::string ratio_bars(const std::string& title, const std::vector<std::pair<std::string, double>>& values, double min_span_pct = 5);
+
 /// Per label, the baseline and current spread (min..max line, median dot), relative to the baseline median.
 struct spread {
   std::string label;

@@ -366,6 +366,7 @@ repetition read_repetition(const json& row, double seconds, case_result& c, cons
     if (v.is_number() && !standard.count(key) && std::isfinite(v.get<double>())) counters.emplace_back(key, v.get<double>());
   rep.counters = counter_map::from_unsorted(std::move(counters));
   rep.label = string_field(row, k::label);
+  rep.iterations = std::size_t(std::clamp(number_field(row, k::iterations), 0.0, 1e15));
   if (row.contains(k::cudabench) && row[k::cudabench].is_object()) {
     const json& o = row[k::cudabench];
     rep.record = read_record(o);

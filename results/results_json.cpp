@@ -149,9 +149,10 @@ json ended_row(const case_result& c, std::size_t index, const time_unit& unit) {
   return row;
 }
 
-/// How many runs of the case a repetition's row covers: its kept samples times the runs each sample timed.
+/// How many runs of the case a repetition's row covers: its kept samples times the runs each sample timed, or
+/// the iterations Google Benchmark ran.
 std::size_t runs_covered(const repetition& r) {
-  if (!r.record) return 1;
+  if (!r.record) return std::max<std::size_t>(1, r.iterations);
   return std::max<std::size_t>(1, r.record->samples) * static_cast<std::size_t>(std::max(1, r.record->batch));
 }
 

@@ -103,6 +103,9 @@ struct repetition {
   counter_map counters;                    ///< rates, noise, samples, clock, the fixture's own counters
   std::string label;
   std::optional<run_record> record;        ///< absent in rows of a foreign Google Benchmark binary
+  /// The runs Google Benchmark timed, where it measured the repetition (a BENCHMARK() function, a foreign
+  /// binary's row); 0 where not recorded. cudabench's own say theirs in `record` (samples x batch).
+  std::size_t iterations = 0;
 };
 
 enum class case_status { ok, failed, skipped };

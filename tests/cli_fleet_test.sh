@@ -29,6 +29,7 @@ cpu=(--filter='^(image/cpu|histogram/cpu/1048576)$' --preset=quick --watchdog=of
 "$bench" "${cpu[@]}" --filter='^image/cpu$' --json "$tmp/b.json" >/dev/null 2>&1 || { echo "FAIL: the second run"; exit 1; }
 rename "$tmp/b.json" "Other GPU 40GB"
 
+# CPU cases only: host-bound, so no family geomean (of gated device cases, as compare's) and no chart.
 check "fleet of two models: every format" 0 \
   "$(run "$report" fleet "$tmp/a.json" "$tmp/b.json" --md "$tmp/f.md" --html "$tmp/f.html" --csv "$tmp/f.csv" --json "$tmp/f.json")" \
   'grep -q "fleet: 2 run(s) side by side" "$tmp/out"' 'grep -q "\[2\] Other GPU 40GB" "$tmp/out"' \
@@ -36,7 +37,7 @@ check "fleet of two models: every format" 0 \
   'grep "^image/cpu " "$tmp/out" | grep -q "1.000x"' \
   'grep -q "## Fleet: 2 run(s) side by side" "$tmp/f.md"' 'grep -q "| Other GPU 40GB median | noise |" "$tmp/f.md"' \
   'grep -q "### image" "$tmp/f.md"' \
-  'grep -q "<svg" "$tmp/f.html"' '! grep -q "<script" "$tmp/f.html"' 'grep -q "<summary>histogram: [0-9]* case(s)</summary>" "$tmp/f.html"' \
+  '! grep -q "<svg" "$tmp/f.html"' '! grep -q "<script" "$tmp/f.html"' 'grep -q "<summary>histogram: [0-9]* case(s)</summary>" "$tmp/f.html"' \
   'head -1 "$tmp/f.csv" | grep -qx "name,family,model,label,reference,status,median_us,noise_pct,limit_pct,ratio,verdict,per_joule,per_joule_unit"' \
   'grep -q "^histogram/cpu/1048576,histogram,Other GPU 40GB,Other GPU 40GB,no,missing," "$tmp/f.csv"' \
   'grep -q "^image/cpu,image,Other GPU 40GB,Other GPU 40GB,no,ok," "$tmp/f.csv"' \

@@ -24,6 +24,12 @@ s=$(run "$report" trend "$fx/trend" --md "$tmp/t.md"); check "trend: --md is not
 s=$(run "$report" compare "$base"); check "compare with one file: one line" 2 "$s" "$one_line" 'grep -q "compare expects 2 file argument(s)" "$tmp/err"'
 s=$(run "$report"); check "cudabench-report without a command: one line" 2 "$s" "$one_line" 'grep -q "expected compare, confirm, report, trend, gates, bisect or fleet" "$tmp/err"'
 s=$(run "$report" frobnicate); check "cudabench-report with an unknown command: one line" 2 "$s" "$one_line" 'grep -q "unknown command .frobnicate." "$tmp/err"'
+s=$(run "$bench" --filtr=conv2d); check "run: a mistyped option, its likely meaning named in one line" 2 "$s" "$one_line" \
+  'grep -qx "run_bench: unknown option .--filtr.: did you mean --filter? (see ./run_bench --help)" "$tmp/err"'
+s=$(run "$bench" compre "$base" "$slowed"); check "run: a mistyped command, its likely meaning named in one line" 2 "$s" "$one_line" \
+  'grep -q "unknown command .compre.: did you mean compare?" "$tmp/err"'
+s=$(run "$report" compre "$base" "$slowed"); check "cudabench-report: a mistyped command, its likely meaning named in one line" 2 "$s" \
+  "$one_line" 'grep -q "unknown command .compre.: did you mean compare? (see .* --help)$" "$tmp/err"'
 
 # Every --help exits 0, on standard output, and lists the options of its command.
 for cmd in "" compare report trend; do
@@ -93,14 +99,19 @@ check "three rounds in three workers: git asked once, by the run" 0 "$s" '[ "$(w
   'python3 -c "import json,sys; assert json.load(open(sys.argv[1]))[\"context\"][\"cudabench\"][\"git_revision\"] == sys.argv[2]" "$tmp/rev.json" "$("$real_git" rev-parse HEAD 2>/dev/null || echo unknown)"'
 cd - >/dev/null || exit 1
 
-# Google Benchmark's output flags beside another output of the same format: refused, not one of them dropped.
-for pair in "--json $tmp/ours.json --benchmark_out=$tmp/gb.json" \
-            "--benchmark_format=csv --benchmark_out=$tmp/gb.csv --benchmark_out_format=csv"; do
-  # shellcheck disable=SC2086  # the pair's words
-  s=$(run "$bench" --filter='^image/cpu$' $pair)
-  check "$pair: refused in one line naming both" 2 "$s" "$one_line" 'grep -q "both ask for the \(JSON\|CSV\) results" "$tmp/err"' \
-    '[ ! -e "$tmp/gb.json" ] && [ ! -e "$tmp/gb.csv" ] && [ ! -e "$tmp/ours.json" ] && [ ! -s "$tmp/out" ]'
-done
+# --benchmark_out beside --json: the same results in both files, written together (a write error on one replaces
+# neither); Google Benchmark's CSV beside --benchmark_format=csv: refused, not one of them dropped.
+s=$(run "$bench" --filter='^image/cpu$' --json "$tmp/ours.json" --benchmark_out="$tmp/gb.json")
+check "--json with --benchmark_out: both files written, the same results" 0 "$s" \
+  'python3 -c "import json,sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); assert a == b and a[\"benchmarks\"], (a, b)" "$tmp/ours.json" "$tmp/gb.json"' \
+  'grep -qx "results: .*ours.json" "$tmp/out"' 'grep -qx "results: .*gb.json" "$tmp/out"'
+rm -f "$tmp/ours.json" "$tmp/gb.json"
+s=$(run "$bench" --filter='^image/cpu$' --json "$tmp/ours.json" --benchmark_out=/dev/full)
+check "--json with --benchmark_out on a full disk: neither written, one line saying so" 2 "$s" '[ ! -e "$tmp/ours.json" ]' \
+  '[ "$(grep -c "run_bench:" "$tmp/err")" = 1 ] && grep -q "/dev/full: write failed.*no output was replaced" "$tmp/err"'
+s=$(run "$bench" --filter='^image/cpu$' --benchmark_format=csv --benchmark_out="$tmp/gb.csv" --benchmark_out_format=csv)
+check "--benchmark_format=csv with a CSV --benchmark_out: refused in one line naming both" 2 "$s" "$one_line" \
+  'grep -q "both ask for Google Benchmark.s CSV" "$tmp/err"' '[ ! -e "$tmp/gb.csv" ] && [ ! -s "$tmp/out" ]'
 s=$(run "$bench" --filter='^image/cpu$' --benchmark_format=json --benchmark_out="$tmp/gb.csv" --benchmark_out_format=csv)
 check "--benchmark_format=json with a CSV --benchmark_out: JSON on standard output, the CSV file written" 0 "$s" \
   'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"' 'head -1 "$tmp/gb.csv" | grep -q "^name,iterations,"'

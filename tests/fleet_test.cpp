@@ -198,6 +198,25 @@ TEST_F(FleetTest, EveryFormatShowsTheModelsSideBySide) {
   EXPECT_NEAR(j["family_geomean_ratio"]["fam"]["Model B"].get<double>(), 0.5, 1e-9);
 }
 
+TEST_F(FleetTest, FamilyGeomeansAreOfTheGatedDeviceCasesAsCompareTakesThem) {
+  // fam/fast/1 a device case twice as fast on B; fam/host/1 host-bound and fam/drifts/1 declared not gated, both
+  // slower on B: their ratios are shown, and left out of the family's geomean.
+  const std::map<std::string, synthetic_case> a_cases = {{"fam/fast/1", {20, std::nullopt}}, {"fam/host/1", {10, std::nullopt}},
+                                                         {"fam/drifts/1", {10, std::nullopt}}};
+  const std::map<std::string, synthetic_case> b_cases = {{"fam/fast/1", {10, std::nullopt}}, {"fam/host/1", {30, std::nullopt}},
+                                                         {"fam/drifts/1", {40, std::nullopt}}};
+  const json declared = {{"fam/fast/1", {{"on", "gpu"}, {"bound", "device"}}},
+                         {"fam/host/1", {{"on", "gpu"}, {"bound", "host"}}},
+                         {"fam/drifts/1", {{"on", "gpu"}, {"bound", "device"}, {"gated", false}}}};
+  json a = run_of("Model A", "nightly", "host-a", a_cases), b = run_of("Model B", "nightly", "host-b", b_cases);
+  a["context"]["cudabench"]["cases"] = declared;
+  b["context"]["cudabench"]["cases"] = declared;
+  const fleet f = build_fleet(fleet_members({write("a.json", a), write("b.json", b)}));
+  EXPECT_NEAR(row(f, "fam/host/1").cells[1].ratio, 3, 1e-9);
+  EXPECT_NEAR(f.family_ratios().at("fam")[1], 0.5, 1e-9);
+  EXPECT_NEAR(nlohmann::json::parse(fleet_json(f))["family_geomean_ratio"]["fam"]["Model B"].get<double>(), 0.5, 1e-9);
+}
+
 TEST_F(FleetTest, BoardsAndAVerdictAcrossMachinesAreSaid) {
   json a = run_of("Model A", "nightly", "host-a", {{"fam/fast/1", {20, 0.5}}});
   a["context"]["device"]["uuid"] = "GPU-6bf87cc9-3f6e-fa39-5e88-6d6fe8b7080c";

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Google Benchmark code in a cudabench binary: a binary of one family and two BENCHMARK() functions lists, filters
-# and runs all of them into one results file, the BENCHMARK() ones as host cases with their names, times and
-# counters as Google Benchmark gives them.
+# and runs all of them into one results file, the BENCHMARK() ones as host cases with their names, iterations, times
+# and counters as Google Benchmark gives them, and with two repetitions or more their noise.
 # Usage: tests/google_benchmark_cases_test.sh BUILD_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd)
@@ -20,12 +20,14 @@ grep -q '^BM_count/64 *cpu host-bound google-benchmark$' "$tmp/list" || { cat "$
   || { cat "$tmp/list"; fail_now "a negated filter does not leave the BENCHMARK() functions out"; }
 echo "ok   --list shows the family's case and the BENCHMARK() functions; --filter selects among them"
 
-# check_run JSON NAMES...: the results hold exactly NAMES, the BENCHMARK() ones as host cases with their counters
+# check_run JSON REPETITIONS NAMES...: the results hold exactly NAMES, the BENCHMARK() ones as host cases with the
+# iterations Google Benchmark ran (BM_fill's 1 KiB fill runs thousands of times in its half second), their counters,
+# and a noise (the same on each row) where they have two repetitions or more
 check_run() {
   python3 - "$@" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-want = sys.argv[2:]
+repetitions, want = int(sys.argv[2]), sys.argv[3:]
 rows = [r for r in j["benchmarks"] if r.get("run_type") == "iteration"]
 names = sorted({r["name"] for r in rows})
 assert names == sorted(want), (names, want)
@@ -35,6 +37,10 @@ for name in want:
     assert times and all(t > 0 for t in times), (name, times)
     if name.startswith("BM_"):
         assert cases[name]["on"] == "cpu" and cases[name]["bound"] == "host", cases[name]
+        own = [r for r in rows if r["name"] == name]
+        assert len(own) == repetitions and all(r["iterations"] > 1000 for r in own), own
+        noise = {r.get("noise_pct") for r in own}
+        assert (noise == {None}) if repetitions == 1 else (len(noise) == 1 and None not in noise and 0 <= noise.pop() < 100), own
 fill = [r for r in rows if r["name"] == "BM_fill"]
 if fill:
     assert fill[0]["bytes_per_second"] > 0, fill[0]
@@ -44,10 +50,11 @@ if count:
 PY
 }
 "$bin" --json "$tmp/all.json" --repetitions=2 >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail_now "running every case"; }
-check_run "$tmp/all.json" mixed/sum BM_fill BM_count/64 || fail_now "the run's results"
+check_run "$tmp/all.json" 2 mixed/sum BM_fill BM_count/64 || fail_now "the run's results"
 grep -q '^BM_count/64 ' "$tmp/out" && grep -q '^mixed/sum ' "$tmp/out" || { cat "$tmp/out"; fail_now "the table does not show every case"; }
+grep -Eq '^BM_count/64 +[0-9.]+ [a-z]+ +[0-9.]+%' "$tmp/out" || { cat "$tmp/out"; fail_now "the table shows no noise for BM_count/64"; }
 grep -q '^3 case(s): 3 measured, 0 skipped, 0 failed$' "$tmp/out" || { cat "$tmp/out"; fail_now "the summary does not count the BENCHMARK() functions"; }
 "$bin" --json "$tmp/bm.json" --filter=BM_ --watchdog=off >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail_now "running the BENCHMARK() functions alone"; }
-check_run "$tmp/bm.json" BM_fill BM_count/64 || fail_now "the BENCHMARK() functions' results"
+check_run "$tmp/bm.json" 1 BM_fill BM_count/64 || fail_now "the BENCHMARK() functions' results"
 "$bin" compare "$tmp/all.json" "$tmp/all.json" >"$tmp/out" 2>&1 && grep -q 'BM_count/64' "$tmp/out" || { cat "$tmp/out"; fail_now "compare of the mixed results"; }
-echo "ok   the family's case and the BENCHMARK() functions run into one results file (supervised and here), with Google Benchmark's names and counters"
+echo "ok   the family's case and the BENCHMARK() functions run into one results file (supervised and here), with Google Benchmark's names, iterations and counters, and their noise"

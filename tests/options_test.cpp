@@ -79,9 +79,18 @@ TEST(Options, GoogleBenchmarkContextColourAndOutputs) {
   // --benchmark_format=json with a JSON --benchmark_out: both, as Google Benchmark writes them.
   o = parse_run_options({"--benchmark_format=json", "--benchmark_out=r.json"});
   EXPECT_EQ(*o.json_path, "r.json");
-  EXPECT_TRUE(o.json_stdout_too);
+  EXPECT_EQ(*o.json_copy_path, "-");
   EXPECT_THROW(parse_run_options({"--benchmark_format=json", "--benchmark_out=r.json", "--md=-"}), usage_error);
-  EXPECT_FALSE(parse_run_options({"--benchmark_out=r.json"}).json_stdout_too);
+  EXPECT_FALSE(parse_run_options({"--benchmark_out=r.json"}).json_copy_path);
+  // --benchmark_out beside --json: the JSON in both files (Google Benchmark's CSV stays in one place).
+  o = parse_run_options({"--json=ours.json", "--benchmark_out=gb.json"});
+  EXPECT_EQ(*o.json_path, "ours.json");
+  EXPECT_EQ(*o.json_copy_path, "gb.json");
+  EXPECT_FALSE(parse_run_options({"--json=r.json", "--benchmark_out=r.json"}).json_copy_path);
+  o = parse_run_options({"--json=ours.json", "--benchmark_out=-"});
+  EXPECT_EQ(*o.json_copy_path, "-");
+  EXPECT_THROW(parse_run_options({"--json=ours.json", "--benchmark_out=-", "--md=-"}), usage_error);
+  EXPECT_THROW(parse_run_options({"--benchmark_format=csv", "--benchmark_out=gb.csv", "--benchmark_out_format=csv"}), usage_error);
   o = parse_run_options({"--benchmark_out=t.txt", "--benchmark_out_format=console"});
   EXPECT_EQ(*o.console_out_path, "t.txt");
   EXPECT_FALSE(o.json_path || o.benchmark_csv_path);
@@ -364,6 +373,26 @@ TEST(OptionTable, OneMeaningPerName) {
   }
   EXPECT_THROW(parse_command_line("report", {"a.json", "b.json"}), usage_error);
   EXPECT_TRUE(parse_command_line("trend", {"--frobnicate", "--help"}).options.help);  // --help wins
+}
+
+TEST(OptionTable, AMistypedNameGetsItsLikelyMeaning) {
+  const std::vector<std::string_view> names = {"--filter", "--json", "--repetitions", "--compare-to"};
+  EXPECT_EQ(closest_name("--filtr", names), "--filter");             // a letter dropped
+  EXPECT_EQ(closest_name("--jsno", names), "--json");                // two swapped
+  EXPECT_EQ(closest_name("--repettions", names), "--repetitions");  // dropped, in a longer name
+  EXPECT_EQ(closest_name("--compare_to", names), "--compare-to");    // changed
+  EXPECT_EQ(closest_name("--frobnicate", names), "");
+  EXPECT_EQ(closest_name("--", names), "");
+  EXPECT_EQ(closest_name(std::string(5000, 'x'), names), "");
+  EXPECT_EQ(closest_command(command_table(), "compre"), "compare");
+  EXPECT_EQ(closest_command(command_table(), "trnd"), "trend");
+  EXPECT_EQ(closest_command(command_table(), "frobnicate"), "");
+  EXPECT_NE(usage_message("run", {"--filtr=conv2d"}).find("unknown option '--filtr': did you mean --filter?"), std::string::npos);
+  EXPECT_NE(usage_message("compare", {"--treshold=3"}).find("did you mean --threshold?"), std::string::npos);
+  EXPECT_NE(usage_message("run", {"--benchmark_filtr=x"}).find("did you mean --benchmark_filter?"), std::string::npos);
+  EXPECT_NE(usage_message("run", {"compre"}).find("unknown command 'compre': did you mean compare?"), std::string::npos);
+  // Only the command's own options are offered: trend has no --verdict.
+  EXPECT_EQ(usage_message("trend", {"--verdcit=x"}).find("did you mean"), std::string::npos);
 }
 
 TEST(OptionTable, DashIsStandardOutputForOneOutputOfEachCommand) {

@@ -64,6 +64,19 @@ printf '%s/.git/cudabench-bisect/wt/src/k.cu:3: error\n/tmp/tmp.abc/x/y.o: faile
 s=$(run python3 "$src/ci/pr_comment.py" --log="$tmp/paths.log")
 check "the log's paths: repository-relative, no temporary directory" 0 "$s" 'grep -qx "src/k.cu:3: error" "$tmp/out"' \
   'grep -qx "y.o: failed" "$tmp/out"' '! grep -q "/tmp/" "$tmp/out"'
+# The notes name the compared files of the measuring job's temporary directory by their names in the artifact.
+python3 - "$tmp/slowed.json" "$tmp/temp_paths.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["baseline"], j["current"] = "/home/runner/work/_temp/pr/good.json", "/home/runner/work/_temp/pr/bad.json"
+j["notes"] = ["/home/runner/work/_temp/pr/good.json has no device description: compared without checking the GPUs",
+              "warning from /tmp/tmp.x1/pr/bad.json"]
+json.dump(j, open(sys.argv[2], "w"))
+PY
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/temp_paths.json")
+check "the notes' paths: the compared files by name, no temporary directory" 0 "$s" \
+  'grep -qF -- "- \`good.json has no device description" "$tmp/out"' 'grep -qF -- "- \`warning from bad.json\`" "$tmp/out"' \
+  '! grep -q "_temp\|/tmp/" "$tmp/out"'
 # GitHub's limit counts UTF-16 code units: an emoji is 2. 3,000 cases named with emoji, a third of them regressions.
 python3 - "$tmp/slowed.json" "$tmp/emoji.json" <<'PY'
 import copy, json, sys
@@ -129,6 +142,7 @@ check "measure: the merge base against the head in 3 alternating processes each,
   '[ "$(grep -o "measuring the [a-z]* end" "$tmp/pr/bisect.log" | cut -d" " -f3 | paste -sd" ")" = "good bad good bad good bad" ]' \
   'sed -n 2p "$tmp/pr/comment.md" | grep -qx ":x: \*\*Benchmarks: 1 regression\*\*"' 'grep -q "| \`spin/loop\` .* +30.0% " "$tmp/pr/comment.md"' \
   'grep -q "merge base \`${mb:0:12}\`" "$tmp/pr/comment.md"' 'grep -qF "$marker" "$tmp/summary.md"' \
+  'grep -qF "good.json has no device description" "$tmp/pr/comment.md"' '! grep -qF "$tmp" "$tmp/pr/comment.md"' \
   'py "assert j == {\"pr\": 7, \"event\": \"labeled\", \"head\": \"$(git -C "$repo" rev-parse HEAD)\", \"base\": \"$mb\", \"status\": 1, \"processes\": 3}, j" "$tmp/pr/pr.json"' \
   '[ "$(git -C "$repo" worktree list | wc -l)" = 1 ] && [ -z "$(git -C "$repo" status --porcelain)" ]' || { cat "$tmp/err"; tail -n 5 "$tmp/pr/bisect.log"; }
 s=$(cd "$repo" && run "$report" bisect --good=main --bad=topic --filter=. --build=true --binary=bench.sh --ends="$tmp/pr" --json="$tmp/b.json")

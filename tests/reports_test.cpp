@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 
 #include "io/atomic_file.hpp"
@@ -425,6 +426,43 @@ TEST(Exports, CountRepetitionsNotRounds) {
   };
   ASSERT_EQ(column(header, 3), "repetitions");
   EXPECT_EQ(column(row, 3), "10") << row;
+}
+
+namespace {
+/// The bars (x, width) of an SVG chart: its rects but the background.
+std::vector<std::pair<double, double>> svg_bars(const std::string& svg) {
+  std::vector<std::pair<double, double>> out;
+  const std::regex bar(R"re(<rect x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)")re");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), bar); it != std::sregex_iterator(); ++it)
+    out.emplace_back(std::stod((*it)[1]), std::stod((*it)[2]));
+  return out;
+}
+}  // namespace
+
+// The comparison's geomean bars start at 1, on a scale where a 2% change is a bar of its own (a bar from 0 to
+// 1.02 would differ from one to 1.00 by 2% of its length).
+TEST(Svg, RatioBarsAreDrawnAroundOne) {
+  namespace svg = cudabench::reports::svg;
+  const auto bars = svg_bars(svg::ratio_bars("geomeans", {{"slower", 1.02}, {"faster", 0.98}, {"same", 1.0}}));
+  ASSERT_EQ(bars.size(), 3u);
+  const double one = bars[2].first;  // the unchanged family's bar is a hairline at 1
+  EXPECT_LT(bars[2].second, 1);
+  EXPECT_NEAR(bars[0].first, one, 0.1);                     // from 1 to the right
+  EXPECT_NEAR(bars[1].first + bars[1].second, one, 0.2);    // from 1 to the left
+  EXPECT_GT(bars[0].second, 60);
+  EXPECT_NEAR(bars[0].second, bars[1].second, 0.2);
+  // A change far beyond the least span widens the axis: the bars still start at 1 and the small one stays seen.
+  const auto wide = svg_bars(svg::ratio_bars("geomeans", {{"a", 1.02}, {"b", 1.5}}));
+  ASSERT_EQ(wide.size(), 2u);
+  EXPECT_NEAR(wide[0].first, wide[1].first, 0.1);
+  EXPECT_GT(wide[0].second, 10);
+  // The comparison page draws its geomeans so: synthetic_slowed's conv2d family is 1.098x, its others within 1%.
+  const std::string html = cudabench::reports::comparison_html(compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {}));
+  const std::size_t chart = html.find("Geometric mean current/baseline per family");
+  ASSERT_NE(chart, std::string::npos);
+  const auto page = svg_bars(html.substr(chart, html.find("</svg>", chart) - chart));
+  ASSERT_GE(page.size(), 2u);
+  for (const auto& [x, w] : page) EXPECT_GT(x, 230 + 50) << "a bar starts at 1, not at 0 (the axis' left end)";
 }
 
 // A label too long for its place loses its middle: two models' columns "... (nightly-h100b-1.json)" and

@@ -122,6 +122,24 @@ TEST(ResultsJson, ReadsBackIntoTheSameCases) {
   EXPECT_EQ(r.settings.preset, "quick");
 }
 
+// A row Google Benchmark measured (a BENCHMARK() function, a foreign binary's row) keeps the iterations it ran,
+// written and read back.
+TEST(ResultsJson, GoogleBenchmarkRowsKeepTheIterationsTheyRan) {
+  fixture_run f;
+  repetition timed;
+  timed.real_time_s = 2e-8;
+  timed.iterations = 100000;
+  f.results["fam/cpu/64"].repetitions = {timed};
+  run_description run;
+  const auto doc = to_json(make_run_result({{"host_name", "test"}}, device_info{}, run, f.s, f.selected, f.results), std::nullopt);
+  const auto& row = doc["benchmarks"][7];
+  ASSERT_EQ(row["name"], "fam/cpu/64");
+  EXPECT_EQ(row["iterations"], 100000);
+  const auto again = to_json(parse_run(nlohmann::json(doc), "memory"), std::nullopt)["benchmarks"][7];
+  EXPECT_EQ(again["iterations"], 100000);
+  EXPECT_DOUBLE_EQ(again["real_time"].get<double>(), 20.0);
+}
+
 TEST(ResultsJson, MedianRepetitionTakesEachCountersMedian) {
   fixture_run f;
   const repetition m = median_repetition(f.results["fam/fast/64"]);
