@@ -64,7 +64,7 @@ std::vector<double> percent_of_first(const std::vector<double>& v) {
 
 /// A run's point as its tooltip says it: "2026-11-12 0123abcd: +1.2% (1.23 ms), regression".
 std::string point_tip(const trend& t, const trend_series& s, std::size_t i, double pct, const std::string& verdict) {
-  std::string tip = t.dates[i].substr(0, 16) + " " + t.revisions[i].substr(0, 12);
+  std::string tip = t.dates[i].substr(0, 16) + (i < t.revisions.size() ? " " + t.revisions[i].substr(0, 12) : "");
   if (std::isfinite(pct)) tip += fmt::format(": {:+.1f}% ({})", pct, cudabench::format_time(s.medians_s[i]));
   return tip + (verdict.empty() ? "" : ", " + verdict);
 }
