@@ -14,8 +14,9 @@
 # Usage:
 #   ci/history.sh fetch DIR [--repo=PATH] [--remote=NAME] [--branch=NAME]
 #       DIR becomes a worktree of the repository (default: the one the current directory is in) holding the
-#       branch's newest commit, fetched from the remote (default origin; the branch's history is fetched too, as a
-#       shallow fetch would make the repository shallow); a branch not there yet starts empty. A DIR fetched before
+#       branch's commit, fetched from the remote (default origin; push keeps the branch at one commit, so a fetch
+#       is of the kept runs alone, and no shallow fetch is needed, which would make the repository shallow); a
+#       branch not there yet starts empty. A DIR fetched before
 #       is brought up to date, losing what was not pushed.
 #   ci/history.sh add DIR RUN.json [VERDICT.json]
 #       files a run (and its verdict) under DIR/<model>/<preset>/ (named by its own name where that is
@@ -23,9 +24,11 @@
 #   ci/history.sh push DIR [--keep=N] [--message=TEXT]
 #       keeps the N runs of each model and preset recorded last (default 60; their verdicts with them; the time
 #       is the run's own, context.cudabench.started_utc or else context.date, never its file name), learns the
-#       gates of each directory whose runs changed again, commits and pushes. Another runner's push in between is
-#       taken in, this one's files put on top of it, the gates learned again from the runs of both, and the push
-#       tried again after a random wait that grows with each try (10 tries).
+#       gates of each directory whose runs changed again, and pushes the store as the branch's one commit (no
+#       parent, so what retention removed is in no commit: the branch's size is bounded by --keep), in place of the
+#       commit it was fetched at. Another runner's push in between is taken in, this one's files put on top of it,
+#       the gates learned again from the runs of both, and the push tried again after a random wait that grows
+#       with each try (10 tries).
 # Gates are learned with RUN_BENCH gates (default: the run_bench beside ci/; RUN_BENCH set empty: not learned);
 # a failure to learn them is said and leaves the old ones.
 # Exit status: 0 done (push: also when there was nothing to push), 2 usage or input error, 1 git failed (said).
@@ -49,8 +52,9 @@ state_file() {
 read_state() {
   [ -d "$dir" ] && git -C "$dir" rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ -f "$(state_file)" ] \
     || die "$dir is not a history store fetched with ci/history.sh fetch"
-  # shellcheck disable=SC1090  # written by fetch: remote=, branch=, base=
+  # shellcheck disable=SC1090  # written by fetch: remote=, branch=, base=, lease=
   . "$(state_file)"
+  lease=${lease-$base}
 }
 
 # store WHAT [ARGS]: the store's rules, each a refusal in one line and exit 2 naming the first entry that breaks them.
@@ -168,7 +172,7 @@ fetch_tip() {
 }
 
 do_fetch() {
-  local repo="" remote=origin branch=cudabench-history a tip
+  local repo="" remote=origin branch=cudabench-history a tip lease
   for a in "$@"; do
     case "$a" in
       --repo=*) repo=${a#--repo=} ;;
@@ -181,10 +185,11 @@ do_fetch() {
   git check-ref-format "refs/heads/$branch" || die "fetch: --branch=$branch is not a branch name"
   git -C "$repo" remote get-url "$remote" >/dev/null 2>&1 || die "fetch: the repository has no remote '$remote' (--remote=NAME)"
   if fetch_tip "$repo" "$remote" "$branch"; then
-    tip=$(git -C "$repo" rev-parse refs/cudabench-history/tip)
+    tip=$(git -C "$repo" rev-parse refs/cudabench-history/tip) lease=$tip
     store tree "$repo" "$tip" || exit
-  else  # not there yet: an empty first commit to start it from
+  else  # not there yet: an empty first commit to start it from, and a push that expects no branch
     tip=$(git "${author[@]}" -C "$repo" commit-tree "$(git -C "$repo" hash-object -t tree /dev/null)" -m "cudabench history store") || exit 1
+    lease=""
   fi
   if [ -e "$dir" ] && [ -f "$(state_file)" ]; then  # fetched before: brought up to date in place
     git -C "$dir" checkout -q -f --detach "$tip" && git -C "$dir" clean -q -fdx || exit 1
@@ -194,7 +199,7 @@ do_fetch() {
     git -C "$repo" worktree prune
     git -C "$repo" worktree add -q --detach "$dir" "$tip" || exit 1
   fi
-  printf 'remote=%q\nbranch=%q\nbase=%q\n' "$remote" "$branch" "$tip" >"$(state_file)"
+  printf 'remote=%q\nbranch=%q\nbase=%q\nlease=%q\n' "$remote" "$branch" "$tip" "$lease" >"$(state_file)"
   echo "history: $branch of $remote in $dir ($(find "$dir" -path '*/runs/*.json' | wc -l) run(s))"
 }
 
@@ -235,7 +240,7 @@ do_add() {
 }
 
 # settle MESSAGE: retention, the gates of each directory whose runs differ from the base learned again, and
-# everything in DIR committed; 1 when nothing changed.
+# everything in DIR committed as the branch's only commit; 1 when nothing changed.
 settle() {
   local at
   store retain "$keep" || exit
@@ -245,7 +250,10 @@ settle() {
   done < <(git -C "$dir" diff --cached --name-only "$base" | sed -n 's|^\([^/]*/[^/]*\)/runs/[^/]*$|\1|p' | sort -u)
   git -C "$dir" add -A . || exit 1
   git -C "$dir" diff --cached --quiet && return 1
-  git "${author[@]}" -C "$dir" commit -q -m "$1" || exit 1
+  # One commit with no parent: the branch holds the store as it is now, and what retention removed is in no commit.
+  local tree commit
+  tree=$(git -C "$dir" write-tree) && commit=$(git "${author[@]}" -C "$dir" commit-tree "$tree" -m "$1") \
+    && git -C "$dir" update-ref --no-deref HEAD "$commit" || exit 1
 }
 
 # backoff TRY: a random wait before try TRY+1, between half and all of 0.25 s x 2^(TRY-1), at most 8 s.
@@ -268,7 +276,7 @@ rebase() {
   done <"$saved/changes"
   fetch_tip "$dir" "$remote" "$branch" || { echo "ci/history.sh: push to $branch of $remote refused: $(tail -n 1 "$log")" >&2; exit 1; }
   store tree "$dir" refs/cudabench-history/tip || exit
-  base=$(git -C "$dir" rev-parse refs/cudabench-history/tip)
+  base=$(git -C "$dir" rev-parse refs/cudabench-history/tip) lease=$base
   git -C "$dir" checkout -q -f --detach "$base" && git -C "$dir" clean -q -fdx || exit 1
   while IFS=$'\t' read -r status path; do
     if [ "$status" = D ]; then rm -f "$dir/$path"; else mkdir -p "$dir/$(dirname "$path")" && cp "$saved/files/$path" "$dir/$path" || exit 2; fi
@@ -297,9 +305,11 @@ do_push() {
     echo "history: nothing new to push"; return 0
   fi
   for ((attempt = 1; ; attempt++)); do
-    if git -C "$dir" push -q "$remote" "HEAD:refs/heads/$branch" 2>"$log"; then
-      base=$(git -C "$dir" rev-parse HEAD)
-      printf 'remote=%q\nbranch=%q\nbase=%q\n' "$remote" "$branch" "$base" >"$(state_file)"
+    # It replaces the branch only where the branch is still the commit this store was fetched from (or rebased
+    # onto): another runner's push in between is refused here ("stale info") and taken in below.
+    if git -C "$dir" push -q --force-with-lease="refs/heads/$branch:$lease" "$remote" "HEAD:refs/heads/$branch" 2>"$log"; then
+      base=$(git -C "$dir" rev-parse HEAD) lease=$base
+      printf 'remote=%q\nbranch=%q\nbase=%q\nlease=%q\n' "$remote" "$branch" "$base" "$lease" >"$(state_file)"
       echo "history: pushed to $branch of $remote (keeping $keep run(s) a model and preset)"
       return 0
     fi

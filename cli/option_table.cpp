@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <string_view>
 
 #include "cli/program_name.hpp"
 #include "analysis/compare.hpp"
@@ -56,6 +59,20 @@ double duration_s(const option_spec& spec, const std::string& v) {
 void store_text(const option_spec& spec, const std::string& v, std::optional<std::string>& into) {
   if (v.empty()) throw usage_error(fmt::format("{} needs a value ({}={})", spec.name, spec.name, spec.placeholder));
   into = v;
+}
+
+/// An http(s) address of letters, digits and - . _ ~ / : % + @ only (no quote, space or markup), its trailing /
+/// dropped: what a page may put in a link as it is.
+std::string web_address(const option_spec& spec, const std::string& v) {
+  const bool scheme = v.rfind("https://", 0) == 0 || v.rfind("http://", 0) == 0;
+  const bool plain = std::all_of(v.begin(), v.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-._~/:%+@").find(c) != std::string_view::npos;
+  });
+  const std::string address = v.substr(0, v.find_last_not_of('/') + 1);
+  if (!scheme || !plain || v.find("://") != v.rfind("://") || address.size() <= v.find("://") + 3)
+    throw usage_error(fmt::format("{} expects an http(s) address of letters, digits and -._~/:%+@ (e.g. https://github.com/OWNER/REPO), got '{}'",
+                                  spec.name, printable(v)));
+  return address;
 }
 
 void store_inject(parse_state& s, const option_spec&, const std::string& v) {
@@ -292,6 +309,14 @@ const std::array table{
   option_spec{.name = "--hold", .placeholder = "N", .commands = "trend",
               .apply = ACT { s.options.hold = std::size_t(parse_int(v, name_of(spec), 2, 1000)); },
               .help = fmt::format("a step must hold for N runs to be flagged (default {})", trend_options{}.hold)},
+  option_spec{.name = "--site", .placeholder = "DIR", .commands = "trend", .apply = ACT { store_text(spec, v, s.options.site_dir); },
+              .help = "read the directory as a history store (ci/history.sh) and write its dashboard into DIR: index.html, "
+                      "each GPU model and preset's trend with its commits, verdicts and gates, and the models side by side "
+                      "(static HTML and SVG, no script)"},
+  option_spec{.name = "--repository", .placeholder = "URL", .commands = "trend",
+              .apply = ACT { s.options.repository = web_address(spec, v); },
+              .help = "with --site: the repository's web address (e.g. https://github.com/OWNER/REPO); each run's point "
+                      "links to URL/commit/REVISION"},
   option_spec{.name = "--good", .placeholder = "REV", .commands = "bisect", .apply = ACT { store_text(spec, v, s.options.good); },
               .help = "a revision without the regression (e.g. the baseline's git_revision)"},
   option_spec{.name = "--bad", .placeholder = "REV", .commands = "bisect", .apply = ACT { store_text(spec, v, s.options.bad); },

@@ -93,6 +93,8 @@ struct report_options {
 /// What trend reads besides the threshold, the device rule and --html.
 struct trend_options {
   std::size_t hold = 3;                     ///< trend --hold: runs a step must hold for
+  std::optional<std::string> site_dir;      ///< trend --site=DIR: the dashboard of a history store, written there
+  std::string repository;                   ///< trend --repository=URL: where a run's commit links to ("" none)
 };
 
 /// What gates reads.

@@ -103,7 +103,7 @@ void read_verdicts(fleet_member& m, const std::string& path) {
   const verdict_file v = read_verdict_file(path);
   for (const auto& [name, verdict] : v.verdicts) m.verdicts[name] = verdict;
   m.failing = v.failing;
-  for (const auto& [verdict, n] : v.counts) m.verdict_summary += fmt::format("{}{} {}", m.verdict_summary.empty() ? "" : ", ", n, verdict);
+  m.verdict_summary = v.counts_text();
   if (!v.machine_differences.empty())
     m.notes.push_back(fmt::format("{}: its verdict compared runs of different machines ({} differ)", m.label.empty() ? path : m.label,
                                   fmt::join(v.machine_differences, ", ")));

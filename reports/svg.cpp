@@ -187,18 +187,52 @@ std::string spreads(const std::string& title, const std::vector<spread>& rows) {
 
 
 
+namespace {
+/// A trend's points: each a dot (every one where there are at most 40, else the marked ones and those that link
+/// or say something), a link to its commit and a tooltip where `marks` has them, a triangle where a verdict
+/// flagged it (up, red: a regression; down, green: an improvement).
+template <typename X, typename Y>
+std::string trend_points(const std::vector<double>& pct, const std::vector<std::size_t>& marked, const trend_marks& marks, X px, Y py) {
+  std::string o;
+  const std::size_t n = pct.size();
+  auto at = [](const std::vector<std::string>& v, std::size_t i) { return i < v.size() ? v[i] : std::string(); };
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool mark = std::find(marked.begin(), marked.end(), i) != marked.end();
+    const std::string link = at(marks.links, i), tip = at(marks.tips, i);
+    if (!std::isfinite(pct[i]) || !(mark || n <= 40 || !link.empty() || !tip.empty())) continue;
+    std::string dot = fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{}" fill="{}">)", px(i), py(pct[i]), mark ? 4 : link.empty() ? 2 : 3,
+                                  mark ? "#d62728" : "#1f77b4");
+    dot += (tip.empty() ? "" : "<title>" + html_text(tip) + "</title>") + "</circle>";
+    o += link.empty() ? dot : R"(<a href=")" + html_text(link) + R"(">)" + dot + "</a>";
+  }
+  for (auto [i, regression] : marks.flags)
+    if (i < n && std::isfinite(pct[i])) {
+      const double x = px(i), y = py(pct[i]), d = regression ? -1 : 1;  // the apex points the way the time moved
+      o += fmt::format(R"(<polygon class="{}" points="{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}" fill="{}" stroke="#222" stroke-width="0.5"/>)",
+                       regression ? "flag-regression" : "flag-improvement", x - 5, y - 9 * d, x + 5, y - 9 * d, x, y - 2 * d,
+                       regression ? "#d62728" : "#2ca02c");
+    }
+  return o;
+}
+}  // namespace
+
 std::string trend(const std::string& title, const std::vector<double>& pct, const std::vector<std::string>& x_labels,
-                  const std::vector<std::size_t>& marked, double min_span_pct) {
+                  const std::vector<std::size_t>& marked, double min_span_pct, const trend_marks& marks) {
   const double h = 156, pl = 56, pr = 24, pt = 34, pb = 32;
   std::string o = header(W, h, title);
+  const bool band = marks.band_hi > marks.band_lo;
   double lo = -min_span_pct, hi = min_span_pct;
   for (double v : pct)
     if (std::isfinite(v)) { lo = std::min(lo, v); hi = std::max(hi, v); }
+  if (band) { lo = std::min(lo, marks.band_lo); hi = std::max(hi, marks.band_hi); }
   if (!(hi > lo)) { lo = -1; hi = 1; }
   const std::size_t n = pct.size();
   auto px = [&](std::size_t i) { return n <= 1 ? pl : pl + double(i) / double(n - 1) * (W - pl - pr); };
   auto py = [&](double v) { return h - pb - (v - lo) / (hi - lo) * (h - pt - pb); };
   o += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#999"/>)", pl, pt, W - pl - pr, h - pt - pb);
+  if (band)
+    o += fmt::format(R"(<rect class="gate-band" x="{}" y="{:.1f}" width="{}" height="{:.1f}" fill="#2ca02c" fill-opacity="0.12"/>)", pl,
+                     py(marks.band_hi), W - pl - pr, py(marks.band_lo) - py(marks.band_hi));
   const std::vector<double> ticks = nice_ticks(lo, hi);
   const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1;
   for (double v : ticks)
@@ -208,11 +242,7 @@ std::string trend(const std::string& title, const std::vector<double>& pct, cons
   for (std::size_t i = 0; i < n; ++i)
     if (std::isfinite(pct[i])) pts += fmt::format("{:.1f},{:.1f} ", px(i), py(pct[i]));
   o += fmt::format(R"(<polyline points="{}" fill="none" stroke="#1f77b4" stroke-width="1.5"/>)", pts);
-  for (std::size_t i = 0; i < n; ++i) {
-    const bool mark = std::find(marked.begin(), marked.end(), i) != marked.end();
-    if (std::isfinite(pct[i]) && (mark || n <= 40))
-      o += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{}" fill="{}"/>)", px(i), py(pct[i]), mark ? 4 : 2, mark ? "#d62728" : "#1f77b4");
-  }
+  o += trend_points(pct, marked, marks, px, py);
   const std::vector<std::size_t> at = x_ticks(x_labels, n, W - pl - pr);
   for (std::size_t j = 0; j < at.size() && at[j] < x_labels.size(); ++j) {
     const char* anchor = j == 0 ? "start" : j + 1 == at.size() ? "end" : "middle";

@@ -135,6 +135,7 @@ void fill_series(trend& t, const std::vector<cudabench::run_result>& runs) {
   for (std::size_t r = 0; r < runs.size(); ++r) {
     t.runs.push_back(fs::path(runs[r].source).filename().string());
     t.dates.push_back(runs[r].date);
+    t.revisions.push_back(runs[r].settings.git_revision);
     for (auto& c : runs[r].cases) {
       const auto [at, added] = index.try_emplace(c.name, t.series.size());
       if (added) t.series.push_back({c.name, c.family, std::vector<double>(runs.size(), std::nan("")), "", {}});

@@ -40,6 +40,7 @@ struct family_trend {
 struct trend {
   std::vector<std::string> runs;         ///< file names, oldest first
   std::vector<std::string> dates;        ///< each run's date as recorded ("" where it has none)
+  std::vector<std::string> revisions;    ///< each run's git revision as recorded ("" where it has none)
   std::vector<trend_series> series;
   std::vector<family_trend> families;    ///< in the order their first case appears
   double threshold = 0.05;               ///< the smallest step that counts
@@ -75,9 +76,20 @@ std::vector<std::string> trend_inputs(const std::string& dir);
 /// a host-bound or not-gated case (in any run) is kept apart, as compare never gates it.
 trend build_trend(const std::string& dir, double threshold, std::size_t hold, bool allow_mixed_gpus = false);
 
+/// What a dashboard adds to a trend's page, each part optional: per run the URL of its commit and each case's
+/// verdict against the baseline, per case its learned gate.
+struct trend_annotations {
+  std::vector<std::string> commit_links;                     ///< per run: its commit's URL ("" none)
+  std::vector<std::map<std::string, std::string>> verdicts;  ///< per run: case -> its verdict (none: no verdict file)
+  std::map<std::string, double> gates;                       ///< case -> its learned gate (a fraction)
+};
+
 /// The gated device cases with their steps, the family geomeans, then the cases kept apart, labelled.
 std::string trend_terminal(const trend& t);
 /// A page with a folded section per family: its geomean and each case in percent of its first run, by date.
 std::string trend_html(const trend& t);
+/// That page's body, with what `a` adds: each case's points linked to their commits (a tooltip saying the run),
+/// its flagged runs marked, its gate's band shaded around the median of its runs.
+std::string trend_html_body(const trend& t, const trend_annotations& a);
 
 }  // namespace cudabench::reports

@@ -62,7 +62,39 @@ std::vector<double> percent_of_first(const std::vector<double>& v) {
   return out;
 }
 
-std::string case_chart(const trend& t, const trend_series& s, const std::vector<std::string>& dates) {
+/// A run's point as its tooltip says it: "2026-11-12 0123abcd: +1.2% (1.23 ms), regression".
+std::string point_tip(const trend& t, const trend_series& s, std::size_t i, double pct, const std::string& verdict) {
+  std::string tip = t.dates[i].substr(0, 16) + (i < t.revisions.size() ? " " + t.revisions[i].substr(0, 12) : "");
+  if (std::isfinite(pct)) tip += fmt::format(": {:+.1f}% ({})", pct, cudabench::format_time(s.medians_s[i]));
+  return tip + (verdict.empty() ? "" : ", " + verdict);
+}
+
+/// The chart's links, tooltips, flagged runs and gate band from what a dashboard knows of the case.
+svg::trend_marks case_marks(const trend& t, const trend_series& s, const std::vector<double>& pct, const trend_annotations& a) {
+  svg::trend_marks m;
+  m.links = a.commit_links;
+  for (std::size_t i = 0; i < t.runs.size(); ++i) {
+    std::string verdict;
+    if (i < a.verdicts.size())
+      if (const auto v = a.verdicts[i].find(s.name); v != a.verdicts[i].end()) verdict = v->second;
+    if (verdict == "regression" || verdict == "improvement") m.flags.emplace_back(i, verdict == "regression");
+    if (!a.commit_links.empty() || !a.verdicts.empty()) m.tips.push_back(point_tip(t, s, i, pct[i], verdict));
+  }
+  if (const auto g = a.gates.find(s.name); g != a.gates.end()) {
+    std::vector<double> finite;
+    for (double v : pct)
+      if (std::isfinite(v)) finite.push_back(v);
+    if (!finite.empty()) {
+      std::nth_element(finite.begin(), finite.begin() + std::ptrdiff_t(finite.size() / 2), finite.end());
+      const double level = 1 + finite[finite.size() / 2] / 100;
+      m.band_lo = 100 * (level * (1 - g->second) - 1);
+      m.band_hi = 100 * (level * (1 + g->second) - 1);
+    }
+  }
+  return m;
+}
+
+std::string case_chart(const trend& t, const trend_series& s, const std::vector<std::string>& dates, const trend_annotations& a) {
   std::vector<std::size_t> marked;
   std::string title = s.name;
   for (const trend_step& step : s.steps) {
@@ -72,10 +104,12 @@ std::string case_chart(const trend& t, const trend_series& s, const std::vector<
   if (!s.apart.empty()) title += " (" + s.apart + ")";
   const double last = last_finite(s.medians_s);
   title += fmt::format("; last {}", std::isfinite(last) ? cudabench::format_time(last) : "-");
-  return "<div class=\"chart\">" + svg::trend(title, percent_of_first(s.medians_s), dates, marked, 100 * t.threshold) + "</div>\n";
+  if (const auto g = a.gates.find(s.name); g != a.gates.end()) title += fmt::format("; gate {:.1f}%", 100 * g->second);
+  const std::vector<double> pct = percent_of_first(s.medians_s);
+  return "<div class=\"chart\">" + svg::trend(title, pct, dates, marked, 100 * t.threshold, case_marks(t, s, pct, a)) + "</div>\n";
 }
 
-std::string family_section(const trend& t, const std::string& family, const std::vector<std::string>& dates) {
+std::string family_section(const trend& t, const std::string& family, const std::vector<std::string>& dates, const trend_annotations& a) {
   std::vector<const trend_series*> gated, apart;
   for (const trend_series& s : t.series)
     if (s.family == family) (s.apart.empty() ? gated : apart).push_back(&s);
@@ -94,10 +128,10 @@ std::string family_section(const trend& t, const std::string& family, const std:
                        dates, {}, 100 * t.threshold) +
             "</div>\n";
   }
-  for (const trend_series* s : gated) body += case_chart(t, *s, dates);
+  for (const trend_series* s : gated) body += case_chart(t, *s, dates, a);
   if (!apart.empty()) {
     body += fmt::format("<h3>{}</h3>\n", html_text(apart_heading));
-    for (const trend_series* s : apart) body += case_chart(t, *s, dates);
+    for (const trend_series* s : apart) body += case_chart(t, *s, dates, a);
   }
   return body + "</details>\n";
 }
@@ -134,7 +168,7 @@ std::string trend_terminal(const trend& t) {
   return out;
 }
 
-std::string trend_html(const trend& t) {
+std::string trend_html_body(const trend& t, const trend_annotations& a) {
   auto dated = [&](std::size_t i) {
     return "<code>" + html_text(t.runs[i]) + "</code>" + (t.dates[i].empty() ? "" : " (" + html_text(t.dates[i]) + ")");
   };
@@ -148,8 +182,10 @@ std::string trend_html(const trend& t) {
     if (s.sustained()) list += (list.empty() ? "" : ", ") + ("<code>" + html_text(s.name) + "</code>");
   body += (list.empty() ? "" : ": " + list) + "</p>\n";
   const std::vector<std::string> dates = date_labels(t);
-  for (const std::string& family : families_in_order(t.series)) body += family_section(t, family, dates);
-  return html_page(fmt::format("Trend over {} runs", t.runs.size()), body);
+  for (const std::string& family : families_in_order(t.series)) body += family_section(t, family, dates, a);
+  return body;
 }
+
+std::string trend_html(const trend& t) { return html_page(fmt::format("Trend over {} runs", t.runs.size()), trend_html_body(t, {})); }
 
 }  // namespace cudabench::reports

@@ -73,6 +73,12 @@ std::vector<std::string> machine_differences(const json& j) {
 }
 }  // namespace
 
+std::string verdict_file::counts_text() const {
+  std::string out;
+  for (const auto& [verdict, n] : counts) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", n, verdict);
+  return out;
+}
+
 verdict_file read_verdict_file(const std::string& path) {
   const json j = parsed(path);
   if (!j.is_object() || !j.contains("cases") || !j["cases"].is_array() || !j.value("failing", json()).is_boolean())

@@ -16,6 +16,8 @@ struct verdict_file {
   std::vector<std::pair<std::string, std::string>> verdicts;  ///< (case name, verdict), in the file's order
   std::vector<std::pair<std::string, std::size_t>> counts;    ///< (verdict, cases), those with some only
   std::vector<std::string> machine_differences;               ///< each differing fact ("GPU clock", ...)
+  /// "1 regression, 40 unchanged": the counts in the file's order ("" where no case has a verdict).
+  std::string counts_text() const;
 };
 
 /// Reads a file verdict_json wrote, of schema version oldest_verdict_schema_version to verdict_schema_version;

@@ -5,8 +5,10 @@
 # run into it and following its trend. A store nothing escapes: symbolic links, other non-regular files and names
 # outside the layout refused (on the branch and in the folder) with nothing written; retention by the time each
 # run was recorded, whatever its name; six runners pushing at once all land, the gates covering every run. Bad
-# input one line and exit 2. And ci/baseline.sh: --preset honoured with a result file (a run of another preset
-# refused, nothing stored), gates learned from a history store.
+# input one line and exit 2. The branch kept at one commit (push replaces it, against the commit it fetched), so
+# what retention removed is in no object the branch reaches and its size stays that of the kept runs. And
+# ci/baseline.sh: --preset honoured with a result file (a run of another preset refused, nothing stored), gates
+# learned from a history store.
 # Usage: tests/history_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 report="$(cd "$1" && pwd)/app/cudabench-report" src=$(cd "$2" && pwd)
@@ -38,6 +40,11 @@ check "push --keep=2: the 2 newest runs and their verdicts on the remote branch,
   'git -C "$tmp/origin.git" show "cudabench-history:$model/nightly/gates.json" >"$tmp/g.json" && py "assert len(j[\"runs\"]) == 2, j[\"runs\"]" "$tmp/g.json"' \
   || cat "$tmp/tree"
 s=$(run bash "$h" push "$tmp/store-a"); check "push with nothing new: said, exit 0" 0 "$s" 'grep -q "nothing new" "$tmp/out"'
+# reach REF: every path the objects REF reaches name (what a clone or fetch of it downloads).
+reach() { git -C "$tmp/origin.git" rev-list --objects "$1" | cut -s -d' ' -f2- | sort -u; }
+check "the branch is one commit: the run retention removed is in no object it reaches" 0 0 \
+  '[ "$(git -C "$tmp/origin.git" rev-list --count cudabench-history)" = 1 ]' '! reach cudabench-history | grep -q "nightly-20260100T020000Z"' \
+  'reach cudabench-history | grep -q "nightly-20260101T020000Z"'
 shallow() { git -C "$1" rev-parse --is-shallow-repository; }
 [ "$(shallow "$tmp/b")" = false ] || echo "FAIL the checkout is shallow before the fetch"
 s=$(cd "$tmp/b" && run bash "$h" fetch "$tmp/store-b"); check "fetch on another runner: the kept runs, the repository not made shallow" 0 "$s" \
@@ -52,6 +59,7 @@ check "two runners push at once: the second takes the first's push in, both nigh
   'grep -q "moved on (another push)" "$tmp/err"' '[ "$(grep -c "/runs/" "$tmp/tree")" = 3 ]' 'grep -q "nightly-20260104T020000Z.json" "$tmp/tree"' \
   'grep -q "nightly-20260103T020000Z.json" "$tmp/tree"' '! grep -q "nightly-20260101T" "$tmp/tree"' || { cat "$tmp/err" "$tmp/tree"; }
 check "a push that takes another in leaves the repository whole (not shallow)" 0 0 '[ "$(shallow "$tmp/a")" = false ]'
+check "and the branch is still one commit" 0 0 '[ "$(git -C "$tmp/origin.git" rev-list --count cudabench-history)" = 1 ]'
 s=$(cd "$tmp/b" && run bash "$h" fetch "$tmp/store-b"); check "fetch again into the same directory: brought up to date" 0 "$s" 'grep -q "(3 run(s))" "$tmp/out"' \
   '[ -f "$tmp/store-b/$model/nightly/runs/nightly-20260104T020000Z.json" ]'
 runs="$tmp/store-b/$model/nightly/runs"
@@ -152,6 +160,16 @@ check "six runners push at once: all land (exit 0), the branch holds all 8 runs,
   '[ "$(cat "$tmp"/race-?.rc | paste -sd" ")" = "0 0 0 0 0 0" ]' '[ "$(wc -l <"$tmp/tree")" = 8 ]' \
   'py "print(\"\n\".join(sorted(r[\"file\"] for r in j[\"runs\"])))" "$tmp/gates.json" | cmp -s - "$tmp/tree"' \
   || { cat "$tmp"/race-?.rc "$tmp"/race-?.out "$tmp/tree"; }
+check "after the six, the branch is one commit" 0 0 '[ "$(git -C "$tmp/origin.git" rev-list --count race)" = 1 ]'
+# A year of nights kept 3 at a time: the branch reaches as many objects after twelve pushes as after three.
+(cd "$tmp/a" && bash "$h" fetch "$tmp/store-y" --branch=year >/dev/null)
+for m in 01 02 03 04 05 06 07 08 09 10 11 12; do
+  run bash "$h" add "$tmp/store-y" "$(night $((10#$m % 8)) 2026${m}01T020000Z)" >/dev/null && run bash "$h" push "$tmp/store-y" --keep=3 >/dev/null
+  [ "$m" = 03 ] && reach year | wc -l >"$tmp/objects-3"
+done
+check "twelve pushes keeping 3 runs: one commit reaching as many objects as after three, none of the runs removed" 0 0 \
+  '[ "$(git -C "$tmp/origin.git" rev-list --count year)" = 1 ]' '[ "$(reach year | wc -l)" = "$(cat "$tmp/objects-3")" ]' \
+  '! reach year | grep -q "nightly-202601\|nightly-202609"' '[ "$(reach year | grep -c /runs/)" = 3 ]'
 
 s=$(run bash "$h" push "$tmp/store-b" --keep=0); check "push --keep=0: one line, exit 2" 2 "$s" 'one_line "is not a count of runs"'
 s=$(run bash "$h" add "$tmp/nights" "$tmp/verdict.json"); check "add to a directory that was not fetched: one line, exit 2" 2 "$s" 'one_line "not a history store"'

@@ -9,12 +9,7 @@
 set -uo pipefail
 build=$1 src=$2
 report="$build/app/cudabench-report" fx="$src/tests/fixtures"
-browser=${CUDABENCH_CHROMIUM:-}
-[ -n "$browser" ] || browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
-if [ -z "$browser" ]; then
-  echo "SKIPPED: no Chromium installed (ci/deps.sh --tests installs Debian's chromium where it can)"
-  exit 77
-fi
+source "$src/tests/chromium_lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_slowed.json" --html "$tmp/compare.html" >/dev/null || [ $? = 1 ] || exit 1
@@ -48,36 +43,13 @@ for real in "$fx"/h100_*.json; do
 done
 status=0
 for p in "${pages[@]}"; do
-  flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
-         --disable-component-update --disable-sync --user-data-dir="$tmp/profile-$p" --enable-logging=stderr --v=0)
-  timeout 120 "$browser" "${flags[@]}" --window-size=1200,1600 --screenshot="$tmp/$p.png" "file://$tmp/$p.html" >"$tmp/$p.log" 2>&1
-  timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$tmp/$p.html" >"$tmp/$p.dom" 2>>"$tmp/$p.log"
-  if grep -E "Uncaught|CONSOLE\(.*(error|Error)" "$tmp/$p.log"; then echo "FAIL $p: script errors"; status=1; continue; fi
-  if ! grep -q "<svg" "$tmp/$p.dom"; then echo "FAIL $p: no SVG in the rendered DOM"; status=1; continue; fi
-  if ! python3 "$src/tests/png_not_blank.py" "$tmp/$p.png"; then echo "FAIL $p: blank screenshot"; status=1; continue; fi
+  if ! render "$tmp/$p.html" "$tmp/$p"; then echo "FAIL $p: does not render (above)"; status=1; continue; fi
   if [ "$p" = report_h100_timeline ] && { [ "$(grep -o 'class="lane"' "$tmp/$p.dom" | wc -l)" -lt 10 ] || ! grep -q 'class="op kernel"' "$tmp/$p.dom"; }; then
     echo "FAIL $p: the traced timelines' lanes are not in the rendered DOM"; status=1; continue
   fi
-  python3 - "$tmp/$p.html" "$src/tests/html_overlaps.js" "$tmp/$p.layout.html" <<'PY' || exit 1
-import sys
-page, script, out = sys.argv[1:]
-html = open(page, encoding="utf-8").read()
-at = html.rfind("</body>")
-open(out, "w", encoding="utf-8").write(html[:at] + "<script>" + open(script).read() + "</script>" + html[at:])
-PY
-  timeout 120 "$browser" "${flags[@]}" --window-size=1200,1600 --dump-dom "file://$tmp/$p.layout.html" >"$tmp/$p.layout.dom" 2>>"$tmp/$p.log"
-  if ! python3 - "$tmp/$p.layout.dom" <<'PY'; then echo "FAIL $p: texts overlap or leave their chart (above)"; status=1; continue; fi
-import html, json, re, sys
-found = re.search(r'<pre id="layout-check">(.*?)</pre>', open(sys.argv[1], encoding="utf-8").read(), re.S)
-if not found:
-    sys.exit(print("  the layout check did not run (no result in the rendered DOM)") or 1)
-check = json.loads(html.unescape(found.group(1)))
-if check["measured"] == 0 or check["width"] <= 0:
-    sys.exit(print("  no chart text was laid out (%d texts, %.0f px wide): is a font installed?" % (check["measured"], check["width"])) or 1)
-for p in check["problems"][:20]:
-    print("  " + p)
-sys.exit(1 if check["problems"] else 0)
-PY
-  echo "ok   $p.html renders; its $(grep -o '"measured":[0-9]*' "$tmp/$p.layout.dom" | cut -d: -f2) chart texts neither overlap nor leave their chart"
+  if ! layout "$tmp/$p.html" "$tmp/$p" >"$tmp/$p.layout.out"; then
+    cat "$tmp/$p.layout.out"; echo "FAIL $p: texts overlap or leave their chart (above)"; status=1; continue
+  fi
+  echo "ok   $p.html renders;$(cat "$tmp/$p.layout.out")"
 done
 exit $status

@@ -1,12 +1,14 @@
 // trend: one line per case over a directory of runs, flagging the steps that hold.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 
 #include "app/commands.hpp"
 #include "app/results_output.hpp"
 #include "io/output_sink.hpp"
+#include "reports/site.hpp"
 #include "reports/trend.hpp"
 
 namespace cudabench::app {
@@ -26,19 +28,47 @@ void refuse_outputs_among_trend_inputs(const report_files& o, const std::string&
   }
 }
 
+/// `trend STORE --site=DIR`: the dashboard of the history store STORE written into DIR, every page or none.
+int write_site(const command_line& cl, double threshold) {
+  namespace fs = std::filesystem;
+  const trend_options& o = cl.options;
+  const report_files& files = cl.options;
+  if (files.html_path) throw usage_error("--site writes the dashboard of a history store, --html the page of one directory of runs: give one");
+  const std::string& store = cl.inputs[0];
+  std::error_code ec;
+  const fs::path site = fs::weakly_canonical(fs::absolute(*o.site_dir, ec), ec), read = fs::weakly_canonical(fs::absolute(store, ec), ec);
+  if (const auto r = std::mismatch(read.begin(), read.end(), site.begin(), site.end()); r.first == read.end())
+    throw usage_error(fmt::format("--site {} is inside the history store {}: refused, the store keeps its runs alone", *o.site_dir, store));
+  const std::vector<reports::site_page> pages = reports::history_site(store, {threshold, o.hold, o.repository});
+  std::vector<output_sink> sinks;
+  for (const reports::site_page& page : pages) {  // every destination checked before any is written
+    const fs::path to = fs::path(*o.site_dir) / page.path;
+    if (fs::create_directories(to.parent_path(), ec); ec)
+      throw input_error(fmt::format("--site: cannot make the directory {}: {} (no page was replaced)", to.parent_path().string(), ec.message()));
+    sinks.emplace_back(to.string()).check();
+  }
+  output_batch batch;
+  for (std::size_t i = 0; i < pages.size(); ++i) sinks[i].write(pages[i].html);
+  batch.commit();
+  fmt::print("dashboard: {} page(s) in {} (its index.html)\n", pages.size(), *o.site_dir);
+  return 0;
+}
+
 }  // namespace
 
 int trend_handler(const command_line& cl) {
   const file_command_guard guard(cl, "trend");
+  const compare_options& cmp = cl.options;
+  const double threshold = cmp.threshold_pct ? *cmp.threshold_pct / 100 : compare_settings{}.threshold;
+  const trend_options& o = cl.options;
+  if (o.site_dir) return write_site(cl, threshold);
+  if (!o.repository.empty()) throw usage_error("--repository links the commits of a dashboard: it goes with --site");
   const std::string& dir = cl.inputs[0];
   const output_list outputs = report_outputs(cl.options, "--verdict");
   outputs.check(reports::trend_inputs(dir));
   refuse_outputs_among_trend_inputs(cl.options, dir);
   std::optional<standard_output_aside> aside;
   if (outputs.uses_standard_output()) aside.emplace();
-  const compare_options& cmp = cl.options;
-  const double threshold = cmp.threshold_pct ? *cmp.threshold_pct / 100 : compare_settings{}.threshold;
-  const trend_options& o = cl.options;
   const reports::trend t = reports::build_trend(dir, threshold, o.hold, cmp.allow_device_mismatch);
   output_batch batch;
   outputs.writers().write_trend(t);

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The dashboard of the history store, as the nightly workflow publishes it: `run_bench trend STORE --site OUT_DIR`
+# (static pages: an index, each GPU model and preset's trend across commits with its verdicts and gates, the
+# models side by side), each run's commit linked to the repository (CUDABENCH_REPOSITORY_URL, default the one the
+# GitHub workflow runs in: GITHUB_SERVER_URL/GITHUB_REPOSITORY; none outside a workflow), and a line in the job
+# summary saying where it is: CUDABENCH_DASHBOARD_URL (e.g. the GitHub Pages site), else this workflow run's
+# artifacts.
+# Usage: ci/dashboard.sh STORE OUT_DIR    (RUN_BENCH names the runner, as in ci/nightly.sh)
+# Exit status: the trend command's (0 written, 2 bad input or no runs in the store).
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+[ $# = 2 ] || { echo "ci/dashboard.sh: usage: ci/dashboard.sh STORE OUT_DIR" >&2; exit 2; }
+store=$1 out=$2
+repository=${CUDABENCH_REPOSITORY_URL:-}
+if [ -z "$repository" ] && [ -n "${GITHUB_REPOSITORY:-}" ]; then repository="${GITHUB_SERVER_URL:-https://github.com}/$GITHUB_REPOSITORY"; fi
+"${RUN_BENCH:-$root/run_bench}" trend "$store" --site="$out" ${repository:+"--repository=$repository"} || exit
+[ -n "${GITHUB_STEP_SUMMARY:-}" ] || exit 0
+if [ -n "${CUDABENCH_DASHBOARD_URL:-}" ]; then
+  where="<${CUDABENCH_DASHBOARD_URL}>"
+elif [ -n "${GITHUB_RUN_ID:-}" ] && [ -n "$repository" ]; then
+  where="the artifact \`dashboard\` of [this run]($repository/actions/runs/$GITHUB_RUN_ID) (open its index.html)"
+else
+  where="\`$out/index.html\`"
+fi
+printf '\n**Dashboard** of the history store (every GPU model and preset across commits, and side by side): %s\n' "$where" >>"$GITHUB_STEP_SUMMARY"
