@@ -9,7 +9,8 @@
 #            BASELINE.json (labelled commit A); tonight's run is commit B's, the packed binary. Then `confirm` of
 #            the same pair with the baseline's code identity removed (as a baseline of an earlier version), which
 #            builds A and B (the packed binary, copied: their device code is the same) and measures the flagged
-#            cases alternately here. Then the short cases traced.
+#            cases alternately here. Then the short cases traced. NIGHTLY_ONLY=1: ci/nightly.sh only;
+#            CUDABENCH_NIGHTLY_ARGS passes on to it.
 #        validation/device_machine.sh change TAG BASELINE.json [FILTER] [BUSY]
 #            ci/nightly.sh over FILTER (default: the limits, reduce and matmul) in a throwaway repository of four
 #            commits: A (the baseline's revision), B (a note), C (reduce and matmul do 2% more work: its build
@@ -18,7 +19,7 @@
 #            unconfirmed against another machine's baseline, confirmed as regressions, and the bisect names C.
 #        validation/device_machine.sh pr TAG [FILTER]
 #            the pull-request flow with its defaults (ci/pr_bench.sh measure: the quick preset, 5 alternating
-#            processes a side, the stored gates) over FILTER (default: reduce's and matmul's device cases), in the
+#            processes a side, the gates stored in this checkout's reports/baselines) over FILTER (default: reduce's and matmul's device cases), in the
 #            same throwaway repository: head D against merge base A (C's 2% more work), then head B against A (A/A).
 #        Any mode with BUSY=1 in the environment: a host-memory load (8 threads copying 256 MiB buffers) runs beside it.
 set -uo pipefail
@@ -115,7 +116,7 @@ case $what in
       git -C "$repo" checkout -q "$1"
       start=$SECONDS
       (cd "$repo" && RUN_BENCH="$bench" CUDABENCH_FILTER="$filter" CUDABENCH_BISECT_ARGS="--build=$repo/build.sh --binary=build/bench/cudabench" \
-          bash ci/pr_bench.sh measure "$a" "$out/pr-$2-$tag") >"$out/pr-$2-$tag.txt" 2>&1; rc=$?
+          CUDABENCH_BASELINE_DIR="$root/reports/baselines" bash ci/pr_bench.sh measure "$a" "$out/pr-$2-$tag") >"$out/pr-$2-$tag.txt" 2>&1; rc=$?
       echo "pr flow, $2 (head ${1:0:8} against A): exit $rc, $((SECONDS - start)) s" | tee -a "$out/summary-$tag.txt"
       python3 - "$out/pr-$2-$tag/verdict.json" <<'PY' | tee -a "$out/summary-$tag.txt"
 import json, sys
@@ -200,6 +201,14 @@ PY
     v=$(ls "$out/nightly-$tag"/verdict-*.json | head -n 1)
     python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print('verdicts:', {k: n for k, n in j['counts'].items() if n}, 'machine:', j['machine']['change'])" "$v" | tee -a "$out/summary-$tag.txt"
     run=$(ls "$out/nightly-$tag"/runs/nightly-*.json | head -n 1)
+    python3 - "$v" <<'PY' | tee -a "$out/summary-$tag.txt"
+import json, sys
+j = json.load(open(sys.argv[1]))
+for c in j["cases"]:
+    if "confirm" in c.get("note", ""): print(f"  {c['name']:40s} {c['verdict']:16s} {c['note'][:110]}")
+PY
+    grep -E "^nightly: (confirmation|bisect)" "$out/nightly-job-$tag.txt" | tee -a "$out/summary-$tag.txt"
+    if [ "${NIGHTLY_ONLY:-0}" = 1 ]; then cat "$out/summary-$tag.txt"; exit 0; fi
     start=$SECONDS
     (cd "$repo" && "$bench" confirm "$out/base-nocode-$tag.json" "$run" --build="$repo/build.sh" --binary=build/bench/cudabench \
         --verdict "$out/confirm-$tag.json" --md "$out/confirm-$tag.md") >"$out/confirm-$tag.txt" 2>&1; rc=$?
