@@ -36,11 +36,11 @@ source "$root/ci/defaults.sh"
 results_default=$root/results
 cb_installed && results_default=$PWD/results  # never into the package's prefix
 dir="${1:-${CUDABENCH_RESULTS_DIR:-$results_default}}"
+run_bench=$(cb_runner) || exit 2
+baselines=$(cb_baselines) || exit 2
 mkdir -p "$dir/runs" || exit 2
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 json="$dir/runs/nightly-$stamp.json"
-run_bench=$(cb_runner) || exit 2
-baselines=$(cb_baselines) || exit 2
 # The repository a regression is bisected in: this checkout, or (scripts installed with the package) the one the
 # job runs in.
 repo=$(git -C "$root" rev-parse --show-toplevel 2>/dev/null || git rev-parse --show-toplevel 2>/dev/null || echo "$root")
