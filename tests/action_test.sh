@@ -4,8 +4,9 @@
 # action pinned by commit SHA, with a history branch on a local bare repository as its origin. The workflow passes
 # actionlint; its job's steps, run here by the installed ci/run_locally.py, build the project and make a job
 # summary and a verdict: no baseline (passed as the baseline candidate, the summary's one command storing it from the
-# history branch), the case 40% slower against it (failed), a baseline stored by the installed ci/baseline.sh (passed), a baseline twice as fast (a regression: failed, bisected with the project's revisions
-# built by the action's build script, and passed with fail-on: never); each run filed in the history branch. First,
+# history branch), the case 40% slower against it (failed), a baseline stored by the installed ci/baseline.sh
+# (passed), a baseline twice as fast (a regression: failed, bisected with the project's revisions built by the
+# action's build script, and passed with fail-on: never); each run filed in the history branch. First,
 # with a stand-in runner: a RUNNER_TEMP and a gates file holding a space and glob characters reach compare as one
 # argument, and step outputs are delimited blocks that a value holding a newline cannot end.
 # Usage: tests/action_test.sh BUILD_DIR SOURCE_DIR
