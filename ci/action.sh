@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The steps of the composite action (action.yml at the repository root), one command each; the action passes its
 # inputs through the environment (INPUT_*, named as the inputs with - as _ and in capitals).
+#   ci/action.sh cache-key the key the package installed into $RUNNER_TEMP/cudabench-prefix is cached under (this
+#                          source's version and files, the C++ and CUDA compilers, the system). Step output: key.
 #   ci/action.sh setup     the benchmark binary: INPUT_BINARY as given; else INPUT_PROJECT (a CMake project that
 #                          finds the package with find_package(cudabench)) built against INPUT_CUDABENCH_PREFIX, or
 #                          against this source installed into $RUNNER_TEMP/cudabench-prefix; else this suite
@@ -9,12 +11,15 @@
 #                          history store fetched before and pushed after (INPUT_HISTORY_BRANCH). The run's outcome
 #                          never fails the step (an input it cannot use does): its outputs say what happened
 #                          (status, results-dir, night-dir, report, verdict).
+#                          Where no baseline is stored (INPUT_NO_BASELINE=candidate, the default), the run passes
+#                          as the baseline candidate, and the command that stores it in the repository is said.
 #   ci/action.sh verdict   fails the job by the run's status and INPUT_FAIL_ON (regression, error or never).
 # The scripts are those of the action's own checkout; the same ones are installed with the package
 # (<prefix>/share/cudabench/ci), for SLURM and other CI.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
+source "$here/defaults.sh"
 die() { echo "cudabench action: $*" >&2; exit 2; }
 # output NAME VALUE: a step output, in the delimiter form with a random delimiter, so that no value (a path with a
 # newline, a line looking like NAME=VALUE) can end it early or set another output.
@@ -47,6 +52,16 @@ install_cudabench() {
     cmake --install "$build" --prefix "$prefix" >/dev/null || die "cmake --install into $prefix failed"
   fi
   echo "$prefix"
+}
+
+do_cache_key() {
+  [ -f "$root/CMakeLists.txt" ] || return 0  # installed: the package is there already
+  local version sources tools
+  version=$(sed -n 's/^project(cudabench VERSION \([0-9.]*\) .*/\1/p' "$root/CMakeLists.txt")
+  sources=$(cd "$root" && find . -path ./build -prune -o -path ./.git -prune -o -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.cu' \
+              -o -name '*.cuh' -o -name 'CMakeLists.txt' -o -name '*.cmake' -o -name '*.in' -o -path './ci/*' \) -print | LC_ALL=C sort | xargs -d '\n' sha256sum | sha256sum)
+  tools=$( { c++ --version 2>&1 | head -n 1; "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" --version 2>&1 | tail -n 1; cat /etc/os-release 2>/dev/null; } | sha256sum)
+  output key "cudabench-prefix-$version-${sources:0:16}-${tools:0:16}"
 }
 
 do_setup() {
@@ -106,6 +121,10 @@ do_run() {
   export CUDABENCH_BISECT_ARGS="${BISECT_BUILD:-} ${INPUT_BISECT_ARGS:-}"
   [ -n "${INPUT_BASELINE_DIR:-}" ] && export CUDABENCH_BASELINE_DIR=$(realpath -m "$INPUT_BASELINE_DIR")
   export CUDABENCH_COMPARE_ARGS=${INPUT_COMPARE_ARGS:-}
+  case "${INPUT_NO_BASELINE:-candidate}" in
+    candidate|fail) export CUDABENCH_NO_BASELINE=${INPUT_NO_BASELINE:-candidate} ;;
+    *) die "no-baseline: '$INPUT_NO_BASELINE' is not candidate or fail" ;;
+  esac
   case "${INPUT_GATES:-beside}" in
     beside) ;;
     none) export CUDABENCH_GATES=none ;;
@@ -130,11 +149,47 @@ do_run() {
   stamp=$(find "$night" -maxdepth 1 -name 'report-*.md' 2>/dev/null | sed 's/.*report-//; s/\.md$//' | sort | tail -n 1)
   [ -n "$stamp" ] && output report "$night/report-$stamp.md"
   [ -n "$stamp" ] && [ -f "$night/verdict-$stamp.json" ] && output verdict "$night/verdict-$stamp.json"
+  local pushed=""
   if [ -n "$history" ] && [ "${INPUT_HISTORY_PUSH:-true}" = true ]; then
-    RUN_BENCH= bash "$here/history.sh" push "$history" --keep="${INPUT_HISTORY_KEEP:-60}" >&2 \
-      || echo "cudabench action: the history store could not be pushed (the run's files are in the artifact)" >&2
+    if RUN_BENCH= bash "$here/history.sh" push "$history" --keep="${INPUT_HISTORY_KEEP:-60}" >&2; then
+      pushed=$INPUT_HISTORY_BRANCH
+    else
+      echo "cudabench action: the history store could not be pushed (the run's files are in the artifact)" >&2
+    fi
   fi
+  local candidate
+  candidate=$(find "$night" -maxdepth 1 -name 'baseline-candidate-*.json' 2>/dev/null | head -n 1)
+  [ -n "$candidate" ] && store_candidate "$candidate" "$pushed"
   return 0
+}
+
+# store_candidate CANDIDATE PUSHED_BRANCH: the command that stores the run that passed as the baseline candidate in
+# this repository, from the history branch it was pushed to, else from the artifact (GitHub CLI), said in the job
+# summary and the log. Its words are quoted for the shell; the GPU model and preset are those baseline_path.py
+# names (letters, digits, ., _ and -).
+store_candidate() {
+  local candidate=$1 branch=$2 top dest slot cmd stamp from
+  top=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
+  dest=$(python3 "$here/baseline_path.py" "$candidate" "$(cb_baselines)") || return 0
+  slot=$(python3 "$here/baseline_path.py" "$candidate" .) && slot=${slot#./} && slot=${slot%.json}  # <model>/<preset>
+  dest=${dest#"$top"/}
+  stamp=${candidate##*/baseline-candidate-}
+  output baseline-candidate "$candidate"
+  if [ -n "$branch" ]; then
+    from="git show FETCH_HEAD:$slot/runs/nightly-$stamp"
+    cmd="git fetch ${INPUT_HISTORY_REMOTE:-origin} $(printf %q "$branch") && mkdir -p $(printf %q "$(dirname "$dest")") && $from >$(printf %q "$dest")"
+  elif [ -n "${INPUT_ARTIFACT_NAME:-}" ] && [ -n "${GITHUB_RUN_ID:-}" ]; then
+    cmd="gh run download $(printf %q "$GITHUB_RUN_ID") -R $(printf %q "${GITHUB_REPOSITORY:-}") -n $(printf %q "$INPUT_ARTIFACT_NAME") -D cudabench-candidate"
+    cmd+=" && mkdir -p $(printf %q "$(dirname "$dest")") && mv cudabench-candidate/baseline-candidate-$stamp $(printf %q "$dest") && rm -rf cudabench-candidate"
+  else
+    cmd="mkdir -p $(printf %q "$(dirname "$dest")") && cp $(printf %q "$candidate") $(printf %q "$dest")"
+  fi
+  cmd+=" && git add $(printf %q "$dest") && git commit -m $(printf %q "Store the benchmark baseline of $slot")"
+  echo "cudabench action: no baseline for $slot: this run passed as its candidate; store it in the repository with: $cmd" >&2
+  if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+    printf 'To store it as the baseline of %s, run this in a clone of the repository, then push the commit (or open a pull request):\n\n```sh\n%s\n```\n\n' \
+      "$slot" "$cmd" >>"$GITHUB_STEP_SUMMARY"
+  fi
 }
 
 do_verdict() {
@@ -152,14 +207,15 @@ what() {
   case $1 in
     0) echo "no regression" ;;
     1) echo "a regression (or a case failed its check)" ;;
-    2) echo "a usage or input error, or no baseline stored for this GPU model and preset" ;;
+    2) echo "a usage or input error, or no baseline stored for this GPU model and preset (no-baseline: fail)" ;;
     *) echo "the run ended with status $1" ;;
   esac
 }
 
 case "${1:-}" in
+  cache-key) do_cache_key ;;
   setup) do_setup ;;
   run) do_run ;;
   verdict) do_verdict ;;
-  *) die "usage: ci/action.sh setup|run|verdict (the steps of action.yml)" ;;
+  *) die "usage: ci/action.sh cache-key|setup|run|verdict (the steps of action.yml)" ;;
 esac

@@ -10,14 +10,13 @@
 #   runner) or one result file; repeat it for several. The runs must be of the baseline's GPU model and preset.
 #   --history-store: a history store fetched by ci/history.sh fetch: the runs of the baseline's GPU model and
 #   preset kept there (<model>/<preset>/runs); where it holds none, the gates are not learned and it says so.
-# RUN_BENCH names the runner (default: this checkout's run_bench, as in ci/nightly.sh); CUDABENCH_BASELINE_DIR
-# where baselines are stored (default: reports/baselines of this checkout).
+# RUN_BENCH names the runner (default: this checkout's run_bench, as in ci/nightly.sh; installed, the package's
+# cudabench-report where a result is given); CUDABENCH_BASELINE_DIR where baselines are stored (default:
+# reports/baselines of this checkout; installed, it must be set).
 # Exit status: 0 stored, 2 usage or input error (nothing stored); a run's own failure status otherwise.
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-run_bench=${RUN_BENCH:-$root/run_bench}
-baselines=${CUDABENCH_BASELINE_DIR:-$root/reports/baselines}
+source "$here/defaults.sh"
 preset="" from="" history=() store=""
 for a in "$@"; do
   case "$a" in
@@ -32,6 +31,8 @@ case "$preset" in *[!A-Za-z0-9_.-]*) echo "ci/baseline.sh: --preset=$preset is n
 for h in ${history[@]+"${history[@]}"} ${store:+"$store"}; do
   [ -e "$h" ] || { echo "ci/baseline.sh: $h: no such file or directory" >&2; exit 2; }
 done
+baselines=$(cb_baselines) || exit 2
+run_bench=$(cb_runner ${from:+report}) || exit 2
 if [ -z "$from" ] && [ ${#history[@]} -eq 0 ] && [ -z "$store" ]; then
   exec "$run_bench" --preset="${preset:-nightly}" --save-baseline --baseline-dir="$baselines"
 fi

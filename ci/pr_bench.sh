@@ -23,7 +23,7 @@
 # CUDABENCH_BISECT_ARGS a project's own --build=CMD --binary=PATH, CUDABENCH_COMPARE_ARGS options of compare.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/.." && pwd)"
+source "$here/defaults.sh"
 die() { echo "ci/pr_bench.sh: $*" >&2; exit 2; }
 summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat >>"$GITHUB_STEP_SUMMARY"; else cat >/dev/null; fi; }
 marker='<!-- cudabench-pr-benchmark -->'
@@ -40,8 +40,9 @@ measure() {
   mkdir -p "$out" || die "cannot make $out"
   out=$(cd "$out" && pwd)
   echo "pr: merge base ${base:0:12} against head ${head:0:12}, $processes processes each" >&2
+  run_bench=$(cb_runner) || exit 2
   # shellcheck disable=SC2086  # CUDABENCH_BISECT_ARGS is a list of options
-  "${RUN_BENCH:-$root/run_bench}" bisect --good="$base" --bad="$head" --filter="${CUDABENCH_FILTER:-.}" --ends="$out" \
+  "$run_bench" bisect --good="$base" --bad="$head" --filter="${CUDABENCH_FILTER:-.}" --ends="$out" \
       --processes="$processes" ${CUDABENCH_BISECT_ARGS:-} -- --preset="${CUDABENCH_PRESET:-quick}" >"$out/bisect.log" 2>&1
   status=$?
   if [ "$status" != 0 ] || [ ! -s "$out/good.json" ] || [ ! -s "$out/bad.json" ]; then
@@ -49,7 +50,7 @@ measure() {
     status=2
   else
     # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS is a list of options
-    "${RUN_BENCH:-$root/run_bench}" compare "$out/good.json" "$out/bad.json" ${CUDABENCH_COMPARE_ARGS:-} --md "$out/compare.md" \
+    "$run_bench" compare "$out/good.json" "$out/bad.json" ${CUDABENCH_COMPARE_ARGS:-} --md "$out/compare.md" \
         --verdict "$out/verdict.json" --html "$out/compare.html" >"$out/compare.txt"
     status=$?
     [ -f "$out/verdict.json" ] || status=2

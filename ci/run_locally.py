@@ -13,8 +13,8 @@ Usage: ci/run_locally.py WORKFLOW.yml [--job=NAME] [--out=DIR] [--action=NAME=DI
   --matrix   a value of the job's matrix; --event the event name (default workflow_dispatch); --input a
              workflow_dispatch input; --var a configuration variable (vars.NAME)
 Steps: `run:` steps (bash, with env:, working-directory: and if:), composite actions (their inputs, outputs and
-steps), actions/checkout (the current directory is the checkout: nothing to do) and actions/upload-artifact
-(copied into OUT/artifacts). Expressions: contexts inputs, steps, env, github, runner, matrix, secrets and vars
+steps), actions/checkout (the current directory is the checkout: nothing to do), actions/upload-artifact
+(copied into OUT/artifacts) and actions/cache (always a miss). Expressions: contexts inputs, steps, env, github, runner, matrix, secrets and vars
 (secrets empty, vars as given), literals, ==, !=, &&, ||, !, and success(), failure(), always(), cancelled(),
 contains(), startsWith(), endsWith(), format(). Anything else is refused, naming it.
 Exit status: 0 the job succeeded, 1 it failed (the job summary and the artifacts are written either way),
@@ -271,6 +271,9 @@ class Runner:
             return True, {}
         if uses.startswith("actions/upload-artifact@"):
             return self.upload(with_), {}
+        if uses.startswith("actions/cache@"):
+            print("   actions/cache: nothing is cached here (a miss)", flush=True)
+            return True, {"cache-hit": "false"}
         if uses.startswith("actions/download-artifact@"):
             raise Refused("actions/download-artifact: artifacts of other jobs are not there when one job runs locally")
         where = self.action_dir(uses)

@@ -170,8 +170,14 @@ void check_settings_types(const json& meta, const std::string& source) {
   for (const auto& [key, want] : fields) expect_kind(meta, key, want, "context.cudabench", source);
   if (auto it = meta.find(k::build); it != meta.end() && it->is_object()) {
     static const std::pair<const char*, kind> build_fields[] = {
-        {k::build_type, kind::string}, {k::optimized, kind::boolean}, {k::assertions, kind::boolean}};
+        {k::build_type, kind::string}, {k::optimized, kind::boolean}, {k::assertions, kind::boolean},
+        {k::flags, kind::string},      {k::libraries, kind::array}};
     for (const auto& [key, want] : build_fields) expect_kind(*it, key, want, "context.cudabench.build", source);
+    for (const json& l : it->value(k::libraries, json::array())) {
+      if (!l.is_object()) throw input_error(fmt::format("{}: field 'context.cudabench.build.libraries' holds {} where an object is expected", source, l.type_name()));
+      for (const auto& [key, want] : {std::pair{k::target, kind::string}, {k::optimized, kind::boolean}, {k::assertions, kind::boolean}})
+        expect_kind(l, key, want, "context.cudabench.build.libraries[]", source);
+    }
   }
 }
 
@@ -180,7 +186,11 @@ void check_settings_types(const json& meta, const std::string& source) {
 std::optional<code_build> read_build(const json& meta) {
   auto it = meta.find(k::build);
   if (it == meta.end() || !it->is_object()) return std::nullopt;
-  return code_build{string_field(*it, k::build_type), bool_field(*it, k::optimized, false), bool_field(*it, k::assertions, false)};
+  code_build b{string_field(*it, k::build_type), bool_field(*it, k::optimized, false), bool_field(*it, k::assertions, false),
+               string_field(*it, k::flags), {}};
+  for (const json& l : it->value(k::libraries, json::array()))
+    b.libraries.push_back({string_field(l, k::target), bool_field(l, k::optimized, false), bool_field(l, k::assertions, false)});
+  return b;
 }
 
 /// A field that is present must be a whole number from `least` to a million (a count of rounds or repetitions).

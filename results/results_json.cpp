@@ -29,6 +29,17 @@ time_unit unit_for(const std::optional<std::string>& forced) {
   return {name, units_per_second(name)};
 }
 
+json build_json(const code_build& b) {
+  json j = {{k::build_type, b.build_type}, {k::optimized, b.optimized}, {k::assertions, b.assertions}};
+  if (!b.flags.empty()) j[k::flags] = b.flags;
+  if (!b.libraries.empty()) {
+    j[k::libraries] = json::array();
+    for (const library_build& l : b.libraries)
+      j[k::libraries].push_back({{k::target, l.target}, {k::optimized, l.optimized}, {k::assertions, l.assertions}});
+  }
+  return j;
+}
+
 json families_json(const std::map<std::string, family_refs>& families) {
   json out = json::object();
   for (const auto& [name, f] : families) {
@@ -67,7 +78,7 @@ json settings_json(const run_result& run) {
     meta[k::incomplete] = true;
     meta[k::interrupted_by] = s.interrupted_by.value_or("");
   }
-  if (s.build) meta[k::build] = {{k::build_type, s.build->build_type}, {k::optimized, s.build->optimized}, {k::assertions, s.build->assertions}};
+  if (s.build) meta[k::build] = build_json(*s.build);
   meta[k::families] = families_json(run.families);
   json cases = json::object();
   for (const case_meta& m : run.selection) cases[m.name] = meta_json(m);

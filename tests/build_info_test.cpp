@@ -70,6 +70,32 @@ TEST(BuildInfo, UnoptimizedBuildsAreWarnedAbout) {
             std::string::npos);
 }
 
+TEST(BuildInfo, TheProjectsLibrariesAreRecordedAndAnUnoptimizedOneWarned) {
+  code_build b{"Release", false, false, "-O3 -DNDEBUG", {{"kern", false, true}, {"util", true, false}}};
+  EXPECT_EQ(unoptimized_warning(b, "release"),
+            "warning: the project's library kern was built without optimization: timings are not those of an optimized build "
+            "(build with CMAKE_BUILD_TYPE=Release)");
+  const run_result back = parse_run(to_json(built(stored("synthetic_base.json"), "", false, false)), "x.json");
+  run_result r = stored("synthetic_base.json");
+  r.settings.build = b;
+  const run_result again = parse_run(to_json(r), "back.json");
+  ASSERT_TRUE(again.settings.build);
+  EXPECT_EQ(again.settings.build->flags, "-O3 -DNDEBUG");
+  ASSERT_EQ(again.settings.build->libraries.size(), 2u);
+  EXPECT_EQ(again.settings.build->libraries[0].target, "kern");
+  EXPECT_FALSE(again.settings.build->libraries[0].optimized);
+  EXPECT_TRUE(again.settings.build->libraries[0].assertions);
+  EXPECT_TRUE(back.settings.build->libraries.empty());
+  nlohmann::ordered_json bad = to_json(r);
+  bad["context"]["cudabench"]["build"]["libraries"][1] = 7;
+  try {
+    parse_run(bad, "bad.json");
+    FAIL() << "a library that is a number was read";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("context.cudabench.build.libraries"), std::string::npos) << e.what();
+  }
+}
+
 TEST(BuildInfo, CompareRefusesRunsBuiltDifferentlyUnlessAllowed) {
   const run_result base = built(stored("synthetic_base.json"), "Release", true, false);
   const run_result cur = built(stored("synthetic_same.json"), "Debug", false, true);

@@ -32,7 +32,7 @@ SH
   chmod +x "$repo/bench.sh"
 }
 commit() { git -C "$repo" add -A && git -C "$repo" commit -qm "$1"; }
-mkdir -p "$repo/ci" && cp "$src/ci/nightly.sh" "$src/ci/nightly_bisect.py" "$src/ci/baseline_path.py" "$repo/ci/"
+mkdir -p "$repo/ci" && cp "$src/ci/nightly.sh" "$src/ci/defaults.sh" "$src/ci/nightly_bisect.py" "$src/ci/baseline_path.py" "$repo/ci/"
 write_bench 1.000; echo "int main() {}" >"$repo/main.c"; commit "A case that sweeps 10 times"
 for k in $(seq 1 16); do
   case $k in

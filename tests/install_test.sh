@@ -101,7 +101,7 @@ echo "ok   README.md's and docs/extending.md's blocks build as written: sm_90 + 
 mine="$tmp/readme/build/mybench"
 # Optimized by default: README.md's block sets no build type; the package gives its targets Release's optimization,
 # says so at configure time, and the results say how the cases were built. A Debug build warns and says so too.
-grep -q '^-- cudabench: no CMAKE_BUILD_TYPE: the targets that link cudabench are built with Release.s optimization (-O3, NDEBUG)' \
+grep -qx -- '-- cudabench: no CMAKE_BUILD_TYPE: the whole project is built as Release (-O3, NDEBUG); set CMAKE_BUILD_TYPE to choose' \
   "$tmp/readme/configure.log" || fail "README.md's block without a build type: the package did not say it optimizes"
 grep -q -- '-O3' "$tmp/readme/build/CMakeFiles/mybench.dir/flags.make" && grep -q -- '-DNDEBUG' "$tmp/readme/build/CMakeFiles/mybench.dir/flags.make" \
   || fail "README.md's block without a build type: mybench is not built with -O3 and NDEBUG"
@@ -123,9 +123,12 @@ def build(name):
     j = json.load(open(f"{tmp}/{name}.json"))
     assert j["context"]["library_build_type"] in ("release", "debug"), j["context"]
     return j["context"]["cudabench"]["build"]
-assert build("default") == {"build_type": "Release", "optimized": True, "assertions": False}, build("default")
-assert build("release") == {"build_type": "Release", "optimized": True, "assertions": False}, build("release")
-assert build("debug") == {"build_type": "Debug", "optimized": False, "assertions": True}, build("debug")
+def same(b, want):
+    assert {k: b[k] for k in want} == want, b
+same(build("default"), {"build_type": "Release", "optimized": True, "assertions": False})
+same(build("release"), {"build_type": "Release", "optimized": True, "assertions": False})
+same(build("debug"), {"build_type": "Debug", "optimized": False, "assertions": True})
+assert "-O3" in build("default")["flags"] and "-O3" not in build("debug")["flags"], (build("default"), build("debug"))
 PY
 grep -qx 'mybench: warning: its cases were built without optimization (build type Debug, not optimized, assertions on): timings are not those of an optimized build (build with CMAKE_BUILD_TYPE=Release)' "$tmp/debug.err" \
   || { cat "$tmp/debug.err"; fail "the Debug build did not warn in one line"; }
@@ -139,6 +142,68 @@ python3 -c 'import sys; d, r = float(sys.argv[1]), float(sys.argv[2]); sys.exit(
 "$mine" compare --allow-build-mismatch "$tmp/release.json" "$tmp/debug.json" >"$tmp/cmp" 2>&1
 [ $? -le 1 ] && grep -q 'compared despite different builds' "$tmp/cmp" || { cat "$tmp/cmp"; fail "compare --allow-build-mismatch"; }
 echo "ok   no build type: Release's optimization, said at configure time (CPU case ${t_default%.*} ns vs Release ${t_release%.*} ns, Debug ${t_debug%.*} ns); results record the build; a Debug build warns; compare refuses different builds"
+# The project's code in a library target of its own, made before find_package(cudabench), no build type: the whole
+# project is built optimized, the results name the library and how it was built, and a library built with -O0 warns.
+mkdir -p "$tmp/kern"
+cat >"$tmp/kern/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(kernbench LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 20)
+add_library(kern STATIC kern.cpp)
+target_compile_options(kern PRIVATE ${KERN_OPTIONS})
+find_package(cudabench 0.5 REQUIRED)
+add_executable(kern_bench kern_bench.cpp)
+target_link_libraries(kern_bench PRIVATE kern cudabench::main)
+CMAKE
+printf 'float kern_chain(float acc, int n) {\n  for (int i = 0; i < n; ++i) acc = acc * 0.999f + 0.5f;\n  return acc;\n}\n' >"$tmp/kern/kern.cpp"
+cat >"$tmp/kern/kern_bench.cpp" <<'CPP'
+#include <cudabench/cudabench.hpp>
+
+#include <string>
+
+float kern_chain(float acc, int n);
+namespace {
+class chain final : public cudabench::fixture {
+ public:
+  void run(cudaStream_t) override { acc_ = kern_chain(1.0f, 1000); }
+  std::string verify() override { return acc_ > 1.0f ? "" : "the chain left " + std::to_string(acc_); }
+ private:
+  float acc_ = 0.0f;
+};
+void register_kern(cudabench::family_builder& f) {
+  f.describe("a chain of multiply-adds in the project's library");
+  f.add({.variant = "cpu", .on = cudabench::where::cpu, .make = [] { return std::make_unique<chain>(); }});
+}
+}  // namespace
+CB_REGISTER_FAMILY(kern, register_kern);
+CPP
+py() { python3 -c "import json, sys; j = json.load(open(sys.argv[1])); $1" "$2"; }
+# kern_build DIR OPTIONS: configures (no build type) and builds the project in DIR, runs its case into DIR/run.json
+kern_build() {
+  cmake -S "$tmp/kern" -B "$1" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "-DKERN_OPTIONS=$2" >"$tmp/log" 2>&1 \
+    && cmake --build "$1" -j 2 >>"$tmp/log" 2>&1 || fail "building the project with its code in a library target (KERN_OPTIONS=$2)"
+  (cd "$tmp" && "$1/kern_bench" --filter=kern --repetitions=1 --watchdog=off --quiet --json "$1/run.json") >"$1/run.out" 2>"$1/run.err" \
+    || { cat "$1/run.out" "$1/run.err"; fail "running the project's case (KERN_OPTIONS=$2)"; }
+}
+kern_build "$tmp/kern/build" ""
+grep -q 'cudabench: no CMAKE_BUILD_TYPE: the whole project is built as Release' "$tmp/log" || fail "the library project: no word of the build type chosen"
+python3 - "$tmp/kern/build/compile_commands.json" <<'PY' || fail "kern.cpp, a library target made before find_package(cudabench), is not compiled optimized"
+import json, re, sys
+cmd = [c["command"] for c in json.load(open(sys.argv[1])) if c["file"].endswith("/kern.cpp")]
+assert cmd and re.search(r"(^| )-O[23s]( |$)", cmd[0]), cmd
+PY
+py 'b = j["context"]["cudabench"]["build"]
+assert b["build_type"] == "Release" and b["optimized"] is True and "-O3" in b["flags"], b
+assert b["libraries"] == [{"target": "kern", "optimized": True, "assertions": False}], b' "$tmp/kern/build/run.json" \
+  || fail "the results do not say the library kern was built optimized"
+! grep -q warning "$tmp/kern/build/run.err" || { cat "$tmp/kern/build/run.err"; fail "the optimized library project warned"; }
+kern_build "$tmp/kern/o0" "-O0"
+grep -qx 'kern_bench: warning: the project.s library kern was built without optimization: timings are not those of an optimized build (build with CMAKE_BUILD_TYPE=Release)' \
+  "$tmp/kern/o0/run.err" || { cat "$tmp/kern/o0/run.err"; fail "a benchmark linking a library built with -O0 did not warn in one line"; }
+py 'b = j["context"]["cudabench"]["build"]
+assert b["optimized"] is False and b["libraries"] == [{"target": "kern", "optimized": False, "assertions": False}], b' "$tmp/kern/o0/run.json" \
+  || fail "the results of a benchmark linking a library built with -O0 say it was optimized"
+echo "ok   no build type: a library target of the project's own (made before find_package) is built with -O3; the results name it and how it was built; one built with -O0 warns"
 "$mine" --help >"$tmp/help" 2>&1 || fail "mybench --help"
 head -n 1 "$tmp/help" | grep -qx 'usage: mybench \[options\]' || { head -n 3 "$tmp/help"; fail "mybench --help does not name mybench"; }
 grep -q '^  saxpy  .* y = a x + y, fp32' "$tmp/help" && grep -q 'e\.g\. saxpy, saxpy/' "$tmp/help" || fail "mybench --help does not list its family or take its examples from it"

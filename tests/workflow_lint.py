@@ -2,7 +2,7 @@
 """Lints the CI files: every workflow is valid YAML with triggers and jobs, minimal top-level permissions,
 a concurrency group and a timeout on every job; no ${{ }} expression inside a run: script (inputs go
 through env:); every script a workflow runs exists and is executable; the nightly job runs on a self-hosted
-GPU runner, over a matrix of GPU models with a job that gathers them unless cancelled, uploading that night's files
+GPU runner, over a matrix of GPU models with a job that gathers them unless cancelled on a hosted runner, uploading that night's files
 only (no glob); a job on one GPU model's runner is in that GPU's concurrency group (gpu-<model>, shared by every
 workflow); every action is pinned by commit SHA, and one SHA stands for one tag across the workflows; the SLURM script asks for the GPU partition; no job that holds a write permission, a secret or a token
 checks out or runs a pull request's code (the "pwn request"). Usage: tests/workflow_lint.py SOURCE_DIR, or
@@ -193,9 +193,11 @@ for name in workflows:
                 elif not os.access(full, os.X_OK):
                     problems.append("%s: job %s runs %s, which is not executable" % (name, job_name, script))
     if name in ("nightly.yml", "baseline.yml"):
-        for job_name, job in jobs.items():
+        for job_name, job in jobs.items():  # the measuring jobs on GPU runners; one that gathers reports on a hosted one
             runs_on = job.get("runs-on", [])
-            if "self-hosted" not in runs_on or "gpu" not in runs_on:
+            if job.get("needs") and runs_on != "ubuntu-latest":
+                problems.append("%s: job %s gathers reports: it must run on a hosted runner (ubuntu-latest), not hold a GPU runner" % (name, job_name))
+            if not job.get("needs") and ("self-hosted" not in runs_on or "gpu" not in runs_on):
                 problems.append("%s: job %s must run on [self-hosted, gpu]" % (name, job_name))
     if name == "nightly.yml" and not ("schedule" in triggers and "workflow_dispatch" in triggers):
         problems.append("nightly.yml: needs schedule and workflow_dispatch triggers")

@@ -18,6 +18,17 @@ struct unit_build_note {
   explicit unit_build_note(unit_build b) noexcept;
 };
 
+/// Records a library of the project's own linked into the benchmark, as its compiler saw it (`build`: 1 optimized,
+/// 2 assertions on). The package's configure step writes these for each benchmark (cmake/cudabench_builds.cmake).
+struct library_build_note {
+  library_build_note(const char* target, int build) noexcept;
+};
+
+/// Records the compiler flags of the benchmark's build type (written by the package's configure step).
+struct build_flags_note {
+  explicit build_flags_note(const char* flags) noexcept;
+};
+
 }  // namespace cudabench
 
 // Not for the library's own units (their build is the library's, recorded apart), nor for device compilation.
