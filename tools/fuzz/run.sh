@@ -52,7 +52,7 @@ cmake --build "$out" -j "$(nproc 2>/dev/null || echo 2)" "${build_targets[@]}" >
 fuzz() {
   local t=$1 corpus="$root/tests/fuzz/corpus/$1" new="$out/new-$1"
   # -entropic=0: libFuzzer's default scheduler spent about a third of each execution of these targets (tens
-  # of thousands of features an input) keeping its rare-feature counts; the plain one tries the same inputs.
+  # of thousands of features an input) keeping its rare-feature counts; the plain one covered as much a run.
   local args=(-max_len=8192 -timeout=10 -rss_limit_mb=4096 -entropic=0 -print_final_stats=1)
   rm -rf "$new" && mkdir -p "$new"
   if [ $smoke -eq 1 ]; then
