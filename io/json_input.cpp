@@ -64,8 +64,9 @@ namespace {
 constexpr std::size_t piece_bytes = std::size_t(1) << 20;
 }  // namespace
 
+// A piece is at most the file's size: a small file costs a small buffer, not a megabyte zeroed and freed.
 file_pieces::file_pieces(int fd, std::string name, std::uint64_t size) : fd_(fd), name_(std::move(name)), size_(size) {
-  buffer_.resize(piece_bytes);
+  buffer_.resize(std::size_t(std::clamp<std::uint64_t>(size, 1, piece_bytes)));
 }
 
 bool file_pieces::fill() {

@@ -737,9 +737,11 @@ run_result parse_run_input(SaxParse sax_parse, const std::string& path, const ca
 
 /// parse_run_text, keeping the cases `keep` accepts (null: all).
 run_result parse_text(const std::string& raw, const std::string& path, const case_filter* keep) {
-  std::optional<std::string> sanitized = sanitized_copy(raw);
+  json_text_scan scan;  // one pass for the depth, and for whether a copy without bare words is needed at all
+  scan.feed(raw);
+  refuse_deep(scan.deepest(), path);
+  const std::optional<std::string> sanitized = scan.bare_words() ? sanitized_copy(raw) : std::nullopt;
   const std::string& text = sanitized ? *sanitized : raw;
-  refuse_deep(json_nesting_depth(text), path);
   return parse_run_input([&](auto* builder) { json::sax_parse(text, builder); }, path, keep);
 }
 }  // namespace
