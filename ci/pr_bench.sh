@@ -35,7 +35,7 @@ measure() {
   [[ "$pr" =~ ^(0|[1-9][0-9]{0,8})$ ]] || die "PR_NUMBER=$pr is not a pull request number"
   [[ "$event" =~ ^(labeled|comment|local)$ ]] || die "PR_EVENT=$event is not labeled, comment or local"
   head=$(git rev-parse --verify -q "HEAD^{commit}") || die "not in a git checkout"
-  base=$(git merge-base "$1" HEAD) || die "no merge base of $1 and HEAD (is the base branch fetched? fetch-depth: 0)"
+  base=$(git merge-base "$1" HEAD) || die "no merge base of $1 and HEAD (fetch the base branch and both histories: git fetch --unshallow origin +refs/heads/BRANCH:refs/remotes/origin/BRANCH)"
   [ "$base" != "$head" ] || die "HEAD $head is the merge base itself: nothing to compare"
   mkdir -p "$out" || die "cannot make $out"
   out=$(cd "$out" && pwd)

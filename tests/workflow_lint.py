@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Lints the CI files: every workflow is valid YAML with triggers and jobs, minimal top-level permissions,
-a concurrency group and a timeout on every job; no ${{ }} expression inside a run: script (inputs go
+a concurrency group and a timeout on every job; no checkout downloads every branch (fetch-depth: 0); no ${{ }} expression inside a run: script (inputs go
 through env:); every script a workflow runs exists and is executable; the nightly job runs on a self-hosted
 GPU runner, over a matrix of GPU models with a job that gathers them unless cancelled on a hosted runner, uploading that night's files
 only (no glob); a job on one GPU model's runner is in that GPU's concurrency group (gpu-<model>, shared by every
@@ -66,6 +66,18 @@ def pr_code(name, doc, job_name, job):
         elif run and checked_out:
             found.append("%s runs the pull request's checkout in step %s" % (where, step.get("name") or "%d" % (i + 1)))
     return found
+
+
+def full_checkouts(name, job_name, job):
+    """A checkout with fetch-depth: 0 downloads every branch, the history store's among them."""
+    return ["%s: job %s: a checkout with fetch-depth: 0 downloads every branch, the history store's too (fetch the "
+            "commits it needs: git fetch --unshallow origin SHA)" % (name, job_name)
+            for step in job.get("steps") or [] if str(step.get("uses", "")).startswith("actions/checkout@")
+            and str((step.get("with") or {}).get("fetch-depth", "1")) == "0"]
+
+
+def job_problems(name, doc, job_name, job):
+    return pr_code(name, doc, job_name, job) + full_checkouts(name, job_name, job)
 
 
 SELF_TEST = {  # planted workflows: name -> (YAML, the number of problems the check must find)
@@ -138,6 +150,15 @@ jobs:
       - run: bash ci/pr_bench.sh report "$RUN_ID"
         env: {GH_TOKEN: "${{ github.token }}", RUN_HEAD_SHA: "${{ github.event.workflow_run.head_sha }}"}
 """, 0),
+    "a checkout of every branch": ("""
+on: {schedule: [{cron: "0 0 * * *"}]}
+jobs:
+  j:
+    permissions: {contents: read}
+    steps:
+      - uses: actions/checkout@0
+        with: {fetch-depth: 0}
+""", 1),
 }
 
 
@@ -145,7 +166,7 @@ def self_test():
     bad = 0
     for title, (text, want) in SELF_TEST.items():
         doc = yaml.safe_load(text)
-        got = [p for job_name, job in doc["jobs"].items() for p in pr_code("planted.yml", doc, job_name, job)]
+        got = [p for job_name, job in doc["jobs"].items() for p in job_problems("planted.yml", doc, job_name, job)]
         print("%s %s: %d problem(s), want %d%s" % ("ok  " if len(got) == want else "FAIL", title, len(got), want,
                                                    "".join("\n     " + p for p in got)))
         bad += len(got) != want
@@ -180,7 +201,7 @@ for name in workflows:
     if "concurrency" not in doc:
         problems.append(name + ": no concurrency group")
     for job_name, job in jobs.items():
-        problems += pr_code(name, doc, job_name, job)
+        problems += job_problems(name, doc, job_name, job)
         if "timeout-minutes" not in job:
             problems.append("%s: job %s has no timeout-minutes" % (name, job_name))
         for step in job.get("steps", []):
