@@ -10,7 +10,8 @@
 #   ci/action.sh run       ci/nightly.sh with the inputs (preset, filter, baseline directory, gates, bisect), the
 #                          history store fetched before and pushed after (INPUT_HISTORY_BRANCH). The run's outcome
 #                          never fails the step (an input it cannot use does): its outputs say what happened
-#                          (status, results-dir, night-dir, report, verdict).
+#                          (status, results-dir, night-dir, report, verdict, dashboard: the site of the history
+#                          store, ci/dashboard.sh, written into the night's files where a history branch is kept).
 #                          Where no baseline is stored (INPUT_NO_BASELINE=candidate, the default), the run passes
 #                          as the baseline candidate, and the command that stores it in the repository is said.
 #   ci/action.sh verdict   fails the job by the run's status and INPUT_FAIL_ON (regression, error or never).
@@ -155,6 +156,14 @@ do_run() {
       pushed=$INPUT_HISTORY_BRANCH
     else
       echo "cudabench action: the history store could not be pushed (the run's files are in the artifact)" >&2
+    fi
+  fi
+  # The dashboard of the history store (this run filed in it), in the night's files: the artifact carries it.
+  if [ -n "$history" ]; then
+    if CUDABENCH_DASHBOARD_ARTIFACT="${INPUT_ARTIFACT_NAME:-}" bash "$here/dashboard.sh" "$history" "$night/dashboard" >&2; then
+      output dashboard "$night/dashboard"
+    else
+      echo "cudabench action: the dashboard of the history store could not be written" >&2
     fi
   fi
   local candidate

@@ -4,8 +4,10 @@
 # models side by side), each run's commit linked to the repository (CUDABENCH_REPOSITORY_URL, default the one the
 # GitHub workflow runs in: GITHUB_SERVER_URL/GITHUB_REPOSITORY; none outside a workflow), and a line in the job
 # summary saying where it is: CUDABENCH_DASHBOARD_URL (e.g. the GitHub Pages site), else this workflow run's
-# artifacts.
-# Usage: ci/dashboard.sh STORE OUT_DIR    (RUN_BENCH names the runner, as in ci/nightly.sh)
+# artifact CUDABENCH_DASHBOARD_ARTIFACT (default dashboard; the action's artifact, with the site in its folder
+# dashboard/, names its own).
+# Usage: ci/dashboard.sh STORE OUT_DIR    (RUN_BENCH names the runner, as in ci/nightly.sh; installed with the
+# package, its cudabench-report by default)
 # Exit status: the trend command's (0 written, 2 bad input or no runs in the store).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,12 +15,17 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 store=$1 out=$2
 repository=${CUDABENCH_REPOSITORY_URL:-}
 if [ -z "$repository" ] && [ -n "${GITHUB_REPOSITORY:-}" ]; then repository="${GITHUB_SERVER_URL:-https://github.com}/$GITHUB_REPOSITORY"; fi
-"${RUN_BENCH:-$root/run_bench}" trend "$store" --site="$out" ${repository:+"--repository=$repository"} || exit
+source "$root/ci/defaults.sh"
+bench=$(cb_runner report) || exit 2
+"$bench" trend "$store" --site="$out" ${repository:+"--repository=$repository"} || exit
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] || exit 0
 if [ -n "${CUDABENCH_DASHBOARD_URL:-}" ]; then
   where="<${CUDABENCH_DASHBOARD_URL}>"
-elif [ -n "${GITHUB_RUN_ID:-}" ] && [ -n "$repository" ]; then
-  where="the artifact \`dashboard\` of [this run]($repository/actions/runs/$GITHUB_RUN_ID) (open its index.html)"
+elif artifact=${CUDABENCH_DASHBOARD_ARTIFACT-dashboard} && [[ "$artifact" =~ ^[A-Za-z0-9._-]+$ ]] \
+     && [ -n "${GITHUB_RUN_ID:-}" ] && [ -n "$repository" ]; then
+  index=index.html
+  [ "$artifact" = dashboard ] || index=dashboard/index.html
+  where="the artifact \`$artifact\` of [this run]($repository/actions/runs/$GITHUB_RUN_ID) (open its $index)"
 else
   where="\`$out/index.html\`"
 fi

@@ -17,7 +17,8 @@
 #       new approval); a measurement's comment is made anew by this checkout's ci/pr_comment.py, posted as the pull
 #       request's one benchmark comment (the one of COMMENT_AUTHOR, default github-actions[bot], holding the hidden
 #       marker is updated in place; else a new one), and the status check `cudabench` of the measured head set.
-#       GitHub CLI (gh) and jq, with GH_TOKEN and GITHUB_REPOSITORY; RUN_URL links the run.
+#       GitHub CLI (gh) and jq, with GH_TOKEN and GITHUB_REPOSITORY; RUN_URL links the run, CUDABENCH_DASHBOARD_URL
+#       (an https address) the dashboard of the history store.
 # RUN_BENCH names the runner (default this checkout's run_bench); CUDABENCH_FILTER the cases (default every case of
 # the preset), CUDABENCH_PRESET the preset (default quick), CUDABENCH_PR_PROCESSES the processes per side (default 5),
 # CUDABENCH_BISECT_ARGS a project's own --build=CMD --binary=PATH, CUDABENCH_COMPARE_ARGS options of compare.
@@ -71,9 +72,11 @@ measure() {
 # file (status 0 or 1) or the end of its log (else).
 comment() {
   if [ "$4" = 0 ] || [ "$4" = 1 ]; then
-    python3 "$here/pr_comment.py" --verdict="$1/verdict.json" --base="$2" --head="$3" --processes="$5" ${RUN_URL:+--run-url="$RUN_URL"}
+    python3 "$here/pr_comment.py" --verdict="$1/verdict.json" --base="$2" --head="$3" --processes="$5" ${RUN_URL:+--run-url="$RUN_URL"} \
+      ${CUDABENCH_DASHBOARD_URL:+--dashboard="$CUDABENCH_DASHBOARD_URL"}
   else
-    python3 "$here/pr_comment.py" --log="$1/log-tail.txt" --base="$2" --head="$3" ${RUN_URL:+--run-url="$RUN_URL"}
+    python3 "$here/pr_comment.py" --log="$1/log-tail.txt" --base="$2" --head="$3" ${RUN_URL:+--run-url="$RUN_URL"} \
+      ${CUDABENCH_DASHBOARD_URL:+--dashboard="$CUDABENCH_DASHBOARD_URL"}
   fi
 }
 

@@ -4,6 +4,7 @@ place, a headline with the verdict, what was measured, and the comparison, made 
 `compare --verdict` (the merge base as the baseline, the head as the current run) alone; or, when the two sides
 could not be measured, the end of the build log.
 Usage: ci/pr_comment.py (--verdict=VERDICT.json | --log=LOG) [--base=SHA] [--head=SHA] [--processes=N] [--run-url=URL]
+                         [--dashboard=URL]   (the dashboard of the history store, linked at the end)
 Every text the inputs hold (case names, notes, log lines) is shown inert: case names and notes as code spans, the
 log in a fence longer than any run of backticks in it, control characters as escapes, so nothing in a result or a
 log becomes a link, an image, a mention or HTML. Paths are shown repository-relative: in the log, and in the notes,
@@ -168,10 +169,10 @@ def fit(top, sections, tail):
 def main(argv):
     opts = {}
     for a in argv:
-        m = re.fullmatch(r"--(verdict|log|base|head|processes|run-url)=(.*)", a)
+        m = re.fullmatch(r"--(verdict|log|base|head|processes|run-url|dashboard)=(.*)", a)
         if not m:
             fail("unknown argument '%s' (usage: ci/pr_comment.py (--verdict=VERDICT.json | --log=LOG) [--base=SHA] [--head=SHA] "
-                 "[--processes=N] [--run-url=URL])" % a)
+                 "[--processes=N] [--run-url=URL] [--dashboard=URL])" % a)
         opts[m.group(1)] = m.group(2)
     if ("verdict" in opts) == ("log" in opts):
         fail("give one of --verdict=VERDICT.json (a comparison) and --log=LOG (the sides could not be measured)")
@@ -181,6 +182,9 @@ def main(argv):
     run_url = opts.get("run-url") or ""
     if run_url and not re.fullmatch(r"https://[A-Za-z0-9._~:/?#@!$&'*+,;=%-]+", run_url):
         fail("--run-url=%s is not an https address" % run_url)
+    dashboard = opts.get("dashboard") or ""
+    if dashboard and not re.fullmatch(r"https://[A-Za-z0-9._~:/?#@!$&'*+,;=%-]+", dashboard):
+        fail("--dashboard=%s is not an https address" % dashboard)
     for end in ("base", "head"):
         if opts.get(end) and not short(opts[end]):
             fail("--%s=%s is not a commit hash" % (end, opts[end]))
@@ -197,7 +201,8 @@ def main(argv):
             what += ", each built and measured in %s fresh processes alternating with the other's" % processes
         top = [MARKER, title, "", what + "."]
     tail = ["---", "<sub>Measured at the commit a maintainer approved: label the pull request `benchmark`, or comment "
-            "`/benchmark SHA`, again after each push" + ("; [the run](%s) has the reports" % run_url if run_url else "") + ".</sub>", ""]
+            "`/benchmark SHA`, again after each push" + ("; [the run](%s) has the reports" % run_url if run_url else "")
+            + ("; [the dashboard](%s) shows the default branch across commits" % dashboard if dashboard else "") + ".</sub>", ""]
     sys.stdout.write(fit(top + [""], sections, tail))
     return 0
 

@@ -6,7 +6,8 @@
 # summary and a verdict: no baseline (passed as the baseline candidate, the summary's one command storing it from the
 # history branch), the case 40% slower against it (failed), a baseline stored by the installed ci/baseline.sh
 # (passed), a baseline twice as fast (a regression: failed, bisected with the project's revisions built by the
-# action's build script, and passed with fail-on: never); each run filed in the history branch. First,
+# action's build script, and passed with fail-on: never); each run filed in the history branch, whose dashboard the
+# job writes into its artifact (rendered in headless Chromium where one is installed). First,
 # with a stand-in runner: a RUNNER_TEMP and a gates file holding a space and glob characters reach compare as one
 # argument, and step outputs are delimited blocks that a value holding a newline cannot end.
 # Usage: tests/action_test.sh BUILD_DIR SOURCE_DIR
@@ -196,6 +197,22 @@ check "a baseline twice as fast (RUNNER_TEMP holding a space): a regression fail
   'py "assert j[\"failing\"] is True, j" "$(ls "$tmp/third run/artifacts/cudabench-results/"verdict-*.json)"' || { tail -n 30 "$tmp/out"; cat "$tmp/err"; }
 s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/fourth" --var=BENCH_FAIL_ON=never)
 check "fail-on: never: the same regression passes the job" 0 "$s" 'grep -q "benchmark status 1" "$tmp/out"' || tail -n 30 "$tmp/out"
+# The dashboard of the history branch, in the run's artifact, linked from the job summary; rendered in headless Chromium.
+site="$tmp/fourth/artifacts/cudabench-results/dashboard"
+check "the job writes the dashboard of the history branch into its artifact and links it from the summary" 0 0 \
+  '[ -f "$site/index.html" ] && [ -f "$site/no-gpu/quick.html" ]' 'grep -q "^\*\*Dashboard\*\* of the history store" "$tmp/fourth/summary.md"' \
+  'grep -q "spin/cpu" "$site/no-gpu/quick.html"' || { ls -R "$site"; cat "$tmp/fourth/summary.md"; }
+if [ -n "${CUDABENCH_CHROMIUM:-}" ] || command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null; then
+  source "$src/tests/chromium_lib.sh"
+  for p in index no-gpu/quick; do
+    s=$(render "$site/$p.html" "$tmp/render-${p//\//-}" $([ $p != index ] || echo --no-chart) >"$tmp/out"; echo $?)
+    check "the dashboard's $p.html renders in headless Chromium (no script error, its charts drawn, not blank)" 0 "$s" || cat "$tmp/out"
+  done
+elif [ "${CI:-}" = true ]; then
+  check "Chromium is installed (ci/deps.sh --tests)" 0 1
+else
+  echo "note: no Chromium installed (ci/deps.sh --tests installs it); the dashboard was not rendered"
+fi
 # The history branch: the runs, kept to history-keep, with their verdicts, on origin.
 git -C "$tmp/origin.git" ls-tree -r --name-only cudabench-history >"$tmp/tree" 2>&1
 check "each run is filed in the history branch on origin, 2 kept, with the verdicts of those kept" 0 0 \

@@ -19,8 +19,9 @@ base=1111111111111111111111111111111111111111 head=22222222222222222222222222222
 "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_slowed.json" --md "$tmp/slowed.md" --verdict "$tmp/slowed.json" >/dev/null
 "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_faster.json" --md "$tmp/faster.md" --verdict "$tmp/faster.json" >/dev/null
 s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --base=$base --head=$head --processes=5 \
-    --run-url=https://github.com/acme/x/actions/runs/1)
-check "the comment for a slowed pair: the marker first, 1 regression, the table, the two commits" 0 "$s" \
+    --run-url=https://github.com/acme/x/actions/runs/1 --dashboard=https://acme.github.io/x/)
+check "the comment for a slowed pair: the marker first, 1 regression, the table, the two commits, the dashboard linked" 0 "$s" \
+  'grep -qF "[the dashboard](https://acme.github.io/x/)" "$tmp/out"' \
   '[ "$(head -n 1 "$tmp/out")" = "$marker" ]' '[ "$(grep -cF "$marker" "$tmp/out")" = 1 ]' \
   'sed -n 2p "$tmp/out" | grep -qx ":x: \*\*Benchmarks: 1 regression\*\*"' \
   'grep -q "^| \`conv2d/tiled/4096\` | 143.73 us | 157.82 us | +9.8% | regression |" "$tmp/out"' \
@@ -33,6 +34,7 @@ s=$(run python3 "$src/ci/pr_comment.py" --verdict="$fx/synthetic_base.json"); ch
 s=$(run python3 "$src/ci/pr_comment.py" "$tmp/slowed.md"); check "a file without --verdict or --log: one line, exit 2" 2 "$s" 'one_line "unknown argument"'
 s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --head='abc; rm'); check "a head that is no commit hash: one line, exit 2" 2 "$s" 'one_line "is not a commit hash"'
 s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --run-url='javascript:x'); check "a run address that is not https: one line, exit 2" 2 "$s" 'one_line "not an https address"'
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --dashboard='https://x/) ![i](https://y'); check "a dashboard address that is not a plain https address: one line, exit 2" 2 "$s" 'one_line "not an https address"'
 s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/nope.json"); check "a missing file: one line, exit 2" 2 "$s" 'one_line "not a verdict file"'
 # Names and notes from a results file are inert: code spans that no backtick in them can end, | escaped in a table.
 python3 - "$tmp/slowed.json" "$tmp/hostile.json" <<'PY'
