@@ -54,7 +54,7 @@ check "action.sh setup: an output holding a newline and NAME=VALUE stays one del
 cmake --install "$build" --prefix "$prefix" >"$tmp/log" 2>&1 || { tail -n 20 "$tmp/log"; echo "FAIL: cmake --install"; exit 1; }
 share="$prefix/share/cudabench"
 missing=""
-for f in action.yml ci/action.sh ci/nightly.sh ci/baseline.sh ci/history.sh ci/pr_bench.sh ci/pr_comment.py ci/run_locally.py \
+for f in action.yml ci/action.sh ci/dashboard.sh ci/nightly.sh ci/baseline.sh ci/history.sh ci/pr_bench.sh ci/pr_comment.py ci/run_locally.py \
          ci/baseline_path.py ci/nightly_bisect.py ci/fleet_summary.sh ci/slurm/nightly.sbatch ci/slurm/fleet.sh ci/slurm/fleet_report.sbatch; do
   [ -x "$share/$f" ] || { [ "$f" = action.yml ] && [ -f "$share/$f" ]; } || missing+=" $f"
 done
