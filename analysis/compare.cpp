@@ -174,7 +174,22 @@ double test_change(const case_result& b, const case_result& c, const learned_gat
   return min_detectable_change(b.samples_s, c.samples_s, s.alpha);
 }
 
-case_comparison compare_case(const case_result& b, const case_result& c, const compare_settings& s, bool same_board) {
+/// Whether the runs a comparison pairs are of one machine, as a case's learned gate needs: one board (device
+/// gates), and one host with it (host gates).
+struct pair_machine {
+  bool same_board = false, same_host = false;
+};
+
+/// The learned gate of case `c` for this pair of runs: a device case's (its same-board gate for two runs of one
+/// board), a host-bound case's same-machine gate where both runs are of its machine; none otherwise.
+std::optional<learned_gate> gate_for(const case_result& c, bool host, const compare_settings& s, pair_machine m) {
+  const learned_gate* found = s.gates ? s.gates->find(c.name) : nullptr;
+  if (!found || found->host != host) return std::nullopt;
+  if (host && !(m.same_host && found->same_board_gate > 0)) return std::nullopt;
+  return found->for_pair(host || m.same_board);
+}
+
+case_comparison compare_case(const case_result& b, const case_result& c, const compare_settings& s, pair_machine m) {
   case_comparison r;
   r.name = c.name;
   r.family = c.family;
@@ -204,21 +219,22 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   r.cur_noise = r.cur_n >= 2 ? summarize(c.samples_s).cv() : nan;
   const bool host = b.host_bound || c.host_bound;
   const bool testable = r.base_n >= 2 && r.cur_n >= 2 && !b.aggregates_only && !c.aggregates_only;
+  const std::optional<learned_gate> pair_gate = gate_for(c, host, s, m);
+  const learned_gate* learned = pair_gate ? &*pair_gate : nullptr;
   // Reported, never gating: a case declared not gated (its time moves between processes with nothing
-  // changed), or a host-bound one without --host-threshold (host timings drift far beyond any threshold).
-  if (!judged_case(b, s.host_threshold.has_value()) || !judged_case(c, s.host_threshold.has_value())) {
+  // changed), or a host-bound one without --host-threshold (host timings drift far beyond any threshold
+  // across machines) or a same-machine gate learned for it with both runs of its machine.
+  const bool host_gated = s.host_threshold.has_value() || (host && learned);
+  if (!judged_case(b, host_gated) || !judged_case(c, host_gated)) {
     const bool declared = !b.gated || !c.gated;
     r.method = declared ? "not gated" : "host-bound: not gated";
     r.detectable = nan;
     r.gate = std::numeric_limits<double>::infinity();
     r.v = verdict::not_gated;
-    r.note = declared ? "the case is declared not gated" : "host-bound case; --host-threshold gates it";
+    r.note = declared ? "the case is declared not gated"
+                      : "host-bound case; --host-threshold gates it, and its learned gate two runs of one machine";
     return r;
   }
-  // Learned gates are of device-bound cases only (host timings are not learned).
-  const learned_gate* found = !host && s.gates ? s.gates->find(c.name) : nullptr;
-  const std::optional<learned_gate> pair_gate = found ? std::optional(found->for_pair(same_board)) : std::nullopt;
-  const learned_gate* learned = pair_gate ? &*pair_gate : nullptr;
   const double class_threshold = learned ? learned->gate : host ? *s.host_threshold : s.threshold;
   r.gate_runs = learned ? learned->runs : 0;
   if (!testable) {
@@ -242,14 +258,15 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
              : r.gate > class_threshold    ? fmt::format("noise floor {:.1f}% above the {} gate", 100 * r.gate, pct(class_threshold))
                                            : fmt::format("too noisy to detect a {} change", pct(class_threshold));
   } else r.v = verdict::unchanged;
-  if (host && class_threshold > s.threshold && r.note.empty()) r.note = fmt::format("host-bound: gate {}", pct(r.gate));
+  if (host && learned && r.note.empty()) r.note = fmt::format("host-bound: the same-machine gate {}", pct(r.gate));
+  else if (host && class_threshold > s.threshold && r.note.empty()) r.note = fmt::format("host-bound: gate {}", pct(r.gate));
   return r;
 }
 
 /// The rates of the limits that stand for each run's machine (normalize.hpp), read once per comparison.
 struct machine_controls {
   std::map<std::string, double> base, cur;
-  bool same_board = false;
+  pair_machine machine;
 };
 
 /// Says how many cases that name a control were judged as measured because one run did not measure it.
@@ -294,12 +311,12 @@ case_comparison compare_on_control(const case_result& b, const case_result& c, c
   const auto base_rate = control_rate(c, m.base), cur_rate = control_rate(c, m.cur);
   const bool both_ok = b.status == case_status::ok && c.status == case_status::ok && b.median_s > 0 && c.median_s > 0;
   if (!base_rate || !cur_rate || !both_ok) {
-    case_comparison r = compare_case(b, c, s, m.same_board);
+    case_comparison r = compare_case(b, c, s, m.machine);
     const bool flagged = r.v == verdict::regression || r.v == verdict::improvement;
     if (c.family == limits_family && flagged) {
       r.v = verdict::machine_differs;
       r.note += (r.note.empty() ? "" : "; ") + std::string("a limit of the machine: reported, never failing");
-    } else if (flagged && both_ok && !control_limits(c).empty() && !m.same_board && r.gate_runs > 0 && s.gates && s.gates->normalized) {
+    } else if (flagged && both_ok && !control_limits(c).empty() && !m.machine.same_board && r.gate_runs > 0 && s.gates && s.gates->normalized) {
       r.v = verdict::inconclusive;
       r.note += (r.note.empty() ? "" : "; ") +
                 std::string("its control was not measured in both runs: across boards its change cannot be told from the board's");
@@ -310,7 +327,7 @@ case_comparison compare_on_control(const case_result& b, const case_result& c, c
   case_result scaled = c;
   for (double& x : scaled.samples_s) x *= factor;
   scaled.median_s *= factor;
-  case_comparison r = compare_case(b, scaled, s, m.same_board);
+  case_comparison r = compare_case(b, scaled, s, m.machine);
   r.normalized_change = r.change;
   r.cur_median_s = c.median_s;
   r.cur_samples_s = c.samples_s;
@@ -403,6 +420,13 @@ std::string preset_mismatch(const std::string& base, const std::string& cur) {
 
 bool judged_case(const case_meta& c, bool host_gated) { return c.gated && (!c.host_bound || host_gated); }
 
+bool one_host(const run_result& base, const run_result& cur) {
+  const std::string bu = base.device ? base.device->uuid : "", cu = cur.device ? cur.device->uuid : "";
+  if (base.settings.host_name.empty() || base.settings.host_name != cur.settings.host_name || bu != cu) return false;
+  return !base.device || !cur.device || !base.device->machine || !cur.device->machine ||
+         machine_differences(*base.device->machine, *cur.device->machine).empty();
+}
+
 bool one_machine(const run_result& base, const run_result& cur) {
   if (!base.device || !cur.device || base.device->uuid.empty() || base.device->uuid != cur.device->uuid) return false;
   if (base.device->machine && cur.device->machine && !machine_differences(*base.device->machine, *cur.device->machine).empty()) return false;
@@ -422,7 +446,7 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   check_mismatch(preset_mismatch(base.settings.preset, cur.settings.preset), base, cur, out, s.allow_preset_mismatch,
                  "--allow-preset-mismatch");
   if (s.gates) check_gates(*s.gates, cur, out, s.allow_device_mismatch);
-  machine_controls controls{control_rates(base), control_rates(cur), out.same_board};
+  machine_controls controls{control_rates(base), control_rates(cur), {out.same_board, one_host(base, cur)}};
   note_run_settings(base, cur, out);
 
   std::map<std::string, std::vector<double>> log_ratios, log_ratios_not_gated;

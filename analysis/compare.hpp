@@ -166,6 +166,10 @@ bool judged_case(const case_meta& c, bool host_gated);
 /// differs (the limits are not looked at: compare_runs does that).
 bool one_machine(const run_result& base, const run_result& cur);
 
+/// Whether two runs recorded one host, for host-bound cases: the same host name, the same board (or none), and
+/// none of the machine facts both recorded differs. A host-bound case's learned gate applies only then.
+bool one_host(const run_result& base, const run_result& cur);
+
 /// Compares two runs; throws input_error when the devices differ, or a run has no device description,
 /// and that is not allowed (allow_device_mismatch), and when the runs are of different presets and that is not
 /// allowed (allow_preset_mismatch).

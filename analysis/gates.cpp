@@ -22,9 +22,10 @@ namespace cudabench {
 
 namespace {
 using json = nlohmann::ordered_json;
-/// 2 adds each run's board, each case's same-board and across-board drifts and boards, and "normalized";
-/// version 1 files are read as they are (none of these).
-constexpr int gates_schema_version = 2;
+/// 2 adds each run's board, each case's same-board and across-board drifts and boards, and "normalized"; 3 adds
+/// host-bound cases' gates (a case's "host": true) and each run's host; earlier files are read as they are
+/// (none of these).
+constexpr int gates_schema_version = 3;
 /// Fewer pairs of runs of one board than this estimate no drift of their own: a same-board gate is tighter than
 /// the gate, so it waits for as much evidence as six runs of one board give (a lower median of fewer pairs
 /// is often low, and its gate then raises false alarms); fewer pairs of runs of two boards than the second
@@ -53,7 +54,12 @@ std::string device_model(const run_result& r) {
 
 std::string run_date(const run_result& r) { return r.settings.started_utc.empty() ? r.date : r.settings.started_utc; }
 
-bool learns(const case_result& c) { return c.gated && !c.host_bound && c.status == case_status::ok && c.median_s > 0; }
+bool learns(const case_result& c) { return c.gated && c.status == case_status::ok && c.median_s > 0; }
+
+/// The machine a host-bound case's run is of: its host and board ("" where the run did not name its host).
+std::string host_machine(const run_result& r) {
+  return r.settings.host_name.empty() ? "" : r.settings.host_name + "/" + (r.device ? r.device->uuid : "");
+}
 
 /// Refuses runs of more than one GPU model or preset, naming the first that differs.
 void check_one_model_and_preset(const std::vector<run_result>& runs) {
@@ -168,7 +174,8 @@ gate_table learn_gates(const std::vector<run_result>& runs, const gate_settings&
   t.settings = s;
   t.normalized = true;
   std::map<std::string, std::vector<history_point>> history;
-  std::set<std::string> excluded;  // declared not gated or host-bound in any run
+  std::set<std::string> excluded;  // declared not gated in any run, or host-bound in some runs only
+  std::map<std::string, bool> host_bound;  // as the first run with the case says
   // Each case's control as the newest run declares it: older runs may predate its declaration, and every run of
   // a history must be on the same scale.
   std::map<std::string, const case_meta*> newest;
@@ -177,18 +184,22 @@ gate_table learn_gates(const std::vector<run_result>& runs, const gate_settings&
   for (const run_result* run : by_date) {
     const run_result& r = *run;
     const std::string board = r.device ? r.device->uuid : "";
-    t.runs.push_back({std::filesystem::path(r.source).filename().string(), r.settings.git_revision, run_date(r), board});
+    t.runs.push_back({std::filesystem::path(r.source).filename().string(), r.settings.git_revision, run_date(r), board, r.settings.host_name});
     const auto rates = control_rates(r);
     for (const case_result& c : r.cases) {
-      if (!c.gated || c.host_bound) excluded.insert(c.name);
+      const bool host = host_bound.try_emplace(c.name, c.host_bound).first->second;
+      if (!c.gated || c.host_bound != host) excluded.insert(c.name);
       if (!learns(c)) continue;
-      const auto rate = control_rate(*newest[c.name], rates);
-      history[c.name].push_back({c.median_s, rate ? std::optional<double>(c.median_s * *rate) : std::nullopt, board});
+      const auto rate = host ? std::nullopt : control_rate(*newest[c.name], rates);
+      history[c.name].push_back({c.median_s, rate ? std::optional<double>(c.median_s * *rate) : std::nullopt, host ? host_machine(r) : board});
     }
   }
   for (const auto& [name, h] : history) {
     if (excluded.count(name) || h.size() < s.min_runs) continue;
-    t.cases[name] = gate_of(h, s);
+    learned_gate g = gate_of(h, s);
+    g.host = host_bound[name];
+    if (g.host && g.same_board_gate <= 0) continue;  // no pairs of one machine: nothing a comparison could use
+    t.cases[name] = g;
   }
   return t;
 }
@@ -205,13 +216,15 @@ std::string gates_json(const gate_table& t) {
   j["normalized"] = t.normalized;
   json runs = json::array();
   for (const gate_source_run& r : t.runs)
-    runs.push_back({{"file", r.file}, {"revision", r.revision}, {"date", r.date}, {"board", r.board}});
+    runs.push_back({{"file", r.file}, {"revision", r.revision}, {"date", r.date}, {"board", r.board}, {"host", r.host}});
   j["runs"] = runs;
   json cases = json::object();
-  for (const auto& [name, g] : t.cases)
+  for (const auto& [name, g] : t.cases) {
     cases[name] = {{"gate", g.gate}, {"drift", g.drift}, {"runs", g.runs}, {"boards", g.boards},
                    {"same_board_gate", g.same_board_gate}, {"same_board_drift", g.same_board_drift},
                    {"across_board_drift", g.across_board_drift}};
+    if (g.host) cases[name]["host"] = true;
+  }
   j["cases"] = cases;
   return j.dump(2) + "\n";
 }
@@ -309,6 +322,7 @@ learned_gate read_case(const std::string& name, const parsed_json& c, std::size_
   if (c.contains("same_board_gate")) g.same_board_gate = ranged(c, "same_board_gate", number_range{0, max_gate}, where, source).get<double>();
   for (auto [key, value] : {std::pair{"same_board_drift", &g.same_board_drift}, std::pair{"across_board_drift", &g.across_board_drift}})
     if (c.contains(key)) *value = ranged(c, key, drift, where, source).get<double>();
+  if (c.contains("host")) g.host = field(c, "host", [](const parsed_json& v) { return v.is_boolean(); }, "true or false", where, source).get<bool>();
   return g;
 }
 
@@ -318,7 +332,8 @@ void read_runs(gate_table& t, const parsed_json& runs, const std::string& source
     t.runs.push_back({field(r, "file", is_string, "a string", "runs: ", source).get<std::string>(),
                       field(r, "revision", is_string, "a string", "runs: ", source).get<std::string>(),
                       field(r, "date", is_string, "a string", "runs: ", source).get<std::string>(),
-                      r.contains("board") ? field(r, "board", is_string, "a string", "runs: ", source).get<std::string>() : ""});
+                      r.contains("board") ? field(r, "board", is_string, "a string", "runs: ", source).get<std::string>() : "",
+                      r.contains("host") ? field(r, "host", is_string, "a string", "runs: ", source).get<std::string>() : ""});
   }
 }
 }  // namespace
@@ -337,7 +352,7 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
   if (!j.is_object() || j.value("kind", parsed_json()) != gates_kind)
     throw input_error(fmt::format("{}: not a gates file (no \"kind\": \"{}\"; the gates command writes one)", source, gates_kind));
   const parsed_json& version = field(j, "schema_version", [](const parsed_json& v) { return v.is_number_integer(); }, "a whole number", "", source);
-  if (version != gates_schema_version && version != 1)
+  if (!version.is_number_unsigned() || version < 1 || version > gates_schema_version)
     throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads versions 1 to {}", source,
                                   printable(version.dump(), 20), gates_schema_version));
   gate_table t;

@@ -45,6 +45,10 @@ struct learned_gate {
   double same_board_drift = 0, same_board_gate = 0;
   /// The spread of the change between runs of different boards (after normalization); 0 where too few pairs.
   double across_board_drift = 0;
+  /// A host-bound case (a CPU case, a plain BENCHMARK()): its pairs are of runs of one machine (one host name and
+  /// one board, or none), and only its same-board gate is used, for two runs of one machine; elsewhere it stays
+  /// not gated (or gated by --host-threshold).
+  bool host = false;
   /// The gate and drift that apply to a comparison of two runs of one board (`same_board`) or not.
   learned_gate for_pair(bool same_board) const;
 };
@@ -53,6 +57,7 @@ struct learned_gate {
 struct gate_source_run {
   std::string file, revision, date;
   std::string board;  ///< the GPU's uuid ("" where the run did not record it)
+  std::string host;   ///< the host's name ("" where the run did not record it)
 };
 
 /// What a gates file holds.
@@ -85,9 +90,11 @@ double between_run_drift(const std::vector<double>& medians_s);
 /// `min_pairs` pairs.
 double pair_drift(std::vector<double> abs_log_ratios, std::size_t min_pairs);
 
-/// Learns the gates of the gated device cases (gated, not host-bound, status ok) of `runs`, taken oldest first
+/// Learns the gates of the gated cases (status ok) of `runs`, taken oldest first
 /// (context.cudabench.started_utc, else context.date, then the file name), each case's medians on its control's
-/// scale where every run measured the control; throws input_error
+/// scale where every run measured the control. A host-bound case's gate (`host`) is learned from pairs of runs of
+/// one machine only (its host name and board), as measured; a case host-bound in some runs and not in others
+/// learns none. Throws input_error
 /// (one line) for no runs, a run without a device description, or runs of different GPU models or presets.
 gate_table learn_gates(const std::vector<run_result>& runs, const gate_settings& s);
 

@@ -254,7 +254,7 @@ const std::array table{
   option_spec{.name = "--host-threshold", .placeholder = "PCT", .commands = "run compare bisect confirm",
               .apply = ACT { s.options.host_threshold_pct = parse_double(v, name_of(spec), 0, 1000); },
               .help = "gate host-bound cases too (CPU baselines, pageable/managed copies, host merges) at this threshold; "
-                      "by default they are reported but never gate"},
+                      "by default they are reported but gate only by a host gate learned for them, in two runs of one host"},
   option_spec{.name = "--noise-floor", .placeholder = "K", .commands = "run compare bisect confirm",
               .apply = ACT { s.options.noise_floor = parse_double(v, name_of(spec), 0, 100); },
               .help = fmt::format("a change must also exceed K x the coefficient of variation of the repetitions (of the rounds "

@@ -131,6 +131,47 @@ TEST(Compare, HostBoundCasesGateOnlyWithAHostThreshold) {
   EXPECT_DOUBLE_EQ(find(gated, "image/sync").gate, 0.05);
 }
 
+// A host-bound case with a learned same-machine gate is judged by it where both runs are of one host (the same
+// host name and board), by default; on two hosts, or with no host name recorded, it is not gated as before.
+TEST(Compare, AHostBoundCaseIsGatedOnOneMachineByItsLearnedGate) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  for (run_result* r : {&base, &cur}) {
+    r->settings.host_name = "runner-1";
+    for (auto& c : r->cases) c.host_bound = true;
+  }
+  for (auto& c : cur.cases) {
+    for (double& t : c.samples_s) t *= 1.04;
+    c.median_s *= 1.04;
+  }
+  ASSERT_TRUE(one_host(base, cur));
+  auto gates = std::make_shared<gate_table>();
+  gates->device = base.device->name;
+  gates->preset = base.settings.preset;
+  learned_gate g{0.30, 0.05, 12};
+  g.host = true;
+  g.same_board_gate = 0.02;
+  g.same_board_drift = 0.002;
+  gates->cases["image/sync"] = g;
+  compare_settings s;
+  s.gates = gates;
+  const comparison one = compare_runs(base, cur, s);
+  const case_comparison& same = find(one, "image/sync");
+  EXPECT_EQ(same.v, verdict::regression);
+  EXPECT_DOUBLE_EQ(same.gate, 0.02);
+  EXPECT_EQ(same.note, "host-bound: the same-machine gate 2%");
+  EXPECT_EQ(find(one, "conv2d/tiled/4096").v, verdict::not_gated) << "no gate learned for it";
+
+  cur.settings.host_name = "runner-2";
+  EXPECT_FALSE(one_host(base, cur));
+  EXPECT_EQ(find(compare_runs(base, cur, s), "image/sync").v, verdict::not_gated);
+  cur.settings.host_name = base.settings.host_name = "";
+  EXPECT_EQ(find(compare_runs(base, cur, s), "image/sync").v, verdict::not_gated);
+  // A device gate of the same name does not gate the case where it runs host-bound.
+  base.settings.host_name = cur.settings.host_name = "runner-1";
+  gates->cases["image/sync"].host = false;
+  EXPECT_EQ(find(compare_runs(base, cur, s), "image/sync").v, verdict::not_gated);
+}
+
 // A case declared not gated is compared and shown, but a clear slowdown of it is no regression; the same
 // slowdown of a gated case is.
 TEST(Compare, UngatedCasesNeverRegress) {

@@ -162,6 +162,34 @@ TEST(Gates, HostBoundAndNotGatedCasesGetNone) {
   EXPECT_EQ(t.cases.size(), 1u);
 }
 
+// A host-bound case learns from pairs of runs of one machine (host name and board): its gate is marked host, and
+// only its same-machine gate is learned from those pairs; a case host-bound in some runs only learns nothing.
+TEST(Gates, AHostBoundCaseLearnsAGateOfOneMachine) {
+  std::vector<run_result> runs;
+  const std::vector<double> medians = lognormal_history(12, 0.01, 5);
+  for (std::size_t i = 0; i < medians.size(); ++i) {
+    case_result host = make_case("dot/cpu/1", 1e-3 * medians[i] / 10e-6);
+    host.host_bound = true;
+    case_result sometimes = make_case("image/sync/1", 1e-3);
+    sometimes.host_bound = i % 2 == 0;
+    runs.push_back(make_run(i, {host, sometimes, make_case("a/b/1", medians[i])}));
+    runs.back().settings.host_name = i < 6 ? "runner-1" : "runner-2";
+  }
+  const gate_table t = learn_gates(runs, {});
+  ASSERT_TRUE(t.find("dot/cpu/1"));
+  EXPECT_TRUE(t.find("dot/cpu/1")->host);
+  EXPECT_GT(t.find("dot/cpu/1")->same_board_gate, 0);
+  EXPECT_FALSE(t.find("a/b/1")->host);
+  EXPECT_FALSE(t.find("image/sync/1"));
+  const gate_table back = parse_gates(gates_json(t), "g.gates.json");
+  EXPECT_TRUE(back.find("dot/cpu/1")->host);
+  EXPECT_FALSE(back.find("a/b/1")->host);
+  EXPECT_EQ(back.runs[7].host, "runner-2");
+  // The same runs with no host name: no pairs of one machine, no gate.
+  for (run_result& r : runs) r.settings.host_name.clear();
+  EXPECT_FALSE(learn_gates(runs, {}).find("dot/cpu/1"));
+}
+
 TEST(Gates, RunsOfAnotherGpuOrPresetOrNoDeviceAreRefused) {
   std::vector<run_result> runs = history_of(lognormal_history(5, 0.01, 1));
   runs.push_back(make_run(9, {make_case("a/b/1", 1e-5)}, "NVIDIA H200"));
@@ -223,7 +251,7 @@ TEST(Gates, TheReaderRefusesBadInputNamingTheProblem) {
   };
   EXPECT_NE(problem("{").find("invalid JSON"), std::string::npos);
   EXPECT_NE(problem("{\"benchmarks\": []}").find("not a gates file"), std::string::npos);
-  EXPECT_NE(problem(replaced("\"schema_version\": 2", "\"schema_version\": 3")).find("version"), std::string::npos);
+  EXPECT_NE(problem(replaced("\"schema_version\": 3", "\"schema_version\": 4")).find("version"), std::string::npos);
   EXPECT_NE(problem(replaced("\"device\"", "\"gpu\"")).find("'device' is missing"), std::string::npos);
   EXPECT_NE(problem(replaced("\"gate\": ", "\"gate\": -")).find("'gate'"), std::string::npos);
   EXPECT_NE(problem(replaced("\"runs\": 5", "\"runs\": \"5\"")).find("'runs'"), std::string::npos);

@@ -69,13 +69,17 @@ int gates_handler(const command_line& cl) {
   std::optional<standard_output_aside> aside;
   if (sink.is_standard_output()) aside.emplace();
   sink.write(gates_json(t));
-  std::size_t own_drift = 0;  // cases with enough pairs of one board for a drift of their own
-  for (const auto& [name, g] : t.cases) own_drift += g.same_board_gate > 0;
+  std::size_t own_drift = 0, host = 0;  // cases with enough pairs of one board for a drift of their own; host gates
+  for (const auto& [name, g] : t.cases) {
+    own_drift += g.same_board_gate > 0;
+    host += g.host;
+  }
   const std::size_t boards = t.boards().size();
   fmt::print("gates: {}: {} case(s) learned from {} run(s) of {} on {} board(s) (preset {}; floor {:.1f}%, k {:g}, at least {} runs a "
-             "case; {} with a drift of one board of their own)\n",
+             "case; {} with a drift of one board of their own{})\n",
              printable(*o.gates_out), t.cases.size(), t.runs.size(), printable(t.device),
-             boards ? std::to_string(boards) : "unrecorded", printable(t.preset), 100 * gs.floor, gs.k, gs.min_runs, own_drift);
+             boards ? std::to_string(boards) : "unrecorded", printable(t.preset), 100 * gs.floor, gs.k, gs.min_runs, own_drift,
+             host ? fmt::format(", {} of them host-bound cases, gated on one host", host) : "");
   return 0;
 }
 
