@@ -41,6 +41,24 @@ std::string scalar_arguments(const std::vector<kernel_parameter>& layout, const 
   return "(" + list + ")";
 }
 
+std::string stable_kernel_name(std::string name) {
+  const auto is_hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+  // The 8 hex digits of the module hash, after each of these markers (the first with its decimal length first).
+  for (const std::string_view marker : {std::string_view("__nv_static_"), std::string_view("_GLOBAL__N__")}) {
+    for (std::size_t at = name.find(marker); at != std::string::npos; at = name.find(marker, at + 1)) {
+      std::size_t h = at + marker.size();
+      if (marker == "__nv_static_") {  // __nv_static_<digits>__<hash>_
+        while (h < name.size() && name[h] >= '0' && name[h] <= '9') ++h;
+        if (name.compare(h, 2, "__") != 0) continue;
+        h += 2;
+      }
+      if (h + 9 > name.size() || !std::all_of(name.begin() + long(h), name.begin() + long(h + 8), is_hex) || name[h + 8] != '_') continue;
+      name.replace(h, 8, "*");
+    }
+  }
+  return name;
+}
+
 code_identity identify(const std::vector<device_op>& ops) {
   code_identity id;
   std::set<std::uint32_t> streams;
@@ -49,7 +67,7 @@ code_identity identify(const std::vector<device_op>& ops) {
     streams.insert(o.stream);
     switch (o.what) {
       case device_op::kind::kernel:
-        id.launches.push_back(fmt::format("kernel {} sass={} {}{}{}", o.name, o.sass.empty() ? "?" : o.sass, o.shape,
+        id.launches.push_back(fmt::format("kernel {} sass={} {}{}{}", stable_kernel_name(o.name), o.sass.empty() ? "?" : o.sass, o.shape,
                                           o.args.empty() ? "" : " args=", o.args));
         if (o.sass.empty() && unknown.empty()) unknown = o.name;
         break;

@@ -44,6 +44,11 @@ struct kernel_parameter {
 std::string scalar_arguments(const std::vector<kernel_parameter>& layout, const std::function<const void*(std::size_t)>& value_of,
                              const std::function<bool(std::uint64_t)>& is_pointer);
 
+/// A kernel's name as code identity records it: the per-build module hash nvcc puts into the names of kernels of
+/// internal linkage ("__nv_static_41__9038bef5_..." and "_GLOBAL__N__9038bef5_...", which differ between builds
+/// of one source in two directories) written as "*", so the same code built elsewhere has the same identity.
+std::string stable_kernel_name(std::string name);
+
 /// 64-bit FNV-1a of `bytes`, as 16 hex digits: the hash of a kernel's SASS and of an identity's launches.
 std::string fnv1a_hex(std::string_view bytes);
 

@@ -85,6 +85,18 @@ TEST(CodeIdentity, TheDigestCoversKernelsShapesAndCopiesButNotTheirOrderOrStream
       << "one stream instead of two";
 }
 
+// nvcc names a kernel of internal linkage with a hash of its module, which differs between two builds of one
+// source (another build directory): the identity leaves it out, so the same code has the same identity.
+TEST(CodeIdentity, TheSameCodeBuiltInAnotherDirectoryIsTheSameIdentity) {
+  const std::string a = "__nv_static_41__9038bef5_19_reduce_recursive_cu_f01ff992__ZN7kernels52_GLOBAL__N__9038bef5_19_reduce_recursive_cu_f01ff99216recursive_kernelEPKfmPfS3_S3_";
+  const std::string b = "__nv_static_41__92dce353_19_reduce_recursive_cu_f01ff992__ZN7kernels52_GLOBAL__N__92dce353_19_reduce_recursive_cu_f01ff99216recursive_kernelEPKfmPfS3_S3_";
+  EXPECT_EQ(stable_kernel_name(a), "__nv_static_41__*_19_reduce_recursive_cu_f01ff992__ZN7kernels52_GLOBAL__N__*_19_reduce_recursive_cu_f01ff99216recursive_kernelEPKfmPfS3_S3_");
+  EXPECT_EQ(identify({kernel(a, "46b72b5c85fc6c9a", 1)}).digest, identify({kernel(b, "46b72b5c85fc6c9a", 1)}).digest);
+  EXPECT_NE(identify({kernel(a, "46b72b5c85fc6c9a", 1)}).digest, identify({kernel(a, "46b72b5c85fc6c9b", 1)}).digest) << "another SASS";
+  for (const std::string plain : {"kernels::fast_reduce(float const*, unsigned long)", "_GLOBAL__N__12", "__nv_static_x__abcdef01_"})
+    EXPECT_EQ(stable_kernel_name(plain), plain);
+}
+
 TEST(CodeIdentity, AKernelOfUnknownSassLeavesNoDigest) {
   const code_identity id = identify({kernel("cublas_gemm", "", 1)});
   EXPECT_TRUE(id.digest.empty());
