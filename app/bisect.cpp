@@ -13,7 +13,6 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -52,27 +51,10 @@ struct stopped {
 
 std::string short_hash(const std::string& commit) { return commit.substr(0, 12); }
 
-std::string last_line_of(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
-  return printable(last);
-}
-
 /// The last `n` non-empty lines of a log on one line (" | " between them), or "no output".
 std::string tail_of(const std::string& path, std::size_t n) {
-  std::ifstream in(path);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty()) continue;
-    lines.push_back(printable(line));
-    if (lines.size() > n) lines.erase(lines.begin());
-  }
-  if (lines.empty()) return "no output";
-  std::string out;
-  for (const std::string& l : lines) out += (out.empty() ? "" : " | ") + l;
-  return out;
+  const std::string tail = log_tail(path, n);
+  return tail.empty() ? "no output" : tail;
 }
 
 /// How a child process ended, from its wait status: "exit 3", "killed by signal 9".
@@ -215,7 +197,7 @@ std::optional<run_result> bisect_session::measure_once(const std::string& binary
   std::error_code ec;
   if (!fs::exists(base + ".json", ec)) {
     why_not = fmt::format("the benchmark left no results (exit {}): {}", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
-                          last_line_of(base + ".log"));
+                          log_tail(base + ".log"));
     return std::nullopt;
   }
   try {

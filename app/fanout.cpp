@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 #include "io/child_process.hpp"
@@ -26,14 +25,6 @@
 
 namespace cudabench::app {
 namespace {
-std::string last_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
-  return last;
-}
-
 /// The per-device processes, started in order; each one's output goes to its log in `dir`.
 struct device_processes {
   std::vector<int> ordinals;
@@ -95,7 +86,7 @@ std::vector<device_run> wait_for_devices(device_processes& p, const std::string&
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
     worst = std::max(worst, code);
     runs.push_back(result_of(dir, d, status));
-    fmt::print("device {}: exit {}: {}\n", d, code, last_line(log_of(dir, d)));
+    fmt::print("device {}: exit {}: {}\n", d, code, log_tail(log_of(dir, d)));
     std::fflush(stdout);
   }
   std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.ordinal < b.ordinal; });

@@ -21,6 +21,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
+#include "io/format.hpp"
 #include "io/interrupt.hpp"
 #include "io/output_sink.hpp"
 
@@ -294,6 +295,19 @@ std::string program_on_path(const std::string& name) {
   for (std::string dir; std::getline(dirs, dir, ':');)
     if (!dir.empty() && std::filesystem::is_regular_file(dir + "/" + name, ec)) return dir + "/" + name;
   throw input_error(name + " is not on PATH");
+}
+
+std::string log_tail(const std::string& path, std::size_t n) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    lines.push_back(printable(line));
+    if (lines.size() > n) lines.erase(lines.begin());
+  }
+  std::string out;
+  for (const std::string& l : lines) out += (out.empty() ? "" : " | ") + l;
+  return out;
 }
 
 }  // namespace cudabench::app
