@@ -111,7 +111,7 @@ int finish_interrupted(int sig, const cudabench::run_result& partial, const comm
 }
 
 std::vector<std::string> files_read(const run_options& o, std::vector<std::string> runs, const std::string& baseline) {
-  if (o.gates_path && *o.gates_path != "none") runs.push_back(*o.gates_path);
+  if (const auto file = o.gates_file()) runs.push_back(*file);
   else if (!o.gates_path && !baseline.empty())
     if (std::string beside = gates_file_beside(baseline); !beside.empty()) runs.push_back(std::move(beside));
   return runs;

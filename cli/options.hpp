@@ -24,6 +24,10 @@ struct compare_options {
   std::optional<std::string> gates_path;   ///< --gates=FILE|none: the learned gates a comparison uses
   std::optional<double> energy_threshold_pct;  ///< --energy-threshold: the gate of a change of energy per operation
   bool gate_energy = false;                ///< --gate-energy: an energy regression fails the comparison
+  /// --gates=none: no learned gates, not even those beside the baseline.
+  bool no_gates() const { return gates_path && *gates_path == "none"; }
+  /// The gates file --gates names (none for --gates=none or no --gates).
+  std::optional<std::string> gates_file() const { return no_gates() ? std::nullopt : gates_path; }
 };
 
 /// The report files a run, compare, report, trend and fleet write, and the results document (run, bisect, fleet).

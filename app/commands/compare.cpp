@@ -36,8 +36,8 @@ std::shared_ptr<const gate_table> gates_for(const compare_settings& s, const run
 
 compare_settings compare_settings_from(const compare_options& o) {
   compare_settings s;
-  if (o.gates_path && *o.gates_path == "none") s.gates_beside_baseline = false;
-  else if (o.gates_path) s.gates = std::make_shared<const gate_table>(load_gates(*o.gates_path));
+  if (o.no_gates()) s.gates_beside_baseline = false;
+  else if (const auto file = o.gates_file()) s.gates = std::make_shared<const gate_table>(load_gates(*file));
   if (o.threshold_pct) s.threshold = *o.threshold_pct / 100;
   if (o.alpha) s.alpha = *o.alpha;
   if (o.host_threshold_pct) s.host_threshold = *o.host_threshold_pct / 100;
