@@ -232,7 +232,7 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
     r.gate = std::numeric_limits<double>::infinity();
     r.v = verdict::not_gated;
     r.note = declared ? "the case is declared not gated"
-                      : "host-bound case; --host-threshold gates it, and its learned gate two runs of one machine";
+                      : "host-bound case; --host-threshold gates it, as does a host gate learned for it where both runs are of one host";
     return r;
   }
   const double class_threshold = learned ? learned->gate : host ? *s.host_threshold : s.threshold;

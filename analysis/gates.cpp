@@ -155,7 +155,11 @@ learned_gate gate_of(const std::vector<history_point>& h, const gate_settings& s
     g.same_board_gate = std::max(s.floor, s.k * within);
   }
   if (std::isfinite(between)) g.across_board_drift = between;
-  g.gate = std::max(s.floor, s.k * std::max(g.drift, g.across_board_drift));
+  // A history wilder than any benchmark's (machines a thousand times apart) is held at the file's limits, so
+  // that the gates file written is one its reader takes.
+  for (double* d : {&g.drift, &g.same_board_drift, &g.across_board_drift}) *d = std::min(*d, max_gate_drift);
+  g.same_board_gate = std::min(g.same_board_gate, max_gate);
+  g.gate = std::min(max_gate, std::max(s.floor, s.k * std::max(g.drift, g.across_board_drift)));
   return g;
 }
 }  // namespace
@@ -309,7 +313,7 @@ const parsed_json& ranged(const parsed_json& j, const char* key, const Range& ra
 }
 
 /// A case's learned gate; `min_runs` is the file's (a case learns from that many runs or more).
-learned_gate read_case(const std::string& name, const parsed_json& c, std::size_t min_runs, const std::string& source) {
+learned_gate read_case(const std::string& name, const parsed_json& c, std::size_t min_runs, int version, const std::string& source) {
   const std::string where = fmt::format("case '{}': ", printable(name, 80));
   if (!c.is_object()) throw input_error(fmt::format("{}: {}not an object", source, where));
   const number_range gate{0, max_gate, true}, drift{0, max_gate_drift};
@@ -322,7 +326,7 @@ learned_gate read_case(const std::string& name, const parsed_json& c, std::size_
   if (c.contains("same_board_gate")) g.same_board_gate = ranged(c, "same_board_gate", number_range{0, max_gate}, where, source).get<double>();
   for (auto [key, value] : {std::pair{"same_board_drift", &g.same_board_drift}, std::pair{"across_board_drift", &g.across_board_drift}})
     if (c.contains(key)) *value = ranged(c, key, drift, where, source).get<double>();
-  if (c.contains("host")) g.host = field(c, "host", [](const parsed_json& v) { return v.is_boolean(); }, "true or false", where, source).get<bool>();
+  if (version >= 3 && c.contains("host")) g.host = field(c, "host", [](const parsed_json& v) { return v.is_boolean(); }, "true or false", where, source).get<bool>();
   return g;
 }
 
@@ -367,7 +371,7 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
     t.normalized = field(j, "normalized", [](const parsed_json& v) { return v.is_boolean(); }, "true or false", "", source).get<bool>();
   read_runs(t, field(j, "runs", [](const parsed_json& v) { return v.is_array(); }, "an array", "", source), source);
   for (const auto& [name, c] : field(j, "cases", [](const parsed_json& v) { return v.is_object(); }, "an object", "", source).items())
-    t.cases[name] = read_case(name, c, t.settings.min_runs, source);
+    t.cases[name] = read_case(name, c, t.settings.min_runs, version.get<int>(), source);
   return t;
 }
 

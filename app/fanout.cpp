@@ -86,7 +86,8 @@ std::vector<device_run> wait_for_devices(device_processes& p, const std::string&
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
     worst = std::max(worst, code);
     runs.push_back(result_of(dir, d, status));
-    fmt::print("device {}: exit {}: {}\n", d, code, log_tail(log_of(dir, d)));
+    const std::string last = log_tail(log_of(dir, d));
+    fmt::print("device {}: exit {}: {}\n", d, code, last.empty() ? "no output" : last);
     std::fflush(stdout);
   }
   std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.ordinal < b.ordinal; });

@@ -160,7 +160,8 @@ do_run() {
   fi
   # The dashboard of the history store (this run filed in it), in the night's files: the artifact carries it.
   if [ -n "$history" ]; then
-    if CUDABENCH_DASHBOARD_ARTIFACT="${INPUT_ARTIFACT_NAME:-}" bash "$here/dashboard.sh" "$history" "$night/dashboard" >&2; then
+    if CUDABENCH_DASHBOARD_ARTIFACT="${INPUT_ARTIFACT_NAME:-}" CUDABENCH_DASHBOARD_INDEX=dashboard/index.html \
+       bash "$here/dashboard.sh" "$history" "$night/dashboard" >&2; then
       output dashboard "$night/dashboard"
     else
       echo "cudabench action: the dashboard of the history store could not be written" >&2

@@ -4,8 +4,8 @@
 # models side by side), each run's commit linked to the repository (CUDABENCH_REPOSITORY_URL, default the one the
 # GitHub workflow runs in: GITHUB_SERVER_URL/GITHUB_REPOSITORY; none outside a workflow), and a line in the job
 # summary saying where it is: CUDABENCH_DASHBOARD_URL (e.g. the GitHub Pages site), else this workflow run's
-# artifact CUDABENCH_DASHBOARD_ARTIFACT (default dashboard; the action's artifact, with the site in its folder
-# dashboard/, names its own).
+# artifact CUDABENCH_DASHBOARD_ARTIFACT (default dashboard), whose CUDABENCH_DASHBOARD_INDEX (default index.html)
+# is the site's index (the action's artifact holds the site in its folder dashboard/).
 # Usage: ci/dashboard.sh STORE OUT_DIR    (RUN_BENCH names the runner, as in ci/nightly.sh; installed with the
 # package, its cudabench-report by default)
 # Exit status: the trend command's (0 written, 2 bad input or no runs in the store).
@@ -19,12 +19,16 @@ source "$root/ci/defaults.sh"
 bench=$(cb_runner report) || exit 2
 "$bench" trend "$store" --site="$out" ${repository:+"--repository=$repository"} || exit
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] || exit 0
-if [ -n "${CUDABENCH_DASHBOARD_URL:-}" ]; then
-  where="<${CUDABENCH_DASHBOARD_URL}>"
+url=${CUDABENCH_DASHBOARD_URL:-}
+if [ -n "$url" ] && ! [[ "$url" =~ ^https://[A-Za-z0-9._~:/?#@!\$\&\'*+,\;=%-]+$ ]]; then
+  echo "ci/dashboard.sh: CUDABENCH_DASHBOARD_URL is not a plain https address; the summary names the artifact instead" >&2
+  url=""
+fi
+if [ -n "$url" ]; then
+  where="<$url>"
 elif artifact=${CUDABENCH_DASHBOARD_ARTIFACT-dashboard} && [[ "$artifact" =~ ^[A-Za-z0-9._-]+$ ]] \
      && [ -n "${GITHUB_RUN_ID:-}" ] && [ -n "$repository" ]; then
-  index=index.html
-  [ "$artifact" = dashboard ] || index=dashboard/index.html
+  index=${CUDABENCH_DASHBOARD_INDEX:-index.html}
   where="the artifact \`$artifact\` of [this run]($repository/actions/runs/$GITHUB_RUN_ID) (open its $index)"
 else
   where="\`$out/index.html\`"

@@ -180,10 +180,10 @@ def main(argv):
     if processes is not None and not re.fullmatch(r"[1-9][0-9]{0,2}", processes):
         fail("--processes=%s is not a count" % processes)
     run_url = opts.get("run-url") or ""
-    if run_url and not re.fullmatch(r"https://[A-Za-z0-9._~:/?#@!$&'*+,;=%-]+", run_url):
+    if run_url and not re.fullmatch(r"https://[A-Za-z0-9._~:/?#@!$&'*+,;=%-]{1,2000}", run_url):
         fail("--run-url=%s is not an https address" % run_url)
     dashboard = opts.get("dashboard") or ""
-    if dashboard and not re.fullmatch(r"https://[A-Za-z0-9._~:/?#@!$&'*+,;=%-]+", dashboard):
+    if dashboard and not re.fullmatch(r"https://[A-Za-z0-9._~:/?#@!$&'*+,;=%-]{1,2000}", dashboard):
         fail("--dashboard=%s is not an https address" % dashboard)
     for end in ("base", "head"):
         if opts.get(end) and not short(opts[end]):

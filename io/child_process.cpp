@@ -298,11 +298,18 @@ std::string program_on_path(const std::string& name) {
 }
 
 std::string log_tail(const std::string& path, std::size_t n) {
-  std::ifstream in(path);
+  // Only the log's end is read, and each line is cut short: a log may be huge, or one line without end.
+  constexpr std::streamoff tail_bytes = 64 * 1024;
+  constexpr std::size_t line_chars = 300;
+  std::ifstream in(path, std::ios::binary);
+  if (!in.seekg(0, std::ios::end)) return "";
+  const std::streamoff size = in.tellg();
+  in.seekg(size > tail_bytes ? size - tail_bytes : 0);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) {
-    if (line.empty()) continue;
-    lines.push_back(printable(line));
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank, or a CRLF log's empty line
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(printable(line, line_chars));
     if (lines.size() > n) lines.erase(lines.begin());
   }
   std::string out;

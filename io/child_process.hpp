@@ -109,8 +109,8 @@ command_output run_captured(const std::vector<std::string>& argv, const std::opt
 /// it is not there.
 std::string program_on_path(const std::string& name);
 
-/// The last `n` non-empty lines of a log (a child's output), each made printable, joined by " | "; "" where it
-/// has none or cannot be read.
+/// The last `n` lines of a log (a child's output) that are not blank, from its last 64 KiB, each made printable
+/// and cut to 300 characters, joined by " | "; "" where it has none or cannot be read.
 std::string log_tail(const std::string& path, std::size_t n = 1);
 
 }  // namespace cudabench::app

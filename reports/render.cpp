@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/gates.hpp"
 #include "io/format.hpp"
 #include "reports/energy_report.hpp"
 #include "reports/escape.hpp"
@@ -90,7 +91,11 @@ std::string summary_line(const comparison& c) { return verdict_counts(c); }
 std::string settings_line(const comparison& c, std::string (*escape)(std::string_view)) {
   return fmt::format("threshold {:.1f}% (host-bound cases: {}), noise floor {:g} x CV, alpha {:g} ({}); {}",
                      100 * c.settings.threshold,
-                     c.settings.host_threshold ? fmt::format("{:.0f}%", 100 * *c.settings.host_threshold) : std::string("not gated"),
+                     c.settings.host_threshold ? fmt::format("{:.0f}%", 100 * *c.settings.host_threshold)
+                     : c.settings.gates && std::any_of(c.settings.gates->cases.begin(), c.settings.gates->cases.end(),
+                                                      [](const auto& g) { return g.second.host; })
+                         ? std::string("their host gates where both runs are of one host, else not gated")
+                         : std::string("not gated"),
                      c.settings.noise_floor, c.settings.alpha,
                      c.settings.gates ? "Mann-Whitney U, two-sided; with a learned gate, the medians against its drift"
                                       : "Mann-Whitney U, two-sided",

@@ -195,3 +195,24 @@ TEST(SignalName, OneNameForEverySignalAndANumberForNone) {
   EXPECT_EQ(cudabench::signal_name(SIGSEGV), "SIGSEGV");
   EXPECT_EQ(cudabench::signal_name(0), "signal 0");
 }
+
+// A log's last lines as messages quote them: blank and CRLF-empty lines skipped, control characters escaped, a
+// line without end cut short, only the end of a huge log read; nothing for a missing file.
+TEST(ChildProcess, ALogsTailIsItsLastLinesPrintableAndShort) {
+  const std::string log = temp_path("tail.log");
+  {
+    std::ofstream out(log, std::ios::binary);
+    out << "first\r\nthe error: x\x1b[31m\r\n\r\n   \n";
+  }
+  EXPECT_EQ(log_tail(log), "the error: x\\x1b[31m");
+  EXPECT_EQ(log_tail(log, 2), "first | the error: x\\x1b[31m");
+  {
+    std::ofstream out(log, std::ios::binary);
+    out << std::string(8u << 20, 'a') << "\nlast\n" << std::string(10000, 'b');
+  }
+  const std::string tail = log_tail(log, 2);
+  EXPECT_LT(tail.size(), 700u);
+  EXPECT_EQ(tail.rfind("last | bbb", 0), 0u) << tail.substr(0, 40);
+  std::remove(log.c_str());
+  EXPECT_EQ(log_tail(log), "");
+}

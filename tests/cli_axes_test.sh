@@ -26,7 +26,8 @@ PY
 for preset in quick nightly full; do
   s=$(run "$bench" --list --preset=$preset)
   awk '{print $1}' "$tmp/out" >"$tmp/names"
-  [ "${CUDABENCH_UPDATE_CASE_NAMES:-0}" = 1 ] && cp "$tmp/names" "$names/$preset.txt"
+  [ "${CUDABENCH_UPDATE_CASE_NAMES:-0}" = 1 ] && [ "$s" = 0 ] && [ -s "$tmp/names" ] &&
+    cp "$tmp/names" "$names/$preset.txt.tmp" && mv "$names/$preset.txt.tmp" "$names/$preset.txt"
   check "--list --preset=$preset names every case of the stored names, in the same order" 0 "$s" "kept_in_order '$names/$preset.txt' '$tmp/names'"
 done
 # A planted fixture: a name added to the listing passes; a name gone, or two swapped, fails.

@@ -190,6 +190,22 @@ TEST(Gates, AHostBoundCaseLearnsAGateOfOneMachine) {
   EXPECT_FALSE(learn_gates(runs, {}).find("dot/cpu/1"));
 }
 
+// A history wilder than any benchmark's (two machines a million times apart) is held at the file's limits: the
+// gates file written is one its reader takes.
+TEST(Gates, AWildHistoryStillWritesAFileItsReaderTakes) {
+  std::vector<run_result> runs;
+  for (std::size_t i = 0; i < 12; ++i) {
+    case_result host = make_case("dot/cpu/1", i % 2 ? 1.0 : 1e-6 * (1 + 0.01 * double(i)));
+    host.host_bound = true;
+    runs.push_back(make_run(i, {host, make_case("a/b/1", i % 2 ? 1.0 : 1e-6)}));
+    runs.back().settings.host_name = i % 2 ? "runner-1" : "runner-2";
+  }
+  const gate_table t = learn_gates(runs, {});
+  ASSERT_TRUE(t.find("a/b/1"));
+  EXPECT_LE(t.find("a/b/1")->drift, max_gate_drift);
+  EXPECT_NO_THROW(parse_gates(gates_json(t), "wild.gates.json"));
+}
+
 TEST(Gates, RunsOfAnotherGpuOrPresetOrNoDeviceAreRefused) {
   std::vector<run_result> runs = history_of(lognormal_history(5, 0.01, 1));
   runs.push_back(make_run(9, {make_case("a/b/1", 1e-5)}, "NVIDIA H200"));

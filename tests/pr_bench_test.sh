@@ -35,6 +35,7 @@ s=$(run python3 "$src/ci/pr_comment.py" "$tmp/slowed.md"); check "a file without
 s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --head='abc; rm'); check "a head that is no commit hash: one line, exit 2" 2 "$s" 'one_line "is not a commit hash"'
 s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --run-url='javascript:x'); check "a run address that is not https: one line, exit 2" 2 "$s" 'one_line "not an https address"'
 s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --dashboard='https://x/) ![i](https://y'); check "a dashboard address that is not a plain https address: one line, exit 2" 2 "$s" 'one_line "not an https address"'
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --dashboard="https://x/$(printf '%02100d' 0)"); check "a dashboard address over 2000 characters: one line, exit 2" 2 "$s" 'one_line "not an https address"'
 s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/nope.json"); check "a missing file: one line, exit 2" 2 "$s" 'one_line "not a verdict file"'
 # Names and notes from a results file are inert: code spans that no backtick in them can end, | escaped in a table.
 python3 - "$tmp/slowed.json" "$tmp/hostile.json" <<'PY'
