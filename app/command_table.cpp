@@ -56,7 +56,8 @@ const std::array<command_spec, 8> rows{
                  .about = "One line per case over the runs in RESULT_DIR (oldest first), flagging steps that hold to "
                           "the latest runs (a step whose latest runs are back is shown as returned) and each family's "
                           "geomean, over the gated device cases; host-bound and not-gated cases are listed apart, as "
-                          "compare never gates them; files that cannot be read are named and left out.",
+                          "compare gates them only with --host-threshold or, for two runs of one host, a host gate; "
+                          "files that cannot be read are named and left out.",
                  .handler = trend_handler},
     command_spec{.name = "gates", .inputs = "RUNS...", .input_count = 1,
                  .about = "Learns each gated device case's gate, the larger of --floor and --k times its drift between "

@@ -13,7 +13,7 @@
 
 namespace cudabench::reports {
 namespace {
-const char* apart_heading = "kept apart: host-bound or not gated (compare never gates them; no step is looked for)";
+const char* apart_heading = "kept apart: host-bound or not gated (compare gates them only with --host-threshold or a host gate; no step is looked for)";
 
 /// "+1.2%", "0.0%" (never "-0.0%"): a fraction's change as it prints to one decimal.
 std::string change_text(double fraction) {
