@@ -420,16 +420,23 @@ std::string preset_mismatch(const std::string& base, const std::string& cur) {
 
 bool judged_case(const case_meta& c, bool host_gated) { return c.gated && (!c.host_bound || host_gated); }
 
+namespace {
+/// No machine fact recorded by both runs differs.
+bool machine_facts_agree(const run_result& base, const run_result& cur) {
+  return !base.device || !cur.device || !base.device->machine || !cur.device->machine ||
+         machine_differences(*base.device->machine, *cur.device->machine).empty();
+}
+}  // namespace
+
 bool one_host(const run_result& base, const run_result& cur) {
   const std::string bu = base.device ? base.device->uuid : "", cu = cur.device ? cur.device->uuid : "";
   if (base.settings.host_name.empty() || base.settings.host_name != cur.settings.host_name || bu != cu) return false;
-  return !base.device || !cur.device || !base.device->machine || !cur.device->machine ||
-         machine_differences(*base.device->machine, *cur.device->machine).empty();
+  return machine_facts_agree(base, cur);
 }
 
 bool one_machine(const run_result& base, const run_result& cur) {
   if (!base.device || !cur.device || base.device->uuid.empty() || base.device->uuid != cur.device->uuid) return false;
-  if (base.device->machine && cur.device->machine && !machine_differences(*base.device->machine, *cur.device->machine).empty()) return false;
+  if (!machine_facts_agree(base, cur)) return false;
   return base.settings.host_name.empty() || cur.settings.host_name.empty() || base.settings.host_name == cur.settings.host_name;
 }
 

@@ -20,7 +20,7 @@ bench=$(cb_runner report) || exit 2
 "$bench" trend "$store" --site="$out" ${repository:+"--repository=$repository"} || exit
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] || exit 0
 url=${CUDABENCH_DASHBOARD_URL:-}
-if [ -n "$url" ] && ! [[ "$url" =~ ^https://[A-Za-z0-9._~:/?#@!\$\&\'*+,\;=%-]+$ ]]; then
+if [ -n "$url" ] && ! cb_https_address "$url"; then
   echo "ci/dashboard.sh: CUDABENCH_DASHBOARD_URL is not a plain https address; the summary names the artifact instead" >&2
   url=""
 fi

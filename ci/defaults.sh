@@ -7,6 +7,8 @@
 #                       else one line saying RUN_BENCH is needed (exit 2).
 #   cb_baselines        where baselines are stored: CUDABENCH_BASELINE_DIR; else this checkout's reports/baselines;
 #                       installed, one line saying CUDABENCH_BASELINE_DIR is needed (exit 2).
+#   cb_https_address V  whether V is a plain https address (at most 2000 characters, none that Markdown or HTML
+#                       would read as markup), as the job summary and the pull request's comment link one.
 cb_ci_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cb_checkout="$(cd "$cb_ci_dir/.." && pwd)"
 cb_installed() { [ ! -f "$cb_checkout/CMakeLists.txt" ] && [ -f "$cb_checkout/action.yml" ]; }
@@ -24,3 +26,4 @@ cb_baselines() {
   echo "$(basename "$0"): set CUDABENCH_BASELINE_DIR to the folder of your repository that keeps the baselines (e.g. benchmarks/baselines)" >&2
   exit 2
 }
+cb_https_address() { [[ "$1" =~ ^https://[A-Za-z0-9._~:/?#@!\$\&\'*+,\;=%-]{1,2000}$ ]]; }

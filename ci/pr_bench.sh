@@ -72,7 +72,7 @@ measure() {
 # file (status 0 or 1) or the end of its log (else).
 comment() {
   local dashboard=${CUDABENCH_DASHBOARD_URL:-}  # linked only where it is a plain https address
-  [[ "$dashboard" =~ ^https://[A-Za-z0-9._~:/?#@!\$\&\'*+,\;=%-]{1,2000}$ ]] || dashboard=""
+  cb_https_address "$dashboard" || dashboard=""
   if [ "$4" = 0 ] || [ "$4" = 1 ]; then
     python3 "$here/pr_comment.py" --verdict="$1/verdict.json" --base="$2" --head="$3" --processes="$5" ${RUN_URL:+--run-url="$RUN_URL"} \
       ${dashboard:+--dashboard="$dashboard"}

@@ -166,6 +166,14 @@ def fit(top, sections, tail):
     return joined(cut, note)
 
 
+def https_address(opts, key):
+    """The option's value, a plain https address (none of Markdown's or HTML's markup), or "" where not given."""
+    value = opts.get(key) or ""
+    if value and not re.fullmatch(r"https://[A-Za-z0-9._~:/?#@!$&'*+,;=%-]{1,2000}", value):
+        fail("--%s=%s is not an https address" % (key, value))
+    return value
+
+
 def main(argv):
     opts = {}
     for a in argv:
@@ -179,12 +187,7 @@ def main(argv):
     processes = opts.get("processes")
     if processes is not None and not re.fullmatch(r"[1-9][0-9]{0,2}", processes):
         fail("--processes=%s is not a count" % processes)
-    run_url = opts.get("run-url") or ""
-    if run_url and not re.fullmatch(r"https://[A-Za-z0-9._~:/?#@!$&'*+,;=%-]{1,2000}", run_url):
-        fail("--run-url=%s is not an https address" % run_url)
-    dashboard = opts.get("dashboard") or ""
-    if dashboard and not re.fullmatch(r"https://[A-Za-z0-9._~:/?#@!$&'*+,;=%-]{1,2000}", dashboard):
-        fail("--dashboard=%s is not an https address" % dashboard)
+    run_url, dashboard = https_address(opts, "run-url"), https_address(opts, "dashboard")
     for end in ("base", "head"):
         if opts.get(end) and not short(opts[end]):
             fail("--%s=%s is not a commit hash" % (end, opts[end]))
