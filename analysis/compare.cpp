@@ -263,11 +263,34 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   return r;
 }
 
-/// The rates of the limits that stand for each run's machine (normalize.hpp), read once per comparison.
+/// The rates of the limits that stand for each run's machine and the runs' sample overheads (normalize.hpp),
+/// read once per comparison.
 struct machine_controls {
   std::map<std::string, double> base, cur;
   pair_machine machine;
+  std::map<std::string, std::pair<double, double>> overheads;  ///< by cache state: the baseline's and the current run's
 };
+
+/// Each cache state's sample overhead in both runs, where both measured it and the runs are of two machines:
+/// on one machine the overhead is the same on both sides, and taking out two noisy medians would only add noise.
+std::map<std::string, std::pair<double, double>> overheads_of(const run_result& base, const run_result& cur, pair_machine m) {
+  std::map<std::string, std::pair<double, double>> out;
+  if (m.same_board && m.same_host) return out;
+  for (const char* cache : {"cold", "hot"}) {
+    const auto b = sample_overhead_s(base, cache), c = sample_overhead_s(cur, cache);
+    if (b && c) out[cache] = {*b, *c};
+  }
+  return out;
+}
+
+/// The sample overheads that apply to case `c` (baseline's, current's): a device case of another family, not
+/// host-bound, whose medians on both sides exceed their run's overhead.
+std::optional<std::pair<double, double>> overheads_for(const case_result& b, const case_result& c, const machine_controls& m) {
+  if (!c.on_gpu || c.host_bound || c.family == limits_family) return std::nullopt;
+  const auto it = m.overheads.find(c.cache.empty() ? c.declared_cache : c.cache);
+  if (it == m.overheads.end() || !(b.median_s > it->second.first && c.median_s > it->second.second)) return std::nullopt;
+  return it->second;
+}
 
 /// Says how many cases that name a control were judged as measured because one run did not measure it.
 void note_unnormalized(const run_result& cur, comparison& out) {
@@ -310,7 +333,9 @@ void note_run_settings(const run_result& base, const run_result& cur, comparison
 case_comparison compare_on_control(const case_result& b, const case_result& c, const compare_settings& s, const machine_controls& m) {
   const auto base_rate = control_rate(c, m.base), cur_rate = control_rate(c, m.cur);
   const bool both_ok = b.status == case_status::ok && c.status == case_status::ok && b.median_s > 0 && c.median_s > 0;
-  if (!base_rate || !cur_rate || !both_ok) {
+  const bool rates = base_rate && cur_rate;
+  const auto overhead = both_ok ? overheads_for(b, c, m) : std::nullopt;
+  if (!both_ok || (!rates && (!overhead || !control_limits(c).empty()))) {
     case_comparison r = compare_case(b, c, s, m.machine);
     const bool flagged = r.v == verdict::regression || r.v == verdict::improvement;
     if (c.family == limits_family && flagged) {
@@ -323,20 +348,28 @@ case_comparison compare_on_control(const case_result& b, const case_result& c, c
     }
     return r;
   }
-  const double factor = *cur_rate / *base_rate;
+  // On the baseline's scale: the current sample's own work (less its run's overhead) at the control's rate
+  // change, plus the baseline's overhead.
+  const double factor = rates ? *cur_rate / *base_rate : 1.0;
+  const auto [base_overhead, cur_overhead] = overhead.value_or(std::pair{0.0, 0.0});
+  auto on_base_scale = [&](double x) { return (x - cur_overhead) * factor + base_overhead; };
   case_result scaled = c;
-  for (double& x : scaled.samples_s) x *= factor;
-  scaled.median_s *= factor;
+  for (double& x : scaled.samples_s) x = on_base_scale(x);
+  scaled.median_s = on_base_scale(scaled.median_s);
   case_comparison r = compare_case(b, scaled, s, m.machine);
   r.normalized_change = r.change;
   r.cur_median_s = c.median_s;
   r.cur_samples_s = c.samples_s;
   r.change = c.median_s / b.median_s - 1;
-  r.control = control_name(c);
+  const std::string overhead_name = c.cache == "hot" ? sample_overhead_hot : sample_overhead_cold;
+  r.control = rates ? control_name(c) : "";
+  if (overhead) r.control += (r.control.empty() ? "" : "+") + overhead_name;
   r.control_change = factor - 1;
-  if (std::fabs(factor - 1) >= 0.0005)
-    r.note += fmt::format("{}board: {} {:+.1f}%; normalized {:+.1f}%", r.note.empty() ? "" : "; ", r.control, 100 * (factor - 1),
-                          100 * *r.normalized_change);
+  std::string what;
+  if (std::fabs(factor - 1) >= 0.0005) what = fmt::format("board: {} {:+.1f}%", control_name(c), 100 * (factor - 1));
+  if (overhead && std::fabs(cur_overhead - base_overhead) >= 0.005e-6)
+    what += fmt::format("{}sample overhead {:+.2f} us ({})", what.empty() ? "" : ", ", 1e6 * (cur_overhead - base_overhead), overhead_name);
+  if (!what.empty()) r.note += fmt::format("{}{}; normalized {:+.1f}%", r.note.empty() ? "" : "; ", what, 100 * *r.normalized_change);
   return r;
 }
 /// A flag stands only where both runs come from one machine: no recorded fact of the machines differs and no
@@ -453,7 +486,8 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   check_mismatch(preset_mismatch(base.settings.preset, cur.settings.preset), base, cur, out, s.allow_preset_mismatch,
                  "--allow-preset-mismatch");
   if (s.gates) check_gates(*s.gates, cur, out, s.allow_device_mismatch);
-  machine_controls controls{control_rates(base), control_rates(cur), {out.same_board, one_host(base, cur)}};
+  const pair_machine machine{out.same_board, one_host(base, cur)};
+  machine_controls controls{control_rates(base), control_rates(cur), machine, overheads_of(base, cur, machine)};
   note_run_settings(base, cur, out);
 
   std::map<std::string, std::vector<double>> log_ratios, log_ratios_not_gated;

@@ -38,6 +38,12 @@ std::map<std::string, double> control_rates(const run_result& run) {
   return out;
 }
 
+std::optional<double> sample_overhead_s(const run_result& run, const std::string& cache) {
+  const case_result* c = run.find(cache == "hot" ? sample_overhead_hot : sample_overhead_cold);
+  if (!c || c->status != case_status::ok || !(c->median_s > 0)) return std::nullopt;
+  return c->median_s;
+}
+
 std::optional<double> control_rate(const case_meta& c, const std::map<std::string, double>& rates) {
   const std::vector<std::string> limits = control_limits(c);
   if (limits.empty()) return std::nullopt;

@@ -1,6 +1,6 @@
 // limits: what this device does at best, measured in the run: device-to-device copy, a read-only stream,
-// pinned and pageable host copies each way and both ways at once, FP32 FMA throughput and the time of a
-// launch. Cases of other families name the limit that bounds them (case_def::limit); reports show their time
+// pinned and pageable host copies each way and both ways at once, FP32 FMA throughput, the time of a
+// launch and what a sample of one empty kernel takes, cold and hot. Cases of other families name the limit that bounds them (case_def::limit); reports show their time
 // against it ("% of limit": the case's bytes or FLOPs over the limit's measured rate, divided by its time).
 // It ships in the library, written against the public API as a user's family is, so every binary linked with
 // cudabench::main can measure it.
@@ -207,13 +207,25 @@ class launch_cost final : public cudabench::fixture {
   std::string verify() override { return {}; }  // nothing to compute; every launch is checked as it is made
 };
 
+/// One empty kernel, timed as any sample is: what a sample's time holds besides the case's own device work
+/// (the launch fetched by the GPU, the events around it). compare takes its change between two machines out
+/// of short cases' times (an additive control); cold and hot, as a case's samples are timed one way or the other.
+class sample_overhead final : public cudabench::fixture {
+ public:
+  void run(cudaStream_t s) override {
+    phase_range p(phase::kernel);
+    kernels::empty_kernels(1, s);
+  }
+  std::string verify() override { return {}; }  // nothing to compute; the launch is checked as it is made
+};
+
 }  // namespace
 
 namespace cudabench {
 
 void register_limits(family_builder& f) {
   f.describe("what this device does at best, measured in the run: copies, a read-only stream, host copies, FP32 "
-             "FMA throughput and launches; other families' cases are shown against these (% of limit)")
+             "FMA throughput, launches and an empty sample; other families' cases are shown against these (% of limit)")
       .tolerance("copies byte for byte; the read's sum within 1e-4; FMA chains bit for bit on 64 threads");
   using cudabench::where;
   f.add({.variant = "copy_d2d", .on = where::gpu, .work = {.bytes_read = double(device_bytes), .bytes_written = double(device_bytes)},
@@ -239,6 +251,10 @@ void register_limits(family_builder& f) {
   // changed in between (docs/validation.md, "The defaults of `compare`, and why").
   f.add({.variant = "launch", .on = where::gpu, .work = {.items = double(launch_cost::launches)}, .size = launch_cost::launches,
          .gated = false, .make = [] { return std::make_unique<launch_cost>(); }});
+  // Not gated either: they measure the machine, and compare reads them as the additive control of short cases.
+  for (const auto& [variant, cache] : {std::pair{"empty_cold", cache_state::cold}, std::pair{"empty_hot", cache_state::hot}})
+    f.add({.variant = variant, .on = where::gpu, .cache = cache, .work = {.items = 1}, .size = 1, .gated = false,
+           .make = [] { return std::make_unique<sample_overhead>(); }});
 }
 
 }  // namespace cudabench

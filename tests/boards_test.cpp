@@ -13,6 +13,7 @@
 #include "analysis/gates.hpp"
 #include "results/machine.hpp"
 #include "analysis/normalize.hpp"
+#include "cudabench/limits.hpp"
 #include "reports/render.hpp"
 #include "reports/trend.hpp"
 
@@ -326,6 +327,52 @@ TEST(OneMachine, TheSameCodeOnAnotherMachineIsTheMachine) {
   EXPECT_NE(r.note.find("device code changed (0123456789abcdef -> fedcba9876543210)"), std::string::npos) << r.note;
   EXPECT_NE(reports::verdict_json(c).find("\"code\": \"changed\""), std::string::npos);
   EXPECT_NE(reports::comparison_markdown(c).find("device code changed"), std::string::npos);
+}
+
+namespace {
+/// A run on board `uuid` of host `host` with a short cold case of `short_s` and, where `overhead_s` > 0, the
+/// empty cold sample of `overhead_s`.
+run_result short_run(const std::string& uuid, const std::string& host, double short_s, double overhead_s, unsigned seed) {
+  run_result r = make_run(uuid, 1e-3, 2e-3, seed);
+  r.settings.host_name = host;
+  std::vector<case_result> extra{make_case("histogram/fast/1048576", short_s, 0.002, seed + 7)};
+  if (overhead_s > 0) {
+    extra.push_back(make_case(sample_overhead_cold, overhead_s, 0.002, seed + 8));
+    extra.back().gated = false;
+  }
+  for (case_result& c : extra) {
+    c.cache = c.declared_cache = "cold";
+    r.cases.push_back(std::move(c));
+  }
+  r.index_cases();
+  return r;
+}
+}  // namespace
+
+TEST(Normalize, TheHostsSampleOverheadIsTakenOutOfAShortCase) {
+  const std::string a = "GPU-aaaaaaaa-0000-0000-0000-000000000000", b = "GPU-bbbbbbbb-0000-0000-0000-000000000000";
+  // A host that adds 2.5 us to every sample: the short case is 35% slower as measured, the same on the scale of
+  // the empty sample.
+  const run_result base = short_run(a, "one-gpu", 7.1e-6, 3.0e-6, 1);
+  comparison c = compare_runs(base, short_run(b, "four-gpu", 9.6e-6, 5.5e-6, 81), {.threshold = 0.015});
+  const case_comparison& r = find(c, "histogram/fast/1048576");
+  EXPECT_EQ(r.v, verdict::unchanged) << r.note;
+  EXPECT_NEAR(r.change, 0.352, 0.01);
+  EXPECT_NEAR(*r.normalized_change, 0.0, 0.01);
+  EXPECT_EQ(r.control, "limits/empty_cold");
+  EXPECT_NE(r.note.find("sample overhead +2.50 us (limits/empty_cold)"), std::string::npos) << r.note;
+  EXPECT_EQ(c.exit_status(), 0);
+  // Without the empty sample in a run the case is judged as measured: a flag held for confirmation.
+  c = compare_runs(base, short_run(b, "four-gpu", 9.6e-6, 0, 81), {.threshold = 0.015});
+  EXPECT_EQ(find(c, "histogram/fast/1048576").v, verdict::unconfirmed);
+  // A real change of the case's own work stays: 10% more kernel time over the same host.
+  c = compare_runs(base, short_run(b, "four-gpu", 2.5e-6 + 7.1e-6 + 0.1 * 4.1e-6, 5.5e-6, 81), {.threshold = 0.015});
+  EXPECT_EQ(find(c, "histogram/fast/1048576").v, verdict::unconfirmed);
+  EXPECT_NEAR(*find(c, "histogram/fast/1048576").normalized_change, 0.058, 0.01);
+  // On one machine the overhead is the same on both sides: nothing is taken out.
+  c = compare_runs(base, short_run(a, "one-gpu", 7.1e-6, 3.1e-6, 82), {.threshold = 0.015});
+  EXPECT_FALSE(find(c, "histogram/fast/1048576").normalized_change.has_value());
+  EXPECT_EQ(find(c, "histogram/fast/1048576").v, verdict::unchanged);
 }
 
 TEST(Normalize, ALimitsChangeNeverFails) {

@@ -245,7 +245,7 @@ echo "ok   --list shows the user's family; --sizes and --axis choose its sizes"
 # unasked in the quick one.
 ! grep -q '^limits/' "$tmp/list" || fail "the quick preset lists the limits family without --limits"
 "$ext/saxpy_bench" --list --limits --filter=saxpy/gpu | awk '{print $1}' | paste -sd' ' \
-  | grep -qx 'limits/copy_d2d limits/read limits/h2d_pinned limits/d2h_pinned limits/bidir_pinned limits/h2d_pageable limits/d2h_pageable limits/fma limits/launch saxpy/gpu/1048576' \
+  | grep -qx 'limits/copy_d2d limits/read limits/h2d_pinned limits/d2h_pinned limits/bidir_pinned limits/h2d_pageable limits/d2h_pageable limits/fma limits/launch limits/empty_cold limits/empty_hot saxpy/gpu/1048576' \
   || fail "--list --limits does not list the limits family first, beside the selected cases"
 "$ext/saxpy_bench" --list --preset=nightly >"$tmp/list2" && head -n 1 "$tmp/list2" | grep -q '^limits/copy_d2d ' || fail "the nightly preset does not run the limits family by default"
 "$ext/saxpy_bench" --list --preset=nightly --filter=saxpy | grep -q '^limits/' && fail "--filter=saxpy runs the limits family in the nightly preset"

@@ -3,7 +3,8 @@
 # .devlibs/. Results under $OUT (or ./out); a short table at the end.
 # Usage: validation/device_machine.sh record TAG
 #            one nightly run with rounds (every GPU case records its code identity), kept as OUT/nightly-TAG.json,
-#            its wall time, and how many device cases have a digest; then the short cases traced (--trace)
+#            its wall time, and how many device cases have a digest; then the short cases traced (--trace);
+#            CUDABENCH_RECORD_ARGS passes on to the run
 #        validation/device_machine.sh nightly TAG BASELINE.json
 #            ci/nightly.sh in a throwaway repository (commit A, then commit B: a note) whose stored baseline is
 #            BASELINE.json (labelled commit A); tonight's run is commit B's, the packed binary. Then `confirm` of
@@ -162,7 +163,8 @@ print('bisect:', j['outcome'], 'first bad:', f.get('subject', f), 'in', round(j.
     tar -C "$out" -czf "$out/change-dir-$tag.tgz" "change-$tag" && rm -rf "$out/change-$tag" ;;
   record)
     start=$SECONDS
-    "$bench" --quiet --preset=nightly --json "$out/nightly-$tag.json" >"$out/nightly-$tag.txt" 2>&1; rc=$?
+    # shellcheck disable=SC2086  # CUDABENCH_RECORD_ARGS: options for the run, split at spaces (e.g. --no-energy)
+    "$bench" --quiet --preset=nightly ${CUDABENCH_RECORD_ARGS:-} --json "$out/nightly-$tag.json" >"$out/nightly-$tag.txt" 2>&1; rc=$?
     echo "nightly $tag: exit $rc, $(grep 'case(s):' "$out/nightly-$tag.txt"), $((SECONDS - start)) s" | tee "$out/summary-$tag.txt"
     python3 - "$out/nightly-$tag.json" <<'PY' | tee -a "$out/summary-$tag.txt"
 import json, sys

@@ -1,5 +1,6 @@
 // The limits family that ships in the library: what this device does at best (copies, a read-only stream, host
-// copies, FMA throughput, launches), which cases that name a limit (case_def::limit) are shown against.
+// copies, FMA throughput, launches, an empty sample), which cases that name a limit (case_def::limit) are shown
+// against.
 #pragma once
 
 #include "cudabench/registry.hpp"
@@ -8,6 +9,10 @@ namespace cudabench {
 
 /// The family's name: its cases are "limits/copy_d2d", "limits/read", "limits/fma", ...
 inline constexpr const char* limits_family = "limits";
+
+/// The empty kernel timed as a sample is, cold and hot: what a sample holds besides a case's own device work.
+inline constexpr const char* sample_overhead_cold = "limits/empty_cold";
+inline constexpr const char* sample_overhead_hot = "limits/empty_hot";
 
 /// The limits family's order key: before every other family, so a run measures the limits first.
 inline constexpr int limits_order = -1000;
