@@ -1,5 +1,6 @@
 // Tests of analysis/gates: the drift estimator on synthetic histories of known drift, the gates it sets, the file.
 #include "analysis/gates.hpp"
+#include "analysis/run_store.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -296,7 +297,7 @@ TEST(Gates, TheReaderRefusesBadInputNamingTheProblem) {
 }
 
 TEST(Gates, TheFileBesideABaseline) {
-  EXPECT_EQ(gates_file_beside("reports/baselines/nvidia-h100/nightly.json"), "reports/baselines/nvidia-h100/nightly.gates.json");
-  EXPECT_EQ(gates_file_beside("-"), "");
-  EXPECT_EQ(gates_file_beside("base.txt"), "");
+  EXPECT_EQ(run_store::gates_file_beside("reports/baselines/nvidia-h100/nightly.json"), "reports/baselines/nvidia-h100/nightly.gates.json");
+  EXPECT_EQ(run_store::gates_file_beside("-"), "");
+  EXPECT_EQ(run_store::gates_file_beside("base.txt"), "");
 }
