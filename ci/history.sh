@@ -2,7 +2,7 @@
 # The history store: results, verdicts and learned gates kept on a git branch of the repository (default
 # cudabench-history, a branch with no common history with the code, as github-action-benchmark keeps gh-pages),
 # so that every runner of a GPU model reads and adds to one history, and a replaced runner loses nothing.
-# Its layout, one directory per GPU model and preset, is a nightly results directory:
+# Its layout, one directory per GPU model and preset, is a nightly results directory (analysis/run_store.hpp):
 #   <model>/<preset>/runs/nightly-<time>.json   each run (what trend and gates read: DIR/<model>/<preset>/runs)
 #   <model>/<preset>/verdict-<time>.json        its verdict against the baseline (what fleet reads beside the run)
 #   <model>/<preset>/gates.json                 the gates learned from the kept runs (run_bench gates)

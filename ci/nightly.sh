@@ -3,6 +3,7 @@
 # the nightly preset, compared against the stored baseline for this GPU model, with every report written,
 # then the trend over every night kept in the results directory.
 # Usage: ci/nightly.sh [RESULTS_DIR]    (default: $CUDABENCH_RESULTS_DIR, else results/)
+# (the layout of analysis/run_store.hpp; the baseline's path and its gates asked of RUN_BENCH store)
 #   RESULTS_DIR/runs/nightly-<time>.json   each night's results (what `trend` reads); latest.json links the newest
 #   RESULTS_DIR/report-<time>.md|.html, verdict-<time>.json, trend.html
 # CUDABENCH_BASELINE_DIR: where baselines are stored (default: reports/baselines of this checkout; installed with the

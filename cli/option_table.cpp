@@ -269,9 +269,10 @@ const std::array table{
                 s.options.gates_path = v;
               },
               .whole_run = true,
-              .help = "learned gates (from the gates command): a case's learned gate replaces --threshold, the noise floor and the "
-                      "rank test for it (its medians are tested against its drift); default: the file "
-                      "beside the baseline (X.json -> X.gates.json) when there is one; none: the threshold for every case"},
+              .help = fmt::format("learned gates (from the gates command): a case's learned gate replaces --threshold, the noise "
+                                  "floor and the rank test for it (its medians are tested against its drift); default: the file "
+                                  "beside the baseline (X.json -> {}) when there is one; none: the threshold for every case",
+                                  run_store::gates_file_beside("X.json"))},
   option_spec{.name = "--out", .placeholder = "FILE", .commands = "gates", .apply = store_output, .output = &o_::gates_out,
               .help = "where the gates file is written (required; - is standard output)"},
   option_spec{.name = "--floor", .placeholder = "PCT", .commands = "gates",
