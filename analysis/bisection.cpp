@@ -71,8 +71,7 @@ run_result pool_runs(std::vector<run_result> runs) {
       into->repetitions.insert(into->repetitions.end(), c.repetitions.begin(), c.repetitions.end());
     }
   }
-  for (case_result& c : pooled.cases) summarize_case(c);
-  pooled.index_cases();
+  pooled.finish_cases();
   return pooled;
 }
 

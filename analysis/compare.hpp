@@ -59,7 +59,7 @@ struct compare_settings {
   bool allow_preset_mismatch = false; ///< compare runs of different presets (a note instead of a refusal)
   /// Gates learned from history (gates.hpp): a device-bound case's learned gate replaces `threshold` for it.
   std::shared_ptr<const gate_table> gates;
-  /// Unset gates: whether the gates file kept beside the baseline (X.json -> X.gates.json) is read when present
+  /// Unset gates: whether the gates file kept beside the baseline (run_store::gates_file_beside) is read when present
   /// (false: --gates none).
   bool gates_beside_baseline = true;
   /// How energy per operation is judged (energy.hpp), and whether its regression fails the comparison.

@@ -377,10 +377,4 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
 
 gate_table load_gates(const std::string& path) { return parse_gates(read_file(path), path); }
 
-std::string gates_file_beside(const std::string& baseline) {
-  constexpr std::string_view ext = ".json";
-  if (baseline.size() <= ext.size() || baseline.compare(baseline.size() - ext.size(), ext.size(), ext) != 0) return "";
-  return baseline.substr(0, baseline.size() - ext.size()) + ".gates.json";
-}
-
 }  // namespace cudabench

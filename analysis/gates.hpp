@@ -105,7 +105,4 @@ gate_table parse_gates(const std::string& text, const std::string& source);
 /// Reads a gates file (a regular file within the input size limit, or - for standard input).
 gate_table load_gates(const std::string& path);
 
-/// The gates file kept beside a baseline: X.json -> X.gates.json ("" for a name not ending in .json).
-std::string gates_file_beside(const std::string& baseline);
-
 }  // namespace cudabench

@@ -19,7 +19,9 @@
 #include <sstream>
 
 #include "io/child_process.hpp"
+#include "analysis/run_store.hpp"
 #include "app/commands.hpp"
+#include "app/comparison.hpp"
 #include "app/git_repo.hpp"
 #include "app/outputs.hpp"
 #include "cli/program_name.hpp"
@@ -240,7 +242,7 @@ void bisect_session::measure_ends() {
   good_run_ = std::move(ends[0].run);
   bad_run_ = std::move(ends[1].run);
   compare_settings settings = compare_settings_from(o_);
-  settings.gates = gates_for(settings, *good_run_, *bad_run_);  // both ends ran here: the stored gates' drift within one machine
+  settings.gates = run_store::gates_for(settings, *good_run_, *bad_run_);  // both ends ran here: the stored gates' drift within one machine
   const comparison ends_compared = compare_runs(*good_run_, *bad_run_, settings);
   compared_ = ends_compared.cases.size();
   for (const case_comparison& c : ends_compared.cases) {

@@ -8,6 +8,8 @@
 
 namespace cudabench::app {
 
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
+
 /// Bisects between o.good and o.bad in the git repository around the current directory: builds each tested
 /// revision in a worktree apart, runs the benchmark binary there with `binary_args` after its defaults
 /// (--preset=nightly --filter=o.filter --json=...), and classifies it (analysis/bisection.hpp). Prints the first

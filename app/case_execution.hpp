@@ -18,6 +18,8 @@
 
 namespace cudabench::app {
 
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
+
 /// What one process measured: Google Benchmark's description of the host, the finished cases, the trace.
 struct case_execution {
   nlohmann::ordered_json host_context;

@@ -6,6 +6,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "analysis/run_store.hpp"
 #include "app/commands.hpp"
 #include "app/results_output.hpp"
 #include "cli/program_name.hpp"
@@ -22,11 +23,12 @@ int gates_handler(const command_line& cl);
 int bisect_handler(const command_line& cl);
 int fleet_handler(const command_line& cl);
 int confirm_handler(const command_line& cl);
+int store_handler(const command_line& cl);
 
 namespace {
 // The commands, a row each, in the order help and the docs list them. Laid out by hand.
 // clang-format off
-const std::array<command_spec, 8> rows{
+const std::array<command_spec, 9> rows{
     command_spec{.name = "run",
                  .about = "Runs the CUDA benchmark suite (Google Benchmark cases named family/variant/parameters).",
                  .exit_status = "0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a "
@@ -80,6 +82,16 @@ const std::array<command_spec, 8> rows{
                           " missing.",
                  .exit_status = "0 written, 1 a model's verdict file says its comparison failed, 2 usage or input error",
                  .handler = fleet_handler, .more_inputs = true},
+    command_spec{.name = "store", .inputs = "baseline|gates|slot|history|runs FILE", .input_count = 2,
+                 .about = fmt::format("Prints where the run store keeps a file, as the commands and the CI scripts find "
+                                      "it: baseline RESULT.json, the stored baseline of its GPU model and preset "
+                                      "(<baseline-dir>/<model>/<preset>.json); gates BASELINE.json, the gates file kept "
+                                      "beside it (X.json -> {}); slot RESULT.json, its <model>/<preset>; history "
+                                      "RESULT.json, its folder of the --history-dir store, and runs, that folder's {}/.",
+                                      run_store::gates_file_beside("X.json"), run_store::runs_folder),
+                 .exit_status = "0 printed, 2 usage or input error (a file that is no result, a name that is no "
+                                "directory, a result of another preset than --of-preset)",
+                 .handler = store_handler},
 };
 // clang-format on
 

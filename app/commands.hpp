@@ -1,5 +1,5 @@
 // The command table (its rows in app/command_table.cpp, each command's handler in app/commands/NAME.cpp or, for
-// the runner, app/runner.cpp), what dispatches a command line to it, and the comparison step a run and compare share.
+// the runner, app/runner.cpp), and what dispatches a command line to it.
 #pragma once
 
 #include <functional>
@@ -17,6 +17,8 @@
 #include "io/child_process.hpp"
 
 namespace cudabench::app {
+
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
 
 /// Every command, the runner first, in the order help and the docs list them.
 command_list command_table();
@@ -44,32 +46,6 @@ class file_command_guard {
  private:
   stop_at_once at_once_;
 };
-
-/// The comparison settings the options ask for (defaults from compare_settings).
-compare_settings compare_settings_from(const compare_options& o);
-
-/// Compares (with the gates of `s`, else those beside the baseline unless s.gates_beside_baseline is false), lets
-/// `amend` change the comparison (confirm resolves its unconfirmed flags there), and sends it to every output of
-/// `outputs` (the terminal table, the requested files); its exit status (comparison::exit_status). The comparison
-/// is also handed back through `out` when given.
-int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s, const output_list& outputs,
-                       comparison* out = nullptr, const std::function<void(comparison&)>& amend = {});
-
-/// The gates `s` names; else, unless s.gates_beside_baseline is false (--gates none), those beside the baseline
-/// (X.json -> X.gates.json), and for two runs of one machine the stored gates of their GPU model and preset
-/// (stored_baselines_dir()), whose drift within one machine then applies; else none.
-std::shared_ptr<const gate_table> gates_for(const compare_settings& s, const run_result& base, const run_result& cur);
-
-/// Where stored baselines and their gates are looked for: $CUDABENCH_BASELINE_DIR, else reports/baselines under the
-/// current directory.
-std::string stored_baselines_dir();
-
-/// <dir>/<gpu-model>/<preset>.json: where the baseline of this device and preset is stored.
-std::string baseline_file_for(const device_info& d, const std::string& preset, const std::string& dir);
-
-/// A baseline path from --compare-to: "auto" is the stored one for this device and preset under `dir`
-/// (it must exist).
-std::string resolve_baseline(const std::string& spec, const device_info& d, const std::string& preset, const std::string& dir);
 
 /// `compare`, `report`, `trend`, `gates`, `fleet` and `bisect`: argv[1] is the command. Exit status 0, 1 (regression; bisect:
 /// nothing found) or 2 (usage/input).

@@ -8,6 +8,8 @@
 
 namespace cudabench::app {
 
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
+
 /// Runs `args` (the runner's own arguments) once per device of opt.devices, chosen among `visible` devices
 /// (ordinals 0 to visible-1), and merges the results into opt.json_path. Returns the worst child exit status
 /// (a device that fails keeps the others' results).

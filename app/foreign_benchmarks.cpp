@@ -154,6 +154,7 @@ google_benchmark_run run_google_benchmarks(const std::vector<std::string>& names
 
 void add_google_benchmark_cases(run_result& run, const std::vector<std::string>& names,
                                 const std::map<std::string, case_result>& results) {
+  const std::size_t before = run.cases.size();
   for (const std::string& name : names) {
     case_meta m;
     m.name = name;
@@ -166,10 +167,9 @@ void add_google_benchmark_cases(run_result& run, const std::vector<std::string>&
     if (it == results.end()) continue;
     case_result c = it->second;
     static_cast<case_meta&>(c) = m;
-    summarize_case(c);
     run.cases.push_back(std::move(c));
   }
-  run.index_cases();
+  run.finish_cases(before);
 }
 
 }  // namespace cudabench::app

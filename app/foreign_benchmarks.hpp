@@ -15,6 +15,8 @@
 
 namespace cudabench::app {
 
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
+
 /// The names of the benchmarks registered with Google Benchmark in this process, as its --benchmark_list_tests
 /// gives them (`BM_x`, `BM_x/8`). Call it before the runner registers its own cases.
 std::vector<std::string> google_benchmark_names();

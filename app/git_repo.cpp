@@ -36,21 +36,15 @@ std::string first_line(const std::string& text) {
   const std::string t = trimmed(text);
   return printable(t.substr(0, t.find('\n')));
 }
-
-command_output git_in(const std::string& directory, const std::vector<std::string>& args) {
-  std::vector<std::string> argv{program_on_path("git")};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return run_captured(argv, directory, child_spec::on_stop::none);  // short; a clean-up must not be cut off
-}
 }  // namespace
 
 git_repo::git_repo(const std::string& directory) {
-  const command_output r = git_in(directory, {"rev-parse", "--show-toplevel"});
+  const command_output r = run_git({"rev-parse", "--show-toplevel"}, directory);
   if (r.exit_code != 0) throw input_error(fmt::format("{} is not in a git repository", printable(directory)));
   top_ = trimmed(r.out);
 }
 
-command_output git_repo::git(const std::vector<std::string>& args) const { return git_in(top_, args); }
+command_output git_repo::git(const std::vector<std::string>& args) const { return run_git(args, top_); }
 
 std::string git_repo::commit(const std::string& rev) const {
   const command_output r = git({"rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"});
@@ -105,7 +99,7 @@ git_worktree::~git_worktree() {
 }
 
 void git_worktree::checkout(const std::string& commit) const {
-  const command_output r = git_in(path_, {"checkout", "--quiet", "--detach", commit});
+  const command_output r = run_git({"checkout", "--quiet", "--detach", commit}, path_);
   if (r.exit_code != 0) throw input_error(fmt::format("git checkout {} in {}: {}", commit, path_, first_line(r.err)));
 }
 

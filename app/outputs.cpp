@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "analysis/gates.hpp"
+#include "analysis/run_store.hpp"
 #include "cli/option_table.hpp"
 #include "cli/program_name.hpp"
 #include "io/format.hpp"
@@ -113,7 +113,7 @@ int finish_interrupted(int sig, const cudabench::run_result& partial, const comm
 std::vector<std::string> files_read(const run_options& o, std::vector<std::string> runs, const std::string& baseline) {
   if (const auto file = o.gates_file()) runs.push_back(*file);
   else if (!o.gates_path && !baseline.empty())
-    if (std::string beside = gates_file_beside(baseline); !beside.empty()) runs.push_back(std::move(beside));
+    if (std::string beside = run_store::gates_file_beside(baseline); !beside.empty()) runs.push_back(std::move(beside));
   return runs;
 }
 

@@ -13,6 +13,8 @@
 
 namespace cudabench::app {
 
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
+
 /// The requested outputs of one command. The terminal and the report files go through one writer_multiplex,
 /// the run's own documents (its results JSON, --save-baseline, Google Benchmark's CSV) through another;
 /// outputs written elsewhere through output_sink (the trace, the console table) are only named here, so that

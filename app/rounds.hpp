@@ -14,6 +14,8 @@
 
 namespace cudabench::app {
 
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
+
 /// How a run's rounds go: how many, the seed of their case orders, and the cases that take all their
 /// repetitions in the first round instead (see spread_over_rounds).
 struct round_plan {

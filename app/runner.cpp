@@ -18,8 +18,10 @@
 #include <unordered_set>
 #include <iostream>
 
+#include "analysis/run_store.hpp"
 #include "app/case_execution.hpp"
 #include "app/commands.hpp"
+#include "app/comparison.hpp"
 #include "app/fanout.hpp"
 #include "app/foreign_benchmarks.hpp"
 #include "cli/option_table.hpp"
@@ -88,17 +90,20 @@ void write_trace_file(const nlohmann::ordered_json& trace, const std::string& pa
 namespace {
 
 /// The limits the run's cases are shown against ("% of limit"): those the run measured itself, else those of
-/// the stored baseline of this GPU model (this preset's, else nightly's, else quick's), said either way.
-void attach_limits(run_result& run, const device_info& dev, const std::string& preset_name, const std::string& dir) {
+/// the stored baseline of this GPU model (this preset's, else nightly's, else quick's), said either way. A
+/// stored baseline the run compares against (`compared`) is not read again.
+void attach_limits(run_result& run, const device_info& dev, const std::string& preset_name, const std::string& dir,
+                   const std::optional<run_result>& compared) {
   std::map<std::string, limit_rate> limits = measured_limits(run);
   std::string source = "this run";
   if (limits.empty() && dev.available) {
     for (const std::string& p : {preset_name, std::string("nightly"), std::string("quick")}) {
-      const std::string path = baseline_file_for(dev, p, dir);
+      const std::string path = run_store::baseline_file(dir, dev, p);
       std::error_code ec;
       if (!std::filesystem::is_regular_file(path, ec)) continue;
       try {
-        for (const auto& [name, l] : load_run(path).limits) limits[name] = {l.rate, l.unit, l.joules_per_unit};
+        const auto stored = compared && compared->source == path ? compared->limits : load_run(path).limits;
+        for (const auto& [name, l] : stored) limits[name] = {l.rate, l.unit, l.joules_per_unit};
       } catch (const input_error& e) {
         fmt::print(stderr, "{}: limits not taken from {}: {}\n", program_name(), path, printable(e.what()));
       }
@@ -128,11 +133,11 @@ outcome_counts count_outcomes(const run_result& run) {
   return n;
 }
 
-/// Refuses, before anything runs, a baseline that cannot be read, is of another GPU model than this one, was
-/// built otherwise than this binary's cases or is of another preset than this run (unless the settings allow a
-/// mismatch).
-void check_baseline(const std::string& compare_path, const device_info& dev, const std::string& preset_name, const compare_settings& cmp) {
-  const run_result base = load_run(compare_path, case_filter());  // its description: none of its cases
+/// Refuses, before anything runs, a baseline (`base`, read from `compare_path`) of another GPU model than this
+/// one, built otherwise than this binary's cases or of another preset than this run (unless the settings allow
+/// a mismatch).
+void check_baseline(const run_result& base, const std::string& compare_path, const device_info& dev, const std::string& preset_name,
+                    const compare_settings& cmp) {
   const std::string here = dev.available ? dev.name : "no GPU";
   if (!cmp.allow_device_mismatch && !base.device)
     throw input_error(fmt::format("{}: has no device description (context.device), so its GPU cannot be checked against {}; "
@@ -156,21 +161,26 @@ void check_baseline(const std::string& compare_path, const device_info& dev, con
 struct planned_outputs {
   output_list list;  ///< the terminal, the report files and the run's documents; --trace and the console table named
   std::optional<std::string> json_path, baseline_path, compare_path;
+  std::optional<run_result> base;  ///< the baseline read from compare_path, once
   compare_settings cmp;
 };
 
 /// The run's outputs, each refused before the first case runs when it would overwrite an input or another
-/// output or cannot be written; the baseline to compare against, refused when it is of another GPU model.
+/// output or cannot be written; the baseline to compare against, read once here, refused when it cannot be read
+/// or is of another GPU model.
 planned_outputs plan_outputs(const command_options& opt, const device_info& dev, const std::string& preset_name) {
-  planned_outputs out{report_outputs(opt, "--verdict"), opt.json_path, std::nullopt, std::nullopt, compare_settings_from(opt)};
-  if (opt.save_baseline) out.baseline_path = baseline_file_for(dev, preset_name, opt.baseline_dir);
+  planned_outputs out{report_outputs(opt, "--verdict"), opt.json_path, std::nullopt, std::nullopt, std::nullopt, compare_settings_from(opt)};
+  if (opt.save_baseline) out.baseline_path = run_store::baseline_file(opt.baseline_dir, dev, preset_name);
   if (opt.verdict_path && !opt.compare_to) throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
-  if (opt.compare_to) out.compare_path = resolve_baseline(*opt.compare_to, dev, preset_name, opt.baseline_dir);
+  if (opt.compare_to) out.compare_path = run_store::resolve_baseline(*opt.compare_to, dev, preset_name, opt.baseline_dir);
   add_run_documents(out.list, opt, out.baseline_path);
   out.list.add_elsewhere("--trace", opt.trace_path);
   out.list.add_elsewhere("--benchmark_out", opt.console_out_path);
   out.list.check_distinct(out.compare_path ? files_read(opt, {*out.compare_path}, *out.compare_path) : files_read(opt, {}));
-  if (out.compare_path) check_baseline(*out.compare_path, dev, preset_name, out.cmp);
+  if (out.compare_path) {
+    out.base = load_run(*out.compare_path);
+    check_baseline(*out.base, *out.compare_path, dev, preset_name, out.cmp);
+  }
   if (out.baseline_path) {
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(*out.baseline_path).parent_path(), ec);
@@ -180,10 +190,20 @@ planned_outputs plan_outputs(const command_options& opt, const device_info& dev,
   return out;
 }
 
+/// Of the baseline, keeps the cases `current` selected or measured only: the others would be told "not selected".
+void keep_cases_of(run_result& base, const run_result& current) {
+  std::unordered_set<std::string> ours(current.selected.begin(), current.selected.end());
+  for (const case_result& c : current.cases) ours.insert(c.name);
+  const auto theirs = [&](const case_meta& c) { return ours.count(c.name) == 0; };
+  std::erase_if(base.selection, theirs);
+  std::erase_if(base.cases, theirs);
+  base.index_cases();
+}
+
 /// The table to --benchmark_out_format=console's file; the run's documents (add_run_documents), each said;
 /// then the comparison, or without one the run's own report, to the terminal and the report files. Returns
 /// `status`, or 1 when the comparison found a regression.
-int write_outputs(const planned_outputs& out, run_result& current, const run_options& opt, int status,
+int write_outputs(planned_outputs& out, run_result& current, const run_options& opt, int status,
                   const std::string& console_table) {
   if (opt.console_out_path) {
     output_sink(*opt.console_out_path).write(console_table);
@@ -196,12 +216,9 @@ int write_outputs(const planned_outputs& out, run_result& current, const run_opt
     out.list.writers().write_run(current);
     return status;
   }
-  // Of the baseline, the cases this run selected or measured only: the others would be told "not selected".
-  std::unordered_set<std::string> ours(current.selected.begin(), current.selected.end());
-  for (const case_result& c : current.cases) ours.insert(c.name);
-  const run_result base = load_run(*out.compare_path, [&](const std::string& name) { return ours.count(name) > 0; });
+  keep_cases_of(*out.base, current);
   // A failed case (1) is not hidden by flags that only another machine's baseline raised (3).
-  const int compared = compare_and_report(base, current, out.cmp, out.list);
+  const int compared = compare_and_report(*out.base, current, out.cmp, out.list);
   return status == 1 || compared == 1 ? 1 : std::max(status, compared);
 }
 
@@ -282,7 +299,7 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
                  char** argv) {
   const bool supervised = opt.watchdog_s > 0;
   const device_info dev = query_device(opt.device, !supervised);  // a supervisor's workers create the contexts
-  const planned_outputs out = [&] {  // refused before the first case runs; reading the baseline ends at a signal
+  planned_outputs out = [&] {  // refused before the first case runs; reading the baseline ends at a signal
     const stop_at_once reading(program_name());
     return plan_outputs(opt, dev, p.name);
   }();
@@ -323,7 +340,7 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
   const table_style style = table_style_of(opt);
   if (!google.empty()) run_google_cases(current, google, p, dev, run.info, selected.size(), style);
   add_user_context(current, opt);
-  attach_limits(current, dev, p.name, opt.baseline_dir);
+  attach_limits(current, dev, p.name, opt.baseline_dir, out.base);
   if (p.rounds > 1) print_run_table(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), style);
   print_skipped(current, style);
   const outcome_counts n = count_outcomes(current);

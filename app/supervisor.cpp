@@ -28,6 +28,8 @@
 #include "results/results.hpp"
 
 namespace cudabench::app {
+
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
 namespace {
 
 constexpr const char* env_prefix = "CUDABENCH_WORKER_";

@@ -19,6 +19,8 @@
 
 namespace cudabench::app {
 
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
+
 /// What the command line asks of the table.
 struct table_style {
   bool progress = true;                  ///< "[i/N]" after each row (none under --quiet)

@@ -175,13 +175,13 @@ do_run() {
 
 # store_candidate CANDIDATE PUSHED_BRANCH: the command that stores the run that passed as the baseline candidate in
 # this repository, from the history branch it was pushed to, else from the artifact (GitHub CLI), said in the job
-# summary and the log. Its words are quoted for the shell; the GPU model and preset are those baseline_path.py
+# summary and the log. Its words are quoted for the shell; the GPU model and preset are those RUN_BENCH store
 # names (letters, digits, ., _ and -).
 store_candidate() {
   local candidate=$1 branch=$2 top dest slot cmd stamp from
   top=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
-  dest=$(python3 "$here/baseline_path.py" "$candidate" "$(cb_baselines)") || return 0
-  slot=$(python3 "$here/baseline_path.py" "$candidate" .) && slot=${slot#./} && slot=${slot%.json}  # <model>/<preset>
+  dest=$("$RUN_BENCH" store baseline "$candidate" --baseline-dir="$(cb_baselines)") || return 0
+  slot=$("$RUN_BENCH" store slot "$candidate") || return 0  # <model>/<preset>
   dest=${dest#"$top"/}
   stamp=${candidate##*/baseline-candidate-}
   output baseline-candidate "$candidate"

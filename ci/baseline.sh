@@ -57,9 +57,9 @@ if [ -z "$from" ]; then  # a run with history: stored only once its gates are le
 fi
 [ -f "$from" ] || { echo "ci/baseline.sh: $from: no such file" >&2; exit 2; }
 "$run_bench" compare "$from" "$from" --gates none >/dev/null || { echo "ci/baseline.sh: $from: not a usable result" >&2; exit 2; }
-dest=$(python3 "$here/baseline_path.py" "$from" "$baselines" ${preset:+--preset="$preset"}) || exit 2
+dest=$("$run_bench" store baseline "$from" --baseline-dir="$baselines" ${preset:+--of-preset="$preset"}) || exit 2
 if [ -n "$store" ]; then  # the store's runs of this model and preset: <store>/<model>/<preset>/runs
-  kept="$store/${dest#"$baselines"/}" kept="${kept%.json}/runs"
+  kept=$("$run_bench" store runs "$from" --history-dir="$store") || exit 2
   if compgen -G "$kept/*.json" >/dev/null; then
     history+=("$kept")
   else
@@ -71,5 +71,5 @@ mkdir -p "$(dirname "$dest")"
 cp "$from" "$dest.tmp.$$" && mv "$dest.tmp.$$" "$dest"
 echo "baseline saved: $dest"
 [ ${#history[@]} -eq 0 ] && exit 0
-gates="${dest%.json}.gates.json"
+gates=$("$run_bench" store gates "$dest") || exit 2
 cp "$work/gates.json" "$gates.tmp.$$" && mv "$gates.tmp.$$" "$gates" && echo "gates saved: $gates"

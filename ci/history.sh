@@ -2,11 +2,11 @@
 # The history store: results, verdicts and learned gates kept on a git branch of the repository (default
 # cudabench-history, a branch with no common history with the code, as github-action-benchmark keeps gh-pages),
 # so that every runner of a GPU model reads and adds to one history, and a replaced runner loses nothing.
-# Its layout, one directory per GPU model and preset, is a nightly results directory:
+# Its layout, one directory per GPU model and preset, is a nightly results directory (analysis/run_store.hpp):
 #   <model>/<preset>/runs/nightly-<time>.json   each run (what trend and gates read: DIR/<model>/<preset>/runs)
 #   <model>/<preset>/verdict-<time>.json        its verdict against the baseline (what fleet reads beside the run)
 #   <model>/<preset>/gates.json                 the gates learned from the kept runs (run_bench gates)
-# <model> is the GPU model as baselines are stored (ci/baseline_path.py), e.g. NVIDIA_H100_80GB_HBM3; <time> is
+# <model> is the GPU model as baselines are stored (RUN_BENCH store slot), e.g. NVIDIA_H100_80GB_HBM3; <time> is
 # YYYYMMDDTHHMMSSZ. Nothing else may be on the branch or in DIR: a symbolic link, a submodule, any file that is
 # not a regular file or a name outside the layout, and a run with no recorded time, are refused (one line, exit
 # 2) before anything is written.
@@ -30,7 +30,8 @@
 #       the gates learned again from the runs of both, and the push tried again after a random wait that grows
 #       with each try (10 tries).
 # Gates are learned with RUN_BENCH gates (default: the run_bench beside ci/; RUN_BENCH set empty: not learned);
-# a failure to learn them is said and leaves the old ones.
+# a failure to learn them is said and leaves the old ones. add asks RUN_BENCH store (set empty: the default) where
+# a run goes.
 # Exit status: 0 done (push: also when there was nothing to push), 2 usage or input error, 1 git failed (said).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -221,12 +222,12 @@ learn_gates() {
 do_add() {
   [ $# -ge 1 ] && [ $# -le 2 ] || die "add: usage: ci/history.sh add DIR RUN.json [VERDICT.json]"
   read_state
-  local run=$1 verdict=${2:-} dest at name
+  local run=$1 verdict=${2:-} bench at name
   [ -f "$run" ] || die "add: $run: no such file"
   [ -z "$verdict" ] || [ -f "$verdict" ] || die "add: $verdict: no such file"
   store folder || exit
-  dest=$(python3 "$here/baseline_path.py" "$run" "$dir") || exit 2
-  at=${dest%.json}
+  if [ -n "${RUN_BENCH:-}" ]; then bench=$RUN_BENCH; else bench=$(cb_runner report) || exit 2; fi
+  at=$("$bench" store history "$run" --history-dir="$dir") || exit 2
   name=$(basename "$run")
   if [[ ! "$name" =~ ^nightly-[0-9]{8}T[0-9]{6}Z\.json$ ]]; then
     name="nightly-$(store run "$run").json" || exit

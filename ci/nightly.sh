@@ -3,6 +3,7 @@
 # the nightly preset, compared against the stored baseline for this GPU model, with every report written,
 # then the trend over every night kept in the results directory.
 # Usage: ci/nightly.sh [RESULTS_DIR]    (default: $CUDABENCH_RESULTS_DIR, else results/)
+# (the layout of analysis/run_store.hpp; the baseline's path and its gates asked of RUN_BENCH store)
 #   RESULTS_DIR/runs/nightly-<time>.json   each night's results (what `trend` reads); latest.json links the newest
 #   RESULTS_DIR/report-<time>.md|.html, verdict-<time>.json, trend.html
 # CUDABENCH_BASELINE_DIR: where baselines are stored (default: reports/baselines of this checkout; installed with the
@@ -63,7 +64,7 @@ summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat >>"$GITHUB_STEP_SUMMA
 # the regressed cases slower, said in the job summary and appended to the report. Whatever happens, it
 # returns 0: the nightly's status is the comparison's.
 bisect_regressions() {
-  local budget=${CUDABENCH_BISECT_BUDGET:-3600} good filter out="$dir/bisect-$stamp" section gates=()
+  local budget=${CUDABENCH_BISECT_BUDGET:-3600} good filter out="$dir/bisect-$stamp" section gates=() beside
   case $budget in ''|*[!0-9]*) echo "nightly: CUDABENCH_BISECT_BUDGET=$budget is not a number of seconds; no bisect" >&2; return 0 ;; esac
   [ "$budget" -gt 0 ] || return 0
   filter=$(python3 "$root/ci/nightly_bisect.py" filter "$2") || return 0
@@ -75,7 +76,7 @@ bisect_regressions() {
   fi
   # The gates the comparison used (those stored beside the baseline), so bisect flags what the nightly flagged.
   if [ -n "${CUDABENCH_GATES:-}" ]; then gates=(--gates="$CUDABENCH_GATES")
-  elif [ -f "${1%.json}.gates.json" ]; then gates=(--gates="${1%.json}.gates.json"); fi
+  elif beside=$("$run_bench" store gates "$1") && [ -f "$beside" ]; then gates=(--gates="$beside"); fi
   echo "nightly: bisecting ${good:0:12}..HEAD over $filter (budget ${budget}s; log: $out.log)" >&2
   # --time-limit stops before a revision is tested; the hard limit also bounds the ends and the last step.
   # shellcheck disable=SC2086  # CUDABENCH_BISECT_ARGS is a list of options
@@ -94,7 +95,7 @@ bisect_regressions() {
 run_status=${run_status:-0}
 [ -f "$json" ] || exit "$run_status"   # refused before running (usage or input error)
 ln -sfn "runs/$(basename "$json")" "$dir/latest.json"
-baseline=$(python3 "$root/ci/baseline_path.py" "$json" "$baselines") || exit 2
+baseline=$("$run_bench" store baseline "$json" --baseline-dir="$baselines") || exit 2
 status=$run_status
 if [ -f "$baseline" ]; then
   # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS is a list of options
@@ -140,8 +141,8 @@ if [ -n "${CUDABENCH_HISTORY_DIR:-}" ]; then  # filed in the store too; the tren
   verdict=()
   [ -f "$dir/verdict-$stamp.json" ] && verdict=("$dir/verdict-$stamp.json")
   if RUN_BENCH=$run_bench bash "$root/ci/history.sh" add "$CUDABENCH_HISTORY_DIR" "$json" ${verdict[@]+"${verdict[@]}"} >&2 \
-     && kept=$(python3 "$root/ci/baseline_path.py" "$json" "$CUDABENCH_HISTORY_DIR"); then
-    runs="${kept%.json}/runs"  # <store>/<model>/<preset>/runs
+     && kept=$("$run_bench" store runs "$json" --history-dir="$CUDABENCH_HISTORY_DIR"); then
+    runs=$kept  # <store>/<model>/<preset>/runs
   fi
 fi
 nights=$(find "$runs" -maxdepth 1 -name 'nightly-*.json' | wc -l)

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace cudabench::app {
+namespace cudabench::cli {
 namespace {
 /// The edits (a character added, dropped or changed, or two neighbours swapped) that make `a` into `b`.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -42,4 +42,4 @@ std::string closest_command(command_list all, std::string_view typed) {
   return closest_name(typed, names);
 }
 
-}  // namespace cudabench::app
+}  // namespace cudabench::cli

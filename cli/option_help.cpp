@@ -9,7 +9,7 @@
 
 #include "cli/program_name.hpp"
 
-namespace cudabench::app {
+namespace cudabench::cli {
 namespace {
 
 constexpr std::size_t help_width = 112, label_width = 25;
@@ -137,4 +137,4 @@ std::string options_summary_markdown(command_list all) {
   return out + "\nWhat each option does: [docs/reference.md](docs/reference.md#options), or `--help` of each command.\n";
 }
 
-}  // namespace cudabench::app
+}  // namespace cudabench::cli

@@ -6,7 +6,7 @@
 
 #include "io/format.hpp"
 
-namespace cudabench::app {
+namespace cudabench::cli {
 
 option_token read_option(const std::vector<std::string>& args, std::size_t i) {
   const std::string& a = args[i];
@@ -206,4 +206,4 @@ std::string profile_plan(const run_options& o, const std::vector<std::string>& a
   return plan;
 }
 
-}  // namespace cudabench::app
+}  // namespace cudabench::cli

@@ -15,7 +15,7 @@
 #include "io/format.hpp"
 #include "results/results_model.hpp"
 
-namespace cudabench::app {
+namespace cudabench::cli {
 namespace {
 
 using o_ = command_options;
@@ -241,7 +241,7 @@ const std::array table{
   option_spec{.name = "--save-baseline", .kind = arity::flag, .commands = "run",
               .apply = ACT { s.options.save_baseline = true; },
               .whole_run = true, .help = "store the run as <baseline-dir>/<gpu-model>/<preset>.json"},
-  option_spec{.name = "--baseline-dir", .placeholder = "DIR", .commands = "run",
+  option_spec{.name = "--baseline-dir", .placeholder = "DIR", .commands = "run store",
               .apply = ACT {
                 if (v.empty()) throw usage_error("--baseline-dir needs a directory");
                 s.options.baseline_dir = v;
@@ -269,9 +269,10 @@ const std::array table{
                 s.options.gates_path = v;
               },
               .whole_run = true,
-              .help = "learned gates (from the gates command): a case's learned gate replaces --threshold, the noise floor and the "
-                      "rank test for it (its medians are tested against its drift); default: the file "
-                      "beside the baseline (X.json -> X.gates.json) when there is one; none: the threshold for every case"},
+              .help = fmt::format("learned gates (from the gates command): a case's learned gate replaces --threshold, the noise "
+                                  "floor and the rank test for it (its medians are tested against its drift); default: the file "
+                                  "beside the baseline (X.json -> {}) when there is one; none: the threshold for every case",
+                                  run_store::gates_file_beside("X.json"))},
   option_spec{.name = "--out", .placeholder = "FILE", .commands = "gates", .apply = store_output, .output = &o_::gates_out,
               .help = "where the gates file is written (required; - is standard output)"},
   option_spec{.name = "--floor", .placeholder = "PCT", .commands = "gates",
@@ -317,6 +318,12 @@ const std::array table{
               .apply = ACT { s.options.repository = web_address(spec, v); },
               .help = "with --site: the repository's web address (e.g. https://github.com/OWNER/REPO); each run's point "
                       "links to URL/commit/REVISION"},
+  option_spec{.name = "--history-dir", .placeholder = "DIR", .commands = "store",
+              .apply = ACT { store_text(spec, v, s.options.history_dir); },
+              .help = "the history store (ci/history.sh) whose folders history and runs name"},
+  option_spec{.name = "--of-preset", .placeholder = "NAME", .commands = "store",
+              .apply = ACT { store_text(spec, v, s.options.of_preset); },
+              .help = "the preset the result must be of: a result of another preset is refused"},
   option_spec{.name = "--good", .placeholder = "REV", .commands = "bisect", .apply = ACT { store_text(spec, v, s.options.good); },
               .help = "a revision without the regression (e.g. the baseline's git_revision)"},
   option_spec{.name = "--bad", .placeholder = "REV", .commands = "bisect", .apply = ACT { store_text(spec, v, s.options.bad); },
@@ -493,4 +500,4 @@ std::string command_title(const command_spec& c) {
   return c.named ? fmt::format("{} {}", program_title(), c.name) : program_title();
 }
 
-}  // namespace cudabench::app
+}  // namespace cudabench::cli

@@ -12,7 +12,7 @@
 
 #include "cli/options.hpp"
 
-namespace cudabench::app {
+namespace cudabench::cli {
 
 /// How an option takes its value.
 enum class arity {
@@ -152,4 +152,4 @@ std::string options_summary_markdown(command_list all);
 /// `o` is what `args` parsed into.
 std::string profile_plan(const run_options& o, const std::vector<std::string>& args);
 
-}  // namespace cudabench::app
+}  // namespace cudabench::cli

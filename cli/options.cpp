@@ -13,7 +13,7 @@
 
 #include "io/format.hpp"
 
-namespace cudabench::app {
+namespace cudabench::cli {
 
 namespace {
 /// The whole of `text` as a number of type T written in decimal (std::from_chars: no space around it, no '+',
@@ -114,4 +114,4 @@ void parse_axis(const std::string& spec, std::map<std::string, std::vector<std::
 
 name_pattern user_regex(const std::string& pattern, const std::string& option) { return name_pattern(pattern, option); }
 
-}  // namespace cudabench::app
+}  // namespace cudabench::cli

@@ -7,10 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis/run_store.hpp"
 #include "io/errors.hpp"
 #include "measure/pattern.hpp"
 
-namespace cudabench::app {
+namespace cudabench::cli {
 
 /// What a comparison reads (a run with --compare-to, compare, bisect; trend reads the threshold and the device rule).
 struct compare_options {
@@ -80,7 +81,7 @@ struct run_options : compare_options, report_files {
   std::optional<std::string> devices;       ///< --devices=all|0,2: one process per device, results merged
   std::map<std::string, std::vector<std::int64_t>> sizes;  ///< --sizes=FAMILY=N,N,...: a family's sizes
   std::map<std::string, std::vector<std::int64_t>> axes;   ///< --axis=FAMILY.AXIS=V,V,...: by "FAMILY.AXIS"
-  std::string baseline_dir = "reports/baselines";           ///< where --save-baseline and --compare-to=auto look
+  std::string baseline_dir{run_store::default_baselines_dir};  ///< where --save-baseline and --compare-to=auto look
   /// --watchdog: the cases run in a worker process; one that makes no progress for this long is killed and
   /// failed, one that loses the CUDA context or dies is failed, and the rest go on in a fresh worker.
   /// 0 (--watchdog=off): the cases run in this process, with no such protection.
@@ -114,6 +115,12 @@ struct fleet_options {
   std::optional<std::string> reference;     ///< fleet --reference: the model the ratios divide by
 };
 
+/// What store reads besides --baseline-dir.
+struct store_options {
+  std::optional<std::string> history_dir;   ///< store --history-dir: a history store
+  std::optional<std::string> of_preset;     ///< store --of-preset: the preset the result must be of
+};
+
 /// What bisect reads besides --filter, the comparison's options and --json.
 struct bisect_options {
   static constexpr const char* suite_binary = "build/bench/cudabench";  ///< --binary of the suite's own repository
@@ -131,7 +138,7 @@ constexpr const char* default_benchmark_out_format = "json";
 
 /// Everything a command line can say: the option table's actions write here, and each command reads its own
 /// part (a run its run_options, gates its gates_options, ...).
-struct command_options : run_options, report_options, trend_options, gates_options, fleet_options, bisect_options {};
+struct command_options : run_options, report_options, trend_options, gates_options, fleet_options, store_options, bisect_options {};
 
 /// The device ordinals of a --devices value ("all" or "0,2") for a machine with `count` devices;
 /// throws usage_error naming what is wrong (an ordinal that does not exist, a malformed list, no device).
@@ -156,4 +163,4 @@ name_pattern user_regex(const std::string& pattern, const std::string& option);
 int parse_int(const std::string& text, const std::string& what, int lo, int hi);
 double parse_double(const std::string& text, const std::string& what, double lo, double hi);
 
-}  // namespace cudabench::app
+}  // namespace cudabench::cli

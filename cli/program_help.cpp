@@ -10,7 +10,7 @@
 #include "cudabench/presets.hpp"
 #include "cudabench/registry.hpp"
 
-namespace cudabench::app {
+namespace cudabench::cli {
 namespace {
 
 /// The first `most` distinct values of the index-th parameter of `family`'s cases, joined by commas.
@@ -90,4 +90,4 @@ help_examples program_help_examples(const std::string& preset_name) {
   }
 }
 
-}  // namespace cudabench::app
+}  // namespace cudabench::cli

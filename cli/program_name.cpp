@@ -5,27 +5,28 @@
 
 #include "cudabench/main.hpp"
 
-namespace cudabench::app {
+namespace cudabench::cli {
 namespace {
 /// Empty until named: a function-local static, since the suite names itself from a static initializer.
-std::string& chosen() {
+std::string& chosen_program_name() {
   static std::string name;
   return name;
 }
 }  // namespace
 
-void name_program(std::string_view name) { chosen() = name; }
-
 void name_program_from(const char* argv0) {
-  if (!chosen().empty() || !argv0 || !*argv0) return;
-  chosen() = std::filesystem::path(argv0).filename().string();
+  if (!chosen_program_name().empty() || !argv0 || !*argv0) return;
+  chosen_program_name() = std::filesystem::path(argv0).filename().string();
 }
 
-std::string program_title() { return chosen().empty() ? std::string(suite_title) : chosen(); }
+std::string program_title() { return chosen_program_name().empty() ? std::string(suite_title) : chosen_program_name(); }
 
 std::string program_name() {
   const std::string title = program_title();
   return title.starts_with("./") ? title.substr(2) : title;
 }
 
-}  // namespace cudabench::app
+}  // namespace cudabench::cli
+
+// The public name (cudabench/main.hpp) of what a project calls to name its program.
+void cudabench::app::name_program(std::string_view name) { cli::chosen_program_name() = name; }

@@ -7,7 +7,7 @@
 
 #include "cli/option_table.hpp"
 
-namespace cudabench::app {
+namespace cudabench::cli {
 
 /// Names the program by argv[0]'s file name, unless name_program (cudabench/main.hpp) already named it.
 void name_program_from(const char* argv0);
@@ -25,4 +25,4 @@ std::string program_name();
 /// preset `preset_name`); the suite's own examples where the suite's families are there.
 help_examples program_help_examples(const std::string& preset_name);
 
-}  // namespace cudabench::app
+}  // namespace cudabench::cli

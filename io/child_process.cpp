@@ -27,7 +27,7 @@
 
 extern char** environ;
 
-namespace cudabench::app {
+namespace cudabench {
 namespace {
 
 /// The child processes a stop signal is passed on to: a pid (the child alone) or minus a pid (its process
@@ -297,6 +297,12 @@ std::string program_on_path(const std::string& name) {
   throw input_error(name + " is not on PATH");
 }
 
+command_output run_git(const std::vector<std::string>& args, const std::optional<std::string>& directory) {
+  std::vector<std::string> argv{program_on_path("git")};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_captured(argv, directory, child_spec::on_stop::none);
+}
+
 std::string log_tail(const std::string& path, std::size_t n) {
   // Only the log's end is read, and each line is cut short: a log may be huge, or one line without end.
   constexpr std::streamoff tail_bytes = 64 * 1024;
@@ -317,4 +323,4 @@ std::string log_tail(const std::string& path, std::size_t n) {
   return out;
 }
 
-}  // namespace cudabench::app
+}  // namespace cudabench

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace cudabench::app {
+namespace cudabench {
 
 /// How to start a child process.
 struct child_spec {
@@ -109,8 +109,12 @@ command_output run_captured(const std::vector<std::string>& argv, const std::opt
 /// it is not there.
 std::string program_on_path(const std::string& name);
 
+/// `git ARGS` in `directory` (unset: ours), run to its end (a stop signal does not cut it short: git commands
+/// are short, and a clean-up must finish); throws input_error when git is not on $PATH or cannot be started.
+command_output run_git(const std::vector<std::string>& args, const std::optional<std::string>& directory = std::nullopt);
+
 /// The last `n` lines of a log (a child's output) that are not blank, from its last 64 KiB, each made printable
 /// and cut to 300 characters, joined by " | "; "" where it has none or cannot be read.
 std::string log_tail(const std::string& path, std::size_t n = 1);
 
-}  // namespace cudabench::app
+}  // namespace cudabench

@@ -10,6 +10,7 @@
 #include <future>
 #include <optional>
 
+#include "analysis/run_store.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/format.hpp"
@@ -22,15 +23,6 @@ namespace fs = std::filesystem;
 using cudabench::input_error;
 using cudabench::run_result;
 
-/// "20261123T020000Z" of "nightly-20261123T020000Z.json"; "" for any other name.
-std::string nightly_stamp(const fs::path& file) {
-  const std::string name = file.filename().string();
-  const std::string head = "nightly-", tail = ".json";
-  if (name.size() <= head.size() + tail.size() || name.rfind(head, 0) != 0 || name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
-    return {};
-  return name.substr(head.size(), name.size() - head.size() - tail.size());
-}
-
 bool is_file(const fs::path& p) {
   std::error_code ec;
   return fs::is_regular_file(p, ec);
@@ -40,8 +32,8 @@ bool is_file(const fs::path& p) {
 std::string newest_nightly(const fs::path& dir) {
   std::error_code ec;
   std::string best;
-  for (const auto& e : fs::directory_iterator(dir / "runs", ec))
-    if (!nightly_stamp(e.path()).empty() && is_file(e.path()) && e.path().string() > best) best = e.path().string();
+  for (const auto& e : fs::directory_iterator(dir / run_store::runs_folder, ec))
+    if (!run_store::run_stamp(e.path()).empty() && is_file(e.path()) && e.path().string() > best) best = e.path().string();
   return best;
 }
 
@@ -71,7 +63,7 @@ found_run newest_run_file(const fs::path& dir) {
 /// newest runs/nightly-*.json it copies), else the newest runs/nightly-*.json, else the newest run among its *.json.
 found_run run_in_directory(const std::string& dir) {
   std::error_code ec;
-  const fs::path latest = fs::path(dir) / "latest.json";
+  const fs::path latest = fs::path(dir) / run_store::latest_run;
   if (fs::is_symlink(latest, ec) && is_file(latest)) {
     fs::path target = fs::read_symlink(latest, ec);
     if (!ec && target.is_relative()) target = fs::path(dir) / target;
@@ -88,9 +80,9 @@ found_run run_in_directory(const std::string& dir) {
 /// so that one which cannot be read is refused, not passed over as no verdict.
 std::string verdict_beside(const std::string& run_file) {
   const fs::path p(run_file);
-  const std::string stamp = nightly_stamp(p);
+  const std::string stamp = run_store::run_stamp(p);
   if (stamp.empty()) return {};
-  const std::string name = "verdict-" + stamp + ".json";
+  const std::string name = run_store::verdict_name(stamp);
   for (const fs::path& dir : {p.parent_path(), p.parent_path().parent_path()}) {
     std::error_code ec;
     if (fs::exists(fs::symlink_status(dir / name, ec))) return (dir / name).string();

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "analysis/gates.hpp"
+#include "analysis/run_store.hpp"
 #include "io/errors.hpp"
 #include "io/format.hpp"
 #include "reports/escape.hpp"
@@ -51,7 +52,7 @@ std::vector<std::pair<std::string, std::string>> store_directories(const fs::pat
     if (model == ".git") continue;
     if (!layout_name(model) || !real_directory(store / model)) { left_out.push_back(model + ": not a GPU model's directory"); continue; }
     for (const std::string& preset : names_in(store / model)) {
-      if (layout_name(preset) && real_directory(store / model / preset / "runs")) out.emplace_back(model, preset);
+      if (layout_name(preset) && real_directory(store / model / preset / run_store::runs_folder)) out.emplace_back(model, preset);
       else left_out.push_back(model + "/" + preset + ": not a preset's directory holding runs/");
     }
   }
@@ -83,8 +84,9 @@ void read_beside(model_trend& m, const fs::path& at, const site_settings& s, std
     m.counts.emplace_back();
     m.failing.push_back(false);
     const std::string& run = m.t.runs[i];
-    const fs::path verdict = at / ("verdict-" + run.substr(std::min<std::size_t>(run.size(), 8)));
-    if (run.rfind("nightly-", 0) != 0 || !fs::exists(fs::symlink_status(verdict))) continue;
+    const std::string stamp = run_store::run_stamp(run);
+    const fs::path verdict = at / run_store::verdict_name(stamp);
+    if (stamp.empty() || !fs::exists(fs::symlink_status(verdict))) continue;
     try {
       const verdict_file v = read_verdict_file(verdict.string());
       m.marks.verdicts.back().insert(v.verdicts.begin(), v.verdicts.end());
@@ -94,9 +96,10 @@ void read_beside(model_trend& m, const fs::path& at, const site_settings& s, std
       left_out.push_back(e.what());
     }
   }
-  if (!fs::exists(fs::symlink_status(at / "gates.json"))) return;
+  const fs::path gates = at / run_store::learned_gates;
+  if (!fs::exists(fs::symlink_status(gates))) return;
   try {
-    for (const auto& [name, gate] : load_gates((at / "gates.json").string()).cases) m.marks.gates[name] = gate.gate;
+    for (const auto& [name, gate] : load_gates(gates.string()).cases) m.marks.gates[name] = gate.gate;
   } catch (const input_error& e) {
     left_out.push_back(e.what());
   }
@@ -180,7 +183,7 @@ std::vector<site_page> history_site(const std::string& store, const site_setting
   for (const auto& [model, preset] : store_directories(store, left_out)) {
     const fs::path at = fs::path(store) / model / preset;
     try {
-      model_trend m{model, preset, build_trend((at / "runs").string(), s.threshold, s.hold), {}, {}, {}};
+      model_trend m{model, preset, build_trend((at / run_store::runs_folder).string(), s.threshold, s.hold), {}, {}, {}};
       for (const std::string& u : m.t.unreadable) left_out.push_back(model + "/" + preset + ": " + u);
       read_beside(m, at, s, left_out);
       shown.push_back(std::move(m));

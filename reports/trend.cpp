@@ -15,6 +15,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "analysis/run_store.hpp"
 #include "io/errors.hpp"
 #include "io/format.hpp"
 #include "results/stats.hpp"
@@ -89,7 +90,7 @@ std::vector<std::string> trend_inputs(const std::string& dir) {
   std::error_code ec;
   std::vector<std::string> files;
   for (auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json" && e.path().stem().extension() != ".gates") files.push_back(e.path().string());
+    if (e.path().extension() == ".json" && !run_store::is_gates_file(e.path())) files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   return files;
 }

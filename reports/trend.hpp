@@ -66,7 +66,7 @@ std::vector<trend_step> trend_steps(const std::vector<double>& v, double thresho
 std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double threshold, std::size_t hold,
                                           std::vector<double>* sizes = nullptr);
 
-/// The files a trend over `dir` reads: its *.json but gates files (*.gates.json), sorted by name (none when it
+/// The files a trend over `dir` reads: its *.json but gates files (run_store::is_gates_file), sorted by name (none when it
 /// cannot be listed).
 std::vector<std::string> trend_inputs(const std::string& dir);
 

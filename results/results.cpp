@@ -471,12 +471,11 @@ void finish_run(run_result& r, const row_reader& rows) {
   for (const case_meta& m : r.selection) meta.emplace(m.name, &m);
   for (auto& c : r.cases) {
     if (auto m = meta.find(c.name); m != meta.end()) static_cast<case_meta&>(c) = *m->second;
-    summarize_case(c);
     if (c.status != case_status::ok || !c.repetitions.empty()) continue;
     if (auto it = rows.median_aggregates().find(c.name); it != rows.median_aggregates().end()) { c.median_s = it->second; c.aggregates_only = true; }
     else throw input_error(fmt::format("{}: case '{}' has neither per-repetition rows nor a median", r.source, c.name));
   }
-  r.index_cases();
+  r.finish_cases();
 }
 
 /// What one pass of the parser leaves: the document without its rows and without the entries of

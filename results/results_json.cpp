@@ -277,10 +277,9 @@ run_result make_run_result(nlohmann::ordered_json host, const device_info& devic
     if (it == results.end()) continue;
     case_result m = it->second;
     static_cast<case_meta&>(m) = r.selection.back();
-    summarize_case(m);
     r.cases.push_back(std::move(m));
   }
-  r.index_cases();
+  r.finish_cases();
   return r;
 }
 

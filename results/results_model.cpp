@@ -225,6 +225,11 @@ void run_result::index_cases() {
   lists_selection = !selection.empty();  // an empty list says nothing about a filter
 }
 
+void run_result::finish_cases(std::size_t from) {
+  for (std::size_t i = from; i < cases.size(); ++i) summarize_case(cases[i]);
+  index_cases();
+}
+
 void run_result::mark_incomplete(const std::string& signal) {
   settings.incomplete = true;
   settings.interrupted_by = signal;
@@ -254,8 +259,8 @@ void apply_limits(run_result& run, const std::map<std::string, limit_rate>& limi
     const char* counter = rate_counter(it->second.unit);
     for (repetition& r : c.repetitions)
       if (auto k = r.counters.find(counter); k != r.counters.end()) r.counters["limit_fraction"] = k->second / it->second.rate;
-    summarize_case(c);
   }
+  run.finish_cases();
 }
 
 run_result merge_device_runs(std::vector<device_run> runs) {

@@ -128,8 +128,8 @@ struct case_meta {
   std::string control;                  ///< the limits case that stands for the machine in a comparison ("": limit)
 };
 
-/// One case of a run: its metadata, how it ended, its repetitions and its traced sample; then what the
-/// readers derive from them (summarize_case fills those).
+/// One case of a run: its metadata, how it ended, its repetitions and its traced sample; then its summary,
+/// derived from them (summarize_case, called by run_result::finish_cases, fills it).
 struct case_result : case_meta {
   case_status status = case_status::ok;
   std::string message;                    ///< why failed or skipped
@@ -151,7 +151,8 @@ struct case_result : case_meta {
   std::map<std::string, double> timeline_metrics;
 };
 
-/// Fills a case's derived fields from its repetitions (median_s stays as it is when there are none).
+/// Fills a case's derived fields from its repetitions (median_s stays as it is when there are none). The product
+/// calls it through run_result::finish_cases only.
 void summarize_case(case_result& c);
 
 /// The median over a case's repetitions of its time and of each counter present in all of them.
@@ -233,6 +234,10 @@ struct run_result {
   const case_result* find(const std::string& name) const;
   /// Rebuilds by_name, selected and lists_selection after cases or selection changed.
   void index_cases();
+  /// Summarizes each case from cases[from] on from its repetitions (summarize_case), then index_cases: what
+  /// builds a run (the reader, the runner, a pooling of runs) calls once its cases are in, and again after their
+  /// repetitions change.
+  void finish_cases(std::size_t from = 0);
   /// Marks the run stopped early by `signal` ("SIGINT", "SIGTERM"): it holds the finished cases only.
   void mark_incomplete(const std::string& signal);
 };

@@ -19,9 +19,7 @@ namespace {
 /// The first line `git ARGS` printed in this directory; nullopt when git is missing or failed.
 std::optional<std::string> git_says(const std::vector<std::string>& args) {
   try {
-    std::vector<std::string> argv{app::program_on_path("git")};
-    argv.insert(argv.end(), args.begin(), args.end());
-    const app::command_output r = app::run_captured(argv, std::nullopt, app::child_spec::on_stop::none);
+    const command_output r = run_git(args);
     if (r.exit_code != 0) return std::nullopt;
     return r.out.substr(0, r.out.find('\n'));
   } catch (const std::exception&) {  // no git, no temporary directory: the revision is unknown

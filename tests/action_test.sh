@@ -13,26 +13,29 @@
 # Usage: tests/action_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+report="$build/app/cudabench-report"
 source "$src/tests/cli_lib.sh"
 prefix="$tmp/prefix" repo="$tmp/adopter"
 
-# The stand-in runner: the run is a copy of a fixture (its baseline stored), compare and report record their arguments.
+# The stand-in runner: the run is a copy of a fixture (its baseline stored), compare and report record their arguments,
+# store is the report binary.
 spaced="$tmp/runner temp [x]*"
 mkdir -p "$spaced" "$tmp/baselines"
-cp "$src/tests/fixtures/synthetic_base.json" "$(mkdir -p "$(dirname "$(python3 "$src/ci/baseline_path.py" "$src/tests/fixtures/synthetic_base.json" "$tmp/baselines")")" \
-  && python3 "$src/ci/baseline_path.py" "$src/tests/fixtures/synthetic_base.json" "$tmp/baselines")"
+stored=$("$report" store baseline "$src/tests/fixtures/synthetic_base.json" --baseline-dir="$tmp/baselines") \
+  && mkdir -p "$(dirname "$stored")" && cp "$src/tests/fixtures/synthetic_base.json" "$stored"
 printf '{"schema_version": 1}\n' >"$spaced/my gates [1].json" && touch "$spaced/my gates 1.json"
 cat >"$tmp/standin" <<'SH'
 #!/bin/bash
 case $1 in
   compare|report) printf '%s\n' "$@" >"$STANDIN_LOG.$1" ;;
+  store) exec "$REPORT" "$@" ;;
   *) while [ $# -gt 0 ]; do [ "$1" = --json ] && cp "$FIXTURE" "$2"; shift; done ;;
 esac
 exit 0
 SH
 chmod +x "$tmp/standin"
 standin_run() {
-  (cd "$tmp" && run env RUN_BENCH="$tmp/standin" STANDIN_LOG="$tmp/standin" FIXTURE="$src/tests/fixtures/synthetic_base.json" RUNNER_TEMP="$spaced" \
+  (cd "$tmp" && run env RUN_BENCH="$tmp/standin" REPORT="$report" STANDIN_LOG="$tmp/standin" FIXTURE="$src/tests/fixtures/synthetic_base.json" RUNNER_TEMP="$spaced" \
      GITHUB_OUTPUT="$spaced/output" INPUT_BASELINE_DIR="$tmp/baselines" INPUT_BISECT_BUDGET=0 "$@" bash "$src/ci/action.sh" run)
 }
 : >"$spaced/output"
@@ -55,7 +58,7 @@ cmake --install "$build" --prefix "$prefix" >"$tmp/log" 2>&1 || { tail -n 20 "$t
 share="$prefix/share/cudabench"
 missing=""
 for f in action.yml ci/action.sh ci/dashboard.sh ci/nightly.sh ci/baseline.sh ci/history.sh ci/pr_bench.sh ci/pr_comment.py ci/run_locally.py \
-         ci/baseline_path.py ci/nightly_bisect.py ci/fleet_summary.sh ci/slurm/nightly.sbatch ci/slurm/fleet.sh ci/slurm/fleet_report.sbatch; do
+         ci/nightly_bisect.py ci/fleet_summary.sh ci/slurm/nightly.sbatch ci/slurm/fleet.sh ci/slurm/fleet_report.sbatch; do
   [ -x "$share/$f" ] || { [ "$f" = action.yml ] && [ -f "$share/$f" ]; } || missing+=" $f"
 done
 check "cmake --install puts action.yml and the CI scripts in share/cudabench (executable)" 0 0 '[ -z "$missing" ] || { echo "missing:$missing"; false; }'

@@ -18,7 +18,6 @@
 #include "io/interrupt.hpp"
 
 using namespace cudabench;
-using namespace cudabench::app;
 
 namespace {
 child_spec shell(const std::string& script) {

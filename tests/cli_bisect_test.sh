@@ -32,7 +32,7 @@ SH
   chmod +x "$repo/bench.sh"
 }
 commit() { git -C "$repo" add -A && git -C "$repo" commit -qm "$1"; }
-mkdir -p "$repo/ci" && cp "$src/ci/nightly.sh" "$src/ci/defaults.sh" "$src/ci/nightly_bisect.py" "$src/ci/baseline_path.py" "$repo/ci/"
+mkdir -p "$repo/ci" && cp "$src/ci/nightly.sh" "$src/ci/defaults.sh" "$src/ci/nightly_bisect.py" "$repo/ci/"
 write_bench 1.000; echo "int main() {}" >"$repo/main.c"; commit "A case that sweeps 10 times"
 for k in $(seq 1 16); do
   case $k in
@@ -119,7 +119,7 @@ check "arguments after -- reach the binary (its own --filter wins)" 0 "$s" 'grep
 # describes no device, hence --allow-device-mismatch.
 cat >"$tmp/fake-run" <<SH
 #!/bin/sh
-case "\$1" in compare|report|trend|bisect) exec "$report" "\$@" ;; esac
+case "\$1" in compare|report|trend|bisect|store) exec "$report" "\$@" ;; esac
 while [ \$# -gt 0 ]; do [ "\$1" = --json ] && out=\$2; shift; done
 sh "\${BENCH:-$repo/bench.sh}" --json="\$out" --filter=spin && python3 "$tmp/describe.py" "\$out" "\${REVISION:-\$(git -C "$repo" rev-parse HEAD)}"
 SH

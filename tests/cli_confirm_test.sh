@@ -80,12 +80,12 @@ s=$(run "$report" confirm "$tmp/base.json"); check "confirm needs two files: one
 # ci/nightly.sh: a stand-in runner whose run is tonight's on board bbbbbbbb; the baseline stored for its model is
 # board aaaaaaaa's at the first commit. The nightly confirms (the regression stands) and bisects to the commit.
 mkdir -p "$repo/ci" "$tmp/baselines/Test_GPU"
-cp "$src/ci/nightly.sh" "$src/ci/defaults.sh" "$src/ci/nightly_bisect.py" "$src/ci/baseline_path.py" "$repo/ci/"
+cp "$src/ci/nightly.sh" "$src/ci/defaults.sh" "$src/ci/nightly_bisect.py" "$repo/ci/"
 cp "$tmp/base.json" "$tmp/baselines/Test_GPU/nightly.json"
 cat >"$tmp/runner" <<SH
 #!/bin/sh
 case \$1 in
-  compare|report|trend|confirm|bisect) exec "$report" "\$@" ;;
+  compare|report|trend|confirm|bisect|store) exec "$report" "\$@" ;;
 esac
 for a in "\$@"; do case \$a in --json=*) out=\${a#--json=} ;; --json) next=1 ;; *) [ "\${next:-}" = 1 ] && out=\$a; next= ;; esac; done
 exec "$tmp/results.sh" 1.210 bbbbbbbb "\$(git -C "$repo" rev-parse HEAD)" "\$out"

@@ -115,8 +115,8 @@ check "ci/fleet_summary.sh: fleet over the models' directories, the Markdown in 
 s=$(RUN_BENCH="$tmp/fake-fleet" run bash "$src/ci/fleet_summary.sh" "$tmp/jobs" "$tmp/fleet-out"); check "ci/fleet_summary.sh: no model's results: exit 2" 2 "$s" 'grep -q "no model.s results" "$tmp/err"'
 
 # ci/nightly.sh: CUDABENCH_NIGHTLY_ARGS reach the run; CUDABENCH_NIGHT_FILES holds that night's files only.
-printf '#!/bin/sh\ncase "$1" in compare|report|trend) exec "%s" "$@";; esac\necho "$@" >"%s/run-args"\nwhile [ $# -gt 0 ]; do [ "$1" = --json ] && cp "$NIGHT" "$2"; shift; done\n' "$report" "$tmp" >"$tmp/fake-run"; chmod +x "$tmp/fake-run"
-bl=$(python3 "$src/ci/baseline_path.py" "$fx/synthetic_base.json" "$tmp/bl") && mkdir -p "$(dirname "$bl")" && cp "$fx/synthetic_base.json" "$bl"
+printf '#!/bin/sh\ncase "$1" in compare|report|trend|store) exec "%s" "$@";; esac\necho "$@" >"%s/run-args"\nwhile [ $# -gt 0 ]; do [ "$1" = --json ] && cp "$NIGHT" "$2"; shift; done\n' "$report" "$tmp" >"$tmp/fake-run"; chmod +x "$tmp/fake-run"
+bl=$("$report" store baseline "$fx/synthetic_base.json" --baseline-dir="$tmp/bl") && mkdir -p "$(dirname "$bl")" && cp "$fx/synthetic_base.json" "$bl"
 night() { NIGHT="$fx/synthetic_base.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" CUDABENCH_NIGHT_FILES="$tmp/night$1" \
   CUDABENCH_NIGHTLY_ARGS="--filter=cpu --repetitions=1" run bash "$src/ci/nightly.sh" "$tmp/kept"; }
 s=$(night 1); sleep 1; s=$(night 2)

@@ -43,7 +43,7 @@ s=$(run "$report" trend "$fx/trend" --html "$tmp/t.html"); check "trend flags th
 s=$(cd "$tmp" && run "$bench" --filter=image/cpu --save-baseline); check "--save-baseline stores reports/baselines/<gpu>/quick.json under the current directory" 0 "$s" \
   '[ "$(find "$tmp/reports/baselines" -name quick.json | wc -l)" = 1 ]'
 stored=$(find "$tmp/reports/baselines" -name quick.json)
-s=$(run python3 "$src/ci/baseline_path.py" "$stored" "$tmp/reports/baselines"); check "ci/baseline_path.py names the file --save-baseline wrote" 0 "$s" '[ "$(cat "$tmp/out")" = "$stored" ]'
+s=$(run "$report" store baseline "$stored" --baseline-dir="$tmp/reports/baselines"); check "store baseline names the file --save-baseline wrote" 0 "$s" '[ "$(cat "$tmp/out")" = "$stored" ]'
 s=$(run "$bench" --filter=image/cpu --baseline-dir="$tmp/reports/baselines" --compare-to=auto --verdict "$tmp/v.json"); check "--compare-to=auto finds it under --baseline-dir" 0 "$s" \
   'grep -q "image/cpu" "$tmp/out"' '[ -s "$tmp/v.json" ]'
 s=$(run "$bench" --filter=image/cpu --baseline-dir="$tmp/nowhere" --compare-to=auto); check "--compare-to=auto without a stored baseline: exit 2 before running" 2 "$s" \
@@ -126,12 +126,12 @@ s=$(run "$report" report "$fx/synthetic_base.json" --format=bmf); check "report 
 s=$(run "$report" report "$fx/synthetic_base.json" --format=csv); check "report --format with an unknown format: exit 2" 2 "$s" 'grep -q "expects text, gab or bmf" "$tmp/err"'
 # ci/nightly.sh with a stand-in runner that "runs" by copying a recorded result: a GPU model with no stored
 # baseline fails the job and says how to store one (job summary too); results kept in runs/ feed the trend.
-printf '#!/bin/sh\ncase "$1" in compare|report|trend) exec "%s" "$@";; esac\nwhile [ $# -gt 0 ]; do [ "$1" = --json ] && cp "$NIGHT" "$2"; shift; done\n' "$abs_report" >"$tmp/fake-run"; chmod +x "$tmp/fake-run"
+printf '#!/bin/sh\ncase "$1" in compare|report|trend|store) exec "%s" "$@";; esac\nwhile [ $# -gt 0 ]; do [ "$1" = --json ] && cp "$NIGHT" "$2"; shift; done\n' "$abs_report" >"$tmp/fake-run"; chmod +x "$tmp/fake-run"
 s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/synthetic_base.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" run bash "$src/ci/nightly.sh" "$tmp/nights"); check "ci/nightly.sh without a stored baseline: exit 2, said in the job summary" 2 "$s" \
   'grep -q "no baseline is stored" "$tmp/err"' 'grep -q "^## Nightly benchmarks: no baseline" "$tmp/summary.md"' 'grep -q "ci/baseline.sh" "$tmp/summary.md"' \
   '[ -s "$tmp/nights/latest.json" ] && ls "$tmp/nights"/report-*.md >/dev/null'
 sleep 1
-bl=$(python3 "$src/ci/baseline_path.py" "$fx/synthetic_base.json" "$tmp/bl") && mkdir -p "$(dirname "$bl")" && cp "$fx/synthetic_base.json" "$bl"
+bl=$("$report" store baseline "$fx/synthetic_base.json" --baseline-dir="$tmp/bl") && mkdir -p "$(dirname "$bl")" && cp "$fx/synthetic_base.json" "$bl"
 s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/synthetic_base.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" run bash "$src/ci/nightly.sh" "$tmp/nights"); check "ci/nightly.sh with the stored baseline: compared, and the trend over the kept nights" 0 "$s" \
   '[ "$(ls "$tmp/nights/runs" | wc -l)" = 2 ]' '[ -s "$tmp/nights/trend.html" ]' 'grep -q "^## Trend over 2 nights" "$tmp/summary.md"' 'ls "$tmp/nights"/verdict-*.json >/dev/null'
 # Hostile result files: each one line and exit 2, or read correctly; never a crash.

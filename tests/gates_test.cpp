@@ -1,5 +1,6 @@
 // Tests of analysis/gates: the drift estimator on synthetic histories of known drift, the gates it sets, the file.
 #include "analysis/gates.hpp"
+#include "analysis/run_store.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -296,7 +297,28 @@ TEST(Gates, TheReaderRefusesBadInputNamingTheProblem) {
 }
 
 TEST(Gates, TheFileBesideABaseline) {
-  EXPECT_EQ(gates_file_beside("reports/baselines/nvidia-h100/nightly.json"), "reports/baselines/nvidia-h100/nightly.gates.json");
-  EXPECT_EQ(gates_file_beside("-"), "");
-  EXPECT_EQ(gates_file_beside("base.txt"), "");
+  EXPECT_EQ(run_store::gates_file_beside("reports/baselines/nvidia-h100/nightly.json"), "reports/baselines/nvidia-h100/nightly.gates.json");
+  EXPECT_EQ(run_store::gates_file_beside("-"), "");
+  EXPECT_EQ(run_store::gates_file_beside("base.txt"), "");
+}
+
+TEST(RunStore, NamesEachPlaceOnce) {
+  device_info h100;
+  h100.available = true;
+  h100.name = "NVIDIA H100 80GB HBM3";
+  EXPECT_EQ(run_store::slot(h100, "quick"), "NVIDIA_H100_80GB_HBM3/quick");
+  EXPECT_EQ(run_store::slot(device_info{}, "nightly"), "no-gpu/nightly");
+  EXPECT_EQ(run_store::baseline_file("b", h100, "nightly"), "b/NVIDIA_H100_80GB_HBM3/nightly.json");
+  EXPECT_EQ(run_store::history_folder("s", h100, "nightly"), "s/NVIDIA_H100_80GB_HBM3/nightly");
+  device_info odd;
+  odd.name = "/?/";
+  EXPECT_THROW(run_store::slot(odd, "nightly"), input_error);  // a model that names no directory
+  EXPECT_THROW(run_store::slot(h100, ".."), input_error);
+  EXPECT_THROW(run_store::slot(h100, "a/b"), input_error);
+  EXPECT_TRUE(run_store::is_gates_file("d/nightly.gates.json"));
+  EXPECT_FALSE(run_store::is_gates_file("d/nightly.json"));
+  EXPECT_EQ(run_store::run_stamp("runs/nightly-20261123T020000Z.json"), "20261123T020000Z");
+  EXPECT_EQ(run_store::run_stamp("runs/latest.json"), "");
+  EXPECT_EQ(run_store::verdict_name("20261123T020000Z"), "verdict-20261123T020000Z.json");
+  EXPECT_EQ(run_store::run_name("20261123T020000Z"), "nightly-20261123T020000Z.json");
 }

@@ -8,7 +8,7 @@
 # input one line and exit 2. The branch kept at one commit (push replaces it, against the commit it fetched), so
 # what retention removed is in no object the branch reaches and its size stays that of the kept runs. And
 # ci/baseline.sh: --preset honoured with a result file (a run of another preset refused, nothing stored), gates
-# learned from a history store.
+# learned from a history store. And the store command the scripts ask where a result's files go.
 # Usage: tests/history_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 report="$(cd "$1" && pwd)/app/cudabench-report" src=$(cd "$2" && pwd)
@@ -68,7 +68,7 @@ s=$(run "$report" gates "$runs" --min-runs=3 --out "$tmp/g.json"); check "gates 
 s=$(run "$report" fleet "$tmp/store-b/$model/nightly"); check "fleet reads its newest run and that run's verdict" 0 "$s" \
   'grep -q "nightly-20260104T020000Z.json" "$tmp/out"'
 # ci/nightly.sh with a stand-in runner, its run filed into the store and its trend over the store's runs.
-printf '#!/bin/sh\ncase "$1" in compare|report|trend|gates) exec "%s" "$@";; esac\nwhile [ $# -gt 0 ]; do [ "$1" = --json ] && cp "$NIGHT" "$2"; shift; done\n' "$report" >"$tmp/fake-run"
+printf '#!/bin/sh\ncase "$1" in compare|report|trend|gates|store) exec "%s" "$@";; esac\nwhile [ $# -gt 0 ]; do [ "$1" = --json ] && cp "$NIGHT" "$2"; shift; done\n' "$report" >"$tmp/fake-run"
 chmod +x "$tmp/fake-run"
 mkdir -p "$tmp/bl/$model" && cp "$fx/trend/nightly-0.json" "$tmp/bl/$model/nightly.json"
 s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/trend/nightly-5.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" \
@@ -196,4 +196,24 @@ s=$(RUN_BENCH="$report" CUDABENCH_BASELINE_DIR="$tmp/bls" run bash "$src/ci/base
 check "baseline.sh --history-store with no runs of its preset there: stored, gates not learned, said" 0 "$s" \
   'grep -q "keeps no runs of this GPU model and preset" "$tmp/err"' '[ ! -e "$tmp/bls/$model/quick.gates.json" ]'
 s=$(RUN_BENCH="$report" run bash "$src/ci/baseline.sh" --preset='../x' "$quick"); check "baseline.sh --preset that is no name: one line, exit 2" 2 "$s" 'one_line "not a preset name"'
+
+# store: where the scripts above find a result's baseline, its gates and its folders of a history store.
+s=$(run "$report" store baseline "$quick" --baseline-dir="$tmp/bls"); check "store baseline: <dir>/<model>/<preset>.json" 0 "$s" \
+  '[ "$(cat "$tmp/out")" = "$tmp/bls/$model/quick.json" ]'
+s=$(run "$report" store gates "$tmp/bls/$model/quick.json"); check "store gates: the file beside the baseline" 0 "$s" \
+  '[ "$(cat "$tmp/out")" = "$tmp/bls/$model/quick.gates.json" ]'
+s=$(run "$report" store slot "$quick"); check "store slot: <model>/<preset>" 0 "$s" '[ "$(cat "$tmp/out")" = "$model/quick" ]'
+s=$(run "$report" store history "$quick" --history-dir="$tmp/s"); check "store history: the store's folder of the run" 0 "$s" \
+  '[ "$(cat "$tmp/out")" = "$tmp/s/$model/quick" ]'
+s=$(run "$report" store runs "$quick" --history-dir="$tmp/s"); check "store runs: that folder's runs" 0 "$s" '[ "$(cat "$tmp/out")" = "$tmp/s/$model/quick/runs" ]'
+s=$(run "$report" store baseline "$quick" --of-preset=nightly); check "store baseline --of-preset of another preset: one line, exit 2" 2 "$s" \
+  "one_line \"is a run of preset 'quick', not 'nightly'\"" '[ ! -s "$tmp/out" ]'
+s=$(run "$report" store runs "$quick"); check "store runs without --history-dir: one line, exit 2" 2 "$s" 'one_line "needs --history-dir"'
+s=$(run "$report" store gates "$tmp/base.txt"); check "store gates of a name not ending in .json: one line, exit 2" 2 "$s" 'one_line "ends in .json"'
+s=$(run "$report" store where "$quick"); check "store of an unknown kind: one line, exit 2" 2 "$s" 'one_line "baseline, gates, slot, history or runs"'
+python3 -c "import json, sys; j = json.load(open(sys.argv[1])); j['context']['device']['name'] = '/?/'; j['context']['cudabench']['preset'] = '..'; json.dump(j, open(sys.argv[2], 'w'))" "$quick" "$tmp/odd.json"
+s=$(run "$report" store baseline "$tmp/odd.json"); check "store of a GPU model that names no directory: one line, exit 2" 2 "$s" 'one_line "names no directory"'
+python3 -c "import json, sys; j = json.load(open(sys.argv[1])); j['context']['cudabench']['preset'] = '..'; json.dump(j, open(sys.argv[2], 'w'))" "$quick" "$tmp/odd.json"
+s=$(run "$report" store history "$tmp/odd.json" --history-dir="$tmp/s"); check "store of a preset that is no name: one line, exit 2" 2 "$s" 'one_line "not a preset name"'
+s=$(run "$report" store slot "$fx/bad_invalid.json"); check "store of a file that is not results: one line, exit 2" 2 "$s" 'one_line "not a results file"'
 finish

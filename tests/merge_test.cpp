@@ -12,7 +12,7 @@
 #include "reports/speedup.hpp"
 
 using namespace cudabench;
-using namespace cudabench::app;
+using namespace cudabench::cli;
 
 namespace {
 nlohmann::ordered_json recorded(const std::string& name) {

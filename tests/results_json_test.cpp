@@ -183,6 +183,7 @@ TEST(ResultsJson, LimitsMeasuredInTheRunBoundTheCasesThatNameThem) {
   EXPECT_EQ(limits.at("limits/fma").unit, "FLOP/s");
   EXPECT_EQ(limits.at("limits/launch").unit, "1/s");
   apply_limits(run, limits, "this run");
+  EXPECT_NEAR(run.find("hist/fast/64")->counters.at("limit_fraction"), 0.5, 1e-12);  // the summary follows
   const nlohmann::ordered_json doc = to_json(run);
   EXPECT_EQ(doc["context"]["cudabench"]["cases"]["hist/fast/64"]["limit"], "limits/read");
   int with_fraction = 0;

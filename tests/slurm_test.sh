@@ -113,7 +113,7 @@ check "the SLURM daemons are up, the node idle, both partitions there" 0 0 \
 # subcommands.
 cat >"$tmp/runner" <<EOF
 #!/usr/bin/env bash
-case "\${1:-}" in compare|report|trend|gates|bisect|fleet) exec "$report_bin" "\$@" ;; esac
+case "\${1:-}" in compare|report|trend|gates|bisect|fleet|store) exec "$report_bin" "\$@" ;; esac
 json=""
 prev=""
 for a in "\$@"; do

@@ -16,7 +16,7 @@ done
 "$report" compare "$out/nightly_a.json" "$out/nightly_b.json" --md "$out/b_vs_a.md" >"$out/b_vs_a.txt" 2>&1
 echo "B vs A (same board): exit $?, $(tail -n 1 "$out/b_vs_a.txt")"
 grep -E " (regression|improvement) " "$out/b_vs_a.txt"
-baseline=$(python3 "$root/ci/baseline_path.py" "$out/nightly_b.json" "$root/reports/baselines")
+baseline=$("$report" store baseline "$out/nightly_b.json" --baseline-dir="$root/reports/baselines")
 "$report" compare "$baseline" "$out/nightly_b.json" >"$out/b_vs_stored.txt" 2>&1
 echo "B vs stored baseline: exit $?, $(tail -n 1 "$out/b_vs_stored.txt")"
 grep -E " (regression|improvement) " "$out/b_vs_stored.txt"

@@ -92,7 +92,7 @@ SH
 # store_baseline REPO BASELINE REV: BASELINE labelled REV as the stored baseline of its model (with our gates).
 store_baseline() {
   local model
-  model=$(python3 -c "import json,sys,re; n=json.load(open(sys.argv[1]))['context']['device']['name']; print(re.sub(r'_+','_',re.sub(r'[^A-Za-z0-9.-]','_',n)).strip('_'))" "$2")
+  model=$("$bench" store slot "$2") && model=${model%/*}  # <model>/<preset>
   mkdir -p "$1/baselines/$model"
   python3 -c "
 import json, sys

@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <map>
 
+#include "analysis/run_store.hpp"
 #include "app/bisect.hpp"
+#include "app/comparison.hpp"
 #include "app/git_repo.hpp"
 #include "app/results_output.hpp"
 #include "cli/program_name.hpp"
@@ -83,7 +85,7 @@ settled measure_here(const command_options& o, const std::vector<std::string>& b
   settled out;
   const run_result a = load_run(ends.path() + "/good.json"), b2 = load_run(ends.path() + "/bad.json");
   compare_settings one = s;  // the gates of this machine's model and preset, whose drift within one machine applies
-  one.gates = gates_for(s, a, b2);
+  one.gates = run_store::gates_for(s, a, b2);
   out.here = compare_runs(a, b2, one);
   for (const case_comparison& r : out.here.cases) out.by_name[r.name] = &r;
   return out;
@@ -112,7 +114,7 @@ int confirm_handler(const command_line& cl) {
   const run_result base = load_run(cl.inputs[0]);
   const run_result cur = load_run(cl.inputs[1]);
   compare_settings s = compare_settings_from(o);
-  s.gates = gates_for(s, base, cur);
+  s.gates = run_store::gates_for(s, base, cur);
   // The measurements here run the baseline's preset on the flagged cases only.
   std::vector<std::string> binary_args = cl.passed;
   if (!base.settings.preset.empty()) binary_args.insert(binary_args.begin(), "--preset=" + base.settings.preset);

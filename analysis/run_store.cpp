@@ -1,0 +1,99 @@
+// The run store: where baselines, gates, verdicts and runs sit, and how they are named.
+#include "analysis/run_store.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "analysis/gates.hpp"
+#include "cudabench/errors.hpp"
+#include "io/format.hpp"
+
+namespace cudabench::run_store {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr std::string_view json_ext = ".json", gates_ext = ".gates.json", run_head = "nightly-";
+
+bool ends_with(std::string_view s, std::string_view tail) {
+  return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+/// A name that is one folder or file of the store: letters, digits, '.', '_' and '-', and not "." or "..".
+bool place_name(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+  });
+}
+
+bool exists(const std::string& path) {
+  std::error_code ec;
+  return fs::exists(path, ec);
+}
+}  // namespace
+
+std::string baselines_dir() {
+  const char* dir = std::getenv("CUDABENCH_BASELINE_DIR");
+  return dir && *dir ? dir : std::string(default_baselines_dir);
+}
+
+std::string slot(const device_info& d, const std::string& preset) {
+  const std::string model = d.model_slug();
+  if (!place_name(model)) throw input_error(fmt::format("the GPU model '{}' names no directory", printable(d.name)));
+  if (!place_name(preset)) throw input_error(fmt::format("the preset '{}' is not a preset name", printable(preset)));
+  return model + "/" + preset;
+}
+
+std::string baseline_file(const std::string& dir, const device_info& d, const std::string& preset) {
+  return fmt::format("{}/{}{}", dir, slot(d, preset), json_ext);
+}
+
+std::string gates_file_beside(const std::string& baseline) {
+  if (!ends_with(baseline, json_ext)) return "";
+  return baseline.substr(0, baseline.size() - json_ext.size()) + std::string(gates_ext);
+}
+
+bool is_gates_file(const fs::path& path) { return ends_with(path.filename().string(), gates_ext); }
+
+std::string resolve_baseline(const std::string& spec, const device_info& d, const std::string& preset,
+                             const std::string& dir) {
+  if (spec != "auto") return spec;
+  std::string path = baseline_file(dir, d, preset);
+  if (!exists(path))
+    throw input_error(fmt::format("{}: no stored baseline for {} / {} (store one with --save-baseline)", path,
+                                  d.available ? d.name : "no GPU", preset));
+  return path;
+}
+
+std::shared_ptr<const gate_table> gates_for(const compare_settings& s, const run_result& base, const run_result& cur) {
+  if (s.gates || !s.gates_beside_baseline) return s.gates;
+  if (const std::string path = gates_file_beside(base.source); !path.empty() && exists(path))
+    return std::make_shared<const gate_table>(load_gates(path));
+  if (!one_machine(base, cur) || !cur.device->available || !place_name(cur.device->model_slug())) return nullptr;
+  // A case's gate is that of its name: a preset without gates of its own takes the nightly's, learned over the
+  // most runs (compare notes the other preset).
+  for (const std::string& preset : {cur.settings.preset, std::string(nightly_preset)}) {
+    if (!place_name(preset)) continue;
+    const std::string stored = gates_file_beside(baseline_file(baselines_dir(), *cur.device, preset));
+    if (exists(stored)) return std::make_shared<const gate_table>(load_gates(stored));
+  }
+  return nullptr;
+}
+
+std::string run_name(const std::string& stamp) { return fmt::format("{}{}{}", run_head, stamp, json_ext); }
+
+std::string verdict_name(const std::string& stamp) { return fmt::format("verdict-{}{}", stamp, json_ext); }
+
+std::string run_stamp(const fs::path& file) {
+  const std::string name = file.filename().string();
+  if (name.size() <= run_head.size() + json_ext.size() || name.rfind(run_head, 0) != 0 || !ends_with(name, json_ext))
+    return {};
+  return name.substr(run_head.size(), name.size() - run_head.size() - json_ext.size());
+}
+
+std::string history_folder(const std::string& store, const device_info& d, const std::string& preset) {
+  return fmt::format("{}/{}", store, slot(d, preset));
+}
+
+}  // namespace cudabench::run_store

@@ -1,0 +1,40 @@
+// The comparison step compare, confirm and a run with --compare-to share.
+#include "app/comparison.hpp"
+
+#include <memory>
+
+#include "analysis/gates.hpp"
+#include "analysis/run_store.hpp"
+
+namespace cudabench::app {
+
+compare_settings compare_settings_from(const compare_options& o) {
+  compare_settings s;
+  if (o.no_gates())
+    s.gates_beside_baseline = false;
+  else if (const auto file = o.gates_file())
+    s.gates = std::make_shared<const gate_table>(load_gates(*file));
+  if (o.threshold_pct) s.threshold = *o.threshold_pct / 100;
+  if (o.alpha) s.alpha = *o.alpha;
+  if (o.host_threshold_pct) s.host_threshold = *o.host_threshold_pct / 100;
+  if (o.noise_floor) s.noise_floor = *o.noise_floor;
+  s.allow_device_mismatch = o.allow_device_mismatch;
+  s.allow_build_mismatch = o.allow_build_mismatch;
+  s.allow_preset_mismatch = o.allow_preset_mismatch;
+  if (o.energy_threshold_pct) s.energy.threshold = *o.energy_threshold_pct / 100;
+  s.energy.gating = o.gate_energy;
+  return s;
+}
+
+int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s,
+                       const output_list& outputs, comparison* out, const std::function<void(comparison&)>& amend) {
+  compare_settings with = s;
+  with.gates = run_store::gates_for(s, base, cur);
+  comparison c = compare_runs(base, cur, with);
+  if (amend) amend(c);
+  outputs.writers().write_comparison(c, cur);
+  if (out) *out = c;
+  return c.exit_status();
+}
+
+}  // namespace cudabench::app

@@ -1,0 +1,26 @@
+// The comparison step compare, confirm and a run with --compare-to share: the settings the options ask for, and
+// a comparison sent to every output.
+#pragma once
+
+#include <functional>
+
+#include "analysis/compare.hpp"
+#include "app/outputs.hpp"
+#include "cli/options.hpp"
+
+namespace cudabench::app {
+
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
+
+/// The comparison settings the options ask for (defaults from compare_settings).
+compare_settings compare_settings_from(const compare_options& o);
+
+/// Compares (with the gates of `s`, else those run_store::gates_for finds), lets `amend` change the comparison
+/// (confirm resolves its unconfirmed flags there), and sends it to every output of `outputs` (the terminal table,
+/// the requested files); its exit status (comparison::exit_status). The comparison is also handed back through
+/// `out` when given.
+int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s,
+                       const output_list& outputs, comparison* out = nullptr,
+                       const std::function<void(comparison&)>& amend = {});
+
+}  // namespace cudabench::app
