@@ -1,5 +1,7 @@
 # cudabench_library(NAME SOURCES...): a static library of the package, target cudabench_NAME with the alias
 # and export name cudabench::NAME, position-independent so a user may link it into a shared object too.
+# Its headers are seen through an include root of its own folder alone (cudabench_folder_root): a unit sees the
+# folders of the libraries it links and no other, so an include of a layer it may not use fails to compile.
 function(cudabench_library name)
   add_library(cudabench_${name} STATIC ${ARGN})
   add_library(cudabench::${name} ALIAS cudabench_${name})
@@ -8,4 +10,19 @@ function(cudabench_library name)
   target_compile_features(cudabench_${name} PUBLIC cxx_std_20)
   # Its units' build is the library's (library_build_type), not the build of the code that registers cases.
   target_compile_definitions(cudabench_${name} PRIVATE CUDABENCH_LIBRARY_UNIT)
+  cudabench_folder_root(root)
+  target_include_directories(cudabench_${name} PUBLIC $<BUILD_INTERFACE:${root}>)
+endfunction()
+
+# cudabench_folder_root(VAR): the include root of the calling folder F, CUDABENCH_LAYERS_DIR/F, which holds one
+# link, F, to the folder; `#include "F/x.hpp"` finds it there, and nothing of the folders beside it.
+function(cudabench_folder_root var)
+  get_filename_component(folder ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  if(NOT folder IN_LIST CUDABENCH_FOLDERS)
+    message(FATAL_ERROR "${folder}/ is no folder of CUDABENCH_FOLDERS (the top-level CMakeLists.txt)")
+  endif()
+  set(root ${CUDABENCH_LAYERS_DIR}/${folder})
+  file(MAKE_DIRECTORY ${root})
+  file(CREATE_LINK ${CMAKE_CURRENT_SOURCE_DIR} ${root}/${folder} SYMBOLIC)
+  set(${var} ${root} PARENT_SCOPE)
 endfunction()

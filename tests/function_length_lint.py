@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fails when a function in the product's C++ (app/, cli/, io/, results/, measure/, analysis/, api/, reports/) is longer than 80 lines.
+"""Fails when a function in the product's C++ (every source and header under FOLDERS) is longer than 80 lines.
 
 A function's length runs from the first line of its declaration to its closing brace. Functions are found
 by brace matching on the source with comments, string and character literals and preprocessor lines blanked:
@@ -12,14 +12,15 @@ Usage: function_length_lint.py SOURCE_DIR [--allow FILE]   (exit 1 and one line 
 FILE lists functions allowed to be longer for now, one "PATH NAME" a line (# starts a comment), as the lint
 names them; an entry that names no over-long function is itself a failure (the list only shrinks).
 """
-import glob
 import os
 import re
 import sys
 import tempfile
 
 LIMIT = 80
-PATTERNS = tuple("%s/*.%s" % (d, e) for d in ("app", "cli", "io", "results", "measure", "analysis", "api", "reports") for e in ("cpp", "cu"))
+FOLDERS = ("analysis", "api", "app", "bench", "cli", "include", "io", "kernels", "limits", "measure", "reports", "results",
+           "support")
+SOURCES = (".cpp", ".cu", ".hpp", ".cuh", ".h")
 
 
 def blank_non_code(text):
@@ -163,17 +164,25 @@ def functions(text):
     return found
 
 
+def product_files(root):
+    """Every C++ and CUDA source and header of the product, in a stable order."""
+    found = []
+    for folder in FOLDERS:
+        for dirpath, _, files in os.walk(os.path.join(root, folder)):
+            found += [os.path.join(dirpath, name) for name in files if name.endswith(SOURCES)]
+    return sorted(found)
+
+
 def too_long(root):
     """(relative path, name, first line, length) of each function over the limit."""
     out = []
-    for pattern in PATTERNS:
-        for path in sorted(glob.glob(os.path.join(root, pattern))):
-            rel = os.path.relpath(path, root).replace(os.sep, "/")
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-            for name, first, last in functions(text):
-                if last - first + 1 > LIMIT:
-                    out.append((rel, name, first, last - first + 1))
+    for path in product_files(root):
+        rel = os.path.relpath(path, root).replace(os.sep, "/")
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for name, first, last in functions(text):
+            if last - first + 1 > LIMIT:
+                out.append((rel, name, first, last - first + 1))
     return out
 
 
@@ -219,11 +228,17 @@ def self_test():
         + "k::k(int v)\n    : v_{v} {\n" + body(LIMIT) + "}\n"
         + 'extern "C" {\nvoid c_side() {\n' + body(LIMIT) + "}\n}\n",
         "measure/allowed.cpp": "void long_but_listed() {\n" + body(LIMIT) + "}\n",
-        "bench/elsewhere.cpp": "void not_checked_here() {\n" + body(2 * LIMIT) + "}\n",
+        # every product folder, its subfolders and its headers: a command, a family, a kernel, an inline function
+        "app/commands/c.cpp": "int command() {\n" + body(LIMIT) + "}\n",
+        "bench/f.cpp": "void family() {\n" + body(LIMIT) + "}\n",
+        "kernels/k.cuh": "__global__ void kernel() {\n" + body(LIMIT) + "}\n",
+        "include/cudabench/h.hpp": "inline void in_header() {\n" + body(LIMIT) + "}\n",
+        "tests/elsewhere.cpp": "void not_checked_here() {\n" + body(2 * LIMIT) + "}\n",
     }
     allow = "# functions still over the limit\nmeasure/allowed.cpp long_but_listed\napp/ok.cpp at_limit  # stale\n"
     want = {("app/long.cpp", "one_too_many"), ("measure/k.cu", "member"), ("measure/k.cu", "k::k"),
-            ("measure/k.cu", "c_side"), ("app/ok.cpp", "at_limit")}
+            ("measure/k.cu", "c_side"), ("app/commands/c.cpp", "command"), ("bench/f.cpp", "family"),
+            ("kernels/k.cuh", "kernel"), ("include/cudabench/h.hpp", "in_header"), ("app/ok.cpp", "at_limit")}
     with tempfile.TemporaryDirectory() as root:
         for rel, text in planted.items():
             os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)

@@ -23,8 +23,8 @@ echo "ok   install: headers, libraries, cudabench-report, cudabench-run, cudaben
 for lib in "$prefix"/lib/*.a; do  # (through a file: grep -q would end strings early, failing the pipe)
   strings "$lib" >"$tmp/strings"
   if grep -q -F "$src/" "$tmp/strings"; then fail "${lib##*/} holds the building machine's source path $src/"; fi
-  [ "${lib##*/}" != libcudabench_harness.a ] || grep -qx '\(\.\./\)*measure/measure.cpp' "$tmp/strings" \
-    || fail "libcudabench_harness.a names measure/measure.cpp by no project-relative path"
+  [ "${lib##*/}" != libcudabench_measure.a ] || grep -qx '\(\.\./\)*measure/measure.cpp' "$tmp/strings" \
+    || fail "libcudabench_measure.a names measure/measure.cpp by no project-relative path"
 done
 echo "ok   the installed libraries name their sources relative to the project (no $src/)"
 

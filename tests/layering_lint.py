@@ -15,8 +15,8 @@ Layers, bottom up; each may include its own folder and what its row names:
   reports   public, support, io, results, analysis
   cli       public, support, io, results, measure, analysis, reports
   app       public, support, io, results, measure, analysis, api, reports, cli
-io/, results/, measure/, analysis/ and api/ make one library, cudabench::harness. No folder may hold more than
-a quarter of the product's source lines.
+Each folder is a library whose units see only the folders of what it links (the test layers_build); this lint
+also covers the public headers and kernels/. No folder may hold more than a quarter of the product's source lines.
 Usage: layering_lint.py SOURCE_DIR      (exit 1 and one line per violation)
        layering_lint.py --self-test     (plants violations in a scratch tree; exit 0 when all are caught)
 """

@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# ./run_bench on a machine whose RE2 lives under a private prefix, not /usr: the system's RE2 headers and
-# pkg-config file hidden from the set-up check and from CMake, a copy of RE2 (headers, library, a re2.pc) and of
-# the other header-only prerequisites under one prefix given as CMAKE_PREFIX_PATH; `./run_bench compare` then
-# configures (into a scratch build folder) and builds cudabench-report alone, with the prefix's RE2, which its
-# --filter then uses.
-# Usage: tests/private_re2_test.sh SOURCE_DIR
+# A machine whose RE2 lives under a private prefix, not /usr: the system's RE2 headers and pkg-config file hidden
+# from the set-up check and from CMake, a copy of RE2 (headers, library, a re2.pc) and of the other header-only
+# prerequisites under one prefix given as CMAKE_PREFIX_PATH. The set-up check (ci/deps.sh, which ./run_bench
+# runs first) finds them there; a small project vendoring the tree (tests/vendored/) configures it with them
+# and builds only the library that uses RE2 (cudabench::measure, on results and io) and a program over its
+# case-name patterns, linked with the prefix's RE2, whose refusal of a bad --filter is in RE2's words.
+# WORK_DIR keeps the prefix and that build between runs (configured afresh each time, rebuilt incrementally).
+# Usage: tests/private_re2_test.sh SOURCE_DIR [WORK_DIR]
 set -uo pipefail
 src=$(cd "$1" && pwd)
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+work=${2:-$tmp}
+mkdir -p "$work" && work=$(cd "$work" && pwd)
 
-prefix="$tmp/prefix"
+# The copies keep their times, so that a kept build finds its objects up to date.
+prefix="$work/prefix"
+rm -rf "$prefix"
 mkdir -p "$prefix/include" "$prefix/lib/pkgconfig"
 header_dir() { for root in /usr/include /usr/local/include; do [ -d "$root/$1" ] && { echo "$root/$1"; return; }; done; echo "no $1 headers" >&2; exit 1; }
-for d in benchmark nlohmann fmt re2; do cp -r "$(header_dir "$d")" "$prefix/include/" || exit 1; done
+for d in benchmark nlohmann fmt re2; do cp -rp "$(header_dir "$d")" "$prefix/include/" || exit 1; done
 libdir=$(pkg-config --variable=libdir re2) || { echo "no re2 pkg-config file to copy the library from" >&2; exit 1; }
-cp -L "$libdir"/libre2.so* "$prefix/lib/" 2>/dev/null || cp -L "$libdir/libre2.so" "$prefix/lib/" || exit 1
+cp -Lp "$libdir"/libre2.so* "$prefix/lib/" 2>/dev/null || cp -Lp "$libdir/libre2.so" "$prefix/lib/" || exit 1
 {
   echo "prefix=$prefix"
   echo 'Name: re2'
@@ -27,17 +33,29 @@ cp -L "$libdir"/libre2.so* "$prefix/lib/" 2>/dev/null || cp -L "$libdir/libre2.s
 # PKG_CONFIG_LIBDIR hides the system's .pc files (CMake adds CMAKE_PREFIX_PATH's lib/pkgconfig itself);
 # abseil's, which a newer RE2 requires privately, stay reachable through PKG_CONFIG_PATH only where it has them.
 absl_pc=$(dirname "$(pkg-config --variable=pcfiledir absl_base 2>/dev/null || echo /nonexistent/x)")
-build="$tmp/build"
-fx="$src/tests/fixtures/h100_quick.json"
-with_prefix=(env CUDABENCH_BUILD_DIR="$build" CUDABENCH_DEPS_SYSTEM_INCLUDE=/nonexistent PKG_CONFIG_LIBDIR=/nonexistent
-             PKG_CONFIG_PATH="$absl_pc" CMAKE_PREFIX_PATH="$prefix")
-check "run_bench compare with RE2 under a private prefix: cudabench-report alone built, with the prefix's RE2" 0 \
-  "$(run "${with_prefix[@]}" "$src/run_bench" compare "$fx" "$fx")" "grep -q 'reduce/cub/' '$tmp/out'" \
+hidden=(env CUDABENCH_DEPS_SYSTEM_INCLUDE=/nonexistent CUDABENCH_DEPS_DRY_RUN=1 PKG_CONFIG_LIBDIR=/nonexistent
+        PKG_CONFIG_PATH="$absl_pc")
+with_prefix=("${hidden[@]}" CMAKE_PREFIX_PATH="$prefix")
+check "the set-up check finds RE2 and the header-only prerequisites under the private prefix" 0 \
+  "$(run "${with_prefix[@]}" "$src/ci/deps.sh")"
+
+build="$work/build"
+rm -f "$build/CMakeCache.txt"
+launcher=()
+command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+check "a project vendoring the tree configures with RE2 from the prefix" 0 \
+  "$(run "${with_prefix[@]}" cmake -S "$src/tests/vendored" -B "$build" -DCUDABENCH_SOURCE="$src" -DCMAKE_BUILD_TYPE=Release \
+         -DCMAKE_CUDA_COMPILER="${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" "${launcher[@]}")" \
   "grep -q '^RE2_INCLUDE_DIRS:INTERNAL=$prefix/include\$' '$build/CMakeCache.txt'" \
-  "grep -q '^RE2_LIBRARY_DIRS:INTERNAL=$prefix/lib\$' '$build/CMakeCache.txt'" \
-  "grep -q '$prefix/lib/libre2' '$build/app/CMakeFiles/cudabench-report.dir/link.txt'" "[ ! -e '$build/bench/cudabench' ]" \
-  || { readelf -d "$build/app/cudabench-report" | grep -i path; cat "$build/app/CMakeFiles/cudabench-report.dir/link.txt"; }
-check "its --filter is RE2's: a pattern RE2 refuses, in RE2's words" 2 \
-  "$(run "${with_prefix[@]}" "$src/run_bench" bisect --good=HEAD~1 --bad=HEAD --filter='reduce/(' --build=true --binary=x)" \
+  "grep -q '^RE2_LIBRARY_DIRS:INTERNAL=$prefix/lib\$' '$build/CMakeCache.txt'" || cat "$tmp/out" "$tmp/err"
+check "it builds cudabench::measure and the probe alone, linked with the prefix's RE2" 0 \
+  "$(run cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target pattern_probe)" \
+  "grep -q '$prefix/lib/libre2' '$build/CMakeFiles/pattern_probe.dir/link.txt'" \
+  "ldd '$build/pattern_probe' | grep -q '=> $prefix/lib/libre2'" \
+  "[ -e '$build/cudabench/measure/libcudabench_measure.a' ] && [ ! -e '$build/cudabench/app/libcudabench_app.a' ]" \
+  "[ ! -e '$build/cudabench/reports/libcudabench_reports.a' ]" || tail -n 30 "$tmp/out" "$tmp/err"
+check "its patterns are RE2's: a match" 0 "$(run "$build/pattern_probe" 'reduce/cub/' reduce/cub/1024 matmul/cublas/64)" \
+  "[ \"\$(cat '$tmp/out')\" = reduce/cub/1024 ]"
+check "a pattern RE2 refuses, in RE2's words" 2 "$(run "$build/pattern_probe" 'reduce/(')" \
   "grep -q 'invalid regular expression .reduce/(. (RE2 syntax): missing )' '$tmp/err'"
 finish

@@ -15,8 +15,8 @@ start=$(date +%s)
 export PKG_CONFIG_PATH="$root/.devlibs/re2/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"  # RE2, packed by device_pack.sh: Ubuntu there has none
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc >"$out/configure.txt" 2>&1
 note "configure: exit $?; $(grep -m1 -o 'benchmark_DIR:PATH=.*' "$build/CMakeCache.txt"); Google Benchmark $(grep -h -m1 -o 'PACKAGE_VERSION "[0-9.]*"' "$(sed -n 's/benchmark_DIR:PATH=//p' "$build/CMakeCache.txt")"/benchmarkConfigVersion.cmake 2>/dev/null)"
-grep -c CUDABENCH_GBENCH_HAS_SKIP_MESSAGE "$build/CMakeFiles/cudabench_harness.dir/flags.make" >/dev/null 2>&1 \
-  && note "harness compiled with CUDABENCH_GBENCH_HAS_SKIP_MESSAGE=1" || note "harness compiled WITHOUT the 1.8 skip path"
+grep -c CUDABENCH_GBENCH_HAS_SKIP_MESSAGE "$build/measure/CMakeFiles/cudabench_measure.dir/flags.make" >/dev/null 2>&1 \
+  && note "measure compiled with CUDABENCH_GBENCH_HAS_SKIP_MESSAGE=1" || note "measure compiled WITHOUT the 1.8 skip path"
 cmake --build "$build" -j "$(nproc)" >"$out/build.txt" 2>&1
 note "build: exit $?, $(( $(date +%s) - start )) s; warnings: $(grep -c 'warning:' "$out/build.txt")"
 (cd "$build" && ctest -j 8 --output-on-failure >"$out/ctest.txt" 2>&1)
