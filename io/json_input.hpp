@@ -95,12 +95,13 @@ class file_pieces {
 /// Reads a JSON text from `in` as nlohmann's sax_parse does (strict: one value, then only white space), handing
 /// `sax` the same events in the same order, for texts of the plainest kind only: strings of printable ASCII
 /// without escapes. At anything else (an escape or another byte in a string, a syntax error, a number out of a
-/// double's range) it stops and returns false: the caller reads the text again with nlohmann's parser, which
-/// reads every JSON text and names what is wrong with one. `sax`'s handlers must not return false.
+/// double's range, nesting deeper than `max_depth`) it stops and returns false: the caller reads the text again
+/// with nlohmann's parser, which reads every JSON text and names what is wrong with one. A text it reads to the
+/// end has no NUL byte, no bare word (json_text_scan) and no deeper nesting. `sax`'s handlers must not return false.
 template <typename Sax>
 class plain_json_parser {
  public:
-  plain_json_parser(file_pieces& in, Sax& sax) : in_(in), sax_(sax) {}
+  plain_json_parser(file_pieces& in, Sax& sax, std::size_t max_depth = 256) : in_(in), sax_(sax), max_depth_(max_depth) {}
   bool parse() {
     const bool read = value(token()) && token() < 0;
     in_.take(at_);
@@ -113,6 +114,7 @@ class plain_json_parser {
   std::string_view piece_;  ///< what in_ had available, of which at_ bytes are read
   std::size_t at_ = 0;
   std::string text_;        ///< the string or number read last
+  std::size_t depth_ = 0, max_depth_;
 
   /// The next byte, not taken; -1 at the end.
   int peek() {
@@ -133,14 +135,22 @@ class plain_json_parser {
   }
   bool value(int c) {
     switch (c) {
-      case '{': return object();
-      case '[': return array();
+      case '{': return nested([&] { return object(); });
+      case '[': return nested([&] { return array(); });
       case '"': return string() && (sax_.string(text_), true);
       case 't': return literal("true") && (sax_.boolean(true), true);
       case 'f': return literal("false") && (sax_.boolean(false), true);
       case 'n': return literal("null") && (sax_.null(), true);
       default: return number();
     }
+  }
+  /// The value of an array or object at the next depth, where the depth is within max_depth_.
+  template <typename Read>
+  bool nested(Read read) {
+    if (++depth_ > max_depth_) return false;
+    const bool ok = read();
+    --depth_;
+    return ok;
   }
   bool object() {
     ++at_;
