@@ -128,9 +128,12 @@ class plain_json_parser {
   }
   /// The first byte of the next token (white space skipped), not taken; -1 at the end.
   int token() {
-    for (int c = peek();; c = peek()) {
-      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return c;
-      ++at_;
+    for (;;) {
+      for (; at_ < piece_.size(); ++at_) {
+        const char c = piece_[at_];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return static_cast<unsigned char>(c);
+      }
+      if (peek() < 0) return -1;
     }
   }
   bool value(int c) {
@@ -205,9 +208,13 @@ class plain_json_parser {
   /// holds it, else a double (strtod of the text), which must be finite.
   bool number() {
     text_.clear();
-    auto digits = [&] {
+    auto digits = [&] {  // a run of digits at once, across pieces
       const std::size_t before = text_.size();
-      for (int c = peek(); c >= '0' && c <= '9'; c = peek()) text_ += char(c), ++at_;
+      do {
+        const std::size_t from = at_;
+        while (at_ < piece_.size() && piece_[at_] >= '0' && piece_[at_] <= '9') ++at_;
+        text_.append(piece_.data() + from, at_ - from);
+      } while (at_ == piece_.size() && peek() >= 0);
       return text_.size() > before;
     };
     auto take_if = [&](char a, char b = 0) {

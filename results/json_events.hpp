@@ -171,6 +171,8 @@ class event_json {
   type t() const { return (*ev_)[at_].t; }
   const json_events* ev_;
   std::size_t at_;
+  /// Where find starts: the member it found last (readers look members up about in the order they are written).
+  mutable std::size_t hint_ = 0;
 };
 
 class event_json::iterator {
@@ -216,9 +218,13 @@ inline event_json::members event_json::items() const { return members(*this); }
 inline event_json::iterator event_json::find(std::string_view key) const {
   const iterator last = end();
   const std::uint32_t tag = json_events::key_tag(key);
-  if (is_object() && !((*ev_)[at_].u & json_events::key_bit(tag))) return last;
-  for (iterator it = begin(); it != last; ++it)
-    if (it.key_tag() == tag && it.key() == key) return it;
+  if (!is_object() || !((*ev_)[at_].u & json_events::key_bit(tag))) return last;
+  const iterator from = hint_ > at_ ? iterator(ev_, hint_) : begin();
+  auto found = [&](const iterator& it) { return it.key_tag() == tag && it.key() == key && (hint_ = it.at(), true); };
+  for (iterator it = from; it != last; ++it)
+    if (found(it)) return it;
+  for (iterator it = begin(); it != from; ++it)
+    if (found(it)) return it;
   return last;
 }
 inline bool event_json::contains(std::string_view key) const { return find(key) != end(); }

@@ -139,7 +139,7 @@ void expect_kind(const json& j, const char* key, kind want, const std::string& w
 /// own message names neither the row nor the field).
 template <typename Json>
 void check_field_types(const Json& row, const std::string& source, std::size_t row_number) {
-  static const std::unordered_map<std::string_view, kind> fields = {
+  static constexpr std::pair<std::string_view, kind> fields[] = {
       {k::run_name, kind::string},        {k::run_type, kind::string},      {k::aggregate_name, kind::string},
       {k::aggregate_unit, kind::string},  {k::time_unit, kind::string},     {k::label, kind::string},
       {k::skip_message, kind::string},    {k::error_message, kind::string}, {k::repetition_index, kind::number},
@@ -147,7 +147,8 @@ void check_field_types(const Json& row, const std::string& source, std::size_t r
       {k::error_occurred, kind::boolean}, {k::skipped, kind::boolean},      {k::cudabench, kind::object}};
   for (const auto& [key, value] : row.items()) {  // one pass over the row, not a search a field
     if (value.is_null()) continue;
-    if (auto want = fields.find(key); want != fields.end() && !is_kind(value, want->second))
+    const auto want = std::find_if(std::begin(fields), std::end(fields), [&](const auto& f) { return f.first == key; });
+    if (want != std::end(fields) && !is_kind(value, want->second))
       throw input_error(fmt::format("{}: row {} ('{}'): field '{}' {}", source, row_number,
                                     printable(row[k::name].template get<std::string>()), key, wrong_type(value, want->second)));
   }
@@ -388,15 +389,16 @@ json tree_of(const event_json& j) { return j.to_json(); }
 
 template <typename Json>
 repetition read_repetition(const Json& row, double seconds, case_result& c, const std::string& source, const row_label& where) {
-  static const std::set<std::string, std::less<>> standard = {k::real_time, k::cpu_time, k::iterations, k::repetitions, k::repetition_index,
-                                                 k::threads, k::family_index, k::per_family_instance_index, k::device_ordinal};
+  static constexpr std::string_view standard[] = {k::real_time, k::cpu_time, k::iterations, k::repetitions, k::repetition_index,
+                                                  k::threads, k::family_index, k::per_family_instance_index, k::device_ordinal};
+  auto is_standard = [](std::string_view key) { return std::find(std::begin(standard), std::end(standard), key) != std::end(standard); };
   repetition rep;
   rep.real_time_s = seconds;
   if (row.contains(k::cpu_time) && row[k::cpu_time].is_number() && std::isfinite(row[k::cpu_time].template get<double>()))
     rep.cpu_time_s = row[k::cpu_time].template get<double>() * seconds / row[k::real_time].template get<double>();
   std::vector<counter_map::value_type> counters;
   for (const auto& [key, v] : row.items())
-    if (v.is_number() && !standard.count(key) && std::isfinite(v.template get<double>())) counters.emplace_back(key, v.template get<double>());
+    if (v.is_number() && !is_standard(key) && std::isfinite(v.template get<double>())) counters.emplace_back(key, v.template get<double>());
   rep.counters = counter_map::from_unsorted(std::move(counters));
   rep.label = string_field(row, k::label);
   rep.iterations = std::size_t(std::clamp(number_field(row, k::iterations), 0.0, 1e15));
@@ -521,7 +523,10 @@ void row_reader::read(const Json& row) {
     throw input_error(fmt::format("{}: {}: duplicate case name '{}'", r_.source, where.text(), printable(name)));
   if (added) {
     // Room for every case the run lists at once: a million cases are not moved as the vector grows.
-    if (r_.cases.size() == r_.cases.capacity() && r_.cases.size() < r_.selection.size()) r_.cases.reserve(r_.selection.size());
+    if (r_.cases.size() == r_.cases.capacity() && r_.cases.size() < r_.selection.size()) {
+      r_.cases.reserve(r_.selection.size());
+      index_.reserve(r_.selection.size());
+    }
     case_result& c = r_.cases.emplace_back();
     c.name = name;
     split_case_name(c);
