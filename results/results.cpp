@@ -147,7 +147,8 @@ void check_field_types(const Json& row, const std::string& source, std::size_t r
       {k::error_occurred, kind::boolean}, {k::skipped, kind::boolean},      {k::cudabench, kind::object}};
   for (const auto& [key, value] : row.items()) {  // one pass over the row, not a search a field
     if (value.is_null()) continue;
-    const auto want = std::find_if(std::begin(fields), std::end(fields), [&](const auto& f) { return f.first == key; });
+    const std::string_view name = key;  // a structured binding, which clang 14's lambdas cannot capture
+    const auto want = std::find_if(std::begin(fields), std::end(fields), [&](const auto& f) { return f.first == name; });
     if (want != std::end(fields) && !is_kind(value, want->second))
       throw input_error(fmt::format("{}: row {} ('{}'): field '{}' {}", source, row_number,
                                     printable(row[k::name].template get<std::string>()), key, wrong_type(value, want->second)));
