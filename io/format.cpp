@@ -1,6 +1,7 @@
 // Human-readable times and rates.
 #include "io/format.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,17 +17,17 @@ double units_per_second(std::string_view unit) {
 }
 
 std::string format_time(double s) {
-  if (s >= 1) return fmt::format("{:.3f} s", s);
-  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
-  if (s >= 1e-6) return fmt::format("{:.2f} us", s * 1e6);
-  return fmt::format("{:.1f} ns", s * 1e9);
+  if (s >= 1) return fmt::format(FMT_COMPILE("{:.3f} s"), s);
+  if (s >= 1e-3) return fmt::format(FMT_COMPILE("{:.3f} ms"), s * 1e3);
+  if (s >= 1e-6) return fmt::format(FMT_COMPILE("{:.2f} us"), s * 1e6);
+  return fmt::format(FMT_COMPILE("{:.1f} ns"), s * 1e9);
 }
 
 std::string format_rate(double v, const char* unit) {
-  if (v >= 1e12) return fmt::format("{:.2f} T{}", v / 1e12, unit);
-  if (v >= 1e9) return fmt::format("{:.2f} G{}", v / 1e9, unit);
-  if (v >= 1e6) return fmt::format("{:.2f} M{}", v / 1e6, unit);
-  return fmt::format("{:.2f} {}", v, unit);
+  if (v >= 1e12) return fmt::format(FMT_COMPILE("{:.2f} T{}"), v / 1e12, unit);
+  if (v >= 1e9) return fmt::format(FMT_COMPILE("{:.2f} G{}"), v / 1e9, unit);
+  if (v >= 1e6) return fmt::format(FMT_COMPILE("{:.2f} M{}"), v / 1e6, unit);
+  return fmt::format(FMT_COMPILE("{:.2f} {}"), v, unit);
 }
 
 namespace {
@@ -48,6 +49,8 @@ std::size_t utf8_length(std::string_view s) {
 }  // namespace
 
 std::string printable(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit && std::all_of(text.begin(), text.end(), [](char ch) { return ch >= 0x20 && ch < 0x7f; }))
+    return std::string(text);  // printable ASCII, as it is
   std::string out;
   out.reserve(std::min(text.size(), limit));
   for (std::size_t i = 0; i < text.size();) {

@@ -95,12 +95,13 @@ class file_pieces {
 /// Reads a JSON text from `in` as nlohmann's sax_parse does (strict: one value, then only white space), handing
 /// `sax` the same events in the same order, for texts of the plainest kind only: strings of printable ASCII
 /// without escapes. At anything else (an escape or another byte in a string, a syntax error, a number out of a
-/// double's range) it stops and returns false: the caller reads the text again with nlohmann's parser, which
-/// reads every JSON text and names what is wrong with one. `sax`'s handlers must not return false.
+/// double's range, nesting deeper than `max_depth`) it stops and returns false: the caller reads the text again
+/// with nlohmann's parser, which reads every JSON text and names what is wrong with one. A text it reads to the
+/// end has no NUL byte, no bare word (json_text_scan) and no deeper nesting. `sax`'s handlers must not return false.
 template <typename Sax>
 class plain_json_parser {
  public:
-  plain_json_parser(file_pieces& in, Sax& sax) : in_(in), sax_(sax) {}
+  plain_json_parser(file_pieces& in, Sax& sax, std::size_t max_depth = 256) : in_(in), sax_(sax), max_depth_(max_depth) {}
   bool parse() {
     const bool read = value(token()) && token() < 0;
     in_.take(at_);
@@ -113,6 +114,7 @@ class plain_json_parser {
   std::string_view piece_;  ///< what in_ had available, of which at_ bytes are read
   std::size_t at_ = 0;
   std::string text_;        ///< the string or number read last
+  std::size_t depth_ = 0, max_depth_;
 
   /// The next byte, not taken; -1 at the end.
   int peek() {
@@ -126,21 +128,32 @@ class plain_json_parser {
   }
   /// The first byte of the next token (white space skipped), not taken; -1 at the end.
   int token() {
-    for (int c = peek();; c = peek()) {
-      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return c;
-      ++at_;
+    for (;;) {
+      for (; at_ < piece_.size(); ++at_) {
+        const char c = piece_[at_];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return static_cast<unsigned char>(c);
+      }
+      if (peek() < 0) return -1;
     }
   }
   bool value(int c) {
     switch (c) {
-      case '{': return object();
-      case '[': return array();
+      case '{': return nested([&] { return object(); });
+      case '[': return nested([&] { return array(); });
       case '"': return string() && (sax_.string(text_), true);
       case 't': return literal("true") && (sax_.boolean(true), true);
       case 'f': return literal("false") && (sax_.boolean(false), true);
       case 'n': return literal("null") && (sax_.null(), true);
       default: return number();
     }
+  }
+  /// The value of an array or object at the next depth, where the depth is within max_depth_.
+  template <typename Read>
+  bool nested(Read read) {
+    if (++depth_ > max_depth_) return false;
+    const bool ok = read();
+    --depth_;
+    return ok;
   }
   bool object() {
     ++at_;
@@ -195,9 +208,13 @@ class plain_json_parser {
   /// holds it, else a double (strtod of the text), which must be finite.
   bool number() {
     text_.clear();
-    auto digits = [&] {
+    auto digits = [&] {  // a run of digits at once, across pieces
       const std::size_t before = text_.size();
-      for (int c = peek(); c >= '0' && c <= '9'; c = peek()) text_ += char(c), ++at_;
+      do {
+        const std::size_t from = at_;
+        while (at_ < piece_.size() && piece_[at_] >= '0' && piece_[at_] <= '9') ++at_;
+        text_.append(piece_.data() + from, at_ - from);
+      } while (at_ == piece_.size() && peek() >= 0);
       return text_.size() > before;
     };
     auto take_if = [&](char a, char b = 0) {

@@ -1,6 +1,7 @@
 // The CSV table of a run's cases (and of a comparison's verdicts).
 #include "reports/csv.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <cmath>
@@ -14,20 +15,62 @@
 
 namespace cudabench::reports {
 namespace {
-std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : ""; }
-std::string counter(const cudabench::case_result& c, const char* name, double scale = 1) {
-  auto it = c.counters.find(name);
-  return it == c.counters.end() ? "" : number(it->second * scale);
-}
+
+/// One line of the table, its cells appended to the text as they are given, with commas between.
+class csv_line {
+ public:
+  explicit csv_line(std::string& out) : out_(out) {}
+  ~csv_line() { out_ += '\n'; }
+  csv_line(const csv_line&) = delete;
+  csv_line& operator=(const csv_line&) = delete;
+  /// A cell of text as it is (already a CSV field).
+  csv_line& text(std::string_view s) {
+    comma();
+    out_ += s;
+    return *this;
+  }
+  /// A number in 6 significant digits, or empty where it is not finite or not `shown`.
+  csv_line& number(double v, bool shown = true) {
+    comma();
+    if (shown && std::isfinite(v)) fmt::format_to(std::back_inserter(out_), FMT_COMPILE("{:.6g}"), v);
+    return *this;
+  }
+  /// A counter of the case (times `scale`), empty where it has none.
+  csv_line& counter(const cudabench::case_result& c, const char* name, double scale = 1) {
+    const auto it = c.counters.find(name);
+    return number(it == c.counters.end() ? NAN : it->second * scale);
+  }
+
+ private:
+  void comma() {
+    if (!first_) out_ += ',';
+    first_ = false;
+  }
+  std::string& out_;
+  bool first_ = true;
+};
+
 /// "same" or "changed" where both runs recorded the case's device code, else "".
 const char* code_text(const cudabench::case_comparison& v) { return v.same_code() ? "same" : v.code_changed() ? "changed" : ""; }
 /// A case's energy per operation (its unit's counter), power, clocks and throttled samples: blank where not recorded.
-std::string energy_cells(const cudabench::case_result& r) {
+void energy_cells(csv_line& line, const cudabench::case_result& r) {
   const cudabench::energy_unit unit = cudabench::energy_unit_of(r.bytes, r.items, r.flops);
   const bool has = r.counters.count(unit.counter) > 0;
-  return fmt::format(",{},{},{},{},{},{}", counter(r, unit.counter), has ? unit.unit : "", counter(r, cudabench::energy_counters::watts),
-                     counter(r, "sm_clock_mhz"), counter(r, cudabench::energy_counters::memory_clock),
-                     counter(r, cudabench::energy_counters::throttled));
+  line.counter(r, unit.counter).text(has ? unit.unit : "").counter(r, cudabench::energy_counters::watts).counter(r, "sm_clock_mhz");
+  line.counter(r, cudabench::energy_counters::memory_clock).counter(r, cudabench::energy_counters::throttled);
+}
+
+/// The verdict's cells of a case: blank where it has none.
+void verdict_cells(csv_line& line, const cudabench::case_comparison* v) {
+  const bool measured = v && v->base_median_s > 0 && v->cur_median_s > 0;
+  const bool tested = v && v->p_value;
+  const std::string origin = v ? v->gate_origin() : "";
+  const bool normalized = v && v->normalized_change;
+  line.number(measured ? v->base_median_s * 1e6 : 0, measured).number(measured ? 100 * v->change : 0, measured);
+  line.text(v ? cudabench::to_string(v->v) : "").number(tested ? *v->p_value : 0, tested).number(tested ? 100 * v->detectable : 0, tested);
+  line.number(origin.empty() ? 0 : 100 * v->gate, !origin.empty()).text(origin.empty() ? "" : csv_field(origin));
+  line.text(normalized ? csv_field(v->control) : "").number(normalized ? 100 * *v->control_change : 0, normalized);
+  line.number(normalized ? 100 * *v->normalized_change : 0, normalized).text(v ? code_text(*v) : "");
 }
 }  // namespace
 
@@ -38,39 +81,27 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
   out += ",energy_per_op,energy_unit,power_w,sm_clock_mhz,mem_clock_mhz,throttled_samples";
   if (c) out += ",baseline_energy_per_op,energy_change_pct,energy_verdict,throttled";
   out += "\n";
-  std::unordered_map<std::string, const cudabench::case_comparison*> verdict_of;
+  std::unordered_map<std::string_view, const cudabench::case_comparison*> verdict_of;
   if (c)
     for (const auto& x : c->cases)
       if (x.v != cudabench::verdict::missing) verdict_of[x.name] = &x;
   for (const cudabench::case_result& r : run.cases) {
     const double cv = r.samples_s.size() > 1 ? 100 * cudabench::summarize(r.samples_s).cv() : NAN;
-    const bool ok = r.status == cudabench::case_status::ok;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}", csv_field(r.name), cudabench::to_string(r.status),
-                       ok ? number(r.median_s * 1e6) : "", repetition_count(r), number(cv), counter(r, "noise_pct"),
-                       counter(r, "samples"), counter(r, "bytes_per_second"), counter(r, "items_per_second"),
-                       counter(r, "flops_per_second"), counter(r, "bw_peak_fraction", 100), counter(r, "limit_fraction", 100), csv_field(r.message));
+    csv_line line(out);
+    line.text(csv_field(r.name)).text(cudabench::to_string(r.status)).number(r.median_s * 1e6, r.status == cudabench::case_status::ok);
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE(",{}"), repetition_count(r));
+    line.number(cv).counter(r, "noise_pct").counter(r, "samples").counter(r, "bytes_per_second").counter(r, "items_per_second");
+    line.counter(r, "flops_per_second").counter(r, "bw_peak_fraction", 100).counter(r, "limit_fraction", 100).text(csv_field(r.message));
     const auto found = verdict_of.find(r.name);
     const cudabench::case_comparison* v = found == verdict_of.end() ? nullptr : found->second;
-    if (c) {
-      const bool measured = v && v->base_median_s > 0 && v->cur_median_s > 0;
-      const bool tested = v && v->p_value;
-      const std::string origin = v ? v->gate_origin() : "";
-      const bool normalized = v && v->normalized_change;
-      out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{}", measured ? number(v->base_median_s * 1e6) : "", measured ? number(100 * v->change) : "",
-                         v ? cudabench::to_string(v->v) : "", tested ? number(*v->p_value) : "",
-                         tested ? number(100 * v->detectable) : "", origin.empty() ? "" : number(100 * v->gate),
-                         origin.empty() ? "" : csv_field(origin), normalized ? csv_field(v->control) : "",
-                         normalized ? number(100 * *v->control_change) : "", normalized ? number(100 * *v->normalized_change) : "",
-                         v ? code_text(*v) : "");
-    }
-    out += energy_cells(r);
+    if (c) verdict_cells(line, v);
+    energy_cells(line, r);
     if (c) {
       const cudabench::energy_comparison* e = v && v->energy ? &*v->energy : nullptr;
       const bool both = e && e->base > 0 && e->cur > 0;
-      out += fmt::format(",{},{},{},{}", both ? number(e->base) : "", both ? number(100 * e->change) : "",
-                         e ? cudabench::to_string(e->v) : "", v && v->throttled ? "yes" : "");
+      line.number(both ? e->base : 0, both).number(both ? 100 * e->change : 0, both);
+      line.text(e ? cudabench::to_string(e->v) : "").text(v && v->throttled ? "yes" : "");
     }
-    out += "\n";
   }
   return out;
 }

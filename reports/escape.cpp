@@ -35,6 +35,9 @@ std::string markdown_code(std::string_view text) {
 }
 
 std::string markdown_code_cell(std::string_view text) {
+  // Printable ASCII without a backtick or a bar, not starting or ending with a space: in one fence, as it is.
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '`' && c != '|'; });
+  if (plain && !text.empty() && text.front() != ' ' && text.back() != ' ') return "`" + std::string(text) + "`";
   std::string out;
   for (const char c : markdown_code(text)) {
     if (c == '|') out += '\\';

@@ -1,6 +1,7 @@
 // Terminal, Markdown and JSON renderings of a comparison, and of one run's tables.
 #include "reports/render.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -16,7 +17,7 @@ namespace cudabench::reports {
 using cudabench::comparison;
 using cudabench::verdict;
 
-std::string format_change(double change) { return fmt::format("{:+.1f}%", 100 * change); }
+std::string format_change(double change) { return fmt::format(FMT_COMPILE("{:+.1f}%"), 100 * change); }
 
 std::string verdict_counts(const comparison& c) {
   std::string out;
@@ -64,16 +65,16 @@ namespace {
 const char* limits_title = "Limits (what % of limit is measured against)";
 
 std::string time_or_dash(double s) { return s > 0 ? cudabench::format_time(s) : "-"; }
-std::string pct_or_dash(double v) { return std::isfinite(v) && v >= 0 ? fmt::format("{:.1f}%", 100 * v) : "-"; }
+std::string pct_or_dash(double v) { return std::isfinite(v) && v >= 0 ? fmt::format(FMT_COMPILE("{:.1f}%"), 100 * v) : "-"; }
 std::string detectable_text(const cudabench::case_comparison& c) {
   if (std::isnan(c.detectable)) return "-";
   if (std::isinf(c.detectable)) return "none";
-  return fmt::format("{:.1f}%", 100 * c.detectable);
+  return fmt::format(FMT_COMPILE("{:.1f}%"), 100 * c.detectable);
 }
-std::string p_text(const cudabench::case_comparison& c) { return c.p_value ? fmt::format("{:.3g}", *c.p_value) : ""; }
+std::string p_text(const cudabench::case_comparison& c) { return c.p_value ? fmt::format(FMT_COMPILE("{:.3g}"), *c.p_value) : ""; }
 std::string gate_text(const cudabench::case_comparison& c) {
   const std::string origin = c.gate_origin();
-  return origin.empty() ? "-" : fmt::format("{:.1f}% {}", 100 * c.gate, origin);
+  return origin.empty() ? "-" : fmt::format(FMT_COMPILE("{:.1f}% {}"), 100 * c.gate, origin);
 }
 std::string method_and_note(const cudabench::case_comparison& r) {
   return r.note.empty() ? r.method : r.method.empty() ? r.note : r.method + "; " + r.note;
@@ -102,11 +103,11 @@ std::string settings_line(const comparison& c, std::string (*escape)(std::string
                      escape(gates_summary(c)));
 }
 
-std::string terminal_row(const cudabench::case_comparison& r, bool color) {
+void terminal_row(std::string& out, const cudabench::case_comparison& r, bool color) {
   const std::string v = r.verdict_text();
-  const std::string vs = color ? fmt::format("\033[{}m{:>13}\033[0m", verdict_color(r.v), v) : fmt::format("{:>13}", v);
+  const std::string vs = color ? fmt::format(FMT_COMPILE("\033[{}m{:>13}\033[0m"), verdict_color(r.v), v) : fmt::format(FMT_COMPILE("{:>13}"), v);
   const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
-  return fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {}  {}\n", printable(r.name),
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {}  {}\n"), printable(r.name),
                      time_or_dash(r.base_median_s), time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
                      measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-", p_text(r),
                      measured ? detectable_text(r) : "-", gate_text(r), vs, printable(method_and_note(r)));
@@ -119,7 +120,7 @@ std::string markdown_verdict_table(const comparison& c, Pred pred) {
   for (auto& r : c.cases) {
     if (!pred(r)) continue;
     const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
-    t += fmt::format("| {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} |\n", markdown_code_cell(r.name), time_or_dash(r.base_median_s),
+    fmt::format_to(std::back_inserter(t), FMT_COMPILE("| {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} |\n"), markdown_code_cell(r.name), time_or_dash(r.base_median_s),
                      time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
                      measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-", p_text(r),
                      measured ? detectable_text(r) : "-", gate_text(r), r.verdict_text(), markdown_text(method_and_note(r)));
@@ -134,7 +135,7 @@ std::string comparison_terminal(const comparison& c, bool color) {
   for (auto& n : c.header_notes) out += "note: " + printable(n) + "\n";
   out += fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {:>13}  {}\n", "case", "baseline", "current",
                      "change", "noise-b", "noise-c", "p", "detectable", "gate", "verdict", "method / note");
-  for (auto& r : c.cases) out += terminal_row(r, color);
+  for (auto& r : c.cases) terminal_row(out, r, color);
   for (auto& [family, g] : c.family_geomean) out += fmt::format("geomean {:<20} current/baseline = {:.3f}\n", printable(family), g);
   for (auto& [family, g] : c.family_geomean_not_gated)
     out += fmt::format("geomean {:<20} current/baseline = {:.3f} of its cases not gated (apart: never a verdict)\n", printable(family), g);
@@ -181,6 +182,66 @@ std::string comparison_markdown(const comparison& c) {
   return out;
 }
 
+namespace {
+using ordered_json = nlohmann::ordered_json;
+
+/// A case's object in the verdict file, written member by member as the whole document dumped with an indent
+/// of 2 writes it there (two levels in), without a tree of the case.
+class verdict_case_text {
+ public:
+  verdict_case_text(std::string& out, nlohmann::detail::serializer<ordered_json>& dump) : out_(out), dump_(dump) { out_ += '{'; }
+  ~verdict_case_text() { out_ += "\n    }"; }
+  verdict_case_text(const verdict_case_text&) = delete;
+  verdict_case_text& operator=(const verdict_case_text&) = delete;
+  /// A member (`key` needs no escaping).
+  void add(const char* key, const ordered_json& value) {
+    out_ += first_ ? "\n      \"" : ",\n      \"";
+    first_ = false;
+    out_ += key;
+    out_ += "\": ";
+    dump_.dump(value, true, false, 2, 6);
+  }
+
+ private:
+  std::string& out_;
+  nlohmann::detail::serializer<ordered_json>& dump_;
+  bool first_ = true;
+};
+
+void verdict_case(std::string& out, nlohmann::detail::serializer<ordered_json>& dump, const cudabench::case_comparison& r) {
+  using json = ordered_json;
+  auto number_or_null = [](double v) { return std::isfinite(v) ? json(v) : json(); };
+  verdict_case_text x(out, dump);
+  x.add("name", r.name);
+  x.add("verdict", to_string(r.v));
+  x.add("method", r.method);
+  if (r.base_median_s > 0) x.add("baseline_median_s", r.base_median_s);
+  if (r.cur_median_s > 0) x.add("current_median_s", r.cur_median_s);
+  if (r.base_median_s > 0 && r.cur_median_s > 0) x.add("change", r.change);
+  if (r.normalized_change) {
+    x.add("control", r.control);
+    x.add("control_change", *r.control_change);
+    x.add("normalized_change", *r.normalized_change);
+  }
+  x.add("p_value", r.p_value ? json(*r.p_value) : json());
+  x.add("detectable_change", r.p_value ? number_or_null(r.detectable) : json());
+  const bool gated = !r.gate_origin().empty();
+  x.add("gate", gated ? json(r.gate) : json());
+  x.add("gate_source", gated ? json(r.gate_runs > 0 ? "learned" : "default") : json());
+  if (r.gate_runs > 0) x.add("gate_runs", r.gate_runs);
+  if (r.same_code() || r.code_changed()) x.add("code", r.same_code() ? "same" : "changed");
+  if (!r.note.empty()) x.add("note", r.note);
+  if (r.lost) x.add("lost", true);
+  if (r.throttled) x.add("throttled", true);
+  if (r.energy) x.add("energy", energy_json(*r.energy));
+  if (!r.timeline.empty()) {
+    json timeline;
+    for (auto& t : r.timeline) timeline[t.metric] = {{"baseline", t.base}, {"current", t.cur}, {"notable", t.notable()}};
+    x.add("timeline", timeline);
+  }
+}
+}  // namespace
+
 std::string verdict_json(const comparison& c) {
   nlohmann::ordered_json j;
   j["schema_version"] = verdict_schema_version;
@@ -190,7 +251,6 @@ std::string verdict_json(const comparison& c) {
   j["baseline"] = c.base_source;
   j["current"] = c.cur_source;
   using json = nlohmann::ordered_json;
-  auto number_or_null = [](double v) { return std::isfinite(v) ? json(v) : json(); };
   j["settings"] = {{"threshold", c.settings.threshold},
                    {"host_threshold", c.settings.host_threshold ? json(*c.settings.host_threshold) : json()},
                    {"noise_floor", c.settings.noise_floor},
@@ -216,36 +276,10 @@ std::string verdict_json(const comparison& c) {
   const std::string no_cases = "\n  \"cases\": []";
   const std::size_t at = whole.find(no_cases) + no_cases.size() - 1;  // before its ']'
   std::string out = whole.substr(0, at);
+  nlohmann::detail::serializer<json> dump(nlohmann::detail::output_adapter<char, std::string>(out), ' ');
   for (auto& r : c.cases) {
-    json x = {{"name", r.name}, {"verdict", to_string(r.v)}, {"method", r.method}};
-    if (r.base_median_s > 0) x["baseline_median_s"] = r.base_median_s;
-    if (r.cur_median_s > 0) x["current_median_s"] = r.cur_median_s;
-    if (r.base_median_s > 0 && r.cur_median_s > 0) x["change"] = r.change;
-    if (r.normalized_change) {
-      x["control"] = r.control;
-      x["control_change"] = *r.control_change;
-      x["normalized_change"] = *r.normalized_change;
-    }
-    x["p_value"] = r.p_value ? json(*r.p_value) : json();
-    x["detectable_change"] = r.p_value ? number_or_null(r.detectable) : json();
-    const std::string origin = r.gate_origin();
-    x["gate"] = origin.empty() ? json() : json(r.gate);
-    x["gate_source"] = origin.empty() ? json() : json(r.gate_runs > 0 ? "learned" : "default");
-    if (r.gate_runs > 0) x["gate_runs"] = r.gate_runs;
-    if (r.same_code() || r.code_changed()) x["code"] = r.same_code() ? "same" : "changed";
-    if (!r.note.empty()) x["note"] = r.note;
-    if (r.lost) x["lost"] = true;
-    if (r.throttled) x["throttled"] = true;
-    if (r.energy) x["energy"] = energy_json(*r.energy);
-    for (auto& t : r.timeline) x["timeline"][t.metric] = {{"baseline", t.base}, {"current", t.cur}, {"notable", t.notable()}};
-    // Two levels in: every line of the case's text moves 4 spaces right (strings hold no raw newline).
-    const std::string text = x.dump(2);
     out += &r == &c.cases.front() ? "\n    " : ",\n    ";
-    for (std::size_t line = 0, end = 0; line < text.size(); line = end) {
-      end = std::min(text.find('\n', line), text.size() - 1) + 1;
-      out.append(text, line, end - line);
-      if (end < text.size()) out += "    ";
-    }
+    verdict_case(out, dump, r);
   }
   if (!c.cases.empty()) out += "\n  ";
   out.append(whole, at);

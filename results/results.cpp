@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <stdexcept>
 #include <optional>
@@ -21,6 +22,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/json_input.hpp"
+#include "results/json_events.hpp"
 #include "results/results_schema.hpp"
 #include "io/errors.hpp"
 #include "io/format.hpp"
@@ -77,39 +79,51 @@ std::vector<std::string> strings_of(const json& j) {
   return out;
 }
 
-std::string string_field(const json& j, const char* key, const std::string& fallback = "") {
+// The readers of a row or a case's metadata take a tree (json) or its events (event_json) alike.
+template <typename Json>
+std::string string_field(const Json& j, const char* key, const std::string& fallback = "") {
   auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+  return it != j.end() && it->is_string() ? it->template get<std::string>() : fallback;
 }
-double number_field(const json& j, const char* key, double fallback = 0) {
+template <typename Json>
+double number_field(const Json& j, const char* key, double fallback = 0) {
   auto it = j.find(key);
-  return it != j.end() && it->is_number() && std::isfinite(it->get<double>()) ? it->get<double>() : fallback;
+  if (it == j.end() || !it->is_number()) return fallback;
+  const double v = it->template get<double>();
+  return std::isfinite(v) ? v : fallback;
 }
-bool bool_field(const json& j, const char* key, bool fallback) {
+template <typename Json>
+bool bool_field(const Json& j, const char* key, bool fallback) {
   auto it = j.find(key);
-  return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
+  return it != j.end() && it->is_boolean() ? it->template get<bool>() : fallback;
 }
 
 enum class kind { string, number, boolean, object, array };
 
-/// What each kind is called in a message, and the test of a value for it.
-struct kind_info {
-  kind k;
-  const char* name;
-  bool (json::*test)() const noexcept;
-};
-constexpr kind_info kinds[] = {{kind::string, "a string", &json::is_string},   {kind::number, "a number", &json::is_number},
-                               {kind::boolean, "true or false", &json::is_boolean}, {kind::object, "an object", &json::is_object},
-                               {kind::array, "an array", &json::is_array}};
-const kind_info& info_of(kind want) {
-  for (const kind_info& i : kinds)
-    if (i.k == want) return i;
-  throw std::logic_error("a kind without a row in kinds");
+template <typename Json>
+bool is_kind(const Json& v, kind want) {
+  switch (want) {
+    case kind::string: return v.is_string();
+    case kind::number: return v.is_number();
+    case kind::boolean: return v.is_boolean();
+    case kind::object: return v.is_object();
+    case kind::array: return v.is_array();
+  }
+  return false;
 }
-
-bool is_kind(const json& v, kind want) { return (v.*info_of(want).test)(); }
-const char* kind_name(kind want) { return info_of(want).name; }
-std::string wrong_type(const json& v, kind want) {
+/// What each kind is called in a message.
+const char* kind_name(kind want) {
+  switch (want) {
+    case kind::string: return "a string";
+    case kind::number: return "a number";
+    case kind::boolean: return "true or false";
+    case kind::object: return "an object";
+    case kind::array: return "an array";
+  }
+  return "";
+}
+template <typename Json>
+std::string wrong_type(const Json& v, kind want) {
   return fmt::format("is {} {} where {} is expected", v.is_array() || v.is_object() ? "an" : "a", v.type_name(), kind_name(want));
 }
 
@@ -123,22 +137,25 @@ void expect_kind(const json& j, const char* key, kind want, const std::string& w
 
 /// Names the first field of a row whose type is not the one Google Benchmark writes (the JSON library's
 /// own message names neither the row nor the field).
-void check_field_types(const json& row, const std::string& source, std::size_t row_number) {
-  static const std::unordered_map<std::string_view, kind> fields = {
+template <typename Json>
+void check_field_types(const Json& row, const std::string& source, std::size_t row_number) {
+  static constexpr std::pair<std::string_view, kind> fields[] = {
       {k::run_name, kind::string},        {k::run_type, kind::string},      {k::aggregate_name, kind::string},
       {k::aggregate_unit, kind::string},  {k::time_unit, kind::string},     {k::label, kind::string},
       {k::skip_message, kind::string},    {k::error_message, kind::string}, {k::repetition_index, kind::number},
       {k::threads, kind::number},         {k::real_time, kind::number},     {k::cpu_time, kind::number},
       {k::error_occurred, kind::boolean}, {k::skipped, kind::boolean},      {k::cudabench, kind::object}};
-  for (const auto& [key, value] : row.get_ref<const json::object_t&>()) {  // one pass over the row, not a search a field
+  for (const auto& [key, value] : row.items()) {  // one pass over the row, not a search a field
     if (value.is_null()) continue;
-    if (auto want = fields.find(key); want != fields.end() && !is_kind(value, want->second))
+    const std::string_view name = key;  // a structured binding, which clang 14's lambdas cannot capture
+    const auto want = std::find_if(std::begin(fields), std::end(fields), [&](const auto& f) { return f.first == name; });
+    if (want != std::end(fields) && !is_kind(value, want->second))
       throw input_error(fmt::format("{}: row {} ('{}'): field '{}' {}", source, row_number,
-                                    printable(row[k::name].get<std::string>()), key, wrong_type(value, want->second)));
+                                    printable(row[k::name].template get<std::string>()), key, wrong_type(value, want->second)));
   }
   if (auto it = row.find(k::cudabench); it != row.end() && it->is_object()) {
     if (auto round = it->find(k::round); round != it->end() &&
-        (!round->is_number_integer() || round->get<std::int64_t>() < 1 || round->get<std::int64_t>() > 1000000))
+        (!round->is_number_integer() || round->template get<std::int64_t>() < 1 || round->template get<std::int64_t>() > 1000000))
       throw input_error(fmt::format("{}: row {}: field 'cudabench.{}' is {} where a round number (1 to the run's rounds) is expected",
                                     source, row_number, k::round, printable(round->dump(), 40)));
     for (const char* key : {k::cache, k::note, k::stop})
@@ -274,7 +291,8 @@ void read_limits(run_result& r, const json& meta) {
   }
 }
 
-case_meta read_meta(const std::string& name, const json& m) {
+template <typename Json>
+case_meta read_meta(const std::string& name, const Json& m) {
   case_meta c;
   c.name = name;
   split_case_name(c);
@@ -328,7 +346,8 @@ void read_context(run_result& r, const json& j, bool with_cases) {
 }
 
 /// The record of a row's "cudabench" object (types checked by check_field_types).
-run_record read_record(const json& o) {
+template <typename Json>
+run_record read_record(const Json& o) {
   run_record rec;
   rec.cache = string_field(o, k::cache);
   rec.stop = string_field(o, k::stop);
@@ -349,40 +368,47 @@ run_record read_record(const json& o) {
 }
 
 /// A row's time in seconds, checked; `row` names it in messages.
-double row_seconds(const json& j, const std::string& source, const row_label& row) {
+template <typename Json>
+double row_seconds(const Json& j, const std::string& source, const row_label& row) {
   constexpr double shortest_s = 1e-12, longest_s = 86400;  // 1 ps to 1 day
   if (!j.contains(k::real_time) || !j[k::real_time].is_number())
     throw input_error(fmt::format("{}: {}: real_time is not a positive number (NaN or missing)", source, row.text()));
-  const double t = j[k::real_time].get<double>();
+  const double t = j[k::real_time].template get<double>();
   if (!std::isfinite(t) || t <= 0) throw input_error(fmt::format("{}: {}: real_time is not a positive number ({})", source, row.text(), t));
   if (!j.contains(k::time_unit) || !j[k::time_unit].is_string())
     throw input_error(fmt::format("{}: {}: no time_unit (Google Benchmark writes one on every row)", source, row.text()));
-  const double seconds = t * unit_to_seconds(j[k::time_unit].get<std::string>(), source, row);
+  const double seconds = t * unit_to_seconds(j[k::time_unit].template get<std::string>(), source, row);
   if (!(seconds >= shortest_s && seconds <= longest_s))  // printed as compared: shortest round-trip forms
     throw input_error(fmt::format("{}: {}: a time of {} s, outside {} s to {} s", source, row.text(), seconds, shortest_s, longest_s));
   return seconds;
 }
 
 /// One iteration row as a repetition: its time, CPU time, counters (every other number), label and record.
-repetition read_repetition(const json& row, double seconds, case_result& c, const std::string& source, const row_label& where) {
-  static const std::set<std::string> standard = {k::real_time, k::cpu_time, k::iterations, k::repetitions, k::repetition_index,
-                                                 k::threads, k::family_index, k::per_family_instance_index, k::device_ordinal};
+/// A tree of a value: itself, or the tree its events make.
+const json& tree_of(const json& j) { return j; }
+json tree_of(const event_json& j) { return j.to_json(); }
+
+template <typename Json>
+repetition read_repetition(const Json& row, double seconds, case_result& c, const std::string& source, const row_label& where) {
+  static constexpr std::string_view standard[] = {k::real_time, k::cpu_time, k::iterations, k::repetitions, k::repetition_index,
+                                                  k::threads, k::family_index, k::per_family_instance_index, k::device_ordinal};
+  auto is_standard = [](std::string_view key) { return std::find(std::begin(standard), std::end(standard), key) != std::end(standard); };
   repetition rep;
   rep.real_time_s = seconds;
-  if (row.contains(k::cpu_time) && row[k::cpu_time].is_number() && std::isfinite(row[k::cpu_time].get<double>()))
-    rep.cpu_time_s = row[k::cpu_time].get<double>() * seconds / row[k::real_time].get<double>();
+  if (row.contains(k::cpu_time) && row[k::cpu_time].is_number() && std::isfinite(row[k::cpu_time].template get<double>()))
+    rep.cpu_time_s = row[k::cpu_time].template get<double>() * seconds / row[k::real_time].template get<double>();
   std::vector<counter_map::value_type> counters;
-  for (auto& [key, v] : row.items())
-    if (v.is_number() && !standard.count(key) && std::isfinite(v.get<double>())) counters.emplace_back(key, v.get<double>());
+  for (const auto& [key, v] : row.items())
+    if (v.is_number() && !is_standard(key) && std::isfinite(v.template get<double>())) counters.emplace_back(key, v.template get<double>());
   rep.counters = counter_map::from_unsorted(std::move(counters));
   rep.label = string_field(row, k::label);
   rep.iterations = std::size_t(std::clamp(number_field(row, k::iterations), 0.0, 1e15));
   if (row.contains(k::cudabench) && row[k::cudabench].is_object()) {
-    const json& o = row[k::cudabench];
+    const auto& o = row[k::cudabench];
     rep.record = read_record(o);
     if (o.contains(k::energy) && !o[k::energy].is_null()) {
       try {
-        rep.record->energy = energy_record_from_json(o[k::energy], "field 'cudabench.energy'");
+        rep.record->energy = energy_record_from_json(tree_of(o[k::energy]), "field 'cudabench.energy'");
       } catch (const input_error& e) {
         throw input_error(fmt::format("{}: {}: {}", source, where.text(), e.what()));
       }
@@ -390,53 +416,121 @@ repetition read_repetition(const json& row, double seconds, case_result& c, cons
     if (o.contains(k::timeline)) {
       if (!o[k::timeline].is_object())
         throw input_error(fmt::format("{}: {}: field 'cudabench.timeline' {}", source, where.text(), wrong_type(o[k::timeline], kind::object)));
-      c.timeline = timeline_from_json(o[k::timeline]);
+      c.timeline = timeline_from_json(tree_of(o[k::timeline]));
     }
-    if (o.contains(k::code)) c.code = code_identity_from_json(o[k::code], fmt::format("{}: {}: field 'cudabench'", source, where.text()));
+    if (o.contains(k::code)) c.code = code_identity_from_json(tree_of(o[k::code]), fmt::format("{}: {}: field 'cudabench'", source, where.text()));
   }
   return rep;
 }
+
+/// The rows read, each by its case, run type, aggregate, repetition index and threads: a row that repeats one is
+/// refused. Kept without a string a row: the run type and aggregate by a number each, the numbers by their bits
+/// (which tell apart what their shortest text does: 0 and -0, every other finite value).
+class seen_rows {
+ public:
+  /// False where a row of these was seen before.
+  bool insert(std::size_t case_index, const std::string& run_type, const std::string& aggregate, double repetition, double threads) {
+    const key k{case_index, bits(repetition), bits(threads), id(run_type), id(aggregate)};
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    return place(k);
+  }
+
+ private:
+  struct key {
+    std::uint64_t case_index = empty, repetition = 0, threads = 0;
+    std::uint32_t run_type = 0, aggregate = 0;
+    bool operator==(const key& o) const {
+      return case_index == o.case_index && repetition == o.repetition && threads == o.threads && run_type == o.run_type && aggregate == o.aggregate;
+    }
+  };
+  static constexpr std::uint64_t empty = ~std::uint64_t(0);
+  static std::uint64_t bits(double v) {
+    std::uint64_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+  }
+  std::uint32_t id(const std::string& name) { return names_.try_emplace(name, std::uint32_t(names_.size())).first->second; }
+  static std::size_t hash(const key& k) {
+    std::uint64_t h = k.case_index * 0x9e3779b97f4a7c15ull;
+    for (const std::uint64_t v : {k.repetition, k.threads, std::uint64_t(k.run_type) << 32 | k.aggregate}) h = (h ^ v) * 0x100000001b3ull + (h >> 29);
+    return std::size_t(h ^ (h >> 32));
+  }
+  bool place(const key& k) {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash(k) & mask;; i = (i + 1) & mask) {
+      if (slots_[i].case_index == empty) {
+        slots_[i] = k;
+        ++used_;
+        return true;
+      }
+      if (slots_[i] == k) return false;
+    }
+  }
+  void grow() {
+    std::vector<key> old(std::max<std::size_t>(64, 2 * slots_.size()));
+    old.swap(slots_);
+    used_ = 0;
+    for (const key& k : old)
+      if (k.case_index != empty) place(k);
+  }
+  std::unordered_map<std::string, std::uint32_t> names_;
+  std::vector<key> slots_;  ///< open addressing, at most half full
+  std::size_t used_ = 0;
+};
 
 /// Reads rows one at a time into their cases (in the order first seen), as the parser meets them.
 class row_reader {
  public:
   explicit row_reader(run_result& r, const case_filter* keep = nullptr) : r_(r), keep_(keep) {}
-  void read(const json& row);
+  template <typename Json>
+  void read(const Json& row);
   /// The median aggregates of cases that may have only those.
   const std::map<std::string, double>& median_aggregates() const { return median_aggregate_; }
   /// Drops the indexes of the rows read (every row is read by now), so their memory is free before the model is finished.
   void forget_rows() {
     index_ = {};
     seen_rows_ = {};
+    seen_ = {};
   }
 
  private:
   run_result& r_;
   const case_filter* keep_;  ///< the cases read (null: all)
   std::unordered_map<std::string, std::size_t> index_;
-  std::unordered_set<std::string> seen_rows_;
+  seen_rows seen_;                              ///< the rows whose names, run type and aggregate hold no '|'
+  std::unordered_set<std::string> seen_rows_;   ///< the others, by their text "name|run type|aggregate|index|threads"
   std::map<std::string, double> median_aggregate_;
   std::size_t row_number_ = 0;
 };
 
-void row_reader::read(const json& row) {
+template <typename Json>
+void row_reader::read(const Json& row) {
   ++row_number_;
   if (!row.is_object() || !row.contains(k::name) || !row[k::name].is_string())
     throw input_error(fmt::format("{}: row {} has no name", r_.source, row_number_));
-  const std::string name = canonical_case_name(string_field(row, k::run_name, row[k::name].get<std::string>()));
+  const std::string name = canonical_case_name(string_field(row, k::run_name, row[k::name].template get<std::string>()));
   if (keep_ && !(*keep_)(name)) return;
   check_field_types(row, r_.source, row_number_);
   const std::string run_type = row.value(k::run_type, "iteration");
   const std::string agg = row.value(k::aggregate_name, "");
-  const std::string key = fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, number_field(row, k::repetition_index, -1), number_field(row, k::threads, 1));
+  const double repetition = number_field(row, k::repetition_index, -1), threads = number_field(row, k::threads, 1);
   const row_label where{row_number_, name};
-  if (!seen_rows_.insert(key).second) throw input_error(fmt::format("{}: {}: duplicate case name '{}'", r_.source, where.text(), printable(name)));
   auto [it, added] = index_.emplace(name, r_.cases.size());
+  // Texts without a '|' are told apart by their joined text exactly when they differ: such a row is never taken
+  // for one with a '|'.
+  const bool plain = name.find('|') == std::string::npos && run_type.find('|') == std::string::npos && agg.find('|') == std::string::npos;
+  if (plain ? !seen_.insert(it->second, run_type, agg, repetition, threads)
+            : !seen_rows_.insert(fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, repetition, threads)).second)
+    throw input_error(fmt::format("{}: {}: duplicate case name '{}'", r_.source, where.text(), printable(name)));
   if (added) {
-    case_result c;
+    // Room for every case the run lists at once: a million cases are not moved as the vector grows.
+    if (r_.cases.size() == r_.cases.capacity() && r_.cases.size() < r_.selection.size()) {
+      r_.cases.reserve(r_.selection.size());
+      index_.reserve(r_.selection.size());
+    }
+    case_result& c = r_.cases.emplace_back();
     c.name = name;
     split_case_name(c);
-    r_.cases.push_back(std::move(c));
   }
   case_result& c = r_.cases[it->second];
   if (row.value(k::error_occurred, false) || row.value(k::skipped, false)) {
@@ -466,11 +560,19 @@ void finish_run(run_result& r, const row_reader& rows) {
       if (rep.record && rep.record->round > r.settings.rounds)
         throw input_error(fmt::format("{}: case '{}': a repetition of round {}, and the run has {} round(s) (context.cudabench.rounds)",
                                       r.source, printable(c.name), rep.record->round, r.settings.rounds));
-  std::unordered_map<std::string, const case_meta*> meta;
-  meta.reserve(r.selection.size());
-  for (const case_meta& m : r.selection) meta.emplace(m.name, &m);
-  for (auto& c : r.cases) {
-    if (auto m = meta.find(c.name); m != meta.end()) static_cast<case_meta&>(c) = *m->second;
+  // A case's metadata is found where it stands in the selection when the cases come in the selection's order
+  // (as a run writes them), else by name.
+  std::unordered_map<std::string_view, const case_meta*> meta;
+  auto meta_of = [&](const case_result& c, std::size_t i) -> const case_meta* {
+    if (i < r.selection.size() && r.selection[i].name == c.name) return &r.selection[i];
+    if (meta.empty())
+      for (const case_meta& m : r.selection) meta.emplace(m.name, &m);
+    const auto it = meta.find(c.name);
+    return it != meta.end() ? it->second : nullptr;
+  };
+  for (std::size_t i = 0; i < r.cases.size(); ++i) {
+    case_result& c = r.cases[i];
+    if (const case_meta* m = meta_of(c, i)) static_cast<case_meta&>(c) = *m;
     if (c.status != case_status::ok || !c.repetitions.empty()) continue;
     if (auto it = rows.median_aggregates().find(c.name); it != rows.median_aggregates().end()) { c.median_s = it->second; c.aggregates_only = true; }
     else throw input_error(fmt::format("{}: case '{}' has neither per-repetition rows nor a median", r.source, c.name));
@@ -490,6 +592,9 @@ struct streamed_document {
 /// never holds more than one row, so memory follows the model, not the text (a tree of a million rows took
 /// ten times the file). Members are appended without ordered_json's one-by-one key search, which made any
 /// large object quadratic (a key seen before in the same object replaces its value in place, as a tree does).
+/// A row or a case's entry that is an object of scalars and objects goes to its callback as its events
+/// (json_events), with no tree: at anything else in it (an array, a key given twice, an object of many
+/// members) its events so far are handed to the tree and the rest of it is read as a tree.
 template <typename OnRow, typename OnCase, typename OnRestart>
 class streaming_builder {
  public:
@@ -498,14 +603,24 @@ class streaming_builder {
   streamed_document doc;
   std::string source;  ///< the file, for messages
 
-  bool null() { return place(json(nullptr)); }
-  bool boolean(bool v) { return place(json(v)); }
-  bool number_integer(json::number_integer_t v) { return place(json(v)); }
-  bool number_unsigned(json::number_unsigned_t v) { return place(json(v)); }
-  bool number_float(json::number_float_t v, const std::string&) { return place(json(v)); }
-  bool string(std::string& v) { return place(json(std::move(v))); }
-  bool binary(json::binary_t& v) { return place(json::binary(std::move(v))); }
+  bool null() { return flat_ ? (events_.add(json_events::type::null), true) : place(json(nullptr)); }
+  bool boolean(bool v) { return flat_ ? (events_.add_boolean(v), true) : place(json(v)); }
+  bool number_integer(json::number_integer_t v) {
+    return flat_ ? (events_.add_number(json_events::type::integer, v), true) : place(json(v));
+  }
+  bool number_unsigned(json::number_unsigned_t v) {
+    return flat_ ? (events_.add_number(json_events::type::unsigned_integer, v), true) : place(json(v));
+  }
+  bool number_float(json::number_float_t v, const std::string&) {
+    return flat_ ? (events_.add_number(json_events::type::floating, v), true) : place(json(v));
+  }
+  bool string(std::string& v) { return flat_ ? (events_.add_text(json_events::type::string, v), true) : place(json(std::move(v))); }
+  bool binary(json::binary_t& v) {
+    if (flat_) to_tree();
+    return place(json::binary(std::move(v)));
+  }
   bool start_object(std::size_t) {
+    if (flat_ || (flat_allowed_ && (at_row() || at_case_entry()))) return start_flat_object();
     open(json::object());
     // A row, and an object in it: room for Google Benchmark's fields and ours at once (members of an ordered_json
     // are copied, not moved, as its vector grows).
@@ -514,11 +629,13 @@ class streaming_builder {
     return true;
   }
   bool key(std::string& k) {
-    stack_.back().key = std::move(k);
+    if (flat_ && !flat_key(k)) to_tree();
+    if (!flat_) stack_.back().key = std::move(k);
     return true;
   }
-  bool end_object() { return close(); }
+  bool end_object() { return flat_ ? end_flat_object() : close(); }
   bool start_array(std::size_t) {
+    if (flat_) to_tree();
     if (stack_.size() == 1 && is_key(0, k::benchmarks)) {  // the rows begin (again: a tree keeps the last array)
       if (doc.rows > 0) on_restart_();
       doc.rows = 0;
@@ -542,6 +659,65 @@ class streaming_builder {
   OnRow on_row_;
   OnCase on_case_;
   OnRestart on_restart_;
+  /// The row or case entry read as events: its events, and for each object open in it, its object_start and
+  /// a bit for each of its keys' hashes.
+  json_events events_;
+  struct open_object {
+    std::size_t start;
+    std::uint64_t key_bits = 0;
+    std::size_t members = 0;
+  };
+  std::vector<open_object> open_;
+  bool flat_ = false;          ///< events go to events_
+  bool flat_allowed_ = true;   ///< false from a row's change to a tree to its end
+
+  bool at_row() const { return stack_.size() == 2 && is_key(0, k::benchmarks) && stack_[1].value.is_array(); }
+  bool at_case_entry() const {
+    return stack_.size() == 4 && is_key(0, k::context) && is_key(1, k::cudabench) && is_key(2, k::cases) && stack_[3].value.is_object();
+  }
+  bool start_flat_object() {
+    if (!flat_) events_.clear();
+    flat_ = true;
+    open_.push_back({events_.size()});
+    events_.add(json_events::type::object_start);
+    return true;
+  }
+  /// Adds a key to the events; false where it is one the object has, or the object has many (the tree
+  /// refuses the one, indexes the other).
+  bool flat_key(const std::string& key) {
+    open_object& o = open_.back();
+    if (o.members + 1 >= searched_members) return false;
+    const std::uint32_t tag = json_events::key_tag(key);
+    const std::uint64_t bit = json_events::key_bit(tag);
+    if (o.key_bits & bit)
+      for (auto it = event_json(events_, o.start).begin(); it.at() < events_.size(); ++it)
+        if (it.key_tag() == tag && it.key() == key) return false;
+    o.key_bits |= bit;
+    ++o.members;
+    events_.add_text(json_events::type::key, key);
+    return true;
+  }
+  bool end_flat_object() {
+    events_.end_object(open_.back().start, open_.back().key_bits);
+    open_.pop_back();
+    if (!open_.empty()) return true;
+    flat_ = false;
+    const event_json v(events_, 0);
+    if (stack_.size() == 2) {
+      ++doc.rows;
+      on_row_(v);
+    } else {
+      on_case_(stack_.back().key, v);
+    }
+    return true;
+  }
+  /// The events so far handed to the tree, which reads the rest of the row or case entry.
+  void to_tree() {
+    flat_ = false;
+    flat_allowed_ = false;
+    open_.clear();
+    events_.replay(*this);
+  }
 
   bool is_key(std::size_t depth, const char* key) const { return stack_[depth].value.is_object() && stack_[depth].key == key; }
   bool open(json container) {
@@ -561,6 +737,7 @@ class streaming_builder {
     frame& parent = stack_.back();
     if (parent.value.is_array()) {
       if (stack_.size() == 2 && is_key(0, k::benchmarks)) {
+        flat_allowed_ = true;
         ++doc.rows;
         on_row_(v);
       } else {
@@ -569,6 +746,7 @@ class streaming_builder {
       return true;
     }
     if (stack_.size() == 4 && is_key(0, k::context) && is_key(1, k::cudabench) && is_key(2, k::cases)) {
+      flat_allowed_ = true;
       on_case_(parent.key, v);
       return true;
     }
@@ -694,7 +872,7 @@ run_result parse_run_input(SaxParse sax_parse, const std::string& path, const ca
   try {
     doc = parse_streaming(
         sax_parse, path,
-        [&](const json& row) {
+        [&](const auto& row) {
           if (row_error) return;
           try {
             rows->read(row);
@@ -702,7 +880,7 @@ run_result parse_run_input(SaxParse sax_parse, const std::string& path, const ca
             row_error = std::current_exception();
           }
         },
-        [&](const std::string& name, const json& m) {
+        [&](const std::string& name, const auto& m) {
           if (!selected.emplace(name, r.selection.size()).second)
             throw input_error(fmt::format("{}: key 'context.cudabench.cases.{}' appears twice in one object (refused: which one is meant?)",
                                           path, printable(name, 60)));
@@ -762,16 +940,22 @@ std::optional<run_result> load_run_in_pieces(const std::string& path, const case
   } const closes{fd};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > max_input_size()) return std::nullopt;
   file_pieces in(fd, path, std::uint64_t(st.st_size));
+  // The plain reader first: a text it reads to the end passes the checks of the whole text. Where it stops, the
+  // checks come first, then nlohmann's parser; a problem it met before it stopped is the file's where they pass.
+  struct not_plain {};
+  std::exception_ptr problem;
+  try {
+    return parse_run_input([&](auto* builder) { if (!plain_json_parser(in, *builder, max_json_depth).parse()) throw not_plain{}; }, path, keep);
+  } catch (const not_plain&) {
+  } catch (const input_error&) {
+    problem = std::current_exception();
+  }
+  in.rewind();
   json_text_scan scan;
   in.each_piece([&](std::string_view piece) { scan.feed(piece); });
   if (scan.nul() || scan.bare_words()) return std::nullopt;
   refuse_deep(scan.deepest(), path);
-  struct not_plain {};  // the text is more than plain_json_parser reads: read it again with nlohmann's parser
-  try {
-    return parse_run_input([&](auto* builder) { if (!plain_json_parser(in, *builder).parse()) throw not_plain{}; }, path, keep);
-  } catch (const not_plain&) {
-    in.rewind();
-  }
+  if (problem) std::rethrow_exception(problem);
   return parse_run_input([&](auto* builder) { json::sax_parse(in.begin(), in.end(), builder); }, path, keep);
 }
 

@@ -111,6 +111,44 @@ TEST(StreamingReader, FileReadInPiecesGivesTheSameModelAndMessages) {
   EXPECT_GE(files, 16);
 }
 
+// A row is read from its events where it is an object of scalars and objects; one that holds more (an array, a
+// key twice, many members) is handed to a tree part way: the model and the messages are those of a tree.
+TEST(StreamingReader, RowsBeyondTheEventsReadAsATree) {
+  std::string many = R"({"name": "f/many/1", "real_time": 3, "time_unit": "ns")";
+  for (int i = 0; i < 60; ++i) many += ", \"c" + std::to_string(i) + "\": " + std::to_string(i);
+  many += "}";
+  auto doc = [](const std::string& rows) {
+    return R"({"context": {"cudabench": {"cases": {"f/plain/1": {"family": "f", "on": "gpu", "size": 1}}}}, "benchmarks": [)" + rows + "]}";
+  };
+  const std::string text = doc(R"({"name": "f/plain/1", "real_time": 1.5, "time_unit": "us", "bytes_per_second": 2e9,
+    "label": "hot", "cudabench": {"cache": "hot", "samples": 7, "correct": true, "extra": {"deep": {"x": 1}}}},
+    {"name": "f/array/1", "real_time": 2, "time_unit": "ms", "tags": [1, {"a": [2]}], "items_per_second": 5,
+     "cudabench": {"note": "n", "round": 1}}, )" + many);
+  const std::string path = ::testing::TempDir() + "/beyond_events.json";
+  write_file_atomically(path, text);
+  const std::string tree = to_json(parse_run(nlohmann::ordered_json::parse(text), path)).dump();
+  EXPECT_EQ(to_json(parse_run_text(text, path)).dump(), tree);
+  EXPECT_EQ(to_json(load_run(path)).dump(), tree);
+  auto problem = [&](const std::string& rows) {
+    write_file_atomically(path, doc(rows));
+    try {
+      load_run(path);
+    } catch (const input_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("read");
+  };
+  EXPECT_EQ(problem(R"({"name": "a/b/1", "real_time": 1, "time_unit": "ns", "cudabench": {"cache": "hot", "cache": "cold"}})"),
+            path + ": row 1: key 'cudabench.cache' appears twice in one object (refused: which one is meant?)");
+  EXPECT_EQ(problem(R"({"name": "a/b/1", "real_time": 1, "time_unit": "ns", "cudabench": {"round": 1.5}})"),
+            path + ": row 1: field 'cudabench.round' is 1.5 where a round number (1 to the run's rounds) is expected");
+  EXPECT_EQ(problem(R"({"name": "a/b/1", "run_type": null, "real_time": 1, "time_unit": "ns"})"),
+            path + ": not benchmark output we can read ([json.exception.type_error.302] type must be string, but is null)");
+  EXPECT_EQ(problem(R"({"name": "a/b/1", "real_time": "1", "time_unit": "ns"})"),
+            path + ": row 1 ('a/b/1'): field 'real_time' is a string where a number is expected");
+  std::remove(path.c_str());
+}
+
 TEST(StreamingReader, ChecksOfTheTextAcrossPieces) {
   const std::string text = R"({"a": [[{"b": "NaN inf [[[[\"]]"}]], "c": null, "d": -1.5e+3, "e": true, "f": false})";
   json_text_scan whole;
