@@ -17,7 +17,8 @@ namespace {
 bool measured(const case_result* c) { return c && c->status == case_status::ok && c->median_s > 0; }
 }  // namespace
 
-revision_verdict classify_revision(const std::vector<bisected_case>& cases, const run_result& run, const run_result& good) {
+revision_verdict classify_revision(const std::vector<bisected_case>& cases, const run_result& run,
+                                   const run_result& good) {
   revision_verdict r;
   for (const bisected_case& c : cases) {
     const case_result* m = run.find(c.name);

@@ -35,10 +35,12 @@ struct revision_verdict {
 /// measurement of the good end where `good` lacks the case) by at least half of its change from good to bad;
 /// a case the revision did not measure, or failed, votes good. The revision is bad when more than half of the
 /// cases vote bad.
-revision_verdict classify_revision(const std::vector<bisected_case>& cases, const run_result& run, const run_result& good);
+revision_verdict classify_revision(const std::vector<bisected_case>& cases, const run_result& run,
+                                   const run_result& good);
 
 /// Several runs of one binary pooled into one: each case's repetitions from every run, in run order, its
-/// statistics derived again, with each process's rounds numbered apart (the statistics then compare rounds). The first run's description (device, settings, families) is kept.
+/// statistics derived again, with each process's rounds numbered apart (the statistics then compare rounds). The first
+/// run's description (device, settings, families) is kept.
 run_result pool_runs(std::vector<run_result> runs);
 
 /// The search over candidates 0..n-1, ordered oldest first: the last is the bad end, the good end comes before

@@ -8,10 +8,10 @@
 #include <limits>
 #include <set>
 
-#include "cudabench/limits.hpp"
-#include "results/build_info.hpp"
-#include "io/errors.hpp"
 #include "analysis/normalize.hpp"
+#include "cudabench/limits.hpp"
+#include "io/errors.hpp"
+#include "results/build_info.hpp"
 #include "results/stats.hpp"
 
 namespace cudabench {
@@ -73,9 +73,12 @@ void check_devices(const run_result& base, const run_result& cur, comparison& ou
   if (!base.device || !cur.device) {  // not cudabench output (or stripped): the GPUs cannot be checked
     const std::string& which = !base.device ? base.source : cur.source;
     if (!allow)
-      throw input_error(fmt::format("{}: has no device description (context.device), so the GPUs of the two runs cannot be "
-                                    "checked; pass --allow-device-mismatch to compare anyway", which));
-    out.header_notes.push_back(which + " has no device description: compared without checking the GPUs (--allow-device-mismatch)");
+      throw input_error(
+          fmt::format("{}: has no device description (context.device), so the GPUs of the two runs cannot be "
+                      "checked; pass --allow-device-mismatch to compare anyway",
+                      which));
+    out.header_notes.push_back(
+        which + " has no device description: compared without checking the GPUs (--allow-device-mismatch)");
     return;
   }
   const device_info& b = *base.device;
@@ -88,22 +91,25 @@ void check_devices(const run_result& base, const run_result& cur, comparison& ou
                           c.sm_clock_khz / 1000, b.memory_clock_khz / 1000, c.memory_clock_khz / 1000);
   if (!problem.empty()) {
     if (!allow)
-      throw input_error(fmt::format("{} and {}: refusing to compare runs from {}; pass --allow-device-mismatch to compare anyway",
-                                    base.source, cur.source, problem));
+      throw input_error(
+          fmt::format("{} and {}: refusing to compare runs from {}; pass --allow-device-mismatch to compare anyway",
+                      base.source, cur.source, problem));
     out.header_notes.push_back("compared despite " + problem + " (--allow-device-mismatch)");
   }
   if (b.driver_version != c.driver_version)
-    out.header_notes.push_back(fmt::format("driver changed: {} -> {}", cuda_version_string(b.driver_version), cuda_version_string(c.driver_version)));
+    out.header_notes.push_back(fmt::format("driver changed: {} -> {}", cuda_version_string(b.driver_version),
+                                           cuda_version_string(c.driver_version)));
   if (b.runtime_version != c.runtime_version)
-    out.header_notes.push_back(fmt::format("CUDA runtime changed: {} -> {}", cuda_version_string(b.runtime_version), cuda_version_string(c.runtime_version)));
+    out.header_notes.push_back(fmt::format("CUDA runtime changed: {} -> {}", cuda_version_string(b.runtime_version),
+                                           cuda_version_string(c.runtime_version)));
 }
 
 /// Refuses runs that differ as `problem` says (cases built differently: a Debug build against a Release one;
 /// another preset: a quick run's sizes and repetitions against a nightly's read as changes); a note instead
 /// when `allow` (the option `allow_option` asks for it). A run that does not say how it was built or of which
 /// preset it is is taken as compatible.
-void check_mismatch(const std::string& problem, const run_result& base, const run_result& cur, comparison& out, bool allow,
-                    const char* allow_option) {
+void check_mismatch(const std::string& problem, const run_result& base, const run_result& cur, comparison& out,
+                    bool allow, const char* allow_option) {
   if (problem.empty()) return;
   if (!allow)
     throw input_error(fmt::format("{} and {}: refusing to compare runs of {}; pass {} to compare anyway", base.source,
@@ -117,18 +123,22 @@ void check_gates(const gate_table& g, const run_result& cur, comparison& out, bo
   const std::string here = device_label(cur);
   if (g.device != here) {
     if (!allow)
-      throw input_error(fmt::format("{}: gates learned on {}, and {} ran on {}: refused; pass --gates none to compare with the default "
-                                    "threshold", g.source, g.device, cur.source, here));
-    out.header_notes.push_back(fmt::format("gates of {} used for a run on {} (--allow-device-mismatch)", g.device, here));
+      throw input_error(fmt::format(
+          "{}: gates learned on {}, and {} ran on {}: refused; pass --gates none to compare with the default "
+          "threshold",
+          g.source, g.device, cur.source, here));
+    out.header_notes.push_back(
+        fmt::format("gates of {} used for a run on {} (--allow-device-mismatch)", g.device, here));
   }
   if (!cur.settings.preset.empty() && g.preset != cur.settings.preset)
-    out.header_notes.push_back(fmt::format("gates learned from preset '{}' runs, and the current run is of preset '{}'", g.preset,
-                                           cur.settings.preset));
+    out.header_notes.push_back(fmt::format("gates learned from preset '{}' runs, and the current run is of preset '{}'",
+                                           g.preset, cur.settings.preset));
   const std::set<std::string> boards = g.boards();
   const std::string here_board = cur.device ? cur.device->uuid : "";
   if (!boards.empty() && !here_board.empty() && !boards.count(here_board))
-    out.header_notes.push_back(fmt::format("the current run's board {} is not among the {} board(s) of the gates' {} runs", board_label(here_board),
-                                           boards.size(), g.runs.size()));
+    out.header_notes.push_back(
+        fmt::format("the current run's board {} is not among the {} board(s) of the gates' {} runs",
+                    board_label(here_board), boards.size(), g.runs.size()));
 }
 
 /// Records which machine facts differ between the runs (the boards by their uuids where nothing more was
@@ -138,12 +148,14 @@ void check_machines(const run_result& base, const run_result& cur, comparison& o
   const std::string& bu = base.device->uuid;
   const std::string& cu = cur.device->uuid;
   out.same_board = !bu.empty() && bu == cu;
-  if (base.device->machine && cur.device->machine) out.machine_differences = machine_differences(*base.device->machine, *cur.device->machine);
+  if (base.device->machine && cur.device->machine)
+    out.machine_differences = machine_differences(*base.device->machine, *cur.device->machine);
   const bool board_listed = std::any_of(out.machine_differences.begin(), out.machine_differences.end(),
                                         [](const machine_difference& d) { return d.fact == board_fact; });
   if (!board_listed && !bu.empty() && !cu.empty() && bu != cu)
     out.machine_differences.insert(out.machine_differences.begin(), {board_fact, board_label(bu), board_label(cu)});
-  if (!base.settings.host_name.empty() && !cur.settings.host_name.empty() && base.settings.host_name != cur.settings.host_name)
+  if (!base.settings.host_name.empty() && !cur.settings.host_name.empty() &&
+      base.settings.host_name != cur.settings.host_name)
     out.machine_differences.push_back({"host", base.settings.host_name, cur.settings.host_name});
   if (!out.machine_differences.empty())
     out.header_notes.push_back("the runs come from different machines (" + describe(out.machine_differences) +
@@ -154,15 +166,19 @@ void check_machines(const run_result& base, const run_result& cur, comparison& o
 /// test would find. With rounds the samples are the rounds (fresh processes), which the method says.
 double test_change(const case_result& b, const case_result& c, const learned_gate* learned, double class_threshold,
                    const compare_settings& s, case_comparison& r) {
-  const auto unit = [](const case_result& side, std::size_t n) { return fmt::format("{} {}", n, side.rounds > 1 ? "rounds" : "repetitions"); };
-  const std::string units = b.rounds > 1 || c.rounds > 1 ? fmt::format(" ({} vs {})", unit(b, r.base_n), unit(c, r.cur_n)) : "";
+  const auto unit = [](const case_result& side, std::size_t n) {
+    return fmt::format("{} {}", n, side.rounds > 1 ? "rounds" : "repetitions");
+  };
+  const std::string units =
+      b.rounds > 1 || c.rounds > 1 ? fmt::format(" ({} vs {})", unit(b, r.base_n), unit(c, r.cur_n)) : "";
   if (learned) {
     // A learned gate comes with the spread of the change between two runs' medians over the case's history
     // (processes, boards, nights): the medians are tested against that spread, widened where this pair's own
     // samples say their medians are less certain. One slow round of five moves neither, where it would hold
     // a rank test of five rounds a side above alpha.
     r.gate = learned->gate;
-    const double spread = std::max(learned->drift, std::hypot(median_log_stderr(b.samples_s), median_log_stderr(c.samples_s)));
+    const double spread =
+        std::max(learned->drift, std::hypot(median_log_stderr(b.samples_s), median_log_stderr(c.samples_s)));
     r.p_value = spread > 0 ? normal_p_value(std::log1p(r.change) / spread) : (r.change == 0 ? 1.0 : 0.0);
     r.method = fmt::format("medians vs drift of {} runs{}", learned->runs, units);
     return std::expm1(normal_critical(s.alpha) * spread);
@@ -232,7 +248,8 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
     r.gate = std::numeric_limits<double>::infinity();
     r.v = verdict::not_gated;
     r.note = declared ? "the case is declared not gated"
-                      : "host-bound case; --host-threshold gates it, as does a host gate learned for it where both runs are of one host";
+                      : "host-bound case; --host-threshold gates it, as does a host gate learned for it where both "
+                        "runs are of one host";
     return r;
   }
   const double class_threshold = learned ? learned->gate : host ? *s.host_threshold : s.threshold;
@@ -249,17 +266,23 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   const double test_detects = test_change(b, c, learned, class_threshold, s, r);
   r.detectable = std::max(r.gate, test_detects);
   const bool significant = *r.p_value < s.alpha;
-  if (significant && r.change >= r.gate) r.v = verdict::regression;
-  else if (significant && r.change <= -r.gate) r.v = verdict::improvement;
+  if (significant && r.change >= r.gate)
+    r.v = verdict::regression;
+  else if (significant && r.change <= -r.gate)
+    r.v = verdict::improvement;
   else if (std::fabs(r.change) >= class_threshold || test_detects > class_threshold || r.gate > class_threshold) {
     // Either a large shift the test cannot confirm, or noise too high to resolve a change of the threshold.
     r.v = verdict::inconclusive;
     r.note = std::fabs(r.change) >= r.gate ? "shift above the gate but not significant"
-             : r.gate > class_threshold    ? fmt::format("noise floor {:.1f}% above the {} gate", 100 * r.gate, pct(class_threshold))
-                                           : fmt::format("too noisy to detect a {} change", pct(class_threshold));
-  } else r.v = verdict::unchanged;
-  if (host && learned && r.note.empty()) r.note = fmt::format("host-bound: the same-machine gate {}", pct(r.gate));
-  else if (host && class_threshold > s.threshold && r.note.empty()) r.note = fmt::format("host-bound: gate {}", pct(r.gate));
+             : r.gate > class_threshold
+                 ? fmt::format("noise floor {:.1f}% above the {} gate", 100 * r.gate, pct(class_threshold))
+                 : fmt::format("too noisy to detect a {} change", pct(class_threshold));
+  } else
+    r.v = verdict::unchanged;
+  if (host && learned && r.note.empty())
+    r.note = fmt::format("host-bound: the same-machine gate {}", pct(r.gate));
+  else if (host && class_threshold > s.threshold && r.note.empty())
+    r.note = fmt::format("host-bound: gate {}", pct(r.gate));
   return r;
 }
 
@@ -273,7 +296,8 @@ struct machine_controls {
 
 /// Each cache state's sample overhead in both runs, where both measured it and the runs are of two machines:
 /// on one machine the overhead is the same on both sides, and taking out two noisy medians would only add noise.
-std::map<std::string, std::pair<double, double>> overheads_of(const run_result& base, const run_result& cur, pair_machine m) {
+std::map<std::string, std::pair<double, double>> overheads_of(const run_result& base, const run_result& cur,
+                                                              pair_machine m) {
   std::map<std::string, std::pair<double, double>> out;
   if (m.same_board && m.same_host) return out;
   for (const char* cache : {"cold", "hot"}) {
@@ -285,10 +309,12 @@ std::map<std::string, std::pair<double, double>> overheads_of(const run_result& 
 
 /// The sample overheads that apply to case `c` (baseline's, current's): a device case of another family, not
 /// host-bound, whose medians on both sides exceed their run's overhead.
-std::optional<std::pair<double, double>> overheads_for(const case_result& b, const case_result& c, const machine_controls& m) {
+std::optional<std::pair<double, double>> overheads_for(const case_result& b, const case_result& c,
+                                                       const machine_controls& m) {
   if (!c.on_gpu || c.host_bound || c.family == limits_family) return std::nullopt;
   const auto it = m.overheads.find(c.cache.empty() ? c.declared_cache : c.cache);
-  if (it == m.overheads.end() || !(b.median_s > it->second.first && c.median_s > it->second.second)) return std::nullopt;
+  if (it == m.overheads.end() || !(b.median_s > it->second.first && c.median_s > it->second.second))
+    return std::nullopt;
   return it->second;
 }
 
@@ -300,8 +326,10 @@ void note_unnormalized(const run_result& cur, comparison& out) {
     if (const case_result* c = cur.find(r.name); c && !control_limits(*c).empty()) ++n;
   }
   if (n)
-    out.header_notes.push_back(fmt::format("{} case(s) with a control limit judged as measured: a run did not measure its control "
-                                           "(--limits measures the limits beside any filter)", n));
+    out.header_notes.push_back(
+        fmt::format("{} case(s) with a control limit judged as measured: a run did not measure its control "
+                    "(--limits measures the limits beside any filter)",
+                    n));
 }
 
 /// Notes what the runs say of how they were made: clocks measured far apart, injected slowdowns, the user's
@@ -311,17 +339,23 @@ void note_run_settings(const run_result& base, const run_result& cur, comparison
     double sum = 0;
     int n = 0;
     for (auto& c : r.cases)
-      if (auto it = c.counters.find("sm_clock_mhz"); it != c.counters.end() && it->second > 0) { sum += it->second; ++n; }
+      if (auto it = c.counters.find("sm_clock_mhz"); it != c.counters.end() && it->second > 0) {
+        sum += it->second;
+        ++n;
+      }
     return n ? sum / n : 0.0;
   };
   const double base_clock = mean_clock(base), cur_clock = mean_clock(cur);
   if (base_clock > 0 && cur_clock > 0 && std::fabs(cur_clock / base_clock - 1) > 0.05)
-    out.header_notes.push_back(fmt::format("warning: the SM clocks measured during the runs differ ({:.0f} vs {:.0f} MHz mean)",
-                                           base_clock, cur_clock));
-  if (base.settings.injected) out.header_notes.push_back("baseline ran with --inject-slowdown=" + *base.settings.injected);
-  if (cur.settings.injected) out.header_notes.push_back("current run used --inject-slowdown=" + *cur.settings.injected + " (a validation run)");
+    out.header_notes.push_back(fmt::format(
+        "warning: the SM clocks measured during the runs differ ({:.0f} vs {:.0f} MHz mean)", base_clock, cur_clock));
+  if (base.settings.injected)
+    out.header_notes.push_back("baseline ran with --inject-slowdown=" + *base.settings.injected);
+  if (cur.settings.injected)
+    out.header_notes.push_back("current run used --inject-slowdown=" + *cur.settings.injected + " (a validation run)");
   for (const auto& [side, run] : {std::pair{"baseline", &base}, std::pair{"current", &cur}})
-    if (const std::string context = custom_context_text(*run); !context.empty()) out.header_notes.push_back(fmt::format("{} context: {}", side, context));
+    if (const std::string context = custom_context_text(*run); !context.empty())
+      out.header_notes.push_back(fmt::format("{} context: {}", side, context));
 }
 
 /// Compares a case on its control's scale where both runs measured the control: the current times are
@@ -330,7 +364,8 @@ void note_run_settings(const run_result& base, const run_result& cur, comparison
 /// change of a case that has a control is held back as `inconclusive`: its normalized gate leaves out the
 /// boards' offsets, which its measured change still holds. The limits measure the machine: their change is
 /// the board's, never the code's.
-case_comparison compare_on_control(const case_result& b, const case_result& c, const compare_settings& s, const machine_controls& m) {
+case_comparison compare_on_control(const case_result& b, const case_result& c, const compare_settings& s,
+                                   const machine_controls& m) {
   const auto base_rate = control_rate(c, m.base), cur_rate = control_rate(c, m.cur);
   const bool both_ok = b.status == case_status::ok && c.status == case_status::ok && b.median_s > 0 && c.median_s > 0;
   const bool rates = base_rate && cur_rate;
@@ -341,10 +376,13 @@ case_comparison compare_on_control(const case_result& b, const case_result& c, c
     if (c.family == limits_family && flagged) {
       r.v = verdict::machine_differs;
       r.note += (r.note.empty() ? "" : "; ") + std::string("a limit of the machine: reported, never failing");
-    } else if (flagged && both_ok && !control_limits(c).empty() && !m.machine.same_board && r.gate_runs > 0 && s.gates && s.gates->normalized) {
+    } else if (flagged && both_ok && !control_limits(c).empty() && !m.machine.same_board && r.gate_runs > 0 &&
+               s.gates && s.gates->normalized) {
       r.v = verdict::inconclusive;
-      r.note += (r.note.empty() ? "" : "; ") +
-                std::string("its control was not measured in both runs: across boards its change cannot be told from the board's");
+      r.note +=
+          (r.note.empty() ? "" : "; ") +
+          std::string(
+              "its control was not measured in both runs: across boards its change cannot be told from the board's");
     }
     return r;
   }
@@ -368,8 +406,10 @@ case_comparison compare_on_control(const case_result& b, const case_result& c, c
   std::string what;
   if (std::fabs(factor - 1) >= 0.0005) what = fmt::format("board: {} {:+.1f}%", control_name(c), 100 * (factor - 1));
   if (overhead && std::fabs(cur_overhead - base_overhead) >= 0.005e-6)
-    what += fmt::format("{}sample overhead {:+.2f} us ({})", what.empty() ? "" : ", ", 1e6 * (cur_overhead - base_overhead), overhead_name);
-  if (!what.empty()) r.note += fmt::format("{}{}; normalized {:+.1f}%", r.note.empty() ? "" : "; ", what, 100 * *r.normalized_change);
+    what += fmt::format("{}sample overhead {:+.2f} us ({})", what.empty() ? "" : ", ",
+                        1e6 * (cur_overhead - base_overhead), overhead_name);
+  if (!what.empty())
+    r.note += fmt::format("{}{}; normalized {:+.1f}%", r.note.empty() ? "" : "; ", what, 100 * *r.normalized_change);
   return r;
 }
 /// A flag stands only where both runs come from one machine: no recorded fact of the machines differs and no
@@ -392,8 +432,9 @@ void hold_flags_of_other_machines(comparison& out) {
     ++held;
     if (r.same_code()) {
       r.v = verdict::same_code;
-      r.note += fmt::format("{}{} beyond the gate, with the baseline's device code and launches: the machine differs ({})",
-                            r.note.empty() ? "" : "; ", was, why);
+      r.note +=
+          fmt::format("{}{} beyond the gate, with the baseline's device code and launches: the machine differs ({})",
+                      r.note.empty() ? "" : "; ", was, why);
     } else {
       r.v = verdict::unconfirmed;
       r.note += fmt::format("{}{} on another machine ({}){}: `confirm` measures both revisions on one machine",
@@ -401,23 +442,26 @@ void hold_flags_of_other_machines(comparison& out) {
     }
   }
   if (held)
-    out.header_notes.push_back(fmt::format("{} flag(s) held: the runs are not of one machine ({}); a flag stands once one machine "
-                                           "confirms it",
-                                           held, why));
+    out.header_notes.push_back(
+        fmt::format("{} flag(s) held: the runs are not of one machine ({}); a flag stands once one machine "
+                    "confirms it",
+                    held, why));
 }
 }  // namespace
 
 namespace {
 /// The case's energy verdict; and a time regression or improvement held back as inconclusive where most of
 /// either side's samples were taken throttled.
-void judge_energy_and_throttling(const case_result& b, const case_result& c, const compare_settings& s, case_comparison& r) {
+void judge_energy_and_throttling(const case_result& b, const case_result& c, const compare_settings& s,
+                                 case_comparison& r) {
   r.energy = compare_energy(b, c, s.energy, s.noise_floor, s.alpha);
   if (r.v != verdict::regression && r.v != verdict::improvement) return;
   const double share = std::max(throttled_share(b), throttled_share(c));
   if (share <= s.energy.throttled_share) return;
   r.v = verdict::inconclusive;
   r.throttled = true;
-  r.note += fmt::format("{}{:.0f}% of a side's samples were taken while the GPU was throttled", r.note.empty() ? "" : "; ", 100 * share);
+  r.note += fmt::format("{}{:.0f}% of a side's samples were taken while the GPU was throttled",
+                        r.note.empty() ? "" : "; ", 100 * share);
 }
 
 /// Says how many timed samples of each run were taken throttled, where any were.
@@ -431,8 +475,9 @@ void note_throttling(const run_result& base, const run_result& cur, comparison& 
       kept += k;
     }
     if (flagged)
-      out.header_notes.push_back(fmt::format("{}: {} of {} timed samples were taken while the GPU was throttled ({} case(s) mostly)",
-                                             side, flagged, kept, mostly));
+      out.header_notes.push_back(
+          fmt::format("{}: {} of {} timed samples were taken while the GPU was throttled ({} case(s) mostly)", side,
+                      flagged, kept, mostly));
   }
 }
 }  // namespace
@@ -470,8 +515,38 @@ bool one_host(const run_result& base, const run_result& cur) {
 bool one_machine(const run_result& base, const run_result& cur) {
   if (!base.device || !cur.device || base.device->uuid.empty() || base.device->uuid != cur.device->uuid) return false;
   if (!machine_facts_agree(base, cur)) return false;
-  return base.settings.host_name.empty() || cur.settings.host_name.empty() || base.settings.host_name == cur.settings.host_name;
+  return base.settings.host_name.empty() || cur.settings.host_name.empty() ||
+         base.settings.host_name == cur.settings.host_name;
 }
+
+namespace {
+/// A case of the current run that the baseline does not hold.
+case_comparison new_case(const case_result& c) {
+  case_comparison r;
+  r.name = c.name;
+  r.family = c.family;
+  r.v = verdict::new_case;
+  r.cur_median_s = c.median_s;
+  return r;
+}
+
+/// Where a case's inputs differ from the baseline's (its bytes, its L2 state), it is another case: new, and the
+/// baseline's missing. Says whether they differ.
+bool new_inputs(const case_result& b, const case_result& c, comparison& out) {
+  const bool bytes_differ = b.bytes > 0 && c.bytes > 0 && b.bytes != c.bytes;
+  const bool cache_differs = !b.cache.empty() && !c.cache.empty() && b.cache != c.cache;
+  if (!bytes_differ && !cache_differs) return false;
+  case_comparison r = new_case(c);
+  r.note = bytes_differ ? fmt::format("inputs differ from the baseline ({:.0f} vs {:.0f} bytes)", c.bytes, b.bytes)
+                        : fmt::format("L2 state differs from the baseline ({} vs {})", c.cache, b.cache);
+  out.cases.push_back(r);
+  r.v = verdict::missing;
+  r.base_median_s = b.median_s;
+  r.cur_median_s = 0;
+  out.cases.push_back(r);
+  return true;
+}
+}  // namespace
 
 comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s) {
   comparison out;
@@ -493,36 +568,23 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   std::map<std::string, std::vector<double>> log_ratios, log_ratios_not_gated;
   for (const case_result& c : cur.cases) {
     const case_result* b = base.find(c.name);
-    const bool bytes_differ = b && b->bytes > 0 && c.bytes > 0 && b->bytes != c.bytes;
-    const bool cache_differs = b && !b->cache.empty() && !c.cache.empty() && b->cache != c.cache;
-    const bool inputs_differ = bytes_differ || cache_differs;
-    if (!b || inputs_differ) {
-      case_comparison r;
-      r.name = c.name;
-      r.family = c.family;
-      r.v = verdict::new_case;
-      r.cur_median_s = c.median_s;
-      if (bytes_differ) r.note = fmt::format("inputs differ from the baseline ({:.0f} vs {:.0f} bytes)", c.bytes, b->bytes);
-      else if (cache_differs) r.note = fmt::format("L2 state differs from the baseline ({} vs {})", c.cache, b->cache);
-      out.cases.push_back(r);
-      if (inputs_differ) {
-        case_comparison m = r;
-        m.v = verdict::missing;
-        m.base_median_s = b->median_s;
-        m.cur_median_s = 0;
-        out.cases.push_back(m);
-      }
+    if (!b) {
+      out.cases.push_back(new_case(c));
       continue;
     }
+    if (new_inputs(*b, c, out)) continue;
     case_comparison r = compare_on_control(*b, c, s, controls);
-    if (r.code_changed()) r.note += (r.note.empty() ? "" : "; ") + fmt::format("device code changed ({} -> {})", r.base_code, r.cur_code);
+    if (r.code_changed())
+      r.note += (r.note.empty() ? "" : "; ") + fmt::format("device code changed ({} -> {})", r.base_code, r.cur_code);
     judge_energy_and_throttling(*b, c, s, r);
     if (!b->label.empty() && !c.label.empty() && b->label != c.label)
       r.note += (r.note.empty() ? "" : "; ") + fmt::format("label changed: '{}' -> '{}'", b->label, c.label);
     if (r.base_median_s > 0 && r.cur_median_s > 0)
-      (r.v == verdict::not_gated ? log_ratios_not_gated : log_ratios)[r.family].push_back(std::log(r.cur_median_s / r.base_median_s));
+      (r.v == verdict::not_gated ? log_ratios_not_gated : log_ratios)[r.family].push_back(
+          std::log(r.cur_median_s / r.base_median_s));
     for (const auto& [metric, value] : c.timeline_metrics)
-      if (auto it = b->timeline_metrics.find(metric); it != b->timeline_metrics.end()) r.timeline.push_back({metric, it->second, value});
+      if (auto it = b->timeline_metrics.find(metric); it != b->timeline_metrics.end())
+        r.timeline.push_back({metric, it->second, value});
     out.cases.push_back(std::move(r));
   }
   for (const case_result& b : base.cases) {
@@ -541,8 +603,10 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   hold_flags_of_other_machines(out);
   note_throttling(base, cur, out);
   if (const std::size_t n = out.lost())
-    out.header_notes.push_back(fmt::format("{} case(s) lost: failed their check now, or missing although selected (this fails the comparison)", n));
-  for (const auto& [ratios, into] : {std::pair{&log_ratios, &out.family_geomean}, std::pair{&log_ratios_not_gated, &out.family_geomean_not_gated}})
+    out.header_notes.push_back(fmt::format(
+        "{} case(s) lost: failed their check now, or missing although selected (this fails the comparison)", n));
+  for (const auto& [ratios, into] :
+       {std::pair{&log_ratios, &out.family_geomean}, std::pair{&log_ratios_not_gated, &out.family_geomean_not_gated}})
     for (auto& [family, logs] : *ratios) {
       double sum = 0;
       for (double l : logs) sum += l;

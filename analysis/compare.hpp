@@ -36,9 +36,10 @@ enum class verdict {
 };
 const char* to_string(verdict v);
 /// Every verdict, in the order reports count them.
-inline constexpr verdict all_verdicts[] = {verdict::regression, verdict::improvement, verdict::unchanged, verdict::inconclusive,
-                                           verdict::not_gated,  verdict::unconfirmed, verdict::same_code, verdict::machine_differs,
-                                           verdict::new_case,   verdict::missing,     verdict::failed,    verdict::skipped};
+inline constexpr verdict all_verdicts[] = {verdict::regression,   verdict::improvement,     verdict::unchanged,
+                                           verdict::inconclusive, verdict::not_gated,       verdict::unconfirmed,
+                                           verdict::same_code,    verdict::machine_differs, verdict::new_case,
+                                           verdict::missing,      verdict::failed,          verdict::skipped};
 /// A flag that stands only once one machine measured both sides: a regression or an improvement.
 inline bool is_flag(verdict v) { return v == verdict::regression || v == verdict::improvement; }
 
@@ -48,15 +49,15 @@ inline constexpr int exit_unconfirmed = 3;
 
 /// Defaults chosen from A/A runs on an H100 (docs/validation.md says how).
 struct compare_settings {
-  double threshold = 0.05;       ///< relative median change that matters for device-bound cases (5%)
+  double threshold = 0.05;  ///< relative median change that matters for device-bound cases (5%)
   /// The same for host-bound cases (CPU baselines, pageable/managed copies, host merges). Unset: they are
   /// reported but never gate, because on the H100 VM their medians moved by up to 5x between runs.
   std::optional<double> host_threshold;
-  double noise_floor = 3;        ///< without a learned gate, a change must also exceed this many times the samples' CV
-  double alpha = 0.01;           ///< significance level of the Mann-Whitney U test
+  double noise_floor = 3;  ///< without a learned gate, a change must also exceed this many times the samples' CV
+  double alpha = 0.01;     ///< significance level of the Mann-Whitney U test
   bool allow_device_mismatch = false;
   bool allow_build_mismatch = false;  ///< compare runs whose cases were built differently (a note instead of a refusal)
-  bool allow_preset_mismatch = false; ///< compare runs of different presets (a note instead of a refusal)
+  bool allow_preset_mismatch = false;  ///< compare runs of different presets (a note instead of a refusal)
   /// Gates learned from history (gates.hpp): a device-bound case's learned gate replaces `threshold` for it.
   std::shared_ptr<const gate_table> gates;
   /// Unset gates: whether the gates file kept beside the baseline (run_store::gates_file_beside) is read when present
@@ -79,9 +80,9 @@ struct case_comparison {
   std::string name;
   std::string family;
   verdict v = verdict::unchanged;
-  std::string method;        ///< "rank test", "medians vs drift of N runs", "threshold only (...)", "not gated"
+  std::string method;  ///< "rank test", "medians vs drift of N runs", "threshold only (...)", "not gated"
   double base_median_s = 0, cur_median_s = 0;
-  double change = 0;         ///< cur/base - 1
+  double change = 0;                     ///< cur/base - 1
   double base_noise = 0, cur_noise = 0;  ///< coefficient of variation of the repetitions
   std::size_t base_n = 0, cur_n = 0;
   std::optional<double> p_value;  ///< the test's; none where no test ran (one sample a side, aggregates, not gated)
@@ -90,7 +91,7 @@ struct case_comparison {
   /// The change this case had to exceed: its learned gate, else max(its class's threshold, noise floor x CV); infinite
   /// for a case that is not gated, 0 where nothing was compared.
   double gate = 0;
-  std::size_t gate_runs = 0; ///< the runs its learned gate came from; 0: the default threshold
+  std::size_t gate_runs = 0;  ///< the runs its learned gate came from; 0: the default threshold
   /// Where the gate came from: "learned (N runs)", "default", or "" where the case has none.
   std::string gate_origin() const;
   std::string note;

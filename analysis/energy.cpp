@@ -40,36 +40,42 @@ std::string absent_reason(const case_result& c) {
 }
 
 bool recorded(const case_result& c) {
-  return std::any_of(c.repetitions.begin(), c.repetitions.end(), [](const repetition& r) { return r.record && r.record->energy; });
+  return std::any_of(c.repetitions.begin(), c.repetitions.end(),
+                     [](const repetition& r) { return r.record && r.record->energy; });
 }
 
 double median_or_zero(const std::vector<double>& v) { return v.empty() ? 0 : median(v); }
 
-void judge(energy_comparison& e, const std::vector<double>& b, const std::vector<double>& c, const energy_gate_settings& s,
-           double noise_floor, double alpha) {
+void judge(energy_comparison& e, const std::vector<double>& b, const std::vector<double>& c,
+           const energy_gate_settings& s, double noise_floor, double alpha) {
   e.change = e.cur / e.base - 1;
   const double cv = std::max(b.size() > 1 ? summarize(b).cv() : 0.0, c.size() > 1 ? summarize(c).cv() : 0.0);
   e.gate = std::max(s.threshold, noise_floor * cv);
   if (b.size() < 2 || c.size() < 2) {
     e.method = "threshold only (1 window a side)";
     e.gate = s.threshold;
-    e.v = e.change >= e.gate ? energy_verdict::regression : e.change <= -e.gate ? energy_verdict::improvement : energy_verdict::unchanged;
+    e.v = e.change >= e.gate    ? energy_verdict::regression
+          : e.change <= -e.gate ? energy_verdict::improvement
+                                : energy_verdict::unchanged;
     return;
   }
   e.method = fmt::format("rank test ({} vs {} windows)", b.size(), c.size());
   e.p_value = mann_whitney(b, c).p_value;
   const bool significant = *e.p_value < alpha;
-  if (significant && e.change >= e.gate) e.v = energy_verdict::regression;
-  else if (significant && e.change <= -e.gate) e.v = energy_verdict::improvement;
+  if (significant && e.change >= e.gate)
+    e.v = energy_verdict::regression;
+  else if (significant && e.change <= -e.gate)
+    e.v = energy_verdict::improvement;
   else if (std::fabs(e.change) >= e.gate) {
     e.v = energy_verdict::inconclusive;
     e.note = "shift above the gate but not significant";
-  } else e.v = energy_verdict::unchanged;
+  } else
+    e.v = energy_verdict::unchanged;
 }
 }  // namespace
 
-std::optional<energy_comparison> compare_energy(const case_result& b, const case_result& c, const energy_gate_settings& s,
-                                                double noise_floor, double alpha) {
+std::optional<energy_comparison> compare_energy(const case_result& b, const case_result& c,
+                                                const energy_gate_settings& s, double noise_floor, double alpha) {
   if (b.status != case_status::ok || c.status != case_status::ok || (!recorded(b) && !recorded(c))) return std::nullopt;
   const energy_unit unit = energy_unit_of(c.bytes, c.items, c.flops);
   energy_comparison e;
@@ -103,7 +109,8 @@ double throttled_share(const case_result& c, std::size_t* throttled, std::size_t
 
 std::string format_energy(double value, const std::string& unit) {
   if (!(value > 0) || !std::isfinite(value)) return "-";
-  static const std::pair<double, const char*> prefixes[] = {{1, ""}, {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"}, {1e-15, "f"}};
+  static const std::pair<double, const char*> prefixes[] = {{1, ""},     {1e-3, "m"},  {1e-6, "u"},
+                                                            {1e-9, "n"}, {1e-12, "p"}, {1e-15, "f"}};
   for (const auto& [scale, prefix] : prefixes)
     if (value >= scale) return fmt::format("{:.3g} {}{}", value / scale, prefix, unit);
   return fmt::format("{:.3g} {}", value, unit);

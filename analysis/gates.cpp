@@ -11,10 +11,10 @@
 #include <set>
 #include <string_view>
 
+#include "analysis/normalize.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/format.hpp"
-#include "analysis/normalize.hpp"
 #include "results/results.hpp"
 #include "results/stats.hpp"
 
@@ -69,8 +69,9 @@ void check_one_model_and_preset(const std::vector<run_result>& runs) {
       throw input_error(fmt::format("{} is a run of {} and {} one of {}: gates are learned from runs of one GPU model",
                                     r.source, m, runs.front().source, model));
     if (r.settings.preset != runs.front().settings.preset)
-      throw input_error(fmt::format("{} is a run of preset '{}' and {} one of '{}': gates are learned from runs of one preset",
-                                    r.source, printable(r.settings.preset), runs.front().source, printable(runs.front().settings.preset)));
+      throw input_error(fmt::format(
+          "{} is a run of preset '{}' and {} one of '{}': gates are learned from runs of one preset", r.source,
+          printable(r.settings.preset), runs.front().source, printable(runs.front().settings.preset)));
   }
 }
 }  // namespace
@@ -178,7 +179,7 @@ gate_table learn_gates(const std::vector<run_result>& runs, const gate_settings&
   t.settings = s;
   t.normalized = true;
   std::map<std::string, std::vector<history_point>> history;
-  std::set<std::string> excluded;  // declared not gated in any run, or host-bound in some runs only
+  std::set<std::string> excluded;          // declared not gated in any run, or host-bound in some runs only
   std::map<std::string, bool> host_bound;  // as the first run with the case says
   // Each case's control as the newest run declares it: older runs may predate its declaration, and every run of
   // a history must be on the same scale.
@@ -188,14 +189,16 @@ gate_table learn_gates(const std::vector<run_result>& runs, const gate_settings&
   for (const run_result* run : by_date) {
     const run_result& r = *run;
     const std::string board = r.device ? r.device->uuid : "";
-    t.runs.push_back({std::filesystem::path(r.source).filename().string(), r.settings.git_revision, run_date(r), board, r.settings.host_name});
+    t.runs.push_back({std::filesystem::path(r.source).filename().string(), r.settings.git_revision, run_date(r), board,
+                      r.settings.host_name});
     const auto rates = control_rates(r);
     for (const case_result& c : r.cases) {
       const bool host = host_bound.try_emplace(c.name, c.host_bound).first->second;
       if (!c.gated || c.host_bound != host) excluded.insert(c.name);
       if (!learns(c)) continue;
       const auto rate = host ? std::nullopt : control_rate(*newest[c.name], rates);
-      history[c.name].push_back({c.median_s, rate ? std::optional<double>(c.median_s * *rate) : std::nullopt, host ? host_machine(r) : board});
+      history[c.name].push_back({c.median_s, rate ? std::optional<double>(c.median_s * *rate) : std::nullopt,
+                                 host ? host_machine(r) : board});
     }
   }
   for (const auto& [name, h] : history) {
@@ -220,12 +223,17 @@ std::string gates_json(const gate_table& t) {
   j["normalized"] = t.normalized;
   json runs = json::array();
   for (const gate_source_run& r : t.runs)
-    runs.push_back({{"file", r.file}, {"revision", r.revision}, {"date", r.date}, {"board", r.board}, {"host", r.host}});
+    runs.push_back(
+        {{"file", r.file}, {"revision", r.revision}, {"date", r.date}, {"board", r.board}, {"host", r.host}});
   j["runs"] = runs;
   json cases = json::object();
   for (const auto& [name, g] : t.cases) {
-    cases[name] = {{"gate", g.gate}, {"drift", g.drift}, {"runs", g.runs}, {"boards", g.boards},
-                   {"same_board_gate", g.same_board_gate}, {"same_board_drift", g.same_board_drift},
+    cases[name] = {{"gate", g.gate},
+                   {"drift", g.drift},
+                   {"runs", g.runs},
+                   {"boards", g.boards},
+                   {"same_board_gate", g.same_board_gate},
+                   {"same_board_drift", g.same_board_drift},
                    {"across_board_drift", g.across_board_drift}};
     if (g.host) cases[name]["host"] = true;
   }
@@ -259,7 +267,8 @@ struct repeated_key_check : nlohmann::json_sax<parsed_json> {
   }
   bool key(string_t& k) override {
     if (!keys.back().insert(k).second)
-      throw input_error(fmt::format("{}: key '{}' appears twice in one object (refused: which one is meant?)", source, printable(k, 60)));
+      throw input_error(fmt::format("{}: key '{}' appears twice in one object (refused: which one is meant?)", source,
+                                    printable(k, 60)));
     return true;
   }
   bool end_object() override {
@@ -275,12 +284,13 @@ struct repeated_key_check : nlohmann::json_sax<parsed_json> {
 
 /// The field `key` of `j`, which must be present and of the kind `check` accepts (named `what` in messages).
 template <typename Check>
-const parsed_json& field(const parsed_json& j, const char* key, Check check, std::string_view what, const std::string& where,
-                         const std::string& source) {
+const parsed_json& field(const parsed_json& j, const char* key, Check check, std::string_view what,
+                         const std::string& where, const std::string& source) {
   auto it = j.find(key);
   if (it == j.end()) throw input_error(fmt::format("{}: {}'{}' is missing", source, where, key));
   if (!check(*it))
-    throw input_error(fmt::format("{}: {}'{}' is {} where {} is expected", source, where, key, printable(it->dump(), 40), what));
+    throw input_error(
+        fmt::format("{}: {}'{}' is {} where {} is expected", source, where, key, printable(it->dump(), 40), what));
   return *it;
 }
 bool is_string(const parsed_json& v) { return v.is_string(); }
@@ -296,24 +306,29 @@ struct number_range {
     return (above ? x > lo : x >= lo) && x <= hi;  // NaN is neither
   }
   std::string what() const {
-    return above ? fmt::format("a number above {:g} and at most {:g}", lo, hi) : fmt::format("a number from {:g} to {:g}", lo, hi);
+    return above ? fmt::format("a number above {:g} and at most {:g}", lo, hi)
+                 : fmt::format("a number from {:g} to {:g}", lo, hi);
   }
 };
 
 /// A whole number from `lo` to `hi`.
 struct count_range {
   std::uint64_t lo, hi;
-  bool operator()(const parsed_json& v) const { return v.is_number_unsigned() && v.get<std::uint64_t>() >= lo && v.get<std::uint64_t>() <= hi; }
+  bool operator()(const parsed_json& v) const {
+    return v.is_number_unsigned() && v.get<std::uint64_t>() >= lo && v.get<std::uint64_t>() <= hi;
+  }
   std::string what() const { return fmt::format("a whole number from {} to {}", lo, hi); }
 };
 
 template <typename Range>
-const parsed_json& ranged(const parsed_json& j, const char* key, const Range& range, const std::string& where, const std::string& source) {
+const parsed_json& ranged(const parsed_json& j, const char* key, const Range& range, const std::string& where,
+                          const std::string& source) {
   return field(j, key, range, range.what(), where, source);
 }
 
 /// A case's learned gate; `min_runs` is the file's (a case learns from that many runs or more).
-learned_gate read_case(const std::string& name, const parsed_json& c, std::size_t min_runs, int version, const std::string& source) {
+learned_gate read_case(const std::string& name, const parsed_json& c, std::size_t min_runs, int version,
+                       const std::string& source) {
   const std::string where = fmt::format("case '{}': ", printable(name, 80));
   if (!c.is_object()) throw input_error(fmt::format("{}: {}not an object", source, where));
   const number_range gate{0, max_gate, true}, drift{0, max_gate_drift};
@@ -321,23 +336,30 @@ learned_gate read_case(const std::string& name, const parsed_json& c, std::size_
   g.gate = ranged(c, "gate", gate, where, source).get<double>();
   g.drift = ranged(c, "drift", drift, where, source).get<double>();
   g.runs = ranged(c, "runs", count_range{min_runs, 1000000}, where, source).get<std::size_t>();
-  if (c.contains("boards")) g.boards = field(c, "boards", is_count, "a count of boards", where, source).get<std::size_t>();
+  if (c.contains("boards"))
+    g.boards = field(c, "boards", is_count, "a count of boards", where, source).get<std::size_t>();
   // 0: too few pairs of runs of one board, or of two boards, to learn these
-  if (c.contains("same_board_gate")) g.same_board_gate = ranged(c, "same_board_gate", number_range{0, max_gate}, where, source).get<double>();
-  for (auto [key, value] : {std::pair{"same_board_drift", &g.same_board_drift}, std::pair{"across_board_drift", &g.across_board_drift}})
+  if (c.contains("same_board_gate"))
+    g.same_board_gate = ranged(c, "same_board_gate", number_range{0, max_gate}, where, source).get<double>();
+  for (auto [key, value] :
+       {std::pair{"same_board_drift", &g.same_board_drift}, std::pair{"across_board_drift", &g.across_board_drift}})
     if (c.contains(key)) *value = ranged(c, key, drift, where, source).get<double>();
-  if (version >= 3 && c.contains("host")) g.host = field(c, "host", [](const parsed_json& v) { return v.is_boolean(); }, "true or false", where, source).get<bool>();
+  if (version >= 3 && c.contains("host"))
+    g.host = field(
+                 c, "host", [](const parsed_json& v) { return v.is_boolean(); }, "true or false", where, source)
+                 .get<bool>();
   return g;
 }
 
 void read_runs(gate_table& t, const parsed_json& runs, const std::string& source) {
   for (const parsed_json& r : runs) {
     if (!r.is_object()) throw input_error(source + ": an entry of 'runs' is not an object");
-    t.runs.push_back({field(r, "file", is_string, "a string", "runs: ", source).get<std::string>(),
-                      field(r, "revision", is_string, "a string", "runs: ", source).get<std::string>(),
-                      field(r, "date", is_string, "a string", "runs: ", source).get<std::string>(),
-                      r.contains("board") ? field(r, "board", is_string, "a string", "runs: ", source).get<std::string>() : "",
-                      r.contains("host") ? field(r, "host", is_string, "a string", "runs: ", source).get<std::string>() : ""});
+    t.runs.push_back(
+        {field(r, "file", is_string, "a string", "runs: ", source).get<std::string>(),
+         field(r, "revision", is_string, "a string", "runs: ", source).get<std::string>(),
+         field(r, "date", is_string, "a string", "runs: ", source).get<std::string>(),
+         r.contains("board") ? field(r, "board", is_string, "a string", "runs: ", source).get<std::string>() : "",
+         r.contains("host") ? field(r, "host", is_string, "a string", "runs: ", source).get<std::string>() : ""});
   }
 }
 }  // namespace
@@ -354,23 +376,38 @@ gate_table parse_gates(const std::string& text, const std::string& source) {
     throw input_error(fmt::format("{}: invalid JSON ({})", source, printable(e.what())));
   }
   if (!j.is_object() || j.value("kind", parsed_json()) != gates_kind)
-    throw input_error(fmt::format("{}: not a gates file (no \"kind\": \"{}\"; the gates command writes one)", source, gates_kind));
-  const parsed_json& version = field(j, "schema_version", [](const parsed_json& v) { return v.is_number_integer(); }, "a whole number", "", source);
+    throw input_error(
+        fmt::format("{}: not a gates file (no \"kind\": \"{}\"; the gates command writes one)", source, gates_kind));
+  const parsed_json& version = field(
+      j, "schema_version", [](const parsed_json& v) { return v.is_number_integer(); }, "a whole number", "", source);
   if (!version.is_number_unsigned() || version < 1 || version > gates_schema_version)
     throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads versions 1 to {}", source,
                                   printable(version.dump(), 20), gates_schema_version));
   gate_table t;
   t.source = source;
   t.device = field(j, "device", is_string, "a string", "", source).get<std::string>();
-  t.preset = field(j, "preset", [](const parsed_json& v) { return v.is_string() && !v.get_ref<const std::string&>().empty(); },
-                   "a preset's name", "", source).get<std::string>();
+  t.preset =
+      field(
+          j, "preset", [](const parsed_json& v) { return v.is_string() && !v.get_ref<const std::string&>().empty(); },
+          "a preset's name", "", source)
+          .get<std::string>();
   t.settings.floor = ranged(j, "floor", number_range{0, max_gate_floor}, "", source).get<double>();
   t.settings.k = ranged(j, "k", number_range{min_gate_k, max_gate_k}, "", source).get<double>();
-  t.settings.min_runs = ranged(j, "min_runs", count_range{min_gate_min_runs, max_gate_min_runs}, "", source).get<std::size_t>();
+  t.settings.min_runs =
+      ranged(j, "min_runs", count_range{min_gate_min_runs, max_gate_min_runs}, "", source).get<std::size_t>();
   if (j.contains("normalized"))
-    t.normalized = field(j, "normalized", [](const parsed_json& v) { return v.is_boolean(); }, "true or false", "", source).get<bool>();
-  read_runs(t, field(j, "runs", [](const parsed_json& v) { return v.is_array(); }, "an array", "", source), source);
-  for (const auto& [name, c] : field(j, "cases", [](const parsed_json& v) { return v.is_object(); }, "an object", "", source).items())
+    t.normalized =
+        field(
+            j, "normalized", [](const parsed_json& v) { return v.is_boolean(); }, "true or false", "", source)
+            .get<bool>();
+  read_runs(t,
+            field(
+                j, "runs", [](const parsed_json& v) { return v.is_array(); }, "an array", "", source),
+            source);
+  for (const auto& [name, c] :
+       field(
+           j, "cases", [](const parsed_json& v) { return v.is_object(); }, "an object", "", source)
+           .items())
     t.cases[name] = read_case(name, c, t.settings.min_runs, version.get<int>(), source);
   return t;
 }

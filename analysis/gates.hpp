@@ -36,9 +36,9 @@ inline constexpr double max_gate_drift = 10, max_gate = max_gate_k * max_gate_dr
 /// One case's learned gate. Its history is on the scale of the case's control where every run measured it
 /// (normalize.hpp), so the offset between boards that the control explains is not in the drift.
 struct learned_gate {
-  double gate = 0;       ///< max(floor, k x max(drift, across_board_drift)): for runs of two boards, or unknown ones
-  double drift = 0;      ///< estimated spread (standard deviation) of log(median_b / median_a) between two runs
-  std::size_t runs = 0;  ///< the runs it was learned from
+  double gate = 0;         ///< max(floor, k x max(drift, across_board_drift)): for runs of two boards, or unknown ones
+  double drift = 0;        ///< estimated spread (standard deviation) of log(median_b / median_a) between two runs
+  std::size_t runs = 0;    ///< the runs it was learned from
   std::size_t boards = 0;  ///< the boards (GPU uuids) among them; 0 where no run recorded its board
   /// The spread of the change between runs of one board (pairs of runs of the same board), and the gate it sets
   /// for two runs of one board; 0 where too few such pairs were seen (the gate above applies).
@@ -62,8 +62,8 @@ struct gate_source_run {
 
 /// What a gates file holds.
 struct gate_table {
-  std::string source;    ///< the file read, "" when learned here
-  std::string device;    ///< the GPU model (device_info::name, "no GPU" for a run without one)
+  std::string source;  ///< the file read, "" when learned here
+  std::string device;  ///< the GPU model (device_info::name, "no GPU" for a run without one)
   std::string preset;
   gate_settings settings;
   std::vector<gate_source_run> runs;

@@ -18,16 +18,16 @@
 #include <optional>
 #include <sstream>
 
-#include "io/child_process.hpp"
+#include "analysis/bisection.hpp"
 #include "analysis/run_store.hpp"
 #include "app/commands.hpp"
 #include "app/comparison.hpp"
 #include "app/git_repo.hpp"
 #include "app/outputs.hpp"
-#include "cli/program_name.hpp"
 #include "app/results_output.hpp"
+#include "cli/program_name.hpp"
 #include "io/atomic_file.hpp"
-#include "analysis/bisection.hpp"
+#include "io/child_process.hpp"
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
 #include "io/output_sink.hpp"
@@ -43,7 +43,8 @@ using json = nlohmann::ordered_json;
 constexpr const char* suite_build =
     "[ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUDABENCH_BUILD_TESTS=OFF "
     "-DCMAKE_CUDA_COMPILER=\"${CUDA_HOME:-/usr/local/cuda}/bin/nvcc\" "
-    "$(command -v ccache >/dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache) "
+    "$(command -v ccache >/dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache "
+    "-DCMAKE_CUDA_COMPILER_LAUNCHER=ccache) "
     "&& cmake --build build -j \"$(nproc)\" --target cudabench";
 
 /// A stop signal reached this process: the bisection ends (its worktree is removed on the way out).
@@ -79,8 +80,11 @@ struct tested_revision {
 class bisect_session {
  public:
   bisect_session(const command_options& o, std::vector<std::string> binary_args)
-      : o_(o), binary_args_(std::move(binary_args)), repo_(fs::current_path().string()),
-        build_(o.build_command.value_or(suite_build)), binary_(o.binary.value_or(bisect_options::suite_binary)) {}
+      : o_(o),
+        binary_args_(std::move(binary_args)),
+        repo_(fs::current_path().string()),
+        build_(o.build_command.value_or(suite_build)),
+        binary_(o.binary.value_or(bisect_options::suite_binary)) {}
   int run();
 
  private:
@@ -101,7 +105,9 @@ class bisect_session {
   int write_ends();
   json outcome_json() const;
   void print_outcome() const;
-  double elapsed_s() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(); }
+  double elapsed_s() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  }
   void check_stop() const {
     if (const int sig = interrupt_signal().load()) throw stopped{sig};
   }
@@ -127,36 +133,33 @@ class bisect_session {
       fs::remove(path, ec);
     }
   } cache_;
-  std::unique_ptr<temp_directory> scratch_;    ///< results, logs and binaries of this bisection
+  std::unique_ptr<temp_directory> scratch_;  ///< results, logs and binaries of this bisection
   std::unique_ptr<git_worktree> tree_;
   std::optional<run_result> good_run_, bad_run_;
   std::string good_binary_;
   std::vector<bisected_case> cases_;
-  std::size_t compared_ = 0;             ///< cases the comparison of the ends held
-  json ends_ = json::array();            ///< each compared case's verdict, change and note
+  std::size_t compared_ = 0;   ///< cases the comparison of the ends held
+  json ends_ = json::array();  ///< each compared case's verdict, change and note
   std::unique_ptr<bisection> search_;
   std::map<std::size_t, tested_revision> tested_;  ///< by candidate index
   bool out_of_time_ = false;
-  int runs_ = 0;                         ///< processes started, for their file names
+  int runs_ = 0;  ///< processes started, for their file names
 };
 
 void bisect_session::resolve_ends() {
   try {
     good_ = repo_.commit(*o_.good);
-  } catch (const input_error& e) {
-    throw input_error(fmt::format("--good: {}", e.what()));
-  }
+  } catch (const input_error& e) { throw input_error(fmt::format("--good: {}", e.what())); }
   try {
     bad_ = repo_.commit(*o_.bad);
-  } catch (const input_error& e) {
-    throw input_error(fmt::format("--bad: {}", e.what()));
-  }
+  } catch (const input_error& e) { throw input_error(fmt::format("--bad: {}", e.what())); }
   if (good_ == bad_) throw input_error(fmt::format("--good and --bad are the same commit {}", short_hash(good_)));
   if (!repo_.is_ancestor(good_, bad_))
     throw input_error(fmt::format("--good {} is not an ancestor of --bad {}", printable(*o_.good), printable(*o_.bad)));
   candidates_ = repo_.commits_between(good_, bad_);
   if (candidates_.empty() || candidates_.back() != bad_)
-    throw input_error(fmt::format("no commits between --good {} and --bad {}", printable(*o_.good), printable(*o_.bad)));
+    throw input_error(
+        fmt::format("no commits between --good {} and --bad {}", printable(*o_.good), printable(*o_.bad)));
 }
 
 /// Checks `commit` out in the worktree and builds it; the binary is copied aside (the next build replaces it).
@@ -165,7 +168,8 @@ std::optional<std::string> bisect_session::build(const std::string& commit, std:
   tree_->checkout(commit);
   const std::string log = fmt::format("{}/build-{}.log", scratch_->path(), short_hash(commit));
   // A stop reaches the shell and the compilers it started, which would otherwise go on in the removed worktree.
-  child_spec spec{.argv = {"/bin/sh", "-c", build_}, .environment = inherited_environment(""), .stop = child_spec::on_stop::group};
+  child_spec spec{
+      .argv = {"/bin/sh", "-c", build_}, .environment = inherited_environment(""), .stop = child_spec::on_stop::group};
   spec.output_path = log;
   spec.directory = tree_->path();
   const int st = child_process(spec).wait();
@@ -187,9 +191,11 @@ std::optional<std::string> bisect_session::build(const std::string& commit, std:
 }
 
 /// One process of the binary over the selected cases, its results read back; nothing when it left none.
-std::optional<run_result> bisect_session::measure_once(const std::string& binary, const std::string& label, std::string& why_not) {
+std::optional<run_result> bisect_session::measure_once(const std::string& binary, const std::string& label,
+                                                       std::string& why_not) {
   const std::string base = fmt::format("{}/{}", scratch_->path(), label);
-  std::vector<std::string> argv{binary, fmt::format("--preset={}", bisect_options::suite_preset), "--filter=" + o_.filter, "--json=" + base + ".json"};
+  std::vector<std::string> argv{binary, fmt::format("--preset={}", bisect_options::suite_preset),
+                                "--filter=" + o_.filter, "--json=" + base + ".json"};
   argv.insert(argv.end(), binary_args_.begin(), binary_args_.end());
   child_spec spec{.argv = argv, .environment = inherited_environment("")};
   spec.output_path = base + ".log";
@@ -242,7 +248,8 @@ void bisect_session::measure_ends() {
   good_run_ = std::move(ends[0].run);
   bad_run_ = std::move(ends[1].run);
   compare_settings settings = compare_settings_from(o_);
-  settings.gates = run_store::gates_for(settings, *good_run_, *bad_run_);  // both ends ran here: the stored gates' drift within one machine
+  settings.gates = run_store::gates_for(settings, *good_run_,
+                                        *bad_run_);  // both ends ran here: the stored gates' drift within one machine
   const comparison ends_compared = compare_runs(*good_run_, *bad_run_, settings);
   compared_ = ends_compared.cases.size();
   for (const case_comparison& c : ends_compared.cases) {
@@ -258,7 +265,8 @@ void bisect_session::measure_ends() {
 std::optional<revision_verdict> bisect_session::test(const std::string& commit, std::string& why_not) {
   const std::optional<std::string> bin = build(commit, why_not);
   if (!bin) return std::nullopt;
-  std::vector<measured_revision> pair{{good_binary_, "the good end " + short_hash(good_), {}, {}}, {*bin, short_hash(commit), {}, {}}};
+  std::vector<measured_revision> pair{{good_binary_, "the good end " + short_hash(good_), {}, {}},
+                                      {*bin, short_hash(commit), {}, {}}};
   measure_alternating(pair);
   if (!pair[1].run) {
     why_not = pair[1].why_not;
@@ -279,7 +287,8 @@ void bisect_session::search() {
     }
     const auto [first, last] = search_->range();
     const std::size_t steps = search_->steps_left();
-    fmt::print(stderr, "bisect: {} candidates left, at most {} more test{}\n", last - first + 1, steps, steps == 1 ? "" : "s");
+    fmt::print(stderr, "bisect: {} candidates left, at most {} more test{}\n", last - first + 1, steps,
+               steps == 1 ? "" : "s");
     const std::string& commit = candidates_[*next];
     std::string why;
     const std::optional<revision_verdict> v = test(commit, why);
@@ -289,17 +298,19 @@ void bisect_session::search() {
       tested_[*next] = {commit, "skipped", why, {}};
       continue;
     }
-    fmt::print(stderr, "bisect: {} is {} (in {} of {} cases at least half the slowdown of the bad end)\n", short_hash(commit),
-               v->bad ? "bad" : "good", v->bad_votes, cases_.size());
+    fmt::print(stderr, "bisect: {} is {} (in {} of {} cases at least half the slowdown of the bad end)\n",
+               short_hash(commit), v->bad ? "bad" : "good", v->bad_votes, cases_.size());
     search_->mark(*next, v->bad);
     tested_[*next] = {commit, v->bad ? "bad" : "good", "", *v};
   }
 }
 
 json bisect_session::outcome_json() const {
-  auto revision = [&](const std::string& commit) { return json{{"commit", commit}, {"subject", repo_.subject(commit)}}; };
-  json j{{"schema_version", 1}, {"repository", repo_.top()}, {"good", revision(good_)}, {"bad", revision(bad_)},
-         {"filter", o_.filter}, {"binary_arguments", binary_args_}};
+  auto revision = [&](const std::string& commit) {
+    return json{{"commit", commit}, {"subject", repo_.subject(commit)}};
+  };
+  json j{{"schema_version", 1},   {"repository", repo_.top()}, {"good", revision(good_)},
+         {"bad", revision(bad_)}, {"filter", o_.filter},       {"binary_arguments", binary_args_}};
   const bool nothing = cases_.empty();
   j["outcome"] = nothing ? "nothing_to_bisect" : search_->found() ? "found" : "range";
   j["stopped_by_time_limit"] = out_of_time_;
@@ -319,8 +330,13 @@ json bisect_session::outcome_json() const {
   j["cases"] = json::array();
   for (std::size_t k = 0; k < cases_.size(); ++k) {
     const bisected_case& c = cases_[k];
-    json row{{"name", c.name}, {"good_median_s", c.good_s}, {"bad_median_s", c.bad_s}, {"change", c.change()}, {"first_bad_change", nullptr}};
-    if (culprit && tested_.count(*culprit) && tested_.at(*culprit).verdict.changes.size() > k && tested_.at(*culprit).verdict.changes[k])
+    json row{{"name", c.name},
+             {"good_median_s", c.good_s},
+             {"bad_median_s", c.bad_s},
+             {"change", c.change()},
+             {"first_bad_change", nullptr}};
+    if (culprit && tested_.count(*culprit) && tested_.at(*culprit).verdict.changes.size() > k &&
+        tested_.at(*culprit).verdict.changes[k])
       row["first_bad_change"] = *tested_.at(*culprit).verdict.changes[k];
     j["cases"].push_back(row);
   }
@@ -359,11 +375,11 @@ void bisect_session::print_outcome() const {
 
 int bisect_session::finish() {
   if (cases_.empty()) {
-    fmt::print("nothing to bisect: none of the {} cases compared regressed from {} to {}\n", compared_, short_hash(good_),
-               short_hash(bad_));
+    fmt::print("nothing to bisect: none of the {} cases compared regressed from {} to {}\n", compared_,
+               short_hash(good_), short_hash(bad_));
     for (const json& c : ends_)
-      fmt::print("  {:<46} {:>12} {:>8}  {}\n", printable(c["name"].get<std::string>()), c["verdict"].get<std::string>(),
-                 c["change"].is_null() ? "-" : pct(c["change"].get<double>()),
+      fmt::print("  {:<46} {:>12} {:>8}  {}\n", printable(c["name"].get<std::string>()),
+                 c["verdict"].get<std::string>(), c["change"].is_null() ? "-" : pct(c["change"].get<double>()),
                  printable(c.value("note", c["method"].get<std::string>())));
   } else {
     print_outcome();
@@ -387,11 +403,12 @@ int bisect_session::write_ends() {
     run.settings.rounds = rounds;
     const std::string path = fmt::format("{}/{}.json", *o_.ends_dir, name);
     output_sink(path).write(to_json(run).dump(2) + "\n");
-    fmt::print(stderr, "bisect: the {} end {} measured in {} process{}: {}\n", name, short_hash(name == std::string("good") ? good_ : bad_),
-               o_.processes, o_.processes == 1 ? "" : "es", path);
+    fmt::print(stderr, "bisect: the {} end {} measured in {} process{}: {}\n", name,
+               short_hash(name == std::string("good") ? good_ : bad_), o_.processes, o_.processes == 1 ? "" : "es",
+               path);
   }
-  fmt::print("{} of {} cases compared regressed from {} to {}; compare {}/good.json {}/bad.json gives the verdicts\n", cases_.size(),
-             compared_, short_hash(good_), short_hash(bad_), *o_.ends_dir, *o_.ends_dir);
+  fmt::print("{} of {} cases compared regressed from {} to {}; compare {}/good.json {}/bad.json gives the verdicts\n",
+             cases_.size(), compared_, short_hash(good_), short_hash(bad_), *o_.ends_dir, *o_.ends_dir);
   return 0;
 }
 
@@ -412,11 +429,12 @@ int bisect_session::run() {
   cache_.lock_fd = fd;
   // Holding the lock, whatever else is here was left by a bisect that was killed: its scratch folders go.
   for (const auto& entry : fs::directory_iterator(cache_.path, ec))
-    if (const std::string name = entry.path().filename().string(); name != "lock" && name != "tree") fs::remove_all(entry.path(), ec);
+    if (const std::string name = entry.path().filename().string(); name != "lock" && name != "tree")
+      fs::remove_all(entry.path(), ec);
   scratch_ = std::make_unique<temp_directory>("cudabench", cache_.path);
   tree_ = std::make_unique<git_worktree>(repo_, cache_.path + "/tree", good_);
-  fmt::print(stderr, "bisect: {} commit{} after {} up to {}; worktree {}\n", candidates_.size(), candidates_.size() == 1 ? "" : "s",
-             short_hash(good_), short_hash(bad_), tree_->path());
+  fmt::print(stderr, "bisect: {} commit{} after {} up to {}; worktree {}\n", candidates_.size(),
+             candidates_.size() == 1 ? "" : "s", short_hash(good_), short_hash(bad_), tree_->path());
   measure_ends();
   if (o_.ends_dir) return write_ends();
   if (!cases_.empty()) {
@@ -436,15 +454,18 @@ int bisect_command(const command_options& o, const std::vector<std::string>& bin
   if (!o.filter_given) throw usage_error("bisect needs --filter=REGEX (the cases to measure)");
   // The defaults build this suite; another project's binary says how its revisions are built.
   if (program_title() != suite_title && (!o.build_command || !o.binary))
-    throw usage_error("bisect needs --build=CMD and --binary=PATH: how a revision of this project is built in its "
-                      "worktree, and the binary that makes (the defaults build cudabench's own suite)");
+    throw usage_error(
+        "bisect needs --build=CMD and --binary=PATH: how a revision of this project is built in its "
+        "worktree, and the binary that makes (the defaults build cudabench's own suite)");
   if (o.binary && fs::path(*o.binary).is_absolute())
-    throw usage_error(fmt::format("--binary={}: give the binary's path relative to the worktree (each revision's own build)", *o.binary));
+    throw usage_error(fmt::format(
+        "--binary={}: give the binary's path relative to the worktree (each revision's own build)", *o.binary));
   if (o.json_path) check_distinct_outputs({{"--json", *o.json_path}}, files_read(o, {}));
   if (o.ends_dir) {
     if (o.json_path) throw usage_error("--ends writes the two ends' results, not a search's outcome: leave out --json");
     std::error_code ec;
-    if (!fs::is_directory(*o.ends_dir, ec)) throw usage_error(fmt::format("--ends={}: not a directory", printable(*o.ends_dir)));
+    if (!fs::is_directory(*o.ends_dir, ec))
+      throw usage_error(fmt::format("--ends={}: not a directory", printable(*o.ends_dir)));
     for (const char* end : {"good", "bad"}) output_sink(fmt::format("{}/{}.json", *o.ends_dir, end)).check();
   }
   install_stop_signals();

@@ -14,12 +14,12 @@
 #include <set>
 
 #include "app/foreign_benchmarks.hpp"
-#include "io/format.hpp"
 #include "app/rounds.hpp"
 #include "app/table_reporter.hpp"
 #include "io/atomic_file.hpp"
-#include "measure/device_query.hpp"
+#include "io/format.hpp"
 #include "io/interrupt.hpp"
+#include "measure/device_query.hpp"
 #include "results/results_json.hpp"
 
 namespace cudabench::app {
@@ -30,7 +30,11 @@ class progress_meter {
   /// `before`: cases an earlier process of the same run already finished (they count, but not in the estimate).
   /// `round`: "round R/N" while a run of several rounds is in its R-th.
   progress_meter(std::size_t total, bool quiet, std::size_t before = 0, std::string round = "")
-      : total_(total), index_(before), first_(before), quiet_(quiet), round_(std::move(round)),
+      : total_(total),
+        index_(before),
+        first_(before),
+        quiet_(quiet),
+        round_(std::move(round)),
         start_(std::chrono::steady_clock::now()) {}
   void starting(const std::string& name) {
     if (quiet_ || name == current_) return;  // later repetitions of the same case
@@ -49,6 +53,7 @@ class progress_meter {
     fmt::print(stderr, "[{}/{}] {}{}\n", index_, total_, printable(name), note);
     std::fflush(stderr);
   }
+
  private:
   std::size_t total_, index_, first_;
   bool quiet_;
@@ -63,12 +68,14 @@ class progress_meter {
 const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev) {
   trace_log& log = tracer.log();
   if (dev.available) log.device_names[dev.ordinal] = dev.name;
-  if (!dev.available) log.note = "no GPU: " + dev.unavailable_reason;
-  else if (!tracer.device_problem().empty()) log.note = tracer.device_problem();
-  else if (log.ops.empty()) log.note = "no GPU case was traced";
+  if (!dev.available)
+    log.note = "no GPU: " + dev.unavailable_reason;
+  else if (!tracer.device_problem().empty())
+    log.note = tracer.device_problem();
+  else if (log.ops.empty())
+    log.note = "no GPU case was traced";
   return log;
 }
-
 
 namespace {
 measure_settings measure_settings_from(const run_options& opt, case_execution& out, const worker_link* worker) {
@@ -97,9 +104,15 @@ int repetitions_here(const case_def& c, const preset& p, const run_options& opt,
 /// The body Google Benchmark runs for each repetition of one case, and what is done once the case finished.
 class case_body {
  public:
-  case_body(case_driver& driver, progress_meter& progress, const preset& p, const run_options& opt, const device_info& dev,
-            const worker_link* worker, std::function<void(const case_def&)> save)
-      : driver_(driver), progress_(progress), preset_(p), opt_(opt), dev_(dev), worker_(worker), save_(std::move(save)) {}
+  case_body(case_driver& driver, progress_meter& progress, const preset& p, const run_options& opt,
+            const device_info& dev, const worker_link* worker, std::function<void(const case_def&)> save)
+      : driver_(driver),
+        progress_(progress),
+        preset_(p),
+        opt_(opt),
+        dev_(dev),
+        worker_(worker),
+        save_(std::move(save)) {}
 
   void run(benchmark::State& st, const case_def& c) {
     const std::string name = c.name();
@@ -109,7 +122,8 @@ class case_body {
     const auto it = driver_.results().find(name);
     if (it == driver_.results().end() || finished_.count(name)) return;
     const case_result& m = it->second;
-    if (m.status == case_status::ok && m.repetitions.size() < std::size_t(repetitions_here(c, preset_, opt_, worker_))) return;
+    if (m.status == case_status::ok && m.repetitions.size() < std::size_t(repetitions_here(c, preset_, opt_, worker_)))
+      return;
     finished_.insert(name);
     if (!worker_) return;
     save_(c);
@@ -147,9 +161,11 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
                    const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
                    const worker_link* worker, char** argv) {
   case_driver driver(dev, p, measure_settings_from(opt, out, worker));
-  const std::size_t total = worker ? worker->cases_total() : selected.size(), before = worker ? worker->cases_before() : 0;
+  const std::size_t total = worker ? worker->cases_total() : selected.size(),
+                    before = worker ? worker->cases_before() : 0;
   const bool rounds = worker && worker->rounds() > 1;
-  progress_meter progress(total, opt.quiet, before, rounds ? fmt::format("round {}/{}", worker->round(), worker->rounds()) : "");
+  progress_meter progress(total, opt.quiet, before,
+                          rounds ? fmt::format("round {}/{}", worker->round(), worker->rounds()) : "");
   // With several rounds the run prints the table once they are all in; a round prints progress lines only.
   table_reporter display(dev, run.info, total, before, !rounds, table_style_of(opt));
   auto save = [&](const case_def& c) {  // this case's results, which its supervisor keeps if the worker dies later
@@ -174,8 +190,8 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
 
 /// The run a supervisor assembles from its workers: their cases in the order of the selection, and a failed
 /// case for each one a worker could not finish (hung, or its process died).
-run_result assemble_run(const supervised_run& sr, const device_info& dev, const run_description& run,
-                        const suite& s, const std::vector<const case_def*>& selected) {
+run_result assemble_run(const supervised_run& sr, const device_info& dev, const run_description& run, const suite& s,
+                        const std::vector<const case_def*>& selected) {
   std::map<std::string, case_result> cases = sr.cases;
   for (const auto& [name, why] : sr.faulted) {
     case_result& c = cases[name];
@@ -193,7 +209,7 @@ int run_as_worker(const worker_link& worker, const run_options& opt, const prese
   const device_info dev = query_device(opt.device);
   case_execution ex;
   run_options here = opt;
-  if (worker.trace_path().empty()) here.trace_path.reset();  // a round before the last traces nothing
+  if (worker.trace_path().empty()) here.trace_path.reset();          // a round before the last traces nothing
   execute_cases(ex, here, p, s, selected, dev, run, &worker, argv);  // each finished case recorded as it finished
   const int sig = interrupt_signal().load();
   if (ex.tracer && !worker.trace_path().empty())

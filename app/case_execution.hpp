@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
 #include "app/supervisor.hpp"
+#include "cli/options.hpp"
 #include "cudabench/registry.hpp"
 #include "measure/measure.hpp"
-#include "results/results_json.hpp"
 #include "measure/trace_recorder.hpp"
+#include "results/results_json.hpp"
 
 namespace cudabench::app {
 
@@ -35,8 +35,8 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
 
 /// The run a supervisor assembles from its workers: their cases in the order of the selection, and a failed
 /// case for each one a worker could not finish (hung, or its process died).
-run_result assemble_run(const supervised_run& sr, const device_info& dev, const run_description& run,
-                        const suite& s, const std::vector<const case_def*>& selected);
+run_result assemble_run(const supervised_run& sr, const device_info& dev, const run_description& run, const suite& s,
+                        const std::vector<const case_def*>& selected);
 
 /// A worker: runs the cases its supervisor listed, recording each one's results as it finishes; its exit status.
 int run_as_worker(const worker_link& worker, const run_options& opt, const preset& p, const suite& s,

@@ -125,8 +125,12 @@ const command_spec& command_named(std::string_view name) {
 command_line parse_command_line(std::string_view name, const std::vector<std::string>& args) {
   return parse_command_line(commands, command_named(name), args);
 }
-command_options parse_run_options(const std::vector<std::string>& args) { return parse_command_line("run", args).options; }
-std::string command_help(std::string_view name, const help_examples& ex) { return command_help(commands, command_named(name), ex); }
+command_options parse_run_options(const std::vector<std::string>& args) {
+  return parse_command_line("run", args).options;
+}
+std::string command_help(std::string_view name, const help_examples& ex) {
+  return command_help(commands, command_named(name), ex);
+}
 std::string options_reference_markdown() { return options_reference_markdown(commands); }
 std::string options_summary_markdown() { return options_summary_markdown(commands); }
 
@@ -182,9 +186,10 @@ int report_command(int argc, char** argv) {
   if (!cmd) {
     const std::string meant = closest_command(commands, name);
     fmt::print(stderr, "{}: {} (see {} --help)\n", program_name(),
-               name.empty()    ? "expected " + command_names(commands, "or")
-               : meant.empty() ? fmt::format("unknown command '{}': expected {}", printable(name), command_names(commands, "or"))
-                               : fmt::format("unknown command '{}': did you mean {}?", printable(name), meant),
+               name.empty() ? "expected " + command_names(commands, "or")
+               : meant.empty()
+                   ? fmt::format("unknown command '{}': expected {}", printable(name), command_names(commands, "or"))
+                   : fmt::format("unknown command '{}': did you mean {}?", printable(name), meant),
                program_title());
     return 2;
   }

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "analysis/compare.hpp"
-#include "results/device_info.hpp"
+#include "app/outputs.hpp"
 #include "cli/option_table.hpp"
 #include "cli/options.hpp"
-#include "app/outputs.hpp"
 #include "io/child_process.hpp"
+#include "results/device_info.hpp"
 
 namespace cudabench::app {
 
@@ -43,12 +43,13 @@ std::string options_summary_markdown();
 class file_command_guard {
  public:
   file_command_guard(const command_line& cl, std::string_view name);
+
  private:
   stop_at_once at_once_;
 };
 
-/// `compare`, `report`, `trend`, `gates`, `fleet` and `bisect`: argv[1] is the command. Exit status 0, 1 (regression; bisect:
-/// nothing found) or 2 (usage/input).
+/// `compare`, `report`, `trend`, `gates`, `fleet` and `bisect`: argv[1] is the command. Exit status 0, 1 (regression;
+/// bisect: nothing found) or 2 (usage/input).
 int report_main(int argc, char** argv);
 
 }  // namespace cudabench::app

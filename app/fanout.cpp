@@ -10,16 +10,16 @@
 #include <filesystem>
 #include <optional>
 
-#include "io/child_process.hpp"
-#include "io/format.hpp"
 #include "app/outputs.hpp"
-#include "cli/program_name.hpp"
 #include "app/results_output.hpp"
 #include "app/rounds.hpp"
+#include "cli/program_name.hpp"
 #include "io/atomic_file.hpp"
-#include "io/output_sink.hpp"
+#include "io/child_process.hpp"
 #include "io/errors.hpp"
+#include "io/format.hpp"
 #include "io/interrupt.hpp"
+#include "io/output_sink.hpp"
 #include "results/results.hpp"
 #include "results/results_json.hpp"
 
@@ -36,7 +36,8 @@ std::string log_of(const std::string& dir, int d) { return fmt::format("{}/dev{}
 
 /// Starts one process per device (none after a stop signal); a process that cannot start ends the run, and
 /// the ones already started with it.
-device_processes start_devices(const std::vector<int>& devices, const std::vector<std::string>& args, const std::string& dir) {
+device_processes start_devices(const std::vector<int>& devices, const std::vector<std::string>& args,
+                               const std::string& dir) {
   device_processes out;
   const std::string self = this_program();
   const std::vector<std::string> environment = inherited_environment("");
@@ -49,9 +50,7 @@ device_processes start_devices(const std::vector<int>& devices, const std::vecto
     spec.output_path = log_of(dir, d);
     try {
       out.children.emplace_back(spec);
-    } catch (const input_error& e) {
-      throw input_error(fmt::format("--devices: device {}: {}", d, e.what()));
-    }
+    } catch (const input_error& e) { throw input_error(fmt::format("--devices: device {}: {}", d, e.what())); }
     out.ordinals.push_back(d);
     fmt::print("device {}: started (log {})\n", d, *spec.output_path);
   }
@@ -68,11 +67,10 @@ device_run result_of(const std::string& dir, int d, int status) {
   if (std::filesystem::exists(json, ec)) {
     try {
       run.result = load_run(json);
-    } catch (const input_error& e) {
-      run.problem = fmt::format("its results cannot be read: {}", e.what());
-    }
+    } catch (const input_error& e) { run.problem = fmt::format("its results cannot be read: {}", e.what()); }
   } else {
-    run.problem = WIFEXITED(status) ? fmt::format("exit status {} and no result", WEXITSTATUS(status)) : "the process was killed";
+    run.problem =
+        WIFEXITED(status) ? fmt::format("exit status {} and no result", WEXITSTATUS(status)) : "the process was killed";
   }
   return run;
 }
@@ -103,22 +101,27 @@ void check_fanout_outputs(const command_options& opt) {
   if (opt.save_baseline)
     throw usage_error("--save-baseline stores the run of one device: give --device=N instead of --devices");
   if (opt.benchmark_csv_path)
-    throw usage_error("Google Benchmark's CSV (--benchmark_out_format=csv, --benchmark_format=csv) holds one device's run: "
-                      "give --json for the merged results, or --device=N");
+    throw usage_error(
+        "Google Benchmark's CSV (--benchmark_out_format=csv, --benchmark_format=csv) holds one device's run: "
+        "give --json for the merged results, or --device=N");
   if (opt.console_out_path)
-    throw usage_error("--benchmark_out_format=console: the table is one device's run: give --json for the merged results, "
-                      "or --device=N");
+    throw usage_error(
+        "--benchmark_out_format=console: the table is one device's run: give --json for the merged results, "
+        "or --device=N");
   std::vector<std::pair<std::string_view, const std::optional<std::string>*>> files{{"--verdict", &opt.verdict_path},
-                                                                                   {"--trace", &opt.trace_path}};
-  for (const reports::report_format& f : reports::report_formats()) files.emplace_back(f.option, &report_path(opt, f.option));
+                                                                                    {"--trace", &opt.trace_path}};
+  for (const reports::report_format& f : reports::report_formats())
+    files.emplace_back(f.option, &report_path(opt, f.option));
   for (const auto& [option, path] : files)
     if (is_stdout(*path))
-      throw usage_error(fmt::format("{} - with --devices: each device writes its own {} file (NAME.devN); give a file name", option, option));
+      throw usage_error(fmt::format(
+          "{} - with --devices: each device writes its own {} file (NAME.devN); give a file name", option, option));
   std::vector<std::pair<std::string, std::string>> outputs;
   if (opt.json_path) outputs.emplace_back("--json", *opt.json_path);
   if (opt.json_copy_path) outputs.emplace_back("--benchmark_out", *opt.json_copy_path);
   const bool named_baseline = opt.compare_to && *opt.compare_to != "auto";
-  check_distinct_outputs(outputs, named_baseline ? files_read(opt, {*opt.compare_to}, *opt.compare_to) : files_read(opt, {}));
+  check_distinct_outputs(outputs,
+                         named_baseline ? files_read(opt, {*opt.compare_to}, *opt.compare_to) : files_read(opt, {}));
   for (const auto* path : {&opt.json_path, &opt.json_copy_path})
     if (*path && !is_stdout(*path)) check_writable(**path);
 }

@@ -71,7 +71,8 @@ class collecting_reporter : public benchmark::BenchmarkReporter {
       const auto it = out_.results.find(r.run_name.function_name);
       if (it == out_.results.end() || it->second.repetitions.empty()) continue;
       const counter_map& first = it->second.repetitions.front().counters;
-      if (auto noise = first.find(noise_counter); noise != first.end()) r.counters[noise_counter] = benchmark::Counter(noise->second);
+      if (auto noise = first.find(noise_counter); noise != first.end())
+        r.counters[noise_counter] = benchmark::Counter(noise->second);
     }
     display_.ReportRuns(shown);
   }
@@ -141,7 +142,8 @@ std::string google_benchmark_filter_excluding(const std::vector<std::string>& na
   return names.empty() ? "" : "-" + alternation(names);
 }
 
-google_benchmark_run run_google_benchmarks(const std::vector<std::string>& names, int repetitions, table_reporter& display) {
+google_benchmark_run run_google_benchmarks(const std::vector<std::string>& names, int repetitions,
+                                           table_reporter& display) {
   google_benchmark_run out;
   if (names.empty()) return out;
   collecting_reporter collect(display, out);

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
 #include "app/table_reporter.hpp"
+#include "cli/options.hpp"
 #include "results/results_model.hpp"
 
 namespace cudabench::app {
@@ -35,7 +35,8 @@ struct google_benchmark_run {
 };
 
 /// Runs `names` (each `repetitions` times, unless it sets its own), shown by `display` as rows of the run's table.
-google_benchmark_run run_google_benchmarks(const std::vector<std::string>& names, int repetitions, table_reporter& display);
+google_benchmark_run run_google_benchmarks(const std::vector<std::string>& names, int repetitions,
+                                           table_reporter& display);
 
 /// Adds the Google Benchmark cases `names` to `run` after its own, as host-bound CPU cases, with their results.
 void add_google_benchmark_cases(run_result& run, const std::vector<std::string>& names,

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "io/child_process.hpp"
 #include "io/atomic_file.hpp"
+#include "io/child_process.hpp"
 #include "io/errors.hpp"
 #include "io/format.hpp"
 
@@ -62,7 +62,9 @@ std::vector<std::string> git_repo::commits_between(const std::string& good, cons
   return lines_of(r.out);
 }
 
-std::string git_repo::subject(const std::string& commit) const { return trimmed(git({"log", "-1", "--format=%s", commit}).out); }
+std::string git_repo::subject(const std::string& commit) const {
+  return trimmed(git({"log", "-1", "--format=%s", commit}).out);
+}
 
 std::vector<std::string> git_repo::files(const std::string& commit) const {
   return lines_of(git({"show", "--format=", "--name-only", "--first-parent", commit}).out);
@@ -77,7 +79,8 @@ std::string git_repo::common_dir() const {
   return fs::absolute(fs::path(top_) / dir).lexically_normal().string();
 }
 
-git_worktree::git_worktree(const git_repo& repo, std::string path, const std::string& commit) : repo_(repo), path_(std::move(path)) {
+git_worktree::git_worktree(const git_repo& repo, std::string path, const std::string& commit)
+    : repo_(repo), path_(std::move(path)) {
   std::error_code ec;
   if (fs::exists(path_, ec)) {  // left by a bisect that was killed
     repo_.git({"worktree", "remove", "--force", "--force", path_});

@@ -1,6 +1,6 @@
 // cudabench: every registered case behind one Google Benchmark binary; ./run_bench wraps it.
-#include "cudabench/limits.hpp"
 #include "cudabench/main.hpp"
+#include "cudabench/limits.hpp"
 
 // Registered here, with main(), so that every binary linked with cudabench::main carries the limits family
 // (an object of a static library is linked only when something refers to it).

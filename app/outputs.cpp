@@ -17,9 +17,12 @@
 
 namespace cudabench::app {
 
-void output_list::add_terminal(std::unique_ptr<reports::writer> w) { writers_.add(std::move(w), output_sink::console()); }
+void output_list::add_terminal(std::unique_ptr<reports::writer> w) {
+  writers_.add(std::move(w), output_sink::console());
+}
 
-void output_list::add(const std::string& option, const std::optional<std::string>& path, std::unique_ptr<reports::writer> w) {
+void output_list::add(const std::string& option, const std::optional<std::string>& path,
+                      std::unique_ptr<reports::writer> w) {
   if (!path) return;
   named_.emplace_back(option, *path);
   writers_.add(std::move(w), output_sink(*path));
@@ -43,7 +46,9 @@ void output_list::add_elsewhere(const std::string& option, const std::optional<s
   if (path) named_.emplace_back(option, *path);
 }
 
-void output_list::check_distinct(const std::vector<std::string>& inputs) const { check_distinct_outputs(named_, inputs); }
+void output_list::check_distinct(const std::vector<std::string>& inputs) const {
+  check_distinct_outputs(named_, inputs);
+}
 
 void output_list::check_writable() const {
   for (const auto& [option, path] : named_) {
@@ -60,7 +65,8 @@ bool output_list::uses_standard_output() const {
 
 void add_report_files(output_list& out, const command_options& o) {
   for (const reports::report_format& f : reports::report_formats())
-    if (const std::optional<std::string>& path = report_path(o, f.option)) out.add(std::string(f.option), path, f.make());
+    if (const std::optional<std::string>& path = report_path(o, f.option))
+      out.add(std::string(f.option), path, f.make());
 }
 
 const std::optional<std::string>& report_path(const command_options& o, std::string_view option) {
@@ -69,7 +75,8 @@ const std::optional<std::string>& report_path(const command_options& o, std::str
   return o.*spec->output;
 }
 
-output_list report_outputs(const command_options& o, const std::string& verdict_option, std::unique_ptr<reports::writer> terminal) {
+output_list report_outputs(const command_options& o, const std::string& verdict_option,
+                           std::unique_ptr<reports::writer> terminal) {
   output_list out;
   out.add_terminal(terminal ? std::move(terminal) : reports::terminal_writer(::isatty(STDOUT_FILENO) != 0));
   add_report_files(out, o);
@@ -79,14 +86,16 @@ output_list report_outputs(const command_options& o, const std::string& verdict_
 
 void add_results_json(output_list& out, const run_options& o, const std::string& said) {
   out.add_document("--json", o.json_path, reports::results_json_writer(o.time_unit, o.report_aggregates_only), said);
-  out.add_document("--benchmark_out", o.json_copy_path, reports::results_json_writer(o.time_unit, o.report_aggregates_only), said);
+  out.add_document("--benchmark_out", o.json_copy_path,
+                   reports::results_json_writer(o.time_unit, o.report_aggregates_only), said);
 }
 
 void add_run_documents(output_list& out, const run_options& o, const std::optional<std::string>& baseline_path) {
-  out.add_document("--benchmark_out", o.benchmark_csv_path, reports::benchmark_csv_writer(o.time_unit, o.report_aggregates_only),
-                   "results");
+  out.add_document("--benchmark_out", o.benchmark_csv_path,
+                   reports::benchmark_csv_writer(o.time_unit, o.report_aggregates_only), "results");
   add_results_json(out, o, "results");
-  out.add_document("--save-baseline", baseline_path, reports::results_json_writer(o.time_unit, false), "baseline saved");
+  out.add_document("--save-baseline", baseline_path, reports::results_json_writer(o.time_unit, false),
+                   "baseline saved");
 }
 
 int finish_interrupted(int sig, const cudabench::run_result& partial, const command_options& o, bool report_files,
@@ -98,7 +107,8 @@ int finish_interrupted(int sig, const cudabench::run_result& partial, const comm
     where = fmt::format("{} left as it was", printable(*o.json_path));
   if (!partial.cases.empty()) {
     output_list files;  // the terminal had the cases as they ran
-    if (o.json_path) add_results_json(files, o, "");  // with its copy (--benchmark_out beside --json or --benchmark_format=json)
+    if (o.json_path)
+      add_results_json(files, o, "");  // with its copy (--benchmark_out beside --json or --benchmark_format=json)
     if (report_files) add_report_files(files, o);
     output_batch batch;
     files.write_documents(partial);
@@ -111,7 +121,8 @@ int finish_interrupted(int sig, const cudabench::run_result& partial, const comm
 }
 
 std::vector<std::string> files_read(const run_options& o, std::vector<std::string> runs, const std::string& baseline) {
-  if (const auto file = o.gates_file()) runs.push_back(*file);
+  if (const auto file = o.gates_file())
+    runs.push_back(*file);
   else if (!o.gates_path && !baseline.empty())
     if (std::string beside = run_store::gates_file_beside(baseline); !beside.empty()) runs.push_back(std::move(beside));
   return runs;

@@ -28,8 +28,8 @@ class output_list {
   /// A document of the run itself (its results JSON, the stored baseline, Google Benchmark's CSV): `w`
   /// renders the run into `path` when the option was given, written by write_documents whatever else the
   /// command writes; `said` ("results") names it on the terminal once written to a file.
-  void add_document(const std::string& option, const std::optional<std::string>& path, std::unique_ptr<reports::writer> w,
-                    std::string said = "");
+  void add_document(const std::string& option, const std::optional<std::string>& path,
+                    std::unique_ptr<reports::writer> w, std::string said = "");
   /// An output another part writes through output_sink: checked with the rest.
   void add_elsewhere(const std::string& option, const std::optional<std::string>& path);
 
@@ -87,6 +87,7 @@ int finish_interrupted(int sig, const cudabench::run_result& partial, const comm
 /// Every file a command reads, which no output may be: `runs` (its result files, the baseline among them),
 /// the gates file given with --gates, else (unless --gates=none) the one kept beside `baseline`, read when
 /// it is there and refused as an output even when not yet (the next comparison would read it as gates).
-std::vector<std::string> files_read(const run_options& o, std::vector<std::string> runs, const std::string& baseline = "");
+std::vector<std::string> files_read(const run_options& o, std::vector<std::string> runs,
+                                    const std::string& baseline = "");
 
 }  // namespace cudabench::app

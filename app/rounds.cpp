@@ -40,7 +40,8 @@ void merge_round(supervised_run& all, supervised_run&& one, int round, int round
     case_result& kept = it->second;
     for (repetition& r : c.repetitions) kept.repetitions.push_back(std::move(r));
     if (c.timeline) kept.timeline = std::move(c.timeline);
-    if (!kept.code && c.code) kept.code = std::move(c.code);
+    if (!kept.code && c.code)
+      kept.code = std::move(c.code);
     else if (kept.code && c.code && kept.code->digest != c.code->digest && !kept.code->digest.empty()) {
       // Not one identity: neither "same code" nor "code changed" can be said of it.
       kept.code->digest.clear();
@@ -53,8 +54,8 @@ void merge_round(supervised_run& all, supervised_run&& one, int round, int round
 }
 }  // namespace
 
-supervised_run run_rounds(const std::vector<std::string>& args, const std::vector<std::string>& names, double watchdog_s,
-                          bool want_trace, const round_plan& plan) {
+supervised_run run_rounds(const std::vector<std::string>& args, const std::vector<std::string>& names,
+                          double watchdog_s, bool want_trace, const round_plan& plan) {
   supervised_run all;
   const temp_directory memo("cudabench-memo");  // what the rounds share (cudabench/run_memo.hpp)
   std::vector<std::string> todo = names;
@@ -62,15 +63,20 @@ supervised_run run_rounds(const std::vector<std::string>& args, const std::vecto
   for (int round = 1; round <= plan.rounds && !todo.empty(); ++round) {
     const std::vector<std::string> order = plan.rounds > 1 ? round_order(todo, plan.seed, round) : todo;
     // The progress lines count case runs: this round's, and the later rounds' of the cases they will run.
-    const auto spread = std::size_t(std::count_if(todo.begin(), todo.end(), [&](const std::string& n) { return !plan.first_round_only.count(n); }));
-    round_position at{.round = round, .rounds = plan.rounds, .before = before,
-                      .total = before + todo.size() + spread * std::size_t(plan.rounds - round), .memo_dir = memo.path()};
+    const auto spread = std::size_t(
+        std::count_if(todo.begin(), todo.end(), [&](const std::string& n) { return !plan.first_round_only.count(n); }));
+    round_position at{.round = round,
+                      .rounds = plan.rounds,
+                      .before = before,
+                      .total = before + todo.size() + spread * std::size_t(plan.rounds - round),
+                      .memo_dir = memo.path()};
     merge_round(all, supervise(args, order, watchdog_s, want_trace && round == plan.rounds, at), round, plan.rounds);
     if (all.interrupted_by) break;
     before += todo.size();
     std::erase_if(todo, [&](const std::string& n) {
       const auto it = all.cases.find(n);
-      return plan.first_round_only.count(n) || all.faulted.count(n) || it == all.cases.end() || it->second.status != case_status::ok;
+      return plan.first_round_only.count(n) || all.faulted.count(n) || it == all.cases.end() ||
+             it->second.status != case_status::ok;
     });
   }
   return all;

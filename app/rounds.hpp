@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
 #include "app/supervisor.hpp"
+#include "cli/options.hpp"
 #include "cudabench/fixture.hpp"
 
 namespace cudabench::app {
@@ -40,9 +40,9 @@ std::vector<std::string> round_order(std::vector<std::string> names, std::uint64
 /// Runs `names` in `plan.rounds` supervised passes (see supervise), each in its own shuffled order (the suite
 /// order with one round), and merges them: a case's repetitions in round order, each marked with its round
 /// when there are several; the trace of the last round. The cases of `plan.first_round_only` run in the first
-/// round only, with every round's repetitions (the worker gives them those). A case that failed, was skipped or faulted in a
-/// round is not run again; its result is that round's. An interrupt ends the run after the current pass.
-supervised_run run_rounds(const std::vector<std::string>& args, const std::vector<std::string>& names, double watchdog_s,
-                          bool want_trace, const round_plan& plan);
+/// round only, with every round's repetitions (the worker gives them those). A case that failed, was skipped or faulted
+/// in a round is not run again; its result is that round's. An interrupt ends the run after the current pass.
+supervised_run run_rounds(const std::vector<std::string>& args, const std::vector<std::string>& names,
+                          double watchdog_s, bool want_trace, const round_plan& plan);
 
 }  // namespace cudabench::app

@@ -8,15 +8,15 @@
 #include <stdlib.h>
 
 #include <chrono>
-#include <cstdio>
-#include <functional>
-#include <map>
-#include <set>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
-#include <optional>
-#include <unordered_set>
+#include <functional>
 #include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_set>
 
 #include "analysis/run_store.hpp"
 #include "app/case_execution.hpp"
@@ -24,28 +24,28 @@
 #include "app/comparison.hpp"
 #include "app/fanout.hpp"
 #include "app/foreign_benchmarks.hpp"
-#include "cli/option_table.hpp"
-#include "cli/options.hpp"
 #include "app/outputs.hpp"
-#include "cli/program_name.hpp"
 #include "app/results_output.hpp"
 #include "app/rounds.hpp"
 #include "app/supervisor.hpp"
 #include "app/table_reporter.hpp"
+#include "cli/option_table.hpp"
+#include "cli/options.hpp"
+#include "cli/program_name.hpp"
 #include "cudabench/limits.hpp"
 #include "cudabench/registry.hpp"
 #include "io/atomic_file.hpp"
-#include "results/build_info.hpp"
-#include "io/output_sink.hpp"
-#include "measure/device_query.hpp"
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
+#include "io/output_sink.hpp"
+#include "measure/device_query.hpp"
 #include "measure/measure.hpp"
+#include "measure/trace_recorder.hpp"
+#include "reports/csv.hpp"
+#include "results/build_info.hpp"
 #include "results/results.hpp"
 #include "results/results_json.hpp"
 #include "results/run_info.hpp"
-#include "measure/trace_recorder.hpp"
-#include "reports/csv.hpp"
 
 namespace cudabench::app {
 namespace {
@@ -61,8 +61,10 @@ std::vector<const case_def*> select_cases(const suite& s, const run_options& opt
   std::vector<const case_def*> out;
   for (const auto& c : s.cases) {
     const bool limit = c.family == limits_family;
-    if (limit && opt.limits) out.push_back(&c);
-    else if ((!limit || limits_by_default) && re.found_in(c.name()) != negate) out.push_back(&c);
+    if (limit && opt.limits)
+      out.push_back(&c);
+    else if ((!limit || limits_by_default) && re.found_in(c.name()) != negate)
+      out.push_back(&c);
   }
   return out;
 }
@@ -78,11 +80,14 @@ void write_trace_file(const nlohmann::ordered_json& trace, const std::string& pa
     ops += e.value("pid", 0) % 1000 != 0;
   }
   const std::string shown = printable(path);
-  const std::string activity = trace.contains("otherData") ? trace["otherData"].value("device_activity", std::string()) : "";
+  const std::string activity =
+      trace.contains("otherData") ? trace["otherData"].value("device_activity", std::string()) : "";
   if (activity.rfind("none: ", 0) == 0)
     fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", shown, cases, activity.substr(6));
   else
-    fmt::print("trace: {} ({} traced case(s), {} GPU operations; open in https://ui.perfetto.dev or chrome://tracing)\n", shown, cases, ops);
+    fmt::print(
+        "trace: {} ({} traced case(s), {} GPU operations; open in https://ui.perfetto.dev or chrome://tracing)\n",
+        shown, cases, ops);
 }
 
 }  // namespace
@@ -107,15 +112,22 @@ void attach_limits(run_result& run, const device_info& dev, const std::string& p
       } catch (const input_error& e) {
         fmt::print(stderr, "{}: limits not taken from {}: {}\n", program_name(), path, printable(e.what()));
       }
-      if (!limits.empty()) { source = path; break; }
+      if (!limits.empty()) {
+        source = path;
+        break;
+      }
     }
   }
   if (limits.empty()) {
-    if (dev.available) fmt::print("limits: none measured (no limits case ran; --limits runs them) and none stored for {}: no % of limit\n", dev.name);
+    if (dev.available)
+      fmt::print(
+          "limits: none measured (no limits case ran; --limits runs them) and none stored for {}: no % of limit\n",
+          dev.name);
     return;
   }
   apply_limits(run, limits, source);
-  if (source != "this run") fmt::print("limits: this run measured none; % of limit uses those of the stored baseline {}\n", source);
+  if (source != "this run")
+    fmt::print("limits: this run measured none; % of limit uses those of the stored baseline {}\n", source);
 }
 
 /// How many cases a run holds as measured, skipped and failed.
@@ -126,9 +138,12 @@ struct outcome_counts {
 outcome_counts count_outcomes(const run_result& run) {
   outcome_counts n;
   for (const case_result& c : run.cases) {
-    if (c.status == case_status::failed) ++n.failed;
-    else if (c.status == case_status::skipped) ++n.skipped;
-    else ++n.measured;
+    if (c.status == case_status::failed)
+      ++n.failed;
+    else if (c.status == case_status::skipped)
+      ++n.skipped;
+    else
+      ++n.measured;
   }
   return n;
 }
@@ -136,25 +151,32 @@ outcome_counts count_outcomes(const run_result& run) {
 /// Refuses, before anything runs, a baseline (`base`, read from `compare_path`) of another GPU model than this
 /// one, built otherwise than this binary's cases or of another preset than this run (unless the settings allow
 /// a mismatch).
-void check_baseline(const run_result& base, const std::string& compare_path, const device_info& dev, const std::string& preset_name,
-                    const compare_settings& cmp) {
+void check_baseline(const run_result& base, const std::string& compare_path, const device_info& dev,
+                    const std::string& preset_name, const compare_settings& cmp) {
   const std::string here = dev.available ? dev.name : "no GPU";
   if (!cmp.allow_device_mismatch && !base.device)
-    throw input_error(fmt::format("{}: has no device description (context.device), so its GPU cannot be checked against {}; "
-                                  "pass --allow-device-mismatch to compare anyway", compare_path, here));
+    throw input_error(
+        fmt::format("{}: has no device description (context.device), so its GPU cannot be checked against {}; "
+                    "pass --allow-device-mismatch to compare anyway",
+                    compare_path, here));
   const std::string there = base.device ? (base.device->available ? base.device->name : "no GPU") : "unknown";
   if (!cmp.allow_device_mismatch && there != here)
-    throw input_error(fmt::format("{}: a baseline of {}, and this run is on {}: refused before running; "
-                                  "pass --allow-device-mismatch to compare anyway", compare_path, there, here));
+    throw input_error(
+        fmt::format("{}: a baseline of {}, and this run is on {}: refused before running; "
+                    "pass --allow-device-mismatch to compare anyway",
+                    compare_path, there, here));
   run_result this_binary;
   this_binary.settings.build = registered_build();
   if (const std::string problem = build_mismatch(base, this_binary); !problem.empty() && !cmp.allow_build_mismatch)
-    throw input_error(fmt::format("{}: the baseline and this binary are {}: refused before running; "
-                                  "pass --allow-build-mismatch to compare anyway", compare_path, problem));
+    throw input_error(
+        fmt::format("{}: the baseline and this binary are {}: refused before running; "
+                    "pass --allow-build-mismatch to compare anyway",
+                    compare_path, problem));
   if (!cmp.allow_preset_mismatch && !preset_mismatch(base.settings.preset, preset_name).empty())
-    throw input_error(fmt::format("{}: a baseline of preset '{}', and this run is of preset '{}' (their sizes and repetitions differ): "
-                                  "refused before running; pass --allow-preset-mismatch to compare anyway", compare_path,
-                                  base.settings.preset, preset_name));
+    throw input_error(fmt::format(
+        "{}: a baseline of preset '{}', and this run is of preset '{}' (their sizes and repetitions differ): "
+        "refused before running; pass --allow-preset-mismatch to compare anyway",
+        compare_path, base.settings.preset, preset_name));
 }
 
 /// What a run writes and what it compares against.
@@ -169,14 +191,18 @@ struct planned_outputs {
 /// output or cannot be written; the baseline to compare against, read once here, refused when it cannot be read
 /// or is of another GPU model.
 planned_outputs plan_outputs(const command_options& opt, const device_info& dev, const std::string& preset_name) {
-  planned_outputs out{report_outputs(opt, "--verdict"), opt.json_path, std::nullopt, std::nullopt, std::nullopt, compare_settings_from(opt)};
+  planned_outputs out{report_outputs(opt, "--verdict"), opt.json_path, std::nullopt, std::nullopt, std::nullopt,
+                      compare_settings_from(opt)};
   if (opt.save_baseline) out.baseline_path = run_store::baseline_file(opt.baseline_dir, dev, preset_name);
-  if (opt.verdict_path && !opt.compare_to) throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
-  if (opt.compare_to) out.compare_path = run_store::resolve_baseline(*opt.compare_to, dev, preset_name, opt.baseline_dir);
+  if (opt.verdict_path && !opt.compare_to)
+    throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
+  if (opt.compare_to)
+    out.compare_path = run_store::resolve_baseline(*opt.compare_to, dev, preset_name, opt.baseline_dir);
   add_run_documents(out.list, opt, out.baseline_path);
   out.list.add_elsewhere("--trace", opt.trace_path);
   out.list.add_elsewhere("--benchmark_out", opt.console_out_path);
-  out.list.check_distinct(out.compare_path ? files_read(opt, {*out.compare_path}, *out.compare_path) : files_read(opt, {}));
+  out.list.check_distinct(out.compare_path ? files_read(opt, {*out.compare_path}, *out.compare_path)
+                                           : files_read(opt, {}));
   if (out.compare_path) {
     out.base = load_run(*out.compare_path);
     check_baseline(*out.base, *out.compare_path, dev, preset_name, out.cmp);
@@ -184,7 +210,8 @@ planned_outputs plan_outputs(const command_options& opt, const device_info& dev,
   if (out.baseline_path) {
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(*out.baseline_path).parent_path(), ec);
-    if (ec) throw input_error(fmt::format("{}: cannot create the baseline directory: {}", *out.baseline_path, ec.message()));
+    if (ec)
+      throw input_error(fmt::format("{}: cannot create the baseline directory: {}", *out.baseline_path, ec.message()));
   }
   out.list.check_writable();
   return out;
@@ -261,25 +288,29 @@ std::vector<const case_def*> selection_for(const suite& s, const run_options& op
 
 /// --list: names only (as Google Benchmark's --benchmark_list_tests), or each with where it runs and how; the
 /// binary's Google Benchmark registrations after its families' cases.
-int list_cases(const run_options& opt, const std::vector<const case_def*>& selected, const std::vector<std::string>& google) {
+int list_cases(const run_options& opt, const std::vector<const case_def*>& selected,
+               const std::vector<std::string>& google) {
   for (const case_def* c : selected) {
-    if (opt.list_names_only) fmt::print("{}\n", c->name());
+    if (opt.list_names_only)
+      fmt::print("{}\n", c->name());
     else
       fmt::print("{:<44} {}{}{}{}\n", c->name(), c->on == where::gpu ? "gpu" : "cpu",
                  c->on == where::gpu && c->cache == cache_state::cold ? " cold-L2" : "",
                  c->on == where::cpu || c->host_bound ? " host-bound" : "", c->gated ? "" : " not-gated");
   }
   for (const std::string& name : google) {
-    if (opt.list_names_only) fmt::print("{}\n", name);
-    else fmt::print("{:<44} cpu host-bound google-benchmark\n", name);
+    if (opt.list_names_only)
+      fmt::print("{}\n", name);
+    else
+      fmt::print("{:<44} cpu host-bound google-benchmark\n", name);
   }
   return 0;
 }
 
 /// The binary's selected Google Benchmark registrations, run after its own cases (in this process: they are
 /// host code, as in a Google Benchmark binary) and added to the run as host-bound cases.
-void run_google_cases(run_result& current, const std::vector<std::string>& google, const preset& p, const device_info& dev,
-                      const run_info& info, std::size_t before, const table_style& style) {
+void run_google_cases(run_result& current, const std::vector<std::string>& google, const preset& p,
+                      const device_info& dev, const run_info& info, std::size_t before, const table_style& style) {
   table_reporter display(dev, info, before + google.size(), before, p.rounds <= 1, style);
   google_benchmark_run ran = run_google_benchmarks(google, p.repetitions * p.rounds, display);
   if (current.host.empty()) current.host = std::move(ran.host_context);
@@ -294,9 +325,18 @@ void add_user_context(run_result& run, const run_options& opt) {
 
 /// The selected cases of a run (not a worker): in worker processes under a watchdog, or here; then the
 /// limits, the trace and every output.
+/// The run's table and its skipped cases as the console shows them, without colour or progress.
+std::string plain_table(const run_result& current, const device_info& dev, const run_description& run,
+                        table_style style) {
+  style.color = false;
+  style.progress = false;
+  return run_table_text(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), style) +
+         skipped_text(current, style);
+}
+
 int run_selected(const command_options& opt, const std::vector<std::string>& args, const preset& p, const suite& s,
-                 const std::vector<const case_def*>& selected, const std::vector<std::string>& google, run_description run,
-                 char** argv) {
+                 const std::vector<const case_def*>& selected, const std::vector<std::string>& google,
+                 run_description run, char** argv) {
   const bool supervised = opt.watchdog_s > 0;
   const device_info dev = query_device(opt.device, !supervised);  // a supervisor's workers create the contexts
   planned_outputs out = [&] {  // refused before the first case runs; reading the baseline ends at a signal
@@ -313,7 +353,9 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
   supervised_run sr;
   if (selected.empty()) {  // Google Benchmark's registrations only
     install_stop_signals();
-    results = [&](const run_description& r) { return make_run_result(nlohmann::ordered_json(), dev, r, s, selected, {}); };
+    results = [&](const run_description& r) {
+      return make_run_result(nlohmann::ordered_json(), dev, r, s, selected, {});
+    };
   } else if (supervised) {
     std::vector<std::string> names;
     round_plan plan{.rounds = p.rounds, .seed = run.shuffle_seed.value_or(0)};
@@ -326,13 +368,16 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
   } else {
     install_stop_signals();
     execute_cases(here, opt, p, s, selected, dev, run, nullptr, argv);
-    results = [&](const run_description& r) { return make_run_result(here.host_context, dev, r, s, selected, here.results); };
+    results = [&](const run_description& r) {
+      return make_run_result(here.host_context, dev, r, s, selected, here.results);
+    };
   }
   if (const int sig = interrupt_signal().load()) {
     run.interrupted_by = signal_name(sig);
     run_result partial = results(run);
     add_user_context(partial, opt);
-    return finish_interrupted(sig, partial, opt, true, fmt::format(" after {} of {} case(s)", partial.cases.size(), selected.size()),
+    return finish_interrupted(sig, partial, opt, true,
+                              fmt::format(" after {} of {} case(s)", partial.cases.size(), selected.size()),
                               "the finished ones are");
   }
   const stop_at_once writing(program_name());  // the cases are done: a signal now ends the process at once
@@ -341,25 +386,22 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
   if (!google.empty()) run_google_cases(current, google, p, dev, run.info, selected.size(), style);
   add_user_context(current, opt);
   attach_limits(current, dev, p.name, opt.baseline_dir, out.base);
-  if (p.rounds > 1) print_run_table(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), style);
+  if (p.rounds > 1)
+    print_run_table(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), style);
   print_skipped(current, style);
   const outcome_counts n = count_outcomes(current);
-  const std::string totals = fmt::format("\n{} case(s): {} measured, {} skipped, {} failed\n", selected.size() + google.size(),
-                                         n.measured, n.skipped, n.failed);
+  const std::string totals = fmt::format("\n{} case(s): {} measured, {} skipped, {} failed\n",
+                                         selected.size() + google.size(), n.measured, n.skipped, n.failed);
   fmt::print("{}", totals);
-  std::string console_table;  // --benchmark_out_format=console: the whole table, without colour
-  if (opt.console_out_path) {
-    table_style plain = style;
-    plain.color = false;
-    plain.progress = false;
-    console_table = run_table_text(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), plain) +
-                    skipped_text(current, plain) + totals;
-  }
+  // --benchmark_out_format=console: the whole table, without colour
+  const std::string console_table = opt.console_out_path ? plain_table(current, dev, run, style) + totals : "";
   output_batch batch;  // the trace, the documents, the report files and the verdict: all or nothing
   if (opt.trace_path) {
     trace_log none;
     none.note = "no worker process wrote a timeline";
-    write_trace_file(!supervised ? chrome_trace(finished_trace(*here.tracer, dev)) : sr.trace.is_null() ? chrome_trace(none) : sr.trace,
+    write_trace_file(!supervised          ? chrome_trace(finished_trace(*here.tracer, dev))
+                     : sr.trace.is_null() ? chrome_trace(none)
+                                          : sr.trace,
                      *opt.trace_path);
   }
   const int status = write_outputs(out, current, opt, n.failed ? 1 : 0, console_table);
@@ -370,7 +412,8 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
 /// Says so when --rounds asked for more rounds than there are repetitions (each round takes one at least).
 void note_rounds_clamped(const run_options& opt, const preset& p) {
   if (!opt.rounds || opt.random_interleaving || opt.profile || opt.watchdog_s <= 0 || p.rounds >= *opt.rounds) return;
-  fmt::print(stderr, "{}: note: --rounds={} with {} repetition(s): {} round(s) run, each round takes one repetition at least\n",
+  fmt::print(stderr,
+             "{}: note: --rounds={} with {} repetition(s): {} round(s) run, each round takes one repetition at least\n",
              program_name(), *opt.rounds, p.rounds * p.repetitions, p.rounds);
 }
 
@@ -391,7 +434,8 @@ int run_command(const command_options& opt, const std::vector<std::string>& args
   const suite s = build_suite(p);
   const std::vector<const case_def*> selected = selection_for(s, opt, p, worker);
   // The binary's own BENCHMARK() registrations (a worker runs the families' cases only).
-  const std::vector<std::string> google = worker ? std::vector<std::string>{} : select_google_benchmarks(google_benchmark_names(), opt);
+  const std::vector<std::string> google =
+      worker ? std::vector<std::string>{} : select_google_benchmarks(google_benchmark_names(), opt);
   if (selected.empty() && google.empty()) {
     fmt::print(stderr, "{}: no case matches --filter={} (see --list)\n", program_name(), printable(opt.filter));
     return 2;
@@ -422,13 +466,13 @@ int run_handler(const command_line& cl) {
   }
   try {
     return run_command(cl.options, cl.args, cl.argv);
-  } catch (const worker_failed& e) {
-    return e.status();
-  }
+  } catch (const worker_failed& e) { return e.status(); }
 }
 
 namespace {
-int run_binary(int argc, char** argv) { return run_command_line(command_named("run"), std::vector<std::string>(argv + 1, argv + argc), argv); }
+int run_binary(int argc, char** argv) {
+  return run_command_line(command_named("run"), std::vector<std::string>(argv + 1, argv + argc), argv);
+}
 }  // namespace
 
 int run_main(int argc, char** argv) {

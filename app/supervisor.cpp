@@ -14,14 +14,14 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <iterator>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
-#include "io/child_process.hpp"
 #include "cli/program_name.hpp"
 #include "cudabench/run_memo.hpp"
 #include "io/atomic_file.hpp"
+#include "io/child_process.hpp"
 #include "io/errors.hpp"
 #include "io/interrupt.hpp"
 #include "io/output_sink.hpp"
@@ -42,7 +42,6 @@ constexpr const char* env_progress = "CUDABENCH_WORKER_PROGRESS";
 constexpr const char* env_round = "CUDABENCH_WORKER_ROUND";
 constexpr const char* env_memo = cudabench::run_memo_environment;
 
-
 /// The files of one worker (one round of the run).
 struct worker_files {
   std::string cases, results, trace;
@@ -54,9 +53,9 @@ struct worker_files {
 
 /// What became of one worker.
 struct worker_end {
-  int status = 0;           ///< as waitpid gives it
-  bool watchdog = false;    ///< killed by the watchdog
-  std::string last_case;    ///< the case it last said it was starting ("" if none)
+  int status = 0;         ///< as waitpid gives it
+  bool watchdog = false;  ///< killed by the watchdog
+  std::string last_case;  ///< the case it last said it was starting ("" if none)
 };
 
 /// Runs one worker to its end: reads the cases it starts from `progress` (whose write end, `write_end`, only
@@ -111,8 +110,10 @@ worker_end start_worker(const std::vector<std::string>& args, const worker_files
   spec.argv.push_back(this_program());
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   std::vector<std::string> extra{
-      fmt::format("{}={}", env_cases, files.cases), fmt::format("{}={}", env_results, files.results),
-      fmt::format("{}={}", env_fd, fds[1]), fmt::format("{}={}", env_parent, ::getpid()),
+      fmt::format("{}={}", env_cases, files.cases),
+      fmt::format("{}={}", env_results, files.results),
+      fmt::format("{}={}", env_fd, fds[1]),
+      fmt::format("{}={}", env_parent, ::getpid()),
       fmt::format("{}={}/{}", env_progress, at.before + at.cases - remaining.size(), at.total),
       fmt::format("{}={}/{}", env_round, at.round, at.rounds)};
   if (want_trace) extra.push_back(fmt::format("{}={}", env_trace, files.trace));
@@ -121,9 +122,7 @@ worker_end start_worker(const std::vector<std::string>& args, const worker_files
   spec.pass_fds = {fds[1]};
   try {
     return run_worker(spec, write_end, read_end.get(), watchdog_s);
-  } catch (const input_error& e) {
-    throw input_error(fmt::format("the worker process: {}", e.what()));
-  }
+  } catch (const input_error& e) { throw input_error(fmt::format("the worker process: {}", e.what())); }
 }
 
 /// The JSON a worker left at `path`, or null when there is none (or it cannot be read: the worker died first).
@@ -132,9 +131,7 @@ nlohmann::ordered_json read_json(const std::string& path) {
   if (!std::filesystem::exists(path, ec)) return nullptr;
   try {
     return nlohmann::ordered_json::parse(read_file(path));
-  } catch (const std::exception&) {
-    return nullptr;
-  }
+  } catch (const std::exception&) { return nullptr; }
 }
 
 }  // namespace
@@ -146,10 +143,13 @@ std::optional<run_result> read_worker_results(const std::string& path) {
     const bool cut_off = in.eof();  // no newline after it
     try {
       run_result one = parse_run_text(line, path);
-      if (!run) run = std::move(one);
-      else std::move(one.cases.begin(), one.cases.end(), std::back_inserter(run->cases));
+      if (!run)
+        run = std::move(one);
+      else
+        std::move(one.cases.begin(), one.cases.end(), std::back_inserter(run->cases));
     } catch (const input_error& e) {
-      if (!cut_off) fmt::print(stderr, "{}: the results of a worker process cannot be read: {}\n", program_name(), e.what());
+      if (!cut_off)
+        fmt::print(stderr, "{}: the results of a worker process cannot be read: {}\n", program_name(), e.what());
     }
   }
   return run;
@@ -187,17 +187,19 @@ std::optional<std::string> fault_of(const worker_end& end, const supervised_run&
   if (end.watchdog) {
     if (end.last_case.empty())
       throw input_error(fmt::format("the worker process started no case within {:g} s (--watchdog)", watchdog_s));
-    return fmt::format("hung: no progress for {:g} s, so its process was killed (--watchdog={:g})", watchdog_s, watchdog_s);
+    return fmt::format("hung: no progress for {:g} s, so its process was killed (--watchdog={:g})", watchdog_s,
+                       watchdog_s);
   }
   if (exited && code == worker_exit_context_lost)
     return out.cases.count(end.last_case) ? std::string() : std::string("lost the CUDA context");
   if (WIFSIGNALED(st)) {
     if (end.last_case.empty())
-      throw input_error(fmt::format("the worker process was killed by {} before its first case", signal_name(WTERMSIG(st))));
+      throw input_error(
+          fmt::format("the worker process was killed by {} before its first case", signal_name(WTERMSIG(st))));
     return fmt::format("its process was killed by {} while it ran", signal_name(WTERMSIG(st)));
   }
   if (exited && (code == 0 || code == 1)) return std::nullopt;  // every case it was given is done
-  throw worker_failed(code);  // it said why on standard error
+  throw worker_failed(code);                                    // it said why on standard error
 }
 
 /// Records the fault of the worker's last case and returns the cases still to run (said on standard error).
@@ -272,8 +274,8 @@ void worker_link::starting(const std::string& name) const {
   (void)write_all(progress_fd_, line);
 }
 
-supervised_run supervise(const std::vector<std::string>& args, const std::vector<std::string>& cases,
-                         double watchdog_s, bool want_trace, round_position at) {
+supervised_run supervise(const std::vector<std::string>& args, const std::vector<std::string>& cases, double watchdog_s,
+                         bool want_trace, round_position at) {
   if (at.total == 0) at.total = cases.size();
   at.cases = cases.size();
   install_stop_signals();

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "results/results_model.hpp"
 #include "io/child_process.hpp"  // install_stop_signals
+#include "results/results_model.hpp"
 
 namespace cudabench::app {
 
@@ -25,6 +25,7 @@ class worker_failed : public std::runtime_error {
  public:
   explicit worker_failed(int status) : std::runtime_error("worker process failed"), status_(status) {}
   int status() const { return status_; }
+
  private:
   int status_;
 };
@@ -69,14 +70,14 @@ struct round_position {
 
 /// What the workers produced, merged: every case they finished, and the cases that failed under them.
 struct supervised_run {
-  nlohmann::ordered_json host;                                     ///< the first worker's host description
-  std::optional<device_info> device;                               ///< the first worker's device description
-  std::map<std::string, case_result> cases;                        ///< case name -> its result, as a worker recorded it
-  std::map<std::string, std::string> faulted;                      ///< case name -> why (hung, died), no rows
+  nlohmann::ordered_json host;                 ///< the first worker's host description
+  std::optional<device_info> device;           ///< the first worker's device description
+  std::map<std::string, case_result> cases;    ///< case name -> its result, as a worker recorded it
+  std::map<std::string, std::string> faulted;  ///< case name -> why (hung, died), no rows
   /// The workers' Chrome traces as one (the first's, with the later ones' events appended, their processes
   /// renumbered apart); null when none wrote one.
   nlohmann::ordered_json trace;
-  int interrupted_by = 0;                                          ///< SIGINT/SIGTERM that stopped the run, or 0
+  int interrupted_by = 0;  ///< SIGINT/SIGTERM that stopped the run, or 0
 };
 
 /// The cases a worker recorded in its results file (worker_link::record: a results document of one case a line,
@@ -88,7 +89,7 @@ std::optional<run_result> read_worker_results(const std::string& path);
 /// Runs `cases` (names, in order) by starting this program again with `args` as a worker, as many times as
 /// faults require. `watchdog_s`: the longest a repetition of a case may go without finishing. SIGINT and
 /// SIGTERM are passed on to the worker (which stops after its current sample); a second one ends both.
-supervised_run supervise(const std::vector<std::string>& args, const std::vector<std::string>& cases,
-                         double watchdog_s, bool want_trace, round_position at = {});
+supervised_run supervise(const std::vector<std::string>& args, const std::vector<std::string>& cases, double watchdog_s,
+                         bool want_trace, round_position at = {});
 
 }  // namespace cudabench::app

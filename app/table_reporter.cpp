@@ -11,31 +11,43 @@
 #include <map>
 #include <vector>
 
-#include "results/build_info.hpp"
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
 #include "measure/measure.hpp"
+#include "results/build_info.hpp"
 
 namespace cudabench::app {
 
 table_style table_style_of(const run_options& opt) {
-  return {.progress = !opt.quiet, .time_unit = opt.time_unit, .counters_tabular = opt.counters_tabular, .verbose = opt.verbose,
-          .color = opt.color, .context = opt.context};
+  return {.progress = !opt.quiet,
+          .time_unit = opt.time_unit,
+          .counters_tabular = opt.counters_tabular,
+          .verbose = opt.verbose,
+          .color = opt.color,
+          .context = opt.context};
 }
 
 bool colored(const table_style& style) { return style.color.value_or(::isatty(STDOUT_FILENO) != 0); }
 
-table_reporter::table_reporter(const device_info& device, const run_info& info, std::size_t case_count, std::size_t before,
-                               bool rows, table_style style)
-    : device_(device), info_(info), total_(case_count), done_(before), continues_(before > 0), rows_(rows),
-      style_(std::move(style)), color_(colored(style_)) {}
+table_reporter::table_reporter(const device_info& device, const run_info& info, std::size_t case_count,
+                               std::size_t before, bool rows, table_style style)
+    : device_(device),
+      info_(info),
+      total_(case_count),
+      done_(before),
+      continues_(before > 0),
+      rows_(rows),
+      style_(std::move(style)),
+      color_(colored(style_)) {}
 
 bool table_reporter::ReportContext(const Context& ctx) {
   const std::time_t now = std::time(nullptr);
   char date[40] = {};
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", std::localtime(&now));
   std::string iso = date;
-  if (iso.size() > 5) iso = iso.substr(0, iso.size() - 2) + ":" + iso.substr(iso.size() - 2);  // +0000 -> +00:00, as Google Benchmark writes it
+  if (iso.size() > 5)
+    iso = iso.substr(0, iso.size() - 2) + ":" +
+          iso.substr(iso.size() - 2);  // +0000 -> +00:00, as Google Benchmark writes it
   host_["date"] = iso;
   host_["host_name"] = ctx.sys_info.name;
   host_["executable"] = Context::executable_name ? Context::executable_name : "";
@@ -67,9 +79,10 @@ struct table_row {
 
 /// The counters the table's own columns show; --benchmark_counters_tabular adds the others as columns.
 bool in_fixed_columns(const std::string& counter) {
-  static const char* const shown[] = {"bytes_per_second", "items_per_second", "flops_per_second", "bw_peak_fraction",
-                                      "noise_pct", "samples"};
-  return std::find_if(std::begin(shown), std::end(shown), [&](const char* c) { return counter == c; }) != std::end(shown);
+  static const char* const shown[] = {"bytes_per_second", "items_per_second", "flops_per_second",
+                                      "bw_peak_fraction", "noise_pct",        "samples"};
+  return std::find_if(std::begin(shown), std::end(shown), [&](const char* c) { return counter == c; }) !=
+         std::end(shown);
 }
 
 std::vector<std::string> extra_counters(const table_row& row) {
@@ -104,8 +117,8 @@ std::string table_header(const device_info& device, const run_info& info, int nu
                        cuda_version_string(device.driver_version), cuda_version_string(device.runtime_version));
   else
     out += fmt::format("device: none ({}); GPU cases are skipped\n", device.unavailable_reason);
-  out += fmt::format("host: {} ({} CPUs), preset {}, {} repetition(s){}, revision {}{}\n", info.host_name, num_cpus, info.preset,
-                     info.repetitions, info.rounds > 1 ? fmt::format(" in {} rounds", info.rounds) : "",
+  out += fmt::format("host: {} ({} CPUs), preset {}, {} repetition(s){}, revision {}{}\n", info.host_name, num_cpus,
+                     info.preset, info.repetitions, info.rounds > 1 ? fmt::format(" in {} rounds", info.rounds) : "",
                      info.git_revision.substr(0, 12), info.git_dirty ? " (dirty)" : "");
   std::string context;
   for (const auto& [key, value] : style.context) context += (context.empty() ? "" : ", ") + key + "=" + value;
@@ -123,12 +136,15 @@ std::string median_text(double seconds, const std::optional<std::string>& unit) 
 }
 
 auto painter(bool color) {
-  return [color](const char* code, const std::string& text) { return color ? fmt::format("\033[{}m{}\033[0m", code, text) : text; };
+  return [color](const char* code, const std::string& text) {
+    return color ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
+  };
 }
 
 /// One case's line; `counter_header` holds the counter columns last printed (none yet: unset), so that with
 /// --benchmark_counters_tabular a case with other counters gets a header of its own first.
-std::string row_text(const table_row& row, bool color, const table_style& style, std::optional<std::string>& counter_header) {
+std::string row_text(const table_row& row, bool color, const table_style& style,
+                     std::optional<std::string>& counter_header) {
   const std::string name = printable(row.name);
   const auto paint = painter(color);
   if (row.status == case_status::skipped) return "";  // skipped_text groups them by reason
@@ -141,19 +157,26 @@ std::string row_text(const table_row& row, bool color, const table_style& style,
     out = column_header(extra);
     counter_header = header;
   }
-  auto counter = [&](const std::string& k) { auto it = row.counters.find(k); return it == row.counters.end() ? -1.0 : it->second; };
+  auto counter = [&](const std::string& k) {
+    auto it = row.counters.find(k);
+    return it == row.counters.end() ? -1.0 : it->second;
+  };
   std::string throughput = "-";
-  if (counter("flops_per_second") > 0) throughput = format_rate(counter("flops_per_second"), "FLOP/s");
-  else if (counter("bytes_per_second") > 0) throughput = format_rate(counter("bytes_per_second"), "B/s");
-  else if (counter("items_per_second") > 0) throughput = format_rate(counter("items_per_second"), "items/s");
+  if (counter("flops_per_second") > 0)
+    throughput = format_rate(counter("flops_per_second"), "FLOP/s");
+  else if (counter("bytes_per_second") > 0)
+    throughput = format_rate(counter("bytes_per_second"), "B/s");
+  else if (counter("items_per_second") > 0)
+    throughput = format_rate(counter("items_per_second"), "items/s");
   std::string peak = counter("bw_peak_fraction") >= 0 ? fmt::format("{:.1f}%", 100 * counter("bw_peak_fraction")) : "-";
   std::string noise = counter("noise_pct") >= 0 ? fmt::format("{:.2f}%", counter("noise_pct")) : "-";
   std::string samples = counter("samples") >= 0 ? fmt::format("{:.0f}", counter("samples")) : "-";
-  const std::string cells = counter_cells(extra, [&](const std::string& n) { return fmt::format("{:.4g}", row.counters.at(n)); });
+  const std::string cells =
+      counter_cells(extra, [&](const std::string& n) { return fmt::format("{:.4g}", row.counters.at(n)); });
   std::string note = row.label;
   if (style.progress && !row.progress.empty()) note += (note.empty() ? "" : " ") + paint("2", row.progress);
-  return out + fmt::format("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}{}  {}\n", name, median_text(row.seconds, style.time_unit),
-                           noise, throughput, peak, samples, cells, note);
+  return out + fmt::format("{:<44} {:>12} {:>7} {:>12} {:>7} {:>7}{}  {}\n", name,
+                           median_text(row.seconds, style.time_unit), noise, throughput, peak, samples, cells, note);
 }
 }  // namespace
 
@@ -230,8 +253,8 @@ std::string skipped_text(const run_result& run, const table_style& style) {
   const auto paint = painter(colored(style));
   std::string out;
   for (const auto& [reason, names] : reasons) {
-    out += fmt::format("{:<44} {}  {}\n", fmt::format("{} case(s)", names.size()), paint("33", fmt::format("{:>12}", "SKIPPED")),
-                       printable(reason));
+    out += fmt::format("{:<44} {}  {}\n", fmt::format("{} case(s)", names.size()),
+                       paint("33", fmt::format("{:>12}", "SKIPPED")), printable(reason));
     if (style.verbose)
       for (const std::string& n : names) out += fmt::format("  {}\n", printable(n));
   }

@@ -27,7 +27,7 @@ struct table_style {
   std::optional<std::string> time_unit;  ///< --benchmark_time_unit: the median column in this unit
   bool counters_tabular = false;         ///< --benchmark_counters_tabular: the case's other counters as columns
   bool verbose = false;                  ///< --verbose: the skipped cases' names under their reason
-  std::optional<bool> color;             ///< --benchmark_color: colour or none (unset: where standard output is a terminal)
+  std::optional<bool> color;  ///< --benchmark_color: colour or none (unset: where standard output is a terminal)
   std::vector<std::pair<std::string, std::string>> context;  ///< --benchmark_context: a line under the header
 };
 

@@ -30,12 +30,16 @@ double extra_work_fraction() {
     // Plain decimal digits with an optional fraction ("2", "0.5"): no space, sign, exponent or hexadecimal.
     const std::string_view text(v);
     const std::size_t point = text.find('.');
-    const auto digits = [](std::string_view d) { return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos; };
-    const bool plain = digits(text.substr(0, point)) && (point == std::string_view::npos || digits(text.substr(point + 1)));
+    const auto digits = [](std::string_view d) {
+      return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos;
+    };
+    const bool plain =
+        digits(text.substr(0, point)) && (point == std::string_view::npos || digits(text.substr(point + 1)));
     double pct = -1;
     if (plain) std::from_chars(text.data(), text.data() + text.size(), pct);
     if (!(pct >= 0 && pct <= 100))
-      throw cudabench::usage_error("CUDABENCH_EXTRA_WORK is '" + std::string(v).substr(0, 40) + "'; expected a percentage from 0 to 100 in plain decimal (such as 2 or 0.5)");
+      throw cudabench::usage_error("CUDABENCH_EXTRA_WORK is '" + std::string(v).substr(0, 40) +
+                                   "'; expected a percentage from 0 to 100 in plain decimal (such as 2 or 0.5)");
     return pct / 100;
   }();
   return fraction;

@@ -49,22 +49,26 @@ std::string extra_work_note();
 /// value and the sum of the magnitudes of its terms: |got - want| <= rel_tolerance * mag + 1e-6. Every element
 /// must have been written. "" when all agree, else a line naming the first wrong `name(row, col)`.
 template <typename Reference>
-std::string check_sampled(const float* out, int n, int count, double rel_tolerance, const char* name, Reference&& reference_at) {
+std::string check_sampled(const float* out, int n, int count, double rel_tolerance, const char* name,
+                          Reference&& reference_at) {
   if (std::string unwritten = check_all_written(out, std::size_t(n) * n); !unwritten.empty()) return unwritten;
   for (auto [r, c] : sampled_positions(n, count)) {
     double mag = 0;
     const double want = reference_at(r, c, &mag);
     const double got = out[std::size_t(r) * n + c];
-    if (std::fabs(got - want) > rel_tolerance * mag + 1e-6) return fmt::format("{}({}, {}) is {:f}, want {:f}", name, r, c, got, want);
+    if (std::fabs(got - want) > rel_tolerance * mag + 1e-6)
+      return fmt::format("{}({}, {}) is {:f}, want {:f}", name, r, c, got, want);
   }
   return {};
 }
 
 /// The element counts of the one-dimensional families that sweep the full range (histogram, reduce).
 inline cudabench::axis element_count_axis() {
-  return cudabench::size_axis(
-      "n", {{"quick", {1 << 20, 1 << 24}}, {"nightly", {1 << 20, 1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}},
-      max_elements);
+  return cudabench::size_axis("n",
+                              {{"quick", {1 << 20, 1 << 24}},
+                               {"nightly", {1 << 20, 1 << 24, 1 << 28}},
+                               {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}},
+                              max_elements);
 }
 
 /// [begin, end) of chunk i when n items are split into `parts` nearly equal chunks.

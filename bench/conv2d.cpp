@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
+#include "cudabench/requirements.hpp"
 #include "kernels/conv2d.hpp"
 #include "kernels/conv2d_cudnn.hpp"
 #include "kernels/device_fill.cuh"
@@ -32,8 +32,9 @@ std::array<float, taps> random_mask(std::uint64_t seed) {
 
 /// Checks `out` (n x n) at sampled positions (corners included) and that every element was written.
 std::string check_conv(const float* in, const float* out, int n, const float* mask) {
-  return bench::check_sampled(out, n, sampled_points, rel_tolerance, "output ",
-                              [&](int r, int c, double* mag) { return kernels::conv2d_reference_at(in, n, mask, r, c, mag); });
+  return bench::check_sampled(out, n, sampled_points, rel_tolerance, "output ", [&](int r, int c, double* mag) {
+    return kernels::conv2d_reference_at(in, n, mask, r, c, mag);
+  });
 }
 
 class conv_gpu final : public cudabench::fixture {
@@ -48,15 +49,20 @@ class conv_gpu final : public cudabench::fixture {
     kernels::fill_uniform_device(d_in_.get(), total_, -1.0f, 1.0f, seed_, nullptr);
     set_mask(mask_.data());
     poison();  // before cuDNN's algorithm search, whose candidates may read the output (compute-sanitizer initcheck)
-    if (v_ == variant::cudnn) cudnn_ = std::make_unique<kernels::cudnn_conv5x5>(n_, d_in_.get(), d_mask_.get(), d_out_.get());
+    if (v_ == variant::cudnn)
+      cudnn_ = std::make_unique<kernels::cudnn_conv5x5>(n_, d_in_.get(), d_mask_.get(), d_out_.get());
     poison();
   }
   void run(cudaStream_t s) override {
     phase_range p(phase::kernel);
-    if (v_ == variant::naive) kernels::conv2d_naive(d_in_.get(), d_out_.get(), n_, s);
-    else if (v_ == variant::tiled) kernels::conv2d_tiled(d_in_.get(), d_out_.get(), n_, s);
-    else if (v_ == variant::fast) kernels::conv2d_fast(d_in_.get(), d_out_.get(), n_, s);
-    else cudnn_->run(s);
+    if (v_ == variant::naive)
+      kernels::conv2d_naive(d_in_.get(), d_out_.get(), n_, s);
+    else if (v_ == variant::tiled)
+      kernels::conv2d_tiled(d_in_.get(), d_out_.get(), n_, s);
+    else if (v_ == variant::fast)
+      kernels::conv2d_fast(d_in_.get(), d_out_.get(), n_, s);
+    else
+      cudnn_->run(s);
   }
   std::string verify() override {
     std::string problem = fetch_and_check(mask_.data());
@@ -110,8 +116,10 @@ class conv_cpu final : public cudabench::fixture {
   }
   void run(cudaStream_t) override {
     phase_range p(phase::host);
-    if (threads_ <= 1) kernels::conv2d_cpu_seq(in_.data(), out_.data(), n_, mask_.data());
-    else kernels::conv2d_cpu_par(in_.data(), out_.data(), n_, mask_.data(), threads_);
+    if (threads_ <= 1)
+      kernels::conv2d_cpu_seq(in_.data(), out_.data(), n_, mask_.data());
+    else
+      kernels::conv2d_cpu_par(in_.data(), out_.data(), n_, mask_.data(), threads_);
   }
   std::string verify() override { return check_conv(in_.data(), out_.data(), n_, mask_.data()); }
   std::string note() const override { return threads_ > 1 ? std::to_string(threads_) + " threads" : ""; }
@@ -123,8 +131,9 @@ class conv_cpu final : public cudabench::fixture {
 };
 
 void register_conv2d(cudabench::family_builder& f) {
-  f.describe("5x5 fp32 convolution, zero padding, square n x n input; mask in constant memory for the kernels; `fast` is "
-             "ours, beyond the source material")
+  f.describe(
+       "5x5 fp32 convolution, zero padding, square n x n input; mask in constant memory for the kernels; `fast` is "
+       "ours, beyond the source material")
       .tolerance("sampled outputs within 1e-5 x sum|w x| of a double-precision reference, every output written")
       .reference("cpu", "cpu_seq")
       .reference("cpu_parallel", "cpu_par")
@@ -134,32 +143,44 @@ void register_conv2d(cudabench::family_builder& f) {
   const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
   // Nightly runs the GPU variants at every size of the paper's Table 1, and a CPU case at each (the table
   // takes the sequential one where it ran, else the parallel one, and says which).
-  const auto gpu_n = cudabench::size_axis(
-      "n", {{"quick", {1024, 4096}}, {"nightly", {1024, 2048, 4096, 8192, 16384}}, {"full", {1024, 2048, 4096, 8192, 16384}}}, bench::max_side);
-  // The sequential CPU takes tens of seconds at 16384; only the full preset goes there.
-  const auto seq_n = cudabench::size_axis("n", {{"quick", {1024}}, {"nightly", {1024, 2048}}, {"full", {1024, 2048, 4096, 8192, 16384}}},
+  const auto gpu_n = cudabench::size_axis("n",
+                                          {{"quick", {1024, 4096}},
+                                           {"nightly", {1024, 2048, 4096, 8192, 16384}},
+                                           {"full", {1024, 2048, 4096, 8192, 16384}}},
                                           bench::max_side);
+  // The sequential CPU takes tens of seconds at 16384; only the full preset goes there.
+  const auto seq_n = cudabench::size_axis(
+      "n", {{"quick", {1024}}, {"nightly", {1024, 2048}}, {"full", {1024, 2048, 4096, 8192, 16384}}}, bench::max_side);
   const auto par_n = cudabench::size_axis(
-      "n", {{"quick", {1024, 4096}}, {"nightly", {1024, 4096, 8192, 16384}}, {"full", {1024, 2048, 4096, 8192, 16384}}}, bench::max_side);
+      "n", {{"quick", {1024, 4096}}, {"nightly", {1024, 4096, 8192, 16384}}, {"full", {1024, 2048, 4096, 8192, 16384}}},
+      bench::max_side);
   auto work = [](int n) {
     const double elems = double(n) * n;
-    return cudabench::work_counts{.bytes_read = 4 * elems, .bytes_written = 4 * elems, .items = elems, .flops = 2.0 * taps * elems};
+    return cudabench::work_counts{
+        .bytes_read = 4 * elems, .bytes_written = 4 * elems, .items = elems, .flops = 2.0 * taps * elems};
   };
   for (const cudabench::point& at : f.points(gpu_n)) {
     const int n = at.get<int>("n");
-    for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled}, std::pair{"cudnn", variant::cudnn},
-                           std::pair{"fast", variant::fast}})
-      f.add(at, {.variant = name, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = work(n),
-                 .limit = "limits/copy_d2d", .make = [v, n] { return std::make_unique<conv_gpu>(v, n); }});
+    for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled},
+                           std::pair{"cudnn", variant::cudnn}, std::pair{"fast", variant::fast}})
+      f.add(at, {.variant = name,
+                 .on = cudabench::where::gpu,
+                 .cache = cudabench::cache_state::cold,
+                 .work = work(n),
+                 .limit = "limits/copy_d2d",
+                 .make = [v, n] { return std::make_unique<conv_gpu>(v, n); }});
   }
   for (const cudabench::point& at : f.points(seq_n)) {
     const int n = at.get<int>("n");
-    f.add(at, {.variant = "cpu_seq", .on = cudabench::where::cpu, .work = work(n), .make = [n] { return std::make_unique<conv_cpu>(n, 1); }});
+    f.add(at, {.variant = "cpu_seq", .on = cudabench::where::cpu, .work = work(n), .make = [n] {
+                 return std::make_unique<conv_cpu>(n, 1);
+               }});
   }
   for (const cudabench::point& at : f.points(par_n)) {
     const int n = at.get<int>("n");
-    f.add(at, {.variant = "cpu_par", .on = cudabench::where::cpu, .work = work(n),
-               .make = [n, threads] { return std::make_unique<conv_cpu>(n, threads); }});
+    f.add(at, {.variant = "cpu_par", .on = cudabench::where::cpu, .work = work(n), .make = [n, threads] {
+                 return std::make_unique<conv_cpu>(n, threads);
+               }});
   }
 }
 

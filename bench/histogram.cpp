@@ -1,16 +1,16 @@
 // histogram: 256 bins over ints in [0, 256): naive (racy, kept for teaching), global atomics,
 // shared memory with the merge on the CPU or the GPU, CUB, and the CPU baseline.
 #include <array>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "bench/common.hpp"
-#include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
-#include "kernels/histogram.hpp"
+#include "cudabench/requirements.hpp"
 #include "kernels/device_fill.cuh"
+#include "kernels/histogram.hpp"
 #include "support/host_data.hpp"
 
 namespace {
@@ -35,14 +35,31 @@ class histogram_gpu final : public cudabench::fixture {
       d_partials_ = cudabench::device_buffer<unsigned>(std::size_t(histogram_bins) * histogram_config::shared_blocks);
       h_partials_ = cudabench::pinned_buffer<unsigned>(d_partials_.size());
     }
-    if (v == variant::cub) cub_ = std::make_unique<kernels::cub_call>(kernels::cub_histogram(d_in_.get(), n, d_hist_.get()));
+    if (v == variant::cub)
+      cub_ = std::make_unique<kernels::cub_call>(kernels::cub_histogram(d_in_.get(), n, d_hist_.get()));
   }
   void run(cudaStream_t s) override {
     switch (v_) {
-      case variant::naive: { phase_range p(phase::kernel); kernels::histogram_naive(d_in_.get(), n_, d_hist_.get(), s); break; }
-      case variant::atomic_global: { phase_range p(phase::kernel); kernels::histogram_atomic_global(d_in_.get(), n_, d_hist_.get(), s); break; }
-      case variant::cub: { phase_range p(phase::kernel); cub_->run(s); break; }
-      case variant::fast: { phase_range p(phase::kernel); kernels::histogram_fast(d_in_.get(), n_, d_hist_.get(), s); break; }
+      case variant::naive: {
+        phase_range p(phase::kernel);
+        kernels::histogram_naive(d_in_.get(), n_, d_hist_.get(), s);
+        break;
+      }
+      case variant::atomic_global: {
+        phase_range p(phase::kernel);
+        kernels::histogram_atomic_global(d_in_.get(), n_, d_hist_.get(), s);
+        break;
+      }
+      case variant::cub: {
+        phase_range p(phase::kernel);
+        cub_->run(s);
+        break;
+      }
+      case variant::fast: {
+        phase_range p(phase::kernel);
+        kernels::histogram_fast(d_in_.get(), n_, d_hist_.get(), s);
+        break;
+      }
       case variant::shared_gpu_merge: {
         phase_range p(phase::kernel);
         kernels::histogram_shared_partials(d_in_.get(), n_, d_partials_.get(), s);
@@ -50,10 +67,14 @@ class histogram_gpu final : public cudabench::fixture {
         break;
       }
       case variant::shared_cpu_merge: {
-        { phase_range p(phase::kernel); kernels::histogram_shared_partials(d_in_.get(), n_, d_partials_.get(), s); }
+        {
+          phase_range p(phase::kernel);
+          kernels::histogram_shared_partials(d_in_.get(), n_, d_partials_.get(), s);
+        }
         {
           phase_range p(phase::d2h);
-          CB_CHECK(cudaMemcpyAsync(h_partials_.get(), d_partials_.get(), h_partials_.bytes(), cudaMemcpyDeviceToHost, s));
+          CB_CHECK(
+              cudaMemcpyAsync(h_partials_.get(), d_partials_.get(), h_partials_.bytes(), cudaMemcpyDeviceToHost, s));
           CB_CHECK(cudaStreamSynchronize(s));
         }
         // The merge is host work inside the timed region: the stop event is recorded after it returns.
@@ -65,8 +86,10 @@ class histogram_gpu final : public cudabench::fixture {
   }
   std::string verify() override {
     std::array<unsigned, histogram_bins> got{};
-    if (v_ == variant::shared_cpu_merge) got = merged_;
-    else CB_CHECK(cudaMemcpy(got.data(), d_hist_.get(), sizeof got, cudaMemcpyDeviceToHost));
+    if (v_ == variant::shared_cpu_merge)
+      got = merged_;
+    else
+      CB_CHECK(cudaMemcpy(got.data(), d_hist_.get(), sizeof got, cudaMemcpyDeviceToHost));
     if (v_ == variant::naive) {
       // Wrong by design: count what the race lost instead of failing.
       unsigned long long total = 0;
@@ -84,7 +107,10 @@ class histogram_gpu final : public cudabench::fixture {
   }
   void add_counters(std::map<std::string, double>& c) const override {
     // Only where the check counted them: a later round, which runs without the check, has no count to give.
-    if (v_ == variant::naive && lost_) { c["lost_counts"] = *lost_; c["lost_fraction"] = *lost_ / double(n_); }
+    if (v_ == variant::naive && lost_) {
+      c["lost_counts"] = *lost_;
+      c["lost_fraction"] = *lost_ / double(n_);
+    }
   }
   std::string note() const override { return v_ == variant::naive ? "incorrect by design (racy increments)" : ""; }
   bool correct() const override { return v_ != variant::naive; }
@@ -108,7 +134,10 @@ class histogram_cpu_case final : public cudabench::fixture {
     in_.resize(n);
     kernels::fill_ints(in_.data(), n, 0, histogram_bins, kernels::fresh_seed());
   }
-  void run(cudaStream_t) override { phase_range p(phase::host); kernels::histogram_cpu(in_.data(), in_.size(), hist_.data()); }
+  void run(cudaStream_t) override {
+    phase_range p(phase::host);
+    kernels::histogram_cpu(in_.data(), in_.size(), hist_.data());
+  }
   std::string verify() override {
     unsigned long long total = 0;
     for (unsigned c : hist_) total += c;
@@ -121,29 +150,40 @@ class histogram_cpu_case final : public cudabench::fixture {
     }
     return {};
   }
+
  private:
   std::vector<int> in_;
   std::array<unsigned, histogram_bins> hist_{};
 };
 
 void register_histogram(cudabench::family_builder& f) {
-  f.describe("256-bin histogram of ints uniform in [0, 256); the input is device-resident for GPU variants; `fast` is "
-             "ours, beyond the source material")
+  f.describe(
+       "256-bin histogram of ints uniform in [0, 256); the input is device-resident for GPU variants; `fast` is "
+       "ours, beyond the source material")
       .tolerance("exact counts (naive: counts lost to the race are reported, not checked)")
       .reference("naive", "atomic_global")
       .reference("vendor", "cub");
-  const std::array<std::pair<const char*, variant>, 6> variants{{{"naive", variant::naive}, {"atomic_global", variant::atomic_global},
-                                                                  {"shared_cpu_merge", variant::shared_cpu_merge},
-                                                                  {"shared_gpu_merge", variant::shared_gpu_merge}, {"cub", variant::cub},
-                                                                  {"fast", variant::fast}}};
+  const std::array<std::pair<const char*, variant>, 6> variants{{{"naive", variant::naive},
+                                                                 {"atomic_global", variant::atomic_global},
+                                                                 {"shared_cpu_merge", variant::shared_cpu_merge},
+                                                                 {"shared_gpu_merge", variant::shared_gpu_merge},
+                                                                 {"cub", variant::cub},
+                                                                 {"fast", variant::fast}}};
   for (const cudabench::point& at : f.points(bench::element_count_axis())) {
     const auto n = at.get<std::size_t>("n");
-    const cudabench::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4.0 * histogram_bins, .items = double(n)};
+    const cudabench::work_counts w{
+        .bytes_read = 4.0 * double(n), .bytes_written = 4.0 * histogram_bins, .items = double(n)};
     for (auto [name, v] : variants)
-      f.add(at, {.variant = name, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = w,
-                 .host_bound = v == variant::shared_cpu_merge, .limit = "limits/read",
+      f.add(at, {.variant = name,
+                 .on = cudabench::where::gpu,
+                 .cache = cudabench::cache_state::cold,
+                 .work = w,
+                 .host_bound = v == variant::shared_cpu_merge,
+                 .limit = "limits/read",
                  .make = [v, n] { return std::make_unique<histogram_gpu>(v, n); }});
-    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] { return std::make_unique<histogram_cpu_case>(n); }});
+    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] {
+                 return std::make_unique<histogram_cpu_case>(n);
+               }});
   }
 }
 

@@ -10,8 +10,8 @@
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
 #include "cudabench/requirements.hpp"
-#include "support/host_data.hpp"
 #include "kernels/image.hpp"
+#include "support/host_data.hpp"
 
 namespace {
 using cudabench::phase;
@@ -29,8 +29,13 @@ struct host_image {
   host_image(std::size_t n, bool pinned, double device_bytes, double more_host_bytes = 0) : pinned_(pinned) {
     cudabench::require_device_memory(device_bytes);
     cudabench::require_host_memory(2.0 * double(n) + more_host_bytes);
-    if (pinned) { pin_in = cudabench::pinned_buffer<std::uint8_t>(n); pin_out = cudabench::pinned_buffer<std::uint8_t>(n); }
-    else { vec_in.resize(n); vec_out.resize(n); }
+    if (pinned) {
+      pin_in = cudabench::pinned_buffer<std::uint8_t>(n);
+      pin_out = cudabench::pinned_buffer<std::uint8_t>(n);
+    } else {
+      vec_in.resize(n);
+      vec_out.resize(n);
+    }
     kernels::fill_bytes(in(), n, kernels::fresh_seed());
     std::memset(out(), 0x5A, n);  // poison
   }
@@ -48,9 +53,19 @@ class invert_sync final : public cudabench::fixture {
  public:
   invert_sync() : host_(gray_bytes, false, 2.0 * gray_bytes), d_in_(gray_bytes), d_out_(gray_bytes) {}
   void run(cudaStream_t) override {
-    { phase_range p(phase::h2d); CB_CHECK(cudaMemcpy(d_in_.get(), host_.in(), gray_bytes, cudaMemcpyHostToDevice)); }
-    { phase_range p(phase::kernel); kernels::launch_invert(d_in_.get(), d_out_.get(), gray_bytes, nullptr); CB_CHECK(cudaDeviceSynchronize()); }
-    { phase_range p(phase::d2h); CB_CHECK(cudaMemcpy(host_.out(), d_out_.get(), gray_bytes, cudaMemcpyDeviceToHost)); }
+    {
+      phase_range p(phase::h2d);
+      CB_CHECK(cudaMemcpy(d_in_.get(), host_.in(), gray_bytes, cudaMemcpyHostToDevice));
+    }
+    {
+      phase_range p(phase::kernel);
+      kernels::launch_invert(d_in_.get(), d_out_.get(), gray_bytes, nullptr);
+      CB_CHECK(cudaDeviceSynchronize());
+    }
+    {
+      phase_range p(phase::d2h);
+      CB_CHECK(cudaMemcpy(host_.out(), d_out_.get(), gray_bytes, cudaMemcpyDeviceToHost));
+    }
   }
   std::string verify() override { return check_inverted(host_.in(), host_.out()); }
   static std::string check_inverted(const std::uint8_t* in, const std::uint8_t* out) {
@@ -58,6 +73,7 @@ class invert_sync final : public cudabench::fixture {
     kernels::invert_cpu(in, want.data(), gray_bytes);
     return kernels::compare_elements(out, want.data(), gray_bytes, 0);
   }
+
  private:
   host_image host_;
   cudabench::device_buffer<std::uint8_t> d_in_, d_out_;
@@ -66,18 +82,29 @@ class invert_sync final : public cudabench::fixture {
 /// The image split over N streams with cudaMemcpyAsync, from pageable or pinned host memory.
 class invert_streams final : public cudabench::fixture {
  public:
-  invert_streams(int n, bool pinned) : fan_(n), host_(gray_bytes, pinned, 2.0 * gray_bytes), d_in_(gray_bytes), d_out_(gray_bytes) {}
+  invert_streams(int n, bool pinned)
+      : fan_(n), host_(gray_bytes, pinned, 2.0 * gray_bytes), d_in_(gray_bytes), d_out_(gray_bytes) {}
   void run(cudaStream_t s) override {
     fan_.fork(s);
     for (int i = 0; i < fan_.size(); ++i) {
       auto [b, e] = bench::chunk(gray_bytes, fan_.size(), i);
-      { phase_range p(phase::h2d); CB_CHECK(cudaMemcpyAsync(d_in_.get() + b, host_.in() + b, e - b, cudaMemcpyHostToDevice, fan_[i])); }
-      { phase_range p(phase::kernel); kernels::launch_invert(d_in_.get() + b, d_out_.get() + b, e - b, fan_[i]); }
-      { phase_range p(phase::d2h); CB_CHECK(cudaMemcpyAsync(host_.out() + b, d_out_.get() + b, e - b, cudaMemcpyDeviceToHost, fan_[i])); }
+      {
+        phase_range p(phase::h2d);
+        CB_CHECK(cudaMemcpyAsync(d_in_.get() + b, host_.in() + b, e - b, cudaMemcpyHostToDevice, fan_[i]));
+      }
+      {
+        phase_range p(phase::kernel);
+        kernels::launch_invert(d_in_.get() + b, d_out_.get() + b, e - b, fan_[i]);
+      }
+      {
+        phase_range p(phase::d2h);
+        CB_CHECK(cudaMemcpyAsync(host_.out() + b, d_out_.get() + b, e - b, cudaMemcpyDeviceToHost, fan_[i]));
+      }
     }
     fan_.join(s);
   }
   std::string verify() override { return invert_sync::check_inverted(host_.in(), host_.out()); }
+
  private:
   bench::stream_fan fan_;
   host_image host_;
@@ -92,8 +119,12 @@ class invert_streams final : public cudabench::fixture {
 /// With `as_graph`, the same work is captured once into a CUDA graph and each run launches the graph.
 class invert_chunks final : public cudabench::fixture {
  public:
-  invert_chunks(int chunks, bool as_graph) : chunks_(chunks), fan_(3), host_(gray_bytes, true, 2.0 * gray_bytes), d_in_(gray_bytes), d_out_(gray_bytes) {
-    for (int i = 0; i < chunks; ++i) { copied_in_.emplace_back(cudaEventDisableTiming); inverted_.emplace_back(cudaEventDisableTiming); }
+  invert_chunks(int chunks, bool as_graph)
+      : chunks_(chunks), fan_(3), host_(gray_bytes, true, 2.0 * gray_bytes), d_in_(gray_bytes), d_out_(gray_bytes) {
+    for (int i = 0; i < chunks; ++i) {
+      copied_in_.emplace_back(cudaEventDisableTiming);
+      inverted_.emplace_back(cudaEventDisableTiming);
+    }
     if (as_graph) graph_ = cudabench::graph::capture(origin_, [this] { enqueue(origin_); });
   }
   void run(cudaStream_t s) override {
@@ -105,17 +136,27 @@ class invert_chunks final : public cudabench::fixture {
     }
   }
   std::string verify() override { return invert_sync::check_inverted(host_.in(), host_.out()); }
+
  private:
   void enqueue(cudaStream_t s) {
     fan_.fork(s);
     cudaStream_t in = fan_[0], work = fan_[1], back = fan_[2];
     for (int i = 0; i < chunks_; ++i) {
       auto [b, e] = bench::chunk(gray_bytes, chunks_, i);
-      { phase_range p(phase::h2d); CB_CHECK(cudaMemcpyAsync(d_in_.get() + b, host_.in() + b, e - b, cudaMemcpyHostToDevice, in)); }
+      {
+        phase_range p(phase::h2d);
+        CB_CHECK(cudaMemcpyAsync(d_in_.get() + b, host_.in() + b, e - b, cudaMemcpyHostToDevice, in));
+      }
       cudabench::stream_wait(work, in, copied_in_[i]);
-      { phase_range p(phase::kernel); kernels::launch_invert(d_in_.get() + b, d_out_.get() + b, e - b, work); }
+      {
+        phase_range p(phase::kernel);
+        kernels::launch_invert(d_in_.get() + b, d_out_.get() + b, e - b, work);
+      }
       cudabench::stream_wait(back, work, inverted_[i]);
-      { phase_range p(phase::d2h); CB_CHECK(cudaMemcpyAsync(host_.out() + b, d_out_.get() + b, e - b, cudaMemcpyDeviceToHost, back)); }
+      {
+        phase_range p(phase::d2h);
+        CB_CHECK(cudaMemcpyAsync(host_.out() + b, d_out_.get() + b, e - b, cudaMemcpyDeviceToHost, back));
+      }
     }
     fan_.join(s);
   }
@@ -142,6 +183,7 @@ class invert_mapped final : public cudabench::fixture {
     kernels::launch_invert_mapped(d_in_, d_out_, gray_bytes, s);
   }
   std::string verify() override { return invert_sync::check_inverted(host_.in(), host_.out()); }
+
  private:
   host_image host_;
   std::uint8_t* d_in_ = nullptr;  ///< the device's addresses of host_'s pinned buffers
@@ -163,6 +205,7 @@ class invert_kernel_only final : public cudabench::fixture {
     CB_CHECK(cudaMemcpy(host_.out(), d_out_.get(), gray_bytes, cudaMemcpyDeviceToHost));
     return invert_sync::check_inverted(host_.in(), host_.out());
   }
+
  private:
   host_image host_;
   cudabench::device_buffer<std::uint8_t> d_in_, d_out_;
@@ -172,12 +215,16 @@ class invert_kernel_only final : public cudabench::fixture {
 class invert_cpu_case final : public cudabench::fixture {
  public:
   invert_cpu_case() : host_(gray_bytes, false, 0) {}
-  void run(cudaStream_t) override { phase_range p(phase::host); kernels::invert_cpu(host_.in(), host_.out(), gray_bytes); }
+  void run(cudaStream_t) override {
+    phase_range p(phase::host);
+    kernels::invert_cpu(host_.in(), host_.out(), gray_bytes);
+  }
   std::string verify() override {
     for (std::size_t i = 0; i < gray_bytes; ++i)
       if (host_.out()[i] + host_.in()[i] != 255) return "pixel " + std::to_string(i) + " is not 255 - input";
     return {};
   }
+
  private:
   host_image host_;
 };
@@ -196,16 +243,23 @@ class rgb_sync final : public cudabench::fixture {
  public:
   rgb_sync() : host_(rgb_bytes, false, 3.0 * rgb_bytes), d_in_(rgb_bytes), d_mid_(rgb_bytes), d_out_(rgb_bytes) {}
   void run(cudaStream_t) override {
-    { phase_range p(phase::h2d); CB_CHECK(cudaMemcpy(d_in_.get(), host_.in(), rgb_bytes, cudaMemcpyHostToDevice)); }
+    {
+      phase_range p(phase::h2d);
+      CB_CHECK(cudaMemcpy(d_in_.get(), host_.in(), rgb_bytes, cudaMemcpyHostToDevice));
+    }
     {
       phase_range p(phase::kernel);
       kernels::launch_invert(d_in_.get(), d_mid_.get(), rgb_bytes, nullptr);
       kernels::launch_saturate_rgb(d_mid_.get(), d_out_.get(), rgb_pixels, saturation, nullptr);
       CB_CHECK(cudaDeviceSynchronize());
     }
-    { phase_range p(phase::d2h); CB_CHECK(cudaMemcpy(host_.out(), d_out_.get(), rgb_bytes, cudaMemcpyDeviceToHost)); }
+    {
+      phase_range p(phase::d2h);
+      CB_CHECK(cudaMemcpy(host_.out(), d_out_.get(), rgb_bytes, cudaMemcpyDeviceToHost));
+    }
   }
   std::string verify() override { return check_rgb(host_.in(), host_.out()); }
+
  private:
   host_image host_;
   cudabench::device_buffer<std::uint8_t> d_in_, d_mid_, d_out_;
@@ -214,23 +268,31 @@ class rgb_sync final : public cudabench::fixture {
 /// Pinned memory, rows split over N streams so copies and both kernels of different chunks overlap.
 class rgb_pipelined final : public cudabench::fixture {
  public:
-  explicit rgb_pipelined(int n) : fan_(n), host_(rgb_bytes, true, 3.0 * rgb_bytes), d_in_(rgb_bytes), d_mid_(rgb_bytes), d_out_(rgb_bytes) {}
+  explicit rgb_pipelined(int n)
+      : fan_(n), host_(rgb_bytes, true, 3.0 * rgb_bytes), d_in_(rgb_bytes), d_mid_(rgb_bytes), d_out_(rgb_bytes) {}
   void run(cudaStream_t s) override {
     fan_.fork(s);
     for (int i = 0; i < fan_.size(); ++i) {
       auto [pb, pe] = bench::chunk(rgb_pixels, fan_.size(), i);
       const std::size_t b = 3 * pb, len = 3 * (pe - pb);
-      { phase_range p(phase::h2d); CB_CHECK(cudaMemcpyAsync(d_in_.get() + b, host_.in() + b, len, cudaMemcpyHostToDevice, fan_[i])); }
+      {
+        phase_range p(phase::h2d);
+        CB_CHECK(cudaMemcpyAsync(d_in_.get() + b, host_.in() + b, len, cudaMemcpyHostToDevice, fan_[i]));
+      }
       {
         phase_range p(phase::kernel);
         kernels::launch_invert(d_in_.get() + b, d_mid_.get() + b, len, fan_[i]);
         kernels::launch_saturate_rgb(d_mid_.get() + b, d_out_.get() + b, pe - pb, saturation, fan_[i]);
       }
-      { phase_range p(phase::d2h); CB_CHECK(cudaMemcpyAsync(host_.out() + b, d_out_.get() + b, len, cudaMemcpyDeviceToHost, fan_[i])); }
+      {
+        phase_range p(phase::d2h);
+        CB_CHECK(cudaMemcpyAsync(host_.out() + b, d_out_.get() + b, len, cudaMemcpyDeviceToHost, fan_[i]));
+      }
     }
     fan_.join(s);
   }
   std::string verify() override { return check_rgb(host_.in(), host_.out()); }
+
  private:
   bench::stream_fan fan_;
   host_image host_;
@@ -246,6 +308,7 @@ class rgb_cpu final : public cudabench::fixture {
     kernels::saturate_rgb_cpu(mid_.data(), host_.out(), rgb_pixels, saturation);
   }
   std::string verify() override { return check_rgb(host_.in(), host_.out()); }
+
  private:
   host_image host_;
   std::vector<std::uint8_t> mid_;
@@ -260,38 +323,75 @@ void register_image(cudabench::family_builder& f) {
       .reference("cpu", "rgb_cpu")
       .reference("sync", "sync")
       .reference("sync", "rgb_sync");
-  const cudabench::work_counts gray{.bytes_read = double(gray_bytes), .bytes_written = double(gray_bytes), .items = double(gray_bytes)};
+  const cudabench::work_counts gray{
+      .bytes_read = double(gray_bytes), .bytes_written = double(gray_bytes), .items = double(gray_bytes)};
   // Two kernels: each reads and writes the whole image once.
-  const cudabench::work_counts rgb{.bytes_read = 2.0 * rgb_bytes, .bytes_written = 2.0 * rgb_bytes, .items = double(rgb_pixels)};
+  const cudabench::work_counts rgb{
+      .bytes_read = 2.0 * rgb_bytes, .bytes_written = 2.0 * rgb_bytes, .items = double(rgb_pixels)};
   // One image, so no size axis: the size is the image's bytes (distinct sizes: separate speedup tables).
   const double size = double(gray_bytes), rgb_size = double(rgb_bytes);
   const auto streams = cudabench::int_axis("streams", cudabench::every_preset({1, 2, 4, 8, 16}), bench::max_split);
-  const auto chunks = cudabench::int_axis("chunks", {{"quick", {6}}, {"nightly", {4, 6, 8}}, {"full", {4, 6, 8, 12, 16}}}, bench::max_split);
-  const auto rgb_streams = cudabench::int_axis("streams", {{"quick", {4}}, {"nightly", {1, 2, 4, 8, 16}}, {"full", {1, 2, 4, 8, 16}}}, bench::max_split);
-  f.add({.variant = "sync", .on = where::gpu, .work = gray, .size = size, .host_bound = true, .make = [] { return std::make_unique<invert_sync>(); }});
+  const auto chunks = cudabench::int_axis(
+      "chunks", {{"quick", {6}}, {"nightly", {4, 6, 8}}, {"full", {4, 6, 8, 12, 16}}}, bench::max_split);
+  const auto rgb_streams = cudabench::int_axis(
+      "streams", {{"quick", {4}}, {"nightly", {1, 2, 4, 8, 16}}, {"full", {1, 2, 4, 8, 16}}}, bench::max_split);
+  f.add({.variant = "sync", .on = where::gpu, .work = gray, .size = size, .host_bound = true, .make = [] {
+           return std::make_unique<invert_sync>();
+         }});
   for (const cudabench::point& at : f.points(streams)) {
     const int n = at.get<int>("streams");
-    f.add(at, {.variant = "async_pageable_streams", .on = where::gpu, .work = gray, .size = size, .host_bound = true,
+    f.add(at, {.variant = "async_pageable_streams",
+               .on = where::gpu,
+               .work = gray,
+               .size = size,
+               .host_bound = true,
                .make = [n] { return std::make_unique<invert_streams>(n, false); }});
-    f.add(at, {.variant = "pinned_streams", .on = where::gpu, .work = gray, .size = size, .limit = "limits/bidir_pinned",
+    f.add(at, {.variant = "pinned_streams",
+               .on = where::gpu,
+               .work = gray,
+               .size = size,
+               .limit = "limits/bidir_pinned",
                .make = [n] { return std::make_unique<invert_streams>(n, true); }});
   }
   for (const cudabench::point& at : f.points(chunks))
     for (auto [name, as_graph] : {std::pair{"fast_chunks", false}, std::pair{"fast_graph", true}})
-      f.add(at, {.variant = name, .on = where::gpu, .work = gray, .size = size, .limit = "limits/bidir_pinned",
-                 .make = [n = at.get<int>("chunks"), as_graph] { return std::make_unique<invert_chunks>(n, as_graph); }});
-  f.add({.variant = "fast_mapped", .on = where::gpu, .work = gray, .size = size, .limit = "limits/bidir_pinned",
+      f.add(at,
+            {.variant = name,
+             .on = where::gpu,
+             .work = gray,
+             .size = size,
+             .limit = "limits/bidir_pinned",
+             .make = [n = at.get<int>("chunks"), as_graph] { return std::make_unique<invert_chunks>(n, as_graph); }});
+  f.add({.variant = "fast_mapped",
+         .on = where::gpu,
+         .work = gray,
+         .size = size,
+         .limit = "limits/bidir_pinned",
          .make = [] { return std::make_unique<invert_mapped>(); }});
-  f.add({.variant = "kernel_only", .on = where::gpu, .cache = cache_state::cold, .work = gray, .size = size,
-         .limit = "limits/copy_d2d", .make = [] { return std::make_unique<invert_kernel_only>(); }});
-  f.add({.variant = "cpu", .on = where::cpu, .work = gray, .size = size, .make = [] { return std::make_unique<invert_cpu_case>(); }});
+  f.add({.variant = "kernel_only",
+         .on = where::gpu,
+         .cache = cache_state::cold,
+         .work = gray,
+         .size = size,
+         .limit = "limits/copy_d2d",
+         .make = [] { return std::make_unique<invert_kernel_only>(); }});
+  f.add({.variant = "cpu", .on = where::cpu, .work = gray, .size = size, .make = [] {
+           return std::make_unique<invert_cpu_case>();
+         }});
 
-  f.add({.variant = "rgb_sync", .on = where::gpu, .work = rgb, .size = rgb_size, .host_bound = true, .make = [] { return std::make_unique<rgb_sync>(); }});
+  f.add({.variant = "rgb_sync", .on = where::gpu, .work = rgb, .size = rgb_size, .host_bound = true, .make = [] {
+           return std::make_unique<rgb_sync>();
+         }});
   for (const cudabench::point& at : f.points(rgb_streams))
     // No limit: its bytes are the two kernels' (each reads and writes the image), twice what crosses the bus.
-    f.add(at, {.variant = "rgb_pipelined_streams", .on = where::gpu, .work = rgb, .size = rgb_size,
+    f.add(at, {.variant = "rgb_pipelined_streams",
+               .on = where::gpu,
+               .work = rgb,
+               .size = rgb_size,
                .make = [n = at.get<int>("streams")] { return std::make_unique<rgb_pipelined>(n); }});
-  f.add({.variant = "rgb_cpu", .on = where::cpu, .work = rgb, .size = rgb_size, .make = [] { return std::make_unique<rgb_cpu>(); }});
+  f.add({.variant = "rgb_cpu", .on = where::cpu, .work = rgb, .size = rgb_size, .make = [] {
+           return std::make_unique<rgb_cpu>();
+         }});
 }
 
 }  // namespace

@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
-#include "support/host_data.hpp"
+#include "cudabench/requirements.hpp"
 #include "kernels/matmul.hpp"
+#include "support/host_data.hpp"
 
 namespace {
 using cudabench::phase;
@@ -22,8 +22,9 @@ enum class variant { naive, tiled, fast, cublas };
 
 /// Checks sampled elements (corners included) against double-precision dot products, and that all were written.
 std::string check_matmul(const float* a, const float* b, const float* c, int n) {
-  return bench::check_sampled(c, n, sampled_points, rel_tolerance, "C",
-                              [&](int r, int c, double* mag) { return kernels::matmul_reference_at(a, b, n, r, c, mag); });
+  return bench::check_sampled(c, n, sampled_points, rel_tolerance, "C", [&](int r, int c, double* mag) {
+    return kernels::matmul_reference_at(a, b, n, r, c, mag);
+  });
 }
 
 class matmul_gpu final : public cudabench::fixture {
@@ -60,6 +61,7 @@ class matmul_gpu final : public cudabench::fixture {
     return check_matmul(a_.data(), b_.data(), c_.data(), n_);
   }
   std::string note() const override { return extra_n_ > 0 ? bench::extra_work_note() : ""; }
+
  private:
   variant v_;
   int n_;
@@ -71,10 +73,14 @@ class matmul_gpu final : public cudabench::fixture {
   cudabench::device_buffer<float> d_extra_c_;
 
   void multiply(float* c, int n, cudaStream_t s) {
-    if (v_ == variant::naive) kernels::matmul_naive(d_a_.get(), d_b_.get(), c, n, s);
-    else if (v_ == variant::tiled) kernels::matmul_tiled(d_a_.get(), d_b_.get(), c, n, s);
-    else if (v_ == variant::fast) kernels::matmul_fast(d_a_.get(), d_b_.get(), c, n, s);
-    else cublas_->run(d_a_.get(), d_b_.get(), c, n, s);
+    if (v_ == variant::naive)
+      kernels::matmul_naive(d_a_.get(), d_b_.get(), c, n, s);
+    else if (v_ == variant::tiled)
+      kernels::matmul_tiled(d_a_.get(), d_b_.get(), c, n, s);
+    else if (v_ == variant::fast)
+      kernels::matmul_fast(d_a_.get(), d_b_.get(), c, n, s);
+    else
+      cublas_->run(d_a_.get(), d_b_.get(), c, n, s);
   }
 };
 
@@ -89,8 +95,12 @@ class matmul_cpu_case final : public cudabench::fixture {
     kernels::fill_uniform(a_.data(), a_.size(), -1.0f, 1.0f, kernels::fresh_seed());
     kernels::fill_uniform(b_.data(), b_.size(), -1.0f, 1.0f, kernels::fresh_seed());
   }
-  void run(cudaStream_t) override { phase_range p(phase::host); kernels::matmul_cpu(a_.data(), b_.data(), c_.data(), n_); }
+  void run(cudaStream_t) override {
+    phase_range p(phase::host);
+    kernels::matmul_cpu(a_.data(), b_.data(), c_.data(), n_);
+  }
   std::string verify() override { return check_matmul(a_.data(), b_.data(), c_.data(), n_); }
+
  private:
   int n_;
   std::vector<float> a_, b_, c_;
@@ -102,20 +112,28 @@ void register_matmul(cudabench::family_builder& f) {
       .tolerance("sampled elements within 1e-4 x sum|a b| of a double-precision reference")
       .reference("naive", "naive")
       .reference("vendor", "cublas");
-  const auto gpu_n = cudabench::size_axis("n", {{"quick", {1024, 2048}}, {"nightly", {1024, 2048, 4096}}, {"full", {1024, 2048, 4096, 8192}}},
-                                          bench::max_side);
-  const auto cpu_n = cudabench::size_axis("n", {{"quick", {1024}}, {"nightly", {1024}}, {"full", {1024, 2048}}}, bench::max_side);
+  const auto gpu_n = cudabench::size_axis(
+      "n", {{"quick", {1024, 2048}}, {"nightly", {1024, 2048, 4096}}, {"full", {1024, 2048, 4096, 8192}}},
+      bench::max_side);
+  const auto cpu_n =
+      cudabench::size_axis("n", {{"quick", {1024}}, {"nightly", {1024}}, {"full", {1024, 2048}}}, bench::max_side);
   auto work = [](int n) {
     const double e = double(n) * n;
     return cudabench::work_counts{.bytes_read = 8 * e, .bytes_written = 4 * e, .items = e, .flops = 2.0 * e * n};
   };
   for (const cudabench::point& at : f.points(gpu_n))
-    for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled}, std::pair{"fast", variant::fast},
-                           std::pair{"cublas", variant::cublas}})
-      f.add(at, {.variant = name, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = work(at.get<int>("n")),
-                 .limit = "limits/fma", .make = [v, n = at.get<int>("n")] { return std::make_unique<matmul_gpu>(v, n); }});
+    for (auto [name, v] : {std::pair{"naive", variant::naive}, std::pair{"tiled", variant::tiled},
+                           std::pair{"fast", variant::fast}, std::pair{"cublas", variant::cublas}})
+      f.add(at, {.variant = name,
+                 .on = cudabench::where::gpu,
+                 .cache = cudabench::cache_state::cold,
+                 .work = work(at.get<int>("n")),
+                 .limit = "limits/fma",
+                 .make = [v, n = at.get<int>("n")] { return std::make_unique<matmul_gpu>(v, n); }});
   for (const cudabench::point& at : f.points(cpu_n))
-    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = work(at.get<int>("n")),
+    f.add(at, {.variant = "cpu",
+               .on = cudabench::where::cpu,
+               .work = work(at.get<int>("n")),
                .make = [n = at.get<int>("n")] { return std::make_unique<matmul_cpu_case>(n); }});
 }
 

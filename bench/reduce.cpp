@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
+#include "cudabench/requirements.hpp"
 #include "kernels/device_fill.cuh"
-#include "support/host_data.hpp"
 #include "kernels/reduce.hpp"
+#include "support/host_data.hpp"
 
 namespace {
 using cudabench::phase;
@@ -27,7 +27,8 @@ std::string check_sum(double got, double want) {
 
 class reduce_gpu final : public cudabench::fixture {
  public:
-  reduce_gpu(variant v, std::size_t declared_n) : v_(v), n_(declared_n + std::size_t(std::llround(double(declared_n) * bench::extra_work_fraction()))) {
+  reduce_gpu(variant v, std::size_t declared_n)
+      : v_(v), n_(declared_n + std::size_t(std::llround(double(declared_n) * bench::extra_work_fraction()))) {
     const std::size_t n = n_;  // the declared size, or more under CUDABENCH_EXTRA_WORK
     cudabench::require_device_memory(double(n) * sizeof(float) * 1.1);
     cudabench::require_host_memory(double(n) * sizeof(float));  // the check's host copy
@@ -35,10 +36,12 @@ class reduce_gpu final : public cudabench::fixture {
     kernels::fill_uniform_device(d_in_.get(), n, 0.0f, 1.0f, seed_, nullptr);
     d_result_ = cudabench::device_buffer<float>(1);
     CB_CHECK(cudaMemset(d_result_.get(), 0xFF, sizeof(float)));  // NaN poison
-    const std::size_t scratch = v == variant::recursive_tail ? kernels::reduce_recursive_scratch(n) : kernels::reduce_config::max_blocks;
+    const std::size_t scratch =
+        v == variant::recursive_tail ? kernels::reduce_recursive_scratch(n) : kernels::reduce_config::max_blocks;
     d_a_ = cudabench::device_buffer<float>(scratch);
     d_b_ = cudabench::device_buffer<float>(scratch);
-    if (v == variant::cub) cub_ = std::make_unique<kernels::cub_call>(kernels::cub_sum(d_in_.get(), n, d_result_.get()));
+    if (v == variant::cub)
+      cub_ = std::make_unique<kernels::cub_call>(kernels::cub_sum(d_in_.get(), n, d_result_.get()));
     CB_CHECK(cudaMemset(d_counter_.get(), 0, sizeof(unsigned)));
   }
   void run(cudaStream_t s) override {
@@ -46,9 +49,13 @@ class reduce_gpu final : public cudabench::fixture {
     switch (v_) {
       case variant::shared_tree: kernels::reduce_shared_tree(d_in_.get(), n_, d_a_.get(), d_result_.get(), s); break;
       case variant::warp_shuffle: kernels::reduce_warp_shuffle(d_in_.get(), n_, d_a_.get(), d_result_.get(), s); break;
-      case variant::recursive_tail: kernels::reduce_recursive(d_in_.get(), n_, d_a_.get(), d_b_.get(), d_result_.get(), s); break;
+      case variant::recursive_tail:
+        kernels::reduce_recursive(d_in_.get(), n_, d_a_.get(), d_b_.get(), d_result_.get(), s);
+        break;
       case variant::cub: cub_->run(s); break;
-      case variant::fast: kernels::reduce_fast(d_in_.get(), n_, d_a_.get(), d_counter_.get(), d_result_.get(), s); break;
+      case variant::fast:
+        kernels::reduce_fast(d_in_.get(), n_, d_a_.get(), d_counter_.get(), d_result_.get(), s);
+        break;
     }
   }
   std::string verify() override {
@@ -59,6 +66,7 @@ class reduce_gpu final : public cudabench::fixture {
     return check_sum(got, kernels::sum_cpu(h.data(), n_));
   }
   std::string note() const override { return bench::extra_work_note(); }
+
  private:
   variant v_;
   std::size_t n_;
@@ -75,13 +83,17 @@ class reduce_cpu_case final : public cudabench::fixture {
     in_.resize(n);
     kernels::fill_uniform(in_.data(), n, 0.0f, 1.0f, kernels::fresh_seed());
   }
-  void run(cudaStream_t) override { phase_range p(phase::host); got_ = kernels::sum_cpu(in_.data(), in_.size()); }
+  void run(cudaStream_t) override {
+    phase_range p(phase::host);
+    got_ = kernels::sum_cpu(in_.data(), in_.size());
+  }
   std::string verify() override {
     // Independent check: pairwise halves must add up to the whole.
     const std::size_t h = in_.size() / 2;
     const double parts = kernels::sum_cpu(in_.data(), h) + kernels::sum_cpu(in_.data() + h, in_.size() - h);
     return check_sum(got_, parts);
   }
+
  private:
   std::vector<float> in_;
   double got_ = 0;
@@ -89,20 +101,28 @@ class reduce_cpu_case final : public cudabench::fixture {
 
 void register_reduce(cudabench::family_builder& f) {
   bench::extra_work_fraction();  // a bad CUDABENCH_EXTRA_WORK stops the run before its first case
-  f.describe("sum of n fp32 values uniform in [0, 1), device-resident input, result left on the device; `fast` is "
-             "ours, beyond the source material")
+  f.describe(
+       "sum of n fp32 values uniform in [0, 1), device-resident input, result left on the device; `fast` is "
+       "ours, beyond the source material")
       .tolerance("relative 1e-4 against a double-precision sum")
       .reference("naive", "shared_tree")
       .reference("vendor", "cub");
   for (const cudabench::point& at : f.points(bench::element_count_axis())) {
     const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 4.0 * double(n), .bytes_written = 4, .items = double(n)};
-    for (auto [name, v] : {std::pair{"shared_tree", variant::shared_tree}, std::pair{"warp_shuffle", variant::warp_shuffle},
-                           std::pair{"recursive_tail", variant::recursive_tail}, std::pair{"cub", variant::cub},
-                           std::pair{"fast", variant::fast}})
-      f.add(at, {.variant = name, .on = cudabench::where::gpu, .cache = cudabench::cache_state::cold, .work = w,
-                 .limit = "limits/read", .make = [v, n] { return std::make_unique<reduce_gpu>(v, n); }});
-    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] { return std::make_unique<reduce_cpu_case>(n); }});
+    for (auto [name, v] :
+         {std::pair{"shared_tree", variant::shared_tree}, std::pair{"warp_shuffle", variant::warp_shuffle},
+          std::pair{"recursive_tail", variant::recursive_tail}, std::pair{"cub", variant::cub},
+          std::pair{"fast", variant::fast}})
+      f.add(at, {.variant = name,
+                 .on = cudabench::where::gpu,
+                 .cache = cudabench::cache_state::cold,
+                 .work = w,
+                 .limit = "limits/read",
+                 .make = [v, n] { return std::make_unique<reduce_gpu>(v, n); }});
+    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] {
+                 return std::make_unique<reduce_cpu_case>(n);
+               }});
   }
 }
 

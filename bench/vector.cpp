@@ -5,12 +5,12 @@
 #include <vector>
 
 #include "bench/common.hpp"
-#include "cudabench/requirements.hpp"
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
+#include "cudabench/requirements.hpp"
 #include "kernels/device_fill.cuh"
-#include "support/host_data.hpp"
 #include "kernels/vector.hpp"
+#include "support/host_data.hpp"
 
 namespace {
 using cudabench::phase;
@@ -50,6 +50,7 @@ class vector_explicit final : public cudabench::fixture {
     CB_CHECK(cudaMemcpy(c.data(), d_c_.get(), n_ * sizeof(float), cudaMemcpyDeviceToHost));
     return check_sum(h_a_.get(), h_b_.get(), c.data(), n_);
   }
+
  private:
   std::size_t n_;
   cudabench::pinned_buffer<float> h_a_, h_b_;
@@ -70,7 +71,8 @@ class vector_managed final : public cudabench::fixture {
     a_ = cudabench::managed_buffer<float>(n);
     b_ = cudabench::managed_buffer<float>(n);
     c_ = cudabench::managed_buffer<float>(n);
-    // Written on the device; prepare() sends every page to the host before each run, as the source's host fill left them.
+    // Written on the device; prepare() sends every page to the host before each run, as the source's host fill left
+    // them.
     kernels::fill_uniform_device(a_.get(), n, -1.0f, 1.0f, kernels::fresh_seed(), nullptr);
     kernels::fill_uniform_device(b_.get(), n, -1.0f, 1.0f, kernels::fresh_seed(), nullptr);
     CB_CHECK(cudaMemset(c_.get(), 0xFF, n * sizeof(float)));
@@ -93,6 +95,7 @@ class vector_managed final : public cudabench::fixture {
     CB_CHECK(cudaDeviceSynchronize());
     return check_sum(a_.get(), b_.get(), c_.get(), n_);
   }
+
  private:
   std::size_t n_;
   bool prefetch_;
@@ -108,12 +111,16 @@ class vector_cpu_case final : public cudabench::fixture {
     b_ = kernels::uniform_floats(n, -1.0f, 1.0f);
     c_.assign(n, std::nanf(""));
   }
-  void run(cudaStream_t) override { phase_range p(phase::host); kernels::vector_add_cpu(a_.data(), b_.data(), c_.data(), a_.size()); }
+  void run(cudaStream_t) override {
+    phase_range p(phase::host);
+    kernels::vector_add_cpu(a_.data(), b_.data(), c_.data(), a_.size());
+  }
   std::string verify() override {
     for (std::size_t i = 0; i < a_.size(); ++i)
       if (c_[i] != a_[i] + b_[i]) return "element " + std::to_string(i) + " is not a + b";
     return {};
   }
+
  private:
   std::vector<float> a_, b_, c_;
 };
@@ -123,19 +130,26 @@ void register_vector(cudabench::family_builder& f) {
       .tolerance("exact")
       .reference("naive", "explicit");
   const auto n_axis = cudabench::size_axis(
-      "n", {{"quick", {1 << 24}}, {"nightly", {1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}},
+      "n",
+      {{"quick", {1 << 24}}, {"nightly", {1 << 24, 1 << 28}}, {"full", {1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28}}},
       bench::max_elements);
   for (const cudabench::point& at : f.points(n_axis)) {
     const auto n = at.get<std::size_t>("n");
     const cudabench::work_counts w{.bytes_read = 8.0 * double(n), .bytes_written = 4.0 * double(n), .items = double(n)};
     // Bound by its two copies from pinned memory: compared on the scale of the run's own host-to-device copy.
-    f.add(at, {.variant = "explicit", .on = cudabench::where::gpu, .work = w, .control = "limits/h2d_pinned",
-               .make = [n] { return std::make_unique<vector_explicit>(n); }});
-    f.add(at, {.variant = "managed", .on = cudabench::where::gpu, .work = w, .host_bound = true,
-               .make = [n] { return std::make_unique<vector_managed>(n, false); }});
-    f.add(at, {.variant = "managed_prefetch", .on = cudabench::where::gpu, .work = w, .host_bound = true,
-               .make = [n] { return std::make_unique<vector_managed>(n, true); }});
-    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] { return std::make_unique<vector_cpu_case>(n); }});
+    f.add(at,
+          {.variant = "explicit", .on = cudabench::where::gpu, .work = w, .control = "limits/h2d_pinned", .make = [n] {
+             return std::make_unique<vector_explicit>(n);
+           }});
+    f.add(at, {.variant = "managed", .on = cudabench::where::gpu, .work = w, .host_bound = true, .make = [n] {
+                 return std::make_unique<vector_managed>(n, false);
+               }});
+    f.add(at, {.variant = "managed_prefetch", .on = cudabench::where::gpu, .work = w, .host_bound = true, .make = [n] {
+                 return std::make_unique<vector_managed>(n, true);
+               }});
+    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] {
+                 return std::make_unique<vector_cpu_case>(n);
+               }});
   }
 }
 

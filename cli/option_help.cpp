@@ -47,7 +47,8 @@ std::string label(const option_spec& o) {
 
 std::string synopsis(const command_spec& c) {
   if (c.passes_rest) return fmt::format("{} {} [options] [-- BINARY_ARGS]", command_title(c), c.inputs);
-  return c.inputs.empty() ? fmt::format("{} [options]", command_title(c)) : fmt::format("{} {} [options]", command_title(c), c.inputs);
+  return c.inputs.empty() ? fmt::format("{} [options]", command_title(c))
+                          : fmt::format("{} {} [options]", command_title(c), c.inputs);
 }
 
 /// The options users see: every option but the program's own (hidden).
@@ -57,9 +58,12 @@ bool listed(const option_spec& o, const command_spec& c) { return !o.hidden && t
 std::string md_cell(std::string_view text) {
   std::string out;
   for (char ch : text) {
-    if (ch == '|') out += "\\|";
-    else if (ch == '<') out += "&lt;";
-    else out += ch;
+    if (ch == '|')
+      out += "\\|";
+    else if (ch == '<')
+      out += "&lt;";
+    else
+      out += ch;
   }
   return out;
 }
@@ -92,8 +96,10 @@ std::string command_help(command_list all, const command_spec& cmd, const help_e
     if (!listed(o, cmd)) continue;
     const std::string l = label(o);
     out += "  " + l;
-    if (l.size() + 2 > label_width) out += "\n" + std::string(label_width + 2, ' ');
-    else out += std::string(label_width - l.size(), ' ');
+    if (l.size() + 2 > label_width)
+      out += "\n" + std::string(label_width + 2, ' ');
+    else
+      out += std::string(label_width - l.size(), ' ');
     out += wrap(with_examples(o.help, ex), label_width + 2, label_width + 2) + "\n";
   }
   if (!cmd.named && !ex.families_title.empty()) {
@@ -134,7 +140,8 @@ std::string options_summary_markdown(command_list all) {
       if (listed(o, info)) names += (names.empty() ? "" : " ") + md_code(label(o));
     out += fmt::format("| {} | {} |\n", md_code(synopsis(info)), names);
   }
-  return out + "\nWhat each option does: [docs/reference.md](docs/reference.md#options), or `--help` of each command.\n";
+  return out +
+         "\nWhat each option does: [docs/reference.md](docs/reference.md#options), or `--help` of each command.\n";
 }
 
 }  // namespace cudabench::cli

@@ -8,9 +8,9 @@
 #include <cctype>
 #include <string_view>
 
-#include "cli/program_name.hpp"
 #include "analysis/compare.hpp"
 #include "analysis/gates.hpp"
+#include "cli/program_name.hpp"
 #include "cudabench/presets.hpp"
 #include "io/format.hpp"
 #include "results/results_model.hpp"
@@ -52,8 +52,10 @@ void store_filter(parse_state& s, const option_spec& spec, const std::string& v)
 double duration_s(const option_spec& spec, const std::string& v) {
   const char unit = v.empty() ? 's' : v.back();
   const double scale = unit == 'h' ? 3600 : unit == 'm' ? 60 : 1;
-  const std::string number = std::string("smh").find(unit) != std::string::npos && !v.empty() ? v.substr(0, v.size() - 1) : v;
-  return scale * parse_double(number, fmt::format("{} (seconds, or a number with s, m or h)", spec.name), 0, 1e6 / scale);
+  const std::string number =
+      std::string("smh").find(unit) != std::string::npos && !v.empty() ? v.substr(0, v.size() - 1) : v;
+  return scale *
+         parse_double(number, fmt::format("{} (seconds, or a number with s, m or h)", spec.name), 0, 1e6 / scale);
 }
 
 void store_text(const option_spec& spec, const std::string& v, std::optional<std::string>& into) {
@@ -66,12 +68,14 @@ void store_text(const option_spec& spec, const std::string& v, std::optional<std
 std::string web_address(const option_spec& spec, const std::string& v) {
   const bool scheme = v.rfind("https://", 0) == 0 || v.rfind("http://", 0) == 0;
   const bool plain = std::all_of(v.begin(), v.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-._~/:%+@").find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("-._~/:%+@").find(c) != std::string_view::npos;
   });
   const std::string address = v.substr(0, v.find_last_not_of('/') + 1);
   if (!scheme || !plain || v.find("://") != v.rfind("://") || address.size() <= v.find("://") + 3)
-    throw usage_error(fmt::format("{} expects an http(s) address of letters, digits and -._~/:%+@ (e.g. https://github.com/OWNER/REPO), got '{}'",
-                                  spec.name, printable(v)));
+    throw usage_error(fmt::format(
+        "{} expects an http(s) address of letters, digits and -._~/:%+@ (e.g. https://github.com/OWNER/REPO), got '{}'",
+        spec.name, printable(v)));
   return address;
 }
 
@@ -91,8 +95,10 @@ const std::string& one_of(const std::string& v, const std::string& option, std::
   std::string list;
   std::size_t i = 0;
   for (const char* a : allowed) {
-    if (i > 0) list += ++i == allowed.size() ? " or " : ", ";
-    else ++i;
+    if (i > 0)
+      list += ++i == allowed.size() ? " or " : ", ";
+    else
+      ++i;
     list += a;
   }
   throw usage_error(fmt::format("{} expects {}, got '{}'", option, list, printable(v)));
@@ -113,8 +119,9 @@ bool truth(const option_spec& spec, const std::string& v) {
 double seconds(const option_spec& spec, const std::string& v) {
   std::string t = v;
   if (!t.empty() && t.back() == 'x')
-    throw usage_error(fmt::format("{}={}: cudabench samples until the noise is low, not for a number of iterations; give seconds (e.g. {}=0.5s)",
-                                  spec.name, printable(v), spec.name));
+    throw usage_error(fmt::format(
+        "{}={}: cudabench samples until the noise is low, not for a number of iterations; give seconds (e.g. {}=0.5s)",
+        spec.name, printable(v), spec.name));
   if (!t.empty() && t.back() == 's') t.pop_back();
   return parse_double(t, name_of(spec), 0, 3600);
 }
@@ -132,8 +139,9 @@ void store_context(parse_state& s, const option_spec&, const std::string& v) {
     throw usage_error(fmt::format("--benchmark_context expects KEY=VALUE, got '{}'", printable(v)));
   const std::string key = v.substr(0, eq);
   if (standard_context_key(key))
-    throw usage_error(fmt::format("--benchmark_context={}: '{}' is a context key the results write themselves; choose another",
-                                  printable(v), printable(key)));
+    throw usage_error(
+        fmt::format("--benchmark_context={}: '{}' is a context key the results write themselves; choose another",
+                    printable(v), printable(key)));
   for (const auto& [k, value] : s.options.context)
     if (k == key) throw usage_error(fmt::format("--benchmark_context: '{}' is given twice", printable(key)));
   s.options.context.emplace_back(key, v.substr(eq + 1));
@@ -141,6 +149,7 @@ void store_context(parse_state& s, const option_spec&, const std::string& v) {
 
 #define ACT [](parse_state & s, [[maybe_unused]] const option_spec& spec, [[maybe_unused]] const std::string& v)
 
+// clang-format off
 const std::array table{
   option_spec{.name = "--filter", .placeholder = "REGEX", .commands = "run bisect", .apply = store_filter, .whole_run = true,
               .help = "run the cases whose name matches this RE2 pattern anywhere (e.g. {filter}); a leading - negates"},
@@ -464,6 +473,7 @@ const std::array table{
   option_spec{.name = "--help", .alias = "-h", .kind = arity::flag, .commands = "*", .apply = set_flag_noop,
               .help = "the options of the command, then exit"},
 };
+// clang-format on
 #undef ACT
 
 }  // namespace

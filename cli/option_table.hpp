@@ -42,8 +42,8 @@ struct option_spec;
 using option_action = void (*)(parse_state&, const option_spec&, const std::string& value);
 
 struct option_spec {
-  std::string_view name;         ///< "--filter"
-  std::string_view alias;        ///< "-h", or empty
+  std::string_view name;   ///< "--filter"
+  std::string_view alias;  ///< "-h", or empty
   arity kind = arity::value;
   std::string_view placeholder;  ///< what the value is, as help shows it ("REGEX"); empty for a flag
   std::string_view commands;     ///< the names of the commands that take it ("run compare"; run is the runner; * all)
@@ -52,9 +52,9 @@ struct option_spec {
   /// command_options it fills.
   std::optional<std::string> command_options::*output = nullptr;
   in_child child = in_child::keep;
-  bool whole_run = false;        ///< left out of each per-case run the cudabench-run wrapper starts under --ncu
-  std::string_view elsewhere;    ///< said to a command that does not take it: what to use instead
-  bool hidden = false;           ///< for the program's own use (the wrapper, its children): accepted, never listed
+  bool whole_run = false;      ///< left out of each per-case run the cudabench-run wrapper starts under --ncu
+  std::string_view elsewhere;  ///< said to a command that does not take it: what to use instead
+  bool hidden = false;         ///< for the program's own use (the wrapper, its children): accepted, never listed
   /// What it does, as help shows it: made once, with the defaults rendered from the constants they come from.
   std::string help;
 };
@@ -88,15 +88,15 @@ using command_handler = int (*)(const command_line&);
 /// One command, a row of the command table (app/command_table.cpp): its name, how it is called, what it does,
 /// its handler (app/commands/NAME.cpp); the options a command takes are the option table's rows that name it.
 struct command_spec {
-  std::string_view name;         ///< "compare"; "run" for the runner, which is called without a name
-  std::string_view inputs;       ///< the positional arguments as usage shows them ("BASELINE.json CURRENT.json")
+  std::string_view name;    ///< "compare"; "run" for the runner, which is called without a name
+  std::string_view inputs;  ///< the positional arguments as usage shows them ("BASELINE.json CURRENT.json")
   std::size_t input_count = 0;
   std::string about;
   std::string_view exit_status = "0 written, 2 usage or input error";  ///< a report command's, unless it says otherwise
   command_handler handler = nullptr;
-  bool more_inputs = false;      ///< input_count or more positional arguments
-  bool named = true;             ///< called by its name (false: the runner, the binary's own command line)
-  bool passes_rest = false;      ///< the arguments after -- go to the benchmark binary it runs (bisect)
+  bool more_inputs = false;  ///< input_count or more positional arguments
+  bool named = true;         ///< called by its name (false: the runner, the binary's own command line)
+  bool passes_rest = false;  ///< the arguments after -- go to the benchmark binary it runs (bisect)
 };
 
 /// The commands, in the order help and the docs list them (the runner first).
@@ -111,13 +111,14 @@ std::string closest_command(command_list all, std::string_view typed);
 /// "./run_bench" or "./run_bench compare": how messages and usage name the command.
 std::string command_title(const command_spec& c);
 
-/// A command line parsed by the table: the options, and the positional arguments (compare, report, trend, gates, fleet).
+/// A command line parsed by the table: the options, and the positional arguments (compare, report, trend, gates,
+/// fleet).
 struct command_line {
   command_options options;
   std::vector<std::string> inputs;
-  std::vector<std::string> args;     ///< the command's own arguments as given (without its name and what follows --)
-  std::vector<std::string> passed;   ///< what followed -- (bisect: the benchmark binary's arguments)
-  char** argv = nullptr;             ///< the process's argv (a run starts itself again for its workers)
+  std::vector<std::string> args;    ///< the command's own arguments as given (without its name and what follows --)
+  std::vector<std::string> passed;  ///< what followed -- (bisect: the benchmark binary's arguments)
+  char** argv = nullptr;            ///< the process's argv (a run starts itself again for its workers)
 };
 /// Parses `args` (without argv[0], and for the named commands without the command's name) for `cmd`, one of
 /// `all`. -h/--help anywhere wins (options.help, nothing else checked). Throws usage_error with a one-line message.

@@ -64,10 +64,15 @@ std::vector<int> parse_device_list(const std::string& spec, int count) {
     for (const std::string& item : split_commas(spec)) {
       const bool digits = !item.empty() && item.size() < 8 && item.find_first_not_of("0123456789") == std::string::npos;
       if (!digits)
-        throw usage_error(fmt::format("--devices expects 'all' or a comma-separated list of device ordinals such as 0,2; got '{}'", printable(spec)));
+        throw usage_error(
+            fmt::format("--devices expects 'all' or a comma-separated list of device ordinals such as 0,2; got '{}'",
+                        printable(spec)));
       const int d = std::stoi(item);
-      if (d >= count) throw usage_error("--devices: device " + std::to_string(d) + " does not exist (" + std::to_string(count) + " visible)");
-      if (std::find(out.begin(), out.end(), d) != out.end()) throw usage_error("--devices: device " + std::to_string(d) + " is listed twice");
+      if (d >= count)
+        throw usage_error("--devices: device " + std::to_string(d) + " does not exist (" + std::to_string(count) +
+                          " visible)");
+      if (std::find(out.begin(), out.end(), d) != out.end())
+        throw usage_error("--devices: device " + std::to_string(d) + " is listed twice");
       out.push_back(d);
     }
   }
@@ -84,8 +89,8 @@ std::vector<std::int64_t> positive_list(const std::string& text, const std::stri
     const std::optional<std::int64_t> parsed = strict_number<std::int64_t>(item);
     const std::int64_t v = parsed.value_or(0);
     if (v <= 0)
-      throw usage_error(fmt::format("{}: '{}' in '{}' is not a positive whole number (1 to {})", option, printable(item), printable(spec),
-                                    std::numeric_limits<std::int64_t>::max()));
+      throw usage_error(fmt::format("{}: '{}' in '{}' is not a positive whole number (1 to {})", option,
+                                    printable(item), printable(spec), std::numeric_limits<std::int64_t>::max()));
     if (std::find(list.begin(), list.end(), v) != list.end())
       throw usage_error(fmt::format("{}: {} appears twice in '{}'", option, v, printable(spec)));
     list.push_back(v);

@@ -40,18 +40,24 @@ help_examples examples_of(const suite& s) {
   ex = {"FAMILY, FAMILY/VARIANT", "--sizes=FAMILY=N,N", "--axis=FAMILY.AXIS=V,V"};
   if (s.cases.empty()) return ex;
   const case_def& last = s.cases.back();
-  const auto other = std::find_if(s.cases.begin(), s.cases.end(),
-                                  [&](const case_def& c) { return c.family == last.family && c.variant != last.variant; });
+  const auto other = std::find_if(s.cases.begin(), s.cases.end(), [&](const case_def& c) {
+    return c.family == last.family && c.variant != last.variant;
+  });
   ex.filter = fmt::format("{}, {}/{}", last.family, last.family, (other == s.cases.end() ? last : *other).variant);
-  const auto sized = std::find_if(s.families.rbegin(), s.families.rend(), [](const family_def& f) { return f.takes_sizes && !f.axes.empty(); });
+  const auto sized = std::find_if(s.families.rbegin(), s.families.rend(),
+                                  [](const family_def& f) { return f.takes_sizes && !f.axes.empty(); });
   if (sized != s.families.rend())
-    if (const std::string v = axis_values(s, sized->name, 0); !v.empty()) ex.sizes = fmt::format("--sizes={}={}", sized->name, v);
+    if (const std::string v = axis_values(s, sized->name, 0); !v.empty())
+      ex.sizes = fmt::format("--sizes={}={}", sized->name, v);
   // --sizes is the form for a size axis (a family's first, where it has one): --axis shows another where there is one.
   const family_def* axis_family = nullptr;
   std::size_t axis = 0;
   for (auto f = s.families.rbegin(); f != s.families.rend(); ++f) {
     const std::size_t first_other = f->takes_sizes ? 1 : 0;
-    if (f->axes.size() > first_other) { axis_family = &*f, axis = f->axes.size() - 1; break; }
+    if (f->axes.size() > first_other) {
+      axis_family = &*f, axis = f->axes.size() - 1;
+      break;
+    }
     if (!axis_family && !f->axes.empty()) axis_family = &*f;
   }
   if (axis_family)

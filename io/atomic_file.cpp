@@ -30,7 +30,8 @@ void check_writable(const std::string& path) { output_sink(path).check(); }
 namespace {
 std::string make_directory_under(const fs::path& parent, const std::string& prefix) {
   std::string dir = (parent / (prefix + "-XXXXXX")).string();
-  if (!::mkdtemp(dir.data())) throw input_error("cannot create a temporary directory (" + dir + "): " + std::strerror(errno));
+  if (!::mkdtemp(dir.data()))
+    throw input_error("cannot create a temporary directory (" + dir + "): " + std::strerror(errno));
   return dir;
 }
 }  // namespace
@@ -60,17 +61,22 @@ std::optional<std::uint64_t> byte_count(std::string_view text) {
   if (ec != std::errc() || end == text.data()) return std::nullopt;
   const std::string_view suffix(end, std::size_t(text.data() + text.size() - end));
   int shift = 0;
-  if (suffix == "K" || suffix == "k") shift = 10;
-  else if (suffix == "M") shift = 20;
-  else if (suffix == "G") shift = 30;
-  else if (!suffix.empty()) return std::nullopt;
+  if (suffix == "K" || suffix == "k")
+    shift = 10;
+  else if (suffix == "M")
+    shift = 20;
+  else if (suffix == "G")
+    shift = 30;
+  else if (!suffix.empty())
+    return std::nullopt;
   if (value > (std::numeric_limits<std::uint64_t>::max() >> shift)) return std::nullopt;
   return value << shift;
 }
 
 std::string mode_name(mode_t mode) {
   if (S_ISDIR(mode)) return "is a directory, not a file";
-  if (S_ISFIFO(mode)) return "is a FIFO (named pipe), not a regular file: refused (a pipe's output is read as -, standard input)";
+  if (S_ISFIFO(mode))
+    return "is a FIFO (named pipe), not a regular file: refused (a pipe's output is read as -, standard input)";
   if (S_ISCHR(mode)) return "is a character device, not a regular file: refused";
   if (S_ISBLK(mode)) return "is a block device, not a regular file: refused";
   if (S_ISSOCK(mode)) return "is a socket, not a regular file: refused";
@@ -79,7 +85,7 @@ std::string mode_name(mode_t mode) {
 
 /// Why `path` cannot be opened, in words: a symbolic link loop or a dangling link is not "no such file".
 std::string open_failure(const std::string& path, int err) {
-  struct stat st{};
+  struct stat st {};
   if (err == ELOOP) return path + ": a loop of symbolic links (too many levels)";
   if (err == ENOENT && ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
     return path + ": a symbolic link to a file that does not exist";
@@ -105,7 +111,8 @@ std::string read_bounded(int fd, const std::string& name, std::uint64_t cap, std
       throw input_error(fmt::format("{}: holds a NUL byte at byte {}: not JSON text, refused", name,
                                     out.size() + std::size_t(static_cast<const char*>(nul) - buffer)));
     if (out.size() + std::uint64_t(n) > cap)
-      throw input_error(fmt::format("{}: over {} bytes, the limit on a result file ({} raises it)", name, cap, max_input_variable));
+      throw input_error(
+          fmt::format("{}: over {} bytes, the limit on a result file ({} raises it)", name, cap, max_input_variable));
     out.append(buffer, std::size_t(n));
   }
 }
@@ -116,7 +123,8 @@ std::uint64_t max_input_size() {
   if (!text || !*text) return default_max_input;
   const auto bytes = byte_count(text);
   if (!bytes || *bytes == 0)
-    throw input_error(fmt::format("{}={}: expected a byte count such as 4G, 512M, 64K or 1000000", max_input_variable, text));
+    throw input_error(
+        fmt::format("{}={}: expected a byte count such as 4G, 512M, 64K or 1000000", max_input_variable, text));
   return *bytes;
 }
 
@@ -126,7 +134,7 @@ std::string read_file(const std::string& path) {
   if (path.empty()) throw input_error("an input needs a file name (an empty name was given)");
   // The type is checked before opening (opening a device may act on it), and again on what was opened;
   // O_NONBLOCK keeps a FIFO that slipped in between from waiting for a writer.
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw input_error(open_failure(path, errno));
   if (!S_ISREG(st.st_mode)) throw input_error(path + ": " + mode_name(st.st_mode));
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);

@@ -115,9 +115,12 @@ class spawn_settings {
     for (int fd : spec.pass_fds)  // dup2 onto itself clears close-on-exec in the child
       posix_spawn_file_actions_adddup2(&actions_, fd, fd);
     constexpr int create = O_WRONLY | O_CREAT | O_TRUNC;
-    if (spec.output_path) posix_spawn_file_actions_addopen(&actions_, STDOUT_FILENO, spec.output_path->c_str(), create, 0644);
-    if (spec.error_path) posix_spawn_file_actions_addopen(&actions_, STDERR_FILENO, spec.error_path->c_str(), create, 0644);
-    else if (spec.output_path) posix_spawn_file_actions_adddup2(&actions_, STDOUT_FILENO, STDERR_FILENO);
+    if (spec.output_path)
+      posix_spawn_file_actions_addopen(&actions_, STDOUT_FILENO, spec.output_path->c_str(), create, 0644);
+    if (spec.error_path)
+      posix_spawn_file_actions_addopen(&actions_, STDERR_FILENO, spec.error_path->c_str(), create, 0644);
+    else if (spec.output_path)
+      posix_spawn_file_actions_adddup2(&actions_, STDOUT_FILENO, STDERR_FILENO);
     if (spec.directory) posix_spawn_file_actions_addchdir_np(&actions_, spec.directory->c_str());
   }
   ~spawn_settings() {
@@ -147,7 +150,7 @@ void install_stop_signals() {
   // The names the handler writes, copied before it can run (it may not allocate).
   std::snprintf(sigint_name, sizeof sigint_name, "%s", signal_name(SIGINT).c_str());
   std::snprintf(sigterm_name, sizeof sigterm_name, "%s", signal_name(SIGTERM).c_str());
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = forward_stop_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;

@@ -53,7 +53,8 @@ std::string this_program();
 
 /// This process's environment without the variables whose names begin with `drop_prefix` ("" drops none),
 /// followed by `extra` (NAME=value).
-std::vector<std::string> inherited_environment(const std::string& drop_prefix, const std::vector<std::string>& extra = {});
+std::vector<std::string> inherited_environment(const std::string& drop_prefix,
+                                               const std::vector<std::string>& extra = {});
 
 /// A running (or ended, not yet reaped) child process. It runs in its own process group, so a terminal's ^C
 /// reaches it once, through this process: SIGINT and SIGTERM are at their defaults in it and are passed on to
@@ -111,7 +112,8 @@ std::string program_on_path(const std::string& name);
 
 /// `git ARGS` in `directory` (unset: ours), run to its end (a stop signal does not cut it short: git commands
 /// are short, and a clean-up must finish); throws input_error when git is not on $PATH or cannot be started.
-command_output run_git(const std::vector<std::string>& args, const std::optional<std::string>& directory = std::nullopt);
+command_output run_git(const std::vector<std::string>& args,
+                       const std::optional<std::string>& directory = std::nullopt);
 
 /// The last `n` lines of a log (a child's output) that are not blank, from its last 64 KiB, each made printable
 /// and cut to 300 characters, joined by " | "; "" where it has none or cannot be read.

@@ -34,9 +34,12 @@ void json_text_scan::feed(std::string_view piece) {
       }
       while (at < end && *at != '"' && *at != '\\' && *at != '\0') ++at;  // the string's plain characters at once
       if (at == end) break;
-      if (*at == '\\') escaped_ = true;
-      else if (*at == '"') in_string_ = false;
-      else nul_ = true;
+      if (*at == '\\')
+        escaped_ = true;
+      else if (*at == '"')
+        in_string_ = false;
+      else
+        nul_ = true;
       ++at;
       continue;
     }
@@ -51,9 +54,15 @@ void json_text_scan::feed(std::string_view piece) {
     after_n_ = ch == 'n';
     switch (ch) {
       case '"': in_string_ = true; break;
-      case '[': case '{': deepest_ = std::max(deepest_, ++depth_); break;
-      case ']': case '}': if (depth_ > 0) --depth_; break;
-      case 'N': case 'I': case 'i': bare_words_ = true; break;
+      case '[':
+      case '{': deepest_ = std::max(deepest_, ++depth_); break;
+      case ']':
+      case '}':
+        if (depth_ > 0) --depth_;
+        break;
+      case 'N':
+      case 'I':
+      case 'i': bare_words_ = true; break;
       case '\0': nul_ = true; break;
       default: break;
     }

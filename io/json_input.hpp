@@ -76,7 +76,9 @@ class file_pieces {
   iterator end() { return iterator(); }
   /// The bytes not yet taken (by take() or the iterator) of the piece in hand, the next piece read when it is
   /// used up; empty at the end of the file.
-  std::string_view available() { return fill() ? std::string_view(buffer_.data() + pos_, len_ - pos_) : std::string_view(); }
+  std::string_view available() {
+    return fill() ? std::string_view(buffer_.data() + pos_, len_ - pos_) : std::string_view();
+  }
   /// Takes the first `n` bytes of available().
   void take(std::size_t n) { pos_ += n; }
   /// Reads the file from its start again.
@@ -101,7 +103,8 @@ class file_pieces {
 template <typename Sax>
 class plain_json_parser {
  public:
-  plain_json_parser(file_pieces& in, Sax& sax, std::size_t max_depth = 256) : in_(in), sax_(sax), max_depth_(max_depth) {}
+  plain_json_parser(file_pieces& in, Sax& sax, std::size_t max_depth = 256)
+      : in_(in), sax_(sax), max_depth_(max_depth) {}
   bool parse() {
     const bool read = value(token()) && token() < 0;
     in_.take(at_);
@@ -113,7 +116,7 @@ class plain_json_parser {
   Sax& sax_;
   std::string_view piece_;  ///< what in_ had available, of which at_ bytes are read
   std::size_t at_ = 0;
-  std::string text_;        ///< the string or number read last
+  std::string text_;  ///< the string or number read last
   std::size_t depth_ = 0, max_depth_;
 
   /// The next byte, not taken; -1 at the end.
@@ -191,7 +194,9 @@ class plain_json_parser {
     text_.clear();
     while (peek() >= 0) {
       const std::size_t from = at_;
-      while (at_ < piece_.size() && piece_[at_] >= 0x20 && piece_[at_] < 0x7f && piece_[at_] != '"' && piece_[at_] != '\\') ++at_;
+      while (at_ < piece_.size() && piece_[at_] >= 0x20 && piece_[at_] < 0x7f && piece_[at_] != '"' &&
+             piece_[at_] != '\\')
+        ++at_;
       text_.append(piece_, from, at_ - from);
       if (at_ < piece_.size()) return piece_[at_] == '"' && (++at_, true);
     }

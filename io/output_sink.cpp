@@ -37,7 +37,7 @@ std::string temp_name(const std::string& path) { return path + ".tmp." + std::to
 
 /// True when `path` exists and is not a regular file or a directory (a device node, a FIFO, a socket).
 bool special_file(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
@@ -51,7 +51,7 @@ constexpr int fifo_reader_tries = 300;  ///< 10 ms apart: 3 s for a FIFO's reade
 /// waiting: with no process reading it, that fails (ENXIO) where a plain open would wait forever.
 
 int open_special(const std::string& name, const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   const bool fifo = ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
   int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | (fifo ? O_NONBLOCK : 0));
   // A reader that is starting (a `cat FIFO &` just launched) gets a few seconds to open its end; after that
@@ -110,8 +110,14 @@ void write_temporary(const std::string& name, const std::string& tmp, const std:
   if (fd < 0) fail(name, "cannot write", errno);
   bool ok = write_all(fd, content);
   int err = errno;
-  if (ok && ::fsync(fd) != 0 && errno != EINVAL) { ok = false; err = errno; }
-  if (::close(fd) != 0 && ok) { ok = false; err = errno; }
+  if (ok && ::fsync(fd) != 0 && errno != EINVAL) {
+    ok = false;
+    err = errno;
+  }
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
   if (!ok) {
     std::remove(tmp.c_str());
     fail(name, "write failed", err);
@@ -154,8 +160,10 @@ bool may_end_process_now(int sig) noexcept {
 bool outputs_replaced() noexcept { return renamed_into_place.load(); }
 
 output_batch::output_batch() {
-  if (open_batch) joined_ = true;
-  else open_batch = this;
+  if (open_batch)
+    joined_ = true;
+  else
+    open_batch = this;
 }
 
 output_batch::~output_batch() {
@@ -190,8 +198,10 @@ void output_batch::commit() {
   std::size_t done = 0;
   int err = 0;
   for (; done < staged_.size() && !err; ++done) {
-    if (::rename(staged_[done].tmp.c_str(), staged_[done].path.c_str()) != 0) err = errno;
-    else unlist_temporary(std::exchange(staged_[done].slot, -1));
+    if (::rename(staged_[done].tmp.c_str(), staged_[done].path.c_str()) != 0)
+      err = errno;
+    else
+      unlist_temporary(std::exchange(staged_[done].slot, -1));
   }
   const std::size_t renamed = err ? done - 1 : done;
   if (renamed > 0) renamed_into_place.store(true);
@@ -219,7 +229,7 @@ bool write_all(int fd, const std::string& content) {
 std::string final_target(const std::string& path) {
   fs::path p = path;
   for (int hops = 0; hops < 40; ++hops) {  // Linux's own limit on links followed in one lookup
-    struct stat st{};
+    struct stat st {};
     if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p.string();
     std::error_code ec;
     const fs::path target = fs::read_symlink(p, ec);
@@ -292,7 +302,8 @@ void output_sink::write_now(const std::string& content) const {
   if (kind_ != kind::file) return write_standard_output(content);
   if (path_.empty()) throw input_error("an output needs a file name");
   const std::string path = final_target(path_);
-  if (!special_file(path)) return open_batch ? open_batch->stage(path_, path, content) : replace_file(path_, path, content);
+  if (!special_file(path))
+    return open_batch ? open_batch->stage(path_, path, content) : replace_file(path_, path, content);
   const int fd = open_special(path_, path);
   const bool ok = write_all(fd, content);
   const int err = errno;
@@ -308,7 +319,8 @@ void unique_fd::reset() noexcept {
 standard_output_aside::standard_output_aside() {
   flush_streams();
   saved_ = unique_fd(::dup(STDOUT_FILENO));
-  if (saved_.get() < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) fail("standard output", "cannot set it aside", errno);
+  if (saved_.get() < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+    fail("standard output", "cannot set it aside", errno);
   previous_ = real_standard_output;
   real_standard_output = saved_.get();
 }
@@ -325,7 +337,7 @@ namespace {
 std::optional<std::string> same_file_key(const std::string& path) {
   if (descriptor_named(path)) return std::nullopt;
   const std::string target = final_target(path);
-  struct stat st{};
+  struct stat st {};
   if (::stat(target.c_str(), &st) == 0) {
     if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return std::nullopt;
     return "inode " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
@@ -352,14 +364,17 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
   for (const auto& [option, path] : outputs) {
     if (descriptor_named(path) == STDOUT_FILENO) {
       if (on_stdout)
-        throw usage_error(option + " " + path + " and " + *on_stdout + " would both write to standard output: refused, give one a file name");
+        throw usage_error(option + " " + path + " and " + *on_stdout +
+                          " would both write to standard output: refused, give one a file name");
       on_stdout = option + " " + path;
       continue;
     }
     const auto key = same_file_key(path);
     if (!key) continue;
     const auto [it, added] = seen.emplace(*key, option + " " + path);
-    if (!added) throw usage_error(option + " " + path + " is the same file as " + it->second + ": refused, it would be overwritten");
+    if (!added)
+      throw usage_error(option + " " + path + " is the same file as " + it->second +
+                        ": refused, it would be overwritten");
   }
 }
 

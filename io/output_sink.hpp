@@ -49,7 +49,10 @@ class unique_fd {
   explicit unique_fd(int fd = -1) noexcept : fd_(fd) {}
   unique_fd(unique_fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
   unique_fd& operator=(unique_fd&& o) noexcept {
-    if (this != &o) { reset(); fd_ = std::exchange(o.fd_, -1); }
+    if (this != &o) {
+      reset();
+      fd_ = std::exchange(o.fd_, -1);
+    }
     return *this;
   }
   ~unique_fd() { reset(); }

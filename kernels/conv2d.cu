@@ -26,7 +26,8 @@ __global__ void naive_kernel(const float* __restrict__ in, float* __restrict__ o
   out[std::size_t(row) * n + col] = sum;
 }
 
-__global__ void __launch_bounds__(cfg::tile * cfg::tile) tiled_kernel(const float* __restrict__ in, float* __restrict__ out, int n) {
+__global__ void __launch_bounds__(cfg::tile* cfg::tile)
+    tiled_kernel(const float* __restrict__ in, float* __restrict__ out, int n) {
   constexpr int span = cfg::tile + 2 * conv_radius;
   __shared__ float tile[span][span + 1];  // +1: no bank conflicts on column walks
   const int row0 = blockIdx.y * cfg::tile - conv_radius, col0 = blockIdx.x * cfg::tile - conv_radius;
@@ -55,7 +56,8 @@ __device__ __forceinline__ void copy16_async(float* smem, const float* gmem, boo
 /// columns of halo a side so every piece is aligned, all in flight at once and none held in registers.
 /// Otherwise every load of the tile is issued into registers before any is stored.
 template <bool Async>
-__global__ void __launch_bounds__(cfg::fast_cols * cfg::fast_threads_y) fast_kernel(const float* __restrict__ in, float* __restrict__ out, int n) {
+__global__ void __launch_bounds__(cfg::fast_cols* cfg::fast_threads_y)
+    fast_kernel(const float* __restrict__ in, float* __restrict__ out, int n) {
   constexpr int out_rows = cfg::fast_threads_y * cfg::fast_rows;
   constexpr int pad = Async ? 4 : conv_radius;  // halo columns stored each side
   constexpr int rows = out_rows + 2 * conv_radius, cols = cfg::fast_cols + 2 * pad;
@@ -118,7 +120,8 @@ dim3 grid_for(int n) { return dim3((n + cfg::tile - 1) / cfg::tile, (n + cfg::ti
 }  // namespace
 
 void conv2d_set_mask(const float* h_mask, cudaStream_t s) {
-  CB_CHECK(cudaMemcpyToSymbolAsync(mask_c, h_mask, sizeof(float) * conv_mask * conv_mask, 0, cudaMemcpyHostToDevice, s));
+  CB_CHECK(
+      cudaMemcpyToSymbolAsync(mask_c, h_mask, sizeof(float) * conv_mask * conv_mask, 0, cudaMemcpyHostToDevice, s));
   CB_CHECK(cudaStreamSynchronize(s));  // h_mask may be a temporary
 }
 
@@ -131,8 +134,10 @@ void conv2d_fast(const float* d_in, float* d_out, int n, cudaStream_t s) {
   constexpr int out_rows = cfg::fast_threads_y * cfg::fast_rows;
   const dim3 grid((n + cfg::fast_cols - 1) / cfg::fast_cols, (n + out_rows - 1) / out_rows);
   const dim3 block(cfg::fast_cols, cfg::fast_threads_y);
-  if (n % 4 == 0 && reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0) fast_kernel<true><<<grid, block, 0, s>>>(d_in, d_out, n);
-  else fast_kernel<false><<<grid, block, 0, s>>>(d_in, d_out, n);
+  if (n % 4 == 0 && reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0)
+    fast_kernel<true><<<grid, block, 0, s>>>(d_in, d_out, n);
+  else
+    fast_kernel<false><<<grid, block, 0, s>>>(d_in, d_out, n);
   CB_CHECK_LAUNCH("conv2d fast_kernel");
 }
 

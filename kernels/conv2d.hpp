@@ -61,13 +61,16 @@ inline void rows(const float* in, float* out, int n, const float* mask, int r0, 
 }  // namespace cpu_detail
 
 /// Sequential 5x5 convolution with zero padding (the source paper's CPU baseline).
-inline void conv2d_cpu_seq(const float* in, float* out, int n, const float* mask) { cpu_detail::rows(in, out, n, mask, 0, n); }
+inline void conv2d_cpu_seq(const float* in, float* out, int n, const float* mask) {
+  cpu_detail::rows(in, out, n, mask, 0, n);
+}
 
 /// The same over `threads` threads, split by rows.
 inline void conv2d_cpu_par(const float* in, float* out, int n, const float* mask, int threads) {
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t)
-    pool.emplace_back(cpu_detail::rows, in, out, n, mask, int(std::int64_t(n) * t / threads), int(std::int64_t(n) * (t + 1) / threads));
+    pool.emplace_back(cpu_detail::rows, in, out, n, mask, int(std::int64_t(n) * t / threads),
+                      int(std::int64_t(n) * (t + 1) / threads));
   for (auto& th : pool) th.join();
 }
 

@@ -42,7 +42,8 @@ struct conv_descriptors {
   cudnnFilterDescriptor_t w;
   cudnnConvolutionDescriptor_t conv;
 };
-cudnnConvolutionFwdAlgo_t search_algorithm(const conv_descriptors& p, const float* d_in, const float* d_mask, float* d_out) {
+cudnnConvolutionFwdAlgo_t search_algorithm(const conv_descriptors& p, const float* d_in, const float* d_mask,
+                                           float* d_out) {
   constexpr int wanted = CUDNN_CONVOLUTION_FWD_ALGO_COUNT;
   cudnnConvolutionFwdAlgoPerf_t perf[wanted];
   int found = 0;
@@ -51,8 +52,8 @@ cudnnConvolutionFwdAlgo_t search_algorithm(const conv_descriptors& p, const floa
   std::size_t search_ws = 0;
   for (int a = 0; a < wanted; ++a) {
     std::size_t bytes = 0;
-    if (cudnnGetConvolutionForwardWorkspaceSize(p.handle, p.x, p.w, p.conv, p.y, cudnnConvolutionFwdAlgo_t(a), &bytes) ==
-        CUDNN_STATUS_SUCCESS)
+    if (cudnnGetConvolutionForwardWorkspaceSize(p.handle, p.x, p.w, p.conv, p.y, cudnnConvolutionFwdAlgo_t(a),
+                                                &bytes) == CUDNN_STATUS_SUCCESS)
       search_ws = std::max(search_ws, std::min<std::size_t>(bytes, std::size_t(256) << 20));
   }
   {
@@ -61,8 +62,8 @@ cudnnConvolutionFwdAlgo_t search_algorithm(const conv_descriptors& p, const floa
     // The first search runs on a cold library and GPU; on the H100 it once ranked a 5x slower algorithm first
     // (docs/validation.md). Search twice and keep the second, warm ranking.
     for (int pass = 0; pass < 2; ++pass)
-      CB_CHECK(cudnnFindConvolutionForwardAlgorithmEx(p.handle, p.x, d_in, p.w, d_mask, p.conv, p.y, d_out, wanted, &found,
-                                                      perf, scratch.get(), scratch.bytes()));
+      CB_CHECK(cudnnFindConvolutionForwardAlgorithmEx(p.handle, p.x, d_in, p.w, d_mask, p.conv, p.y, d_out, wanted,
+                                                      &found, perf, scratch.get(), scratch.bytes()));
   }
   int best = -1;
   for (int i = 0; i < found && best < 0; ++i)
@@ -72,7 +73,8 @@ cudnnConvolutionFwdAlgo_t search_algorithm(const conv_descriptors& p, const floa
 }
 }  // namespace
 
-cudnn_conv5x5::cudnn_conv5x5(int n, const float* d_in, const float* d_mask, float* d_out) : impl_(std::make_unique<impl>()) {
+cudnn_conv5x5::cudnn_conv5x5(int n, const float* d_in, const float* d_mask, float* d_out)
+    : impl_(std::make_unique<impl>()) {
   impl& p = *impl_;
   p.in = d_in;
   p.mask = d_mask;
@@ -96,8 +98,9 @@ cudnn_conv5x5::cudnn_conv5x5(int n, const float* d_in, const float* d_mask, floa
   });
   char* end = nullptr;
   const long algo = std::strtol(chosen.c_str(), &end, 10);
-  p.algo = end != chosen.c_str() && *end == '\0' && algo >= 0 && algo < CUDNN_CONVOLUTION_FWD_ALGO_COUNT ? cudnnConvolutionFwdAlgo_t(algo)
-                                                                             : search_algorithm(descriptors, d_in, d_mask, d_out);
+  p.algo = end != chosen.c_str() && *end == '\0' && algo >= 0 && algo < CUDNN_CONVOLUTION_FWD_ALGO_COUNT
+               ? cudnnConvolutionFwdAlgo_t(algo)
+               : search_algorithm(descriptors, d_in, d_mask, d_out);
   p.algo_name = fmt::format("cuDNN algo {}", int(p.algo));
   std::size_t ws = 0;
   CB_CHECK(cudnnGetConvolutionForwardWorkspaceSize(p.handle, p.x, p.w, p.conv, p.y, p.algo, &ws));

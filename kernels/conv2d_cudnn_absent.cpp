@@ -12,7 +12,9 @@ struct cudnn_conv5x5::impl {
   std::string algo_name;
 };
 
-cudnn_conv5x5::cudnn_conv5x5(int, const float*, const float*, float*) { throw std::runtime_error("built without cuDNN"); }
+cudnn_conv5x5::cudnn_conv5x5(int, const float*, const float*, float*) {
+  throw std::runtime_error("built without cuDNN");
+}
 cudnn_conv5x5::~cudnn_conv5x5() = default;
 void cudnn_conv5x5::run(cudaStream_t) {}
 const std::string& cudnn_conv5x5::algorithm() const { return impl_->algo_name; }

@@ -7,33 +7,40 @@
 #include <cstdint>
 
 #include "cudabench/cuda_check.hpp"
-#include "support/device_shape.hpp"
 #include "kernels/stream_loads.cuh"
+#include "support/device_shape.hpp"
 
 namespace kernels {
 namespace {
 using cfg = histogram_config;
 
-unsigned grid_for(std::size_t n) { return unsigned(std::clamp<std::size_t>((n + cfg::block - 1) / cfg::block, 1, 65535)); }
+unsigned grid_for(std::size_t n) {
+  return unsigned(std::clamp<std::size_t>((n + cfg::block - 1) / cfg::block, 1, 65535));
+}
 
 __global__ void naive_kernel(const int* __restrict__ in, std::size_t n, unsigned* hist) {
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     hist[in[i]]++;  // racy on purpose: the source's first version
 }
 
 __global__ void atomic_global_kernel(const int* __restrict__ in, std::size_t n, unsigned* hist) {
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     atomicAdd(&hist[in[i]], 1u);
 }
 
-__global__ void __launch_bounds__(cfg::block) shared_kernel(const int* __restrict__ in, std::size_t n, unsigned* partials) {
+__global__ void __launch_bounds__(cfg::block)
+    shared_kernel(const int* __restrict__ in, std::size_t n, unsigned* partials) {
   __shared__ unsigned local[histogram_bins];
   for (int b = threadIdx.x; b < histogram_bins; b += blockDim.x) local[b] = 0;
   __syncthreads();
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     atomicAdd(&local[in[i]], 1u);
   __syncthreads();
-  for (int b = threadIdx.x; b < histogram_bins; b += blockDim.x) partials[std::size_t(blockIdx.x) * histogram_bins + b] = local[b];
+  for (int b = threadIdx.x; b < histogram_bins; b += blockDim.x)
+    partials[std::size_t(blockIdx.x) * histogram_bins + b] = local[b];
 }
 
 /// Counts the values stream_grid gives a thread into its block's shared histogram (values outside
@@ -43,11 +50,20 @@ struct count_visitor {
   __device__ void operator()(int v) {
     if (unsigned(v) < unsigned(histogram_bins)) atomicAdd(&local[v], 1u);
   }
-  __device__ void operator()(int4 a) { (*this)(a.x); (*this)(a.y); (*this)(a.z); (*this)(a.w); }
-  __device__ void operator()(int4 a, int4 b) { (*this)(a); (*this)(b); }
+  __device__ void operator()(int4 a) {
+    (*this)(a.x);
+    (*this)(a.y);
+    (*this)(a.z);
+    (*this)(a.w);
+  }
+  __device__ void operator()(int4 a, int4 b) {
+    (*this)(a);
+    (*this)(b);
+  }
 };
 
-__global__ void __launch_bounds__(cfg::fast_block) fast_kernel(const int* __restrict__ in, std::size_t n, unsigned* __restrict__ hist) {
+__global__ void __launch_bounds__(cfg::fast_block)
+    fast_kernel(const int* __restrict__ in, std::size_t n, unsigned* __restrict__ hist) {
   __shared__ unsigned local[histogram_bins];
   for (int b = threadIdx.x; b < histogram_bins; b += blockDim.x) local[b] = 0;
   __syncthreads();
@@ -90,7 +106,8 @@ void histogram_merge_partials(const unsigned* d_partials, unsigned* d_hist, cuda
 }
 
 void histogram_fast(const int* d_in, std::size_t n, unsigned* d_hist, cudaStream_t s) {
-  const std::size_t wanted = std::max<std::size_t>(1, (n + 16 * cfg::fast_block - 1) / (16 * cfg::fast_block));  // >= 16 values a thread
+  const std::size_t wanted =
+      std::max<std::size_t>(1, (n + 16 * cfg::fast_block - 1) / (16 * cfg::fast_block));  // >= 16 values a thread
   const unsigned blocks = unsigned(std::min<std::size_t>(wanted, std::size_t(cfg::fast_blocks_per_sm) * sm_count()));
   CB_CHECK(cudaMemsetAsync(d_hist, 0, histogram_bins * sizeof(unsigned), s));
   fast_kernel<<<blocks, cfg::fast_block, 0, s>>>(d_in, n, d_hist);

@@ -8,11 +8,12 @@
 namespace kernels {
 namespace {
 
-__global__ void __launch_bounds__(image_config::block) invert_kernel(const std::uint8_t* __restrict__ in,
-                                                                      std::uint8_t* __restrict__ out, std::size_t n) {
+__global__ void __launch_bounds__(image_config::block)
+    invert_kernel(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, std::size_t n) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   const std::size_t tid = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const bool aligned = (reinterpret_cast<std::uintptr_t>(in) % 16 == 0) && (reinterpret_cast<std::uintptr_t>(out) % 16 == 0);
+  const bool aligned =
+      (reinterpret_cast<std::uintptr_t>(in) % 16 == 0) && (reinterpret_cast<std::uintptr_t>(out) % 16 == 0);
   std::size_t done = 0;
   if (aligned) {
     const std::size_t vec = n / 16;
@@ -27,9 +28,9 @@ __global__ void __launch_bounds__(image_config::block) invert_kernel(const std::
   for (std::size_t i = done + tid; i < n; i += stride) out[i] = std::uint8_t(255 - in[i]);
 }
 
-__global__ void __launch_bounds__(image_config::block) saturate_kernel(const std::uint8_t* __restrict__ in,
-                                                                        std::uint8_t* __restrict__ out,
-                                                                        std::size_t pixels, float factor) {
+__global__ void __launch_bounds__(image_config::block)
+    saturate_kernel(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, std::size_t pixels,
+                    float factor) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < pixels; p += stride) {
     const std::uint8_t r = in[3 * p], g = in[3 * p + 1], b = in[3 * p + 2];
@@ -56,11 +57,13 @@ void launch_invert(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t n,
 }
 
 void launch_invert_mapped(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t n, cudaStream_t s) {
-  invert_kernel<<<std::min<unsigned>(grid_for((n + 15) / 16), image_config::mapped_blocks), image_config::block, 0, s>>>(d_in, d_out, n);
+  invert_kernel<<<std::min<unsigned>(grid_for((n + 15) / 16), image_config::mapped_blocks), image_config::block, 0,
+                  s>>>(d_in, d_out, n);
   CB_CHECK_LAUNCH("invert_kernel");
 }
 
-void launch_saturate_rgb(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t pixels, float factor, cudaStream_t s) {
+void launch_saturate_rgb(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t pixels, float factor,
+                         cudaStream_t s) {
   saturate_kernel<<<grid_for(pixels), image_config::block, 0, s>>>(d_in, d_out, pixels, factor);
   CB_CHECK_LAUNCH("saturate_kernel");
 }

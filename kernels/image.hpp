@@ -28,7 +28,8 @@ void launch_invert(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t n,
 /// the kernel reads and writes over the bus, both directions at once, on a grid of image_config::mapped_blocks.
 void launch_invert_mapped(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t n, cudaStream_t s);
 /// Saturation change of interleaved RGB pixels; see saturate_rgb_cpu for the function.
-void launch_saturate_rgb(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t pixels, float factor, cudaStream_t s);
+void launch_saturate_rgb(const std::uint8_t* d_in, std::uint8_t* d_out, std::size_t pixels, float factor,
+                         cudaStream_t s);
 
 // CPU references: plain C++, unit-tested without a GPU.
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 
 #include "cudabench/cuda_check.hpp"
-#include "support/device_shape.hpp"
 #include "kernels/vendor_handle.hpp"
+#include "support/device_shape.hpp"
 
 namespace kernels {
 namespace {
@@ -19,8 +19,8 @@ __global__ void naive_kernel(const float* __restrict__ a, const float* __restric
   c[std::size_t(row) * n + col] = sum;
 }
 
-__global__ void __launch_bounds__(cfg::tile * cfg::tile) tiled_kernel(const float* __restrict__ a, const float* __restrict__ b,
-                                                                     float* __restrict__ c, int n) {
+__global__ void __launch_bounds__(cfg::tile* cfg::tile)
+    tiled_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
   __shared__ float ta[cfg::tile][cfg::tile], tb[cfg::tile][cfg::tile];
   const int row = blockIdx.y * cfg::tile + threadIdx.y, col = blockIdx.x * cfg::tile + threadIdx.x;
   float sum = 0;
@@ -50,8 +50,8 @@ template <const sgemm_shape& S>
 using shape_of = shape_t<S.bm, S.bn, S.bk, S.tm, S.tn>;
 
 template <class S, bool Full>
-__device__ __forceinline__ void load_slice(const float* __restrict__ a, const float* __restrict__ b, int n, int m0, int n0, int k0,
-                                           int tid, fast_slice& r) {
+__device__ __forceinline__ void load_slice(const float* __restrict__ a, const float* __restrict__ b, int n, int m0,
+                                           int n0, int k0, int tid, fast_slice& r) {
   const int ar = tid / (S::bk / 4), ac = (tid % (S::bk / 4)) * 4;  // A: bm rows of bk / 4 float4
   const int br = tid / (S::bn / 4), bc = (tid % (S::bn / 4)) * 4;  // B: bk rows of bn / 4 float4
   if constexpr (Full) {
@@ -86,12 +86,13 @@ __device__ __forceinline__ void store_slice(fast_smem<S>& sm, int buf, int tid, 
 }
 
 template <class S, bool Full>
-__global__ void __launch_bounds__(S::threads, 2) fast_kernel(const float* __restrict__ a, const float* __restrict__ b,
-                                                            float* __restrict__ c, int n) {
+__global__ void __launch_bounds__(S::threads, 2)
+    fast_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
   static_assert(S::tm % 4 == 0 && S::tn % 4 == 0, "a thread's outputs come in groups of 4 x 4");
-  static_assert(S::bm * S::bk == 4 * S::threads && S::bn * S::bk == 4 * S::threads, "one float4 of A and one of B a thread per slice");
-  constexpr int gm = S::tm / 4, gn = S::tn / 4;                // groups of 4 rows / columns a thread
-  constexpr int step_m = S::bm / gm, step_n = S::bn / gn;      // rows / columns between a thread's groups
+  static_assert(S::bm * S::bk == 4 * S::threads && S::bn * S::bk == 4 * S::threads,
+                "one float4 of A and one of B a thread per slice");
+  constexpr int gm = S::tm / 4, gn = S::tn / 4;            // groups of 4 rows / columns a thread
+  constexpr int step_m = S::bm / gm, step_n = S::bn / gn;  // rows / columns between a thread's groups
   __shared__ __align__(16) fast_smem<S> sm;
   const int tid = threadIdx.x;
   const int m0 = blockIdx.y * S::bm, n0 = blockIdx.x * S::bn;
@@ -176,8 +177,10 @@ void matmul_fast(const float* d_a, const float* d_b, float* d_c, int n, cudaStre
   using small = shape_of<cfg::fast_small>;
   const long long large_tiles = (long long)((n + large::bm - 1) / large::bm) * ((n + large::bn - 1) / large::bn);
   const bool use_small = shape ? shape->bm == small::bm && shape->bn == small::bn : large_tiles < sm_count();
-  if (use_small) launch_fast<small>(d_a, d_b, d_c, n, s);
-  else launch_fast<large>(d_a, d_b, d_c, n, s);
+  if (use_small)
+    launch_fast<small>(d_a, d_b, d_c, n, s);
+  else
+    launch_fast<large>(d_a, d_b, d_c, n, s);
 }
 
 struct cublas_sgemm::impl {

@@ -29,7 +29,8 @@ void matmul_tiled(const float* d_a, const float* d_b, float* d_c, int n, cudaStr
 /// Ours, beyond the source: register-blocked SGEMM on the CUDA cores (matmul_config's fast shapes, float4
 /// loads, double-buffered shared tiles). Any n; n a multiple of the tile with 16-byte aligned pointers takes
 /// the path without bounds checks. `shape` forces one (the tests use it); by default the launcher picks.
-void matmul_fast(const float* d_a, const float* d_b, float* d_c, int n, cudaStream_t s, const sgemm_shape* shape = nullptr);
+void matmul_fast(const float* d_a, const float* d_b, float* d_c, int n, cudaStream_t s,
+                 const sgemm_shape* shape = nullptr);
 
 /// cublasSgemm in pedantic fp32 math (no TF32); owns its handle.
 class cublas_sgemm {

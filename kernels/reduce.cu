@@ -8,26 +8,31 @@
 #include <cstdint>
 
 #include "cudabench/cuda_check.hpp"
+#include "kernels/stream_loads.cuh"
 #include "support/block_sum.cuh"
 #include "support/device_shape.hpp"
-#include "kernels/stream_loads.cuh"
 
 namespace kernels {
 namespace {
 using cfg = reduce_config;
 
-__global__ void __launch_bounds__(cfg::block) tree_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ out) {
+__global__ void __launch_bounds__(cfg::block)
+    tree_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ out) {
   float sum = 0;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) sum += in[i];
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    sum += in[i];
   sum = detail::block_tree_sum<cfg::block>(sum);
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
-__global__ void __launch_bounds__(cfg::block) shuffle_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ out) {
+__global__ void __launch_bounds__(cfg::block)
+    shuffle_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ out) {
   float sum = 0;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + 3 * stride < n; i += 4 * stride) sum += (in[i] + in[i + stride]) + (in[i + 2 * stride] + in[i + 3 * stride]);
+  for (; i + 3 * stride < n; i += 4 * stride)
+    sum += (in[i] + in[i + stride]) + (in[i + 2 * stride] + in[i + 3 * stride]);
   for (; i < n; i += stride) sum += in[i];
   sum = detail::block_sum<cfg::block>(sum);
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
@@ -42,8 +47,9 @@ struct sum_visitor {
 };
 
 /// One pass: float4 loads, a block sum, then the last block to finish sums every block's partial.
-__global__ void __launch_bounds__(cfg::block) fast_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ partials,
-                                                          unsigned* __restrict__ counter, float* __restrict__ result) {
+__global__ void __launch_bounds__(cfg::block)
+    fast_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ partials,
+                unsigned* __restrict__ counter, float* __restrict__ result) {
   sum_visitor v;
   detail::stream_grid<float4>(in, n, v);
   const float sum = detail::block_sum<cfg::block>(v.sum);
@@ -88,10 +94,12 @@ void reduce_warp_shuffle(const float* d_in, std::size_t n, float* d_partials, fl
   two_passes<shuffle_kernel>(d_in, n, d_partials, d_result, s);
 }
 
-void reduce_fast(const float* d_in, std::size_t n, float* d_partials, unsigned* d_counter, float* d_result, cudaStream_t s) {
+void reduce_fast(const float* d_in, std::size_t n, float* d_partials, unsigned* d_counter, float* d_result,
+                 cudaStream_t s) {
   // Enough blocks to keep DRAM busy (8 per SM), no more than the work needs (8 floats a thread) or max_blocks.
   const std::size_t wanted = std::max<std::size_t>(1, (n + 8 * cfg::block - 1) / (8 * cfg::block));
-  const unsigned blocks = unsigned(std::min<std::size_t>({wanted, std::size_t(8) * sm_count(), std::size_t(cfg::max_blocks)}));
+  const unsigned blocks =
+      unsigned(std::min<std::size_t>({wanted, std::size_t(8) * sm_count(), std::size_t(cfg::max_blocks)}));
   fast_kernel<<<blocks, cfg::block, 0, s>>>(d_in, n, d_partials, d_counter, d_result);
   CB_CHECK_LAUNCH("reduce fast_kernel");
 }

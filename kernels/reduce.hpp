@@ -12,8 +12,8 @@ namespace kernels {
 
 struct reduce_config {
   static constexpr int block = 256;
-  static constexpr int max_blocks = 1024;    ///< first-pass blocks of the two-pass variants (grid-stride)
-  static constexpr int items = 8;            ///< elements per thread per level of the recursive variant
+  static constexpr int max_blocks = 1024;  ///< first-pass blocks of the two-pass variants (grid-stride)
+  static constexpr int items = 8;          ///< elements per thread per level of the recursive variant
 };
 
 /// Two passes of a shared-memory tree reduction; d_partials holds max_blocks floats.
@@ -23,7 +23,8 @@ void reduce_warp_shuffle(const float* d_in, std::size_t n, float* d_partials, fl
 /// Ours, beyond the source: one launch; each block sums float4 loads (grid-stride), writes its partial and
 /// counts itself done on `d_counter` (one unsigned, zero before the first call; left zero after each); the last
 /// block sums the partials into d_result. d_partials holds max_blocks floats.
-void reduce_fast(const float* d_in, std::size_t n, float* d_partials, unsigned* d_counter, float* d_result, cudaStream_t s);
+void reduce_fast(const float* d_in, std::size_t n, float* d_partials, unsigned* d_counter, float* d_result,
+                 cudaStream_t s);
 /// Floats each of the two scratch buffers of reduce_recursive needs for n inputs.
 std::size_t reduce_recursive_scratch(std::size_t n);
 /// One launch from the host; each level tail-launches the next (dynamic parallelism,

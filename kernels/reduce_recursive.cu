@@ -11,8 +11,8 @@ namespace kernels {
 namespace {
 using cfg = reduce_config;
 
-__global__ void __launch_bounds__(cfg::block) recursive_kernel(const float* __restrict__ in, std::size_t n, float* out,
-                                                               float* spare, float* result) {
+__global__ void __launch_bounds__(cfg::block)
+    recursive_kernel(const float* __restrict__ in, std::size_t n, float* out, float* spare, float* result) {
   const std::size_t chunk = std::size_t(blockDim.x) * cfg::items;
   const std::size_t start = std::size_t(blockIdx.x) * chunk + threadIdx.x;
   float sum = 0;
@@ -23,7 +23,10 @@ __global__ void __launch_bounds__(cfg::block) recursive_kernel(const float* __re
   }
   sum = detail::block_sum<cfg::block>(sum);
   if (threadIdx.x != 0) return;
-  if (gridDim.x == 1) { *result = sum; return; }
+  if (gridDim.x == 1) {
+    *result = sum;
+    return;
+  }
   out[blockIdx.x] = sum;
   if (blockIdx.x == 0) {
     // Runs after this whole grid has finished, so every block's partial is in `out`.

@@ -10,15 +10,18 @@ namespace kernels {
 namespace {
 using cfg = vector_config;
 
-__global__ void add_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, std::size_t n) {
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+__global__ void add_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
+                           std::size_t n) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     c[i] = a[i] + b[i];
 }
 
-__global__ void __launch_bounds__(cfg::block) dot_kernel(const float* __restrict__ a, const float* __restrict__ b, std::size_t n,
-                                                          float* __restrict__ partials) {
+__global__ void __launch_bounds__(cfg::block)
+    dot_kernel(const float* __restrict__ a, const float* __restrict__ b, std::size_t n, float* __restrict__ partials) {
   float sum = 0;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     sum += a[i] * b[i];
   sum = detail::block_tree_sum<cfg::block>(sum);
   if (threadIdx.x == 0) partials[blockIdx.x] = sum;

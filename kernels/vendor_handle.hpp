@@ -16,7 +16,10 @@ class vendor_handle {
   vendor_handle& operator=(const vendor_handle&) = delete;
   vendor_handle(vendor_handle&& o) noexcept : h_(std::exchange(o.h_, Handle{})) {}
   vendor_handle& operator=(vendor_handle&& o) noexcept {
-    if (this != &o) { reset(); h_ = std::exchange(o.h_, Handle{}); }
+    if (this != &o) {
+      reset();
+      h_ = std::exchange(o.h_, Handle{});
+    }
     return *this;
   }
   ~vendor_handle() { reset(); }

@@ -1,9 +1,9 @@
 // limits: what this device does at best, measured in the run: device-to-device copy, a read-only stream,
 // pinned and pageable host copies each way and both ways at once, FP32 FMA throughput, the time of a
-// launch and what a sample of one empty kernel takes, cold and hot. Cases of other families name the limit that bounds them (case_def::limit); reports show their time
-// against it ("% of limit": the case's bytes or FLOPs over the limit's measured rate, divided by its time).
-// It ships in the library, written against the public API as a user's family is, so every binary linked with
-// cudabench::main can measure it.
+// launch and what a sample of one empty kernel takes, cold and hot. Cases of other families name the limit that bounds
+// them (case_def::limit); reports show their time against it ("% of limit": the case's bytes or FLOPs over the limit's
+// measured rate, divided by its time). It ships in the library, written against the public API as a user's family is,
+// so every binary linked with cudabench::main can measure it.
 #include "cudabench/limits.hpp"
 
 #include <fmt/format.h>
@@ -17,8 +17,8 @@
 #include "cudabench/nvtx.hpp"
 #include "cudabench/registry.hpp"
 #include "cudabench/requirements.hpp"
-#include "support/host_data.hpp"
 #include "limits/limits_kernels.cuh"
+#include "support/host_data.hpp"
 
 namespace {
 using cudabench::phase;
@@ -27,7 +27,7 @@ using kernels::limits_config;
 
 constexpr std::size_t device_bytes = std::size_t(1) << 30;  ///< 1 GiB: 20x the H100's L2
 constexpr std::size_t host_bytes = std::size_t(256) << 20;
-constexpr int fma_threads = 1 << 20;                        ///< 4,096 blocks: several full waves on any current GPU
+constexpr int fma_threads = 1 << 20;  ///< 4,096 blocks: several full waves on any current GPU
 
 /// Empty when the n bytes match, else the first that differs. memcmp, not kernels::compare_elements: these
 /// buffers are up to 1 GiB, which memcmp checks in tens of milliseconds and the element-wise check in seconds.
@@ -61,6 +61,7 @@ class copy_d2d final : public cudabench::fixture {
     kernels::fill_bytes(want.data(), n_, seed_);
     return compare_bytes(got.data(), want.data(), n_, "copy");
   }
+
  private:
   std::size_t n_;
   std::uint64_t seed_ = kernels::fresh_seed();
@@ -95,6 +96,7 @@ class read_stream final : public cudabench::fixture {
     if (std::fabs(sum - want) <= 1e-4 * want) return {};
     return fmt::format("sum of what was read is {}, want {}", sum, want);
   }
+
  private:
   std::size_t n_;
   std::uint64_t seed_ = kernels::fresh_seed();
@@ -113,8 +115,13 @@ class host_copy final : public cudabench::fixture {
     cudabench::require_host_memory(4.0 * double(n));  // both host buffers, and the check's two copies
     dev_in_ = cudabench::device_buffer<std::uint8_t>(n);
     dev_out_ = cudabench::device_buffer<std::uint8_t>(n);
-    if (pinned) { pinned_up_ = cudabench::pinned_buffer<std::uint8_t>(n); pinned_down_ = cudabench::pinned_buffer<std::uint8_t>(n); }
-    else { pageable_up_.resize(n); pageable_down_.resize(n); }
+    if (pinned) {
+      pinned_up_ = cudabench::pinned_buffer<std::uint8_t>(n);
+      pinned_down_ = cudabench::pinned_buffer<std::uint8_t>(n);
+    } else {
+      pageable_up_.resize(n);
+      pageable_down_.resize(n);
+    }
     kernels::fill_bytes(up(), n, seed_up_);
     std::memset(down(), 0x5A, n);
     kernels::limits_fill_bytes(dev_out_.get(), n, seed_down_, nullptr);
@@ -122,13 +129,24 @@ class host_copy final : public cudabench::fixture {
   }
   void run(cudaStream_t s) override {
     if (dir_ != direction::both) {
-      if (dir_ == direction::h2d) { phase_range p(phase::h2d); CB_CHECK(cudaMemcpyAsync(dev_in_.get(), up(), n_, cudaMemcpyHostToDevice, s)); }
-      else { phase_range p(phase::d2h); CB_CHECK(cudaMemcpyAsync(down(), dev_out_.get(), n_, cudaMemcpyDeviceToHost, s)); }
+      if (dir_ == direction::h2d) {
+        phase_range p(phase::h2d);
+        CB_CHECK(cudaMemcpyAsync(dev_in_.get(), up(), n_, cudaMemcpyHostToDevice, s));
+      } else {
+        phase_range p(phase::d2h);
+        CB_CHECK(cudaMemcpyAsync(down(), dev_out_.get(), n_, cudaMemcpyDeviceToHost, s));
+      }
       return;
     }
     fan_.fork(s);
-    { phase_range p(phase::h2d); CB_CHECK(cudaMemcpyAsync(dev_in_.get(), up(), n_, cudaMemcpyHostToDevice, fan_[0])); }
-    { phase_range p(phase::d2h); CB_CHECK(cudaMemcpyAsync(down(), dev_out_.get(), n_, cudaMemcpyDeviceToHost, fan_[1])); }
+    {
+      phase_range p(phase::h2d);
+      CB_CHECK(cudaMemcpyAsync(dev_in_.get(), up(), n_, cudaMemcpyHostToDevice, fan_[0]));
+    }
+    {
+      phase_range p(phase::d2h);
+      CB_CHECK(cudaMemcpyAsync(down(), dev_out_.get(), n_, cudaMemcpyDeviceToHost, fan_[1]));
+    }
     fan_.join(s);
   }
   std::string verify() override {
@@ -138,12 +156,14 @@ class host_copy final : public cudabench::fixture {
       std::vector<std::uint8_t> got(n_);
       CB_CHECK(cudaMemcpy(got.data(), dev_in_.get(), n_, cudaMemcpyDeviceToHost));
       kernels::fill_bytes(want.data(), n_, seed_up_);
-      if (std::string problem = compare_bytes(got.data(), want.data(), n_, "host to device"); !problem.empty()) return problem;
+      if (std::string problem = compare_bytes(got.data(), want.data(), n_, "host to device"); !problem.empty())
+        return problem;
     }
     if (dir_ == direction::h2d) return {};
     kernels::fill_bytes(want.data(), n_, seed_down_);
     return compare_bytes(down(), want.data(), n_, "device to host");
   }
+
  private:
   std::uint8_t* up() { return pinned_ ? pinned_up_.get() : pageable_up_.data(); }
   std::uint8_t* down() { return pinned_ ? pinned_down_.get() : pageable_down_.data(); }
@@ -190,6 +210,7 @@ class fma_peak final : public cudabench::fixture {
     }
     return {};
   }
+
  private:
   int threads_;
   cudabench::device_buffer<float> seed_, out_;
@@ -224,36 +245,66 @@ class sample_overhead final : public cudabench::fixture {
 namespace cudabench {
 
 void register_limits(family_builder& f) {
-  f.describe("what this device does at best, measured in the run: copies, a read-only stream, host copies, FP32 "
-             "FMA throughput, launches and an empty sample; other families' cases are shown against these (% of limit)")
+  f.describe(
+       "what this device does at best, measured in the run: copies, a read-only stream, host copies, FP32 "
+       "FMA throughput, launches and an empty sample; other families' cases are shown against these (% of limit)")
       .tolerance("copies byte for byte; the read's sum within 1e-4; FMA chains bit for bit on 64 threads");
   using cudabench::where;
-  f.add({.variant = "copy_d2d", .on = where::gpu, .work = {.bytes_read = double(device_bytes), .bytes_written = double(device_bytes)},
-         .size = double(device_bytes), .make = [] { return std::make_unique<copy_d2d>(device_bytes); }});
-  f.add({.variant = "read", .on = where::gpu, .work = {.bytes_read = double(device_bytes)}, .size = double(device_bytes),
+  f.add({.variant = "copy_d2d",
+         .on = where::gpu,
+         .work = {.bytes_read = double(device_bytes), .bytes_written = double(device_bytes)},
+         .size = double(device_bytes),
+         .make = [] { return std::make_unique<copy_d2d>(device_bytes); }});
+  f.add({.variant = "read",
+         .on = where::gpu,
+         .work = {.bytes_read = double(device_bytes)},
+         .size = double(device_bytes),
          .make = [] { return std::make_unique<read_stream>(device_bytes / sizeof(float)); }});
-  struct host_case { const char* name; direction d; bool pinned; };
-  for (const host_case& h : {host_case{"h2d_pinned", direction::h2d, true}, host_case{"d2h_pinned", direction::d2h, true},
-                             host_case{"bidir_pinned", direction::both, true}, host_case{"h2d_pageable", direction::h2d, false},
-                             host_case{"d2h_pageable", direction::d2h, false}}) {
+  struct host_case {
+    const char* name;
+    direction d;
+    bool pinned;
+  };
+  for (const host_case& h :
+       {host_case{"h2d_pinned", direction::h2d, true}, host_case{"d2h_pinned", direction::d2h, true},
+        host_case{"bidir_pinned", direction::both, true}, host_case{"h2d_pageable", direction::h2d, false},
+        host_case{"d2h_pageable", direction::d2h, false}}) {
     const double moved = double(host_bytes) * (h.d == direction::both ? 2 : 1);
     // Both ways at once is not gated: on the H100 machine it measured 85.7-95.4 GB/s in fifteen processes
-    // with nothing changed (one way: within 0.5%), while the pipelines it bounds held within 1% (docs/validation.md, "The defaults of `compare`, and why").
-    f.add({.variant = h.name, .on = where::gpu, .work = {.bytes_read = moved / 2, .bytes_written = moved / 2}, .size = moved,
-           .host_bound = !h.pinned, .gated = h.d != direction::both,
+    // with nothing changed (one way: within 0.5%), while the pipelines it bounds held within 1% (docs/validation.md,
+    // "The defaults of `compare`, and why").
+    f.add({.variant = h.name,
+           .on = where::gpu,
+           .work = {.bytes_read = moved / 2, .bytes_written = moved / 2},
+           .size = moved,
+           .host_bound = !h.pinned,
+           .gated = h.d != direction::both,
            .make = [h] { return std::make_unique<host_copy>(host_bytes, h.d, h.pinned); }});
   }
-  f.add({.variant = "fma", .on = where::gpu,
-         .work = {.bytes_read = 4.0 * fma_threads, .bytes_written = 4.0 * fma_threads,
+  f.add({.variant = "fma",
+         .on = where::gpu,
+         .work = {.bytes_read = 4.0 * fma_threads,
+                  .bytes_written = 4.0 * fma_threads,
                   .flops = 2.0 * fma_threads * limits_config::fma_chains * limits_config::fma_iterations},
-         .size = double(fma_threads), .make = [] { return std::make_unique<fma_peak>(fma_threads); }});
+         .size = double(fma_threads),
+         .make = [] { return std::make_unique<fma_peak>(fma_threads); }});
   // Not gated: on one H100 a launch took from 1.65 to 1.89 us depending on the process, with nothing
   // changed in between (docs/validation.md, "The defaults of `compare`, and why").
-  f.add({.variant = "launch", .on = where::gpu, .work = {.items = double(launch_cost::launches)}, .size = launch_cost::launches,
-         .gated = false, .make = [] { return std::make_unique<launch_cost>(); }});
+  f.add({.variant = "launch",
+         .on = where::gpu,
+         .work = {.items = double(launch_cost::launches)},
+         .size = launch_cost::launches,
+         .gated = false,
+         .make = [] { return std::make_unique<launch_cost>(); }});
   // Not gated either: they measure the machine, and compare reads them as the additive control of short cases.
-  for (const auto& [variant, cache] : {std::pair{"empty_cold", cache_state::cold}, std::pair{"empty_hot", cache_state::hot}})
-    f.add({.variant = variant, .on = where::gpu, .cache = cache, .work = {.items = 1}, .size = 1, .gated = false,
+  for (const auto& [variant, cache] :
+       {std::pair{"empty_cold", cache_state::cold}, std::pair{"empty_hot", cache_state::hot}})
+    f.add({.variant = variant,
+           .on = where::gpu,
+           .cache = cache,
+           .work = {.items = 1},
+           .size = 1,
+           .gated = false,
            .make = [] { return std::make_unique<sample_overhead>(); }});
 }
 

@@ -10,9 +10,11 @@ namespace kernels {
 namespace {
 using cfg = limits_config;
 
-__global__ void __launch_bounds__(cfg::block) read_kernel(const float4* __restrict__ in, std::size_t n4, float* __restrict__ partials) {
+__global__ void __launch_bounds__(cfg::block)
+    read_kernel(const float4* __restrict__ in, std::size_t n4, float* __restrict__ partials) {
   float sum = 0;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     const float4 v = __ldcs(in + i);  // streaming: no reuse, so no point keeping it in L2
     sum += (v.x + v.y) + (v.z + v.w);
   }
@@ -20,7 +22,8 @@ __global__ void __launch_bounds__(cfg::block) read_kernel(const float4* __restri
   if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }
 
-__global__ void __launch_bounds__(cfg::block) fma_kernel(const float* __restrict__ seed, float* __restrict__ out, int threads, float a, float b) {
+__global__ void __launch_bounds__(cfg::block)
+    fma_kernel(const float* __restrict__ seed, float* __restrict__ out, int threads, float a, float b) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= threads) return;
   float x[cfg::fma_chains];

@@ -10,9 +10,9 @@ namespace kernels {
 
 struct limits_config {
   static constexpr int block = 256;
-  static constexpr int read_blocks_per_sm = 8;   ///< enough loads in flight to saturate DRAM
-  static constexpr int fma_chains = 8;           ///< independent FMA chains per thread (hides FMA latency)
-  static constexpr int fma_iterations = 4096;    ///< FMAs per chain
+  static constexpr int read_blocks_per_sm = 8;  ///< enough loads in flight to saturate DRAM
+  static constexpr int fma_chains = 8;          ///< independent FMA chains per thread (hides FMA latency)
+  static constexpr int fma_iterations = 4096;   ///< FMAs per chain
 };
 
 /// Blocks read_stream uses on the current device (read_blocks_per_sm an SM): the partial sums it writes.

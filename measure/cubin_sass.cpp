@@ -23,15 +23,21 @@ struct section {
 
 std::vector<std::pair<std::string, std::string>> kernel_sass_hashes(std::string_view cubin) {
   std::vector<std::pair<std::string, std::string>> out;
-  if (cubin.size() < 64 || std::memcmp(cubin.data(), "\x7f" "ELF", 4) != 0 || cubin[4] != 2 || cubin[5] != 1) return out;
+  if (cubin.size() < 64 ||
+      std::memcmp(cubin.data(),
+                  "\x7f"
+                  "ELF",
+                  4) != 0 ||
+      cubin[4] != 2 || cubin[5] != 1)
+    return out;
   std::uint64_t shoff = 0, shentsize = 0, shnum = 0, shstrndx = 0;
   if (!read_le(cubin, 0x28, 8, shoff) || !read_le(cubin, 0x3A, 2, shentsize) || !read_le(cubin, 0x3C, 2, shnum) ||
       !read_le(cubin, 0x3E, 2, shstrndx) || shentsize < 0x28 || shstrndx >= shnum)
     return out;
   auto header = [&](std::uint64_t i, section& s) {
     const std::uint64_t at = shoff + i * shentsize;
-    return read_le(cubin, at, 4, s.name) && read_le(cubin, at + 0x18, 8, s.offset) && read_le(cubin, at + 0x20, 8, s.size) &&
-           s.offset <= cubin.size() && cubin.size() - s.offset >= s.size;
+    return read_le(cubin, at, 4, s.name) && read_le(cubin, at + 0x18, 8, s.offset) &&
+           read_le(cubin, at + 0x20, 8, s.size) && s.offset <= cubin.size() && cubin.size() - s.offset >= s.size;
   };
   section names;
   if (!header(shstrndx, names)) return out;

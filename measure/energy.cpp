@@ -85,8 +85,10 @@ void energy_meter::begin() {
   mem_sum_ = 0;
   mem_n_ = 0;
   counter_ = board_.energy_mj().has_value();
-  if (counter_) start_ = read_at_update();
-  else if (board_.found()) sampler_ = std::make_unique<power_sampler>(board_, settings_.power_period_s);
+  if (counter_)
+    start_ = read_at_update();
+  else if (board_.found())
+    sampler_ = std::make_unique<power_sampler>(board_, settings_.power_period_s);
   violations_start_ = violations();
   t0_ = counter_ ? start_.t : now_s();
   timed_end_ = t0_;
@@ -139,14 +141,18 @@ energy_record energy_meter::window_energy(double runs, double busy_s, double& jo
   e.runs = runs;
   e.extra_s = std::max(0.0, now_s() - timed_end_);
   e.busy_fraction = e.window_s > 0 ? std::min(1.0, busy_s / e.window_s) : 0;
-  if (e.method.empty()) e.absent = "the board reports neither its energy nor its power";
+  if (e.method.empty())
+    e.absent = "the board reports neither its energy nor its power";
   else if (e.method == "sampled power" && readings < min_power_samples)
     e.absent = fmt::format("power was sampled {} time(s) in the window: too coarse", readings);
-  else if (!(joules > 0)) e.absent = "the energy did not advance during the window";
+  else if (!(joules > 0))
+    e.absent = "the energy did not advance during the window";
   else if (e.busy_fraction < settings_.min_busy)
-    e.absent = fmt::format("the GPU ran the case {:.0f}% of the window: its energy would be mostly the idle board's", 100 * e.busy_fraction);
+    e.absent = fmt::format("the GPU ran the case {:.0f}% of the window: its energy would be mostly the idle board's",
+                           100 * e.busy_fraction);
   else if (e.uncertainty > settings_.max_uncertainty)
-    e.absent = fmt::format("its uncertainty {:.1f}% is over {:.0f}%", 100 * e.uncertainty, 100 * settings_.max_uncertainty);
+    e.absent =
+        fmt::format("its uncertainty {:.1f}% is over {:.0f}%", 100 * e.uncertainty, 100 * settings_.max_uncertainty);
   return e;
 }
 

@@ -14,14 +14,14 @@ namespace cudabench {
 /// How energy is measured (--no-energy, --energy-window).
 struct energy_settings {
   bool on = true;
-  double window_s = 1.0;          ///< the least energy window: a case whose timed samples are shorter repeats its sample
+  double window_s = 1.0;  ///< the least energy window: a case whose timed samples are shorter repeats its sample
   /// Only cases whose run takes at least this long (warm-up median) get an energy window, one per process: on the
   /// first of their repetitions there (with rounds, one a round). Shorter cases say why they have none.
   double min_run_s = 1e-3;
   double power_period_s = 0.01;   ///< the power sampling period where the board has no energy counter
   double max_uncertainty = 0.05;  ///< an energy less certain than this is not reported (its reason is)
-  double min_busy = 0.5;          ///< nor one of a window in which the GPU ran the case less than this share of the time
-  double edge_wait_s = 0.1;       ///< how long a reading of the energy counter waits for the counter's next update
+  double min_busy = 0.5;     ///< nor one of a window in which the GPU ran the case less than this share of the time
+  double edge_wait_s = 0.1;  ///< how long a reading of the energy counter waits for the counter's next update
 };
 
 /// What a finished window gives a repetition: its record and its counters (energy_counters, the unit's).

@@ -27,8 +27,7 @@ __global__ void clock_probe_kernel(unsigned long long* out) {
 
 __global__ void spin_kernel(unsigned long long ns) {
   const unsigned long long t0 = global_ns();
-  while (global_ns() - t0 < ns) {
-  }
+  while (global_ns() - t0 < ns) {}
 }
 __global__ void stream_blocker_kernel(volatile int* flags, unsigned long long timeout_ns) {
   const unsigned long long t0 = global_ns();

@@ -17,6 +17,7 @@ class clock_probe {
   void enqueue(cudaStream_t s);
   /// SM clock in MHz of the last probe (0 if it could not tell).
   double mhz() const;
+
  private:
   device_buffer<unsigned long long> d_;
   pinned_buffer<unsigned long long> h_;
@@ -33,6 +34,7 @@ class stream_blocker {
   void release() noexcept;
   /// After the stream has synchronised: whether the last hold gave up before release() came.
   bool timed_out() const;
+
  private:
   pinned_buffer<int> flags_;  ///< [0] release (host writes), [1] timed out (device writes)
   double timeout_ns_;
@@ -50,6 +52,7 @@ class scoped_hold {
   }
   scoped_hold(const scoped_hold&) = delete;
   scoped_hold& operator=(const scoped_hold&) = delete;
+
  private:
   stream_blocker* b_;
 };

@@ -19,10 +19,11 @@ class l2_flusher {
  public:
   explicit l2_flusher(std::size_t l2_bytes);
   void flush(cudaStream_t s);
+
  private:
   device_buffer<unsigned char> buffer_;
   device_buffer<unsigned int> sink_;  ///< written only if the bytes read sum to an impossible value
-  unsigned blocks_ = 1;              ///< 4 blocks an SM, grid-stride
+  unsigned blocks_ = 1;               ///< 4 blocks an SM, grid-stride
 };
 
 }  // namespace cudabench

@@ -91,7 +91,8 @@ std::string clocks_locked(const nvml_session& n, nvml_device d, const board_fact
   const bool have_reasons = f && f(d, &reasons) == nvml_success;
   const bool have_defaults = def_sm > 0 && b.app_sm_clock_mhz > 0;
   if (!have_reasons && !have_defaults) return "";
-  const bool moved = have_defaults && (unsigned(b.app_sm_clock_mhz) != def_sm || (def_mem > 0 && unsigned(b.app_memory_clock_mhz) != def_mem));
+  const bool moved = have_defaults && (unsigned(b.app_sm_clock_mhz) != def_sm ||
+                                       (def_mem > 0 && unsigned(b.app_memory_clock_mhz) != def_mem));
   return moved || (have_reasons && (reasons & nvml_reason_app_clocks)) ? "yes" : "no";
 }
 

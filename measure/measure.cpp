@@ -11,15 +11,15 @@
 #include <string_view>
 
 #include "cudabench/limits.hpp"
-#include "measure/gpu_probes.hpp"
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
+#include "measure/gpu_probes.hpp"
 #include "measure/l2_flush.hpp"
 #include "measure/nvtx_ranges.hpp"
 #include "measure/pattern.hpp"
+#include "measure/trace_recorder.hpp"
 #include "results/results_schema.hpp"
 #include "results/stats.hpp"
-#include "measure/trace_recorder.hpp"
 
 namespace cudabench {
 
@@ -58,9 +58,9 @@ constexpr std::size_t max_warmup_runs = 10000;
 
 /// One timed run as the sampling loop sees it.
 struct sample {
-  double seconds = 0;      ///< the time of one run (a batch's time divided by its size)
-  double cost = 0;         ///< measured time it used up (seconds x batch)
-  bool discard = false;    ///< throttled: not a sample of the case at its clock
+  double seconds = 0;    ///< the time of one run (a batch's time divided by its size)
+  double cost = 0;       ///< measured time it used up (seconds x batch)
+  bool discard = false;  ///< throttled: not a sample of the case at its clock
   double clock_mhz = 0;
   bool throttled = false;  ///< NVML reported a throttle reason right after it (kept, and counted)
 };
@@ -130,12 +130,14 @@ cpu_samples sample_cpu(fixture& fx, const sampling_policy& policy, double alread
   out.injected = inject_s > 0;
   phase_range p(phase::measure);
   const double cpu0 = process_cpu_seconds();
-  const std::vector<sample> kept = sample_until_stopped([&] {
-    sample s;
-    s.seconds = timed_batch(out.batch);
-    s.cost = s.seconds * out.batch;
-    return s;
-  }, policy, out.stop);
+  const std::vector<sample> kept = sample_until_stopped(
+      [&] {
+        sample s;
+        s.seconds = timed_batch(out.batch);
+        s.cost = s.seconds * out.batch;
+        return s;
+      },
+      policy, out.stop);
   out.cpu_per_run_s = (process_cpu_seconds() - cpu0) / double(kept.size() * std::size_t(out.batch));
   out.seconds = seconds_of(kept);
   return out;
@@ -146,7 +148,8 @@ namespace {
 void refuse_row_field_counters(const std::map<std::string, double>& counters) {
   for (const auto& [counter, value] : counters)
     if (schema::is_row_field(counter))
-      throw std::runtime_error("the fixture's counter '" + counter + "' has the name of a field of the results rows; rename it");
+      throw std::runtime_error("the fixture's counter '" + counter +
+                               "' has the name of a field of the results rows; rename it");
 }
 
 case_result ended_case(case_status status, const std::string& why) {
@@ -295,9 +298,10 @@ energy_meter* case_driver::energy_meter_for(const case_def& c, double warm_media
   if (!m) return nullptr;
   const bool first_here = !results_.count(c.name()) || results_.at(c.name()).repetitions.empty();
   if (first_here && (warm_median >= settings_.energy.min_run_s || c.family == limits_family)) return m;
-  rec.energy.emplace().absent = first_here ? fmt::format("a run of {} takes under {:g} ms: too short for an energy window (--energy-min-run)",
-                                                         format_time(warm_median), 1e3 * settings_.energy.min_run_s)
-                                           : "energy is measured on the case's first repetition in each process";
+  rec.energy.emplace().absent =
+      first_here ? fmt::format("a run of {} takes under {:g} ms: too short for an energy window (--energy-min-run)",
+                               format_time(warm_median), 1e3 * settings_.energy.min_run_s)
+                 : "energy is measured on the case's first repetition in each process";
   return nullptr;
 }
 
@@ -362,15 +366,17 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
   const double peak_mhz = device_.sm_clock_khz / 1e3;
   energy_tap energy(energy_meter_for(c, warm_median, rec));
   const double cpu0 = process_cpu_seconds();
-  const std::vector<sample> kept = sample_until_stopped([&] {
-    sample s;
-    s.seconds = timed_run(s.clock_mhz);
-    s.cost = s.seconds * batch;
-    s.discard = discard_throttled(s.clock_mhz, peak_mhz, settings_.throttle_fraction, rec.clock_discards);
-    s.throttled = energy.after_sample(s.cost, batch);
-    rec.clock_discards += s.discard;
-    return s;
-  }, preset_.sampling, rec.stop);
+  const std::vector<sample> kept = sample_until_stopped(
+      [&] {
+        sample s;
+        s.seconds = timed_run(s.clock_mhz);
+        s.cost = s.seconds * batch;
+        s.discard = discard_throttled(s.clock_mhz, peak_mhz, settings_.throttle_fraction, rec.clock_discards);
+        s.throttled = energy.after_sample(s.cost, batch);
+        rec.clock_discards += s.discard;
+        return s;
+      },
+      preset_.sampling, rec.stop);
   rep.cpu_time_s = (process_cpu_seconds() - cpu0) / double(kept.size() * std::size_t(batch));
   double clock_sum = 0, clock = 0;
   for (const sample& s : kept) clock_sum += s.clock_mhz;
@@ -487,11 +493,14 @@ case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
     if (clock_mhz[i] > 0) samples[i].metrics["sm_clock_mhz"] = clock_mhz[i];
   }
   auto span = [](const case_timeline& t) { return t.metrics.count("gpu_span_us") ? t.metrics.at("gpu_span_us") : 0.0; };
-  std::sort(samples.begin(), samples.end(), [&](const case_timeline& a, const case_timeline& b) { return span(a) < span(b); });
+  std::sort(samples.begin(), samples.end(),
+            [&](const case_timeline& a, const case_timeline& b) { return span(a) < span(b); });
   case_timeline t = std::move(samples[(samples.size() - 1) / 2]);
   t.of_samples = int(samples.size());
-  if (!tr.device_problem().empty()) t.note = "no device activity recorded: " + tr.device_problem();
-  else if (t.ops.empty()) t.note = "CUPTI recorded no GPU operation";
+  if (!tr.device_problem().empty())
+    t.note = "no device activity recorded: " + tr.device_problem();
+  else if (t.ops.empty())
+    t.note = "CUPTI recorded no GPU operation";
   tr.keep(t);
   return t;
 }
@@ -566,7 +575,9 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
     rec.samples = s.n;
     rec.noise = s.rel_stderr();
     rec.note = fx.note();
-    if (unheld_.count(name)) rec.note += (rec.note.empty() ? "" : "; ") + std::string("its work waited on the host: timed without holding the stream");
+    if (unheld_.count(name))
+      rec.note +=
+          (rec.note.empty() ? "" : "; ") + std::string("its work waited on the host: timed without holding the stream");
     rec.correct = fx.correct();
     rep.label = rec.cache;
     if (rec.batch > 1) rep.label += fmt::format(", batch of {}", rec.batch);

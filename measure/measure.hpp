@@ -12,9 +12,9 @@
 
 #include "cudabench/fixture.hpp"
 #include "cudabench/presets.hpp"
-#include "results/device_info.hpp"
 #include "measure/energy.hpp"
 #include "measure/pattern.hpp"
+#include "results/device_info.hpp"
 #include "results/results_model.hpp"
 
 namespace cudabench {
@@ -97,10 +97,10 @@ class case_driver {
   std::unique_ptr<gpu_state> gpu_;
   std::string cached_name_;
   std::unique_ptr<fixture> cached_;
-  double fresh_run_s_ = 0;  ///< duration of the verification run of a just-built fixture (counts as warm-up)
+  double fresh_run_s_ = 0;            ///< duration of the verification run of a just-built fixture (counts as warm-up)
   double setup_s_ = 0, check_s_ = 0;  ///< host time to build, and to run and check, the fixture just built (0: reused)
   std::map<std::string, case_result> results_;
-  std::set<std::string> unheld_;  ///< cases whose queued work turned out to wait on the host
+  std::set<std::string> unheld_;                ///< cases whose queued work turned out to wait on the host
   std::optional<name_pattern> inject_pattern_;  ///< --inject-slowdown's pattern, compiled once
   std::unique_ptr<energy_meter> meter_;
   std::map<std::string, double> energy_counters_;  ///< the last GPU repetition's energy and clock counters

@@ -72,9 +72,9 @@ std::optional<T> read(const char* fn, nvml_device d, Args... args) {
 
 const std::vector<clock_reason>& clock_reasons() {
   static const std::vector<clock_reason> reasons = {
-      {0x1, "idle", false},           {0x2, "applications_clocks", false}, {0x4, "power_cap", true},
-      {0x8, "hw_slowdown", true},     {0x10, "sync_boost", true},           {0x20, "sw_thermal", true},
-      {0x40, "hw_thermal", true},     {0x80, "hw_power_brake", true},       {0x100, "display_clocks", false}};
+      {0x1, "idle", false},       {0x2, "applications_clocks", false}, {0x4, "power_cap", true},
+      {0x8, "hw_slowdown", true}, {0x10, "sync_boost", true},          {0x20, "sw_thermal", true},
+      {0x40, "hw_thermal", true}, {0x80, "hw_power_brake", true},      {0x100, "display_clocks", false}};
   return reasons;
 }
 
@@ -130,7 +130,8 @@ std::optional<std::uint64_t> nvml_board::reasons() const {
   return std::nullopt;
 }
 std::optional<std::uint64_t> nvml_board::violation_ns(int policy) const {
-  if (auto v = read<nvml_violation_time>("nvmlDeviceGetViolationStatus", handle_, policy)) return std::uint64_t(v->violation_time);
+  if (auto v = read<nvml_violation_time>("nvmlDeviceGetViolationStatus", handle_, policy))
+    return std::uint64_t(v->violation_time);
   return std::nullopt;
 }
 

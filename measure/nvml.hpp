@@ -18,7 +18,8 @@ void* open_nvml(std::string& problem);
 struct clock_reason {
   std::uint64_t bit;
   const char* name;
-  bool throttles;  ///< holds the clocks below what the work asks for (idle, an applications-clocks or display setting do not)
+  bool throttles;  ///< holds the clocks below what the work asks for (idle, an applications-clocks or display setting
+                   ///< do not)
 };
 /// Every reason bit NVML documents, in bit order.
 const std::vector<clock_reason>& clock_reasons();
@@ -40,11 +41,11 @@ class nvml_board {
   bool found() const { return handle_ != nullptr; }
   const std::string& problem() const { return problem_; }
 
-  std::optional<std::uint64_t> energy_mj() const;    ///< total energy since the driver loaded (Volta and later)
-  std::optional<double> power_w() const;             ///< the power draw now (on A100/H100 averaged by the driver)
+  std::optional<std::uint64_t> energy_mj() const;  ///< total energy since the driver loaded (Volta and later)
+  std::optional<double> power_w() const;           ///< the power draw now (on A100/H100 averaged by the driver)
   std::optional<double> sm_clock_mhz() const;
   std::optional<double> memory_clock_mhz() const;
-  std::optional<std::uint64_t> reasons() const;      ///< the clock event reasons now (a mask of clock_reasons())
+  std::optional<std::uint64_t> reasons() const;  ///< the clock event reasons now (a mask of clock_reasons())
   std::optional<std::uint64_t> violation_ns(int policy) const;  ///< a violation counter, in nanoseconds
 
  private:

@@ -25,7 +25,8 @@ namespace cudabench {
 inline std::string nvtx_case_name(std::string name) {
   static const char* sep = std::getenv("CUDABENCH_NVTX_SEPARATOR");
   if (sep && *sep)
-    for (auto& ch : name) if (ch == '/') ch = *sep;
+    for (auto& ch : name)
+      if (ch == '/') ch = *sep;
   return name;
 }
 

@@ -16,7 +16,8 @@ name_pattern::name_pattern(const std::string& pattern, const std::string& option
   opts.set_log_errors(false);  // the error goes into the one-line refusal below, not to standard error
   auto re = std::make_shared<const RE2>(pattern, opts);
   if (!re->ok())
-    throw usage_error(fmt::format("{}: invalid regular expression '{}' (RE2 syntax): {}", option, printable(pattern), re->error()));
+    throw usage_error(
+        fmt::format("{}: invalid regular expression '{}' (RE2 syntax): {}", option, printable(pattern), re->error()));
   re_ = std::move(re);
 }
 

@@ -78,7 +78,8 @@ std::string sass_of(const char* mangled) {
 }
 
 void module_loaded(const void* data) {
-  const auto* module = static_cast<const CUpti_ModuleResourceData*>(static_cast<const CUpti_ResourceData*>(data)->resourceDescriptor);
+  const auto* module =
+      static_cast<const CUpti_ModuleResourceData*>(static_cast<const CUpti_ResourceData*>(data)->resourceDescriptor);
   if (!module || !module->pCubin) return;
   try {
     auto kernels = kernel_sass_hashes(std::string_view(module->pCubin, module->cubinSize));
@@ -181,8 +182,9 @@ launch_call driver_launch(CUpti_CallbackId id, const void* p) {
 }
 
 /// The driver's launch calls: the runtime's launches reach them too (a CUkernel passed as the CUfunction).
-constexpr CUpti_CallbackId driver_launches[] = {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-                                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz};
+constexpr CUpti_CallbackId driver_launches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz};
 
 void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
   if (!data) return;
@@ -215,7 +217,8 @@ CUpti_SubscriberHandle& subscriber() {
 void read_launch_arguments(bool on) {
   if (!subscriber()) return;
   if (on) driver();  // resolved before the first launch, never inside a callback
-  for (CUpti_CallbackId id : driver_launches) CB_CHECK(cuptiEnableCallback(on, subscriber(), CUPTI_CB_DOMAIN_DRIVER_API, id));
+  for (CUpti_CallbackId id : driver_launches)
+    CB_CHECK(cuptiEnableCallback(on, subscriber(), CUPTI_CB_DOMAIN_DRIVER_API, id));
   std::lock_guard lock(args_mutex);
   args_by_call().clear();
 }
@@ -236,15 +239,22 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
       case CUPTI_ACTIVITY_KIND_KERNEL: {
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
         o = {device_op::kind::kernel, int(k->deviceId), k->streamId, k->start, k->end, 0, "", demangle(k->name)};
-        o.shape = fmt::format("grid={}x{}x{} block={}x{}x{} smem={}", k->gridX, k->gridY, k->gridZ, k->blockX, k->blockY,
-                              k->blockZ, k->staticSharedMemory + k->dynamicSharedMemory);
+        o.shape = fmt::format("grid={}x{}x{} block={}x{}x{} smem={}", k->gridX, k->gridY, k->gridZ, k->blockX,
+                              k->blockY, k->blockZ, k->staticSharedMemory + k->dynamicSharedMemory);
         o.sass = sass_of(k->name);
         o.args = arguments_of(k->correlationId);
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-        o = {device_op::kind::memcpy, int(m->deviceId), m->streamId, m->start, m->end, m->bytes, copy_direction(m->copyKind), ""};
+        o = {device_op::kind::memcpy,
+             int(m->deviceId),
+             m->streamId,
+             m->start,
+             m->end,
+             m->bytes,
+             copy_direction(m->copyKind),
+             ""};
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMSET: {
@@ -267,9 +277,7 @@ std::string watch_module_loads() {
     try {
       CB_CHECK(cuptiSubscribe(&s, on_callback, nullptr));
       CB_CHECK(cuptiEnableCallback(1, s, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED));
-    } catch (const cuda_error& e) {
-      return std::string(e.what());
-    }
+    } catch (const cuda_error& e) { return std::string(e.what()); }
     subscriber() = s;
     return std::string();
   }();
@@ -306,9 +314,7 @@ bool trace_recorder::start_cupti() {
     for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityEnable(k));
     for (CUpti_ActivityKind k : recorded_kinds) CB_CHECK(cuptiActivityDisable(k));
     cupti_started_ = true;
-  } catch (const cuda_error& e) {
-    problem_ = e.what();
-  }
+  } catch (const cuda_error& e) { problem_ = e.what(); }
   return cupti_started_;
 }
 
@@ -339,7 +345,8 @@ case_timeline trace_recorder::end_sample(std::uint64_t begin, std::uint64_t end)
   std::lock_guard lock(mutex_);
   t.ops = std::move(pending_);
   pending_.clear();
-  std::stable_sort(t.ops.begin(), t.ops.end(), [](const device_op& a, const device_op& b) { return a.start_ns < b.start_ns; });
+  std::stable_sort(t.ops.begin(), t.ops.end(),
+                   [](const device_op& a, const device_op& b) { return a.start_ns < b.start_ns; });
   for (std::size_t i = sample_first_range_; i < log_.ranges.size(); ++i)
     if (log_.ranges[i].category == "phase") t.ranges.push_back(log_.ranges[i]);
   log_.ranges.resize(sample_first_range_);  // only phases close inside a sample; keep() puts them back
@@ -389,8 +396,7 @@ void trace_recorder::closed() noexcept {
   try {
     std::lock_guard lock(mutex_);
     log_.ranges.push_back(std::move(r));
-  } catch (...) {
-  }
+  } catch (...) {}
 }
 
 }  // namespace cudabench

@@ -64,11 +64,11 @@ class trace_recorder final : public range_observer {
 
   std::mutex mutex_;
   trace_log log_;
-  std::vector<device_op> pending_;     ///< operations of the current sample, as CUPTI delivers them
+  std::vector<device_op> pending_;  ///< operations of the current sample, as CUPTI delivers them
   std::atomic<bool> sampling_{false};
-  std::size_t sample_first_range_ = 0; ///< log_.ranges index where the current sample's ranges begin
+  std::size_t sample_first_range_ = 0;  ///< log_.ranges index where the current sample's ranges begin
   bool cupti_started_ = false;
-  bool recording_ = false;             ///< activity kinds enabled
+  bool recording_ = false;  ///< activity kinds enabled
   std::string problem_;
 };
 

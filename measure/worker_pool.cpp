@@ -51,7 +51,10 @@ worker_pool::worker_pool(int workers, std::function<void(int)> job) : threads_(s
 }
 
 worker_pool::~worker_pool() {
-  { std::lock_guard<std::mutex> l(threads_->m); threads_->stopping = true; }
+  {
+    std::lock_guard<std::mutex> l(threads_->m);
+    threads_->stopping = true;
+  }
   threads_->wake.notify_all();
   for (auto& t : threads_->pool) t.join();
 }

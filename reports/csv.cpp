@@ -8,10 +8,10 @@
 #include <set>
 #include <unordered_map>
 
-#include "results/results_schema.hpp"
-#include "results/stats.hpp"
 #include "reports/escape.hpp"
 #include "reports/exports.hpp"
+#include "results/results_schema.hpp"
+#include "results/stats.hpp"
 
 namespace cudabench::reports {
 namespace {
@@ -51,12 +51,17 @@ class csv_line {
 };
 
 /// "same" or "changed" where both runs recorded the case's device code, else "".
-const char* code_text(const cudabench::case_comparison& v) { return v.same_code() ? "same" : v.code_changed() ? "changed" : ""; }
+const char* code_text(const cudabench::case_comparison& v) {
+  return v.same_code() ? "same" : v.code_changed() ? "changed" : "";
+}
 /// A case's energy per operation (its unit's counter), power, clocks and throttled samples: blank where not recorded.
 void energy_cells(csv_line& line, const cudabench::case_result& r) {
   const cudabench::energy_unit unit = cudabench::energy_unit_of(r.bytes, r.items, r.flops);
   const bool has = r.counters.count(unit.counter) > 0;
-  line.counter(r, unit.counter).text(has ? unit.unit : "").counter(r, cudabench::energy_counters::watts).counter(r, "sm_clock_mhz");
+  line.counter(r, unit.counter)
+      .text(has ? unit.unit : "")
+      .counter(r, cudabench::energy_counters::watts)
+      .counter(r, "sm_clock_mhz");
   line.counter(r, cudabench::energy_counters::memory_clock).counter(r, cudabench::energy_counters::throttled);
 }
 
@@ -67,7 +72,9 @@ void verdict_cells(csv_line& line, const cudabench::case_comparison* v) {
   const std::string origin = v ? v->gate_origin() : "";
   const bool normalized = v && v->normalized_change;
   line.number(measured ? v->base_median_s * 1e6 : 0, measured).number(measured ? 100 * v->change : 0, measured);
-  line.text(v ? cudabench::to_string(v->v) : "").number(tested ? *v->p_value : 0, tested).number(tested ? 100 * v->detectable : 0, tested);
+  line.text(v ? cudabench::to_string(v->v) : "")
+      .number(tested ? *v->p_value : 0, tested)
+      .number(tested ? 100 * v->detectable : 0, tested);
   line.number(origin.empty() ? 0 : 100 * v->gate, !origin.empty()).text(origin.empty() ? "" : csv_field(origin));
   line.text(normalized ? csv_field(v->control) : "").number(normalized ? 100 * *v->control_change : 0, normalized);
   line.number(normalized ? 100 * *v->normalized_change : 0, normalized).text(v ? code_text(*v) : "");
@@ -75,9 +82,13 @@ void verdict_cells(csv_line& line, const cudabench::case_comparison* v) {
 }  // namespace
 
 std::string results_csv(const cudabench::run_result& run, const cudabench::comparison* c) {
-  std::string out = "name,status,median_us,repetitions,cv_pct,noise_pct,samples,bytes_per_second,items_per_second,"
-                    "flops_per_second,bw_peak_pct,limit_pct,message";
-  if (c) out += ",baseline_median_us,change_pct,verdict,p_value,detectable_pct,gate_pct,gate_source,control,control_change_pct,normalized_change_pct,code";
+  std::string out =
+      "name,status,median_us,repetitions,cv_pct,noise_pct,samples,bytes_per_second,items_per_second,"
+      "flops_per_second,bw_peak_pct,limit_pct,message";
+  if (c)
+    out +=
+        ",baseline_median_us,change_pct,verdict,p_value,detectable_pct,gate_pct,gate_source,control,control_change_pct,"
+        "normalized_change_pct,code";
   out += ",energy_per_op,energy_unit,power_w,sm_clock_mhz,mem_clock_mhz,throttled_samples";
   if (c) out += ",baseline_energy_per_op,energy_change_pct,energy_verdict,throttled";
   out += "\n";
@@ -88,10 +99,19 @@ std::string results_csv(const cudabench::run_result& run, const cudabench::compa
   for (const cudabench::case_result& r : run.cases) {
     const double cv = r.samples_s.size() > 1 ? 100 * cudabench::summarize(r.samples_s).cv() : NAN;
     csv_line line(out);
-    line.text(csv_field(r.name)).text(cudabench::to_string(r.status)).number(r.median_s * 1e6, r.status == cudabench::case_status::ok);
+    line.text(csv_field(r.name))
+        .text(cudabench::to_string(r.status))
+        .number(r.median_s * 1e6, r.status == cudabench::case_status::ok);
     fmt::format_to(std::back_inserter(out), FMT_COMPILE(",{}"), repetition_count(r));
-    line.number(cv).counter(r, "noise_pct").counter(r, "samples").counter(r, "bytes_per_second").counter(r, "items_per_second");
-    line.counter(r, "flops_per_second").counter(r, "bw_peak_fraction", 100).counter(r, "limit_fraction", 100).text(csv_field(r.message));
+    line.number(cv)
+        .counter(r, "noise_pct")
+        .counter(r, "samples")
+        .counter(r, "bytes_per_second")
+        .counter(r, "items_per_second");
+    line.counter(r, "flops_per_second")
+        .counter(r, "bw_peak_fraction", 100)
+        .counter(r, "limit_fraction", 100)
+        .text(csv_field(r.message));
     const auto found = verdict_of.find(r.name);
     const cudabench::case_comparison* v = found == verdict_of.end() ? nullptr : found->second;
     if (c) verdict_cells(line, v);
@@ -121,9 +141,12 @@ std::string json_number(const nlohmann::ordered_json& row, const char* key) {
 /// The numbers of a row that are counters: what Google Benchmark's CSV puts in columns after the fixed ones.
 bool is_counter(const std::string& key, const nlohmann::ordered_json& v) {
   namespace k = cudabench::schema;
-  static const std::set<std::string> fixed = {k::family_index, k::per_family_instance_index, k::repetitions, k::repetition_index,
-                                              k::threads, k::iterations, k::real_time, k::cpu_time, k::device_ordinal,
-                                              "bytes_per_second", "items_per_second"};
+  static const std::set<std::string> fixed = {k::family_index,   k::per_family_instance_index,
+                                              k::repetitions,    k::repetition_index,
+                                              k::threads,        k::iterations,
+                                              k::real_time,      k::cpu_time,
+                                              k::device_ordinal, "bytes_per_second",
+                                              "items_per_second"};
   return v.is_number() && !fixed.count(key);
 }
 }  // namespace
@@ -135,14 +158,17 @@ std::string benchmark_csv(const nlohmann::ordered_json& doc) {
   for (const auto& row : rows)
     for (const auto& [key, v] : row.items())
       if (is_counter(key, v)) counters.insert(key);
-  std::string out = "name,iterations,real_time,cpu_time,time_unit,bytes_per_second,items_per_second,label,error_occurred,error_message";
+  std::string out =
+      "name,iterations,real_time,cpu_time,time_unit,bytes_per_second,items_per_second,label,error_occurred,error_"
+      "message";
   for (const std::string& c : counters) out += "," + quoted(c);
   out += "\n";
   for (const auto& row : rows) {
     const bool skipped = row.value(k::skipped, false), failed = row.value(k::error_occurred, false);
     if (skipped || failed) {  // as Google Benchmark: the name, then only whether it was an error and why
-      out += quoted(row.value(skipped ? k::run_name : k::name, "")) + std::string(8, ',') + (failed ? "true," : "false,") +
-             quoted(row.value(skipped ? k::skip_message : k::error_message, "")) + std::string(counters.size(), ',') + "\n";
+      out += quoted(row.value(skipped ? k::run_name : k::name, "")) + std::string(8, ',') +
+             (failed ? "true," : "false,") + quoted(row.value(skipped ? k::skip_message : k::error_message, "")) +
+             std::string(counters.size(), ',') + "\n";
       continue;
     }
     out += fmt::format("{},{},{},{},{},{},{},{},,", quoted(row.value(k::name, "")), json_number(row, k::iterations),

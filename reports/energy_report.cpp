@@ -44,11 +44,15 @@ std::optional<std::vector<std::string>> run_row(const case_result& c) {
   std::size_t flagged = 0, kept = 0;
   throttled_share(c, &flagged, &kept);
   const std::string absent = absent_reason(c);
-  return std::vector<std::string>{c.name, format_time(c.median_s), per_op == m.end() ? "-" : format_energy(per_op->second, unit.unit),
+  return std::vector<std::string>{c.name,
+                                  format_time(c.median_s),
+                                  per_op == m.end() ? "-" : format_energy(per_op->second, unit.unit),
                                   number_or_dash(m, energy_counters::watts, "{:.0f} W"),
                                   absent.empty() && uncertainty > 0 ? fmt::format("{:.2f}%", 100 * uncertainty) : "-",
-                                  window > 0 ? fmt::format("{:.2f} s", window) : "-", number_or_dash(m, "sm_clock_mhz", "{:.0f}"),
-                                  number_or_dash(m, energy_counters::memory_clock, "{:.0f}"), fmt::format("{} of {}", flagged, kept),
+                                  window > 0 ? fmt::format("{:.2f} s", window) : "-",
+                                  number_or_dash(m, "sm_clock_mhz", "{:.0f}"),
+                                  number_or_dash(m, energy_counters::memory_clock, "{:.0f}"),
+                                  fmt::format("{} of {}", flagged, kept),
                                   absent.empty() ? "" : absent};
 }
 
@@ -69,7 +73,8 @@ std::string throttled_line(const run_result& run) {
     flagged += f;
     kept += k;
   }
-  return fmt::format("{} of {} timed samples were taken while the GPU was throttled ({} case(s) mostly)", flagged, kept, mostly);
+  return fmt::format("{} of {} timed samples were taken while the GPU was throttled ({} case(s) mostly)", flagged, kept,
+                     mostly);
 }
 
 /// The device's energy limits: each limit's energy per unit of its rate, and per FMA for a FLOP limit.
@@ -79,15 +84,25 @@ rows_t limit_rows(const run_result& run) {
     if (!(l.joules_per_unit > 0)) continue;
     const std::string unit = l.unit == "FLOP/s" ? "J/FLOP" : l.unit == "B/s" ? "J/byte" : "J/item";
     rows.push_back({name, format_energy(l.joules_per_unit, unit),
-                    l.unit == "FLOP/s" ? format_energy(2 * l.joules_per_unit, "J/FMA") : "-", l.from.empty() ? "-" : l.from});
+                    l.unit == "FLOP/s" ? format_energy(2 * l.joules_per_unit, "J/FMA") : "-",
+                    l.from.empty() ? "-" : l.from});
   }
   return rows;
 }
 
-const std::vector<std::string> run_header = {"case", "median", "energy / op", "power", "uncertainty", "window", "SM MHz",
-                                             "memory MHz", "throttled samples", "no energy because"};
+const std::vector<std::string> run_header = {"case",
+                                             "median",
+                                             "energy / op",
+                                             "power",
+                                             "uncertainty",
+                                             "window",
+                                             "SM MHz",
+                                             "memory MHz",
+                                             "throttled samples",
+                                             "no energy because"};
 const std::vector<std::string> limit_header = {"limit", "energy", "per FMA", "from"};
-const std::vector<std::string> comparison_header = {"case", "unit", "baseline", "current", "change", "gate", "p", "energy verdict", "method / note"};
+const std::vector<std::string> comparison_header = {"case", "unit", "baseline",       "current",      "change",
+                                                    "gate", "p",    "energy verdict", "method / note"};
 
 rows_t comparison_rows(const comparison& c) {
   rows_t rows;
@@ -97,7 +112,8 @@ rows_t comparison_rows(const comparison& c) {
     const bool both = e.base > 0 && e.cur > 0;
     const std::string note = e.note.empty() ? e.method : e.method.empty() ? e.note : e.method + "; " + e.note;
     rows.push_back({r.name, e.unit, format_energy(e.base, e.unit), format_energy(e.cur, e.unit),
-                    both ? fmt::format("{:+.1f}%", 100 * e.change) : "-", both ? fmt::format("{:.1f}%", 100 * e.gate) : "-",
+                    both ? fmt::format("{:+.1f}%", 100 * e.change) : "-",
+                    both ? fmt::format("{:.1f}%", 100 * e.gate) : "-",
                     e.p_value ? fmt::format("{:.3g}", *e.p_value) : "", to_string(e.v), note});
   }
   return rows;
@@ -117,7 +133,8 @@ std::string html_table(const std::vector<std::string>& header, const rows_t& row
 /// "3.2 Gbyte/J": work per joule with an SI prefix.
 std::string per_joule_text(const fleet_cell& c) {
   if (!(c.per_joule > 0)) return "-";
-  static const std::pair<double, const char*> prefixes[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+  static const std::pair<double, const char*> prefixes[] = {
+      {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
   for (const auto& [scale, prefix] : prefixes)
     if (c.per_joule >= scale) return fmt::format("{:.3g} {}{}", c.per_joule / scale, prefix, c.per_joule_unit);
   return fmt::format("{:.3g} {}", c.per_joule, c.per_joule_unit);
@@ -160,7 +177,8 @@ std::string run_energy_table(const run_result& run, std::string (*escape)(std::s
   if (rows.empty() && limits.empty()) return "";
   std::string out;
   if (!rows.empty())
-    out += pipe_table(run_header, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|", rows, escape) + "\n" + escape(throttled_line(run)) + "\n";
+    out += pipe_table(run_header, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|", rows, escape) + "\n" +
+           escape(throttled_line(run)) + "\n";
   if (!limits.empty())
     out += "\n" + escape("Energy limits (the device's energy per byte read and per FMA):") + "\n\n" +
            pipe_table(limit_header, "|---|---:|---:|---|", limits, escape);
@@ -170,7 +188,9 @@ std::string run_energy_table(const run_result& run, std::string (*escape)(std::s
 std::string run_energy_html(const run_result& run) {
   const rows_t rows = run_rows(run), limits = limit_rows(run);
   std::string out;
-  if (!rows.empty()) out += "<h2>Energy, clocks and throttling</h2>\n" + html_table(run_header, rows) + "<p>" + html_text(throttled_line(run)) + "</p>\n";
+  if (!rows.empty())
+    out += "<h2>Energy, clocks and throttling</h2>\n" + html_table(run_header, rows) + "<p>" +
+           html_text(throttled_line(run)) + "</p>\n";
   if (!limits.empty()) out += "<h2>Energy limits</h2>\n" + html_table(limit_header, limits);
   return out;
 }

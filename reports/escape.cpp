@@ -25,7 +25,8 @@ std::string markdown_code(std::string_view text) {
   }
   const std::string body = printable(text);
   // A span that starts or ends with a backtick (or a space, which Markdown would strip) is padded by one space.
-  const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`' || body.front() == ' ' || body.back() == ' ');
+  const bool pad =
+      !body.empty() && (body.front() == '`' || body.back() == '`' || body.front() == ' ' || body.back() == ' ');
   const std::string fence(longest + 1, '`');
   std::string out = fence;
   if (pad) out += ' ';
@@ -36,7 +37,8 @@ std::string markdown_code(std::string_view text) {
 
 std::string markdown_code_cell(std::string_view text) {
   // Printable ASCII without a backtick or a bar, not starting or ending with a space: in one fence, as it is.
-  const bool plain = std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '`' && c != '|'; });
+  const bool plain =
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '`' && c != '|'; });
   if (plain && !text.empty() && text.front() != ' ' && text.back() != ' ') return "`" + std::string(text) + "`";
   std::string out;
   for (const char c : markdown_code(text)) {

@@ -68,7 +68,8 @@ nlohmann::ordered_json bmf_export(const cudabench::run_result& run) {
     entry["latency"] = std::move(latency);
     if (auto it = c.counters.find("items_per_second"); it != c.counters.end() && it->second > 0) {
       const double items = it->second * c.samples_s.front();  // items per run, from the first repetition's rate
-      entry["throughput"] = {{"value", items / c.median_s}, {"lower_value", items / spread.max}, {"upper_value", items / spread.min}};
+      entry["throughput"] = {
+          {"value", items / c.median_s}, {"lower_value", items / spread.max}, {"upper_value", items / spread.min}};
     }
     append_member(out, names, c.name, std::move(entry));
   }

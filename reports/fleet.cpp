@@ -35,7 +35,9 @@ void label_members(std::vector<fleet_member>& members) {
         ++same;
         hosts.insert(o.host);
       }
-    m.label = same == 1 ? m.model : hosts.size() == same ? fmt::format("{} ({})", m.model, m.host) : fmt::format("{} ({})", m.model, where(m));
+    m.label = same == 1              ? m.model
+              : hosts.size() == same ? fmt::format("{} ({})", m.model, m.host)
+                                     : fmt::format("{} ({})", m.model, where(m));
   }
   // Still two alike (the same file named twice): number them.
   std::map<std::string, std::size_t> seen;
@@ -55,7 +57,8 @@ std::size_t reference_of(const std::vector<fleet_member>& members, const std::op
     if (lower(members[i].model) == want || lower(members[i].slug) == want || lower(members[i].label) == want) return i;
   std::string models;
   for (const fleet_member& m : members) models += (models.empty() ? "" : ", ") + m.model;
-  throw cudabench::usage_error(fmt::format("--reference={}: no run is of that model (the runs: {})", *reference, models));
+  throw cudabench::usage_error(
+      fmt::format("--reference={}: no run is of that model (the runs: {})", *reference, models));
 }
 
 fleet_cell cell_of(const cudabench::case_result& c) {
@@ -64,10 +67,13 @@ fleet_cell cell_of(const cudabench::case_result& c) {
   cell.judged = cudabench::judged_case(c, false);
   if (c.status != cudabench::case_status::ok) return cell;
   cell.median_s = c.median_s;
-  if (c.samples_s.size() > 1) cell.noise = cudabench::summarize(c.samples_s).cv();
-  else if (auto n = c.counters.find("noise_pct"); n != c.counters.end()) cell.noise = n->second / 100;
+  if (c.samples_s.size() > 1)
+    cell.noise = cudabench::summarize(c.samples_s).cv();
+  else if (auto n = c.counters.find("noise_pct"); n != c.counters.end())
+    cell.noise = n->second / 100;
   const auto counters = cudabench::median_repetition(c).counters;
-  if (auto l = counters.find("limit_fraction"); l != counters.end() && std::isfinite(l->second)) cell.limit_fraction = l->second;
+  if (auto l = counters.find("limit_fraction"); l != counters.end() && std::isfinite(l->second))
+    cell.limit_fraction = l->second;
   const cudabench::energy_unit unit = cudabench::energy_unit_of(c.bytes, c.items, c.flops);
   if (auto e = counters.find(unit.counter); e != counters.end() && std::isfinite(e->second) && e->second > 0) {
     cell.per_joule = 1 / e->second;
@@ -81,15 +87,18 @@ fleet_cell cell_of(const cudabench::case_result& c) {
 void note_revisions(fleet& f) {
   auto revision = [](const fleet_member& m) {
     const auto& s = m.run.settings;
-    return s.git_revision.empty() ? std::string("not recorded") : s.git_revision.substr(0, 12) + (s.git_dirty ? " (dirty)" : "");
+    return s.git_revision.empty() ? std::string("not recorded")
+                                  : s.git_revision.substr(0, 12) + (s.git_dirty ? " (dirty)" : "");
   };
   std::set<std::string> revisions;
   for (const fleet_member& m : f.members) revisions.insert(revision(m));
   if (revisions.size() < 2) return;
   std::string list;
-  for (const fleet_member& m : f.members) list += fmt::format("{}{} {}", list.empty() ? "" : ", ", m.label, revision(m));
-  f.notes.push_back(fmt::format("runs of {} different revisions ({}): a ratio between them may be the code's change, not the models'",
-                                revisions.size(), list));
+  for (const fleet_member& m : f.members)
+    list += fmt::format("{}{} {}", list.empty() ? "" : ", ", m.label, revision(m));
+  f.notes.push_back(
+      fmt::format("runs of {} different revisions ({}): a ratio between them may be the code's change, not the models'",
+                  revisions.size(), list));
 }
 }  // namespace
 
@@ -132,8 +141,10 @@ fleet build_fleet(std::vector<fleet_member> members, const std::optional<std::st
     const fleet_cell& ref = r.cells[f.reference];
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       fleet_cell& cell = r.cells[i];
-      if (auto v = f.members[i].verdicts.find(r.name); v != f.members[i].verdicts.end()) cell.verdict = v->second;
-      else if (!f.members[i].verdict_source.empty()) cell.verdict = cell.status ? "-" : cudabench::to_string(cudabench::verdict::missing);
+      if (auto v = f.members[i].verdicts.find(r.name); v != f.members[i].verdicts.end())
+        cell.verdict = v->second;
+      else if (!f.members[i].verdict_source.empty())
+        cell.verdict = cell.status ? "-" : cudabench::to_string(cudabench::verdict::missing);
       if (cell.measured() && ref.measured() && ref.median_s > 0) cell.ratio = cell.median_s / ref.median_s;
     }
   }
@@ -141,8 +152,9 @@ fleet build_fleet(std::vector<fleet_member> members, const std::optional<std::st
     std::string boards;
     for (const fleet_member& m : f.members)
       if (m.run.device && !m.run.device->uuid.empty())
-        boards += fmt::format("{}{} {}{}", boards.empty() ? "" : ", ", m.label, cudabench::board_label(m.run.device->uuid),
-                              m.run.settings.host_name.empty() ? "" : " on " + m.run.settings.host_name);
+        boards +=
+            fmt::format("{}{} {}{}", boards.empty() ? "" : ", ", m.label, cudabench::board_label(m.run.device->uuid),
+                        m.run.settings.host_name.empty() ? "" : " on " + m.run.settings.host_name);
     if (!boards.empty()) f.notes.push_back("boards: " + boards);
   }
   note_revisions(f);
@@ -151,7 +163,8 @@ fleet build_fleet(std::vector<fleet_member> members, const std::optional<std::st
   if (presets.size() > 1) {
     std::string list;
     for (const fleet_member& m : f.members) list += fmt::format("{}{} {}", list.empty() ? "" : ", ", m.label, m.preset);
-    f.notes.push_back("runs of different presets (" + list + "): a case's sizes and repetitions may differ between models");
+    f.notes.push_back("runs of different presets (" + list +
+                      "): a case's sizes and repetitions may differ between models");
   }
   return f;
 }

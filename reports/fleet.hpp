@@ -13,18 +13,18 @@ namespace cudabench::reports {
 
 /// One column of the fleet: one device's run (a run of several devices gives one member per device).
 struct fleet_member {
-  std::string label;          ///< the column's name: the model, with the host or file where two runs share it
-  std::string model;          ///< the GPU's name, or "no GPU"
-  std::string slug;           ///< the model as baselines are stored (device_info::model_slug)
-  std::string source;         ///< the results file
-  std::string given;          ///< the path as given: the results file, or the directory it was found in
-  int device = -1;            ///< the ordinal of a device taken out of a --devices run, else -1
+  std::string label;   ///< the column's name: the model, with the host or file where two runs share it
+  std::string model;   ///< the GPU's name, or "no GPU"
+  std::string slug;    ///< the model as baselines are stored (device_info::model_slug)
+  std::string source;  ///< the results file
+  std::string given;   ///< the path as given: the results file, or the directory it was found in
+  int device = -1;     ///< the ordinal of a device taken out of a --devices run, else -1
   std::string preset, host, revision;
-  std::string verdict_source;  ///< the verdict file of the run, "" when there is none
+  std::string verdict_source;                   ///< the verdict file of the run, "" when there is none
   std::map<std::string, std::string> verdicts;  ///< case -> its verdict against the model's own baseline
-  std::string verdict_summary;                   ///< the verdict file's counts, "" without one
-  bool failing = false;                          ///< the verdict file says the comparison failed
-  std::vector<std::string> notes;                ///< what the report says of the run (its devices that left no result)
+  std::string verdict_summary;                  ///< the verdict file's counts, "" without one
+  bool failing = false;                         ///< the verdict file says the comparison failed
+  std::vector<std::string> notes;               ///< what the report says of the run (its devices that left no result)
   cudabench::run_result run;
 };
 
@@ -40,7 +40,7 @@ struct fleet_cell {
   /// per operation); -1 where its energy was not measured.
   double per_joule = -1;
   std::string per_joule_unit;  ///< "byte/J", "FLOP/J", "item/J" or "run/J"
-  bool judged = true;          ///< a gated device case (cudabench::judged_case): its ratio counts in its family's geomean
+  bool judged = true;  ///< a gated device case (cudabench::judged_case): its ratio counts in its family's geomean
   bool measured() const { return status == cudabench::case_status::ok; }
   /// "ok", "failed", "skipped", or "missing".
   std::string status_name() const { return status ? cudabench::to_string(*status) : "missing"; }
@@ -53,9 +53,9 @@ struct fleet_row {
 
 struct fleet {
   std::vector<fleet_member> members;
-  std::size_t reference = 0;      ///< the member the ratios divide by
-  std::vector<fleet_row> rows;    ///< every case any member ran, in the order the members list them
-  std::vector<std::string> notes; ///< runs of different presets, members left without cases, devices without a result
+  std::size_t reference = 0;       ///< the member the ratios divide by
+  std::vector<fleet_row> rows;     ///< every case any member ran, in the order the members list them
+  std::vector<std::string> notes;  ///< runs of different presets, members left without cases, devices without a result
   /// A member's verdict file says its comparison failed (a regression or a lost case).
   bool failing() const;
   /// Per family, per member: the geometric mean of the ratios over the gated device cases both it and the

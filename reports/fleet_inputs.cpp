@@ -33,7 +33,8 @@ std::string newest_nightly(const fs::path& dir) {
   std::error_code ec;
   std::string best;
   for (const auto& e : fs::directory_iterator(dir / run_store::runs_folder, ec))
-    if (!run_store::run_stamp(e.path()).empty() && is_file(e.path()) && e.path().string() > best) best = e.path().string();
+    if (!run_store::run_stamp(e.path()).empty() && is_file(e.path()) && e.path().string() > best)
+      best = e.path().string();
   return best;
 }
 
@@ -48,13 +49,14 @@ found_run newest_run_file(const fs::path& dir) {
   std::error_code ec;
   std::vector<std::pair<fs::file_time_type, std::string>> files;
   for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json" && is_file(e.path())) files.emplace_back(fs::last_write_time(e.path(), ec), e.path().string());
-  std::sort(files.begin(), files.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second > b.second; });
+    if (e.path().extension() == ".json" && is_file(e.path()))
+      files.emplace_back(fs::last_write_time(e.path(), ec), e.path().string());
+  std::sort(files.begin(), files.end(),
+            [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second > b.second; });
   for (const auto& [when, f] : files) {
     try {
       return {f, cudabench::load_run(f)};
-    } catch (const input_error&) {
-    }
+    } catch (const input_error&) {}
   }
   return {};
 }
@@ -97,14 +99,12 @@ void read_verdicts(fleet_member& m, const std::string& path) {
   m.failing = v.failing;
   m.verdict_summary = v.counts_text();
   if (!v.machine_differences.empty())
-    m.notes.push_back(fmt::format("{}: its verdict compared runs of different machines ({} differ)", m.label.empty() ? path : m.label,
-                                  fmt::join(v.machine_differences, ", ")));
+    m.notes.push_back(fmt::format("{}: its verdict compared runs of different machines ({} differ)",
+                                  m.label.empty() ? path : m.label, fmt::join(v.machine_differences, ", ")));
   m.verdict_source = path;
 }
 
-std::string model_of(const run_result& r) {
-  return r.device && !r.device->name.empty() ? r.device->name : "no GPU";
-}
+std::string model_of(const run_result& r) { return r.device && !r.device->name.empty() ? r.device->name : "no GPU"; }
 
 fleet_member member_of(run_result run, const std::string& source) {
   fleet_member m;
@@ -183,8 +183,8 @@ std::vector<fleet_member> fleet_members(const std::vector<std::string>& paths) {
     fleet_member m = member_of(found.run ? std::move(*found.run) : cudabench::load_run(file), file);
     m.given = path;
     if (const std::string v = verdict_beside(file); !v.empty()) read_verdicts(m, v);
-    const bool several = m.run.devices.is_array() &&
-                         std::any_of(m.run.cases.begin(), m.run.cases.end(), [](const auto& c) { return c.device >= 0; });
+    const bool several = m.run.devices.is_array() && std::any_of(m.run.cases.begin(), m.run.cases.end(),
+                                                                 [](const auto& c) { return c.device >= 0; });
     if (!several) {
       members.push_back(std::move(m));
       continue;

@@ -1,25 +1,29 @@
 // Self-contained HTML pages: the comparison of two runs and the speedup report of one run.
 #include <fmt/format.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <map>
-#include <span>
 #include <set>
+#include <span>
 
 #include "io/format.hpp"
 #include "reports/energy_report.hpp"
 #include "reports/escape.hpp"
-#include "reports/svg.hpp"
 #include "reports/render.hpp"
+#include "reports/svg.hpp"
 
 namespace cudabench::reports {
 namespace {
 std::string page(const std::string& title, const std::string& body) {
   return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html_text(title) +
-         "</title><style>body{font-family:sans-serif;margin:20px;color:#222}table{border-collapse:collapse;font-size:12px}"
+         "</"
+         "title><style>body{font-family:sans-serif;margin:20px;color:#222}table{border-collapse:collapse;font-size:"
+         "12px}"
          "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
-         ".regression{background:#fdd}.improvement{background:#dfd}.inconclusive{background:#ffd}.not-gated{color:#666}.unconfirmed{background:#eef}.same-code,.machine-differs{color:#666}.chart{margin:12px 0}details{margin:10px 0}summary{cursor:pointer;font-weight:bold;padding:4px 0}</style></head><body>\n<h1>" +
+         ".regression{background:#fdd}.improvement{background:#dfd}.inconclusive{background:#ffd}.not-gated{color:#666}"
+         ".unconfirmed{background:#eef}.same-code,.machine-differs{color:#666}.chart{margin:12px 0}details{margin:10px "
+         "0}summary{cursor:pointer;font-weight:bold;padding:4px 0}</style></head><body>\n<h1>" +
          html_text(title) + "</h1>\n" + body + "</body></html>\n";
 }
 std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
@@ -37,12 +41,16 @@ std::vector<svg::lane> lanes_of(const cudabench::case_timeline& t) {
     l.slices.push_back({us(p.start_ns), double(std::int64_t(p.end_ns - p.start_ns)) * 1e-3, p.name, "phase"});
   }
   for (auto& [key, l] : phase_lanes) lanes.push_back(std::move(l));
-  svg::lane h2d{"H2D copies (all streams)", {}}, kernels{"kernels (all streams)", {}}, d2h{"D2H copies (all streams)", {}};
+  svg::lane h2d{"H2D copies (all streams)", {}}, kernels{"kernels (all streams)", {}},
+      d2h{"D2H copies (all streams)", {}};
   std::map<std::uint32_t, svg::lane> streams;
   for (const auto& o : t.ops) {
     using kind = cudabench::device_op::kind;
-    const std::string k = o.what == kind::kernel ? "kernel" : o.what == kind::memset ? "memset"
-                        : o.copy == "HtoD" ? "h2d" : o.copy == "DtoH" ? "d2h" : "copy";
+    const std::string k = o.what == kind::kernel   ? "kernel"
+                          : o.what == kind::memset ? "memset"
+                          : o.copy == "HtoD"       ? "h2d"
+                          : o.copy == "DtoH"       ? "d2h"
+                                                   : "copy";
     const std::string label = o.what == kind::kernel ? o.name : o.what == kind::memcpy ? "memcpy " + o.copy : "memset";
     const svg::slice s{us(o.start_ns), double(std::int64_t(o.end_ns - o.start_ns)) * 1e-3, label, k};
     if (k == "h2d") h2d.slices.push_back(s);
@@ -64,8 +72,9 @@ std::string timelines_html(const cudabench::run_result& run) {
   for (auto& c : run.cases)
     if (c.timeline) by_family[c.family].push_back(&c);
   if (by_family.empty()) return "";
-  std::string body = "<h2>Timelines of one traced sample (--trace)</h2>\n<p>Each chart is one untimed sample recorded "
-                     "after the case's timed repetitions: host phases on top, then each engine, then each stream.</p>\n";
+  std::string body =
+      "<h2>Timelines of one traced sample (--trace)</h2>\n<p>Each chart is one untimed sample recorded "
+      "after the case's timed repetitions: host phases on top, then each engine, then each stream.</p>\n";
   std::set<std::string> metric_names;
   for (auto& [family, cases] : by_family) {
     double span = 0;
@@ -82,7 +91,8 @@ std::string timelines_html(const cudabench::run_result& run) {
       if (auto it = c->timeline_metrics.find("copy_compute_overlap"); it != c->timeline_metrics.end())
         title += fmt::format(" (copy/compute overlap {})", pct(it->second));
       body += "<div class=\"chart timeline\">" + svg::timeline(title, lanes, span) + "</div>\n";
-      if (const std::string& note = c->timeline->note; !note.empty()) body += "<p>" + html_text(c->name + ": " + note) + "</p>\n";
+      if (const std::string& note = c->timeline->note; !note.empty())
+        body += "<p>" + html_text(c->name + ": " + note) + "</p>\n";
     }
   }
   body += "<table><tr><th>case</th>";
@@ -93,7 +103,10 @@ std::string timelines_html(const cudabench::run_result& run) {
       body += "<tr><td>" + html_text(c->name) + "</td>";
       for (auto& m : metric_names) {
         auto it = c->timeline_metrics.find(m);
-        body += "<td>" + (it == c->timeline_metrics.end() ? std::string("-") : html_text(format_timeline_metric(m, it->second))) + "</td>";
+        body +=
+            "<td>" +
+            (it == c->timeline_metrics.end() ? std::string("-") : html_text(format_timeline_metric(m, it->second))) +
+            "</td>";
       }
       body += "</tr>\n";
     }
@@ -133,20 +146,24 @@ const char* verdict_class(cudabench::verdict v) {
 std::string case_row(const cudabench::case_comparison& r) {
   const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
   const std::string origin = r.gate_origin();
-  return fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                     verdict_class(r.v),
-                     html_text(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
-                     r.cur_median_s > 0 ? cudabench::format_time(r.cur_median_s) : "-",
-                     !measured ? "-" : r.normalized_change ? format_change(r.change) + "<br><small>normalized " + format_change(*r.normalized_change) + "</small>"
-                                                           : format_change(r.change),
-                     measured ? pct(r.base_noise) : "-", measured ? pct(r.cur_noise) : "-",
-                     r.p_value ? fmt::format("{:.3g}", *r.p_value) : "", measured ? pct(r.detectable) : "-",
-                     origin.empty() ? "-" : html_text(fmt::format("{:.1f}% {}", 100 * r.gate, origin)), html_text(r.verdict_text()));
+  return fmt::format(
+      "<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / "
+      "{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+      verdict_class(r.v), html_text(r.name), r.base_median_s > 0 ? cudabench::format_time(r.base_median_s) : "-",
+      r.cur_median_s > 0 ? cudabench::format_time(r.cur_median_s) : "-",
+      !measured ? "-"
+      : r.normalized_change
+          ? format_change(r.change) + "<br><small>normalized " + format_change(*r.normalized_change) + "</small>"
+          : format_change(r.change),
+      measured ? pct(r.base_noise) : "-", measured ? pct(r.cur_noise) : "-",
+      r.p_value ? fmt::format("{:.3g}", *r.p_value) : "", measured ? pct(r.detectable) : "-",
+      origin.empty() ? "-" : html_text(fmt::format("{:.1f}% {}", 100 * r.gate, origin)), html_text(r.verdict_text()));
 }
 
 /// A family's folded section: what it holds in its summary line (open where a case has a verdict to look at),
 /// the spread of its repetitions, then its rows.
-std::string family_section(const cudabench::comparison& c, const std::string& family, const std::vector<const cudabench::case_comparison*>& rows) {
+std::string family_section(const cudabench::comparison& c, const std::string& family,
+                           const std::vector<const cudabench::case_comparison*>& rows) {
   std::map<cudabench::verdict, std::size_t> counts;
   std::vector<svg::spread> spreads;
   for (const auto* r : rows) {
@@ -162,31 +179,41 @@ std::string family_section(const cudabench::comparison& c, const std::string& fa
       summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", counts[v], to_string(v));
       if (v != cudabench::verdict::unchanged && v != cudabench::verdict::not_gated) open = " open";
     }
-  if (auto g = c.family_geomean.find(family); g != c.family_geomean.end()) summary += fmt::format("; geomean of the gated cases {:.3f}x", g->second);
+  if (auto g = c.family_geomean.find(family); g != c.family_geomean.end())
+    summary += fmt::format("; geomean of the gated cases {:.3f}x", g->second);
   if (auto g = c.family_geomean_not_gated.find(family); g != c.family_geomean_not_gated.end())
     summary += fmt::format("; of those not gated {:.3f}x (apart)", g->second);
   std::string body = fmt::format("<details{}><summary>{}: {}</summary>\n", open, html_text(family), html_text(summary));
-  if (!spreads.empty()) body += "<div class=\"chart\">" + svg::spreads(family + ": baseline vs current, spread of the repetitions", spreads) + "</div>\n";
-  body += "<table><tr><th>case</th><th>baseline</th><th>current</th><th>change</th><th>noise b/c</th><th>p</th><th>detectable</th><th>gate</th><th>verdict</th></tr>\n";
+  if (!spreads.empty())
+    body += "<div class=\"chart\">" +
+            svg::spreads(family + ": baseline vs current, spread of the repetitions", spreads) + "</div>\n";
+  body +=
+      "<table><tr><th>case</th><th>baseline</th><th>current</th><th>change</th><th>noise "
+      "b/c</th><th>p</th><th>detectable</th><th>gate</th><th>verdict</th></tr>\n";
   for (const auto* r : rows) body += case_row(*r);
   return body + "</table>\n</details>\n";
 }
 }  // namespace
 
 std::string comparison_html(const cudabench::comparison& c) {
-  std::string body = fmt::format("<p>baseline <code>{}</code> ({}) &rarr; current <code>{}</code> ({}); threshold {:.1f}%, alpha {:g}; {}</p>\n",
-                                 html_text(c.base_source), html_text(c.base_device), html_text(c.cur_source),
-                                 html_text(c.cur_device), 100 * c.settings.threshold, c.settings.alpha, html_text(gates_summary(c)));
+  std::string body = fmt::format(
+      "<p>baseline <code>{}</code> ({}) &rarr; current <code>{}</code> ({}); threshold {:.1f}%, alpha {:g}; {}</p>\n",
+      html_text(c.base_source), html_text(c.base_device), html_text(c.cur_source), html_text(c.cur_device),
+      100 * c.settings.threshold, c.settings.alpha, html_text(gates_summary(c)));
   for (auto& n : c.header_notes) body += "<p><b>note:</b> " + html_text(n) + "</p>\n";
   body += fmt::format("<p><b>{}</b></p>\n", html_text(verdict_counts(c)));
   const std::vector<const cudabench::case_comparison*> listed = listed_cases(c);
   if (listed.size() < c.cases.size())
-    body += fmt::format("<p><b>{} of {} cases listed</b> (those with a verdict to look at first); the CSV (--csv) and the verdict "
-                        "file (--verdict) hold every case.</p>\n", listed.size(), c.cases.size());
+    body += fmt::format(
+        "<p><b>{} of {} cases listed</b> (those with a verdict to look at first); the CSV (--csv) and the verdict "
+        "file (--verdict) hold every case.</p>\n",
+        listed.size(), c.cases.size());
   std::vector<std::pair<std::string, double>> changes;
   for (auto& [family, g] : c.family_geomean) changes.emplace_back(family, g);
   if (!changes.empty())
-    body += "<div class=\"chart\">" + svg::ratio_bars("Geometric mean current/baseline per family, gated cases (1 = unchanged)", changes) + "</div>\n";
+    body += "<div class=\"chart\">" +
+            svg::ratio_bars("Geometric mean current/baseline per family, gated cases (1 = unchanged)", changes) +
+            "</div>\n";
   std::vector<std::string> families;
   std::map<std::string, std::vector<const cudabench::case_comparison*>> by_family;
   for (const auto* r : listed) {
@@ -196,17 +223,22 @@ std::string comparison_html(const cudabench::comparison& c) {
   }
   for (const std::string& family : families) body += family_section(c, family, by_family[family]);
   if (const auto timeline = notable_timeline_changes(c); !timeline.empty()) {
-    body += "<h2>Timeline changes (from --trace; informational, not a verdict)</h2>\n<table><tr><th>case</th><th>metric</th><th>baseline</th><th>current</th></tr>\n";
+    body +=
+        "<h2>Timeline changes (from --trace; informational, not a "
+        "verdict)</h2>\n<table><tr><th>case</th><th>metric</th><th>baseline</th><th>current</th></tr>\n";
     for (auto& [name, t] : timeline)
-      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_text(name), html_text(t.metric),
-                          format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
+      body +=
+          fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_text(name), html_text(t.metric),
+                      format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
     body += "</table>\n";
   }
   body += comparison_energy_html(c);
   return page("cudabench comparison", body);
 }
 
-std::string speedups_html(const cudabench::run_result& run, const std::vector<speedup_table>& tables) {
+namespace {
+/// A run report's head: the device and how it ran, the user's context, the limits measured.
+std::string run_header_html(const cudabench::run_result& run) {
   std::string body;
   if (run.device && run.device->available)
     body += fmt::format("<p>{} &middot; driver {} &middot; runtime {} &middot; preset {} &middot; revision {}{}</p>\n",
@@ -216,22 +248,33 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
   if (const std::string context = cudabench::custom_context_text(run); !context.empty())
     body += "<p>context: " + html_text(context) + "</p>\n";
   if (!run.limits.empty()) {
-    body += "<h2>Limits</h2>\n<p>Each case's \"% of limit\" is its bytes (FLOPs for <code>limits/fma</code>) at the rate of the "
-            "limit it names, over its time.</p>\n<table><tr><th>limit</th><th>measured</th><th>from</th></tr>\n";
+    body +=
+        "<h2>Limits</h2>\n<p>Each case's \"% of limit\" is its bytes (FLOPs for <code>limits/fma</code>) at the rate "
+        "of the "
+        "limit it names, over its time.</p>\n<table><tr><th>limit</th><th>measured</th><th>from</th></tr>\n";
     for (const auto& [name, l] : run.limits)
       body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_text(name), html_text(limit_value(l)),
                           html_text(l.from));
     body += "</table>\n";
   }
+  return body;
+}
+}  // namespace
+
+std::string speedups_html(const cudabench::run_result& run, const std::vector<speedup_table>& tables) {
+  std::string body = run_header_html(run);
   // The tables up to html_case_rows variants in all (a page of a million cases would not open); the CSV has every case.
   std::size_t shown = 0, rows = 0, all_rows = 0;
   for (auto& t : tables) {
-    if (rows < html_case_rows) { rows += t.rows.size(); ++shown; }
+    if (rows < html_case_rows) {
+      rows += t.rows.size();
+      ++shown;
+    }
     all_rows += t.rows.size();
   }
   if (shown < tables.size())
-    body += fmt::format("<p><b>{} of {} tables shown</b> ({} of {} cases); the CSV (--csv) holds every case.</p>\n", shown,
-                        tables.size(), rows, all_rows);
+    body += fmt::format("<p><b>{} of {} tables shown</b> ({} of {} cases); the CSV (--csv) holds every case.</p>\n",
+                        shown, tables.size(), rows, all_rows);
   // Time against size per family (log-log), one line per variant.
   std::map<std::string, std::map<std::string, svg::series>> by_family;
   for (auto& t : std::span(tables).first(shown))
@@ -242,31 +285,41 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
     }
   for (auto& [family, variants] : by_family) {
     std::vector<svg::series> ss;
-    for (auto& [v, s] : variants) if (s.points.size() > 1) ss.push_back(s);
-    if (!ss.empty()) body += "<div class=\"chart\">" + svg::loglog(family + ": time against size", "size", "median (ms)", ss) + "</div>\n";
+    for (auto& [v, s] : variants)
+      if (s.points.size() > 1) ss.push_back(s);
+    if (!ss.empty())
+      body +=
+          "<div class=\"chart\">" + svg::loglog(family + ": time against size", "size", "median (ms)", ss) + "</div>\n";
   }
   for (auto& t : std::span(tables).first(shown)) {
     body += fmt::format("<h2>{} &mdash; size {}{}</h2>\n", html_text(t.family), html_text(t.size_label),
                         t.device >= 0 ? fmt::format(", device {}", t.device) : "");
     if (t.roles_left_out)
-      body += fmt::format("<p>speedups over the first {} reference roles; {} more not shown</p>\n", max_speedup_roles, t.roles_left_out);
+      body += fmt::format("<p>speedups over the first {} reference roles; {} more not shown</p>\n", max_speedup_roles,
+                          t.roles_left_out);
     for (auto& [role, ref] : t.references) {
       std::vector<std::pair<std::string, double>> v;
       for (auto& r : t.rows) v.emplace_back(r.variant, r.speedup.at(role));
       body += "<div class=\"chart\">" + svg::bars("speedup over " + role + " (" + ref + ")", v, "x", 1.0) + "</div>\n";
     }
     std::vector<std::pair<std::string, double>> bw;
-    for (auto& r : t.rows) if (r.bw_fraction >= 0) bw.emplace_back(r.variant, 100 * r.bw_fraction);
-    if (!bw.empty()) body += "<div class=\"chart\">" + svg::bars("% of theoretical DRAM bandwidth", bw, "%", 100) + "</div>\n";
+    for (auto& r : t.rows)
+      if (r.bw_fraction >= 0) bw.emplace_back(r.variant, 100 * r.bw_fraction);
+    if (!bw.empty())
+      body += "<div class=\"chart\">" + svg::bars("% of theoretical DRAM bandwidth", bw, "%", 100) + "</div>\n";
     std::vector<std::pair<std::string, double>> lim;
-    for (auto& r : t.rows) if (r.limit_fraction >= 0) lim.emplace_back(r.variant, 100 * r.limit_fraction);
-    if (!lim.empty()) body += "<div class=\"chart\">" + svg::bars("% of the measured limit (speed of light)", lim, "%", 100) + "</div>\n";
+    for (auto& r : t.rows)
+      if (r.limit_fraction >= 0) lim.emplace_back(r.variant, 100 * r.limit_fraction);
+    if (!lim.empty())
+      body +=
+          "<div class=\"chart\">" + svg::bars("% of the measured limit (speed of light)", lim, "%", 100) + "</div>\n";
     body += "<table><tr><th>variant</th><th>median</th><th>% peak BW</th><th>% of limit</th>";
     for (auto& [role, ref] : t.references) body += "<th>vs " + html_text(role) + "</th>";
     body += "</tr>\n";
     for (auto& r : t.rows) {
-      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td>", html_text(r.variant), cudabench::format_time(r.time_s),
-                          r.bw_fraction >= 0 ? pct(r.bw_fraction) : "-", r.limit_fraction >= 0 ? pct(r.limit_fraction) : "-");
+      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td>", html_text(r.variant),
+                          cudabench::format_time(r.time_s), r.bw_fraction >= 0 ? pct(r.bw_fraction) : "-",
+                          r.limit_fraction >= 0 ? pct(r.limit_fraction) : "-");
       for (auto& [role, ref] : t.references) body += fmt::format("<td>{:.2f}x</td>", r.speedup.at(role));
       body += "</tr>\n";
     }

@@ -65,13 +65,17 @@ namespace {
 const char* limits_title = "Limits (what % of limit is measured against)";
 
 std::string time_or_dash(double s) { return s > 0 ? cudabench::format_time(s) : "-"; }
-std::string pct_or_dash(double v) { return std::isfinite(v) && v >= 0 ? fmt::format(FMT_COMPILE("{:.1f}%"), 100 * v) : "-"; }
+std::string pct_or_dash(double v) {
+  return std::isfinite(v) && v >= 0 ? fmt::format(FMT_COMPILE("{:.1f}%"), 100 * v) : "-";
+}
 std::string detectable_text(const cudabench::case_comparison& c) {
   if (std::isnan(c.detectable)) return "-";
   if (std::isinf(c.detectable)) return "none";
   return fmt::format(FMT_COMPILE("{:.1f}%"), 100 * c.detectable);
 }
-std::string p_text(const cudabench::case_comparison& c) { return c.p_value ? fmt::format(FMT_COMPILE("{:.3g}"), *c.p_value) : ""; }
+std::string p_text(const cudabench::case_comparison& c) {
+  return c.p_value ? fmt::format(FMT_COMPILE("{:.3g}"), *c.p_value) : "";
+}
 std::string gate_text(const cudabench::case_comparison& c) {
   const std::string origin = c.gate_origin();
   return origin.empty() ? "-" : fmt::format(FMT_COMPILE("{:.1f}% {}"), 100 * c.gate, origin);
@@ -81,9 +85,11 @@ std::string method_and_note(const cudabench::case_comparison& r) {
 }
 const char* verdict_color(verdict v) {
   switch (v) {
-    case verdict::regression: case verdict::failed: return "31";
+    case verdict::regression:
+    case verdict::failed: return "31";
     case verdict::improvement: return "32";
-    case verdict::inconclusive: case verdict::skipped: return "33";
+    case verdict::inconclusive:
+    case verdict::skipped: return "33";
     case verdict::not_gated: return "36";
     default: return "0";
   }
@@ -94,7 +100,7 @@ std::string settings_line(const comparison& c, std::string (*escape)(std::string
                      100 * c.settings.threshold,
                      c.settings.host_threshold ? fmt::format("{:.0f}%", 100 * *c.settings.host_threshold)
                      : c.settings.gates && std::any_of(c.settings.gates->cases.begin(), c.settings.gates->cases.end(),
-                                                      [](const auto& g) { return g.second.host; })
+                                                       [](const auto& g) { return g.second.host; })
                          ? std::string("their host gates where both runs are of one host, else not gated")
                          : std::string("not gated"),
                      c.settings.noise_floor, c.settings.alpha,
@@ -105,40 +111,47 @@ std::string settings_line(const comparison& c, std::string (*escape)(std::string
 
 void terminal_row(std::string& out, const cudabench::case_comparison& r, bool color) {
   const std::string v = r.verdict_text();
-  const std::string vs = color ? fmt::format(FMT_COMPILE("\033[{}m{:>13}\033[0m"), verdict_color(r.v), v) : fmt::format(FMT_COMPILE("{:>13}"), v);
+  const std::string vs = color ? fmt::format(FMT_COMPILE("\033[{}m{:>13}\033[0m"), verdict_color(r.v), v)
+                               : fmt::format(FMT_COMPILE("{:>13}"), v);
   const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
-  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {}  {}\n"), printable(r.name),
-                     time_or_dash(r.base_median_s), time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
-                     measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-", p_text(r),
-                     measured ? detectable_text(r) : "-", gate_text(r), vs, printable(method_and_note(r)));
+  fmt::format_to(std::back_inserter(out),
+                 FMT_COMPILE("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {}  {}\n"), printable(r.name),
+                 time_or_dash(r.base_median_s), time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
+                 measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-", p_text(r),
+                 measured ? detectable_text(r) : "-", gate_text(r), vs, printable(method_and_note(r)));
 }
 
 template <typename Pred>
 std::string markdown_verdict_table(const comparison& c, Pred pred) {
-  std::string t = "| case | baseline | current | change | noise (b / c) | p | detectable | gate | verdict | method |\n"
-                  "|---|---:|---:|---:|---:|---:|---:|---|---|---|\n";
+  std::string t =
+      "| case | baseline | current | change | noise (b / c) | p | detectable | gate | verdict | method |\n"
+      "|---|---:|---:|---:|---:|---:|---:|---|---|---|\n";
   for (auto& r : c.cases) {
     if (!pred(r)) continue;
     const bool measured = r.base_median_s > 0 && r.cur_median_s > 0;
-    fmt::format_to(std::back_inserter(t), FMT_COMPILE("| {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} |\n"), markdown_code_cell(r.name), time_or_dash(r.base_median_s),
-                     time_or_dash(r.cur_median_s), measured ? format_change(r.change) : "-",
-                     measured ? pct_or_dash(r.base_noise) : "-", measured ? pct_or_dash(r.cur_noise) : "-", p_text(r),
-                     measured ? detectable_text(r) : "-", gate_text(r), r.verdict_text(), markdown_text(method_and_note(r)));
+    fmt::format_to(std::back_inserter(t), FMT_COMPILE("| {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} |\n"),
+                   markdown_code_cell(r.name), time_or_dash(r.base_median_s), time_or_dash(r.cur_median_s),
+                   measured ? format_change(r.change) : "-", measured ? pct_or_dash(r.base_noise) : "-",
+                   measured ? pct_or_dash(r.cur_noise) : "-", p_text(r), measured ? detectable_text(r) : "-",
+                   gate_text(r), r.verdict_text(), markdown_text(method_and_note(r)));
   }
   return t;
 }
 }  // namespace
 
 std::string comparison_terminal(const comparison& c, bool color) {
-  std::string out = fmt::format("baseline: {} ({})\ncurrent:  {} ({})\n{}\n", printable(c.base_source), printable(c.base_device),
-                                printable(c.cur_source), printable(c.cur_device), settings_line(c, printable));
+  std::string out =
+      fmt::format("baseline: {} ({})\ncurrent:  {} ({})\n{}\n", printable(c.base_source), printable(c.base_device),
+                  printable(c.cur_source), printable(c.cur_device), settings_line(c, printable));
   for (auto& n : c.header_notes) out += "note: " + printable(n) + "\n";
-  out += fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {:>13}  {}\n", "case", "baseline", "current",
-                     "change", "noise-b", "noise-c", "p", "detectable", "gate", "verdict", "method / note");
+  out += fmt::format("{:<44} {:>11} {:>11} {:>8} {:>7} {:>7} {:>8} {:>10} {:>23} {:>13}  {}\n", "case", "baseline",
+                     "current", "change", "noise-b", "noise-c", "p", "detectable", "gate", "verdict", "method / note");
   for (auto& r : c.cases) terminal_row(out, r, color);
-  for (auto& [family, g] : c.family_geomean) out += fmt::format("geomean {:<20} current/baseline = {:.3f}\n", printable(family), g);
+  for (auto& [family, g] : c.family_geomean)
+    out += fmt::format("geomean {:<20} current/baseline = {:.3f}\n", printable(family), g);
   for (auto& [family, g] : c.family_geomean_not_gated)
-    out += fmt::format("geomean {:<20} current/baseline = {:.3f} of its cases not gated (apart: never a verdict)\n", printable(family), g);
+    out += fmt::format("geomean {:<20} current/baseline = {:.3f} of its cases not gated (apart: never a verdict)\n",
+                       printable(family), g);
   if (const std::size_t traced = traced_cases(c)) {
     const auto changes = notable_timeline_changes(c);
     out += fmt::format("timeline ({} case(s) traced on both sides; informational, not a verdict): {}\n", traced,
@@ -155,8 +168,9 @@ std::string comparison_terminal(const comparison& c, bool color) {
 std::string comparison_markdown(const comparison& c) {
   std::string out = "## Benchmark comparison\n\n";
   out += fmt::format("**{}**\n\n", summary_line(c));
-  out += fmt::format("- baseline: {} ({})\n- current: {} ({})\n- {}\n", markdown_code(c.base_source), markdown_text(c.base_device),
-                     markdown_code(c.cur_source), markdown_text(c.cur_device), settings_line(c, markdown_text));
+  out += fmt::format("- baseline: {} ({})\n- current: {} ({})\n- {}\n", markdown_code(c.base_source),
+                     markdown_text(c.base_device), markdown_code(c.cur_source), markdown_text(c.cur_device),
+                     settings_line(c, markdown_text));
   for (auto& n : c.header_notes) out += "- note: " + markdown_text(n) + "\n";
   if (c.count(verdict::regression))
     out += "\n### Regressions\n\n" + markdown_verdict_table(c, [](auto& r) { return r.v == verdict::regression; });
@@ -167,16 +181,22 @@ std::string comparison_markdown(const comparison& c) {
     for (auto& [family, g] : c.family_geomean) out += fmt::format("| {} | {:.3f} |\n", markdown_text(family), g);
   }
   if (!c.family_geomean_not_gated.empty()) {
-    out += "\nOf the cases not gated (host-bound or declared; apart, never a verdict):\n\n| family | ratio |\n|---|---:|\n";
-    for (auto& [family, g] : c.family_geomean_not_gated) out += fmt::format("| {} | {:.3f} |\n", markdown_text(family), g);
+    out +=
+        "\nOf the cases not gated (host-bound or declared; apart, never a verdict):\n\n| family | ratio "
+        "|\n|---|---:|\n";
+    for (auto& [family, g] : c.family_geomean_not_gated)
+      out += fmt::format("| {} | {:.3f} |\n", markdown_text(family), g);
   }
   if (const auto changes = notable_timeline_changes(c); !changes.empty()) {
-    out += "\n### Timeline changes (from --trace; informational, not a verdict)\n\n| case | metric | baseline | current |\n|---|---|---:|---:|\n";
+    out +=
+        "\n### Timeline changes (from --trace; informational, not a verdict)\n\n| case | metric | baseline | current "
+        "|\n|---|---|---:|---:|\n";
     for (auto& [name, t] : changes)
       out += fmt::format("| {} | {} | {} | {} |\n", markdown_code_cell(name), markdown_text(t.metric),
                          format_timeline_metric(t.metric, t.base), format_timeline_metric(t.metric, t.cur));
   }
-  if (const std::string energy = comparison_energy_table(c, markdown_text); !energy.empty()) out += "\n### Energy\n\n" + energy;
+  if (const std::string energy = comparison_energy_table(c, markdown_text); !energy.empty())
+    out += "\n### Energy\n\n" + energy;
   out += fmt::format("\n<details><summary>All {} cases</summary>\n\n{}\n</details>\n", c.cases.size(),
                      markdown_verdict_table(c, [](auto&) { return true; }));
   return out;
@@ -189,7 +209,9 @@ using ordered_json = nlohmann::ordered_json;
 /// of 2 writes it there (two levels in), without a tree of the case.
 class verdict_case_text {
  public:
-  verdict_case_text(std::string& out, nlohmann::detail::serializer<ordered_json>& dump) : out_(out), dump_(dump) { out_ += '{'; }
+  verdict_case_text(std::string& out, nlohmann::detail::serializer<ordered_json>& dump) : out_(out), dump_(dump) {
+    out_ += '{';
+  }
   ~verdict_case_text() { out_ += "\n    }"; }
   verdict_case_text(const verdict_case_text&) = delete;
   verdict_case_text& operator=(const verdict_case_text&) = delete;
@@ -208,7 +230,8 @@ class verdict_case_text {
   bool first_ = true;
 };
 
-void verdict_case(std::string& out, nlohmann::detail::serializer<ordered_json>& dump, const cudabench::case_comparison& r) {
+void verdict_case(std::string& out, nlohmann::detail::serializer<ordered_json>& dump,
+                  const cudabench::case_comparison& r) {
   using json = ordered_json;
   auto number_or_null = [](double v) { return std::isfinite(v) ? json(v) : json(); };
   verdict_case_text x(out, dump);
@@ -236,7 +259,8 @@ void verdict_case(std::string& out, nlohmann::detail::serializer<ordered_json>& 
   if (r.energy) x.add("energy", energy_json(*r.energy));
   if (!r.timeline.empty()) {
     json timeline;
-    for (auto& t : r.timeline) timeline[t.metric] = {{"baseline", t.base}, {"current", t.cur}, {"notable", t.notable()}};
+    for (auto& t : r.timeline)
+      timeline[t.metric] = {{"baseline", t.base}, {"current", t.cur}, {"notable", t.notable()}};
     x.add("timeline", timeline);
   }
 }
@@ -257,12 +281,21 @@ std::string verdict_json(const comparison& c) {
                    {"alpha", c.settings.alpha}};
   j["gates"] = json();
   if (const auto& g = c.settings.gates)
-    j["gates"] = {{"file", g->source}, {"device", g->device}, {"preset", g->preset}, {"runs", g->runs.size()},
-                  {"floor", g->settings.floor}, {"k", g->settings.k}, {"min_runs", g->settings.min_runs}};
+    j["gates"] = {{"file", g->source},
+                  {"device", g->device},
+                  {"preset", g->preset},
+                  {"runs", g->runs.size()},
+                  {"floor", g->settings.floor},
+                  {"k", g->settings.k},
+                  {"min_runs", g->settings.min_runs}};
   j["notes"] = c.header_notes;
   json machine = json::array();
-  for (const auto& d : c.machine_differences) machine.push_back({{"fact", d.fact}, {"baseline", d.a}, {"current", d.b}});
-  j["machine"] = {{"same_board", c.same_board}, {"same_machine", c.same_machine}, {"change", c.machine_change}, {"differences", machine}};
+  for (const auto& d : c.machine_differences)
+    machine.push_back({{"fact", d.fact}, {"baseline", d.a}, {"current", d.b}});
+  j["machine"] = {{"same_board", c.same_board},
+                  {"same_machine", c.same_machine},
+                  {"change", c.machine_change},
+                  {"differences", machine}};
   json counts;
   for (verdict v : cudabench::all_verdicts) counts[to_string(v)] = c.count(v);
   j["counts"] = counts;
@@ -306,7 +339,8 @@ std::string limits_markdown(const cudabench::run_result& run) {
   if (run.limits.empty()) return {};
   std::string out = "| limit | measured | from |\n|---|---:|---|\n";
   for (const auto& [name, l] : run.limits)
-    out += fmt::format("| {} | {} | {} |\n", markdown_code_cell(name), markdown_text(limit_value(l)), l.from.empty() ? "-" : markdown_text(l.from));
+    out += fmt::format("| {} | {} | {} |\n", markdown_code_cell(name), markdown_text(limit_value(l)),
+                       l.from.empty() ? "-" : markdown_text(l.from));
   return out;
 }
 
@@ -318,10 +352,13 @@ std::string speedups_terminal(const std::vector<speedup_table>& tables) {
     std::string head = fmt::format("  {:<32} {:>12} {:>7} {:>7}", "variant", "median", "%peak", "%limit");
     for (auto& [role, name] : t.references) head += fmt::format(" {:>14}", "vs " + printable(role));
     out += head + "\n";
-    if (t.roles_left_out) out += fmt::format("  (speedups over the first {} reference roles; {} more not shown)\n", max_speedup_roles, t.roles_left_out);
+    if (t.roles_left_out)
+      out += fmt::format("  (speedups over the first {} reference roles; {} more not shown)\n", max_speedup_roles,
+                         t.roles_left_out);
     for (auto& r : t.rows) {
-      std::string line = fmt::format("  {:<32} {:>12} {:>7} {:>7}", printable(r.variant), cudabench::format_time(r.time_s),
-                                     pct_or_dash(r.bw_fraction), pct_or_dash(r.limit_fraction));
+      std::string line =
+          fmt::format("  {:<32} {:>12} {:>7} {:>7}", printable(r.variant), cudabench::format_time(r.time_s),
+                      pct_or_dash(r.bw_fraction), pct_or_dash(r.limit_fraction));
       for (auto& [role, name] : t.references) line += fmt::format(" {:>13.2f}x", r.speedup.at(role));
       out += line + "\n";
     }
@@ -332,8 +369,9 @@ std::string speedups_terminal(const std::vector<speedup_table>& tables) {
 std::string speedups_markdown(const std::vector<speedup_table>& tables, const std::string& title) {
   std::string out = "## " + markdown_text(title) + "\n";
   for (auto& t : tables) {
-    out += fmt::format("\n### {} — size {}{}\n\n| variant | median | % of peak BW | % of limit |", markdown_text(t.family),
-                       markdown_text(t.size_label), t.device >= 0 ? fmt::format(", device {}", t.device) : "");
+    out +=
+        fmt::format("\n### {} — size {}{}\n\n| variant | median | % of peak BW | % of limit |", markdown_text(t.family),
+                    markdown_text(t.size_label), t.device >= 0 ? fmt::format(", device {}", t.device) : "");
     std::string rule = "|---|---:|---:|---:|";
     for (auto& [role, name] : t.references) {
       out += fmt::format(" speedup vs {} ({}) |", markdown_text(role), markdown_code_cell(name));
@@ -346,7 +384,9 @@ std::string speedups_markdown(const std::vector<speedup_table>& tables, const st
       for (auto& [role, name] : t.references) out += fmt::format(" {:.2f}x |", r.speedup.at(role));
       out += "\n";
     }
-    if (t.roles_left_out) out += fmt::format("\nSpeedups over the first {} reference roles; {} more not shown.\n", max_speedup_roles, t.roles_left_out);
+    if (t.roles_left_out)
+      out += fmt::format("\nSpeedups over the first {} reference roles; {} more not shown.\n", max_speedup_roles,
+                         t.roles_left_out);
   }
   return out;
 }
@@ -356,8 +396,10 @@ std::string run_terminal(const cudabench::run_result& run) {
   std::string out = context.empty() ? "" : "context: " + printable(context) + "\n";
   out += speedups_terminal(speedup_tables(run));
   for (const auto& t : declared_tables(run)) out += fmt::format("\n{}:\n{}", printable(t.title), t.terminal);
-  if (const std::string limits = limits_table(run, printable); !limits.empty()) out += fmt::format("\n{}:\n{}", limits_title, limits);
-  if (const std::string energy = run_energy_table(run, printable); !energy.empty()) out += "\nEnergy, clocks and throttling:\n" + energy;
+  if (const std::string limits = limits_table(run, printable); !limits.empty())
+    out += fmt::format("\n{}:\n{}", limits_title, limits);
+  if (const std::string energy = run_energy_table(run, printable); !energy.empty())
+    out += "\nEnergy, clocks and throttling:\n" + energy;
   return out;
 }
 
@@ -366,8 +408,10 @@ std::string run_markdown(const cudabench::run_result& run) {
   if (const std::string context = cudabench::custom_context_text(run); !context.empty())
     out.insert(out.find('\n') + 1, "\ncontext: " + markdown_text(context) + "\n");  // under the title
   for (const auto& t : declared_tables(run)) out += "\n### " + markdown_text(t.title) + "\n\n" + t.markdown;
-  if (const std::string limits = limits_markdown(run); !limits.empty()) out += "\n### " + std::string(limits_title) + "\n\n" + limits;
-  if (const std::string energy = run_energy_table(run, markdown_text); !energy.empty()) out += "\n### Energy, clocks and throttling\n\n" + energy;
+  if (const std::string limits = limits_markdown(run); !limits.empty())
+    out += "\n### " + std::string(limits_title) + "\n\n" + limits;
+  if (const std::string energy = run_energy_table(run, markdown_text); !energy.empty())
+    out += "\n### Energy, clocks and throttling\n\n" + energy;
   return out;
 }
 

@@ -69,7 +69,8 @@ std::string format_change(double change);
 std::string format_timeline_metric(const std::string& metric, double value);
 
 /// The notable timeline changes of a comparison, as (case, change) pairs in case order.
-std::vector<std::pair<std::string, cudabench::timeline_change>> notable_timeline_changes(const cudabench::comparison& c);
+std::vector<std::pair<std::string, cudabench::timeline_change>> notable_timeline_changes(
+    const cudabench::comparison& c);
 /// How many cases were traced on both sides.
 std::size_t traced_cases(const cudabench::comparison& c);
 

@@ -27,8 +27,8 @@ namespace fs = std::filesystem;
 /// A model's or preset's directory name as the store's layout has it (none starting with a dot).
 bool layout_name(const std::string& n) {
   return !n.empty() && n[0] != '.' && std::all_of(n.begin(), n.end(), [](char c) {
-           return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-         });
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  });
 }
 
 bool real_directory(const fs::path& p) {
@@ -40,20 +40,27 @@ bool real_directory(const fs::path& p) {
 std::vector<std::string> names_in(const fs::path& dir) {
   std::vector<std::string> out;
   std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) out.push_back(it->path().filename().string());
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    out.push_back(it->path().filename().string());
   std::sort(out.begin(), out.end());
   return out;
 }
 
 /// The store's <model>/<preset> directories that hold runs/, in name order; every other entry into `left_out`.
-std::vector<std::pair<std::string, std::string>> store_directories(const fs::path& store, std::vector<std::string>& left_out) {
+std::vector<std::pair<std::string, std::string>> store_directories(const fs::path& store,
+                                                                   std::vector<std::string>& left_out) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& model : names_in(store)) {
     if (model == ".git") continue;
-    if (!layout_name(model) || !real_directory(store / model)) { left_out.push_back(model + ": not a GPU model's directory"); continue; }
+    if (!layout_name(model) || !real_directory(store / model)) {
+      left_out.push_back(model + ": not a GPU model's directory");
+      continue;
+    }
     for (const std::string& preset : names_in(store / model)) {
-      if (layout_name(preset) && real_directory(store / model / preset / run_store::runs_folder)) out.emplace_back(model, preset);
-      else left_out.push_back(model + "/" + preset + ": not a preset's directory holding runs/");
+      if (layout_name(preset) && real_directory(store / model / preset / run_store::runs_folder))
+        out.emplace_back(model, preset);
+      else
+        left_out.push_back(model + "/" + preset + ": not a preset's directory holding runs/");
     }
   }
   return out;
@@ -61,8 +68,10 @@ std::vector<std::pair<std::string, std::string>> store_directories(const fs::pat
 
 /// Where a run's commit is on the web: REPOSITORY/commit/REVISION for a revision that is a hash, else "".
 std::string commit_link(const std::string& repository, const std::string& revision) {
-  const bool hash = revision.size() >= 7 && revision.size() <= 64 &&
-                    std::all_of(revision.begin(), revision.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f'); });
+  const bool hash =
+      revision.size() >= 7 && revision.size() <= 64 && std::all_of(revision.begin(), revision.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
+      });
   return repository.empty() || !hash ? "" : repository + "/commit/" + revision;
 }
 
@@ -92,17 +101,13 @@ void read_beside(model_trend& m, const fs::path& at, const site_settings& s, std
       m.marks.verdicts.back().insert(v.verdicts.begin(), v.verdicts.end());
       m.counts.back() = v.counts_text().empty() ? "no case" : v.counts_text();
       m.failing.back() = v.failing;
-    } catch (const input_error& e) {
-      left_out.push_back(e.what());
-    }
+    } catch (const input_error& e) { left_out.push_back(e.what()); }
   }
   const fs::path gates = at / run_store::learned_gates;
   if (!fs::exists(fs::symlink_status(gates))) return;
   try {
     for (const auto& [name, gate] : load_gates(gates.string()).cases) m.marks.gates[name] = gate.gate;
-  } catch (const input_error& e) {
-    left_out.push_back(e.what());
-  }
+  } catch (const input_error& e) { left_out.push_back(e.what()); }
 }
 
 /// A commit as a table cell: its short hash linked to it, else its revision as text.
@@ -119,12 +124,13 @@ std::string verdict_cell(const model_trend& m, std::size_t i) {
 }
 
 std::string model_page(const model_trend& m) {
-  std::string body = "<p><a href=\"../index.html\">All GPU models and presets</a></p>\n"
-                     "<p>Each point links to its run's commit and says the run in its tooltip; a red triangle under a point marks "
-                     "a regression in that run's verdict against the baseline, a green one over it an improvement; the green band "
-                     "is the case's learned gate around the median of its runs.</p>\n"
-                     "<details><summary>The runs, newest first</summary>\n<table><tr><th>run</th><th>recorded</th><th>commit</th>"
-                     "<th>verdict against the baseline</th></tr>\n";
+  std::string body =
+      "<p><a href=\"../index.html\">All GPU models and presets</a></p>\n"
+      "<p>Each point links to its run's commit and says the run in its tooltip; a red triangle under a point marks "
+      "a regression in that run's verdict against the baseline, a green one over it an improvement; the green band "
+      "is the case's learned gate around the median of its runs.</p>\n"
+      "<details><summary>The runs, newest first</summary>\n<table><tr><th>run</th><th>recorded</th><th>commit</th>"
+      "<th>verdict against the baseline</th></tr>\n";
   for (std::size_t i = m.t.runs.size(); i-- > 0;)
     body += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_text(m.t.runs[i]),
                         html_text(m.t.dates[i]), commit_cell(m, i), verdict_cell(m, i));
@@ -133,7 +139,8 @@ std::string model_page(const model_trend& m) {
 }
 
 /// Each preset's models side by side: fleet-<preset>.html.
-std::vector<site_page> fleet_pages(const fs::path& store, const std::vector<model_trend>& shown, std::vector<std::string>& left_out) {
+std::vector<site_page> fleet_pages(const fs::path& store, const std::vector<model_trend>& shown,
+                                   std::vector<std::string>& left_out) {
   std::map<std::string, std::vector<std::string>> by_preset;
   for (const model_trend& m : shown) by_preset[m.preset].push_back((store / m.model / m.preset).string());
   std::vector<site_page> out;
@@ -142,24 +149,25 @@ std::vector<site_page> fleet_pages(const fs::path& store, const std::vector<mode
       const std::string nav = "<body>\n<p><a href=\"index.html\">All GPU models and presets</a></p>\n";
       if (const auto at = page.find("<body>\n"); at != std::string::npos) page.replace(at, 7, nav);
       out.push_back({"fleet-" + preset + ".html", std::move(page)});
-    } catch (const input_error& e) {
-      left_out.push_back(fmt::format("the fleet of preset {}: {}", preset, e.what()));
-    }
+    } catch (const input_error& e) { left_out.push_back(fmt::format("the fleet of preset {}: {}", preset, e.what())); }
   return out;
 }
 
-std::string index_page(const std::vector<model_trend>& shown, const std::vector<site_page>& fleets, const std::vector<std::string>& left_out) {
+std::string index_page(const std::vector<model_trend>& shown, const std::vector<site_page>& fleets,
+                       const std::vector<std::string>& left_out) {
   std::size_t runs = 0;
   for (const model_trend& m : shown) runs += m.t.runs.size();
-  std::string body = fmt::format("<p>From the history store: {} run(s) of {} GPU model(s) and preset(s). Each one's page follows its "
-                                 "cases across commits.</p>\n<table><tr><th>GPU model</th><th>preset</th><th>runs</th><th>last run</th>"
-                                 "<th>commit</th><th>its verdict</th><th>sustained shifts</th></tr>\n",
-                                 runs, shown.size());
+  std::string body = fmt::format(
+      "<p>From the history store: {} run(s) of {} GPU model(s) and preset(s). Each one's page follows its "
+      "cases across commits.</p>\n<table><tr><th>GPU model</th><th>preset</th><th>runs</th><th>last run</th>"
+      "<th>commit</th><th>its verdict</th><th>sustained shifts</th></tr>\n",
+      runs, shown.size());
   for (const model_trend& m : shown) {
     const std::size_t last = m.t.runs.size() - 1;
-    body += fmt::format("<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        html_text(m.page()), html_text(m.model), html_text(m.preset), m.t.runs.size(), html_text(m.t.dates[last]),
-                        commit_cell(m, last), verdict_cell(m, last), m.t.sustained());
+    body += fmt::format(
+        "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        html_text(m.page()), html_text(m.model), html_text(m.preset), m.t.runs.size(), html_text(m.t.dates[last]),
+        commit_cell(m, last), verdict_cell(m, last), m.t.sustained());
   }
   body += "</table>\n<h2>The GPU models side by side</h2>\n<ul>\n";
   for (const site_page& f : fleets)
@@ -177,23 +185,24 @@ std::string index_page(const std::vector<model_trend>& shown, const std::vector<
 
 std::vector<site_page> history_site(const std::string& store, const site_settings& s) {
   std::error_code ec;
-  if (!fs::is_directory(store, ec)) throw input_error(store + ": not a directory (a history store: ci/history.sh fetch)");
+  if (!fs::is_directory(store, ec))
+    throw input_error(store + ": not a directory (a history store: ci/history.sh fetch)");
   std::vector<std::string> left_out;
   std::vector<model_trend> shown;
   for (const auto& [model, preset] : store_directories(store, left_out)) {
     const fs::path at = fs::path(store) / model / preset;
     try {
-      model_trend m{model, preset, build_trend((at / run_store::runs_folder).string(), s.threshold, s.hold), {}, {}, {}};
+      model_trend m{model, preset, build_trend((at / run_store::runs_folder).string(), s.threshold, s.hold),
+                    {},    {},     {}};
       for (const std::string& u : m.t.unreadable) left_out.push_back(model + "/" + preset + ": " + u);
       read_beside(m, at, s, left_out);
       shown.push_back(std::move(m));
-    } catch (const input_error& e) {
-      left_out.push_back(e.what());
-    }
+    } catch (const input_error& e) { left_out.push_back(e.what()); }
   }
   if (shown.empty())
-    throw input_error(fmt::format("{}: no GPU model and preset with runs to show (the layout of ci/history.sh: <model>/<preset>/runs/*.json){}",
-                                  store, left_out.empty() ? "" : "; " + printable(left_out.front())));
+    throw input_error(fmt::format(
+        "{}: no GPU model and preset with runs to show (the layout of ci/history.sh: <model>/<preset>/runs/*.json){}",
+        store, left_out.empty() ? "" : "; " + printable(left_out.front())));
   std::vector<site_page> fleets = fleet_pages(store, shown, left_out);
   std::vector<site_page> pages{{"index.html", index_page(shown, fleets, left_out)}};
   for (const model_trend& m : shown) pages.push_back({m.page(), model_page(m)});

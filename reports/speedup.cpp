@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
-#include <cmath>
 #include <unordered_map>
 
 #include "io/format.hpp"
@@ -26,8 +26,10 @@ std::string size_label(const cudabench::case_result& c) { return c.size > 0 ? si
 std::string row_label(const cudabench::case_result& c) {
   std::string params = c.params;
   const std::string size = c.size > 0 ? size_text(c.size) : c.params;
-  if (params == size) params.clear();
-  else if (params.rfind(size + "/", 0) == 0) params = params.substr(size.size() + 1);
+  if (params == size)
+    params.clear();
+  else if (params.rfind(size + "/", 0) == 0)
+    params = params.substr(size.size() + 1);
   return params.empty() ? c.variant : c.variant + "/" + params;
 }
 
@@ -107,22 +109,30 @@ std::vector<declared_table> declared_tables(const cudabench::run_result& run) {
       const cudabench::size_table& decl = refs.tables[d];
       std::vector<std::string> header{"size", (decl.base.empty() ? std::string("base") : decl.base.front()) + " (ms)"};
       std::string rule = "|---|---:|";
-      for (const auto& v : decl.variants) { header.push_back(v + " (ms)"); rule += "---:|"; }
-      for (const auto& v : decl.variants) { header.push_back(v + " speedup"); rule += "---:|"; }
+      for (const auto& v : decl.variants) {
+        header.push_back(v + " (ms)");
+        rule += "---:|";
+      }
+      for (const auto& v : decl.variants) {
+        header.push_back(v + " speedup");
+        rule += "---:|";
+      }
       std::vector<std::vector<std::string>> rows;
       for (const auto& [t, index] : sizes->second) {
         const speedup_row* base = first_present(index, decl.base);
         std::vector<const speedup_row*> cols;
         for (const auto& v : decl.variants) cols.push_back(first_present(index, {v}));
         if (!base || std::count(cols.begin(), cols.end(), nullptr)) continue;
-        std::vector<std::string> row{t->size_label, fmt::format("{:.2f}{}", base->time_s * 1e3,
-                                                                base->variant == decl.base.front() ? "" : " (" + base->variant + ")")};
+        std::vector<std::string> row{t->size_label,
+                                     fmt::format("{:.2f}{}", base->time_s * 1e3,
+                                                 base->variant == decl.base.front() ? "" : " (" + base->variant + ")")};
         for (const speedup_row* c : cols) row.push_back(fmt::format("{:.3f}", c->time_s * 1e3));
         for (const speedup_row* c : cols) row.push_back(fmt::format("{:.0f}x", base->time_s / c->time_s));
         rows.push_back(std::move(row));
       }
       if (!rows.empty())
-        out.push_back({decl.title, pipe_table(header, rule, rows, markdown_text), pipe_table(header, rule, rows, printable)});
+        out.push_back(
+            {decl.title, pipe_table(header, rule, rows, markdown_text), pipe_table(header, rule, rows, printable)});
     }
   }
   return out;

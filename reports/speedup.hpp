@@ -10,12 +10,12 @@
 namespace cudabench::reports {
 
 struct speedup_row {
-  std::string variant;   ///< variant/params without the family, e.g. "pinned_streams/4"
-  std::string name;      ///< the whole case name
+  std::string variant;  ///< variant/params without the family, e.g. "pinned_streams/4"
+  std::string name;     ///< the whole case name
   double time_s = 0;
-  double bw_fraction = -1;                  ///< of the theoretical DRAM bandwidth; -1 when unknown
-  double limit_fraction = -1;               ///< of the measured limit the case names (% of limit); -1 when unknown
-  std::map<std::string, double> speedup;    ///< role -> reference time / this time
+  double bw_fraction = -1;                ///< of the theoretical DRAM bandwidth; -1 when unknown
+  double limit_fraction = -1;             ///< of the measured limit the case names (% of limit); -1 when unknown
+  std::map<std::string, double> speedup;  ///< role -> reference time / this time
 };
 
 /// Reference roles a table shows speedups over: the first this many a family declares, by name (families
@@ -26,11 +26,11 @@ constexpr std::size_t max_declared_tables = 16;
 
 struct speedup_table {
   std::string family;
-  int device = -1;   ///< for results merged by --devices
+  int device = -1;  ///< for results merged by --devices
   double size = 0;
   std::string size_label;
   std::map<std::string, std::string> references;  ///< role -> reference case name found in this group
-  std::size_t roles_left_out = 0;                  ///< roles the family declares beyond max_speedup_roles
+  std::size_t roles_left_out = 0;                 ///< roles the family declares beyond max_speedup_roles
   std::vector<speedup_row> rows;
 };
 

@@ -13,16 +13,18 @@ struct series {
 };
 
 /// Lines on log-log axes (e.g. time against size), one colour per series, with a legend.
-std::string loglog(const std::string& title, const std::string& x_label, const std::string& y_label, const std::vector<series>& s);
+std::string loglog(const std::string& title, const std::string& x_label, const std::string& y_label,
+                   const std::vector<series>& s);
 
 /// Horizontal bars, one per label (e.g. speedups); a dashed line marks `reference` when > 0.
-std::string bars(const std::string& title, const std::vector<std::pair<std::string, double>>& values, const std::string& unit,
-                 double reference);
+std::string bars(const std::string& title, const std::vector<std::pair<std::string, double>>& values,
+                 const std::string& unit, double reference);
 
 /// Horizontal bars of ratios (e.g. geomeans current/baseline), each from 1 to its ratio (red above 1, green
 /// below), on an axis of change in percent that spans at least +-`min_span_pct` around 1, so that a change of a
 /// few percent shows as a bar of its own.
-std::string ratio_bars(const std::string& title, const std::vector<std::pair<std::string, double>>& values, double min_span_pct = 5);
+std::string ratio_bars(const std::string& title, const std::vector<std::pair<std::string, double>>& values,
+                       double min_span_pct = 5);
 
 /// Per label, the baseline and current spread (min..max line, median dot), relative to the baseline median.
 struct spread {

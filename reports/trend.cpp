@@ -48,8 +48,10 @@ std::vector<trend_step> trend_steps(const std::vector<double>& v, double thresho
   std::size_t level_start = 0;  // the current level begins here: windows never reach back across a step
   for (std::size_t i = 1; i + hold <= v.size(); ++i) {
     std::vector<double> before, after;
-    for (std::size_t k = std::max(level_start, i >= 5 ? i - 5 : 0); k < i; ++k) if (std::isfinite(v[k])) before.push_back(v[k]);
-    for (std::size_t k = i; k < i + hold; ++k) if (std::isfinite(v[k])) after.push_back(v[k]);
+    for (std::size_t k = std::max(level_start, i >= 5 ? i - 5 : 0); k < i; ++k)
+      if (std::isfinite(v[k])) before.push_back(v[k]);
+    for (std::size_t k = i; k < i + hold; ++k)
+      if (std::isfinite(v[k])) after.push_back(v[k]);
     if (before.size() < 2 || after.size() < hold) continue;
     const double ref = cudabench::median(before);
     const double change = cudabench::median(after) / ref - 1;
@@ -99,7 +101,8 @@ namespace {
 /// Each file read into its slot, on as many threads as there are cores (at most one a file): the files are
 /// independent, and at a million rows a side reading is nearly all of a trend's time. A file that is not
 /// results becomes its message; anything else stops the trend, as it would read one by one.
-std::vector<std::optional<cudabench::run_result>> load_runs(const std::vector<std::string>& files, std::vector<std::string>& unreadable) {
+std::vector<std::optional<cudabench::run_result>> load_runs(const std::vector<std::string>& files,
+                                                            std::vector<std::string>& unreadable) {
   std::vector<std::optional<cudabench::run_result>> runs(files.size());
   std::vector<std::string> messages(files.size());
   std::vector<std::exception_ptr> failures(files.size());
@@ -108,9 +111,7 @@ std::vector<std::optional<cudabench::run_result>> load_runs(const std::vector<st
     for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
       try {
         runs[i] = cudabench::load_run(files[i]);
-      } catch (const cudabench::input_error& e) {
-        messages[i] = e.what();
-      } catch (...) {
+      } catch (const cudabench::input_error& e) { messages[i] = e.what(); } catch (...) {
         failures[i] = std::current_exception();
       }
     }
@@ -142,8 +143,10 @@ void fill_series(trend& t, const std::vector<cudabench::run_result>& runs) {
       if (added) t.series.push_back({c.name, c.family, std::vector<double>(runs.size(), std::nan("")), "", {}});
       trend_series& s = t.series[at->second];
       if (c.status == cudabench::case_status::ok) s.medians_s[r] = c.median_s;
-      if (c.host_bound) s.apart = "host-bound";
-      else if (!c.gated && s.apart.empty()) s.apart = "not gated";
+      if (c.host_bound)
+        s.apart = "host-bound";
+      else if (!c.gated && s.apart.empty())
+        s.apart = "not gated";
     }
   }
 }
@@ -155,7 +158,8 @@ std::vector<family_trend> family_trends(const trend& t) {
   std::vector<std::vector<std::pair<double, std::size_t>>> sums;  // family -> per run (sum of logs, count)
   for (const trend_series& s : t.series) {
     if (!s.apart.empty()) continue;
-    const auto first = std::find_if(s.medians_s.begin(), s.medians_s.end(), [](double v) { return std::isfinite(v) && v > 0; });
+    const auto first =
+        std::find_if(s.medians_s.begin(), s.medians_s.end(), [](double v) { return std::isfinite(v) && v > 0; });
     if (first == s.medians_s.end()) continue;
     const auto [it, added] = at.try_emplace(s.family, out.size());
     if (added) {
@@ -187,21 +191,26 @@ trend build_trend(const std::string& dir, double threshold, std::size_t hold, bo
     if (r) runs.push_back(std::move(*r));
   if (runs.empty())
     throw cudabench::input_error(files.empty() ? dir + ": holds no .json results"
-                                               : dir + ": none of its " + std::to_string(files.size()) + " .json files could be read (" + t.unreadable.front() + ")");
+                                               : dir + ": none of its " + std::to_string(files.size()) +
+                                                     " .json files could be read (" + t.unreadable.front() + ")");
   std::set<std::string> gpus;
-  for (const auto& r : runs) gpus.insert(r.device && r.device->available ? r.device->name : r.device ? "no GPU" : "unknown");
+  for (const auto& r : runs)
+    gpus.insert(r.device && r.device->available ? r.device->name : r.device ? "no GPU" : "unknown");
   t.gpus.assign(gpus.begin(), gpus.end());
   if (gpus.size() > 1 && !allow_mixed_gpus) {
     std::string list;
     for (const auto& g : gpus) list += (list.empty() ? "" : ", ") + g;
-    throw cudabench::input_error(dir + ": holds runs of different GPU models (" + list + "); a trend mixes them only with --allow-device-mismatch");
+    throw cudabench::input_error(dir + ": holds runs of different GPU models (" + list +
+                                 "); a trend mixes them only with --allow-device-mismatch");
   }
   for (const auto& r : runs)  // a quick run's medians beside a nightly's would read as a step
     if (r.settings.preset != runs.front().settings.preset)
-      throw cudabench::input_error(fmt::format("{}: holds runs of preset '{}' ({}) and '{}' ({}); a trend follows runs of one preset",
-                                               dir, cudabench::printable(runs.front().settings.preset), runs.front().source,
-                                               cudabench::printable(r.settings.preset), r.source));
-  std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.date == b.date ? a.source < b.source : a.date < b.date; });
+      throw cudabench::input_error(
+          fmt::format("{}: holds runs of preset '{}' ({}) and '{}' ({}); a trend follows runs of one preset", dir,
+                      cudabench::printable(runs.front().settings.preset), runs.front().source,
+                      cudabench::printable(r.settings.preset), r.source));
+  std::sort(runs.begin(), runs.end(),
+            [](auto& a, auto& b) { return a.date == b.date ? a.source < b.source : a.date < b.date; });
   t.threshold = threshold;
   fill_series(t, runs);
   for (auto& s : t.series)

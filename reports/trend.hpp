@@ -11,9 +11,9 @@ namespace cudabench::reports {
 
 /// A step in a case's series: where it starts, its size against the level before it, and whether it held.
 struct trend_step {
-  std::size_t at = 0;     ///< the run where the step starts
-  double size = 0;        ///< the median of the `hold` runs from it over the level before it, minus 1
-  double before = 0;      ///< that level: the median of the (up to 5) runs before it, within its level
+  std::size_t at = 0;  ///< the run where the step starts
+  double size = 0;     ///< the median of the `hold` runs from it over the level before it, minus 1
+  double before = 0;   ///< that level: the median of the (up to 5) runs before it, within its level
   /// The latest runs are back: within half the threshold of the level before it (or before an earlier step), or
   /// on the other side of it. A returned step is shown, never counted as sustained.
   bool returned = false;
@@ -21,11 +21,11 @@ struct trend_step {
 
 struct trend_series {
   std::string name, family;
-  std::vector<double> medians_s;         ///< one per run (NaN where the case did not run)
+  std::vector<double> medians_s;  ///< one per run (NaN where the case did not run)
   /// Why the case is shown apart, with no step looked for ("host-bound" or "not gated", as compare never gates
   /// it); "" for a gated device case, whose steps are found.
   std::string apart;
-  std::vector<trend_step> steps;         ///< its steps, oldest first (returned ones included)
+  std::vector<trend_step> steps;  ///< its steps, oldest first (returned ones included)
   /// Whether a step holds up to the latest runs.
   bool sustained() const;
 };
@@ -33,19 +33,19 @@ struct trend_series {
 /// A family's gated device cases together: per run, the geometric mean of each case's median over its first.
 struct family_trend {
   std::string family;
-  std::size_t cases = 0;                 ///< its gated device cases
-  std::vector<double> geomean;           ///< one per run (NaN where none of them ran)
+  std::size_t cases = 0;        ///< its gated device cases
+  std::vector<double> geomean;  ///< one per run (NaN where none of them ran)
 };
 
 struct trend {
-  std::vector<std::string> runs;         ///< file names, oldest first
-  std::vector<std::string> dates;        ///< each run's date as recorded ("" where it has none)
-  std::vector<std::string> revisions;    ///< each run's git revision as recorded ("" where it has none)
+  std::vector<std::string> runs;       ///< file names, oldest first
+  std::vector<std::string> dates;      ///< each run's date as recorded ("" where it has none)
+  std::vector<std::string> revisions;  ///< each run's git revision as recorded ("" where it has none)
   std::vector<trend_series> series;
-  std::vector<family_trend> families;    ///< in the order their first case appears
-  double threshold = 0.05;               ///< the smallest step that counts
-  std::vector<std::string> unreadable;   ///< "file: why" for each .json that could not be read (left out)
-  std::vector<std::string> gpus;         ///< the GPU models of the runs read ("unknown" without a description)
+  std::vector<family_trend> families;   ///< in the order their first case appears
+  double threshold = 0.05;              ///< the smallest step that counts
+  std::vector<std::string> unreadable;  ///< "file: why" for each .json that could not be read (left out)
+  std::vector<std::string> gpus;        ///< the GPU models of the runs read ("unknown" without a description)
   /// Where the runs came from more than one board or host: "runs from 2 boards: GPU-edd4076f (2 runs),
   /// GPU-b2c4773f (5 runs)" and the like (a step between runs of two boards may be the board's); else empty.
   std::vector<std::string> machines;
@@ -53,8 +53,8 @@ struct trend {
   std::size_t sustained() const;
 };
 
-/// "runs from 2 boards: GPU-edd4076f (2 runs), ..." for runs of more than one board (by uuid), and the same of hosts (by host name);
-/// nothing where every run came from one board and one host, or none recorded it.
+/// "runs from 2 boards: GPU-edd4076f (2 runs), ..." for runs of more than one board (by uuid), and the same of hosts
+/// (by host name); nothing where every run came from one board and one host, or none recorded it.
 std::vector<std::string> machines_of(const std::vector<cudabench::run_result>& runs);
 
 /// The steps of a series: a step at i when the `hold` runs from i on all sit on the same side of the median of
@@ -66,8 +66,8 @@ std::vector<trend_step> trend_steps(const std::vector<double>& v, double thresho
 std::vector<std::size_t> sustained_shifts(const std::vector<double>& v, double threshold, std::size_t hold,
                                           std::vector<double>* sizes = nullptr);
 
-/// The files a trend over `dir` reads: its *.json but gates files (run_store::is_gates_file), sorted by name (none when it
-/// cannot be listed).
+/// The files a trend over `dir` reads: its *.json but gates files (run_store::is_gates_file), sorted by name (none when
+/// it cannot be listed).
 std::vector<std::string> trend_inputs(const std::string& dir);
 
 /// Loads every *.json of `dir` (oldest first, by the run's date, then the file name). A file that cannot be

@@ -13,7 +13,9 @@
 
 namespace cudabench::reports {
 namespace {
-const char* apart_heading = "kept apart: host-bound or not gated (compare gates them only with --host-threshold or a host gate; no step is looked for)";
+const char* apart_heading =
+    "kept apart: host-bound or not gated (compare gates them only with --host-threshold or a host gate; no step is "
+    "looked for)";
 
 /// "+1.2%", "0.0%" (never "-0.0%"): a fraction's change as it prints to one decimal.
 std::string change_text(double fraction) {
@@ -47,8 +49,10 @@ std::vector<std::string> date_labels(const trend& t) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < t.dates.size(); ++i) {
     const std::string& d = t.dates[i];
-    if (!dated) out.push_back(fmt::format("run {}", i + 1));
-    else out.push_back(days.size() == t.dates.size() ? d.substr(0, 10) : d.substr(5, 5) + " " + d.substr(11, 5));
+    if (!dated)
+      out.push_back(fmt::format("run {}", i + 1));
+    else
+      out.push_back(days.size() == t.dates.size() ? d.substr(0, 10) : d.substr(5, 5) + " " + d.substr(11, 5));
   }
   return out;
 }
@@ -70,7 +74,8 @@ std::string point_tip(const trend& t, const trend_series& s, std::size_t i, doub
 }
 
 /// The chart's links, tooltips, flagged runs and gate band from what a dashboard knows of the case.
-svg::trend_marks case_marks(const trend& t, const trend_series& s, const std::vector<double>& pct, const trend_annotations& a) {
+svg::trend_marks case_marks(const trend& t, const trend_series& s, const std::vector<double>& pct,
+                            const trend_annotations& a) {
   svg::trend_marks m;
   m.links = a.commit_links;
   for (std::size_t i = 0; i < t.runs.size(); ++i) {
@@ -94,38 +99,46 @@ svg::trend_marks case_marks(const trend& t, const trend_series& s, const std::ve
   return m;
 }
 
-std::string case_chart(const trend& t, const trend_series& s, const std::vector<std::string>& dates, const trend_annotations& a) {
+std::string case_chart(const trend& t, const trend_series& s, const std::vector<std::string>& dates,
+                       const trend_annotations& a) {
   std::vector<std::size_t> marked;
   std::string title = s.name;
   for (const trend_step& step : s.steps) {
     if (!step.returned) marked.push_back(step.at);
-    title += fmt::format("; {} step {:+.1f}% at {}", step.returned ? "returned" : "sustained", 100 * step.size, dates[step.at]);
+    title += fmt::format("; {} step {:+.1f}% at {}", step.returned ? "returned" : "sustained", 100 * step.size,
+                         dates[step.at]);
   }
   if (!s.apart.empty()) title += " (" + s.apart + ")";
   const double last = last_finite(s.medians_s);
   title += fmt::format("; last {}", std::isfinite(last) ? cudabench::format_time(last) : "-");
   if (const auto g = a.gates.find(s.name); g != a.gates.end()) title += fmt::format("; gate {:.1f}%", 100 * g->second);
   const std::vector<double> pct = percent_of_first(s.medians_s);
-  return "<div class=\"chart\">" + svg::trend(title, pct, dates, marked, 100 * t.threshold, case_marks(t, s, pct, a)) + "</div>\n";
+  return "<div class=\"chart\">" + svg::trend(title, pct, dates, marked, 100 * t.threshold, case_marks(t, s, pct, a)) +
+         "</div>\n";
 }
 
-std::string family_section(const trend& t, const std::string& family, const std::vector<std::string>& dates, const trend_annotations& a) {
+std::string family_section(const trend& t, const std::string& family, const std::vector<std::string>& dates,
+                           const trend_annotations& a) {
   std::vector<const trend_series*> gated, apart;
   for (const trend_series& s : t.series)
     if (s.family == family) (s.apart.empty() ? gated : apart).push_back(&s);
-  const std::size_t sustained = std::size_t(std::count_if(gated.begin(), gated.end(), [](auto* s) { return s->sustained(); }));
-  const auto f = std::find_if(t.families.begin(), t.families.end(), [&](const family_trend& x) { return x.family == family; });
+  const std::size_t sustained =
+      std::size_t(std::count_if(gated.begin(), gated.end(), [](auto* s) { return s->sustained(); }));
+  const auto f =
+      std::find_if(t.families.begin(), t.families.end(), [&](const family_trend& x) { return x.family == family; });
   const double geomean_last = f != t.families.end() ? last_finite(f->geomean) : std::nan("");
-  std::string body = fmt::format("<details{}><summary>{}: {} gated device case(s){}, {} with a sustained shift{}</summary>\n",
-                                 sustained ? " open" : "", html_text(family), gated.size(),
-                                 std::isfinite(geomean_last) ? fmt::format(" (geomean {} at the last run)", change_text(geomean_last - 1)) : "",
-                                 sustained, apart.empty() ? "" : fmt::format("; {} kept apart", apart.size()));
+  std::string body = fmt::format(
+      "<details{}><summary>{}: {} gated device case(s){}, {} with a sustained shift{}</summary>\n",
+      sustained ? " open" : "", html_text(family), gated.size(),
+      std::isfinite(geomean_last) ? fmt::format(" (geomean {} at the last run)", change_text(geomean_last - 1)) : "",
+      sustained, apart.empty() ? "" : fmt::format("; {} kept apart", apart.size()));
   if (f != t.families.end()) {
     std::vector<double> pct;
     for (double g : f->geomean) pct.push_back(100 * (g - 1));
     body += "<div class=\"chart\">" +
-            svg::trend(fmt::format("{}: geometric mean of its {} gated device case(s), % of each one's first run", family, f->cases), pct,
-                       dates, {}, 100 * t.threshold) +
+            svg::trend(fmt::format("{}: geometric mean of its {} gated device case(s), % of each one's first run",
+                                   family, f->cases),
+                       pct, dates, {}, 100 * t.threshold) +
             "</div>\n";
   }
   for (const trend_series* s : gated) body += case_chart(t, *s, dates, a);
@@ -144,12 +157,14 @@ std::string trend_terminal(const trend& t) {
   for (const auto& m : t.machines) out += "note: " + printable(m) + " (a step between boards may be the board's)\n";
   // The cases kept apart first, so that the end of the output (what a job summary's tail shows) is the gated
   // cases, the family geomeans and the count.
-  const std::size_t apart = std::size_t(std::count_if(t.series.begin(), t.series.end(), [](const trend_series& s) { return !s.apart.empty(); }));
+  const std::size_t apart = std::size_t(
+      std::count_if(t.series.begin(), t.series.end(), [](const trend_series& s) { return !s.apart.empty(); }));
   if (apart) out += fmt::format("{} case(s) {}:\n", apart, apart_heading);
   for (const trend_series& s : t.series)
     if (!s.apart.empty()) {
       const double last = last_finite(s.medians_s);
-      out += fmt::format("  {:<42} last {:>12}  {}\n", printable(s.name), std::isfinite(last) ? cudabench::format_time(last) : "-", s.apart);
+      out += fmt::format("  {:<42} last {:>12}  {}\n", printable(s.name),
+                         std::isfinite(last) ? cudabench::format_time(last) : "-", s.apart);
     }
   if (apart) out += "gated device cases:\n";
   std::vector<std::string> names;
@@ -157,8 +172,8 @@ std::string trend_terminal(const trend& t) {
   for (const trend_series& s : t.series) {
     if (!s.apart.empty()) continue;
     const double last = last_finite(s.medians_s);
-    out += fmt::format("{:<44} last {:>12}{}\n", printable(s.name), std::isfinite(last) ? cudabench::format_time(last) : "-",
-                       steps_text(s, names));
+    out += fmt::format("{:<44} last {:>12}{}\n", printable(s.name),
+                       std::isfinite(last) ? cudabench::format_time(last) : "-", steps_text(s, names));
   }
   for (const family_trend& f : t.families)
     if (const double g = last_finite(f.geomean); std::isfinite(g))
@@ -172,10 +187,12 @@ std::string trend_html_body(const trend& t, const trend_annotations& a) {
   auto dated = [&](std::size_t i) {
     return "<code>" + html_text(t.runs[i]) + "</code>" + (t.dates[i].empty() ? "" : " (" + html_text(t.dates[i]) + ")");
   };
-  std::string body = fmt::format("<p>{} runs: {} .. {}. Each chart is in % of the case's first run; a step of {:.1f}% or more that "
-                                 "holds is marked red; host-bound and not-gated cases are kept apart.</p>\n",
-                                 t.runs.size(), dated(0), dated(t.runs.size() - 1), 100 * t.threshold);
-  for (const auto& m : t.machines) body += "<p><b>note:</b> " + html_text(m) + " (a step between boards may be the board's)</p>\n";
+  std::string body = fmt::format(
+      "<p>{} runs: {} .. {}. Each chart is in % of the case's first run; a step of {:.1f}% or more that "
+      "holds is marked red; host-bound and not-gated cases are kept apart.</p>\n",
+      t.runs.size(), dated(0), dated(t.runs.size() - 1), 100 * t.threshold);
+  for (const auto& m : t.machines)
+    body += "<p><b>note:</b> " + html_text(m) + " (a step between boards may be the board's)</p>\n";
   body += fmt::format("<p><b>{} case(s) with a sustained shift</b>", t.sustained());
   std::string list;
   for (const trend_series& s : t.series)
@@ -186,6 +203,8 @@ std::string trend_html_body(const trend& t, const trend_annotations& a) {
   return body;
 }
 
-std::string trend_html(const trend& t) { return html_page(fmt::format("Trend over {} runs", t.runs.size()), trend_html_body(t, {})); }
+std::string trend_html(const trend& t) {
+  return html_page(fmt::format("Trend over {} runs", t.runs.size()), trend_html_body(t, {}));
+}
 
 }  // namespace cudabench::reports

@@ -20,9 +20,7 @@ using json = nlohmann::json;
 json parsed(const std::string& path) {
   try {
     return json::parse(cudabench::read_file(path));
-  } catch (const json::exception& e) {
-    throw input_error(fmt::format("{}: not a verdict file ({})", path, e.what()));
-  }
+  } catch (const json::exception& e) { throw input_error(fmt::format("{}: not a verdict file ({})", path, e.what())); }
 }
 
 void check_version(const json& j, const std::string& path) {
@@ -30,9 +28,9 @@ void check_version(const json& j, const std::string& path) {
   if (version.is_number_integer() && version.get<std::int64_t>() >= oldest_verdict_schema_version &&
       version.get<std::int64_t>() <= verdict_schema_version)
     return;
-  throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads verdict files of versions {} to {}", path,
-                                version.is_null() ? "missing" : printable(version.dump(), 20), oldest_verdict_schema_version,
-                                verdict_schema_version));
+  throw input_error(fmt::format("{}: 'schema_version' is {}; this reader reads verdict files of versions {} to {}",
+                                path, version.is_null() ? "missing" : printable(version.dump(), 20),
+                                oldest_verdict_schema_version, verdict_schema_version));
 }
 
 /// The verdicts a schema version after the oldest one read added: a file of an earlier version never holds them.
@@ -56,11 +54,13 @@ void check_verdict(const std::string& verdict, int version, const std::string& w
   if (it == verdict_versions().end()) {
     std::string known;
     for (const auto& [name, first] : verdict_versions()) known += (known.empty() ? "" : ", ") + name;
-    throw input_error(fmt::format("{}: {} has the verdict '{}', which is no verdict (one of: {})", path, what, printable(verdict, 60), known));
+    throw input_error(fmt::format("{}: {} has the verdict '{}', which is no verdict (one of: {})", path, what,
+                                  printable(verdict, 60), known));
   }
   if (it->second > version)
-    throw input_error(fmt::format("{}: {} has the verdict '{}', which a verdict file of schema version {} cannot hold (it came with version {})",
-                                  path, what, verdict, version, it->second));
+    throw input_error(fmt::format(
+        "{}: {} has the verdict '{}', which a verdict file of schema version {} cannot hold (it came with version {})",
+        path, what, verdict, version, it->second));
 }
 
 std::vector<std::string> machine_differences(const json& j) {
@@ -93,7 +93,8 @@ verdict_file read_verdict_file(const std::string& path) {
       throw input_error(path + ": a case without a 'name' and a 'verdict'");
     const std::string& name = c["name"].get_ref<const std::string&>();
     const std::string what = fmt::format("case '{}'", printable(name, 80));
-    if (!names.insert(name).second) throw input_error(fmt::format("{}: {} is listed twice (which verdict is meant?)", path, what));
+    if (!names.insert(name).second)
+      throw input_error(fmt::format("{}: {} is listed twice (which verdict is meant?)", path, what));
     check_verdict(c["verdict"].get<std::string>(), v.schema_version, what, path);
     v.verdicts.emplace_back(name, c["verdict"].get<std::string>());
   }

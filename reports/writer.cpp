@@ -1,4 +1,5 @@
-// The writers of each format, over the renderings in render.hpp, csv.hpp, exports.hpp, trend.hpp and fleet.hpp; the multiplexer.
+// The writers of each format, over the renderings in render.hpp, csv.hpp, exports.hpp, trend.hpp and fleet.hpp; the
+// multiplexer.
 #include "reports/writer.hpp"
 
 #include <signal.h>
@@ -8,8 +9,8 @@
 
 #include "reports/csv.hpp"
 #include "reports/exports.hpp"
-#include "reports/render.hpp"
 #include "reports/fleet.hpp"
+#include "reports/render.hpp"
 #include "reports/trend.hpp"
 #include "results/results_json.hpp"
 
@@ -29,6 +30,7 @@ class format_writer final : public writer {
   }
   text trend_report(const trend& t) const override { return r_.trend ? text(r_.trend(t)) : std::nullopt; }
   text fleet_report(const fleet& f) const override { return r_.fleet ? text(r_.fleet(f)) : std::nullopt; }
+
  private:
   const char* format_;
   renderings r_;
@@ -36,40 +38,54 @@ class format_writer final : public writer {
 
 /// A comparison rendered without the current run (which the tables and pages have in the comparison).
 template <std::string (*render)(const comparison&)>
-std::string of_comparison(const comparison& c, const run_result&) { return render(c); }
+std::string of_comparison(const comparison& c, const run_result&) {
+  return render(c);
+}
 
 std::string json_text(const nlohmann::ordered_json& doc) { return doc.dump(2) + "\n"; }
 }  // namespace
 
-std::unique_ptr<writer> make_writer(const char* format, renderings r) { return std::make_unique<format_writer>(format, std::move(r)); }
+std::unique_ptr<writer> make_writer(const char* format, renderings r) {
+  return std::make_unique<format_writer>(format, std::move(r));
+}
 
 std::unique_ptr<writer> terminal_writer(bool color) {
   return make_writer("terminal", {.run = run_terminal,
-                                  .comparison = [color](const comparison& c, const run_result&) { return comparison_terminal(c, color); },
+                                  .comparison = [color](const comparison& c,
+                                                        const run_result&) { return comparison_terminal(c, color); },
                                   .trend = trend_terminal,
                                   .fleet = fleet_terminal});
 }
 std::unique_ptr<writer> markdown_writer() {
-  return make_writer("Markdown", {.run = run_markdown, .comparison = of_comparison<comparison_markdown>, .fleet = fleet_markdown});
+  return make_writer("Markdown",
+                     {.run = run_markdown, .comparison = of_comparison<comparison_markdown>, .fleet = fleet_markdown});
 }
 std::unique_ptr<writer> html_writer() {
-  return make_writer("HTML", {.run = run_html, .comparison = of_comparison<comparison_html>, .trend = trend_html, .fleet = fleet_html});
+  return make_writer(
+      "HTML",
+      {.run = run_html, .comparison = of_comparison<comparison_html>, .trend = trend_html, .fleet = fleet_html});
 }
 std::unique_ptr<writer> csv_writer() {
-  return make_writer("CSV", {.run = [](const run_result& run) { return results_csv(run); },
-                             .comparison = [](const comparison& c, const run_result& current) { return results_csv(current, &c); },
-                             .fleet = fleet_csv});
+  return make_writer(
+      "CSV", {.run = [](const run_result& run) { return results_csv(run); },
+              .comparison = [](const comparison& c, const run_result& current) { return results_csv(current, &c); },
+              .fleet = fleet_csv});
 }
-std::unique_ptr<writer> verdict_json_writer() { return make_writer("JSON verdict", {.comparison = of_comparison<verdict_json>}); }
+std::unique_ptr<writer> verdict_json_writer() {
+  return make_writer("JSON verdict", {.comparison = of_comparison<verdict_json>});
+}
 std::unique_ptr<writer> fleet_json_writer() { return make_writer("fleet JSON", {.fleet = fleet_json}); }
 std::unique_ptr<writer> gab_writer() {
-  return make_writer("github-action-benchmark JSON", {.run = [](const run_result& run) { return json_text(gab_export(run)); }});
+  return make_writer("github-action-benchmark JSON",
+                     {.run = [](const run_result& run) { return json_text(gab_export(run)); }});
 }
 std::unique_ptr<writer> bmf_writer() {
-  return make_writer("Bencher Metric Format JSON", {.run = [](const run_result& run) { return json_text(bmf_export(run)); }});
+  return make_writer("Bencher Metric Format JSON",
+                     {.run = [](const run_result& run) { return json_text(bmf_export(run)); }});
 }
 std::span<const report_format> report_formats() {
-  static constexpr report_format formats[] = {{"--md", markdown_writer}, {"--html", html_writer}, {"--csv", csv_writer}};
+  static constexpr report_format formats[] = {
+      {"--md", markdown_writer}, {"--html", html_writer}, {"--csv", csv_writer}};
   return formats;
 }
 
@@ -112,7 +128,8 @@ template <typename Render>
 void writer_multiplex::send(const char* report, Render render, std::size_t at_once) const {
   std::vector<std::future<text>> rendering(outputs_.size());
   auto start = [&](std::size_t i) {
-    if (i < outputs_.size()) rendering[i] = on_thread_without_stop_signals([&render, w = outputs_[i].first.get()] { return render(*w); });
+    if (i < outputs_.size())
+      rendering[i] = on_thread_without_stop_signals([&render, w = outputs_[i].first.get()] { return render(*w); });
   };
   for (std::size_t i = 0; i < at_once; ++i) start(i);
   for (std::size_t i = 0; i < outputs_.size(); ++i) {
@@ -133,7 +150,8 @@ void writer_multiplex::write_run(const run_result& run) const {
 void writer_multiplex::write_comparison(const comparison& c, const run_result& current) const {
   // Two at a time, written in order: a million cases take seconds in each format, and a comparison's renderings
   // build nothing large beside their text (a run's speedup tables are built by each, so those go one by one).
-  send("a comparison", [&](const writer& w) { return w.comparison_report(c, current); }, 2);
+  send(
+      "a comparison", [&](const writer& w) { return w.comparison_report(c, current); }, 2);
 }
 
 void writer_multiplex::write_trend(const trend& t) const {

@@ -13,9 +13,9 @@
 
 #include "analysis/compare.hpp"
 #include "io/output_sink.hpp"
-#include "results/results.hpp"
 #include "reports/fleet.hpp"
 #include "reports/trend.hpp"
+#include "results/results.hpp"
 
 namespace cudabench::reports {
 
@@ -28,7 +28,8 @@ class writer {
   virtual const char* format() const = 0;
   virtual std::optional<std::string> run_report(const cudabench::run_result& run) const = 0;
   /// A comparison of `current` against a baseline (the CSV lists `current`'s cases with their verdicts).
-  virtual std::optional<std::string> comparison_report(const cudabench::comparison& c, const cudabench::run_result& current) const = 0;
+  virtual std::optional<std::string> comparison_report(const cudabench::comparison& c,
+                                                       const cudabench::run_result& current) const = 0;
   virtual std::optional<std::string> trend_report(const trend& t) const = 0;
   /// Runs of several GPU models side by side.
   virtual std::optional<std::string> fleet_report(const fleet& f) const = 0;

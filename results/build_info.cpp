@@ -29,22 +29,19 @@ std::string& noted_flags() {
 unit_build_note::unit_build_note(unit_build b) noexcept {
   try {
     noted_units().push_back(b);
-  } catch (...) {
-  }
+  } catch (...) {}
 }
 
 library_build_note::library_build_note(const char* target, int build) noexcept {
   try {
     noted_libraries().push_back(library_build{target ? target : "", (build & 1) != 0, (build & 2) != 0});
-  } catch (...) {
-  }
+  } catch (...) {}
 }
 
 build_flags_note::build_flags_note(const char* flags) noexcept {
   try {
     noted_flags() = flags ? flags : "";
-  } catch (...) {
-  }
+  } catch (...) {}
 }
 
 const char* library_build_type() {
@@ -84,8 +81,9 @@ std::string unoptimized_warning(const std::optional<code_build>& cases, const st
       if (!l.optimized) slow_libraries.push_back(l.target);
   }
   if (!slow_libraries.empty())
-    what.push_back(fmt::format("the project's {} {} {} built without optimization", slow_libraries.size() == 1 ? "library" : "libraries",
-                               fmt::join(slow_libraries, ", "), slow_libraries.size() == 1 ? "was" : "were"));
+    what.push_back(fmt::format("the project's {} {} {} built without optimization",
+                               slow_libraries.size() == 1 ? "library" : "libraries", fmt::join(slow_libraries, ", "),
+                               slow_libraries.size() == 1 ? "was" : "were"));
   else if (cases && !cases->optimized)
     what.push_back("its cases were built without optimization (" + describe_build(*cases) + ")");
   if (library == "debug") what.push_back("cudabench's library was built for debugging");

@@ -19,7 +19,8 @@ std::string fnv1a_hex(std::string_view bytes) {
   return fmt::format("{:016x}", h);
 }
 
-std::string scalar_arguments(const std::vector<kernel_parameter>& layout, const std::function<const void*(std::size_t)>& value_of,
+std::string scalar_arguments(const std::vector<kernel_parameter>& layout,
+                             const std::function<const void*(std::size_t)>& value_of,
                              const std::function<bool(std::uint64_t)>& is_pointer) {
   std::string list;
   for (std::size_t i = 0; i < layout.size(); ++i) {
@@ -52,7 +53,9 @@ std::string stable_kernel_name(std::string name) {
         if (name.compare(h, 2, "__") != 0) continue;
         h += 2;
       }
-      if (h + 9 > name.size() || !std::all_of(name.begin() + long(h), name.begin() + long(h + 8), is_hex) || name[h + 8] != '_') continue;
+      if (h + 9 > name.size() || !std::all_of(name.begin() + long(h), name.begin() + long(h + 8), is_hex) ||
+          name[h + 8] != '_')
+        continue;
       name.replace(h, 8, "*");
     }
   }
@@ -67,7 +70,8 @@ code_identity identify(const std::vector<device_op>& ops) {
     streams.insert(o.stream);
     switch (o.what) {
       case device_op::kind::kernel:
-        id.launches.push_back(fmt::format("kernel {} sass={} {}{}{}", stable_kernel_name(o.name), o.sass.empty() ? "?" : o.sass, o.shape,
+        id.launches.push_back(fmt::format("kernel {} sass={} {}{}{}", stable_kernel_name(o.name),
+                                          o.sass.empty() ? "?" : o.sass, o.shape,
                                           o.args.empty() ? "" : " args=", o.args));
         if (o.sass.empty() && unknown.empty()) unknown = o.name;
         break;
@@ -77,8 +81,10 @@ code_identity identify(const std::vector<device_op>& ops) {
   }
   std::sort(id.launches.begin(), id.launches.end());
   id.streams = streams.size();
-  if (ops.empty()) id.problem = "no device operation was recorded";
-  else if (!unknown.empty()) id.problem = fmt::format("the SASS of kernel {} was not seen loaded", unknown);
+  if (ops.empty())
+    id.problem = "no device operation was recorded";
+  else if (!unknown.empty())
+    id.problem = fmt::format("the SASS of kernel {} was not seen loaded", unknown);
   if (!id.problem.empty()) return id;
   std::string all = fmt::format("streams={}\n", id.streams);
   for (const std::string& l : id.launches) all += l + "\n";
@@ -106,7 +112,8 @@ code_identity code_identity_from_json(const nlohmann::json& j, const std::string
   };
   c.digest = text("digest");
   c.problem = text("problem");
-  if (!c.digest.empty() && (c.digest.size() != 16 || c.digest.find_first_not_of("0123456789abcdef") != std::string::npos))
+  if (!c.digest.empty() &&
+      (c.digest.size() != 16 || c.digest.find_first_not_of("0123456789abcdef") != std::string::npos))
     throw input_error(fmt::format("{}: 'code.digest' is not 16 hex digits", where));
   if (const auto it = j.find("streams"); it != j.end()) {
     if (!it->is_number_unsigned()) throw input_error(where + ": 'code.streams' is not a count");

@@ -41,7 +41,8 @@ struct kernel_parameter {
 /// parameter as an unsigned decimal, "p" where `is_pointer` says an 8-byte value is a CUDA pointer, "-" for a
 /// parameter of another size (a struct's padding may hold anything). `value_of(i)` is parameter i's bytes. A
 /// list longer than 96 characters becomes "#" and its hash.
-std::string scalar_arguments(const std::vector<kernel_parameter>& layout, const std::function<const void*(std::size_t)>& value_of,
+std::string scalar_arguments(const std::vector<kernel_parameter>& layout,
+                             const std::function<const void*(std::size_t)>& value_of,
                              const std::function<bool(std::uint64_t)>& is_pointer);
 
 /// A kernel's name as code identity records it: the per-build module hash nvcc puts into the names of kernels of

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -17,8 +17,10 @@ namespace cudabench {
 std::string device_info::model_slug() const {
   std::string out;
   for (char c : name.empty() ? std::string("no-gpu") : name) {
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.') out += c;
-    else if (!out.empty() && out.back() != '_') out += '_';
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.')
+      out += c;
+    else if (!out.empty() && out.back() != '_')
+      out += '_';
   }
   while (!out.empty() && out.back() == '_') out.pop_back();
   return out;
@@ -94,14 +96,17 @@ class device_fields {
     const std::string t = text(key);
     if (t.empty()) return 0;
     const auto v = major_minor(t);
-    if (!v) throw input_error(fmt::format("field '{}.{}' is '{}', not a version such as 12.4", where_, key, printable(t)));
+    if (!v)
+      throw input_error(fmt::format("field '{}.{}' is '{}', not a version such as 12.4", where_, key, printable(t)));
     return v->first * 1000 + v->second * 10;
   }
   /// "9.0" as {9, 0}.
   std::pair<int, int> capability(const char* key) const {
     const std::string t = text(key, "0.0");
     const auto v = major_minor(t);
-    if (!v) throw input_error(fmt::format("field '{}.{}' is '{}', not a compute capability such as 9.0", where_, key, printable(t)));
+    if (!v)
+      throw input_error(
+          fmt::format("field '{}.{}' is '{}', not a compute capability such as 9.0", where_, key, printable(t)));
     return *v;
   }
 

@@ -18,12 +18,12 @@ struct device_info {
   std::string name;
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0;
-  int sm_clock_khz = 0;        ///< peak SM clock
-  int memory_clock_khz = 0;    ///< peak memory clock
+  int sm_clock_khz = 0;      ///< peak SM clock
+  int memory_clock_khz = 0;  ///< peak memory clock
   int memory_bus_width_bits = 0;
   std::int64_t l2_bytes = 0;
   std::int64_t total_memory_bytes = 0;
-  int driver_version = 0;   ///< e.g. 13000 for 13.0
+  int driver_version = 0;  ///< e.g. 13000 for 13.0
   int runtime_version = 0;
   std::string pci_bus_id;
   std::string uuid;
@@ -31,9 +31,7 @@ struct device_info {
   std::optional<machine_facts> machine;
 
   /// Peak DRAM bandwidth in bytes/s: 2 transfers per clock (DDR) x bus width.
-  double theoretical_bandwidth() const {
-    return 2.0 * memory_clock_khz * 1e3 * memory_bus_width_bits / 8.0;
-  }
+  double theoretical_bandwidth() const { return 2.0 * memory_clock_khz * 1e3 * memory_bus_width_bits / 8.0; }
   /// A name safe for a directory: "NVIDIA H100 80GB HBM3" -> "NVIDIA_H100_80GB_HBM3".
   std::string model_slug() const;
 };

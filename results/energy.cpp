@@ -17,13 +17,15 @@ double number(const json& j, const char* key, const std::string& where) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return 0;
   if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() < 0)
-    throw input_error(fmt::format("{}.{} is {} where a number of at least 0 is expected", where, key, printable(it->dump(), 40)));
+    throw input_error(
+        fmt::format("{}.{} is {} where a number of at least 0 is expected", where, key, printable(it->dump(), 40)));
   return std::min(it->get<double>(), 1e300);
 }
 std::string text(const json& j, const char* key, const std::string& where) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return "";
-  if (!it->is_string()) throw input_error(fmt::format("{}.{} is a {} where a string is expected", where, key, it->type_name()));
+  if (!it->is_string())
+    throw input_error(fmt::format("{}.{} is a {} where a string is expected", where, key, it->type_name()));
   return it->get<std::string>();
 }
 }  // namespace
@@ -60,7 +62,8 @@ energy_record energy_record_from_json(const json& j, const std::string& where) {
   e.throttled_samples = std::size_t(std::min(number(j, "throttled_samples", where), 1e15));
   e.throttle_source = text(j, "throttle_source", where);
   if (auto it = j.find("throttle_s"); it != j.end() && !it->is_null()) {
-    if (!it->is_object()) throw input_error(fmt::format("{}.throttle_s is a {} where an object is expected", where, it->type_name()));
+    if (!it->is_object())
+      throw input_error(fmt::format("{}.throttle_s is a {} where an object is expected", where, it->type_name()));
     for (auto& [reason, v] : it->items()) e.throttle_s[reason] = number(*it, reason.c_str(), where + ".throttle_s");
   }
   return e;

@@ -13,16 +13,16 @@ namespace cudabench {
 /// How a repetition's energy was measured, and how its samples' clocks were held. The figures per run go in the
 /// repetition's counters (energy_counters); this keeps how they were obtained and how far they can be trusted.
 struct energy_record {
-  std::string method;          ///< "counter" (NVML's energy counter) or "sampled power"; "" when none was read
-  std::string absent;          ///< why there is no energy figure ("" when there is one)
-  double window_s = 0;         ///< wall time between the two energy readings
-  double runs = 0;             ///< runs of the case in the window (the timed samples' and the energy phase's)
-  double extra_s = 0;          ///< of the window, the energy phase that repeated the case after its timed samples
-  double busy_fraction = 0;    ///< GPU-timed share of the window
-  double uncertainty = 0;      ///< relative bound of the energy's error from the readings (docs/reference.md)
-  std::size_t throttled_samples = 0;       ///< kept timed samples after which NVML reported a throttle reason
+  std::string method;        ///< "counter" (NVML's energy counter) or "sampled power"; "" when none was read
+  std::string absent;        ///< why there is no energy figure ("" when there is one)
+  double window_s = 0;       ///< wall time between the two energy readings
+  double runs = 0;           ///< runs of the case in the window (the timed samples' and the energy phase's)
+  double extra_s = 0;        ///< of the window, the energy phase that repeated the case after its timed samples
+  double busy_fraction = 0;  ///< GPU-timed share of the window
+  double uncertainty = 0;    ///< relative bound of the energy's error from the readings (docs/reference.md)
+  std::size_t throttled_samples = 0;         ///< kept timed samples after which NVML reported a throttle reason
   std::map<std::string, double> throttle_s;  ///< time under each throttle reason during the timed samples
-  std::string throttle_source;  ///< "violation counters" or "sampled reasons" ("" none read)
+  std::string throttle_source;               ///< "violation counters" or "sampled reasons" ("" none read)
 };
 
 nlohmann::ordered_json to_json(const energy_record& e);
@@ -40,8 +40,8 @@ energy_unit energy_unit_of(double bytes, double items, double flops);
 
 /// The counters of the energy figures per run (also the names reports and compare read).
 namespace energy_counters {
-inline constexpr const char* joules = "energy_j";          ///< joules per run of the case
-inline constexpr const char* watts = "power_w";            ///< mean power over the window
+inline constexpr const char* joules = "energy_j";  ///< joules per run of the case
+inline constexpr const char* watts = "power_w";    ///< mean power over the window
 inline constexpr const char* memory_clock = "mem_clock_mhz";
 inline constexpr const char* throttled = "throttled_samples";
 }  // namespace energy_counters

@@ -21,7 +21,17 @@ namespace cudabench {
 class json_events {
  public:
   using json = nlohmann::ordered_json;
-  enum class type : std::uint8_t { null, boolean, integer, unsigned_integer, floating, string, object_start, key, object_end };
+  enum class type : std::uint8_t {
+    null,
+    boolean,
+    integer,
+    unsigned_integer,
+    floating,
+    string,
+    object_start,
+    key,
+    object_end
+  };
   struct event {
     type t;
     bool b = false;
@@ -63,9 +73,12 @@ class json_events {
   template <typename Number>
   void add_number(type t, Number v) {
     event e{t};
-    if constexpr (std::is_same_v<Number, double>) e.d = v;
-    else if constexpr (std::is_signed_v<Number>) e.i = v;
-    else e.u = v;
+    if constexpr (std::is_same_v<Number, double>)
+      e.d = v;
+    else if constexpr (std::is_signed_v<Number>)
+      e.i = v;
+    else
+      e.u = v;
     events_.push_back(e);
   }
   void add_boolean(bool v) {
@@ -92,9 +105,15 @@ class json_events {
         case type::integer: sax.number_integer(e.i); break;
         case type::unsigned_integer: sax.number_unsigned(e.u); break;
         case type::floating: sax.number_float(e.d, s); break;
-        case type::string: s = text(e); sax.string(s); break;
+        case type::string:
+          s = text(e);
+          sax.string(s);
+          break;
         case type::object_start: sax.start_object(std::size_t(-1)); break;
-        case type::key: s = text(e); sax.key(s); break;
+        case type::key:
+          s = text(e);
+          sax.key(s);
+          break;
         case type::object_end: sax.end_object(); break;
       }
     }

@@ -67,7 +67,8 @@ class difference_list {
     if (!a.empty() && !b.empty() && a != b) out_.push_back({fact, a, b});
   }
   void number(const char* fact, double a, double b, const char* unit) {
-    if (a > 0 && b > 0 && a != b) out_.push_back({fact, fmt::format("{:g} {}", a, unit), fmt::format("{:g} {}", b, unit)});
+    if (a > 0 && b > 0 && a != b)
+      out_.push_back({fact, fmt::format("{:g} {}", a, unit), fmt::format("{:g} {}", b, unit)});
   }
   std::vector<machine_difference> take() { return std::move(out_); }
 

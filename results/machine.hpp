@@ -17,13 +17,13 @@ struct board_facts {
   std::string uuid;
   std::string serial;
   std::string vbios;
-  std::string driver;              ///< the kernel driver's version, e.g. "580.95.05"
-  double power_limit_w = 0;        ///< the power management limit in force
-  int app_sm_clock_mhz = 0, app_memory_clock_mhz = 0;   ///< application clocks
+  std::string driver;                                  ///< the kernel driver's version, e.g. "580.95.05"
+  double power_limit_w = 0;                            ///< the power management limit in force
+  int app_sm_clock_mhz = 0, app_memory_clock_mhz = 0;  ///< application clocks
   int max_sm_clock_mhz = 0, max_memory_clock_mhz = 0;
-  std::string ecc;                 ///< "on", "off" or ""
-  std::string mig;                 ///< "on", "off" or ""
-  std::string persistence;         ///< "on", "off" or ""
+  std::string ecc;                           ///< "on", "off" or ""
+  std::string mig;                           ///< "on", "off" or ""
+  std::string persistence;                   ///< "on", "off" or ""
   int pcie_gen = 0, pcie_width = 0;          ///< the link as it runs now
   int pcie_max_gen = 0, pcie_max_width = 0;  ///< what board and slot allow
   /// "yes": the application clocks differ from the board's defaults, or NVML reports the clocks held by an
@@ -33,9 +33,9 @@ struct board_facts {
 
 /// The host the GPU sits in.
 struct host_facts {
-  std::string cpu_model;   ///< /proc/cpuinfo's "model name"
+  std::string cpu_model;  ///< /proc/cpuinfo's "model name"
   int logical_cpus = 0;
-  std::string mps;         ///< "on" where an MPS control daemon's pipe is found, "off", "" unknown
+  std::string mps;  ///< "on" where an MPS control daemon's pipe is found, "off", "" unknown
 };
 
 struct machine_facts {

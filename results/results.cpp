@@ -7,25 +7,25 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <exception>
-#include <stdexcept>
 #include <optional>
 #include <set>
-#include <unordered_set>
+#include <stdexcept>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "io/atomic_file.hpp"
+#include "io/errors.hpp"
+#include "io/format.hpp"
 #include "io/json_input.hpp"
 #include "results/json_events.hpp"
 #include "results/results_schema.hpp"
-#include "io/errors.hpp"
-#include "io/format.hpp"
 #include "results/stats.hpp"
 
 namespace cudabench {
@@ -44,7 +44,8 @@ std::string canonical_case_name(const std::string& gbench_name) {
   std::size_t start = 0;
   for (;;) {
     const std::size_t slash = gbench_name.find('/', start);
-    const std::string_view part = std::string_view(gbench_name).substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    const std::string_view part =
+        std::string_view(gbench_name).substr(start, slash == std::string::npos ? std::string::npos : slash - start);
     if (start == 0 || !is_setting(part)) {
       if (start != 0) out += '/';
       out += part;
@@ -75,7 +76,8 @@ std::vector<std::string> strings_of(const json& j) {
   if (j.is_string()) return {j.get<std::string>()};
   std::vector<std::string> out;
   if (j.is_array())
-    for (auto& v : j) if (v.is_string()) out.push_back(v.get<std::string>());
+    for (auto& v : j)
+      if (v.is_string()) out.push_back(v.get<std::string>());
   return out;
 }
 
@@ -124,7 +126,8 @@ const char* kind_name(kind want) {
 }
 template <typename Json>
 std::string wrong_type(const Json& v, kind want) {
-  return fmt::format("is {} {} where {} is expected", v.is_array() || v.is_object() ? "an" : "a", v.type_name(), kind_name(want));
+  return fmt::format("is {} {} where {} is expected", v.is_array() || v.is_object() ? "an" : "a", v.type_name(),
+                     kind_name(want));
 }
 
 /// Throws naming the field (`where`.`key`) when it is present, not null, and not of the kind expected
@@ -132,7 +135,8 @@ std::string wrong_type(const Json& v, kind want) {
 void expect_kind(const json& j, const char* key, kind want, const std::string& where, const std::string& source) {
   auto it = j.find(key);
   if (it != j.end() && !it->is_null() && !is_kind(*it, want))
-    throw input_error(fmt::format("{}: field '{}{}{}' {}", source, where, where.empty() ? "" : ".", key, wrong_type(*it, want)));
+    throw input_error(
+        fmt::format("{}: field '{}{}{}' {}", source, where, where.empty() ? "" : ".", key, wrong_type(*it, want)));
 }
 
 /// Names the first field of a row whose type is not the one Google Benchmark writes (the JSON library's
@@ -148,21 +152,27 @@ void check_field_types(const Json& row, const std::string& source, std::size_t r
   for (const auto& [key, value] : row.items()) {  // one pass over the row, not a search a field
     if (value.is_null()) continue;
     const std::string_view name = key;  // a structured binding, which clang 14's lambdas cannot capture
-    const auto want = std::find_if(std::begin(fields), std::end(fields), [&](const auto& f) { return f.first == name; });
+    const auto want =
+        std::find_if(std::begin(fields), std::end(fields), [&](const auto& f) { return f.first == name; });
     if (want != std::end(fields) && !is_kind(value, want->second))
       throw input_error(fmt::format("{}: row {} ('{}'): field '{}' {}", source, row_number,
-                                    printable(row[k::name].template get<std::string>()), key, wrong_type(value, want->second)));
+                                    printable(row[k::name].template get<std::string>()), key,
+                                    wrong_type(value, want->second)));
   }
   if (auto it = row.find(k::cudabench); it != row.end() && it->is_object()) {
-    if (auto round = it->find(k::round); round != it->end() &&
-        (!round->is_number_integer() || round->template get<std::int64_t>() < 1 || round->template get<std::int64_t>() > 1000000))
-      throw input_error(fmt::format("{}: row {}: field 'cudabench.{}' is {} where a round number (1 to the run's rounds) is expected",
-                                    source, row_number, k::round, printable(round->dump(), 40)));
+    if (auto round = it->find(k::round);
+        round != it->end() && (!round->is_number_integer() || round->template get<std::int64_t>() < 1 ||
+                               round->template get<std::int64_t>() > 1000000))
+      throw input_error(
+          fmt::format("{}: row {}: field 'cudabench.{}' is {} where a round number (1 to the run's rounds) is expected",
+                      source, row_number, k::round, printable(round->dump(), 40)));
     for (const char* key : {k::cache, k::note, k::stop})
       if (it->contains(key) && !(*it)[key].is_string() && !(*it)[key].is_null())
-        throw input_error(fmt::format("{}: row {}: field 'cudabench.{}' is a {} where a string is expected", source, row_number, key, (*it)[key].type_name()));
+        throw input_error(fmt::format("{}: row {}: field 'cudabench.{}' is a {} where a string is expected", source,
+                                      row_number, key, (*it)[key].type_name()));
     if (it->contains(k::correct) && !(*it)[k::correct].is_boolean())
-      throw input_error(fmt::format("{}: row {}: field 'cudabench.correct' is a {} where true or false is expected", source, row_number, (*it)[k::correct].type_name()));
+      throw input_error(fmt::format("{}: row {}: field 'cudabench.correct' is a {} where true or false is expected",
+                                    source, row_number, (*it)[k::correct].type_name()));
   }
 }
 
@@ -178,21 +188,29 @@ void check_schema_version(const json& meta, const std::string& source) {
 
 void check_settings_types(const json& meta, const std::string& source) {
   static const std::pair<const char*, kind> fields[] = {
-      {k::preset, kind::string},      {k::repetitions, kind::number},     {k::git_revision, kind::string},
-      {k::rounds, kind::number},      {k::shuffle_seed, kind::number},
-      {k::git_dirty, kind::boolean},  {k::host_name, kind::string},       {k::started_utc, kind::string},
-      {k::cache, kind::string},       {k::inject_slowdown, kind::string}, {k::incomplete, kind::boolean},
-      {k::interrupted_by, kind::string}, {k::families, kind::object},     {k::limits, kind::object},
-      {k::cases, kind::object},       {k::build, kind::object}};
+      {k::preset, kind::string},       {k::repetitions, kind::number},
+      {k::git_revision, kind::string}, {k::rounds, kind::number},
+      {k::shuffle_seed, kind::number}, {k::git_dirty, kind::boolean},
+      {k::host_name, kind::string},    {k::started_utc, kind::string},
+      {k::cache, kind::string},        {k::inject_slowdown, kind::string},
+      {k::incomplete, kind::boolean},  {k::interrupted_by, kind::string},
+      {k::families, kind::object},     {k::limits, kind::object},
+      {k::cases, kind::object},        {k::build, kind::object}};
   for (const auto& [key, want] : fields) expect_kind(meta, key, want, "context.cudabench", source);
   if (auto it = meta.find(k::build); it != meta.end() && it->is_object()) {
-    static const std::pair<const char*, kind> build_fields[] = {
-        {k::build_type, kind::string}, {k::optimized, kind::boolean}, {k::assertions, kind::boolean},
-        {k::flags, kind::string},      {k::libraries, kind::array}};
+    static const std::pair<const char*, kind> build_fields[] = {{k::build_type, kind::string},
+                                                                {k::optimized, kind::boolean},
+                                                                {k::assertions, kind::boolean},
+                                                                {k::flags, kind::string},
+                                                                {k::libraries, kind::array}};
     for (const auto& [key, want] : build_fields) expect_kind(*it, key, want, "context.cudabench.build", source);
     for (const json& l : it->value(k::libraries, json::array())) {
-      if (!l.is_object()) throw input_error(fmt::format("{}: field 'context.cudabench.build.libraries' holds {} where an object is expected", source, l.type_name()));
-      for (const auto& [key, want] : {std::pair{k::target, kind::string}, {k::optimized, kind::boolean}, {k::assertions, kind::boolean}})
+      if (!l.is_object())
+        throw input_error(
+            fmt::format("{}: field 'context.cudabench.build.libraries' holds {} where an object is expected", source,
+                        l.type_name()));
+      for (const auto& [key, want] :
+           {std::pair{k::target, kind::string}, {k::optimized, kind::boolean}, {k::assertions, kind::boolean}})
         expect_kind(l, key, want, "context.cudabench.build.libraries[]", source);
     }
   }
@@ -203,10 +221,14 @@ void check_settings_types(const json& meta, const std::string& source) {
 std::optional<code_build> read_build(const json& meta) {
   auto it = meta.find(k::build);
   if (it == meta.end() || !it->is_object()) return std::nullopt;
-  code_build b{string_field(*it, k::build_type), bool_field(*it, k::optimized, false), bool_field(*it, k::assertions, false),
-               string_field(*it, k::flags), {}};
+  code_build b{string_field(*it, k::build_type),
+               bool_field(*it, k::optimized, false),
+               bool_field(*it, k::assertions, false),
+               string_field(*it, k::flags),
+               {}};
   for (const json& l : it->value(k::libraries, json::array()))
-    b.libraries.push_back({string_field(l, k::target), bool_field(l, k::optimized, false), bool_field(l, k::assertions, false)});
+    b.libraries.push_back(
+        {string_field(l, k::target), bool_field(l, k::optimized, false), bool_field(l, k::assertions, false)});
   return b;
 }
 
@@ -215,8 +237,9 @@ void expect_count(const json& meta, const char* key, std::int64_t least, const s
   auto it = meta.find(key);
   if (it == meta.end() || it->is_null()) return;
   if (!it->is_number_integer() || it->get<std::int64_t>() < least || it->get<std::int64_t>() > 1000000)
-    throw input_error(fmt::format("{}: field 'context.cudabench.{}' is {} where a whole number from {} to 1000000 is expected",
-                                  source, key, printable(it->dump(), 40), least));
+    throw input_error(
+        fmt::format("{}: field 'context.cudabench.{}' is {} where a whole number from {} to 1000000 is expected",
+                    source, key, printable(it->dump(), 40), least));
 }
 
 /// True for text that starts as an ISO 8601 date: YYYY-MM-DD.
@@ -232,11 +255,13 @@ void check_settings_values(const json& meta, const std::string& source) {
   expect_count(meta, k::rounds, 1, source);
   expect_count(meta, k::repetitions, 1, source);
   if (auto it = meta.find(k::shuffle_seed); it != meta.end() && !it->is_null() && !it->is_number_unsigned())
-    throw input_error(fmt::format("{}: field 'context.cudabench.{}' is {} where a whole number from 0 to 2^64-1 is expected",
-                                  source, k::shuffle_seed, printable(it->dump(), 40)));
+    throw input_error(
+        fmt::format("{}: field 'context.cudabench.{}' is {} where a whole number from 0 to 2^64-1 is expected", source,
+                    k::shuffle_seed, printable(it->dump(), 40)));
   if (const std::string started = string_field(meta, k::started_utc); !started.empty() && !is_iso_date(started))
-    throw input_error(fmt::format("{}: field 'context.cudabench.{}' is '{}' where an ISO 8601 date and time is expected",
-                                  source, k::started_utc, printable(started, 40)));
+    throw input_error(
+        fmt::format("{}: field 'context.cudabench.{}' is '{}' where an ISO 8601 date and time is expected", source,
+                    k::started_utc, printable(started, 40)));
 }
 
 void read_settings(run_result& r, const json& meta) {
@@ -248,15 +273,18 @@ void read_settings(run_result& r, const json& meta) {
   s.preset = string_field(meta, k::preset);
   s.repetitions = int(std::clamp(number_field(meta, k::repetitions), 0.0, 1e6));
   s.rounds = int(std::clamp(number_field(meta, k::rounds, 1), 1.0, 1e6));
-  if (auto it = meta.find(k::shuffle_seed); it != meta.end() && it->is_number_unsigned()) s.shuffle_seed = it->get<std::uint64_t>();
+  if (auto it = meta.find(k::shuffle_seed); it != meta.end() && it->is_number_unsigned())
+    s.shuffle_seed = it->get<std::uint64_t>();
   s.git_revision = string_field(meta, k::git_revision);
   s.git_dirty = bool_field(meta, k::git_dirty, false);
   s.host_name = string_field(meta, k::host_name);
   s.started_utc = string_field(meta, k::started_utc);
   s.cache = string_field(meta, k::cache, "declared");
-  if (meta.contains(k::inject_slowdown) && meta[k::inject_slowdown].is_string()) s.injected = meta[k::inject_slowdown].get<std::string>();
+  if (meta.contains(k::inject_slowdown) && meta[k::inject_slowdown].is_string())
+    s.injected = meta[k::inject_slowdown].get<std::string>();
   s.incomplete = bool_field(meta, k::incomplete, false);
-  if (meta.contains(k::interrupted_by) && meta[k::interrupted_by].is_string()) s.interrupted_by = meta[k::interrupted_by].get<std::string>();
+  if (meta.contains(k::interrupted_by) && meta[k::interrupted_by].is_string())
+    s.interrupted_by = meta[k::interrupted_by].get<std::string>();
   s.build = read_build(meta);
 }
 
@@ -287,7 +315,9 @@ void read_limits(run_result& r, const json& meta) {
     if (!l.is_object()) continue;
     const double rate = number_field(l, k::rate);
     const double joules = number_field(l, k::joules_per_unit);
-    if (rate > 0) r.limits[name] = {rate, string_field(l, k::unit), string_field(l, k::from), std::isfinite(joules) && joules > 0 ? joules : 0};
+    if (rate > 0)
+      r.limits[name] = {rate, string_field(l, k::unit), string_field(l, k::from),
+                        std::isfinite(joules) && joules > 0 ? joules : 0};
   }
 }
 
@@ -317,21 +347,22 @@ void read_context(run_result& r, const json& j, bool with_cases) {
   expect_kind(j, k::context, kind::object, "", r.source);
   const json context = j.value(k::context, json::object());
   if (!context.is_object()) return;
-  for (const auto& [key, want] : {std::pair{k::date, kind::string}, {k::device, kind::object}, {k::devices, kind::array},
+  for (const auto& [key, want] : {std::pair{k::date, kind::string},
+                                  {k::device, kind::object},
+                                  {k::devices, kind::array},
                                   {k::cudabench, kind::object}})
     expect_kind(context, key, want, "context", r.source);
   // Appended, not assigned through operator[], whose one-by-one key search made a large context quadratic
   // (the context's keys are distinct already).
   auto& host = static_cast<json::object_t::Container&>(r.host.get_ref<json::object_t&>());
   for (auto& [key, v] : context.items())
-    if (key != k::device && key != k::devices && key != k::cudabench && key != k::device_name && key != k::preset_name) host.emplace_back(key, v);
+    if (key != k::device && key != k::devices && key != k::cudabench && key != k::device_name && key != k::preset_name)
+      host.emplace_back(key, v);
   r.date = string_field(context, k::date);
   if (context.contains(k::device) && context[k::device].is_object()) {
     try {
       r.device = device_info_from_json(context[k::device], "context.device");
-    } catch (const input_error& e) {
-      throw input_error(r.source + ": " + e.what());
-    }
+    } catch (const input_error& e) { throw input_error(r.source + ": " + e.what()); }
   }
   if (context.contains(k::devices) && context[k::devices].is_array()) r.devices = context[k::devices];
   const json meta = context.value(k::cudabench, json::object());
@@ -374,12 +405,15 @@ double row_seconds(const Json& j, const std::string& source, const row_label& ro
   if (!j.contains(k::real_time) || !j[k::real_time].is_number())
     throw input_error(fmt::format("{}: {}: real_time is not a positive number (NaN or missing)", source, row.text()));
   const double t = j[k::real_time].template get<double>();
-  if (!std::isfinite(t) || t <= 0) throw input_error(fmt::format("{}: {}: real_time is not a positive number ({})", source, row.text(), t));
+  if (!std::isfinite(t) || t <= 0)
+    throw input_error(fmt::format("{}: {}: real_time is not a positive number ({})", source, row.text(), t));
   if (!j.contains(k::time_unit) || !j[k::time_unit].is_string())
-    throw input_error(fmt::format("{}: {}: no time_unit (Google Benchmark writes one on every row)", source, row.text()));
+    throw input_error(
+        fmt::format("{}: {}: no time_unit (Google Benchmark writes one on every row)", source, row.text()));
   const double seconds = t * unit_to_seconds(j[k::time_unit].template get<std::string>(), source, row);
   if (!(seconds >= shortest_s && seconds <= longest_s))  // printed as compared: shortest round-trip forms
-    throw input_error(fmt::format("{}: {}: a time of {} s, outside {} s to {} s", source, row.text(), seconds, shortest_s, longest_s));
+    throw input_error(fmt::format("{}: {}: a time of {} s, outside {} s to {} s", source, row.text(), seconds,
+                                  shortest_s, longest_s));
   return seconds;
 }
 
@@ -389,17 +423,24 @@ const json& tree_of(const json& j) { return j; }
 json tree_of(const event_json& j) { return j.to_json(); }
 
 template <typename Json>
-repetition read_repetition(const Json& row, double seconds, case_result& c, const std::string& source, const row_label& where) {
-  static constexpr std::string_view standard[] = {k::real_time, k::cpu_time, k::iterations, k::repetitions, k::repetition_index,
-                                                  k::threads, k::family_index, k::per_family_instance_index, k::device_ordinal};
-  auto is_standard = [](std::string_view key) { return std::find(std::begin(standard), std::end(standard), key) != std::end(standard); };
+repetition read_repetition(const Json& row, double seconds, case_result& c, const std::string& source,
+                           const row_label& where) {
+  static constexpr std::string_view standard[] = {
+      k::real_time,        k::cpu_time, k::iterations,   k::repetitions,
+      k::repetition_index, k::threads,  k::family_index, k::per_family_instance_index,
+      k::device_ordinal};
+  auto is_standard = [](std::string_view key) {
+    return std::find(std::begin(standard), std::end(standard), key) != std::end(standard);
+  };
   repetition rep;
   rep.real_time_s = seconds;
-  if (row.contains(k::cpu_time) && row[k::cpu_time].is_number() && std::isfinite(row[k::cpu_time].template get<double>()))
+  if (row.contains(k::cpu_time) && row[k::cpu_time].is_number() &&
+      std::isfinite(row[k::cpu_time].template get<double>()))
     rep.cpu_time_s = row[k::cpu_time].template get<double>() * seconds / row[k::real_time].template get<double>();
   std::vector<counter_map::value_type> counters;
   for (const auto& [key, v] : row.items())
-    if (v.is_number() && !is_standard(key) && std::isfinite(v.template get<double>())) counters.emplace_back(key, v.template get<double>());
+    if (v.is_number() && !is_standard(key) && std::isfinite(v.template get<double>()))
+      counters.emplace_back(key, v.template get<double>());
   rep.counters = counter_map::from_unsorted(std::move(counters));
   rep.label = string_field(row, k::label);
   rep.iterations = std::size_t(std::clamp(number_field(row, k::iterations), 0.0, 1e15));
@@ -409,16 +450,17 @@ repetition read_repetition(const Json& row, double seconds, case_result& c, cons
     if (o.contains(k::energy) && !o[k::energy].is_null()) {
       try {
         rep.record->energy = energy_record_from_json(tree_of(o[k::energy]), "field 'cudabench.energy'");
-      } catch (const input_error& e) {
-        throw input_error(fmt::format("{}: {}: {}", source, where.text(), e.what()));
-      }
+      } catch (const input_error& e) { throw input_error(fmt::format("{}: {}: {}", source, where.text(), e.what())); }
     }
     if (o.contains(k::timeline)) {
       if (!o[k::timeline].is_object())
-        throw input_error(fmt::format("{}: {}: field 'cudabench.timeline' {}", source, where.text(), wrong_type(o[k::timeline], kind::object)));
+        throw input_error(fmt::format("{}: {}: field 'cudabench.timeline' {}", source, where.text(),
+                                      wrong_type(o[k::timeline], kind::object)));
       c.timeline = timeline_from_json(tree_of(o[k::timeline]));
     }
-    if (o.contains(k::code)) c.code = code_identity_from_json(tree_of(o[k::code]), fmt::format("{}: {}: field 'cudabench'", source, where.text()));
+    if (o.contains(k::code))
+      c.code =
+          code_identity_from_json(tree_of(o[k::code]), fmt::format("{}: {}: field 'cudabench'", source, where.text()));
   }
   return rep;
 }
@@ -429,7 +471,8 @@ repetition read_repetition(const Json& row, double seconds, case_result& c, cons
 class seen_rows {
  public:
   /// False where a row of these was seen before.
-  bool insert(std::size_t case_index, const std::string& run_type, const std::string& aggregate, double repetition, double threads) {
+  bool insert(std::size_t case_index, const std::string& run_type, const std::string& aggregate, double repetition,
+              double threads) {
     const key k{case_index, bits(repetition), bits(threads), id(run_type), id(aggregate)};
     if (2 * (used_ + 1) > slots_.size()) grow();
     return place(k);
@@ -440,7 +483,8 @@ class seen_rows {
     std::uint64_t case_index = empty, repetition = 0, threads = 0;
     std::uint32_t run_type = 0, aggregate = 0;
     bool operator==(const key& o) const {
-      return case_index == o.case_index && repetition == o.repetition && threads == o.threads && run_type == o.run_type && aggregate == o.aggregate;
+      return case_index == o.case_index && repetition == o.repetition && threads == o.threads &&
+             run_type == o.run_type && aggregate == o.aggregate;
     }
   };
   static constexpr std::uint64_t empty = ~std::uint64_t(0);
@@ -449,10 +493,13 @@ class seen_rows {
     std::memcpy(&b, &v, sizeof b);
     return b;
   }
-  std::uint32_t id(const std::string& name) { return names_.try_emplace(name, std::uint32_t(names_.size())).first->second; }
+  std::uint32_t id(const std::string& name) {
+    return names_.try_emplace(name, std::uint32_t(names_.size())).first->second;
+  }
   static std::size_t hash(const key& k) {
     std::uint64_t h = k.case_index * 0x9e3779b97f4a7c15ull;
-    for (const std::uint64_t v : {k.repetition, k.threads, std::uint64_t(k.run_type) << 32 | k.aggregate}) h = (h ^ v) * 0x100000001b3ull + (h >> 29);
+    for (const std::uint64_t v : {k.repetition, k.threads, std::uint64_t(k.run_type) << 32 | k.aggregate})
+      h = (h ^ v) * 0x100000001b3ull + (h >> 29);
     return std::size_t(h ^ (h >> 32));
   }
   bool place(const key& k) {
@@ -486,7 +533,8 @@ class row_reader {
   void read(const Json& row);
   /// The median aggregates of cases that may have only those.
   const std::map<std::string, double>& median_aggregates() const { return median_aggregate_; }
-  /// Drops the indexes of the rows read (every row is read by now), so their memory is free before the model is finished.
+  /// Drops the indexes of the rows read (every row is read by now), so their memory is free before the model is
+  /// finished.
   void forget_rows() {
     index_ = {};
     seen_rows_ = {};
@@ -497,8 +545,8 @@ class row_reader {
   run_result& r_;
   const case_filter* keep_;  ///< the cases read (null: all)
   std::unordered_map<std::string, std::size_t> index_;
-  seen_rows seen_;                              ///< the rows whose names, run type and aggregate hold no '|'
-  std::unordered_set<std::string> seen_rows_;   ///< the others, by their text "name|run type|aggregate|index|threads"
+  seen_rows seen_;                             ///< the rows whose names, run type and aggregate hold no '|'
+  std::unordered_set<std::string> seen_rows_;  ///< the others, by their text "name|run type|aggregate|index|threads"
   std::map<std::string, double> median_aggregate_;
   std::size_t row_number_ = 0;
 };
@@ -508,7 +556,8 @@ void row_reader::read(const Json& row) {
   ++row_number_;
   if (!row.is_object() || !row.contains(k::name) || !row[k::name].is_string())
     throw input_error(fmt::format("{}: row {} has no name", r_.source, row_number_));
-  const std::string name = canonical_case_name(string_field(row, k::run_name, row[k::name].template get<std::string>()));
+  const std::string name =
+      canonical_case_name(string_field(row, k::run_name, row[k::name].template get<std::string>()));
   if (keep_ && !(*keep_)(name)) return;
   check_field_types(row, r_.source, row_number_);
   const std::string run_type = row.value(k::run_type, "iteration");
@@ -518,7 +567,8 @@ void row_reader::read(const Json& row) {
   auto [it, added] = index_.emplace(name, r_.cases.size());
   // Texts without a '|' are told apart by their joined text exactly when they differ: such a row is never taken
   // for one with a '|'.
-  const bool plain = name.find('|') == std::string::npos && run_type.find('|') == std::string::npos && agg.find('|') == std::string::npos;
+  const bool plain = name.find('|') == std::string::npos && run_type.find('|') == std::string::npos &&
+                     agg.find('|') == std::string::npos;
   if (plain ? !seen_.insert(it->second, run_type, agg, repetition, threads)
             : !seen_rows_.insert(fmt::format("{}|{}|{}|{}|{}", name, run_type, agg, repetition, threads)).second)
     throw input_error(fmt::format("{}: {}: duplicate case name '{}'", r_.source, where.text(), printable(name)));
@@ -542,8 +592,10 @@ void row_reader::read(const Json& row) {
   // Of the aggregates only the median is used (stddev rows may legitimately be 0, cv has no time unit).
   if (run_type == "aggregate" && (agg != "median" || row.value(k::aggregate_unit, "time") != "time")) return;
   const double seconds = row_seconds(row, r_.source, where);
-  if (run_type == "aggregate") median_aggregate_[name] = seconds;
-  else c.repetitions.push_back(read_repetition(row, seconds, c, r_.source, where));
+  if (run_type == "aggregate")
+    median_aggregate_[name] = seconds;
+  else
+    c.repetitions.push_back(read_repetition(row, seconds, c, r_.source, where));
 }
 
 /// Throws unless `j` is a document with a non-empty "benchmarks" array (`rows` rows, read or still there).
@@ -558,8 +610,9 @@ void finish_run(run_result& r, const row_reader& rows) {
   for (const case_result& c : r.cases)  // a round past the run's rounds would be counted as a round of its own
     for (const repetition& rep : c.repetitions)
       if (rep.record && rep.record->round > r.settings.rounds)
-        throw input_error(fmt::format("{}: case '{}': a repetition of round {}, and the run has {} round(s) (context.cudabench.rounds)",
-                                      r.source, printable(c.name), rep.record->round, r.settings.rounds));
+        throw input_error(fmt::format(
+            "{}: case '{}': a repetition of round {}, and the run has {} round(s) (context.cudabench.rounds)", r.source,
+            printable(c.name), rep.record->round, r.settings.rounds));
   // A case's metadata is found where it stands in the selection when the cases come in the selection's order
   // (as a run writes them), else by name.
   std::unordered_map<std::string_view, const case_meta*> meta;
@@ -574,8 +627,11 @@ void finish_run(run_result& r, const row_reader& rows) {
     case_result& c = r.cases[i];
     if (const case_meta* m = meta_of(c, i)) static_cast<case_meta&>(c) = *m;
     if (c.status != case_status::ok || !c.repetitions.empty()) continue;
-    if (auto it = rows.median_aggregates().find(c.name); it != rows.median_aggregates().end()) { c.median_s = it->second; c.aggregates_only = true; }
-    else throw input_error(fmt::format("{}: case '{}' has neither per-repetition rows nor a median", r.source, c.name));
+    if (auto it = rows.median_aggregates().find(c.name); it != rows.median_aggregates().end()) {
+      c.median_s = it->second;
+      c.aggregates_only = true;
+    } else
+      throw input_error(fmt::format("{}: case '{}' has neither per-repetition rows nor a median", r.source, c.name));
   }
   r.finish_cases();
 }
@@ -599,7 +655,10 @@ template <typename OnRow, typename OnCase, typename OnRestart>
 class streaming_builder {
  public:
   streaming_builder(std::string source, OnRow on_row, OnCase on_case, OnRestart on_restart)
-      : source(std::move(source)), on_row_(std::move(on_row)), on_case_(std::move(on_case)), on_restart_(std::move(on_restart)) {}
+      : source(std::move(source)),
+        on_row_(std::move(on_row)),
+        on_case_(std::move(on_case)),
+        on_restart_(std::move(on_restart)) {}
   streamed_document doc;
   std::string source;  ///< the file, for messages
 
@@ -614,7 +673,9 @@ class streaming_builder {
   bool number_float(json::number_float_t v, const std::string&) {
     return flat_ ? (events_.add_number(json_events::type::floating, v), true) : place(json(v));
   }
-  bool string(std::string& v) { return flat_ ? (events_.add_text(json_events::type::string, v), true) : place(json(std::move(v))); }
+  bool string(std::string& v) {
+    return flat_ ? (events_.add_text(json_events::type::string, v), true) : place(json(std::move(v)));
+  }
   bool binary(json::binary_t& v) {
     if (flat_) to_tree();
     return place(json::binary(std::move(v)));
@@ -625,7 +686,8 @@ class streaming_builder {
     // A row, and an object in it: room for Google Benchmark's fields and ours at once (members of an ordered_json
     // are copied, not moved, as its vector grows).
     if (stack_.size() >= 3 && is_key(0, k::benchmarks))
-      static_cast<json::object_t::Container&>(stack_.back().value.template get_ref<json::object_t&>()).reserve(stack_.size() == 3 ? row_members : 16);
+      static_cast<json::object_t::Container&>(stack_.back().value.template get_ref<json::object_t&>())
+          .reserve(stack_.size() == 3 ? row_members : 16);
     return true;
   }
   bool key(std::string& k) {
@@ -644,14 +706,16 @@ class streaming_builder {
   }
   bool end_array() { return close(); }
   template <typename Exception>
-  bool parse_error(std::size_t, const std::string&, const Exception& e) { throw e; }
+  bool parse_error(std::size_t, const std::string&, const Exception& e) {
+    throw e;
+  }
 
  private:
   struct frame {
     json value;
-    std::string key;                                      ///< an object's current key
-    std::uint64_t key_bits = 0;                           ///< a bit for each key's hash: most new keys need no search
-    std::unordered_map<std::string, std::size_t> index;   ///< an object's keys, once it has many
+    std::string key;                                     ///< an object's current key
+    std::uint64_t key_bits = 0;                          ///< a bit for each key's hash: most new keys need no search
+    std::unordered_map<std::string, std::size_t> index;  ///< an object's keys, once it has many
   };
   static constexpr std::size_t searched_members = 48;  // below this a search where a key's bit is set; above, a hash
   static constexpr std::size_t row_members = 32;
@@ -668,12 +732,13 @@ class streaming_builder {
     std::size_t members = 0;
   };
   std::vector<open_object> open_;
-  bool flat_ = false;          ///< events go to events_
-  bool flat_allowed_ = true;   ///< false from a row's change to a tree to its end
+  bool flat_ = false;         ///< events go to events_
+  bool flat_allowed_ = true;  ///< false from a row's change to a tree to its end
 
   bool at_row() const { return stack_.size() == 2 && is_key(0, k::benchmarks) && stack_[1].value.is_array(); }
   bool at_case_entry() const {
-    return stack_.size() == 4 && is_key(0, k::context) && is_key(1, k::cudabench) && is_key(2, k::cases) && stack_[3].value.is_object();
+    return stack_.size() == 4 && is_key(0, k::context) && is_key(1, k::cudabench) && is_key(2, k::cases) &&
+           stack_[3].value.is_object();
   }
   bool start_flat_object() {
     if (!flat_) events_.clear();
@@ -719,7 +784,9 @@ class streaming_builder {
     events_.replay(*this);
   }
 
-  bool is_key(std::size_t depth, const char* key) const { return stack_[depth].value.is_object() && stack_[depth].key == key; }
+  bool is_key(std::size_t depth, const char* key) const {
+    return stack_[depth].value.is_object() && stack_[depth].key == key;
+  }
   bool open(json container) {
     stack_.push_back({std::move(container), {}, 0, {}});
     return true;
@@ -773,18 +840,25 @@ class streaming_builder {
   [[noreturn]] void refuse_repeated_key() const {
     std::string at, row;
     for (std::size_t d = 0; d < stack_.size(); ++d) {
-      if (d == 1 && is_key(0, k::benchmarks)) { row = fmt::format("row {}: ", doc.rows + 1); at.clear(); continue; }
+      if (d == 1 && is_key(0, k::benchmarks)) {
+        row = fmt::format("row {}: ", doc.rows + 1);
+        at.clear();
+        continue;
+      }
       if (stack_[d].value.is_object()) at += (at.empty() ? "" : ".") + printable(stack_[d].key, 60);
     }
-    throw input_error(fmt::format("{}: {}key '{}' appears twice in one object (refused: which one is meant?)", source, row, at));
+    throw input_error(
+        fmt::format("{}: {}key '{}' appears twice in one object (refused: which one is meant?)", source, row, at));
   }
 };
 
 /// Parses in one pass (streaming_builder) what `sax_parse(&builder)` reads; syntax errors and numbers out of
 /// range throw nlohmann's exceptions, as json::parse does.
 template <typename SaxParse, typename OnRow, typename OnCase, typename OnRestart>
-streamed_document parse_streaming(SaxParse sax_parse, const std::string& source, OnRow on_row, OnCase on_case, OnRestart on_restart) {
-  streaming_builder<OnRow, OnCase, OnRestart> builder(source, std::move(on_row), std::move(on_case), std::move(on_restart));
+streamed_document parse_streaming(SaxParse sax_parse, const std::string& source, OnRow on_row, OnCase on_case,
+                                  OnRestart on_restart) {
+  streaming_builder<OnRow, OnCase, OnRestart> builder(source, std::move(on_row), std::move(on_case),
+                                                      std::move(on_restart));
   sax_parse(&builder);
   return std::move(builder.doc);
 }
@@ -793,7 +867,9 @@ streamed_document parse_streaming(SaxParse sax_parse, const std::string& source,
 run_result parse_run(const json& j, const std::string& source) {
   run_result r;
   r.source = source;
-  check_document(j, j.is_object() && j.contains(k::benchmarks) && j[k::benchmarks].is_array() ? j[k::benchmarks].size() : 0, source);
+  check_document(
+      j, j.is_object() && j.contains(k::benchmarks) && j[k::benchmarks].is_array() ? j[k::benchmarks].size() : 0,
+      source);
   read_context(r, j, true);
   row_reader rows(r);
   for (const auto& row : j[k::benchmarks]) rows.read(row);
@@ -812,20 +888,31 @@ std::optional<std::string> sanitized_copy(const std::string& text) {
   for (std::size_t i = 0; i < text.size();) {
     const char ch = text[i];
     if (in_string) {
-      if (ch == '\\' && i + 1 < text.size()) ++i;
-      else if (ch == '"') in_string = false;
+      if (ch == '\\' && i + 1 < text.size())
+        ++i;
+      else if (ch == '"')
+        in_string = false;
       ++i;
       continue;
     }
-    if (ch == '"') { in_string = true; ++i; continue; }
+    if (ch == '"') {
+      in_string = true;
+      ++i;
+      continue;
+    }
     const std::size_t j = i + (ch == '-' || ch == '+' ? 1 : 0);
-    if (j >= text.size() || (text[j] != 'N' && text[j] != 'n' && text[j] != 'I' && text[j] != 'i')) { ++i; continue; }
+    if (j >= text.size() || (text[j] != 'N' && text[j] != 'n' && text[j] != 'I' && text[j] != 'i')) {
+      ++i;
+      continue;
+    }
     bool replaced = false;
     for (std::string_view w : words) {
       if (text.compare(j, w.size(), w) != 0) continue;
       const std::size_t end = j + w.size();
-      const bool word_ends = end >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_');
-      const bool word_starts = i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_' || text[i - 1] == '.');
+      const bool word_ends =
+          end >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_');
+      const bool word_starts = i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) ||
+                                           text[i - 1] == '_' || text[i - 1] == '.');
       if (word_ends && word_starts) {
         if (!out) out.emplace().reserve(text.size());
         out->append(text, copied, i - copied);
@@ -856,7 +943,8 @@ std::size_t json_nesting_depth(std::string_view text) {
 namespace {
 void refuse_deep(std::size_t depth, const std::string& path) {
   if (depth > max_json_depth)
-    throw input_error(fmt::format("{}: JSON nested {} levels deep (benchmark results need a few; over {} is refused)", path, depth, max_json_depth));
+    throw input_error(fmt::format("{}: JSON nested {} levels deep (benchmark results need a few; over {} is refused)",
+                                  path, depth, max_json_depth));
 }
 
 /// The model of the text that `sax_parse(builder)` hands to the builder (parse_run_text's steps after the checks
@@ -866,7 +954,8 @@ run_result parse_run_input(SaxParse sax_parse, const std::string& path, const ca
   run_result r;
   r.source = path;
   std::optional<row_reader> rows(std::in_place, r, keep);
-  std::exception_ptr row_error;  // the first row's problem, thrown after the checks of the whole, as a tree's reader would
+  std::exception_ptr
+      row_error;  // the first row's problem, thrown after the checks of the whole, as a tree's reader would
   std::unordered_map<std::string, std::size_t> selected;  // the cases listed, each once
   streamed_document doc;
   try {
@@ -876,14 +965,13 @@ run_result parse_run_input(SaxParse sax_parse, const std::string& path, const ca
           if (row_error) return;
           try {
             rows->read(row);
-          } catch (...) {
-            row_error = std::current_exception();
-          }
+          } catch (...) { row_error = std::current_exception(); }
         },
         [&](const std::string& name, const auto& m) {
           if (!selected.emplace(name, r.selection.size()).second)
-            throw input_error(fmt::format("{}: key 'context.cudabench.cases.{}' appears twice in one object (refused: which one is meant?)",
-                                          path, printable(name, 60)));
+            throw input_error(fmt::format(
+                "{}: key 'context.cudabench.cases.{}' appears twice in one object (refused: which one is meant?)", path,
+                printable(name, 60)));
           if (!keep || (*keep)(name)) r.selection.push_back(read_meta(name, m));
         },
         [&] {
@@ -911,7 +999,6 @@ run_result parse_run_input(SaxParse sax_parse, const std::string& path, const ca
   }
 }
 
-
 /// parse_run_text, keeping the cases `keep` accepts (null: all).
 run_result parse_text(const std::string& raw, const std::string& path, const case_filter* keep) {
   json_text_scan scan;  // one pass for the depth, and for whether a copy without bare words is needed at all
@@ -930,26 +1017,31 @@ namespace {
 /// its text is never held whole. Nothing where read_file has something to say of the file first (not a regular
 /// file, over the limit, a NUL byte) or its text holds bare NaN/inf words to rewrite: it is read whole then.
 std::optional<run_result> load_run_in_pieces(const std::string& path, const case_filter* keep) {
-  struct stat st{};
-  if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > max_input_size()) return std::nullopt;
+  struct stat st {};
+  if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      std::uint64_t(st.st_size) > max_input_size())
+    return std::nullopt;
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) return std::nullopt;
   struct closing {
     int fd;
     ~closing() { ::close(fd); }
   } const closes{fd};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > max_input_size()) return std::nullopt;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > max_input_size())
+    return std::nullopt;
   file_pieces in(fd, path, std::uint64_t(st.st_size));
   // The plain reader first: a text it reads to the end passes the checks of the whole text. Where it stops, the
   // checks come first, then nlohmann's parser; a problem it met before it stopped is the file's where they pass.
   struct not_plain {};
   std::exception_ptr problem;
   try {
-    return parse_run_input([&](auto* builder) { if (!plain_json_parser(in, *builder, max_json_depth).parse()) throw not_plain{}; }, path, keep);
+    return parse_run_input(
+        [&](auto* builder) {
+          if (!plain_json_parser(in, *builder, max_json_depth).parse()) throw not_plain{};
+        },
+        path, keep);
   } catch (const not_plain&) {
-  } catch (const input_error&) {
-    problem = std::current_exception();
-  }
+  } catch (const input_error&) { problem = std::current_exception(); }
   in.rewind();
   json_text_scan scan;
   in.each_piece([&](std::string_view piece) { scan.feed(piece); });

@@ -6,8 +6,8 @@
 
 #include <functional>
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "results/build_info.hpp"
 #include "io/format.hpp"
+#include "results/build_info.hpp"
 #include "results/results_schema.hpp"
 #include "results/stats.hpp"
 
@@ -45,15 +45,23 @@ json families_json(const std::map<std::string, family_refs>& families) {
   for (const auto& [name, f] : families) {
     json& j = out[name];
     j = {{k::description, f.description}, {k::tolerance, f.tolerance}, {k::references, f.references}};
-    for (const size_table& t : f.tables) j[k::tables].push_back({{k::title, t.title}, {k::base, t.base}, {k::variants, t.variants}});
+    for (const size_table& t : f.tables)
+      j[k::tables].push_back({{k::title, t.title}, {k::base, t.base}, {k::variants, t.variants}});
   }
   return out;
 }
 
 json meta_json(const case_meta& m) {
-  json j = {{k::family, m.family}, {k::variant, m.variant}, {k::params, m.params}, {k::on, m.on_gpu ? "gpu" : "cpu"},
-            {k::cache, m.declared_cache}, {k::bound, m.host_bound ? "host" : "device"}, {k::size, m.size},
-            {k::bytes, m.bytes}, {k::items, m.items}, {k::flops, m.flops}};
+  json j = {{k::family, m.family},
+            {k::variant, m.variant},
+            {k::params, m.params},
+            {k::on, m.on_gpu ? "gpu" : "cpu"},
+            {k::cache, m.declared_cache},
+            {k::bound, m.host_bound ? "host" : "device"},
+            {k::size, m.size},
+            {k::bytes, m.bytes},
+            {k::items, m.items},
+            {k::flops, m.flops}};
   if (!m.limit.empty()) j[k::limit] = m.limit;
   if (!m.control.empty()) j[k::control] = m.control;
   if (!m.gated) j[k::gated] = false;
@@ -95,9 +103,17 @@ json settings_json(const run_result& run) {
 }
 
 json record_json(const run_record& r) {
-  json j = {{k::cache, r.cache}, {k::stop, r.stop}, {k::samples, r.samples}, {k::noise, r.noise},
-          {k::batch, r.batch}, {k::sm_clock_mhz, r.sm_clock_mhz}, {k::clock_discards, r.clock_discards},
-          {k::injected, r.injected}, {k::held, r.held}, {k::correct, r.correct}, {k::note, r.note}};
+  json j = {{k::cache, r.cache},
+            {k::stop, r.stop},
+            {k::samples, r.samples},
+            {k::noise, r.noise},
+            {k::batch, r.batch},
+            {k::sm_clock_mhz, r.sm_clock_mhz},
+            {k::clock_discards, r.clock_discards},
+            {k::injected, r.injected},
+            {k::held, r.held},
+            {k::correct, r.correct},
+            {k::note, r.note}};
   if (r.round > 0) j[k::round] = r.round;
   if (r.setup_s > 0) j[k::setup_s] = r.setup_s;
   if (r.check_s > 0) j[k::check_s] = r.check_s;
@@ -107,7 +123,8 @@ json record_json(const run_record& r) {
 }
 
 /// The fields every row of a case starts with, in Google Benchmark's order.
-json row_head(const case_result& c, const std::string& row_name, std::size_t index, const char* run_type, std::size_t reps) {
+json row_head(const case_result& c, const std::string& row_name, std::size_t index, const char* run_type,
+              std::size_t reps) {
   json row;
   row[k::name] = row_name;
   row[k::family_index] = index;
@@ -283,7 +300,8 @@ run_result make_run_result(nlohmann::ordered_json host, const device_info& devic
   return r;
 }
 
-nlohmann::ordered_json to_json(const run_result& run, const std::optional<std::string>& time_unit, bool aggregates_only) {
+nlohmann::ordered_json to_json(const run_result& run, const std::optional<std::string>& time_unit,
+                               bool aggregates_only) {
   json context = run.host.is_object() ? run.host : json::object();
   const bool has_device = run.device.has_value();
   context[k::device_name] = has_device && run.device->available ? run.device->name : "none";

@@ -21,8 +21,8 @@ namespace cudabench {
 /// How the run was made, beyond the preset and revision run_info holds.
 struct run_description {
   run_info info;
-  std::string cache = "declared";        ///< --cache: declared, hot or cold
-  std::optional<std::string> injected;   ///< --inject-slowdown as "REGEX:PCT"
+  std::string cache = "declared";             ///< --cache: declared, hot or cold
+  std::optional<std::string> injected;        ///< --inject-slowdown as "REGEX:PCT"
   std::optional<std::uint64_t> shuffle_seed;  ///< the seed of the rounds' shuffled case orders
   /// The signal that stopped the run early ("SIGINT", "SIGTERM"): the run holds the finished cases only.
   std::optional<std::string> interrupted_by;

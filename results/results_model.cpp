@@ -47,11 +47,14 @@ counter_map::counter_map(const std::map<std::string, double>& m) {
 }
 
 counter_map counter_map::from_unsorted(std::vector<value_type> entries) {
-  std::stable_sort(entries.begin(), entries.end(), [](const value_type& a, const value_type& b) { return a.first < b.first; });
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const value_type& a, const value_type& b) { return a.first < b.first; });
   counter_map out;
   for (value_type& e : entries) {
-    if (!out.entries_.empty() && out.entries_.back().first == e.first) out.entries_.back().second = e.second;
-    else out.entries_.push_back(std::move(e));
+    if (!out.entries_.empty() && out.entries_.back().first == e.first)
+      out.entries_.back().second = e.second;
+    else
+      out.entries_.push_back(std::move(e));
   }
   return out;
 }
@@ -92,11 +95,24 @@ const char* to_string(case_status s) {
 
 bool standard_context_key(const std::string& key) {
   namespace k = schema;
-  static const char* const standard[] = {
-      k::date, k::host_name, "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "caches", "load_avg",
-      k::library_build_type, "library_version", "json_schema_version", k::device, k::devices, k::device_name,
-      k::preset_name, k::cudabench};
-  return std::find_if(std::begin(standard), std::end(standard), [&](const char* s) { return key == s; }) != std::end(standard);
+  static const char* const standard[] = {k::date,
+                                         k::host_name,
+                                         "executable",
+                                         "num_cpus",
+                                         "mhz_per_cpu",
+                                         "cpu_scaling_enabled",
+                                         "caches",
+                                         "load_avg",
+                                         k::library_build_type,
+                                         "library_version",
+                                         "json_schema_version",
+                                         k::device,
+                                         k::devices,
+                                         k::device_name,
+                                         k::preset_name,
+                                         k::cudabench};
+  return std::find_if(std::begin(standard), std::end(standard), [&](const char* s) { return key == s; }) !=
+         std::end(standard);
 }
 
 std::vector<std::pair<std::string, std::string>> custom_context(const run_result& run) {
@@ -127,7 +143,10 @@ void split_case_name(case_meta& m) {
   m.device = device;
   m.family = m.variant = m.params = "";
   const auto first = name.find('/');
-  if (first == std::string::npos) { m.family = name; return; }
+  if (first == std::string::npos) {
+    m.family = name;
+    return;
+  }
   m.family = name.substr(0, first);
   const auto second = name.find('/', first + 1);
   m.variant = name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
@@ -165,8 +184,10 @@ namespace {
 std::vector<double> round_medians(const case_result& c, std::size_t& rounds) {
   auto round_of = [](const repetition& r) { return r.record ? r.record->round : 0; };
   // Most cases have no rounds recorded, or one: no grouping to do (a million cases read without a map each).
-  const bool unknown = std::any_of(c.repetitions.begin(), c.repetitions.end(), [&](const repetition& r) { return round_of(r) == 0; });
-  const bool one = std::all_of(c.repetitions.begin(), c.repetitions.end(), [&](const repetition& r) { return round_of(r) == round_of(c.repetitions.front()); });
+  const bool unknown =
+      std::any_of(c.repetitions.begin(), c.repetitions.end(), [&](const repetition& r) { return round_of(r) == 0; });
+  const bool one = std::all_of(c.repetitions.begin(), c.repetitions.end(),
+                               [&](const repetition& r) { return round_of(r) == round_of(c.repetitions.front()); });
   if (unknown || one) {
     rounds = unknown || c.repetitions.empty() ? 0 : 1;
     return {};
@@ -201,7 +222,8 @@ repetition median_repetition(const case_result& c) {
   out.real_time_s = median(each(c, [](const repetition& r) { return r.real_time_s; }));
   out.cpu_time_s = median(each(c, [](const repetition& r) { return r.cpu_time_s; }));
   out.counters.clear();
-  for (const std::string& k : common_counters(c)) out.counters[k] = median(each(c, [&](const repetition& r) { return r.counters.at(k); }));
+  for (const std::string& k : common_counters(c))
+    out.counters[k] = median(each(c, [&](const repetition& r) { return r.counters.at(k); }));
   return out;
 }
 
@@ -258,7 +280,8 @@ void apply_limits(run_result& run, const std::map<std::string, limit_rate>& limi
     if (it == limits.end()) continue;
     const char* counter = rate_counter(it->second.unit);
     for (repetition& r : c.repetitions)
-      if (auto k = r.counters.find(counter); k != r.counters.end()) r.counters["limit_fraction"] = k->second / it->second.rate;
+      if (auto k = r.counters.find(counter); k != r.counters.end())
+        r.counters["limit_fraction"] = k->second / it->second.rate;
   }
   run.finish_cases();
 }
@@ -287,7 +310,8 @@ run_result merge_device_runs(std::vector<device_run> runs) {
       continue;
     }
     merged->selection.insert(merged->selection.end(), r.selection.begin(), r.selection.end());
-    merged->cases.insert(merged->cases.end(), std::make_move_iterator(r.cases.begin()), std::make_move_iterator(r.cases.end()));
+    merged->cases.insert(merged->cases.end(), std::make_move_iterator(r.cases.begin()),
+                         std::make_move_iterator(r.cases.end()));
     if (r.settings.incomplete) merged->mark_incomplete(r.settings.interrupted_by.value_or(signal_name(SIGINT)));
   }
   if (!merged) throw input_error("--devices: no device produced a result");

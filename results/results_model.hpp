@@ -26,9 +26,10 @@ namespace cudabench {
 /// carry it. Made from any text (implicitly, as names are written where counters are looked up).
 class counter_name {
  public:
-  counter_name(std::string_view name);  // NOLINT(google-explicit-constructor)
-  counter_name(const char* name) : counter_name(std::string_view(name)) {}          // NOLINT(google-explicit-constructor)
-  counter_name(const std::string& name) : counter_name(std::string_view(name)) {}   // NOLINT(google-explicit-constructor)
+  counter_name(std::string_view name);                                      // NOLINT(google-explicit-constructor)
+  counter_name(const char* name) : counter_name(std::string_view(name)) {}  // NOLINT(google-explicit-constructor)
+  counter_name(const std::string& name)
+      : counter_name(std::string_view(name)) {}  // NOLINT(google-explicit-constructor)
   const std::string& str() const { return *name_; }
   operator const std::string&() const { return *name_; }  // NOLINT(google-explicit-constructor)
   friend bool operator==(counter_name a, counter_name b) { return a.name_ == b.name_; }
@@ -75,18 +76,18 @@ class counter_map {
 
 /// What one repetition of a case recorded beyond its time (the "cudabench" object of its JSON row).
 struct run_record {
-  std::string stop;     ///< "noise" or "time_cap"
-  std::string cache;    ///< "cold" or "hot"
+  std::string stop;   ///< "noise" or "time_cap"
+  std::string cache;  ///< "cold" or "hot"
   std::size_t samples = 0;
-  int batch = 1;        ///< runs per sample (tiny cases are timed over a batch of runs)
-  double sm_clock_mhz = 0;        ///< mean SM clock measured right after each kept sample
-  std::size_t clock_discards = 0; ///< samples dropped because the SM clock was throttled
-  bool injected = false;          ///< --inject-slowdown added work to this case
-  bool held = false;              ///< the stream was held until each sample's work was queued (stream_blocker)
-  double noise = 0;     ///< relative standard error of the mean
-  bool correct = true;  ///< false for cases wrong by design (histogram/naive)
+  int batch = 1;                   ///< runs per sample (tiny cases are timed over a batch of runs)
+  double sm_clock_mhz = 0;         ///< mean SM clock measured right after each kept sample
+  std::size_t clock_discards = 0;  ///< samples dropped because the SM clock was throttled
+  bool injected = false;           ///< --inject-slowdown added work to this case
+  bool held = false;               ///< the stream was held until each sample's work was queued (stream_blocker)
+  double noise = 0;                ///< relative standard error of the mean
+  bool correct = true;             ///< false for cases wrong by design (histogram/naive)
   std::string note;
-  int round = 0;        ///< the round (1..rounds, one worker process each) that took it; 0 unknown
+  int round = 0;  ///< the round (1..rounds, one worker process each) that took it; 0 unknown
   /// Host time to build the fixture, and to run it once and check its result, when this repetition built
   /// it (the first of its process); 0 when it reused the fixture.
   double setup_s = 0, check_s = 0;
@@ -98,11 +99,11 @@ struct run_record {
 
 /// One timed repetition: its time, rates and what it recorded.
 struct repetition {
-  double real_time_s = 0;                  ///< median of the repetition's samples
-  double cpu_time_s = 0;                   ///< host CPU time per run during the measurement
-  counter_map counters;                    ///< rates, noise, samples, clock, the fixture's own counters
+  double real_time_s = 0;  ///< median of the repetition's samples
+  double cpu_time_s = 0;   ///< host CPU time per run during the measurement
+  counter_map counters;    ///< rates, noise, samples, clock, the fixture's own counters
   std::string label;
-  std::optional<run_record> record;        ///< absent in rows of a foreign Google Benchmark binary
+  std::optional<run_record> record;  ///< absent in rows of a foreign Google Benchmark binary
   /// The runs Google Benchmark timed, where it measured the repetition (a BENCHMARK() function, a foreign
   /// binary's row); 0 where not recorded. cudabench's own say theirs in `record` (samples x batch).
   std::size_t iterations = 0;
@@ -119,13 +120,13 @@ struct case_meta {
   int device = -1;                      ///< N of a "devN/" prefix (results merged by --devices), else -1
   bool described = false;               ///< the run described it (our metadata is present)
   bool on_gpu = false;
-  std::string declared_cache = "hot";   ///< "cold" or "hot", as registered
-  bool host_bound = false;              ///< host work dominates its time
-  bool gated = true;                    ///< false when its change is never a regression
+  std::string declared_cache = "hot";  ///< "cold" or "hot", as registered
+  bool host_bound = false;             ///< host work dominates its time
+  bool gated = true;                   ///< false when its change is never a regression
   double size = 0;
   double bytes = 0, items = 0, flops = 0;  ///< work per run
-  std::string limit;                    ///< the limits case its rate is shown against ("" none)
-  std::string control;                  ///< the limits case that stands for the machine in a comparison ("": limit)
+  std::string limit;                       ///< the limits case its rate is shown against ("" none)
+  std::string control;                     ///< the limits case that stands for the machine in a comparison ("": limit)
 };
 
 /// One case of a run: its metadata, how it ended, its repetitions and its traced sample; then its summary,
@@ -141,13 +142,13 @@ struct case_result : case_meta {
   /// The unit the statistics compare: each round's lower median (of its repetitions; the faster of two) when
   /// the repetitions came from two rounds or more, else each repetition's time.
   std::vector<double> samples_s;
-  std::size_t rounds = 0;               ///< distinct rounds among the repetitions (0: not recorded)
-  double median_s = 0;                  ///< median of samples, or the median aggregate when only aggregates exist
-  bool aggregates_only = false;         ///< no per-repetition rows: no rank test possible
-  counter_map counters;                 ///< the first repetition's (rates use its own time)
+  std::size_t rounds = 0;        ///< distinct rounds among the repetitions (0: not recorded)
+  double median_s = 0;           ///< median of samples, or the median aggregate when only aggregates exist
+  bool aggregates_only = false;  ///< no per-repetition rows: no rank test possible
+  counter_map counters;          ///< the first repetition's (rates use its own time)
   std::string label;
-  bool correct = true;                  ///< false for teaching cases that are wrong by design
-  std::string cache;                    ///< "cold" / "hot" as measured / "" (unknown)
+  bool correct = true;  ///< false for teaching cases that are wrong by design
+  std::string cache;    ///< "cold" / "hot" as measured / "" (unknown)
   std::map<std::string, double> timeline_metrics;
 };
 
@@ -165,7 +166,7 @@ struct family_refs {
   std::string description;
   std::string tolerance;
   std::map<std::string, std::vector<std::string>> references;  ///< role -> candidate variants, first present wins
-  std::vector<size_table> tables;                                ///< per-size tables the family declares
+  std::vector<size_table> tables;                              ///< per-size tables the family declares
 };
 
 /// A limit the run's cases were shown against (context.cudabench.limits): a `limits/...` case's rate.
@@ -189,7 +190,7 @@ struct code_build {
   std::string build_type;  ///< the CMake build type ("Release", "Debug", ...; "" unknown)
   bool optimized = false;  ///< the registering units and every library below optimized
   bool assertions = false;
-  std::string flags;                   ///< the C++ flags of its build type ("" unknown)
+  std::string flags;                     ///< the C++ flags of its build type ("" unknown)
   std::vector<library_build> libraries;  ///< the project's own libraries it links, where the package saw them
 };
 
@@ -197,37 +198,37 @@ struct code_build {
 struct run_settings {
   int schema_version = 1;
   std::string preset;
-  int repetitions = 0;                   ///< per case, over all rounds
-  int rounds = 1;                        ///< fresh worker processes the repetitions were spread over
+  int repetitions = 0;                        ///< per case, over all rounds
+  int rounds = 1;                             ///< fresh worker processes the repetitions were spread over
   std::optional<std::uint64_t> shuffle_seed;  ///< the seed of the rounds' case orders (absent: suite order)
   std::string git_revision;
   bool git_dirty = false;
   std::string host_name;
   std::string started_utc;
-  std::string cache = "declared";        ///< --cache: declared, hot or cold
-  std::optional<std::string> injected;   ///< --inject-slowdown as "REGEX:PCT"
+  std::string cache = "declared";       ///< --cache: declared, hot or cold
+  std::optional<std::string> injected;  ///< --inject-slowdown as "REGEX:PCT"
   /// The signal that stopped the run early ("SIGINT", "SIGTERM"): the run holds the finished cases only.
   std::optional<std::string> interrupted_by;
   bool incomplete = false;
-  std::optional<code_build> build;       ///< absent: not recorded (earlier versions, foreign output)
+  std::optional<code_build> build;  ///< absent: not recorded (earlier versions, foreign output)
 };
 
 struct run_result {
-  std::string source;                   ///< the file it came from, or "this run"
+  std::string source;  ///< the file it came from, or "this run"
   /// The host as Google Benchmark describes it (date, host_name, executable, num_cpus, caches, load_avg),
   /// and whatever else a foreign file's context holds; the device and our metadata are kept apart.
   nlohmann::ordered_json host = nlohmann::ordered_json::object();
-  std::optional<device_info> device;    ///< absent for foreign Google Benchmark output
+  std::optional<device_info> device;  ///< absent for foreign Google Benchmark output
   /// After a --devices merge: each device's description (with "ordinal"), or its problem when it left none.
   nlohmann::ordered_json devices;
   run_settings settings;
-  std::string date;                     ///< host["date"]
+  std::string date;  ///< host["date"]
   std::map<std::string, family_refs> families;
   std::map<std::string, run_limit> limits;  ///< limits case name -> its rate
-  std::vector<case_meta> selection;     ///< the cases the run selected, in order (run or not)
-  std::vector<case_result> cases;       ///< the cases with a result, in order
-  bool lists_selection = false;         ///< the run says which cases it selected (selection is not empty)
-  std::set<std::string> selected;       ///< their names
+  std::vector<case_meta> selection;         ///< the cases the run selected, in order (run or not)
+  std::vector<case_result> cases;           ///< the cases with a result, in order
+  bool lists_selection = false;             ///< the run says which cases it selected (selection is not empty)
+  std::set<std::string> selected;           ///< their names
   std::unordered_map<std::string, std::size_t> by_name;  ///< case name -> index in cases (index_cases builds it)
 
   /// The case of that name, or null: by the index (constant time), or a scan when cases changed since.
@@ -245,7 +246,7 @@ struct run_result {
 /// A measured limit: a limits case's median rate.
 struct limit_rate {
   double rate = 0;
-  std::string unit;  ///< "B/s", "FLOP/s" or "1/s"
+  std::string unit;            ///< "B/s", "FLOP/s" or "1/s"
   double joules_per_unit = 0;  ///< its median energy per byte, FLOP or item (0: not measured)
 };
 

@@ -113,9 +113,26 @@ constexpr const char* energy = "energy";
 
 /// True for the keys of a row that are not counters: a fixture's counter of such a name would overwrite them.
 inline bool is_row_field(std::string_view key) {
-  for (std::string_view k : {name, family_index, per_family_instance_index, run_name, run_type, repetitions,
-                             repetition_index, threads, iterations, real_time, cpu_time, time_unit, aggregate_name,
-                             aggregate_unit, label, skipped, skip_message, error_occurred, error_message, device_ordinal,
+  for (std::string_view k : {name,
+                             family_index,
+                             per_family_instance_index,
+                             run_name,
+                             run_type,
+                             repetitions,
+                             repetition_index,
+                             threads,
+                             iterations,
+                             real_time,
+                             cpu_time,
+                             time_unit,
+                             aggregate_name,
+                             aggregate_unit,
+                             label,
+                             skipped,
+                             skip_message,
+                             error_occurred,
+                             error_message,
+                             device_ordinal,
                              cudabench})
     if (key == k) return true;
   return false;

@@ -12,8 +12,8 @@ struct run_info {
   bool git_dirty = false;
   std::string host_name;
   std::string preset;
-  int repetitions = 1;       ///< per case, over all rounds
-  int rounds = 1;            ///< worker processes the repetitions were spread over
+  int repetitions = 1;      ///< per case, over all rounds
+  int rounds = 1;           ///< worker processes the repetitions were spread over
   std::string started_utc;  ///< ISO 8601
 };
 

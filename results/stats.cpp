@@ -70,7 +70,10 @@ const std::vector<double>& exact_u_distribution(int m, int n) {
     for (int i = 0; i <= max_exact; ++i)
       for (int j = 0; j <= max_exact; ++j) {
         t[i][j].assign(i * j + 1, 0.0);
-        if (i == 0 || j == 0) { t[i][j][0] = 1; continue; }
+        if (i == 0 || j == 0) {
+          t[i][j][0] = 1;
+          continue;
+        }
         for (int u = 0; u <= i * j; ++u) {
           double v = 0;
           if (u - j >= 0 && u - j <= (i - 1) * j) v += t[i - 1][j][u - j];
@@ -157,7 +160,10 @@ rank_test mann_whitney(const std::vector<double>& a, const std::vector<double>& 
     while (j < n && all[j].first == all[i].first) ++j;
     double avg_rank = (double(i) + double(j) + 1) / 2;  // ranks are 1-based
     double t = double(j - i);
-    if (t > 1) { ties = true; tie_term += t * t * t - t; }
+    if (t > 1) {
+      ties = true;
+      tie_term += t * t * t - t;
+    }
     for (std::size_t k = i; k < j; ++k) {
       ranks2[k] = long(i + j + 1);
       if (all[k].second == 0) {
@@ -188,7 +194,10 @@ rank_test mann_whitney(const std::vector<double>& a, const std::vector<double>& 
   }
   double mu = double(n1) * n2 / 2;
   double var = double(n1) * n2 / 12 * ((n + 1) - tie_term / (double(n) * (n - 1)));
-  if (var <= 0) { r.p_value = 1; return r; }
+  if (var <= 0) {
+    r.p_value = 1;
+    return r;
+  }
   double z = (std::fabs(r.u - mu) - 0.5) / std::sqrt(var);
   r.p_value = z <= 0 ? 1.0 : std::min(1.0, std::erfc(z / std::sqrt(2.0)));
   return r;

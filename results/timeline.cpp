@@ -23,8 +23,10 @@ std::vector<interval> merged(std::vector<interval> v) {
   std::vector<interval> out;
   for (const interval& i : v) {
     if (i.second <= i.first) continue;
-    if (!out.empty() && i.first <= out.back().second) out.back().second = std::max(out.back().second, i.second);
-    else out.push_back(i);
+    if (!out.empty() && i.first <= out.back().second)
+      out.back().second = std::max(out.back().second, i.second);
+    else
+      out.push_back(i);
   }
   return out;
 }
@@ -78,7 +80,8 @@ double us_between(std::uint64_t from, std::uint64_t to) { return double(std::int
 timeline_metrics metrics_of(const std::vector<device_op>& ops) {
   timeline_metrics m;
   m["device_ops"] = double(ops.size());
-  m["kernel_launches"] = double(std::count_if(ops.begin(), ops.end(), [](const device_op& o) { return o.what == device_op::kind::kernel; }));
+  m["kernel_launches"] = double(
+      std::count_if(ops.begin(), ops.end(), [](const device_op& o) { return o.what == device_op::kind::kernel; }));
   const std::vector<interval> all = intervals_of(ops, [](const device_op&) { return true; });
   if (all.empty()) return m;
   const std::uint64_t span = all.back().second - all.front().first;
@@ -92,7 +95,8 @@ timeline_metrics metrics_of(const std::vector<device_op>& ops) {
   const auto copies = intervals_of(ops, [](const device_op& o) { return o.what == device_op::kind::memcpy; });
   const std::uint64_t shorter = std::min(length(kernels), length(copies));
   if (shorter > 0) m["copy_compute_overlap"] = double(overlap(kernels, copies)) / double(shorter);
-  for (const auto& [direction, key] : {std::pair{"HtoD", "h2d_bytes_per_second"}, std::pair{"DtoH", "d2h_bytes_per_second"}}) {
+  for (const auto& [direction, key] :
+       {std::pair{"HtoD", "h2d_bytes_per_second"}, std::pair{"DtoH", "d2h_bytes_per_second"}}) {
     std::uint64_t bytes = 0;
     const auto busy = intervals_of(ops, [&, dir = std::string(direction)](const device_op& o) {
       if (o.what != device_op::kind::memcpy || o.copy != dir) return false;
@@ -114,8 +118,11 @@ nlohmann::ordered_json to_json(const case_timeline& t) {
   if (!t.note.empty()) j["note"] = t.note;
   json ops = json::array();
   for (const device_op& o : t.ops) {
-    json x = {{"kind", kind_name(o.what)}, {"stream", o.stream}, {"start_us", us_between(t.begin_ns, o.start_ns)},
-              {"dur_us", us_between(o.start_ns, o.end_ns)}, {"name", op_label(o)}};
+    json x = {{"kind", kind_name(o.what)},
+              {"stream", o.stream},
+              {"start_us", us_between(t.begin_ns, o.start_ns)},
+              {"dur_us", us_between(o.start_ns, o.end_ns)},
+              {"name", op_label(o)}};
     if (o.what != device_op::kind::kernel) x["bytes"] = o.bytes;
     if (o.what == device_op::kind::memcpy) x["copy"] = o.copy;
     ops.push_back(std::move(x));
@@ -123,8 +130,11 @@ nlohmann::ordered_json to_json(const case_timeline& t) {
   j["ops"] = std::move(ops);
   json ranges = json::array();
   for (const host_range& r : t.ranges)
-    ranges.push_back({{"name", r.name}, {"thread", r.thread}, {"depth", r.depth},
-                      {"start_us", us_between(t.begin_ns, r.start_ns)}, {"dur_us", us_between(r.start_ns, r.end_ns)}});
+    ranges.push_back({{"name", r.name},
+                      {"thread", r.thread},
+                      {"depth", r.depth},
+                      {"start_us", us_between(t.begin_ns, r.start_ns)},
+                      {"dur_us", us_between(r.start_ns, r.end_ns)}});
   j["phases"] = std::move(ranges);
   return j;
 }
@@ -145,7 +155,9 @@ std::uint64_t at(std::uint64_t origin, double us) {
 device_op op_from_json(const nlohmann::json& o, std::uint64_t origin) {
   device_op op;
   const std::string kind = string_in(o, "kind");
-  op.what = kind == "memcpy" ? device_op::kind::memcpy : kind == "memset" ? device_op::kind::memset : device_op::kind::kernel;
+  op.what = kind == "memcpy"   ? device_op::kind::memcpy
+            : kind == "memset" ? device_op::kind::memset
+                               : device_op::kind::kernel;
   op.stream = std::uint32_t(std::clamp(number_in(o, "stream"), 0.0, 4294967295.0));
   op.start_ns = at(origin, number_in(o, "start_us"));
   op.end_ns = at(op.start_ns, number_in(o, "dur_us"));
@@ -196,22 +208,32 @@ nlohmann::ordered_json chrome_trace(const trace_log& log) {
     events.push_back(std::move(e));
   };
   auto named = [](const std::string& name) { return json{{"name", name}}; };
-  auto slice = [&](int pid, std::uint32_t tid, const std::string& name, const char* cat, std::uint64_t start, std::uint64_t end) -> json& {
-    events.push_back({{"name", name}, {"cat", cat}, {"ph", "X"}, {"pid", pid}, {"tid", tid},
-                      {"ts", us_between(log.origin_ns, start)}, {"dur", us_between(start, end)}});
+  auto slice = [&](int pid, std::uint32_t tid, const std::string& name, const char* cat, std::uint64_t start,
+                   std::uint64_t end) -> json& {
+    events.push_back({{"name", name},
+                      {"cat", cat},
+                      {"ph", "X"},
+                      {"pid", pid},
+                      {"tid", tid},
+                      {"ts", us_between(log.origin_ns, start)},
+                      {"dur", us_between(start, end)}});
     return events.back();
   };
   meta(0, std::nullopt, "process_name", named("host"));
   meta(0, std::nullopt, "process_sort_index", {{"sort_index", 0}});
   std::set<std::uint32_t> threads;
   for (const host_range& r : log.ranges) threads.insert(r.thread);
-  for (std::uint32_t t : threads) meta(0, t, "thread_name", named(t == 0 ? "cases (driving thread)" : "thread " + std::to_string(t)));
+  for (std::uint32_t t : threads)
+    meta(0, t, "thread_name", named(t == 0 ? "cases (driving thread)" : "thread " + std::to_string(t)));
   // Slices of one track must nest: a range that ends after its parent (clock granularity) is cut to fit.
   std::vector<host_range> ranges = log.ranges;
   std::stable_sort(ranges.begin(), ranges.end(), [](const host_range& a, const host_range& b) {
-    return a.thread != b.thread ? a.thread < b.thread : a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.depth < b.depth;
+    return a.thread != b.thread       ? a.thread < b.thread
+           : a.start_ns != b.start_ns ? a.start_ns < b.start_ns
+                                      : a.depth < b.depth;
   });
-  for (const host_range& r : ranges) slice(0, r.thread, r.name, r.category.c_str(), r.start_ns, std::max(r.start_ns, r.end_ns));
+  for (const host_range& r : ranges)
+    slice(0, r.thread, r.name, r.category.c_str(), r.start_ns, std::max(r.start_ns, r.end_ns));
 
   std::map<int, std::set<std::uint32_t>> streams;
   for (const device_op& o : log.ops) streams[o.device].insert(o.stream);
@@ -225,9 +247,11 @@ nlohmann::ordered_json chrome_trace(const trace_log& log) {
   }
   std::vector<const device_op*> ops;
   for (const device_op& o : log.ops) ops.push_back(&o);
-  std::stable_sort(ops.begin(), ops.end(), [](const device_op* a, const device_op* b) { return a->start_ns < b->start_ns; });
+  std::stable_sort(ops.begin(), ops.end(),
+                   [](const device_op* a, const device_op* b) { return a->start_ns < b->start_ns; });
   for (const device_op* o : ops) {
-    json& e = slice(1 + o->device, o->stream, op_label(*o), kind_name(o->what), o->start_ns, std::max(o->start_ns, o->end_ns));
+    json& e = slice(1 + o->device, o->stream, op_label(*o), kind_name(o->what), o->start_ns,
+                    std::max(o->start_ns, o->end_ns));
     if (o->what != device_op::kind::kernel) {
       e["args"]["bytes"] = o->bytes;
       if (o->what == device_op::kind::memcpy) {

@@ -33,9 +33,9 @@ struct device_op {
 /// A range the harness or a fixture opened on a host thread (a case, a stage, a phase such as "copy H2D").
 struct host_range {
   std::string name;
-  std::string category;     ///< "case", "stage" or "phase"
-  std::uint32_t thread = 0; ///< small per-process thread number, 0 for the thread that drives the cases
-  int depth = 0;            ///< nesting depth on its thread
+  std::string category;      ///< "case", "stage" or "phase"
+  std::uint32_t thread = 0;  ///< small per-process thread number, 0 for the thread that drives the cases
+  int depth = 0;             ///< nesting depth on its thread
   std::uint64_t start_ns = 0, end_ns = 0;
 };
 
@@ -57,15 +57,15 @@ timeline_metrics metrics_of(const std::vector<device_op>& ops);
 struct case_timeline {
   std::uint64_t begin_ns = 0, end_ns = 0;  ///< the sample on the host: first call to the end of its synchronisation
   std::vector<device_op> ops;
-  std::vector<host_range> ranges;          ///< the phases opened inside the sample
+  std::vector<host_range> ranges;  ///< the phases opened inside the sample
   timeline_metrics metrics;
-  int of_samples = 1;                      ///< traced samples it was chosen from (the one of median GPU span)
+  int of_samples = 1;  ///< traced samples it was chosen from (the one of median GPU span)
   /// CUPTI's GPU timestamps, converted to host time by interpolation, were seen hundreds of microseconds
   /// late on the H100. A held sample has an anchor: the hold kernel ends when the host releases it. The ops
   /// are moved by this much so that they line up (0 and !aligned: no anchor, times as CUPTI gave them).
   std::int64_t gpu_shift_ns = 0;
   bool aligned = false;
-  std::string note;                        ///< why no device activity was recorded, when none was
+  std::string note;  ///< why no device activity was recorded, when none was
 };
 
 /// A case's timeline as stored in its result row: metrics, then the operations and phases with times in
@@ -77,11 +77,11 @@ case_timeline timeline_from_json(const nlohmann::json& j);
 
 /// Everything --trace recorded over a run.
 struct trace_log {
-  std::uint64_t origin_ns = 0;                ///< the run's start: trace times count from here
-  std::vector<host_range> ranges;             ///< cases and stages for the whole run; phases inside traced samples
-  std::vector<device_op> ops;                 ///< the operations of every traced sample
-  std::map<int, std::string> device_names;    ///< device ordinal -> "NVIDIA H100 80GB HBM3"
-  std::string note;                           ///< why no device activity was recorded, when none was
+  std::uint64_t origin_ns = 0;              ///< the run's start: trace times count from here
+  std::vector<host_range> ranges;           ///< cases and stages for the whole run; phases inside traced samples
+  std::vector<device_op> ops;               ///< the operations of every traced sample
+  std::map<int, std::string> device_names;  ///< device ordinal -> "NVIDIA H100 80GB HBM3"
+  std::string note;                         ///< why no device activity was recorded, when none was
 };
 
 /// The run's timeline in the Trace Event Format (Perfetto, chrome://tracing): process "host" with a track

@@ -17,7 +17,8 @@ inline constexpr int block = 256;
 
 template <typename T, typename Value>
 __global__ void fill_kernel(T* __restrict__ d, std::size_t n, Value value) {
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     d[i] = value(i);
 }
 

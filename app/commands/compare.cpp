@@ -27,9 +27,7 @@ int compare_handler(const command_line& cl) {
   std::exception_ptr cur_problem;
   try {
     cur = load_run(inputs[1]);
-  } catch (...) {
-    cur_problem = std::current_exception();
-  }
+  } catch (...) { cur_problem = std::current_exception(); }
   const run_result base = reading_base.get();
   if (cur_problem) std::rethrow_exception(cur_problem);
   return all_or_nothing([&] { return compare_and_report(base, *cur, compare_settings_from(cl.options), outputs); });

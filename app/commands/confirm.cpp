@@ -42,9 +42,10 @@ void settle(comparison& c, const settled& s, const std::string& how) {
     if (r.v != verdict::unconfirmed) continue;
     const auto it = s.by_name.find(r.name);
     const case_comparison* here = it == s.by_name.end() ? nullptr : it->second;
-    const std::string measured = here && here->base_median_s > 0 && here->cur_median_s > 0
-                                     ? fmt::format("{:+.1f}% on this machine ({}, {})", 100 * here->change, to_string(here->v), here->method)
-                                     : std::string("not measured on this machine");
+    const std::string measured =
+        here && here->base_median_s > 0 && here->cur_median_s > 0
+            ? fmt::format("{:+.1f}% on this machine ({}, {})", 100 * here->change, to_string(here->v), here->method)
+            : std::string("not measured on this machine");
     if (here && is_flag(here->v)) {
       r.v = here->v;
       r.note = fmt::format("confirmed: {}; {}", measured, r.note);
@@ -66,8 +67,8 @@ std::vector<std::string> held_flags(const comparison& c) {
 }
 
 /// Builds and measures `names` at both revisions on this machine (bisect --ends), and compares the two.
-settled measure_here(const command_options& o, const std::vector<std::string>& binary_args, const std::string& good, const std::string& bad,
-                     const std::vector<std::string>& names, const compare_settings& s) {
+settled measure_here(const command_options& o, const std::vector<std::string>& binary_args, const std::string& good,
+                     const std::string& bad, const std::vector<std::string>& names, const compare_settings& s) {
   const temp_directory ends("cudabench-confirm");
   command_options b = o;
   b.good = good;
@@ -96,13 +97,15 @@ std::string exact_filter(const std::vector<std::string>& names) {
   std::map<std::string, std::vector<std::string>> by_prefix;
   for (const std::string& n : names) {
     const auto slash = n.rfind('/');
-    by_prefix[slash == std::string::npos ? "" : n.substr(0, slash + 1)].push_back(slash == std::string::npos ? n : n.substr(slash + 1));
+    by_prefix[slash == std::string::npos ? "" : n.substr(0, slash + 1)].push_back(
+        slash == std::string::npos ? n : n.substr(slash + 1));
   }
   std::string out;
   for (const auto& [prefix, lasts] : by_prefix) {
     std::string alternatives;
     for (const std::string& l : lasts) alternatives += (alternatives.empty() ? "" : "|") + regex_escaped(l);
-    out += (out.empty() ? "" : "|") + regex_escaped(prefix) + (lasts.size() > 1 ? "(" + alternatives + ")" : alternatives);
+    out +=
+        (out.empty() ? "" : "|") + regex_escaped(prefix) + (lasts.size() > 1 ? "(" + alternatives + ")" : alternatives);
   }
   return "^(" + out + ")$";
 }
@@ -121,23 +124,26 @@ int confirm_handler(const command_line& cl) {
   return compare_and_report(base, cur, s, outputs, nullptr, [&](comparison& c) {
     const std::vector<std::string> names = held_flags(c);
     if (names.empty()) return;
-    const std::string good = base.settings.git_revision, bad = cur.settings.git_revision.empty() ? "HEAD" : cur.settings.git_revision;
+    const std::string good = base.settings.git_revision,
+                      bad = cur.settings.git_revision.empty() ? "HEAD" : cur.settings.git_revision;
     if (good.empty())
-      throw input_error(fmt::format("{}: records no git revision, so its {} unconfirmed flag(s) cannot be measured here", base.source, names.size()));
+      throw input_error(
+          fmt::format("{}: records no git revision, so its {} unconfirmed flag(s) cannot be measured here", base.source,
+                      names.size()));
     const git_repo repo(std::filesystem::current_path().string());
     if (repo.commit(good) == repo.commit(bad)) {
       settled none;
       settle(c, none, fmt::format("both runs are of revision {}: the code is the same", good.substr(0, 12)));
       return;
     }
-    fmt::print(stderr, "confirm: {} unconfirmed flag(s); measuring revisions {} and {} on this machine\n", names.size(), good.substr(0, 12),
-               bad.substr(0, 12));
+    fmt::print(stderr, "confirm: {} unconfirmed flag(s); measuring revisions {} and {} on this machine\n", names.size(),
+               good.substr(0, 12), bad.substr(0, 12));
     const auto start = std::chrono::steady_clock::now();
     const settled here = measure_here(o, binary_args, good, bad, names, s);
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     settle(c, here,
-           fmt::format("confirmed on this machine in {:.0f} s ({} and {}, {} alternating processes each)", spent, good.substr(0, 12),
-                       bad.substr(0, 12), o.processes));
+           fmt::format("confirmed on this machine in {:.0f} s ({} and {}, {} alternating processes each)", spent,
+                       good.substr(0, 12), bad.substr(0, 12), o.processes));
   });
 }
 

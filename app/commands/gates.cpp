@@ -9,8 +9,8 @@
 #include "app/commands.hpp"
 #include "app/results_output.hpp"
 #include "cli/program_name.hpp"
-#include "io/output_sink.hpp"
 #include "io/format.hpp"
+#include "io/output_sink.hpp"
 #include "reports/trend.hpp"
 
 namespace cudabench::app {
@@ -75,11 +75,13 @@ int gates_handler(const command_line& cl) {
     host += g.host;
   }
   const std::size_t boards = t.boards().size();
-  fmt::print("gates: {}: {} case(s) learned from {} run(s) of {} on {} board(s) (preset {}; floor {:.1f}%, k {:g}, at least {} runs a "
-             "case; {} with a drift of one board of their own{})\n",
-             printable(*o.gates_out), t.cases.size(), t.runs.size(), printable(t.device),
-             boards ? std::to_string(boards) : "unrecorded", printable(t.preset), 100 * gs.floor, gs.k, gs.min_runs, own_drift,
-             host ? fmt::format(", {} of them host-bound cases, gated on one host", host) : "");
+  fmt::print(
+      "gates: {}: {} case(s) learned from {} run(s) of {} on {} board(s) (preset {}; floor {:.1f}%, k {:g}, at least "
+      "{} runs a "
+      "case; {} with a drift of one board of their own{})\n",
+      printable(*o.gates_out), t.cases.size(), t.runs.size(), printable(t.device),
+      boards ? std::to_string(boards) : "unrecorded", printable(t.preset), 100 * gs.floor, gs.k, gs.min_runs, own_drift,
+      host ? fmt::format(", {} of them host-bound cases, gated on one host", host) : "");
   return 0;
 }
 

@@ -23,8 +23,9 @@ void refuse_outputs_among_trend_inputs(const report_files& o, const std::string&
     if (!*path || descriptor_named(**path)) continue;
     const fs::path target = fs::weakly_canonical(fs::absolute(final_target(**path), ec), ec);
     if (target.extension() == ".json" && target.parent_path() == where)
-      throw usage_error(fmt::format("{} {} is a .json file in the trend directory {}: refused, the next trend would read it as a run",
-                                    option, **path, dir));
+      throw usage_error(
+          fmt::format("{} {} is a .json file in the trend directory {}: refused, the next trend would read it as a run",
+                      option, **path, dir));
   }
 }
 
@@ -33,18 +34,23 @@ int write_site(const command_line& cl, double threshold) {
   namespace fs = std::filesystem;
   const trend_options& o = cl.options;
   const report_files& files = cl.options;
-  if (files.html_path) throw usage_error("--site writes the dashboard of a history store, --html the page of one directory of runs: give one");
+  if (files.html_path)
+    throw usage_error(
+        "--site writes the dashboard of a history store, --html the page of one directory of runs: give one");
   const std::string& store = cl.inputs[0];
   std::error_code ec;
-  const fs::path site = fs::weakly_canonical(fs::absolute(*o.site_dir, ec), ec), read = fs::weakly_canonical(fs::absolute(store, ec), ec);
+  const fs::path site = fs::weakly_canonical(fs::absolute(*o.site_dir, ec), ec),
+                 read = fs::weakly_canonical(fs::absolute(store, ec), ec);
   if (const auto r = std::mismatch(read.begin(), read.end(), site.begin(), site.end()); r.first == read.end())
-    throw usage_error(fmt::format("--site {} is inside the history store {}: refused, the store keeps its runs alone", *o.site_dir, store));
+    throw usage_error(fmt::format("--site {} is inside the history store {}: refused, the store keeps its runs alone",
+                                  *o.site_dir, store));
   const std::vector<reports::site_page> pages = reports::history_site(store, {threshold, o.hold, o.repository});
   std::vector<output_sink> sinks;
   for (const reports::site_page& page : pages) {  // every destination checked before any is written
     const fs::path to = fs::path(*o.site_dir) / page.path;
     if (fs::create_directories(to.parent_path(), ec); ec)
-      throw input_error(fmt::format("--site: cannot make the directory {}: {} (no page was replaced)", to.parent_path().string(), ec.message()));
+      throw input_error(fmt::format("--site: cannot make the directory {}: {} (no page was replaced)",
+                                    to.parent_path().string(), ec.message()));
     sinks.emplace_back(to.string()).check();
   }
   output_batch batch;

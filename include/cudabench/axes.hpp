@@ -28,15 +28,19 @@ struct axis {
 };
 
 /// The problem-size axis `name` (the matrix side, the element count, ...), at most `max`.
-inline axis size_axis(std::string name, values_by_preset values, std::int64_t max = std::numeric_limits<std::int32_t>::max()) {
+inline axis size_axis(std::string name, values_by_preset values,
+                      std::int64_t max = std::numeric_limits<std::int32_t>::max()) {
   return {std::move(name), std::move(values), true, max};
 }
 /// Any other axis (streams, chunks, threads, ...), at most `max`.
-inline axis int_axis(std::string name, values_by_preset values, std::int64_t max = std::numeric_limits<std::int32_t>::max()) {
+inline axis int_axis(std::string name, values_by_preset values,
+                     std::int64_t max = std::numeric_limits<std::int32_t>::max()) {
   return {std::move(name), std::move(values), false, max};
 }
 /// The same values for every preset.
-inline values_by_preset every_preset(const std::vector<std::int64_t>& v) { return {{"quick", v}, {"nightly", v}, {"full", v}}; }
+inline values_by_preset every_preset(const std::vector<std::int64_t>& v) {
+  return {{"quick", v}, {"nightly", v}, {"full", v}};
+}
 
 /// One value of each of a case's axes, in the order of the axes: the case name ends in them
 /// (`matmul/tiled/1024`, `dot/threads_streams/16777216/4`), and the size axis's value is the case's size.
@@ -50,8 +54,10 @@ class point {
   T get(const std::string& name) const {
     const std::int64_t v = (*this)[name];
     if constexpr (std::is_integral_v<T>) {  // std::in_range is C++20; CUDA sources include this as C++17
-      const bool fits = std::is_signed_v<T> ? v >= std::int64_t(std::numeric_limits<T>::min()) && v <= std::int64_t(std::numeric_limits<T>::max())
-                                            : v >= 0 && std::uint64_t(v) <= std::uint64_t(std::numeric_limits<T>::max());
+      const bool fits =
+          std::is_signed_v<T>
+              ? v >= std::int64_t(std::numeric_limits<T>::min()) && v <= std::int64_t(std::numeric_limits<T>::max())
+              : v >= 0 && std::uint64_t(v) <= std::uint64_t(std::numeric_limits<T>::max());
       if (!fits) throw std::out_of_range("axis '" + name + "': " + std::to_string(v) + " does not fit the case's type");
     }
     return static_cast<T>(v);

@@ -16,11 +16,11 @@ class cuda_error : public std::runtime_error {
 
 /// Formats and throws; kept out of line so the checks inline to a compare and a branch.
 /// `name`: the status's symbolic name where the library has one (cudaErrorIllegalAddress).
-[[noreturn]] void throw_status(const char* library, long code, const char* text, const char* call,
-                               const char* file, int line, const char* name = nullptr);
+[[noreturn]] void throw_status(const char* library, long code, const char* text, const char* call, const char* file,
+                               int line, const char* name = nullptr);
 /// Formats to stderr; for destructors and other places that must not throw.
-void log_status(const char* library, long code, const char* text, const char* call, const char* file,
-                int line, const char* name = nullptr) noexcept;
+void log_status(const char* library, long code, const char* text, const char* call, const char* file, int line,
+                const char* name = nullptr) noexcept;
 
 inline void check(cudaError_t e, const char* call, const char* file, int line) {
   if (e != cudaSuccess) throw_status("CUDA", e, cudaGetErrorString(e), call, file, line, cudaGetErrorName(e));

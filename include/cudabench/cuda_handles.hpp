@@ -17,14 +17,19 @@ enum class memory { device, pinned, managed };
 
 inline void* allocate(memory m, std::size_t bytes) {
   void* p = nullptr;
-  if (m == memory::device) CB_CHECK(cudaMalloc(&p, bytes));
-  else if (m == memory::pinned) CB_CHECK(cudaMallocHost(&p, bytes));
-  else CB_CHECK(cudaMallocManaged(&p, bytes));
+  if (m == memory::device)
+    CB_CHECK(cudaMalloc(&p, bytes));
+  else if (m == memory::pinned)
+    CB_CHECK(cudaMallocHost(&p, bytes));
+  else
+    CB_CHECK(cudaMallocManaged(&p, bytes));
   return p;
 }
 inline void release(memory m, void* p) noexcept {
-  if (m == memory::pinned) CB_CHECK_NOTHROW(cudaFreeHost(p));
-  else CB_CHECK_NOTHROW(cudaFree(p));
+  if (m == memory::pinned)
+    CB_CHECK_NOTHROW(cudaFreeHost(p));
+  else
+    CB_CHECK_NOTHROW(cudaFree(p));
 }
 
 /// n elements of memory of kind M, released on destruction; no copies (two owners would free twice).
@@ -37,7 +42,11 @@ class owned_buffer {
   owned_buffer& operator=(const owned_buffer&) = delete;
   owned_buffer(owned_buffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), n_(std::exchange(o.n_, 0)) {}
   owned_buffer& operator=(owned_buffer&& o) noexcept {
-    if (this != &o) { reset(); ptr_ = std::exchange(o.ptr_, nullptr); n_ = std::exchange(o.n_, 0); }
+    if (this != &o) {
+      reset();
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      n_ = std::exchange(o.n_, 0);
+    }
     return *this;
   }
   ~owned_buffer() { reset(); }
@@ -51,7 +60,11 @@ class owned_buffer {
   T* end() const noexcept { return ptr_ + n_; }
 
  private:
-  void reset() noexcept { if (ptr_) release(M, ptr_); ptr_ = nullptr; n_ = 0; }
+  void reset() noexcept {
+    if (ptr_) release(M, ptr_);
+    ptr_ = nullptr;
+    n_ = 0;
+  }
   T* ptr_ = nullptr;
   std::size_t n_ = 0;
 };
@@ -76,7 +89,13 @@ class owned_handle {
   owned_handle(const owned_handle&) = delete;
   owned_handle& operator=(const owned_handle&) = delete;
   owned_handle(owned_handle&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
-  owned_handle& operator=(owned_handle&& o) noexcept { if (this != &o) { reset(); h_ = std::exchange(o.h_, nullptr); } return *this; }
+  owned_handle& operator=(owned_handle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      h_ = std::exchange(o.h_, nullptr);
+    }
+    return *this;
+  }
   ~owned_handle() { reset(); }
   Handle get() const noexcept { return h_; }
   operator Handle() const noexcept { return h_; }
@@ -85,7 +104,10 @@ class owned_handle {
   Handle h_ = nullptr;
 
  private:
-  void reset() noexcept { if (h_) CB_CHECK_NOTHROW(Destroy(h_)); h_ = nullptr; }
+  void reset() noexcept {
+    if (h_) CB_CHECK_NOTHROW(Destroy(h_));
+    h_ = nullptr;
+  }
 };
 }  // namespace detail
 
@@ -103,7 +125,11 @@ class event : public detail::owned_handle<cudaEvent_t, cudaEventDestroy> {
   void record(cudaStream_t s) { CB_CHECK(cudaEventRecord(h_, s)); }
   void synchronize() const { CB_CHECK(cudaEventSynchronize(h_)); }
   /// Milliseconds from `start` to this event; both must have completed.
-  float elapsed_ms_since(const event& start) const { float ms = 0; CB_CHECK(cudaEventElapsedTime(&ms, start.h_, h_)); return ms; }
+  float elapsed_ms_since(const event& start) const {
+    float ms = 0;
+    CB_CHECK(cudaEventElapsedTime(&ms, start.h_, h_));
+    return ms;
+  }
 };
 
 /// Makes `waiter` wait for all work queued so far on `signaller`, through `e`.
@@ -117,7 +143,10 @@ inline void stream_wait(cudaStream_t waiter, cudaStream_t signaller, event& e) {
 class stream_fan {
  public:
   explicit stream_fan(int n) {
-    for (int i = 0; i < n; ++i) { streams_.emplace_back(); done_.emplace_back(cudaEventDisableTiming); }
+    for (int i = 0; i < n; ++i) {
+      streams_.emplace_back();
+      done_.emplace_back(cudaEventDisableTiming);
+    }
   }
   int size() const { return int(streams_.size()); }
   cudaStream_t operator[](int i) const { return streams_[std::size_t(i)].get(); }

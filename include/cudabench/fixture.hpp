@@ -58,11 +58,11 @@ using fixture_factory = std::function<std::unique_ptr<fixture>()>;
 struct case_def {
   std::string family;
   std::string variant;
-  std::string params;        ///< the point's axis values, "" or e.g. "4096" or "16777216/4" (family_builder::add fills it)
+  std::string params;  ///< the point's axis values, "" or e.g. "4096" or "16777216/4" (family_builder::add fills it)
   where on = where::gpu;
   cache_state cache = cache_state::hot;
   work_counts work;
-  double size = 0;           ///< the problem size a report plots against: the size axis's value, else given
+  double size = 0;  ///< the problem size a report plots against: the size axis's value, else given
   /// Host work or pageable/managed transfers dominate the time (CPU cases always): compare gates such
   /// cases with the wider host threshold, because host timings drift between runs (docs/validation.md).
   bool host_bound = false;
@@ -90,7 +90,7 @@ struct case_def {
 /// `base` present at that size), the times of `variants`, then each variant's speedup over the base.
 struct size_table {
   std::string title;
-  std::vector<std::string> base;      ///< candidates, first present wins (e.g. a sequential, then a parallel CPU case)
+  std::vector<std::string> base;  ///< candidates, first present wins (e.g. a sequential, then a parallel CPU case)
   std::vector<std::string> variants;
 };
 
@@ -101,7 +101,7 @@ struct family_def {
   std::string tolerance;
   /// role ("cpu", "naive", "sync", "vendor") -> candidate variants; a speedup table uses the first one it holds
   std::map<std::string, std::vector<std::string>> references;
-  bool takes_sizes = false;  ///< its cases have a size axis (so --sizes can choose its values)
+  bool takes_sizes = false;        ///< its cases have a size axis (so --sizes can choose its values)
   std::vector<std::string> axes;   ///< the names of the axes its cases have (so --axis can name them)
   std::vector<size_table> tables;  ///< per-size tables the report prints for this family
 };

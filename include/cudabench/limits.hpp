@@ -33,4 +33,5 @@ bool limits_in_every_preset_declared();
 
 }  // namespace cudabench
 
-#define CB_LIMITS_IN_EVERY_PRESET() static const ::cudabench::limits_in_every_preset cb_limits_in_every_preset {}
+#define CB_LIMITS_IN_EVERY_PRESET() \
+  static const ::cudabench::limits_in_every_preset cb_limits_in_every_preset {}

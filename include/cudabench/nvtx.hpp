@@ -31,9 +31,9 @@ class phase_range {
 
  private:
   nvtx3::scoped_range_in<nvtx_domain> range_;
-  bool stage_;       ///< a stage opened by the thread driving the case (the harness's bookkeeping)
-  phase previous_;   ///< the stage open before this one
-  void* observer_;   ///< the harness's range observer told of this range, or null
+  bool stage_;      ///< a stage opened by the thread driving the case (the harness's bookkeeping)
+  phase previous_;  ///< the stage open before this one
+  void* observer_;  ///< the harness's range observer told of this range, or null
 };
 
 inline const char* phase_name(phase p) noexcept {

@@ -18,8 +18,14 @@ namespace cudabench {
 class family_builder {
  public:
   family_builder(family_def& f, std::vector<case_def>& out, const preset& p) : family_(f), cases_(out), preset_(p) {}
-  family_builder& describe(std::string text) { family_.description = std::move(text); return *this; }
-  family_builder& tolerance(std::string text) { family_.tolerance = std::move(text); return *this; }
+  family_builder& describe(std::string text) {
+    family_.description = std::move(text);
+    return *this;
+  }
+  family_builder& tolerance(std::string text) {
+    family_.tolerance = std::move(text);
+    return *this;
+  }
   /// Names a variant that plays `role` ("cpu", "naive", "sync", "vendor") in speedup tables; several calls
   /// for one role give candidates, and each table uses the first one present among its cases. A family that
   /// names no "cpu" reference and has a variant named "cpu" gets that one.
@@ -84,4 +90,4 @@ suite build_suite(const preset& p);
 /// An optional third argument is the family's order key (default 0; ties run by name):
 /// `CB_REGISTER_FAMILY(saxpy, register_saxpy);` or `CB_REGISTER_FAMILY(saxpy, register_saxpy, 10);`
 #define CB_REGISTER_FAMILY(family, ...) \
-  static const ::cudabench::registration cb_registration_##family{#family, __VA_ARGS__}
+  static const ::cudabench::registration cb_registration_##family { #family, __VA_ARGS__ }
