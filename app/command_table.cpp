@@ -60,6 +60,7 @@ const std::array<command_spec, 9> rows{
                           "geomean, over the gated device cases; host-bound and not-gated cases are listed apart, as "
                           "compare gates them only with --host-threshold or, for two runs of one host, a host gate; "
                           "files that cannot be read are named and left out.",
+                 .exit_status = "0 the trend is written (a step is shown, never failing), 2 usage or input error",
                  .handler = trend_handler},
     command_spec{.name = "gates", .inputs = "RUNS...", .input_count = 1,
                  .about = "Learns each gated device case's gate, the larger of --floor and --k times its drift between "

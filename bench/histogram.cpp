@@ -39,50 +39,34 @@ class histogram_gpu final : public cudabench::fixture {
       cub_ = std::make_unique<kernels::cub_call>(kernels::cub_histogram(d_in_.get(), n, d_hist_.get()));
   }
   void run(cudaStream_t s) override {
+    if (v_ == variant::shared_cpu_merge) return run_cpu_merge(s);
+    phase_range p(phase::kernel);
     switch (v_) {
-      case variant::naive: {
-        phase_range p(phase::kernel);
-        kernels::histogram_naive(d_in_.get(), n_, d_hist_.get(), s);
-        break;
-      }
-      case variant::atomic_global: {
-        phase_range p(phase::kernel);
-        kernels::histogram_atomic_global(d_in_.get(), n_, d_hist_.get(), s);
-        break;
-      }
-      case variant::cub: {
-        phase_range p(phase::kernel);
-        cub_->run(s);
-        break;
-      }
-      case variant::fast: {
-        phase_range p(phase::kernel);
-        kernels::histogram_fast(d_in_.get(), n_, d_hist_.get(), s);
-        break;
-      }
-      case variant::shared_gpu_merge: {
-        phase_range p(phase::kernel);
+      case variant::naive: kernels::histogram_naive(d_in_.get(), n_, d_hist_.get(), s); break;
+      case variant::atomic_global: kernels::histogram_atomic_global(d_in_.get(), n_, d_hist_.get(), s); break;
+      case variant::cub: cub_->run(s); break;
+      case variant::fast: kernels::histogram_fast(d_in_.get(), n_, d_hist_.get(), s); break;
+      case variant::shared_gpu_merge:
         kernels::histogram_shared_partials(d_in_.get(), n_, d_partials_.get(), s);
         kernels::histogram_merge_partials(d_partials_.get(), d_hist_.get(), s);
         break;
-      }
-      case variant::shared_cpu_merge: {
-        {
-          phase_range p(phase::kernel);
-          kernels::histogram_shared_partials(d_in_.get(), n_, d_partials_.get(), s);
-        }
-        {
-          phase_range p(phase::d2h);
-          CB_CHECK(
-              cudaMemcpyAsync(h_partials_.get(), d_partials_.get(), h_partials_.bytes(), cudaMemcpyDeviceToHost, s));
-          CB_CHECK(cudaStreamSynchronize(s));
-        }
-        // The merge is host work inside the timed region: the stop event is recorded after it returns.
-        phase_range p(phase::host);
-        kernels::merge_partials_cpu(h_partials_.get(), histogram_config::shared_blocks, merged_.data());
-        break;
-      }
+      case variant::shared_cpu_merge: break;
     }
+  }
+  /// The partial histograms on the device, copied back, merged on the host.
+  void run_cpu_merge(cudaStream_t s) {
+    {
+      phase_range p(phase::kernel);
+      kernels::histogram_shared_partials(d_in_.get(), n_, d_partials_.get(), s);
+    }
+    {
+      phase_range p(phase::d2h);
+      CB_CHECK(cudaMemcpyAsync(h_partials_.get(), d_partials_.get(), h_partials_.bytes(), cudaMemcpyDeviceToHost, s));
+      CB_CHECK(cudaStreamSynchronize(s));
+    }
+    // The merge is host work inside the timed region: the stop event is recorded after it returns.
+    phase_range p(phase::host);
+    kernels::merge_partials_cpu(h_partials_.get(), histogram_config::shared_blocks, merged_.data());
   }
   std::string verify() override {
     std::array<unsigned, histogram_bins> got{};
@@ -181,9 +165,8 @@ void register_histogram(cudabench::family_builder& f) {
                  .host_bound = v == variant::shared_cpu_merge,
                  .limit = "limits/read",
                  .make = [v, n] { return std::make_unique<histogram_gpu>(v, n); }});
-    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] {
-                 return std::make_unique<histogram_cpu_case>(n);
-               }});
+    const auto cpu = [n] { return std::make_unique<histogram_cpu_case>(n); };
+    f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = cpu});
   }
 }
 

@@ -11,6 +11,7 @@
 #include "cudabench/registry.hpp"
 #include "cudabench/requirements.hpp"
 #include "kernels/image.hpp"
+#include "support/host_bytes.hpp"
 #include "support/host_data.hpp"
 
 namespace {
@@ -26,24 +27,17 @@ constexpr float saturation = 1.5f;
 /// Host input/output of one image, in pageable (std::vector) or pinned memory. The first member of every image
 /// fixture: it checks the fixture's whole need, host and device (`device_bytes`), before anything is allocated.
 struct host_image {
-  host_image(std::size_t n, bool pinned, double device_bytes, double more_host_bytes = 0) : pinned_(pinned) {
+  host_image(std::size_t n, bool pinned, double device_bytes, double more_host_bytes = 0) {
     cudabench::require_device_memory(device_bytes);
     cudabench::require_host_memory(2.0 * double(n) + more_host_bytes);
-    if (pinned) {
-      pin_in = cudabench::pinned_buffer<std::uint8_t>(n);
-      pin_out = cudabench::pinned_buffer<std::uint8_t>(n);
-    } else {
-      vec_in.resize(n);
-      vec_out.resize(n);
-    }
+    in_ = cudabench::host_bytes(n, pinned);
+    out_ = cudabench::host_bytes(n, pinned);
     kernels::fill_bytes(in(), n, kernels::fresh_seed());
     std::memset(out(), 0x5A, n);  // poison
   }
-  std::uint8_t* in() { return pinned_ ? pin_in.get() : vec_in.data(); }
-  std::uint8_t* out() { return pinned_ ? pin_out.get() : vec_out.data(); }
-  bool pinned_;
-  std::vector<std::uint8_t> vec_in, vec_out;
-  cudabench::pinned_buffer<std::uint8_t> pin_in, pin_out;
+  std::uint8_t* in() { return in_.get(); }
+  std::uint8_t* out() { return out_.get(); }
+  cudabench::host_bytes in_, out_;
 };
 
 // --- 4K grayscale inversion -------------------------------------------------------------------

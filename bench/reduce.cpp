@@ -113,13 +113,12 @@ void register_reduce(cudabench::family_builder& f) {
     for (auto [name, v] :
          {std::pair{"shared_tree", variant::shared_tree}, std::pair{"warp_shuffle", variant::warp_shuffle},
           std::pair{"recursive_tail", variant::recursive_tail}, std::pair{"cub", variant::cub},
-          std::pair{"fast", variant::fast}})
-      f.add(at, {.variant = name,
-                 .on = cudabench::where::gpu,
-                 .cache = cudabench::cache_state::cold,
-                 .work = w,
-                 .limit = "limits/read",
-                 .make = [v, n] { return std::make_unique<reduce_gpu>(v, n); }});
+          std::pair{"fast", variant::fast}}) {
+      cudabench::case_def c{.variant = name, .cache = cudabench::cache_state::cold, .work = w};
+      c.limit = "limits/read";  // read-bound: each element read once
+      c.make = [v, n] { return std::make_unique<reduce_gpu>(v, n); };
+      f.add(at, std::move(c));
+    }
     f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] {
                  return std::make_unique<reduce_cpu_case>(n);
                }});

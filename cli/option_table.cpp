@@ -32,6 +32,12 @@ std::string per_preset(int (*value)(const preset&)) {
 
 void set_flag_noop(parse_state&, const option_spec&, const std::string&) {}
 
+/// The apply of a flag that sets one member of the options.
+template <auto member>
+void set_flag(parse_state& s, const option_spec&, const std::string&) {
+  s.options.*member = true;
+}
+
 void store_output(parse_state& s, const option_spec& spec, const std::string& v) {
   if (v.empty()) throw usage_error(name_of(spec) + " needs a file name");
   s.options.*spec.output = v;
@@ -153,19 +159,19 @@ void store_context(parse_state& s, const option_spec&, const std::string& v) {
 const std::array table{
   option_spec{.name = "--filter", .placeholder = "REGEX", .commands = "run bisect", .apply = store_filter, .whole_run = true,
               .help = "run the cases whose name matches this RE2 pattern anywhere (e.g. {filter}); a leading - negates"},
-  option_spec{.name = "--list", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.list = true; },
+  option_spec{.name = "--list", .kind = arity::flag, .commands = "run", .apply = set_flag<&o_::list>,
               .help = "list the cases the filter selects (gpu or cpu, cold-L2, host-bound, not-gated), then exit"},
-  option_spec{.name = "--limits", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.limits = true; },
+  option_spec{.name = "--limits", .kind = arity::flag, .commands = "run", .apply = set_flag<&o_::limits>,
               .whole_run = true,
               .help = "measure the limits family (copies, a read-only stream, host copies, FMA throughput, launches) "
                       "alongside the selected cases, whatever the filter, so cases that name a limit show % of limit "
                       "against this run's; without it the family runs where the filter selects it in the nightly and full "
                       "presets (the suite: in every preset), and % of limit uses the limits of the stored baseline of this "
                       "GPU model"},
-  option_spec{.name = "--quiet", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.quiet = true; },
+  option_spec{.name = "--quiet", .kind = arity::flag, .commands = "run", .apply = set_flag<&o_::quiet>,
               .help = "no \"[i/N] case (round R/N, about T left)\" progress line on standard error before each case, "
                       "and no [i/N] in the table's rows"},
-  option_spec{.name = "--verbose", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.verbose = true; },
+  option_spec{.name = "--verbose", .kind = arity::flag, .commands = "run", .apply = set_flag<&o_::verbose>,
               .help = "the table names the skipped cases under each reason (by default one line per reason with the "
                       "count; the JSON has a row per case either way)"},
   option_spec{.name = "--preset", .placeholder = "NAME", .commands = "run",
@@ -248,7 +254,7 @@ const std::array table{
               },
               .whole_run = true, .help = "after the run, compare against a baseline (auto: the stored one for this GPU and preset)"},
   option_spec{.name = "--save-baseline", .kind = arity::flag, .commands = "run",
-              .apply = ACT { s.options.save_baseline = true; },
+              .apply = set_flag<&o_::save_baseline>,
               .whole_run = true, .help = "store the run as <baseline-dir>/<gpu-model>/<preset>.json"},
   option_spec{.name = "--baseline-dir", .placeholder = "DIR", .commands = "run store",
               .apply = ACT {
@@ -300,18 +306,16 @@ const std::array table{
               .help = fmt::format("smallest change of a case's energy per operation that counts (default {:g}); it must also exceed "
                                   "the noise floor x its CV", 100 * energy_gate_settings{}.threshold)},
   option_spec{.name = "--gate-energy", .kind = arity::flag, .commands = "run compare confirm",
-              .apply = ACT { s.options.gate_energy = true; },
+              .apply = set_flag<&o_::gate_energy>,
               .help = "an energy regression (energy per operation up beyond its gate) fails the comparison too; without it "
                       "energy verdicts are reported, never failing"},
   option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = "run compare trend bisect confirm",
-              .apply = ACT { s.options.allow_device_mismatch = true; },
-              .help = "compare runs from different GPU models or clocks"},
+              .apply = set_flag<&o_::allow_device_mismatch>, .help = "compare runs from different GPU models or clocks"},
   option_spec{.name = "--allow-build-mismatch", .kind = arity::flag, .commands = "run compare bisect confirm",
-              .apply = ACT { s.options.allow_build_mismatch = true; },
-              .help = "compare runs whose cases were built differently (build type, optimization or assertions: "
-                      "context.cudabench.build)"},
+              .apply = set_flag<&o_::allow_build_mismatch>, .help = "compare runs whose cases were built differently "
+                                                                    "(build type, optimization or assertions: context.cudabench.build)"},
   option_spec{.name = "--allow-preset-mismatch", .kind = arity::flag, .commands = "run compare confirm",
-              .apply = ACT { s.options.allow_preset_mismatch = true; },
+              .apply = set_flag<&o_::allow_preset_mismatch>,
               .help = "compare runs of different presets (their sizes and repetitions differ)"},
   option_spec{.name = "--reference", .placeholder = "MODEL", .commands = "fleet",
               .apply = ACT { store_text(spec, v, s.options.reference); },
@@ -364,7 +368,7 @@ const std::array table{
               .help = "validation only: adds PCT% of a case's warm-up median as real GPU work (a calibrated spin) inside "
                       "the timed region of the cases CASE_REGEX (RE2 syntax) matches; recorded in the JSON"},
   option_spec{.name = "--no-blocking-kernel", .kind = arity::flag, .commands = "run",
-              .apply = ACT { s.options.no_blocking_kernel = true; },
+              .apply = set_flag<&o_::no_blocking_kernel>,
               .help = "do not hold the stream with a spinning kernel while a GPU sample's work is queued (held by "
                       "default, so launch latency stays out of the timed region)"},
   option_spec{.name = "--no-energy", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.energy = false; },
@@ -386,7 +390,7 @@ const std::array table{
                       "killed and failed as hung, one whose kernel faults (a lost CUDA context) or whose process dies is "
                       "failed with its error, and the remaining cases go on in a fresh process; off: everything runs in "
                       "this process, unprotected", run_options{}.watchdog_s)},
-  option_spec{.name = "--profile", .kind = arity::flag, .commands = "run", .apply = ACT { s.options.profile = true; },
+  option_spec{.name = "--profile", .kind = arity::flag, .commands = "run", .apply = set_flag<&o_::profile>,
               .help = "a few clean samples per case, one repetition (what --nsys/--ncu use); implies --watchdog=off"},
   option_spec{.name = "--nsys", .kind = arity::flag, .commands = "run", .apply = store_profiler,
               .help = "run under Nsight Systems (through the cudabench-run wrapper; "
@@ -397,7 +401,7 @@ const std::array table{
                       "docs/profiling.md): kernel duration and DRAM throughput to <json stem>.ncu.csv; NCU=/path names "
                       "ncu where it is not on PATH"},
   option_spec{.name = "--profile-plan", .kind = arity::flag, .commands = "run",
-              .apply = ACT { s.options.profile_plan = true; }, .hidden = true,
+              .apply = set_flag<&o_::profile_plan>, .hidden = true,
               .help = "for the cudabench-run wrapper: print, NUL-separated, the profiler, the preset, the --json file and "
                       "the arguments of the run and of each per-case profiled run, then exit"},
   option_spec{.name = "--benchmark_filter", .kind = arity::benchmark, .placeholder = "REGEX", .commands = "run",

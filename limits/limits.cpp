@@ -18,6 +18,7 @@
 #include "cudabench/registry.hpp"
 #include "cudabench/requirements.hpp"
 #include "limits/limits_kernels.cuh"
+#include "support/host_bytes.hpp"
 #include "support/host_data.hpp"
 
 namespace {
@@ -26,7 +27,7 @@ using cudabench::phase_range;
 using kernels::limits_config;
 
 constexpr std::size_t device_bytes = std::size_t(1) << 30;  ///< 1 GiB: 20x the H100's L2
-constexpr std::size_t host_bytes = std::size_t(256) << 20;
+constexpr std::size_t host_copy_bytes = std::size_t(256) << 20;
 constexpr int fma_threads = 1 << 20;  ///< 4,096 blocks: several full waves on any current GPU
 
 /// Empty when the n bytes match, else the first that differs. memcmp, not kernels::compare_elements: these
@@ -110,18 +111,13 @@ enum class direction { h2d, d2h, both };
 /// rebuilds it from.
 class host_copy final : public cudabench::fixture {
  public:
-  host_copy(std::size_t n, direction d, bool pinned) : n_(n), dir_(d), pinned_(pinned), fan_(2) {
+  host_copy(std::size_t n, direction d, bool pinned) : n_(n), dir_(d), fan_(2) {
     cudabench::require_device_memory(2.0 * double(n));
     cudabench::require_host_memory(4.0 * double(n));  // both host buffers, and the check's two copies
     dev_in_ = cudabench::device_buffer<std::uint8_t>(n);
     dev_out_ = cudabench::device_buffer<std::uint8_t>(n);
-    if (pinned) {
-      pinned_up_ = cudabench::pinned_buffer<std::uint8_t>(n);
-      pinned_down_ = cudabench::pinned_buffer<std::uint8_t>(n);
-    } else {
-      pageable_up_.resize(n);
-      pageable_down_.resize(n);
-    }
+    up_ = cudabench::host_bytes(n, pinned);
+    down_ = cudabench::host_bytes(n, pinned);
     kernels::fill_bytes(up(), n, seed_up_);
     std::memset(down(), 0x5A, n);
     kernels::limits_fill_bytes(dev_out_.get(), n, seed_down_, nullptr);
@@ -165,16 +161,14 @@ class host_copy final : public cudabench::fixture {
   }
 
  private:
-  std::uint8_t* up() { return pinned_ ? pinned_up_.get() : pageable_up_.data(); }
-  std::uint8_t* down() { return pinned_ ? pinned_down_.get() : pageable_down_.data(); }
+  std::uint8_t* up() { return up_.get(); }
+  std::uint8_t* down() { return down_.get(); }
   std::size_t n_;
   direction dir_;
-  bool pinned_;
   std::uint64_t seed_up_ = kernels::fresh_seed(), seed_down_ = kernels::fresh_seed();
   cudabench::stream_fan fan_;
   cudabench::device_buffer<std::uint8_t> dev_in_, dev_out_;
-  cudabench::pinned_buffer<std::uint8_t> pinned_up_, pinned_down_;
-  std::vector<std::uint8_t> pageable_up_, pageable_down_;
+  cudabench::host_bytes up_, down_;
 };
 
 /// Independent FMA chains in every thread of a full device: FP32 throughput on the CUDA cores.
@@ -269,7 +263,7 @@ void register_limits(family_builder& f) {
        {host_case{"h2d_pinned", direction::h2d, true}, host_case{"d2h_pinned", direction::d2h, true},
         host_case{"bidir_pinned", direction::both, true}, host_case{"h2d_pageable", direction::h2d, false},
         host_case{"d2h_pageable", direction::d2h, false}}) {
-    const double moved = double(host_bytes) * (h.d == direction::both ? 2 : 1);
+    const double moved = double(host_copy_bytes) * (h.d == direction::both ? 2 : 1);
     // Both ways at once is not gated: on the H100 machine it measured 85.7-95.4 GB/s in fifteen processes
     // with nothing changed (one way: within 0.5%), while the pipelines it bounds held within 1% (docs/validation.md,
     // "The defaults of `compare`, and why").
@@ -279,7 +273,7 @@ void register_limits(family_builder& f) {
            .size = moved,
            .host_bound = !h.pinned,
            .gated = h.d != direction::both,
-           .make = [h] { return std::make_unique<host_copy>(host_bytes, h.d, h.pinned); }});
+           .make = [h] { return std::make_unique<host_copy>(host_copy_bytes, h.d, h.pinned); }});
   }
   f.add({.variant = "fma",
          .on = where::gpu,

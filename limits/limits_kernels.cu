@@ -12,9 +12,9 @@ using cfg = limits_config;
 
 __global__ void __launch_bounds__(cfg::block)
     read_kernel(const float4* __restrict__ in, std::size_t n4, float* __restrict__ partials) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   float sum = 0;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4;
-       i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += stride) {
     const float4 v = __ldcs(in + i);  // streaming: no reuse, so no point keeping it in L2
     sum += (v.x + v.y) + (v.z + v.w);
   }
