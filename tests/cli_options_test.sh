@@ -22,7 +22,7 @@ s=$(run "$report" report "$base" --hold=3); check "report: an option of another 
   'grep -q "run_bench report: --hold is not an option of report (see ./run_bench report --help)" "$tmp/err"'
 s=$(run "$report" trend "$fx/trend" --md "$tmp/t.md"); check "trend: --md is not one of its options" 2 "$s" "$one_line" '[ ! -e "$tmp/t.md" ]'
 s=$(run "$report" compare "$base"); check "compare with one file: one line" 2 "$s" "$one_line" 'grep -q "compare expects 2 file argument(s)" "$tmp/err"'
-s=$(run "$report"); check "cudabench-report without a command: one line" 2 "$s" "$one_line" 'grep -q "expected compare, confirm, report, trend, gates, bisect or fleet" "$tmp/err"'
+s=$(run "$report"); check "cudabench-report without a command: one line" 2 "$s" "$one_line" 'grep -q "expected compare, confirm, report, trend, gates, bisect, fleet or store" "$tmp/err"'
 s=$(run "$report" frobnicate); check "cudabench-report with an unknown command: one line" 2 "$s" "$one_line" 'grep -q "unknown command .frobnicate." "$tmp/err"'
 s=$(run "$bench" --filtr=conv2d); check "run: a mistyped option, its likely meaning named in one line" 2 "$s" "$one_line" \
   'grep -qx "run_bench: unknown option .--filtr.: did you mean --filter? (see ./run_bench --help)" "$tmp/err"'
