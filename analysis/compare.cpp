@@ -389,7 +389,7 @@ case_comparison compare_on_control(const case_result& b, const case_result& c, c
   // On the baseline's scale: the current sample's own work (less its run's overhead) at the control's rate
   // change, plus the baseline's overhead.
   const double factor = rates ? *cur_rate / *base_rate : 1.0;
-  const auto [base_overhead, cur_overhead] = overhead.value_or(std::pair{0.0, 0.0});
+  const double base_overhead = overhead ? overhead->first : 0.0, cur_overhead = overhead ? overhead->second : 0.0;
   auto on_base_scale = [&](double x) { return (x - cur_overhead) * factor + base_overhead; };
   case_result scaled = c;
   for (double& x : scaled.samples_s) x = on_base_scale(x);
