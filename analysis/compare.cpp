@@ -286,34 +286,38 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   return r;
 }
 
+/// A cache state's sample overhead in both runs: the limits case that measured it, its median in each run.
+struct sample_overhead {
+  std::string name;
+  double base_s = 0, cur_s = 0;
+};
+
 /// The rates of the limits that stand for each run's machine and the runs' sample overheads (normalize.hpp),
 /// read once per comparison.
 struct machine_controls {
   std::map<std::string, double> base, cur;
   pair_machine machine;
-  std::map<std::string, std::pair<double, double>> overheads;  ///< by cache state: the baseline's and the current run's
+  std::map<std::string, sample_overhead> overheads;  ///< by cache state
 };
 
 /// Each cache state's sample overhead in both runs, where both measured it and the runs are of two machines:
 /// on one machine the overhead is the same on both sides, and taking out two noisy medians would only add noise.
-std::map<std::string, std::pair<double, double>> overheads_of(const run_result& base, const run_result& cur,
-                                                              pair_machine m) {
-  std::map<std::string, std::pair<double, double>> out;
+std::map<std::string, sample_overhead> overheads_of(const run_result& base, const run_result& cur, pair_machine m) {
+  std::map<std::string, sample_overhead> out;
   if (m.same_board && m.same_host) return out;
   for (const char* cache : {"cold", "hot"}) {
     const auto b = sample_overhead_s(base, cache), c = sample_overhead_s(cur, cache);
-    if (b && c) out[cache] = {*b, *c};
+    if (b && c) out[cache] = {sample_overhead_case(cache), *b, *c};
   }
   return out;
 }
 
-/// The sample overheads that apply to case `c` (baseline's, current's): a device case of another family, not
-/// host-bound, whose medians on both sides exceed their run's overhead.
-std::optional<std::pair<double, double>> overheads_for(const case_result& b, const case_result& c,
-                                                       const machine_controls& m) {
+/// The sample overhead that applies to case `c`, timed as it was measured (else as declared): a device case of
+/// another family, not host-bound, whose medians on both sides exceed their run's overhead.
+std::optional<sample_overhead> overhead_for(const case_result& b, const case_result& c, const machine_controls& m) {
   if (!c.on_gpu || c.host_bound || c.family == limits_family) return std::nullopt;
   const auto it = m.overheads.find(c.cache.empty() ? c.declared_cache : c.cache);
-  if (it == m.overheads.end() || !(b.median_s > it->second.first && c.median_s > it->second.second))
+  if (it == m.overheads.end() || !(b.median_s > it->second.base_s && c.median_s > it->second.cur_s))
     return std::nullopt;
   return it->second;
 }
@@ -369,7 +373,7 @@ case_comparison compare_on_control(const case_result& b, const case_result& c, c
   const auto base_rate = control_rate(c, m.base), cur_rate = control_rate(c, m.cur);
   const bool both_ok = b.status == case_status::ok && c.status == case_status::ok && b.median_s > 0 && c.median_s > 0;
   const bool rates = base_rate && cur_rate;
-  const auto overhead = both_ok ? overheads_for(b, c, m) : std::nullopt;
+  const auto overhead = both_ok ? overhead_for(b, c, m) : std::nullopt;
   if (!both_ok || (!rates && (!overhead || !control_limits(c).empty()))) {
     case_comparison r = compare_case(b, c, s, m.machine);
     const bool flagged = r.v == verdict::regression || r.v == verdict::improvement;
@@ -389,7 +393,7 @@ case_comparison compare_on_control(const case_result& b, const case_result& c, c
   // On the baseline's scale: the current sample's own work (less its run's overhead) at the control's rate
   // change, plus the baseline's overhead.
   const double factor = rates ? *cur_rate / *base_rate : 1.0;
-  const double base_overhead = overhead ? overhead->first : 0.0, cur_overhead = overhead ? overhead->second : 0.0;
+  const double base_overhead = overhead ? overhead->base_s : 0.0, cur_overhead = overhead ? overhead->cur_s : 0.0;
   auto on_base_scale = [&](double x) { return (x - cur_overhead) * factor + base_overhead; };
   case_result scaled = c;
   for (double& x : scaled.samples_s) x = on_base_scale(x);
@@ -399,15 +403,14 @@ case_comparison compare_on_control(const case_result& b, const case_result& c, c
   r.cur_median_s = c.median_s;
   r.cur_samples_s = c.samples_s;
   r.change = c.median_s / b.median_s - 1;
-  const std::string overhead_name = c.cache == "hot" ? sample_overhead_hot : sample_overhead_cold;
   r.control = rates ? control_name(c) : "";
-  if (overhead) r.control += (r.control.empty() ? "" : "+") + overhead_name;
+  if (overhead) r.control += (r.control.empty() ? "" : "+") + overhead->name;
   r.control_change = factor - 1;
   std::string what;
   if (std::fabs(factor - 1) >= 0.0005) what = fmt::format("board: {} {:+.1f}%", control_name(c), 100 * (factor - 1));
   if (overhead && std::fabs(cur_overhead - base_overhead) >= 0.005e-6)
     what += fmt::format("{}sample overhead {:+.2f} us ({})", what.empty() ? "" : ", ",
-                        1e6 * (cur_overhead - base_overhead), overhead_name);
+                        1e6 * (cur_overhead - base_overhead), overhead->name);
   if (!what.empty())
     r.note += fmt::format("{}{}; normalized {:+.1f}%", r.note.empty() ? "" : "; ", what, 100 * *r.normalized_change);
   return r;

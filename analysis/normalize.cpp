@@ -38,8 +38,12 @@ std::map<std::string, double> control_rates(const run_result& run) {
   return out;
 }
 
+const char* sample_overhead_case(const std::string& cache) {
+  return cache == "hot" ? sample_overhead_hot : sample_overhead_cold;
+}
+
 std::optional<double> sample_overhead_s(const run_result& run, const std::string& cache) {
-  const case_result* c = run.find(cache == "hot" ? sample_overhead_hot : sample_overhead_cold);
+  const case_result* c = run.find(sample_overhead_case(cache));
   if (!c || c->status != case_status::ok || !(c->median_s > 0)) return std::nullopt;
   return c->median_s;
 }

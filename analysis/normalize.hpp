@@ -29,9 +29,11 @@ std::map<std::string, double> control_rates(const run_result& run);
 /// none where any is missing.
 std::optional<double> control_rate(const case_meta& c, const std::map<std::string, double>& rates);
 
-/// What a sample of a case timed `cache` ("cold" or "hot") holds besides its own device work in `run`: the
-/// median of the empty kernel timed as samples are (limits/empty_cold, limits/empty_hot); none where the run
-/// did not measure it or its case failed.
+/// The limits case that measures what a sample of a case timed `cache` ("cold" or "hot") holds besides its
+/// own device work: the empty kernel timed as such samples are (limits/empty_cold, limits/empty_hot).
+const char* sample_overhead_case(const std::string& cache);
+
+/// That case's median in `run`; none where the run did not measure it or its case failed.
 std::optional<double> sample_overhead_s(const run_result& run, const std::string& cache);
 
 /// The control limits of a case joined for people: "limits/read", "limits/h2d_pinned+limits/d2h_pinned".

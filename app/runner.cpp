@@ -14,6 +14,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <unordered_set>
@@ -188,9 +189,10 @@ struct planned_outputs {
 };
 
 /// The run's outputs, each refused before the first case runs when it would overwrite an input or another
-/// output or cannot be written; the baseline to compare against, read once here, refused when it cannot be read
-/// or is of another GPU model.
-planned_outputs plan_outputs(const command_options& opt, const device_info& dev, const std::string& preset_name) {
+/// output or cannot be written; the baseline to compare against, read once here (of its cases, those `keep`
+/// names only), refused when it cannot be read or is of another GPU model.
+planned_outputs plan_outputs(const command_options& opt, const device_info& dev, const std::string& preset_name,
+                             const case_filter& keep) {
   planned_outputs out{report_outputs(opt, "--verdict"), opt.json_path, std::nullopt, std::nullopt, std::nullopt,
                       compare_settings_from(opt)};
   if (opt.save_baseline) out.baseline_path = run_store::baseline_file(opt.baseline_dir, dev, preset_name);
@@ -204,7 +206,7 @@ planned_outputs plan_outputs(const command_options& opt, const device_info& dev,
   out.list.check_distinct(out.compare_path ? files_read(opt, {*out.compare_path}, *out.compare_path)
                                            : files_read(opt, {}));
   if (out.compare_path) {
-    out.base = load_run(*out.compare_path);
+    out.base = load_run(*out.compare_path, keep);
     check_baseline(*out.base, *out.compare_path, dev, preset_name, out.cmp);
   }
   if (out.baseline_path) {
@@ -215,6 +217,16 @@ planned_outputs plan_outputs(const command_options& opt, const device_info& dev,
   }
   out.list.check_writable();
   return out;
+}
+
+/// The baseline's cases a run of `selected` and `google` can compare, and the limits (attach_limits takes
+/// the baseline's where this run measured none): a baseline of a million rows is read for the few cases run.
+case_filter cases_of_this_run(const std::vector<const case_def*>& selected, const std::vector<std::string>& google) {
+  auto names = std::make_shared<std::unordered_set<std::string>>(google.begin(), google.end());
+  for (const case_def* c : selected) names->insert(c->name());
+  return [names, limits = std::string(limits_family) + "/"](const std::string& name) {
+    return names->count(name) > 0 || name.starts_with(limits);
+  };
 }
 
 /// Of the baseline, keeps the cases `current` selected or measured only: the others would be told "not selected".
@@ -341,7 +353,7 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
   const device_info dev = query_device(opt.device, !supervised);  // a supervisor's workers create the contexts
   planned_outputs out = [&] {  // refused before the first case runs; reading the baseline ends at a signal
     const stop_at_once reading(program_name());
-    return plan_outputs(opt, dev, p.name);
+    return plan_outputs(opt, dev, p.name, cases_of_this_run(selected, google));
   }();
   if (const std::string warning = unoptimized_warning(registered_build(), library_build_type()); !warning.empty())
     fmt::print(stderr, "{}: {}\n", program_name(), warning);
