@@ -83,7 +83,13 @@ try_install() {
   shift 2
   if [ "$(id -u)" != 0 ] && [ "$1" = apt_install ]; then skipped+=("$name ($not_root)"); return; fi
   echo "installing $name (best effort)" >&2
-  if ! out=$(timeout 300 "$@" 2>&1); then
+  # timeout runs programs, not shell functions: a function (apt_install) runs in a child bash that has it.
+  local run=("$@")
+  if [ "$(type -t "$1")" = function ]; then
+    export -f "$1"
+    run=(bash -c '"$@"' try_install "$@")
+  fi
+  if ! out=$(timeout 300 "${run[@]}" 2>&1); then
     why=$(printf '%s\n' "$out" | grep -iE 'reason:|temporary failure|unable to|could not|^E: ' | head -n 1)
     [ -n "$why" ] || why=$(printf '%s\n' "$out" | grep -v '^[[:space:]]*$' | tail -n 1)
     skipped+=("$name ($1 failed: $(printf '%s' "$why" | cut -c1-160))")
