@@ -20,11 +20,33 @@ bool ends_with(std::string_view s, std::string_view tail) {
   return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-/// A name that is one folder or file of the store: letters, digits, '.', '_' and '-', and not "." or "..".
+bool ascii_alnum(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+/// A name that is one folder or file of the store, as ci/history.sh's layout has them: letters, digits, '.', '_'
+/// and '-', not starting with '.' (no ".", ".." or hidden name).
 bool place_name(const std::string& name) {
-  return !name.empty() && name != "." && name != ".." && std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+  return !name.empty() && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char c) {
+    return ascii_alnum(c) || c == '.' || c == '_' || c == '-';
   });
+}
+
+/// A GPU model name whose folder (device_info::model_slug: each space an underscore) is its own: words of letters,
+/// digits, '.' and '-' between single spaces, not starting with '.', and not "no-gpu" (the folder of runs with no
+/// GPU). Any other name ("NVIDIA/H100", a tab, two spaces, an underscore) would share a folder with another.
+bool model_name(const std::string& name) {
+  if (name.empty() || name.front() == ' ' || name.back() == ' ' || name.front() == '.' || name == "no-gpu")
+    return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (!(ascii_alnum(c) || c == '.' || c == '-' || (c == ' ' && name[i + 1] != ' '))) return false;
+  }
+  return true;
+}
+
+/// The folder of d's GPU model ("no-gpu" for none); "" where its name has no folder of its own.
+std::string model_folder(const device_info& d) {
+  if (d.name.empty()) return d.model_slug();
+  return model_name(d.name) ? d.model_slug() : std::string();
 }
 
 bool exists(const std::string& path) {
@@ -39,8 +61,12 @@ std::string baselines_dir() {
 }
 
 std::string slot(const device_info& d, const std::string& preset) {
-  const std::string model = d.model_slug();
-  if (!place_name(model)) throw input_error(fmt::format("the GPU model '{}' names no directory", printable(d.name)));
+  const std::string model = model_folder(d);
+  if (model.empty())
+    throw input_error(
+        fmt::format("the GPU model '{}' names no directory of its own (words of letters, digits, '.' and "
+                    "'-' between single spaces)",
+                    printable(d.name)));
   if (!place_name(preset)) throw input_error(fmt::format("the preset '{}' is not a preset name", printable(preset)));
   return model + "/" + preset;
 }
@@ -70,7 +96,7 @@ std::shared_ptr<const gate_table> gates_for(const compare_settings& s, const run
   if (s.gates || !s.gates_beside_baseline) return s.gates;
   if (const std::string path = gates_file_beside(base.source); !path.empty() && exists(path))
     return std::make_shared<const gate_table>(load_gates(path));
-  if (!one_machine(base, cur) || !cur.device->available || !place_name(cur.device->model_slug())) return nullptr;
+  if (!one_machine(base, cur) || !cur.device->available || model_folder(*cur.device).empty()) return nullptr;
   // A case's gate is that of its name: a preset without gates of its own takes the nightly's, learned over the
   // most runs (compare notes the other preset).
   for (const std::string& preset : {cur.settings.preset, std::string(nightly_preset)}) {

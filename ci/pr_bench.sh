@@ -11,12 +11,16 @@
 #       Exit status: the comparison's (0 no regression, 1 a regression or a failed case, 2 it could not be made).
 #   ci/pr_bench.sh report RUN_ID DIR
 #       the artifact `pr-benchmark` of the measuring run RUN_ID downloaded into DIR (a new directory) as untrusted
-#       data and checked (its size; pr.json: a pull request number, 40-hex commits, an event and a status from fixed
-#       sets; the head against the run's event, RUN_EVENT and RUN_HEAD_SHA, and against the pull request's commits;
-#       the verdict file against the status). A `synchronize` record removes the label `benchmark` (a new push needs a
+#       data: its zip (at most 256 MiB, unzipped too), of which only pr.json, verdict.json and log-tail.txt are
+#       written, into DIR/artifact/; pr.json checked (a pull request number, whole 40-hex commits, an event and a
+#       status from fixed sets), the pull request and the head bound to the run's event (RUN_EVENT, RUN_HEAD_SHA,
+#       RUN_HEAD_REPO, RUN_HEAD_BRANCH; for a comment RUN_TITLE, the run's title naming the pull request and the
+#       comment, whose commit is the head) and the head a commit of the pull request; the verdict file against the
+#       status and itself). A `synchronize` record removes the label `benchmark` (a new push needs a
 #       new approval); a measurement's comment is made anew by this checkout's ci/pr_comment.py, posted as the pull
 #       request's one benchmark comment (the one of COMMENT_AUTHOR, default github-actions[bot], holding the hidden
-#       marker is updated in place; else a new one), and the status check `cudabench` of the measured head set.
+#       marker is updated in place; else a new one, from DIR/comment.txt), and the status check `cudabench` of the
+#       measured head set.
 #       GitHub CLI (gh) and jq, with GH_TOKEN and GITHUB_REPOSITORY; RUN_URL links the run, CUDABENCH_DASHBOARD_URL
 #       (an https address) the dashboard of the history store.
 # RUN_BENCH names the runner (default this checkout's run_bench); CUDABENCH_FILTER the cases (default every case of
@@ -85,29 +89,79 @@ comment() {
 need_gh() {
   command -v gh >/dev/null 2>&1 || die "the GitHub CLI (gh) is not installed on this runner (apt-get install gh)"
   command -v jq >/dev/null 2>&1 || die "jq is not installed on this runner"
-  [[ "${GITHUB_REPOSITORY:-}" =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ ]] || die "GITHUB_REPOSITORY=${GITHUB_REPOSITORY:-} is not owner/name"
+  # GitHub's owner (letters, digits, inner hyphens) and repository name (letters, digits, '.', '_', '-'; not . or ..)
+  local owner='[A-Za-z0-9]([A-Za-z0-9-]{0,37}[A-Za-z0-9])?' name='[A-Za-z0-9._-]{1,100}'
+  { [[ "${GITHUB_REPOSITORY:-}" =~ ^$owner/$name$ ]] && [[ ! "$GITHUB_REPOSITORY" =~ /\.\.?$ ]]; } \
+    || die "GITHUB_REPOSITORY=${GITHUB_REPOSITORY:-} is not owner/name"
 }
 
 # small FILE LIMIT: FILE is a regular file (no link) of at most LIMIT bytes.
 small() { [ -f "$1" ] && [ ! -L "$1" ] && [ "$(stat -c %s "$1")" -le "$2" ]; }
 
-# fetch RUN_ID DIR: the run's artifact pr-benchmark, refused above 256 MiB, downloaded into the new directory DIR.
+artifact_limit=$((256 << 20))  # the artifact's size, zipped and unzipped
+
+# fetch RUN_ID DIR: the run's artifact pr-benchmark (refused above 256 MiB, zipped or not) downloaded into the new
+# directory DIR as DIR/artifact.zip, and of it only pr.json, verdict.json and log-tail.txt written into DIR/artifact/,
+# each a regular file within its bound (a link, another name or a duplicate is never written).
 fetch() {
-  local size
-  size=$(gh api "repos/$GITHUB_REPOSITORY/actions/runs/$1/artifacts" | jq -r '[.artifacts[] | select(.name == "pr-benchmark")][0].size_in_bytes // "none"') \
+  local listing id size
+  listing=$(gh api "repos/$GITHUB_REPOSITORY/actions/runs/$1/artifacts" \
+              | jq -c '[.artifacts[] | select(.name == "pr-benchmark")][0] // {} | [.id // "none", .size_in_bytes // "none"]') \
     || die "cannot list the artifacts of run $1"
-  [ "$size" != none ] || { echo "pr: run $1 left no artifact pr-benchmark: nothing to report"; exit 0; }
-  { [[ "$size" =~ ^[0-9]+$ ]] && [ "$size" -le $((256 << 20)) ]; } || die "the artifact pr-benchmark of run $1 is $size bytes (at most 256 MiB)"
+  id=$(jq -r '.[0] | tostring' <<<"$listing") size=$(jq -r '.[1] | tostring' <<<"$listing")
+  [ "$id" != none ] || { echo "pr: run $1 left no artifact pr-benchmark: nothing to report"; exit 0; }
+  [[ "$id" =~ ^[1-9][0-9]{0,19}$ ]] || die "the artifact pr-benchmark of run $1 has no artifact id"
+  { [[ "$size" =~ ^[0-9]{1,12}$ ]] && [ "$size" -le "$artifact_limit" ]; } || die "the artifact pr-benchmark of run $1 is $size bytes (at most 256 MiB)"
   mkdir "$2" || die "$2: cannot make it (it must be new)"
-  gh run download "$1" --repo "$GITHUB_REPOSITORY" --name pr-benchmark --dir "$2" >/dev/null || die "cannot download the artifact of run $1"
+  gh api "repos/$GITHUB_REPOSITORY/actions/artifacts/$id/zip" | head -c $((artifact_limit + 1)) >"$2/artifact.zip" \
+    || die "cannot download the artifact of run $1"
+  small "$2/artifact.zip" "$artifact_limit" || die "the artifact pr-benchmark of run $1 is over 256 MiB"
+  python3 - "$2/artifact.zip" "$2/artifact" "$artifact_limit" <<'PY'
+import os, stat, sys, zipfile
+
+LIMITS = {"pr.json": 4 << 10, "verdict.json": 64 << 20, "log-tail.txt": 64 << 10}  # what report reads, each bounded
+
+
+def refuse(why):
+    sys.exit("ci/pr_bench.sh: the artifact %s" % why)
+
+
+try:
+    archive = zipfile.ZipFile(sys.argv[1])
+    entries = archive.infolist()
+except (OSError, zipfile.BadZipFile, ValueError, EOFError):
+    refuse("is not a zip archive")
+if len(entries) > 10000 or sum(e.file_size for e in entries) > int(sys.argv[3]):
+    refuse("unzips to %d bytes in %d files (at most 256 MiB, 10,000 files)" % (sum(e.file_size for e in entries), len(entries)))
+os.mkdir(sys.argv[2], 0o700)
+names = [e.filename for e in entries]
+for e in entries:
+    if e.filename not in LIMITS:
+        continue
+    mode = e.external_attr >> 16
+    if names.count(e.filename) > 1 or e.is_dir() or (mode and not stat.S_ISREG(mode)):
+        refuse("holds %s twice, or as a link or other file that is not a regular file" % e.filename)
+    if e.file_size > LIMITS[e.filename]:
+        refuse("holds %s of %d bytes (at most %d)" % (e.filename, e.file_size, LIMITS[e.filename]))
+    try:
+        with archive.open(e) as f:
+            data = f.read(LIMITS[e.filename] + 1)  # stops at the size the entry declares; its CRC checked there
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, NotImplementedError) as x:
+        refuse("holds %s, which does not unzip (%s)" % (e.filename, x))
+    fd = os.open(os.path.join(sys.argv[2], e.filename), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data[:LIMITS[e.filename]])
+PY
+  [ $? = 0 ] || exit 2
 }
 
 # record DIR: pr.json checked, its fields as the words "PR EVENT HEAD BASE STATUS PROCESSES".
 record() {
   small "$1/pr.json" 4096 || die "the artifact's pr.json is missing, not a regular file, or over 4 KiB"
+  # Whole strings: jq's test() reads ^ and $ at line ends, so "<sha>\n" would pass a pattern.
   jq -er '
     def count(lo; hi): type == "number" and . == floor and . >= lo and . <= hi;
-    def sha: type == "string" and test("^[0-9a-f]{40}$");
+    def sha: type == "string" and length == 40 and all(explode[]; (. >= 48 and . <= 57) or (. >= 97 and . <= 102));
     if type == "object" and (.pr | count(1; 999999999)) and (.event | IN("labeled", "comment", "synchronize")) and (.head | sha)
        and (.event == "synchronize" or ((.base | sha) and (.status | IN(0, 1, 2)) and (.processes | count(1; 99))))
     then [.pr, .event, .head, .base // "-", .status // "-", .processes // "-"] | map(tostring) | join(" ")
@@ -115,17 +169,36 @@ record() {
     || die "the artifact's pr.json is not a record of the measuring job (pr, event, head, base, status, processes)"
 }
 
-# approved PR EVENT HEAD: HEAD is the commit the run's event names (a label on that head) or, for a comment, a
-# commit of pull request PR (the one the comment named; the measuring job checked it).
+# approved PR EVENT HEAD: PR and HEAD are those of the run's event, never the artifact's word alone: for a label or
+# a push, HEAD is the run's head commit and PR the pull request whose head branch is the run's (RUN_HEAD_REPO,
+# RUN_HEAD_BRANCH); for a comment, PR and the comment are those the run's title names (RUN_TITLE, "pr-benchmark PR
+# comment ID", set by the default branch's workflow) and HEAD the commit that comment names; HEAD a commit of PR.
 approved() {
   case "$2:${RUN_EVENT:-}" in
     labeled:pull_request|synchronize:pull_request)
-      [ "$3" = "${RUN_HEAD_SHA:-}" ] || die "the artifact's head $3 is not the head of the run's event (${RUN_HEAD_SHA:-none})" ;;
-    comment:issue_comment) ;;
+      [ "$3" = "${RUN_HEAD_SHA:-}" ] || die "the artifact's head $3 is not the head of the run's event (${RUN_HEAD_SHA:-none})"
+      [ "$(gh api "repos/$GITHUB_REPOSITORY/pulls/$1" | jq -r '[.head.repo.full_name, .head.ref] | map(tostring) | join(":")')" \
+        = "${RUN_HEAD_REPO:-}:${RUN_HEAD_BRANCH:-}" ] && [ -n "${RUN_HEAD_REPO:-}" ] && [ -n "${RUN_HEAD_BRANCH:-}" ] \
+        || die "pull request $1 is not the run's: its head branch is not ${RUN_HEAD_REPO:-}:${RUN_HEAD_BRANCH:-}" ;;
+    comment:issue_comment) commented "$1" "$3" ;;
     *) die "the artifact's event $2 does not match the run's event ${RUN_EVENT:-(RUN_EVENT not set)}" ;;
   esac
   gh api --paginate "repos/$GITHUB_REPOSITORY/pulls/$1/commits" | jq -r '.[].sha' | grep -qxF "$3" \
     || die "$3 is not a commit of pull request $1"
+}
+
+# commented PR HEAD: the run's title names pull request PR and a comment on it, by an owner, member or collaborator,
+# whose first line is "/benchmark HEAD".
+commented() {
+  local named
+  [[ "${RUN_TITLE:-}" =~ ^pr-benchmark\ ([1-9][0-9]{0,8})\ comment\ ([1-9][0-9]{0,19})$ ]] \
+    || die "the run's title names no pull request and comment (pr-benchmark PR comment ID)"
+  [ "${BASH_REMATCH[1]}" = "$1" ] || die "the artifact's pull request $1 is not the run's (${BASH_REMATCH[1]})"
+  named=$(gh api "repos/$GITHUB_REPOSITORY/issues/comments/${BASH_REMATCH[2]}" | jq -r --arg pr "$1" '
+    if (.issue_url | tostring | endswith("/issues/" + $pr)) and (.author_association | IN("OWNER", "MEMBER", "COLLABORATOR"))
+    then .body | tostring | split("\n")[0] | capture("^/benchmark[[:space:]]+(?<sha>[0-9a-f]{40})[[:space:]]*$").sha // ""
+    else "" end' 2>/dev/null)
+  [ -n "$named" ] && [ "$named" = "$2" ] || die "the artifact's head $2 is not the commit the comment ${BASH_REMATCH[2]} names (${named:-none})"
 }
 
 set_status() {  # set_status HEAD STATE DESCRIPTION
@@ -154,8 +227,8 @@ report() {
   [[ "$1" =~ ^[1-9][0-9]{0,19}$ ]] || die "RUN_ID=$1 is not a run id"
   need_gh
   fetch "$1" "$2"
-  local rec pr event head base status processes state description
-  rec=$(record "$2") || exit 2
+  local rec pr event head base status processes state description art=$2/artifact
+  rec=$(record "$art") || exit 2
   read -r pr event head base status processes <<<"$rec"
   approved "$pr" "$event" "$head"
   if [ "$event" = synchronize ]; then  # a push: the approval was of another commit
@@ -167,12 +240,15 @@ report() {
   if [ "$status" != 2 ]; then  # the verdict file must be one, and say what the status says
     local failing=false
     [ "$status" = 1 ] && failing=true
-    { small "$2/verdict.json" $((64 << 20)) && [ "$(jq -r '.failing' "$2/verdict.json" 2>/dev/null)" = "$failing" ]; } \
+    { small "$art/verdict.json" $((64 << 20)) && [ "$(jq -r '.failing' "$art/verdict.json" 2>/dev/null)" = "$failing" ]; } \
       || die "the artifact's verdict.json is missing, over 64 MiB, or does not say what its status $status says"
+    # Not failing, and yet a regression or a lost case listed: the comment would say both.
+    jq -e '.failing or ([.cases[]? | select(.verdict == "regression" or .lost == true)] | length == 0)' "$art/verdict.json" >/dev/null 2>&1 \
+      || die "the artifact's verdict.json contradicts itself: not failing, with a regression or a lost case listed"
   else
-    small "$2/log-tail.txt" $((64 << 10)) || : >"$2/log-tail.txt"
+    [ -e "$art/log-tail.txt" ] || : >"$art/log-tail.txt"  # a new file in the directory fetch made
   fi
-  comment "$2" "$base" "$head" "$status" "$processes" >"$2/comment.txt" || die "the comment could not be made from the artifact"
+  comment "$art" "$base" "$head" "$status" "$processes" >"$2/comment.txt" || die "the comment could not be made from the artifact"
   post "$pr" "$2/comment.txt"
   case $status in
     0) state=success description="no regression" ;;

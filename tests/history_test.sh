@@ -124,6 +124,33 @@ check "push of a store holding a run that says no time it was recorded: one line
   '[ "$(tip junk)" = "$(git -C "$tmp/planter" rev-parse HEAD)" ]'
 rm "$tmp/store-j/$model/nightly/runs/nightly-20260102T020000Z.json"
 
+# A run that does not parse, or recorded in the future (which retention by time would keep forever): refused by
+# fetch on the branch, by add, and by push in the folder.
+dated() {  # dated K WHEN NAME: the trend fixture K recorded at WHEN, as $tmp/nights/NAME
+  python3 -c "import json, sys; j = json.load(open(sys.argv[1])); j['context']['cudabench']['started_utc'] = j['context']['date'] = sys.argv[2]; json.dump(j, open(sys.argv[3], 'w'))" \
+    "$fx/trend/nightly-$1.json" "$2" "$tmp/nights/$3" && echo "$tmp/nights/$3"
+}
+rm -rf "$tmp/plant" && mkdir -p "$tmp/plant/$model/nightly/runs" && echo '{"context": ' >"$tmp/plant/$model/nightly/runs/nightly-20260101T020000Z.json" && plant garbage
+s=$(cd "$tmp/a" && run bash "$h" fetch "$tmp/store-g" --branch=garbage)
+check "fetch of a branch holding a run that does not parse: one line, exit 2, no store made" 2 "$s" 'one_line "nightly-20260101T020000Z.json, a run that does not parse"' '[ ! -e "$tmp/store-g" ]'
+rm -rf "$tmp/plant" && mkdir -p "$tmp/plant/$model/nightly/runs" && echo 'x' >"$tmp/plant/$model/nightly/gates.json" && plant garbage
+s=$(cd "$tmp/a" && run bash "$h" fetch "$tmp/store-g" --branch=garbage)
+check "fetch of a branch holding gates that do not parse: one line, exit 2, no store made" 2 "$s" 'one_line "gates.json, a file that is not a JSON object"' '[ ! -e "$tmp/store-g" ]'
+rm -rf "$tmp/plant" && mkdir -p "$tmp/plant/$model/nightly/runs" && cp "$(dated 1 9999-12-31T00:00:00Z nightly-99991231T000000Z.json)" "$tmp/plant/$model/nightly/runs/" && plant future
+s=$(cd "$tmp/a" && run bash "$h" fetch "$tmp/store-f" --branch=future)
+check "fetch of a branch holding a run recorded in 9999: one line, exit 2, no store made" 2 "$s" 'one_line "recorded in the future (9999-12-31T00:00:00Z)"' '[ ! -e "$tmp/store-f" ]'
+(cd "$tmp/a" && bash "$h" fetch "$tmp/store-f" --branch=future2 >/dev/null)
+s=$(run bash "$h" add "$tmp/store-f" "$(dated 1 9999-12-31T00:00:00Z nightly-99991231T000000Z.json)")
+check "add of a run recorded in 9999 and named for it: one line, exit 2, nothing filed" 2 "$s" 'one_line "recorded in the future"' '[ -z "$(ls "$tmp/store-f")" ]'
+s=$(run bash "$h" add "$tmp/store-f" "$(dated 1 2027-06-01T00:00:00+00:00 nightly-x.json)")
+check "add of a run recorded months ahead, named otherwise: one line, exit 2" 2 "$s" 'one_line "recorded in the future (2027-06-01"'
+s=$(run bash "$h" add "$tmp/store-f" "$(dated 1 "$(date -u -d '+2 hours' +%Y-%m-%dT%H:%M:%SZ)" nightly-soon.json)")
+check "add of a run two hours ahead (another runner's clock): filed" 0 "$s" || cat "$tmp/err"
+mkdir -p "$tmp/store-f/$model/nightly/runs" && cp "$(dated 2 9999-12-31T00:00:00Z nightly-99991231T000000Z.json)" "$tmp/store-f/$model/nightly/runs/"
+s=$(run bash "$h" push "$tmp/store-f" --keep=1)
+check "push of a store holding a run recorded in 9999: one line, exit 2, nothing removed or pushed" 2 "$s" 'one_line "recorded in the future"' \
+  '[ -z "$(tip future2)" ]' '[ "$(ls "$tmp/store-f/$model/nightly/runs" | wc -l)" = 2 ]'
+
 # Retention by the time each run was recorded (the fixtures' nights are 2026-11-1K): a far-future name holding an
 # old run goes first; names that disagree with their runs' times decide nothing.
 (cd "$tmp/a" && bash "$h" fetch "$tmp/store-t" --branch=timed >/dev/null)
@@ -215,5 +242,24 @@ python3 -c "import json, sys; j = json.load(open(sys.argv[1])); j['context']['de
 s=$(run "$report" store baseline "$tmp/odd.json"); check "store of a GPU model that names no directory: one line, exit 2" 2 "$s" 'one_line "names no directory"'
 python3 -c "import json, sys; j = json.load(open(sys.argv[1])); j['context']['cudabench']['preset'] = '..'; json.dump(j, open(sys.argv[2], 'w'))" "$quick" "$tmp/odd.json"
 s=$(run "$report" store history "$tmp/odd.json" --history-dir="$tmp/s"); check "store of a preset that is no name: one line, exit 2" 2 "$s" 'one_line "not a preset name"'
+# The names store accepts are those the history store's layout accepts, and distinct GPU models never share a slot.
+named() {  # named MODEL PRESET: the quick fixture as a run of that GPU model and preset, as $tmp/named.json
+  python3 -c "import json, sys; j = json.load(open(sys.argv[1])); j['context']['device']['name'] = sys.argv[2]; j['context']['cudabench']['preset'] = sys.argv[3]; json.dump(j, open(sys.argv[4], 'w'))" \
+    "$quick" "$1" "$2" "$tmp/named.json"
+}
+for m in .hidden ... NVIDIA/H100 "$(printf 'NVIDIA\tH100')" NVIDIA_H100 "NVIDIA  H100" " NVIDIA H100" "NVIDIA H100 " "NVIDIA H100 (PCIe)"; do
+  named "$m" quick
+  s=$(run "$report" store slot "$tmp/named.json"); check "store of the GPU model '$m': one line naming it, exit 2" 2 "$s" 'one_line "names no directory"'
+done
+for p in .hidden ... ../x; do
+  named "NVIDIA H100" "$p"
+  s=$(run "$report" store history "$tmp/named.json" --history-dir="$tmp/s"); check "store of the preset '$p': one line, exit 2" 2 "$s" 'one_line "not a preset name"'
+done
+for mp in "NVIDIA H100:quick" "NVIDIA A100-SXM4-80GB MIG 1g.10gb:nightly.v2" "Tesla V100-SXM2-16GB:my_preset"; do
+  named "${mp%%:*}" "${mp#*:}"
+  s=$(run "$report" store history "$tmp/named.json" --history-dir="$tmp/s")
+  check "store of '${mp%%:*}' / '${mp#*:}': a folder the history store's layout accepts" 0 "$s" \
+    'rel=$(sed "s|^$tmp/s/||" "$tmp/out") && python3 -c "import re, sys; P = r\"[A-Za-z0-9_-][A-Za-z0-9_.-]*\"; assert re.fullmatch(P + \"/\" + P, sys.argv[1]), sys.argv[1]" "$rel"'
+done
 s=$(run "$report" store slot "$fx/bad_invalid.json"); check "store of a file that is not results: one line, exit 2" 2 "$s" 'one_line "not a results file"'
 finish

@@ -113,6 +113,27 @@ check "nightly_bisect.py markdown: a subject and a case name of links, an image,
   'grep -qF "\[x\]\(http\://e\) \!\[i\]\(http\://e/i\.png\) \@" "$tmp/out"' '! grep -q "@team\|<b>\|](\|!\[" "$tmp/out"' \
   'grep -qF "| \[x\]" "$tmp/out"' 'grep -qF "\<b\>\|x |" "$tmp/out"' 'grep -qF "Files: \`\`\` src/\`\`k.cu \`\`\`" "$tmp/out"'
 
+# nightly_bisect.py over fields of the wrong type: one line naming the file, exit 2, no traceback.
+bad_field() {  # bad_field COMMAND PYTHON_CHANGE DESCRIPTION: the bisect outcome above (or a verdict, a run) with a field changed
+  python3 - "$tmp/bisect.json" "$tmp/slowed.json" "$tmp/field.json" "$2" <<'PY'
+import json, sys
+bisect, verdict = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+run = {"context": {"cudabench": {"git_revision": "a" * 40}}}
+exec(sys.argv[4])
+json.dump({"bisect": bisect, "verdict": verdict, "run": run}[sys.argv[4].split("[")[0]], open(sys.argv[3], "w"))
+PY
+  s=$(run python3 "$src/ci/nightly_bisect.py" "$1" "$tmp/field.json")
+  check "nightly_bisect.py $1 with $3: one line, exit 2" 2 "$s" 'one_line "field.json is not"' '! grep -q Traceback "$tmp/err"' '[ ! -s "$tmp/out" ]'
+}
+bad_field markdown 'bisect["good"]["commit"] = 5' "a commit that is a number"
+bad_field markdown 'bisect["first_bad"]["files"] = 7' "files that are a number"
+bad_field markdown 'bisect["cases"][0]["change"] = "fast"' "a change that is a string"
+bad_field markdown 'bisect["cases"] = {"a": 1}' "cases that are an object"
+bad_field filter 'verdict["cases"][0]["name"], verdict["cases"][0]["verdict"] = 5, "regression"' "a case name that is a number"
+bad_field filter 'verdict["cases"] = "all"' "cases that are a string"
+bad_field revision 'run["context"]["cudabench"]["git_revision"] = 12345678' "a revision that is a number"
+bad_field revision 'run["context"]["cudabench"] = []' "a cudabench section that is a list"
+
 # measure: a repository whose binary is a script, the head 30% slower than the merge base.
 repo="$tmp/repo"
 git init -q "$repo" && git -C "$repo" config user.email t@example.com && git -C "$repo" config user.name test
@@ -173,15 +194,42 @@ jq_expr=.
 args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do [ "${args[i]}" = --jq ] && jq_expr=${args[i + 1]}; done
 reply() { jq -r "$jq_expr"; }
+# The artifact as the API serves it: $ARTIFACT zipped (a link kept as a link); ARTIFACT_BOMB adds a file of that many
+# zeros (a few hundred KiB zipped).
+zipped() {
+  python3 - "$ARTIFACT" "${ARTIFACT_BOMB:-0}" <<'PY'
+import io, os, sys, zipfile
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+    for name in sorted(os.listdir(sys.argv[1])):
+        path = os.path.join(sys.argv[1], name)
+        if os.path.islink(path):
+            info = zipfile.ZipInfo(name)
+            info.external_attr = 0o120777 << 16
+            z.writestr(info, os.readlink(path))
+        elif os.path.isfile(path):
+            z.write(path, name)
+    if int(sys.argv[2]):
+        with z.open("bomb.bin", "w", force_zip64=True) as f:
+            for _ in range(int(sys.argv[2]) >> 20):
+                f.write(bytes(1 << 20))
+sys.stdout.buffer.write(buf.getvalue())
+PY
+}
 case "$*" in
-  *"actions/runs/"*"/artifacts"*) printf '{"artifacts": [{"name": "pr-benchmark", "size_in_bytes": %s}]}\n' "${ARTIFACT_SIZE:-2000}" | reply ;;
-  "run download"*) dir=${args[-1]}; cp -R "$ARTIFACT"/. "$dir/" ;;
-  *"--paginate repos/acme/x/pulls/7/commits"*) printf '[{"sha": "%s"}, {"sha": "%s"}]\n' "$PR_COMMIT" 3333333333333333333333333333333333333333 | reply ;;
-  *"--paginate repos/acme/x/issues/7/comments"*)
+  *"actions/runs/"*"/artifacts"*) printf '{"artifacts": [{"id": 555, "name": "pr-benchmark", "size_in_bytes": %s}]}\n' "${ARTIFACT_SIZE:-2000}" | reply ;;
+  *"actions/artifacts/555/zip"*) zipped ;;
+  "run download"*) dir=${args[-1]}; cp -R "$ARTIFACT"/. "$dir/"; [ "${ARTIFACT_BOMB:-0}" = 0 ] || truncate -s "$ARTIFACT_BOMB" "$dir/bomb.bin" ;;
+  *"--paginate repos/acme/x/pulls/"[78]"/commits"*) printf '[{"sha": "%s"}, {"sha": "%s"}]\n' "$PR_COMMIT" 3333333333333333333333333333333333333333 | reply ;;
+  *"repos/acme/x/pulls/7") printf '{"number": 7, "head": {"ref": "topic", "repo": {"full_name": "acme/x"}}}\n' | reply ;;
+  *"repos/acme/x/pulls/8") printf '{"number": 8, "head": {"ref": "topic", "repo": {"full_name": "mallory/x"}}}\n' | reply ;;
+  *"repos/acme/x/issues/comments/31") jq -n --arg sha "$PR_COMMIT" '{id: 31, issue_url: "https://api.github.com/repos/acme/x/issues/7",
+      author_association: "MEMBER", body: ("/benchmark " + $sha + "\r\nplease")}' | reply ;;
+  *"--paginate repos/acme/x/issues/"[78]"/comments"*)
     { printf '[{"id": 1313, "user": {"login": "mallory"}, "body": "<!-- cudabench-pr-benchmark -->\\nfake"}'
       [ -f "$GH_POSTED" ] && printf ', {"id": 4242, "user": {"login": "github-actions[bot]"}, "body": "<!-- cudabench-pr-benchmark -->\\n"}'
       printf ']\n'; } | reply ;;
-  *"-X POST repos/acme/x/issues/7/comments"*) touch "$GH_POSTED" ;;
+  *"-X POST repos/acme/x/issues/"[78]"/comments"*) touch "$GH_POSTED" ;;
 esac
 exit 0
 SH
@@ -190,7 +238,7 @@ chmod +x "$tmp/bin/gh"
 report_run() {
   local artifact=$1; shift; rm -rf "$tmp/report"; : >"$tmp/gh.log"
   env PATH="$tmp/bin:$PATH" GH_LOG="$tmp/gh.log" GH_POSTED="$tmp/posted" ARTIFACT="$artifact" PR_COMMIT="$topic" GH_TOKEN=t \
-    GITHUB_REPOSITORY=acme/x RUN_EVENT=pull_request RUN_HEAD_SHA="$topic" RUN_URL=https://github.com/acme/x/actions/runs/99 "$@" \
+    GITHUB_REPOSITORY=acme/x RUN_EVENT=pull_request RUN_HEAD_SHA="$topic" RUN_HEAD_REPO=acme/x RUN_HEAD_BRANCH=topic RUN_URL=https://github.com/acme/x/actions/runs/99 "$@" \
     bash "$src/ci/pr_bench.sh" report 99 "$tmp/report" >"$tmp/out" 2>"$tmp/err"; echo $?
 }
 s=$(report_run "$tmp/pr")
@@ -235,7 +283,45 @@ s=$(report_run "$tmp/push")
 check "report of a push: the label benchmark removed (a new approval needed), nothing posted" 0 "$s" \
   'grep -q "^api -X DELETE repos/acme/x/issues/7/labels/benchmark" "$tmp/gh.log"' '! grep -q "POST\|PATCH" "$tmp/gh.log"'
 rm -rf "$tmp/comment" && cp -R "$tmp/pr" "$tmp/comment" && jq '.event = "comment"' "$tmp/pr/pr.json" >"$tmp/comment/pr.json"
-s=$(report_run "$tmp/comment" RUN_EVENT=issue_comment RUN_HEAD_SHA=5555555555555555555555555555555555555555)
+comment_run() { report_run "$1" RUN_EVENT=issue_comment RUN_HEAD_SHA=5555555555555555555555555555555555555555 RUN_HEAD_BRANCH=main "${@:2}"; }
+s=$(comment_run "$tmp/comment" "RUN_TITLE=pr-benchmark 7 comment 31")
 check "report of a /benchmark SHA comment: the named commit, one of the pull request's, gets the status" 0 "$s" \
-  'grep -q "statuses/$topic -f state=failure" "$tmp/gh.log"'
+  'grep -q "statuses/$topic -f state=failure" "$tmp/gh.log"' || cat "$tmp/err"
+jq '.head = "3333333333333333333333333333333333333333"' "$tmp/pr/pr.json" >"$tmp/comment/pr.json.x" && jq '.event = "comment"' "$tmp/comment/pr.json.x" >"$tmp/comment/pr.json"
+s=$(comment_run "$tmp/comment" "RUN_TITLE=pr-benchmark 7 comment 31")
+check "report refuses a comment's record naming another commit of the pull request than the comment named" 2 "$s" \
+  'one_line "not the commit the comment"' '! grep -q "statuses\|POST\|PATCH" "$tmp/gh.log"'
+jq '.event = "comment"' "$tmp/pr/pr.json" >"$tmp/comment/pr.json"
+s=$(comment_run "$tmp/comment" "RUN_TITLE=pr-benchmark 8 comment 31")
+check "report refuses a comment's run of another pull request than the record's" 2 "$s" 'one_line "not the run'"'"'s"' '! grep -q "statuses\|POST\|PATCH" "$tmp/gh.log"'
+s=$(comment_run "$tmp/comment" "RUN_TITLE=pr-benchmark 7")
+check "report refuses a comment's run whose title names no comment" 2 "$s" 'one_line "names no pull request and comment"' '! grep -q "statuses\|POST\|PATCH" "$tmp/gh.log"'
+
+# The hand-off binds what it posts: each reproducer refused in one line, nothing posted, no status set.
+forged '.pr = 8' "a pull request number other than the run's (a pull request with another head branch)"
+mkdir -p "$tmp/push8" && jq -n --arg h "$topic" '{pr: 8, event: "synchronize", head: $h}' >"$tmp/push8/pr.json"
+s=$(report_run "$tmp/push8"); check "report refuses a push's record naming another pull request: no label removed" 2 "$s" 'one_line' '! grep -q "DELETE" "$tmp/gh.log"'
+forged '.head = .head + "\n"' "a head with a trailing newline"
+# A base with a trailing newline would shift the fields read takes: no status, so the comment made from the log tail.
+rm -rf "$tmp/forged" && cp -R "$tmp/pr" "$tmp/forged" && jq '.base = .base + "\n" | .status = 0' "$tmp/pr/pr.json" >"$tmp/forged/pr.json" \
+  && cp "$tmp/faster.json" "$tmp/forged/verdict.json" && echo "planted log" >"$tmp/forged/log-tail.txt"
+s=$(report_run "$tmp/forged"); check "report refuses a base with a trailing newline (no comment from the log tail)" 2 "$s" 'one_line "not a record"' \
+  '! grep -q "POST\|PATCH" "$tmp/gh.log"'
+rm -rf "$tmp/forged" && cp -R "$tmp/pr" "$tmp/forged" && jq '.status = 0' "$tmp/pr/pr.json" >"$tmp/forged/pr.json" \
+  && jq '.failing = false | .regression = false' "$tmp/pr/verdict.json" >"$tmp/forged/verdict.json"
+s=$(report_run "$tmp/forged"); check "report refuses a verdict that says failing: false and lists a regression" 2 "$s" 'one_line "contradicts itself"' \
+  '! grep -q "POST\|PATCH" "$tmp/gh.log"'
+echo "keep me" >"$tmp/victim" && rm -rf "$tmp/forged" && cp -R "$tmp/pr3" "$tmp/forged" && rm -f "$tmp/forged/log-tail.txt" \
+  && ln -s "$tmp/victim" "$tmp/forged/log-tail.txt"
+s=$(report_run "$tmp/forged"); check "report refuses an artifact whose log-tail.txt is a link, writing nothing through it" 2 "$s" \
+  'one_line "log-tail.txt twice, or as a link"' '[ "$(cat "$tmp/victim")" = "keep me" ]' '! grep -q "POST\|PATCH" "$tmp/gh.log"'
+rm -rf "$tmp/forged" && cp -R "$tmp/pr" "$tmp/forged" && ln -s "$tmp/victim" "$tmp/forged/comment.txt"
+s=$(report_run "$tmp/forged"); check "report writes its comment into no link the artifact holds" 0 "$s" '[ "$(cat "$tmp/victim")" = "keep me" ]' || cat "$tmp/err"
+s=$(report_run "$tmp/pr" ARTIFACT_BOMB=$((300 << 20)))
+check "report refuses an artifact that unzips to over 256 MiB, writing none of it" 2 "$s" 'one_line "unzips to"' '! grep -q "POST\|PATCH" "$tmp/gh.log"' \
+  '[ "$(du -sk "$tmp/report" | cut -f1)" -lt 10240 ]'
+for repository in o/.. ./x o/. 'o/x y' -o/x; do
+  s=$(report_run "$tmp/pr" GITHUB_REPOSITORY="$repository")
+  check "report refuses GITHUB_REPOSITORY=$repository" 2 "$s" 'one_line "is not owner/name"' '[ ! -s "$tmp/gh.log" ]'
+done
 finish

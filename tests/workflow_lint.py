@@ -5,7 +5,9 @@ through env:); every script a workflow runs exists and is executable; the nightl
 GPU runner, over a matrix of GPU models with a job that gathers them unless cancelled on a hosted runner, uploading that night's files
 only (no glob); a job on one GPU model's runner is in that GPU's concurrency group (gpu-<model>, shared by every
 workflow); every action is pinned by commit SHA, and one SHA stands for one tag across the workflows; the SLURM script asks for the GPU partition; no job that holds a write permission, a secret or a token
-checks out or runs a pull request's code (the "pwn request"). Usage: tests/workflow_lint.py SOURCE_DIR, or
+checks out or runs a pull request's code (the "pwn request"); on self-hosted runners, a job that holds one runs on a
+runner labelled trusted and names no folder that outlives the job (HOME, ~, /tmp: what a pull request's job on that
+machine could write), and a pull request's job runs on one labelled untrusted. Usage: tests/workflow_lint.py SOURCE_DIR, or
 tests/workflow_lint.py --self-test (the pull-request check over planted workflows: each violation caught, each safe
 job passed)."""
 import os
@@ -68,6 +70,44 @@ def pr_code(name, doc, job_name, job):
     return found
 
 
+# The runner labels that say which jobs a self-hosted runner takes: trusted ones (holding a write permission, a secret
+# or the token) or pull requests' (docs/ci.md, "Trust"); neither names a GPU model.
+ROLE_LABELS = ("trusted", "untrusted")
+# A folder that outlives the job on a self-hosted runner, which a pull request's job there could write: the home
+# folder (as $HOME, ${HOME}, ~, env.HOME) or a machine-wide one (/tmp, /var/tmp, /dev/shm, /home, /root, /opt).
+PERSISTENT = re.compile(r"\$\{?HOME\b|\benv\.HOME\b|(?:^|[\s\"'=:(])(?:~/|(?:/tmp|/var/tmp|/dev/shm|/home|/root|/opt)(?:/|\b))")
+
+
+def labels(job):
+    runs_on = job.get("runs-on", [])
+    return [str(l) for l in (runs_on if isinstance(runs_on, list) else [runs_on])]
+
+
+def runner_roles(name, doc, job_name, job):
+    """On a self-hosted runner: a job that holds a write permission, a secret or the token runs on a runner labelled
+    trusted and names no folder that outlives the job; a job of a pull request's event runs on one labelled untrusted
+    (never both labels: a runner of both kinds would hand one job's leftovers to the other)."""
+    if "self-hosted" not in labels(job):
+        return []
+    where, found = "%s: job %s on a self-hosted runner" % (name, job_name), []
+    triggers = doc.get("on", doc.get(True)) or {}
+    triggers = [triggers] if isinstance(triggers, str) else list(triggers)
+    what = holds_write(doc, job)
+    if what and ("trusted" not in labels(job) or "untrusted" in labels(job)):
+        found.append("%s holds %s: it must run on a runner labelled trusted (not untrusted)" % (where, what))
+    if any(t in triggers for t in PR_TRIGGERS + ("issue_comment",)) and not what and "untrusted" not in labels(job):
+        found.append("%s runs for a pull request's event: it must run on a runner labelled untrusted" % where)
+    if what:
+        texts = [yaml.safe_dump(job.get("env") or {})] + [yaml.safe_dump({k: v for k, v in step.items() if k in ("run", "env", "with")})
+                                                          for step in job.get("steps") or []]
+        for text in texts:
+            m = PERSISTENT.search(text)
+            if m:
+                found.append("%s holds %s and names %s, a folder that outlives the job, which a pull request's job could "
+                             "write (use $RUNNER_TEMP: docs/ci.md, \"Trust\")" % (where, what, m.group(0).strip(" \"'=:(")))
+    return found
+
+
 def full_checkouts(name, job_name, job):
     """A checkout with fetch-depth: 0 downloads every branch, the history store's among them."""
     return ["%s: job %s: a checkout with fetch-depth: 0 downloads every branch, the history store's too (fetch the "
@@ -77,7 +117,7 @@ def full_checkouts(name, job_name, job):
 
 
 def job_problems(name, doc, job_name, job):
-    return pr_code(name, doc, job_name, job) + full_checkouts(name, job_name, job)
+    return pr_code(name, doc, job_name, job) + full_checkouts(name, job_name, job) + runner_roles(name, doc, job_name, job)
 
 
 SELF_TEST = {  # planted workflows: name -> (YAML, the number of problems the check must find)
@@ -149,6 +189,54 @@ jobs:
         with: {ref: "${{ github.event.repository.default_branch }}"}
       - run: bash ci/pr_bench.sh report "$RUN_ID"
         env: {GH_TOKEN: "${{ github.token }}", RUN_HEAD_SHA: "${{ github.event.workflow_run.head_sha }}"}
+""", 0),
+    "a trusted job on a self-hosted runner reusing a build folder in HOME": ("""
+on: {schedule: [{cron: "0 0 * * *"}]}
+jobs:
+  j:
+    runs-on: [self-hosted, gpu, trusted, h100]
+    permissions: {contents: write}
+    steps:
+      - run: echo "CUDABENCH_BUILD_DIR=${CUDABENCH_BUILD_DIR:-$HOME/cudabench-build}" >> "$GITHUB_ENV"
+      - run: bash ci/nightly.sh
+        env: {CCACHE_DIR: "~/.cache/ccache"}
+      - run: make -C /tmp/shared
+""", 3),
+    "a trusted job on a runner not labelled trusted, a pull request's job on one not labelled untrusted": ("""
+on: {pull_request: {}, workflow_dispatch: {}}
+jobs:
+  nightly:
+    runs-on: [self-hosted, gpu, h100]
+    permissions: {contents: write}
+    steps:
+      - run: bash ci/nightly.sh
+  measure:
+    runs-on: [self-hosted, gpu, h100]
+    permissions: {contents: read}
+    steps:
+      - run: bash ci/pr_bench.sh measure
+  both:
+    runs-on: [self-hosted, trusted, untrusted]
+    permissions: {contents: write}
+    steps:
+      - run: bash ci/nightly.sh
+""", 3),
+    "safe: a trusted job from a clean slate under RUNNER_TEMP, a pull request's job on its own runner": ("""
+on: {pull_request: {}, schedule: [{cron: "0 0 * * *"}]}
+jobs:
+  nightly:
+    runs-on: [self-hosted, gpu, trusted, h100]
+    permissions: {contents: write}
+    steps:
+      - run: |
+          p=$(mktemp -d "$RUNNER_TEMP/private.XXXXXX") && echo "HOME=$p/home" >> "$GITHUB_ENV"
+      - run: bash ci/nightly.sh "$CUDABENCH_RESULTS_DIR"
+        env: {CUDABENCH_BUILD_DIR: "${{ runner.temp }}/build"}
+  measure:
+    runs-on: [self-hosted, gpu, untrusted, h100]
+    permissions: {contents: read}
+    steps:
+      - run: CCACHE_DIR="$HOME/.cache/pr-ccache" bash ci/pr_bench.sh measure
 """, 0),
     "a checkout of every branch": ("""
 on: {schedule: [{cron: "0 0 * * *"}]}
@@ -235,7 +323,7 @@ for name in workflows:
         # A job on one GPU model's runner (a label beyond self-hosted and gpu) holds that GPU's group, shared by
         # every workflow, so two jobs never measure on one GPU at once.
         runs_on = job.get("runs-on", [])
-        models = [l for l in (runs_on if isinstance(runs_on, list) else [runs_on]) if l not in ("self-hosted", "gpu")]
+        models = [l for l in (runs_on if isinstance(runs_on, list) else [runs_on]) if l not in ("self-hosted", "gpu") + ROLE_LABELS]
         if "gpu" in runs_on and models:
             group = (job.get("concurrency") or {}).get("group") if isinstance(job.get("concurrency"), dict) else job.get("concurrency")
             if group != "gpu-" + models[0]:
