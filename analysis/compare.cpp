@@ -306,8 +306,9 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   const learned_gate* learned = pair_gate ? &*pair_gate : nullptr;
   // Reported, never gating: a case declared not gated (its time moves between processes with nothing changed),
   // or a host-bound one (host timings drift far beyond any threshold across machines) unless --host-threshold,
-  // a same-machine gate learned for it, or both runs of one machine gate it.
-  const bool host_gated = s.host_threshold.has_value() || (host && learned) || m.same_host;
+  // a same-machine gate learned for it, or both runs of one machine gate it (where a test can run: one sample a
+  // side of a host case says nothing of its spread).
+  const bool host_gated = s.host_threshold.has_value() || (host && learned) || (m.same_host && testable);
   if (!judged_case(b, host_gated) || !judged_case(c, host_gated)) {
     not_gated(r, !b.gated || !c.gated);
     return r;
