@@ -45,6 +45,12 @@ std::size_t comparison::lost() const {
   return n;
 }
 
+std::size_t comparison::throttled() const {
+  std::size_t n = 0;
+  for (auto& c : cases) n += c.throttled;
+  return n;
+}
+
 std::size_t comparison::count(verdict v) const {
   std::size_t n = 0;
   for (auto& c : cases) n += c.v == v;
@@ -184,7 +190,7 @@ double test_change(const case_result& b, const case_result& c, const learned_gat
     return std::expm1(normal_critical(s.alpha) * spread);
   }
   // The noise floor stands in for the spread between runs where none was learned.
-  r.gate = std::max(class_threshold, s.noise_floor * std::max(r.base_noise, r.cur_noise));
+  r.gate = std::max(class_threshold, s.noise_floor * std::max(robust_cv(b.samples_s), robust_cv(c.samples_s)));
   r.p_value = mann_whitney(b.samples_s, c.samples_s).p_value;
   r.method = "rank test" + units;
   return min_detectable_change(b.samples_s, c.samples_s, s.alpha);
@@ -205,67 +211,34 @@ std::optional<learned_gate> gate_for(const case_result& c, bool host, const comp
   return found->for_pair(host || m.same_board);
 }
 
-case_comparison compare_case(const case_result& b, const case_result& c, const compare_settings& s, pair_machine m) {
-  case_comparison r;
-  r.name = c.name;
-  r.family = c.family;
-  r.base_code = b.code ? b.code->digest : "";
-  r.cur_code = c.code ? c.code->digest : "";
-  if (c.status == case_status::failed || b.status == case_status::failed) {
-    r.v = verdict::failed;
-    r.note = c.status == case_status::failed ? "current: " + c.message : "baseline: " + b.message;
-    r.lost = c.status == case_status::failed && b.status != case_status::failed;
-    return r;
-  }
-  if (c.status == case_status::skipped || b.status == case_status::skipped) {
-    r.v = verdict::skipped;
-    r.note = c.status == case_status::skipped ? "current: " + c.message : "baseline: " + b.message;
-    return r;
-  }
-  r.base_median_s = b.median_s;
-  r.cur_median_s = c.median_s;
-  r.change = c.median_s / b.median_s - 1;
-  r.base_samples_s = b.samples_s;
-  r.cur_samples_s = c.samples_s;
-  r.base_n = b.samples_s.size();
-  r.cur_n = c.samples_s.size();
-  // The spread of the repetitions: undefined (shown as "-") with a single repetition a side.
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  r.base_noise = r.base_n >= 2 ? summarize(b.samples_s).cv() : nan;
-  r.cur_noise = r.cur_n >= 2 ? summarize(c.samples_s).cv() : nan;
-  const bool host = b.host_bound || c.host_bound;
-  const bool testable = r.base_n >= 2 && r.cur_n >= 2 && !b.aggregates_only && !c.aggregates_only;
-  const std::optional<learned_gate> pair_gate = gate_for(c, host, s, m);
-  const learned_gate* learned = pair_gate ? &*pair_gate : nullptr;
-  // Reported, never gating: a case declared not gated (its time moves between processes with nothing
-  // changed), or a host-bound one without --host-threshold (host timings drift far beyond any threshold
-  // across machines) or a same-machine gate learned for it with both runs of its machine.
-  const bool host_gated = s.host_threshold.has_value() || (host && learned);
-  if (!judged_case(b, host_gated) || !judged_case(c, host_gated)) {
-    const bool declared = !b.gated || !c.gated;
-    r.method = declared ? "not gated" : "host-bound: not gated";
-    r.detectable = nan;
-    r.gate = std::numeric_limits<double>::infinity();
-    r.v = verdict::not_gated;
-    r.note = declared ? "the case is declared not gated"
-                      : "host-bound case; --host-threshold gates it, as does a host gate learned for it where both "
-                        "runs are of one host";
-    return r;
-  }
-  const double class_threshold = learned ? learned->gate : host ? *s.host_threshold : s.threshold;
-  r.gate_runs = learned ? learned->runs : 0;
-  if (!testable) {
-    r.method = b.aggregates_only || c.aggregates_only ? "threshold only (aggregates only: no rank test)"
-                                                      : "threshold only (1 sample a side)";
-    r.detectable = nan;
-    r.gate = class_threshold;
-    r.v = r.change >= r.gate ? verdict::regression : r.change <= -r.gate ? verdict::improvement : verdict::unchanged;
-    if (host && class_threshold != s.threshold) r.note = fmt::format("host-bound: gate {}", pct(r.gate));
-    return r;
-  }
-  const double test_detects = test_change(b, c, learned, class_threshold, s, r);
+/// Both sides' samples are medians of three or more fresh processes each (rounds), so the spread between
+/// processes can be read from them.
+bool samples_are_processes(const case_result& b, const case_result& c) {
+  return b.rounds >= 2 && c.rounds >= 2 && b.samples_s.size() >= 3 && c.samples_s.size() >= 3 && !b.aggregates_only &&
+         !c.aggregates_only;
+}
+
+/// The self-calibrated test of two sides measured on one machine, each sample a process's median, where no
+/// learned gate applies: the change of the medians against their own robust standard error (the spread between
+/// the processes, MAD-based), at Student's t for the processes measured, and the rank test beside it; both must
+/// be significant. The gate is the practical floor. Returns the smallest change the pair could have flagged.
+double self_calibrated_test(const case_result& b, const case_result& c, const compare_settings& s, case_comparison& r) {
+  const double se = std::hypot(median_log_stderr(b.samples_s), median_log_stderr(c.samples_s));
+  const double t = student_critical(s.alpha, double(b.samples_s.size() + c.samples_s.size() - 2));
+  const double d = std::log1p(r.change);
+  // The medians' p-value on the normal scale, stretched so that it reaches alpha where d reaches t x se.
+  const double p_medians = se > 0 ? normal_p_value(d / se * normal_critical(s.alpha) / t) : (d == 0 ? 1.0 : 0.0);
+  r.p_value = std::max(p_medians, mann_whitney(b.samples_s, c.samples_s).p_value);
+  r.gate = s.practical_floor;
+  r.self_calibrated = true;
+  r.method = fmt::format("self-calibrated: medians of {} vs {} processes", b.samples_s.size(), c.samples_s.size());
+  return std::max(std::expm1(t * se), min_detectable_change(b.samples_s, c.samples_s, s.alpha));
+}
+
+/// The verdict of a tested case from its change, its p-value, its gate and what its test could detect.
+void decide(case_comparison& r, double class_threshold, double test_detects, double alpha) {
   r.detectable = std::max(r.gate, test_detects);
-  const bool significant = *r.p_value < s.alpha;
+  const bool significant = *r.p_value < alpha;
   if (significant && r.change >= r.gate)
     r.v = verdict::regression;
   else if (significant && r.change <= -r.gate)
@@ -279,9 +252,87 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
                  : fmt::format("too noisy to detect a {} change", pct(class_threshold));
   } else
     r.v = verdict::unchanged;
+}
+
+/// A case reported apart, never tested: declared not gated, or host-bound where nothing gates it.
+void not_gated(case_comparison& r, bool declared) {
+  r.method = declared ? "not gated" : "host-bound: not gated";
+  r.detectable = std::numeric_limits<double>::quiet_NaN();
+  r.gate = std::numeric_limits<double>::infinity();
+  r.v = verdict::not_gated;
+  r.note = declared ? "the case is declared not gated"
+                    : "host-bound case; --host-threshold gates it, as does a host gate learned for it where both "
+                      "runs are of one host, or a comparison of two runs of one machine";
+}
+
+/// Fills in what both sides measured (medians, change, samples, spread); false where a side failed or was
+/// skipped (the verdict says which).
+bool measured_sides(const case_result& b, const case_result& c, case_comparison& r) {
+  r.base_code = b.code ? b.code->digest : "";
+  r.cur_code = c.code ? c.code->digest : "";
+  if (c.status == case_status::failed || b.status == case_status::failed) {
+    r.v = verdict::failed;
+    r.note = c.status == case_status::failed ? "current: " + c.message : "baseline: " + b.message;
+    r.lost = c.status == case_status::failed && b.status != case_status::failed;
+    return false;
+  }
+  if (c.status == case_status::skipped || b.status == case_status::skipped) {
+    r.v = verdict::skipped;
+    r.note = c.status == case_status::skipped ? "current: " + c.message : "baseline: " + b.message;
+    return false;
+  }
+  r.base_median_s = b.median_s;
+  r.cur_median_s = c.median_s;
+  r.change = c.median_s / b.median_s - 1;
+  r.base_samples_s = b.samples_s;
+  r.cur_samples_s = c.samples_s;
+  r.base_n = b.samples_s.size();
+  r.cur_n = c.samples_s.size();
+  // The spread of the repetitions: undefined (shown as "-") with a single repetition a side.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  r.base_noise = r.base_n >= 2 ? summarize(b.samples_s).cv() : nan;
+  r.cur_noise = r.cur_n >= 2 ? summarize(c.samples_s).cv() : nan;
+  return true;
+}
+
+case_comparison compare_case(const case_result& b, const case_result& c, const compare_settings& s, pair_machine m) {
+  case_comparison r;
+  r.name = c.name;
+  r.family = c.family;
+  if (!measured_sides(b, c, r)) return r;
+  const bool host = b.host_bound || c.host_bound;
+  const bool testable = r.base_n >= 2 && r.cur_n >= 2 && !b.aggregates_only && !c.aggregates_only;
+  const std::optional<learned_gate> pair_gate = gate_for(c, host, s, m);
+  const learned_gate* learned = pair_gate ? &*pair_gate : nullptr;
+  // Reported, never gating: a case declared not gated (its time moves between processes with nothing changed),
+  // or a host-bound one (host timings drift far beyond any threshold across machines) unless --host-threshold,
+  // a same-machine gate learned for it, or both runs of one machine gate it (where a test can run: one sample a
+  // side of a host case says nothing of its spread).
+  const bool host_gated = s.host_threshold.has_value() || (host && learned) || (m.same_host && testable);
+  if (!judged_case(b, host_gated) || !judged_case(c, host_gated)) {
+    not_gated(r, !b.gated || !c.gated);
+    return r;
+  }
+  // The limits keep their gates: their change says whether the machine is the same one.
+  const bool self = !learned && m.same_host && c.family != limits_family && samples_are_processes(b, c);
+  const double host_class = s.host_threshold.value_or(s.one_machine_host_threshold);
+  const double class_threshold = learned ? learned->gate : self ? s.practical_floor : host ? host_class : s.threshold;
+  r.gate_runs = learned ? learned->runs : 0;
+  if (!testable) {
+    r.method = b.aggregates_only || c.aggregates_only ? "threshold only (aggregates only: no rank test)"
+                                                      : "threshold only (1 sample a side)";
+    r.detectable = std::numeric_limits<double>::quiet_NaN();
+    r.gate = class_threshold;
+    r.v = r.change >= r.gate ? verdict::regression : r.change <= -r.gate ? verdict::improvement : verdict::unchanged;
+    if (host && class_threshold != s.threshold) r.note = fmt::format("host-bound: gate {}", pct(r.gate));
+    return r;
+  }
+  const double test_detects =
+      self ? self_calibrated_test(b, c, s, r) : test_change(b, c, learned, class_threshold, s, r);
+  decide(r, class_threshold, test_detects, s.alpha);
   if (host && learned && r.note.empty())
     r.note = fmt::format("host-bound: the same-machine gate {}", pct(r.gate));
-  else if (host && class_threshold > s.threshold && r.note.empty())
+  else if (host && !self && class_threshold > s.threshold && r.note.empty())
     r.note = fmt::format("host-bound: gate {}", pct(r.gate));
   return r;
 }
@@ -415,6 +466,21 @@ case_comparison compare_on_control(const case_result& b, const case_result& c, c
     r.note += fmt::format("{}{}; normalized {:+.1f}%", r.note.empty() ? "" : "; ", what, 100 * *r.normalized_change);
   return r;
 }
+/// Across machines, a gated case whose device code or launches changed and whose change is significant is held
+/// for confirmation even within its gate: the boards' offsets can hide a real change of the code as easily as
+/// make one up, and only one machine measuring both revisions tells them apart. Says whether it held `r`.
+bool hold_code_change(case_comparison& r, double alpha, const std::string& why) {
+  const bool undecided = r.v == verdict::unchanged || (r.v == verdict::inconclusive && !r.throttled);
+  if (!undecided || r.family == limits_family || !r.code_changed() || !r.p_value || !(*r.p_value < alpha)) return false;
+  r.held = r.judged_change() > 0 ? verdict::regression : verdict::improvement;
+  r.v = verdict::unconfirmed;
+  r.note += fmt::format(
+      "{}{} {:+.1f}% (p = {:.2g}) with changed device code, on another machine ({}): `confirm` "
+      "measures both revisions on one machine",
+      r.note.empty() ? "" : "; ", to_string(*r.held), 100 * r.judged_change(), *r.p_value, why);
+  return true;
+}
+
 /// A flag stands only where both runs come from one machine: no recorded fact of the machines differs and no
 /// limit moved beyond its gate. Elsewhere a flag of a case whose device code and launches match the baseline's
 /// is the machine's (same code); any other is unconfirmed until both revisions are measured on one machine.
@@ -430,6 +496,7 @@ void hold_flags_of_other_machines(comparison& out) {
   out.machine_change = why;
   std::size_t held = 0;
   for (case_comparison& r : out.cases) {
+    if (hold_code_change(r, out.settings.alpha, why)) ++held;
     if (!is_flag(r.v)) continue;
     const char* was = to_string(r.v);
     ++held;
@@ -439,6 +506,7 @@ void hold_flags_of_other_machines(comparison& out) {
           fmt::format("{}{} beyond the gate, with the baseline's device code and launches: the machine differs ({})",
                       r.note.empty() ? "" : "; ", was, why);
     } else {
+      r.held = r.v;
       r.v = verdict::unconfirmed;
       r.note += fmt::format("{}{} on another machine ({}){}: `confirm` measures both revisions on one machine",
                             r.note.empty() ? "" : "; ", was, why, r.code_changed() ? "; its device code changed" : "");
@@ -605,6 +673,11 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   note_unnormalized(cur, out);
   hold_flags_of_other_machines(out);
   note_throttling(base, cur, out);
+  if (const std::size_t n = out.throttled())
+    out.header_notes.push_back(fmt::format(
+        "{} case(s) could not be judged: most samples of a side were taken while the GPU was throttled (exit status "
+        "{} unless something fails; measure them again with the GPU cool)",
+        n, exit_unconfirmed));
   if (const std::size_t n = out.lost())
     out.header_notes.push_back(fmt::format(
         "{} case(s) lost: failed their check now, or missing although selected (this fails the comparison)", n));

@@ -43,8 +43,9 @@ inline constexpr verdict all_verdicts[] = {verdict::regression,   verdict::impro
 /// A flag that stands only once one machine measured both sides: a regression or an improvement.
 inline bool is_flag(verdict v) { return v == verdict::regression || v == verdict::improvement; }
 
-/// The exit status of a comparison whose flags are all unconfirmed (no regression, no lost case): not 1, so that
-/// a script that reads 1 as a regression never fails because the machine changed.
+/// The exit status of a comparison without a regression or a lost case that left flags undecided (unconfirmed, or
+/// measured throttled): not 1, so that a script that reads 1 as a regression never fails because the machine
+/// changed, and not 0, so that it never passes a case it could not judge.
 inline constexpr int exit_unconfirmed = 3;
 
 /// Defaults chosen from A/A runs on an H100 (docs/validation.md says how).
@@ -53,8 +54,16 @@ struct compare_settings {
   /// The same for host-bound cases (CPU baselines, pageable/managed copies, host merges). Unset: they are
   /// reported but never gate, because on the H100 VM their medians moved by up to 5x between runs.
   std::optional<double> host_threshold;
-  double noise_floor = 3;  ///< without a learned gate, a change must also exceed this many times the samples' CV
-  double alpha = 0.01;     ///< significance level of the Mann-Whitney U test
+  /// Without a learned gate, a change must also exceed this many times the samples' robust CV (1.4826 x MAD /
+  /// median: one disturbed repetition does not widen it).
+  double noise_floor = 3;
+  /// Two runs of one machine whose samples are fresh processes (rounds), where no learned gate applies, calibrate
+  /// themselves (their processes' spread) and flag a significant change of at least this (1%).
+  double practical_floor = 0.01;
+  /// Two runs of one machine whose host-bound case was measured in one process a side: its gate without
+  /// --host-threshold (10%; across machines it stays not gated).
+  double one_machine_host_threshold = 0.10;
+  double alpha = 0.01;  ///< significance level of the Mann-Whitney U test
   bool allow_device_mismatch = false;
   bool allow_build_mismatch = false;  ///< compare runs whose cases were built differently (a note instead of a refusal)
   bool allow_preset_mismatch = false;  ///< compare runs of different presets (a note instead of a refusal)
@@ -114,6 +123,12 @@ struct case_comparison {
   /// Over energy_gate_settings::throttled_share of a side's samples were taken throttled: a regression or an
   /// improvement was held back as inconclusive.
   bool throttled = false;
+  /// Judged by its own processes' spread against the practical floor (two runs of one machine, no learned gate);
+  /// more processes of both sides can decide it where it is inconclusive.
+  bool self_calibrated = false;
+  /// The flag an `unconfirmed` verdict holds back until one machine measures it (regression or improvement),
+  /// kept where `confirm` settles it; unset for any other.
+  std::optional<verdict> held;
   /// The verdict as reports show it: "inconclusive (throttled)" where throttling held it back.
   std::string verdict_text() const { return throttled ? std::string(to_string(v)) + " (throttled)" : to_string(v); }
   /// Energy per operation in both runs and its own verdict; unset where neither run recorded energy.
@@ -146,12 +161,17 @@ struct comparison {
   std::size_t count(energy_verdict v) const;
   bool has_regression() const { return count(verdict::regression) > 0; }
   std::size_t lost() const;
+  /// The cases that could not be judged because most samples of a side were taken throttled.
+  std::size_t throttled() const;
   /// What makes `compare` exit 1: a regression or a lost case (or an energy regression with --gate-energy).
   bool failing() const {
     return has_regression() || lost() > 0 || (settings.energy.gating && count(energy_verdict::regression) > 0);
   }
-  /// 1 failing, exit_unconfirmed where unconfirmed flags are all it has, else 0.
-  int exit_status() const { return failing() ? 1 : count(verdict::unconfirmed) > 0 ? exit_unconfirmed : 0; }
+  /// Something it could not judge that a pass would hide: an unconfirmed flag, or a case held back because it
+  /// was measured throttled.
+  bool undecided() const { return count(verdict::unconfirmed) > 0 || throttled() > 0; }
+  /// 1 failing, exit_unconfirmed where it is undecided and not failing, else 0.
+  int exit_status() const { return failing() ? 1 : undecided() ? exit_unconfirmed : 0; }
 };
 
 /// Why runs of presets `base` and `cur` cannot be compared ("different presets ('nightly' vs 'quick': ...)"), or ""

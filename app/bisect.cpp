@@ -22,6 +22,7 @@
 #include "analysis/run_store.hpp"
 #include "app/commands.hpp"
 #include "app/comparison.hpp"
+#include "app/confirm.hpp"
 #include "app/git_repo.hpp"
 #include "app/outputs.hpp"
 #include "app/results_output.hpp"
@@ -90,14 +91,19 @@ class bisect_session {
  private:
   void resolve_ends();
   std::optional<std::string> build(const std::string& commit, std::string& why_not);
-  std::optional<run_result> measure_once(const std::string& binary, const std::string& label, std::string& why_not);
-  /// One binary of each revision (binary, what progress calls it), in alternating processes; the pooled runs.
+  std::optional<run_result> measure_once(const std::string& binary, const std::string& label, const std::string& filter,
+                                         std::string& why_not);
+  /// One binary of each revision (binary, what progress calls it), in alternating processes; each process's run
+  /// and the runs pooled.
   struct measured_revision {
     std::string binary, title;
     std::optional<run_result> run;
     std::string why_not;
+    std::vector<run_result> runs = {};
   };
-  void measure_alternating(std::vector<measured_revision>& revisions);
+  void measure_alternating(std::vector<measured_revision>& revisions, int processes, const std::string& filter);
+  comparison compare_ends(const std::vector<measured_revision>& ends) const;
+  void decide_undecided(std::vector<measured_revision>& ends, comparison& compared);
   void measure_ends();
   std::optional<revision_verdict> test(const std::string& commit, std::string& why_not);
   void search();
@@ -192,10 +198,10 @@ std::optional<std::string> bisect_session::build(const std::string& commit, std:
 
 /// One process of the binary over the selected cases, its results read back; nothing when it left none.
 std::optional<run_result> bisect_session::measure_once(const std::string& binary, const std::string& label,
-                                                       std::string& why_not) {
+                                                       const std::string& filter, std::string& why_not) {
   const std::string base = fmt::format("{}/{}", scratch_->path(), label);
-  std::vector<std::string> argv{binary, fmt::format("--preset={}", bisect_options::suite_preset),
-                                "--filter=" + o_.filter, "--json=" + base + ".json"};
+  std::vector<std::string> argv{binary, fmt::format("--preset={}", bisect_options::suite_preset), "--filter=" + filter,
+                                "--json=" + base + ".json"};
   argv.insert(argv.end(), binary_args_.begin(), binary_args_.end());
   child_spec spec{.argv = argv, .environment = inherited_environment("")};
   spec.output_path = base + ".log";
@@ -216,19 +222,52 @@ std::optional<run_result> bisect_session::measure_once(const std::string& binary
   }
 }
 
-void bisect_session::measure_alternating(std::vector<measured_revision>& revisions) {
-  std::vector<std::vector<run_result>> runs(revisions.size());
-  for (int i = 0; i < o_.processes; ++i) {
+void bisect_session::measure_alternating(std::vector<measured_revision>& revisions, int processes,
+                                         const std::string& filter) {
+  for (int i = 0; i < processes; ++i) {
     for (std::size_t r = 0; r < revisions.size(); ++r) {
       measured_revision& m = revisions[r];
       if (!m.why_not.empty()) continue;
-      fmt::print(stderr, "bisect: measuring {} (process {}/{})\n", m.title, i + 1, o_.processes);
-      std::optional<run_result> one = measure_once(m.binary, fmt::format("run{}-{}-{}", ++runs_, r, i), m.why_not);
-      if (one) runs[r].push_back(std::move(*one));
+      fmt::print(stderr, "bisect: measuring {} (process {}/{})\n", m.title, m.runs.size() + 1,
+                 std::max(m.runs.size() + 1, std::size_t(o_.processes)));
+      std::optional<run_result> one =
+          measure_once(m.binary, fmt::format("run{}-{}-{}", ++runs_, r, i), filter, m.why_not);
+      if (one) m.runs.push_back(std::move(*one));
     }
   }
-  for (std::size_t r = 0; r < revisions.size(); ++r)
-    if (revisions[r].why_not.empty()) revisions[r].run = pool_runs(std::move(runs[r]));
+  for (measured_revision& m : revisions)
+    if (m.why_not.empty()) m.run = pool_runs(m.runs);
+}
+
+/// The comparison of the two ends' pooled runs, with the gates stored for their model and preset (both ran
+/// here: the stored gates' drift within one machine).
+comparison bisect_session::compare_ends(const std::vector<measured_revision>& ends) const {
+  compare_settings settings = compare_settings_from(o_);
+  settings.gates = run_store::gates_for(settings, *ends[0].run, *ends[1].run);
+  return compare_runs(*ends[0].run, *ends[1].run, settings);
+}
+
+/// Where the ends' comparison leaves self-calibrated cases inconclusive, more alternating pairs of processes of
+/// those cases only, pooled with the others, until each is decided, --extra-time would be spent by the next pair,
+/// or max_extra_pairs were measured.
+void bisect_session::decide_undecided(std::vector<measured_revision>& ends, comparison& compared) {
+  const auto start = std::chrono::steady_clock::now();
+  double pair_s = 0;  // the last extra pair's time: the next one is not started where it would overrun
+  for (int pair = 0; pair < bisect_options::max_extra_pairs; ++pair) {
+    std::vector<std::string> undecided;
+    for (const case_comparison& c : compared.cases)
+      if (c.self_calibrated && c.v == verdict::inconclusive && !c.throttled) undecided.push_back(c.name);
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (undecided.empty() || spent + pair_s > o_.extra_time_s) return;
+    fmt::print(stderr, "bisect: {} case(s) undecided; another pair of processes ({:.0f} s of --extra-time left)\n",
+               undecided.size(), o_.extra_time_s - spent);
+    const auto pair_start = std::chrono::steady_clock::now();
+    measure_alternating(ends, 1, exact_filter(undecided));
+    for (const measured_revision& end : ends)
+      if (!end.why_not.empty()) throw input_error(fmt::format("{} cannot be measured: {}", end.title, end.why_not));
+    pair_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - pair_start).count();
+    compared = compare_ends(ends);
+  }
 }
 
 /// Both ends built, then measured fresh in alternating processes (good, bad, good, bad, ...), so that a drift
@@ -242,15 +281,13 @@ void bisect_session::measure_ends() {
   if (!bad_bin) throw input_error(fmt::format("the bad end {} cannot be measured: {}", short_hash(bad_), why));
   std::vector<measured_revision> ends{{*good_bin, "the good end " + short_hash(good_), {}, {}},
                                       {*bad_bin, "the bad end " + short_hash(bad_), {}, {}}};
-  measure_alternating(ends);
-  for (const auto& [end, commit] : {std::pair{&ends[0], good_}, std::pair{&ends[1], bad_}})
-    if (!end->run) throw input_error(fmt::format("{} cannot be measured: {}", end->title, end->why_not));
+  measure_alternating(ends, o_.processes, o_.filter);
+  for (const measured_revision& end : ends)
+    if (!end.run) throw input_error(fmt::format("{} cannot be measured: {}", end.title, end.why_not));
+  comparison ends_compared = compare_ends(ends);
+  decide_undecided(ends, ends_compared);
   good_run_ = std::move(ends[0].run);
   bad_run_ = std::move(ends[1].run);
-  compare_settings settings = compare_settings_from(o_);
-  settings.gates = run_store::gates_for(settings, *good_run_,
-                                        *bad_run_);  // both ends ran here: the stored gates' drift within one machine
-  const comparison ends_compared = compare_runs(*good_run_, *bad_run_, settings);
   compared_ = ends_compared.cases.size();
   for (const case_comparison& c : ends_compared.cases) {
     json row{{"name", c.name}, {"verdict", to_string(c.v)}, {"change", nullptr}, {"method", c.method}};
@@ -267,7 +304,7 @@ std::optional<revision_verdict> bisect_session::test(const std::string& commit, 
   if (!bin) return std::nullopt;
   std::vector<measured_revision> pair{{good_binary_, "the good end " + short_hash(good_), {}, {}},
                                       {*bin, short_hash(commit), {}, {}}};
-  measure_alternating(pair);
+  measure_alternating(pair, o_.processes, o_.filter);
   if (!pair[1].run) {
     why_not = pair[1].why_not;
     return std::nullopt;

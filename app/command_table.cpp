@@ -33,7 +33,8 @@ const std::array<command_spec, 9> rows{
                  .about = "Runs the CUDA benchmark suite (Google Benchmark cases named family/variant/parameters).",
                  .exit_status = "0 all cases ran or were skipped; 1 a case failed its check, or --compare-to found a "
                                 "regression; 2 usage or input error; 3 --compare-to's only flags are unconfirmed (the "
-                                "baseline is of another machine: `confirm` measures them on this one); 130/143 "
+                                "baseline is of another machine: `confirm` measures them on this one) or it could not "
+                                "judge cases measured throttled; 130/143 "
                                 "interrupted (the finished cases are written, marked incomplete)",
                  .handler = run_handler, .named = false},
     command_spec{.name = "compare", .inputs = "BASELINE.json CURRENT.json", .input_count = 2,
@@ -41,15 +42,20 @@ const std::array<command_spec, 9> rows{
                           "gate's drift) and gives each a verdict.",
                  .exit_status = "0 no regression, 1 at least one regression or a lost case, 2 usage or input error, "
                                 "3 no regression but unconfirmed flags (the runs are of different machines: `confirm` "
-                                "measures both revisions on one)",
+                                "measures both revisions on one) or cases it could not judge because a side was "
+                                "measured mostly throttled",
                  .handler = compare_handler},
     command_spec{.name = "confirm", .inputs = "BASELINE.json CURRENT.json", .input_count = 2,
                  .about = "Compares two runs as compare does; where their machines differ, so that a flag is unconfirmed, "
                           "builds the baseline's revision and the current one (as bisect builds revisions), measures the "
                           "flagged cases in fresh processes alternating between the two on this machine, and settles each "
-                          "flag: confirmed, or the machine's (machine differs, with the change measured here).",
-                 .exit_status = "0 no regression, 1 a confirmed regression or a lost case, 2 usage or input error (also when "
-                                "the revisions cannot be built or measured here)",
+                          "flag: confirmed by the same flag, reported as it is where the flag measured here is the "
+                          "opposite, or the machine's where it measured unchanged (machine differs, with the change "
+                          "measured here); a flag it could not settle stays unconfirmed.",
+                 .exit_status = "0 no regression, 1 a confirmed regression (or one measured here) or a lost case, 2 usage "
+                                "or input error (also when the revisions cannot be built or measured here, or a run's "
+                                "git_revision is not a full commit hash of this repository), 3 flags it could not settle "
+                                "(measured inconclusive or throttled here, or a run of a dirty tree)",
                  .handler = confirm_handler, .passes_rest = true},
     command_spec{.name = "report", .inputs = "RESULT.json", .input_count = 1,
                  .about = "Speedup tables of one run: each variant against its family's reference variants.",

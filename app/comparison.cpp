@@ -1,10 +1,13 @@
 // The comparison step compare, confirm and a run with --compare-to share.
 #include "app/comparison.hpp"
 
+#include <fmt/format.h>
+
 #include <memory>
 
 #include "analysis/gates.hpp"
 #include "analysis/run_store.hpp"
+#include "cli/program_name.hpp"
 
 namespace cudabench::app {
 
@@ -33,6 +36,9 @@ int compare_and_report(const run_result& base, const run_result& cur, const comp
   comparison c = compare_runs(base, cur, with);
   if (amend) amend(c);
   outputs.writers().write_comparison(c, cur);
+  if (const std::size_t n = c.throttled(); n && !c.failing())
+    fmt::print(stderr, "{}: {} case(s) could not be judged: most samples of a side were taken throttled (exit {})\n",
+               program_name(), n, exit_unconfirmed);
   if (out) *out = c;
   return c.exit_status();
 }

@@ -56,6 +56,10 @@ bool git_repo::is_ancestor(const std::string& older, const std::string& newer) c
   return git({"merge-base", "--is-ancestor", older, newer}).exit_code == 0;
 }
 
+bool git_repo::has_commit(const std::string& hash) const {
+  return git({"cat-file", "-e", hash + "^{commit}"}).exit_code == 0;
+}
+
 std::vector<std::string> git_repo::commits_between(const std::string& good, const std::string& bad) const {
   const command_output r = git({"rev-list", "--reverse", "--topo-order", "--ancestry-path", good + ".." + bad});
   if (r.exit_code != 0) throw input_error(fmt::format("git rev-list {}..{}: {}", good, bad, first_line(r.err)));

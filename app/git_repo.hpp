@@ -19,6 +19,9 @@ class git_repo {
   /// The full hash of the commit `rev` names; throws input_error ("'REV' is not a commit of TOP").
   std::string commit(const std::string& rev) const;
   bool is_ancestor(const std::string& older, const std::string& newer) const;
+  /// Whether `hash` (checked by is_commit_hash first: never an option) is a commit this repository holds
+  /// (`git cat-file -e HASH^{commit}`).
+  bool has_commit(const std::string& hash) const;
   /// The commits after `good` up to and including `bad`, oldest first (topological order on the ancestry path).
   std::vector<std::string> commits_between(const std::string& good, const std::string& bad) const;
   /// A commit's subject line; "" when it cannot be read.

@@ -432,6 +432,7 @@ void note_rounds_clamped(const run_options& opt, const preset& p) {
 /// Hands the revision this process asked git for to the workers it starts (collect_run_info reads these
 /// variables before it would ask git), so that a run asks git once, not once more in every worker.
 void share_revision_with_workers(const run_info& info) {
+  if (!is_commit_hash(info.git_revision) && info.git_revision != unknown_revision) return;  // they ask git themselves
   ::setenv("CUDABENCH_GIT_REVISION", info.git_revision.c_str(), 1);
   ::setenv("CUDABENCH_GIT_DIRTY", info.git_dirty ? "1" : "0", 1);
 }

@@ -17,7 +17,10 @@
 # CUDABENCH_NIGHT_FILES=DIR: on exit, this night's files are also copied there in the same layout (latest.json a
 # copy, not a link), e.g. for an upload that holds that night only.
 # CUDABENCH_HISTORY_DIR=DIR: a history store fetched with ci/history.sh fetch: the run and its verdict are filed
-# there too (ci/history.sh add), and the trend is over the runs it keeps of this GPU model and preset.
+# there too (ci/history.sh add, which learns the store's gates again), and the trend is over the runs it keeps of
+# this GPU model and preset. Once its gates of this model and preset were learned from CUDABENCH_GATES_MIN_RUNS runs
+# (default 5) and hold a case, the comparison, confirm and bisect use them (a copy: RESULTS_DIR/gates-<time>.json)
+# unless CUDABENCH_GATES names a file.
 # When a case regressed and the baseline's revision is an ancestor of HEAD, `run_bench bisect` looks for the
 # commit that did it between the two, over the regressed cases, within CUDABENCH_BISECT_BUDGET seconds (default
 # 3600; 0: no bisect); CUDABENCH_BISECT_ARGS adds options (a project's own --build=CMD --binary=PATH). Its
@@ -30,7 +33,8 @@
 # (RESULTS_DIR/baseline-candidate-<time>.json) instead of failing with status 2.
 # Exit status: 0 no regression; 1 a regression (or a case failed its check); 2 usage or input error, or no
 # baseline stored for this GPU model (the results and the speedup report are still written); 3 unconfirmed flags
-# that could not be confirmed here. The bisect never changes it.
+# that could not be confirmed here, or cases that could not be judged because they were measured throttled. The
+# bisect never changes it.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/ci/defaults.sh"
@@ -64,7 +68,7 @@ summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat >>"$GITHUB_STEP_SUMMA
 # the regressed cases slower, said in the job summary and appended to the report. Whatever happens, it
 # returns 0: the nightly's status is the comparison's.
 bisect_regressions() {
-  local budget=${CUDABENCH_BISECT_BUDGET:-3600} good filter out="$dir/bisect-$stamp" section gates=() beside
+  local budget=${CUDABENCH_BISECT_BUDGET:-3600} good filter out="$dir/bisect-$stamp" section gates_args=() beside
   case $budget in ''|*[!0-9]*) echo "nightly: CUDABENCH_BISECT_BUDGET=$budget is not a number of seconds; no bisect" >&2; return 0 ;; esac
   [ "$budget" -gt 0 ] || return 0
   filter=$(python3 "$root/ci/nightly_bisect.py" filter "$2") || return 0
@@ -74,14 +78,14 @@ bisect_regressions() {
   if ! git -C "$repo" merge-base --is-ancestor "$good" HEAD 2>/dev/null; then
     echo "nightly: the baseline's revision ${good:0:12} is not an ancestor of HEAD; no bisect" >&2; return 0
   fi
-  # The gates the comparison used (those stored beside the baseline), so bisect flags what the nightly flagged.
-  if [ -n "${CUDABENCH_GATES:-}" ]; then gates=(--gates="$CUDABENCH_GATES")
-  elif beside=$("$run_bench" store gates "$1") && [ -f "$beside" ]; then gates=(--gates="$beside"); fi
+  # The gates the comparison used (else those stored beside the baseline), so bisect flags what the nightly flagged.
+  if [ -n "$gates" ]; then gates_args=(--gates="$gates")
+  elif beside=$("$run_bench" store gates "$1") && [ -f "$beside" ]; then gates_args=(--gates="$beside"); fi
   echo "nightly: bisecting ${good:0:12}..HEAD over $filter (budget ${budget}s; log: $out.log)" >&2
   # --time-limit stops before a revision is tested; the hard limit also bounds the ends and the last step.
   # shellcheck disable=SC2086  # CUDABENCH_BISECT_ARGS is a list of options
   (cd "$repo" && timeout --kill-after=60 "$((2 * budget + 600))" "$run_bench" bisect --good="$good" --bad=HEAD --filter="$filter" \
-      --time-limit="$budget" --json "$out.json" "${gates[@]}" ${CUDABENCH_BISECT_ARGS:-}) >"$out.log" 2>&1
+      --time-limit="$budget" --json "$out.json" "${gates_args[@]}" ${CUDABENCH_BISECT_ARGS:-}) >"$out.log" 2>&1
   if [ -f "$out.json" ] && section=$(python3 "$root/ci/nightly_bisect.py" markdown "$out.json"); then
     printf '\n%s\n' "$section" | summary
     [ -f "$3" ] && printf '\n%s\n' "$section" >>"$3"
@@ -97,17 +101,31 @@ run_status=${run_status:-0}
 ln -sfn "runs/$(basename "$json")" "$dir/latest.json"
 baseline=$("$run_bench" store baseline "$json" --baseline-dir="$baselines") || exit 2
 status=$run_status
+# The gates: CUDABENCH_GATES; else, once the history store keeps enough runs of this model and preset, the gates it
+# learned from them (refreshed by each run it files); else those stored beside the baseline (compare's default).
+gates=${CUDABENCH_GATES:-}
+if [ -z "$gates" ] && [ -n "${CUDABENCH_HISTORY_DIR:-}" ] \
+   && kept=$("$run_bench" store runs "$json" --history-dir="$CUDABENCH_HISTORY_DIR" 2>/dev/null) && [ -f "${kept%/runs}/gates.json" ] \
+   && python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); sys.exit(0 if len(j["runs"]) >= int(sys.argv[2]) and j["cases"] else 1)' \
+        "${kept%/runs}/gates.json" "${CUDABENCH_GATES_MIN_RUNS:-5}" 2>/dev/null; then
+  cp "${kept%/runs}/gates.json" "$dir/gates-$stamp.json" && gates="$dir/gates-$stamp.json"
+  echo "nightly: comparing with the gates the history store learned from its runs ($gates)" >&2
+fi
 if [ -f "$baseline" ]; then
   # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS is a list of options
-  "$run_bench" compare "$baseline" "$json" ${CUDABENCH_GATES:+"--gates=$CUDABENCH_GATES"} ${CUDABENCH_COMPARE_ARGS:-} --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" --verdict "$dir/verdict-$stamp.json"
+  "$run_bench" compare "$baseline" "$json" ${gates:+"--gates=$gates"} ${CUDABENCH_COMPARE_ARGS:-} --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" --verdict "$dir/verdict-$stamp.json"
   cmp=$?
-  if [ "$cmp" = 3 ]; then
+  # Exit 3 is also a comparison that could not judge cases measured throttled: said, never confirmed away.
+  if [ "$cmp" = 3 ] && ! python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["counts"].get("unconfirmed", 0) else 1)' \
+       "$dir/verdict-$stamp.json" 2>/dev/null; then
+    echo "nightly: some cases could not be judged (measured throttled; see the report); exit 3" >&2
+  elif [ "$cmp" = 3 ]; then
     # The baseline is of another machine and some flags are unconfirmed: both revisions measured here settle them
     # (the same outputs, rewritten), and only a confirmed regression fails the night.
     echo "nightly: the baseline is of another machine; confirming its flags on this one" >&2
     started=$SECONDS
     # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS and CUDABENCH_BISECT_ARGS are lists of options
-    (cd "$repo" && "$run_bench" confirm "$baseline" "$json" ${CUDABENCH_COMPARE_ARGS:-} ${CUDABENCH_BISECT_ARGS:-} --md "$dir/report-$stamp.md" \
+    (cd "$repo" && "$run_bench" confirm "$baseline" "$json" ${gates:+"--gates=$gates"} ${CUDABENCH_COMPARE_ARGS:-} ${CUDABENCH_BISECT_ARGS:-} --md "$dir/report-$stamp.md" \
         --html "$dir/report-$stamp.html" --verdict "$dir/verdict-$stamp.json") >"$dir/confirm-$stamp.log" 2>&1
     cmp=$?
     echo "nightly: confirmation took $((SECONDS - started)) s (exit $cmp; log: $dir/confirm-$stamp.log)" >&2

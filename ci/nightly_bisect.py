@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What ci/nightly.sh needs around `run_bench bisect`:
-  nightly_bisect.py revision BASELINE.json   the baseline's git revision (context.cudabench.git_revision); exit 1 if unknown
+  nightly_bisect.py revision BASELINE.json   the baseline's git revision (context.cudabench.git_revision); exit 1 unless a full commit hash
   nightly_bisect.py filter VERDICT.json      an RE2 pattern matching exactly the cases the verdict file calls regressions
                                              (a --devices prefix devN/ dropped), the largest slowdowns first as many
                                              as bisect's pattern limit takes (the rest named on standard error);
@@ -14,7 +14,8 @@ import sys
 
 def revision(path):
     rev = json.load(open(path))["context"].get("cudabench", {}).get("git_revision", "")
-    if not re.fullmatch(r"[0-9a-f]{7,64}", rev or "") or set(rev) == {"0"}:
+    # a full commit hash only: a symbolic name (HEAD, a branch) or a short hash names whatever it points at now
+    if not isinstance(rev, str) or not re.fullmatch(r"[0-9a-f]{40}", rev) or set(rev) == {"0"}:
         sys.exit(1)
     print(rev)
 

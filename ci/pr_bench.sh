@@ -8,7 +8,10 @@
 #       records what was measured (pr: PR_NUMBER, event: PR_EVENT, head, base, status, processes), OUT_DIR/log-tail.txt
 #       the end of the build log when a side could not be measured; the comment (ci/pr_comment.py) into
 #       OUT_DIR/comment.md and the job summary. Runs in a checkout of the pull request's head; needs no token.
-#       Exit status: the comparison's (0 no regression, 1 a regression or a failed case, 2 it could not be made).
+#       Both sides ran here, so cases without a learned gate are judged by their own processes (self-calibrated); where
+#       one stays undecided, bisect measures more pairs of it for up to --extra-time (default 300 s; CUDABENCH_BISECT_ARGS
+#       may set it). Exit status: the comparison's (0 no regression, 1 a regression or a failed case, 2 it could not be
+#       made, 3 a case it could not judge because a side was measured mostly throttled).
 #   ci/pr_bench.sh report RUN_ID DIR
 #       the artifact `pr-benchmark` of the measuring run RUN_ID downloaded into DIR (a new directory) as untrusted
 #       data: its zip (at most 256 MiB, unzipped too), of which only pr.json, verdict.json and log-tail.txt are
@@ -77,7 +80,7 @@ measure() {
 comment() {
   local dashboard=${CUDABENCH_DASHBOARD_URL:-}  # linked only where it is a plain https address
   cb_https_address "$dashboard" || dashboard=""
-  if [ "$4" = 0 ] || [ "$4" = 1 ]; then
+  if [ "$4" = 0 ] || [ "$4" = 1 ] || [ "$4" = 3 ]; then
     python3 "$here/pr_comment.py" --verdict="$1/verdict.json" --base="$2" --head="$3" --processes="$5" ${RUN_URL:+--run-url="$RUN_URL"} \
       ${dashboard:+--dashboard="$dashboard"}
   else

@@ -268,12 +268,16 @@ const std::array table{
                                   "step in a trend", 100 * compare_settings{}.threshold)},
   option_spec{.name = "--host-threshold", .placeholder = "PCT", .commands = "run compare bisect confirm",
               .apply = ACT { s.options.host_threshold_pct = parse_double(v, name_of(spec), 0, 1000); },
-              .help = "gate host-bound cases too (CPU baselines, pageable/managed copies, host merges) at this threshold; "
-                      "by default they are reported but gate only by a host gate learned for them, in two runs of one host"},
+              .help = fmt::format("gate host-bound cases too (CPU baselines, pageable/managed copies, host merges) at this "
+                                  "threshold; by default they are reported apart across machines, and in two runs of one host "
+                                  "gated by a host gate learned for them, else judged as device cases are (measured in one "
+                                  "process a side: at {:.0f}%)",
+                                  100 * compare_settings{}.one_machine_host_threshold)},
   option_spec{.name = "--noise-floor", .placeholder = "K", .commands = "run compare bisect confirm",
               .apply = ACT { s.options.noise_floor = parse_double(v, name_of(spec), 0, 100); },
-              .help = fmt::format("a change must also exceed K x the coefficient of variation of the repetitions (of the rounds "
-                                  "with rounds), where no learned gate applies (default {:g})", compare_settings{}.noise_floor)},
+              .help = fmt::format("a change must also exceed K x the robust coefficient of variation (1.4826 x MAD / median) "
+                                  "of the repetitions (of the rounds with rounds), where no learned gate applies and the runs "
+                                  "do not calibrate themselves (default {:g})", compare_settings{}.noise_floor)},
   option_spec{.name = "--alpha", .placeholder = "P", .commands = "run compare bisect confirm",
               .apply = ACT { s.options.alpha = parse_double(v, name_of(spec), 1e-9, 0.5); },
               .help = fmt::format("significance level of the test: the Mann-Whitney U test, or with a learned gate the medians "
@@ -357,6 +361,13 @@ const std::array table{
               .apply = ACT { s.options.time_limit_s = duration_s(spec, v); },
               .help = "stop testing revisions once this much time is spent (90s, 20m, 1h) and report the narrowest "
                       "range found"},
+  option_spec{.name = "--extra-time", .placeholder = "DURATION", .commands = "bisect confirm",
+              .apply = ACT { s.options.extra_time_s = duration_s(spec, v); },
+              .help = fmt::format("with --ends, and in confirm: while a case measured on this machine is inconclusive "
+                                  "(its own processes too spread to decide against the 1% floor), measure more "
+                                  "alternating pairs of processes of the undecided cases, at most {}, for up to this "
+                                  "long (90s, 20m; default {:.0f}s; 0: none)",
+                                  bisect_options::max_extra_pairs, bisect_options{}.extra_time_s)},
   option_spec{.name = "--ends", .placeholder = "DIR", .commands = "bisect", .apply = ACT { store_text(spec, v, s.options.ends_dir); },
               .help = "measure the two ends only, in alternating processes as for a search, and write their pooled results "
                       "to DIR/good.json and DIR/bad.json for compare (e.g. a pull request's merge base and head); no search"},

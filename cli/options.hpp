@@ -132,6 +132,10 @@ struct bisect_options {
   int processes = 2;                         ///< bisect --processes: benchmark processes per measured revision
   std::optional<double> time_limit_s;        ///< bisect --time-limit
   std::optional<std::string> ends_dir;       ///< bisect --ends: measure the two ends only, their results written there
+  /// bisect --ends and confirm --extra-time: how long more alternating pairs of processes may be measured while
+  /// a self-calibrated case is inconclusive (0: none).
+  double extra_time_s = 300;
+  static constexpr int max_extra_pairs = 20;  ///< at most this many more pairs, whatever time is left
 };
 
 /// The format of --benchmark_out without --benchmark_out_format.

@@ -25,6 +25,7 @@ std::string verdict_counts(const comparison& c) {
     const char* suffix = v == verdict::regression || v == verdict::improvement ? "(s)" : "";
     out += fmt::format("{}{} {}{}", out.empty() ? "" : ", ", c.count(v), to_string(v), suffix);
   }
+  if (const std::size_t n = c.throttled()) out += fmt::format("; {} not judged (throttled)", n);
   return out;
 }
 
@@ -254,6 +255,7 @@ void verdict_case(std::string& out, nlohmann::detail::serializer<ordered_json>& 
   if (r.gate_runs > 0) x.add("gate_runs", r.gate_runs);
   if (r.same_code() || r.code_changed()) x.add("code", r.same_code() ? "same" : "changed");
   if (!r.note.empty()) x.add("note", r.note);
+  if (r.held) x.add("held", to_string(*r.held));
   if (r.lost) x.add("lost", true);
   if (r.throttled) x.add("throttled", true);
   if (r.energy) x.add("energy", energy_json(*r.energy));
@@ -272,13 +274,16 @@ std::string verdict_json(const comparison& c) {
   j["regression"] = c.has_regression();
   j["lost"] = c.lost();
   j["failing"] = c.failing();
+  j["throttled"] = c.throttled();
+  j["exit_status"] = c.exit_status();
   j["baseline"] = c.base_source;
   j["current"] = c.cur_source;
   using json = nlohmann::ordered_json;
   j["settings"] = {{"threshold", c.settings.threshold},
                    {"host_threshold", c.settings.host_threshold ? json(*c.settings.host_threshold) : json()},
                    {"noise_floor", c.settings.noise_floor},
-                   {"alpha", c.settings.alpha}};
+                   {"alpha", c.settings.alpha},
+                   {"practical_floor", c.settings.practical_floor}};
   j["gates"] = json();
   if (const auto& g = c.settings.gates)
     j["gates"] = {{"file", g->source},

@@ -24,8 +24,9 @@ std::string comparison_html(const cudabench::comparison& c);
 /// A self-contained HTML page (the reports' one style) with `title` as its heading and `body` below.
 std::string html_page(const std::string& title, const std::string& body);
 /// The schema version of verdict_json's document, which fleet's reader of it checks: 3 added the verdict
-/// `machine differs`, the control and normalized changes and `machine`; fleet reads versions 2 and 3.
-constexpr int verdict_schema_version = 4;
+/// `machine differs`, the control and normalized changes and `machine`; 4 `unconfirmed` and `same code`; 5 a
+/// case's `held` flag, `throttled` and `exit_status`; fleet reads versions 2 to 5.
+constexpr int verdict_schema_version = 5;
 constexpr int oldest_verdict_schema_version = 2;
 /// The machine-readable verdict a CI step reads.
 std::string verdict_json(const cudabench::comparison& c);

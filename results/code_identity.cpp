@@ -86,10 +86,14 @@ code_identity identify(const std::vector<device_op>& ops) {
   else if (!unknown.empty())
     id.problem = fmt::format("the SASS of kernel {} was not seen loaded", unknown);
   if (!id.problem.empty()) return id;
-  std::string all = fmt::format("streams={}\n", id.streams);
-  for (const std::string& l : id.launches) all += l + "\n";
-  id.digest = fnv1a_hex(all);
+  id.digest = launches_digest(id.launches, id.streams);
   return id;
+}
+
+std::string launches_digest(const std::vector<std::string>& launches, std::size_t streams) {
+  std::string all = fmt::format("streams={}\n", streams);
+  for (const std::string& l : launches) all += l + "\n";
+  return fnv1a_hex(all);
 }
 
 nlohmann::ordered_json to_json(const code_identity& c) {
@@ -125,6 +129,12 @@ code_identity code_identity_from_json(const nlohmann::json& j, const std::string
       if (!l.is_string()) throw input_error(where + ": an entry of 'code.launches' is not a string");
       c.launches.push_back(l.get<std::string>());
     }
+  }
+  // The digest stands for the launches only where it is theirs: one kept from other launches (an edited file, a
+  // stale copy) would call changed code the same.
+  if (!c.digest.empty() && launches_digest(c.launches, c.streams) != c.digest) {
+    c.digest.clear();
+    c.problem = "the recorded digest does not match the recorded launches";
   }
   return c;
 }

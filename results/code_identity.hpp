@@ -54,7 +54,12 @@ std::string stable_kernel_name(std::string name);
 std::string fnv1a_hex(std::string_view bytes);
 
 nlohmann::ordered_json to_json(const code_identity& c);
-/// Reads what to_json wrote; a field of the wrong type is an input_error naming `where`.
+/// The digest of sorted launch lines and a count of streams (what `identify` records).
+std::string launches_digest(const std::vector<std::string>& launches, std::size_t streams);
+
+/// Reads what to_json wrote; a field of the wrong type is an input_error naming `where`. The digest is computed
+/// again from the launches read: where it differs from the recorded one, the identity is unknown (no digest, the
+/// mismatch in `problem`), never the same as another's.
 code_identity code_identity_from_json(const nlohmann::json& j, const std::string& where);
 
 }  // namespace cudabench

@@ -13,6 +13,7 @@
 
 #include "cudabench/errors.hpp"
 #include "io/child_process.hpp"
+#include "io/format.hpp"
 
 namespace cudabench {
 namespace {
@@ -40,12 +41,20 @@ const std::pair<std::string, bool>& git_state() {
 }
 }  // namespace
 
+bool is_commit_hash(const std::string& text) {
+  return text.size() == 40 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
 run_info collect_run_info(const std::string& preset, int repetitions) {
   run_info r;
   r.preset = preset;
   r.repetitions = repetitions;
   if (const char* rev = std::getenv("CUDABENCH_GIT_REVISION"); rev && *rev) {  // a copy without .git (GPU machine)
     r.git_revision = rev;
+    if (!is_commit_hash(r.git_revision) && r.git_revision != unknown_revision)
+      throw input_error(
+          "CUDABENCH_GIT_REVISION: expects a full commit hash of 40 hex digits (git rev-parse HEAD), got '" +
+          printable(r.git_revision.substr(0, 64)) + "'");
     // Anything but 1 or 0 (true, yes, dirty) would be recorded as clean without a word: refused instead.
     const std::string dirty = std::getenv("CUDABENCH_GIT_DIRTY") ? std::getenv("CUDABENCH_GIT_DIRTY") : "";
     if (!dirty.empty() && dirty != "1" && dirty != "0")
@@ -54,7 +63,7 @@ run_info collect_run_info(const std::string& preset, int repetitions) {
   } else {
     std::tie(r.git_revision, r.git_dirty) = git_state();
   }
-  if (r.git_revision.empty()) r.git_revision = "unknown";
+  if (r.git_revision.empty()) r.git_revision = unknown_revision;
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) == 0) r.host_name = host;
   std::time_t now = std::time(nullptr);

@@ -142,6 +142,23 @@ double median_log_stderr(const std::vector<double>& v) {
   return 1.2533 * mad_to_stddev * median(std::move(dev)) / std::sqrt(double(v.size()));
 }
 
+double robust_cv(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  const double m = median(v);
+  if (!(m > 0)) return 0;
+  std::vector<double> dev;
+  for (double x : v) dev.push_back(std::fabs(x - m));
+  return mad_to_stddev * median(std::move(dev)) / m;
+}
+
+double student_critical(double alpha, double df) {
+  const double z = normal_critical(alpha), z2 = z * z;
+  if (!(df > 0)) return std::numeric_limits<double>::infinity();
+  const double g1 = (z2 + 1) * z / 4, g2 = ((5 * z2 + 16) * z2 + 3) * z / 96,
+               g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
+  return z + g1 / df + g2 / (df * df) + g3 / (df * df * df);
+}
+
 rank_test mann_whitney(const std::vector<double>& a, const std::vector<double>& b) {
   rank_test r;
   const std::size_t n1 = a.size(), n2 = b.size(), n = n1 + n2;

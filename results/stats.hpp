@@ -77,6 +77,13 @@ double normal_critical(double alpha);
 /// single far sample (one slow round of five) hardly widens it. 0 with fewer than two samples.
 double median_log_stderr(const std::vector<double>& v);
 
+/// Robust coefficient of variation: 1.4826 x MAD / median, the spread of the bulk of the samples (one far sample
+/// of five barely moves it, where it can multiply the CV). 0 with fewer than two samples or a median of 0.
+double robust_cv(const std::vector<double>& v);
+/// The two-sided critical value of Student's t at `alpha` with `df` degrees of freedom (Cornish-Fisher
+/// expansion around the normal one; within 0.5% of the table from 3 degrees of freedom on).
+double student_critical(double alpha, double df);
+
 /// Throttled samples discarded at most per repetition: after that a throttled sample is kept, so a GPU that
 /// stays throttled is still measured (at the clock it reports).
 constexpr std::size_t max_clock_discards = 1000;

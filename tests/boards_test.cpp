@@ -9,13 +9,14 @@
 #include <random>
 
 #include "analysis/compare.hpp"
-#include "io/errors.hpp"
 #include "analysis/gates.hpp"
-#include "results/machine.hpp"
 #include "analysis/normalize.hpp"
 #include "cudabench/limits.hpp"
+#include "io/errors.hpp"
 #include "reports/render.hpp"
 #include "reports/trend.hpp"
+#include "results/code_identity.hpp"
+#include "results/machine.hpp"
 
 using namespace cudabench;
 
@@ -327,6 +328,59 @@ TEST(OneMachine, TheSameCodeOnAnotherMachineIsTheMachine) {
   EXPECT_NE(r.note.find("device code changed (0123456789abcdef -> fedcba9876543210)"), std::string::npos) << r.note;
   EXPECT_NE(reports::verdict_json(c).find("\"code\": \"changed\""), std::string::npos);
   EXPECT_NE(reports::comparison_markdown(c).find("device code changed"), std::string::npos);
+}
+
+TEST(OneMachine, AChangedCodesSignificantChangeIsConfirmedEvenWithinTheGate) {
+  // 2.5% slower on another board, within the 5% default: with changed device code it waits for one machine to
+  // measure it; with the same code it stays unchanged; with no code recorded it is judged as before.
+  const std::string a = "GPU-aaaaaaaa-0000-0000-0000-000000000000", b = "GPU-bbbbbbbb-0000-0000-0000-000000000000";
+  run_result base = make_run(a, 1e-3, 2e-3, 1), cur = make_run(b, 1e-3, 2e-3, 75);
+  for (case_result& c : cur.cases)
+    if (c.name == "conv2d/naive/4096") {
+      for (repetition& rep : c.repetitions) rep.real_time_s *= 1.025;
+      summarize_case(c);
+    }
+  EXPECT_EQ(find(compare_runs(base, cur, {}), "conv2d/naive/4096").v, verdict::unchanged);
+  set_code(base, "conv2d/naive/4096", "0123456789abcdef");
+  set_code(cur, "conv2d/naive/4096", "0123456789abcdef");
+  EXPECT_EQ(find(compare_runs(base, cur, {}), "conv2d/naive/4096").v, verdict::unchanged);
+  set_code(cur, "conv2d/naive/4096", "fedcba9876543210");
+  const comparison c = compare_runs(base, cur, {});
+  const case_comparison& r = find(c, "conv2d/naive/4096");
+  EXPECT_EQ(r.v, verdict::unconfirmed);
+  ASSERT_TRUE(r.held.has_value());
+  EXPECT_EQ(*r.held, verdict::regression);
+  EXPECT_NE(r.note.find("with changed device code"), std::string::npos) << r.note;
+  EXPECT_EQ(c.exit_status(), exit_unconfirmed);
+  EXPECT_NE(reports::verdict_json(c).find("\"held\": \"regression\""), std::string::npos);
+  // On one machine the same change stays within the gate: nothing to confirm there.
+  run_result here = cur;
+  here.device->uuid = a;
+  EXPECT_NE(find(compare_runs(base, here, {}), "conv2d/naive/4096").v, verdict::unconfirmed);
+}
+
+TEST(OneMachine, ADigestKeptOverChangedLaunchesIsNotTheSameCode) {
+  // Every launch of the current run changed but its file kept the baseline's digest: read back, its identity is
+  // unknown, so a run 20% slower on another board is unconfirmed, never the machine's.
+  const std::string a = "GPU-aaaaaaaa-0000-0000-0000-000000000000", b = "GPU-bbbbbbbb-0000-0000-0000-000000000000";
+  run_result base = make_run(a, 1e-3, 2e-3, 1), cur = make_run(b, 1e-3, 2e-3, 73);
+  const code_identity id{.digest = launches_digest({"kernel k sass=00000000000000aa grid=1x1x1 block=1x1x1"}, 1),
+                         .launches = {"kernel k sass=00000000000000aa grid=1x1x1 block=1x1x1"},
+                         .streams = 1};
+  nlohmann::json stale = to_json(id);
+  stale["launches"][0] = "kernel k sass=00000000000000ab grid=2x1x1 block=1x1x1";
+  for (case_result& c : cur.cases)
+    if (c.name == "conv2d/naive/4096") {
+      for (repetition& rep : c.repetitions) rep.real_time_s *= 1.2;
+      summarize_case(c);
+      c.code = code_identity_from_json(stale, "cur.json");
+    }
+  for (case_result& c : base.cases)
+    if (c.name == "conv2d/naive/4096") c.code = code_identity_from_json(to_json(id), "base.json");
+  const comparison c = compare_runs(base, cur, {});
+  EXPECT_EQ(find(c, "conv2d/naive/4096").v, verdict::unconfirmed);
+  EXPECT_EQ(c.count(verdict::same_code), 0u);
+  EXPECT_EQ(c.exit_status(), exit_unconfirmed);
 }
 
 namespace {

@@ -77,6 +77,28 @@ s=$(run confirm "$tmp/norev.json" "$tmp/cur.json")
 check "a baseline without a revision: one line saying its flags cannot be measured" 2 "$s" 'one_line "records no git revision"'
 s=$(run "$report" confirm "$tmp/base.json"); check "confirm needs two files: one line" 2 "$s" 'one_line'
 
+# Only a full hash that is a commit of the repository names a revision: a symbolic name or a short hash would
+# resolve to whatever it points at now (HEAD: the current run's own commit, "the same code"), and settle nothing.
+for rev in HEAD @ refs/heads/master "${first:0:12}"; do
+  "$tmp/results.sh" 1.000 aaaaaaaa "$rev" "$tmp/symbolic.json"
+  s=$(run confirm "$tmp/symbolic.json" "$tmp/cur.json" --verdict "$tmp/vsym.json")
+  check "a baseline of revision '$rev': refused in one line, nothing settled" 2 "$s" 'one_line "is not a full commit hash"' \
+    '[ ! -e "$tmp/vsym.json" ]'
+done
+"$tmp/results.sh" 1.100 bbbbbbbb HEAD "$tmp/cur_symbolic.json"
+s=$(run confirm "$tmp/base.json" "$tmp/cur_symbolic.json"); check "a current run of revision HEAD: refused" 2 "$s" \
+  'one_line "cur_symbolic.json: its git_revision .HEAD. is not a full commit hash"'
+"$tmp/results.sh" 1.000 aaaaaaaa 1111111111111111111111111111111111111111 "$tmp/foreign.json"
+s=$(run confirm "$tmp/foreign.json" "$tmp/cur.json"); check "a full hash the repository does not hold: refused" 2 "$s" \
+  'one_line "is not a commit of"'
+# One revision is the same code only where both trees were clean: a dirty run ran code no commit holds.
+python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); j["context"]["cudabench"]["git_dirty"] = True; json.dump(j, open(sys.argv[2], "w"))' \
+  "$tmp/base.json" "$tmp/base_dirty.json"
+s=$(run confirm "$tmp/base_dirty.json" "$tmp/cur_same_rev.json" --verdict "$tmp/vd.json")
+check "one revision, the baseline's tree dirty: the flag stays unconfirmed (exit 3), nothing built" 3 "$s" \
+  'py "assert j[\"cases\"][0][\"verdict\"] == \"unconfirmed\" and any(\"tree was dirty\" in n for n in j[\"notes\"])" "$tmp/vd.json"' \
+  '! grep -q "measuring revisions" "$tmp/err"'
+
 # ci/nightly.sh: a stand-in runner whose run is tonight's on board bbbbbbbb; the baseline stored for its model is
 # board aaaaaaaa's at the first commit. The nightly confirms (the regression stands) and bisects to the commit.
 mkdir -p "$repo/ci" "$tmp/baselines/Test_GPU"
@@ -98,4 +120,21 @@ check "the nightly confirms on this machine, fails on the confirmed regression a
   'grep -q "Confirmation on this machine took" "$tmp/nightly"/report-*.md' \
   'grep -q "confirmed: +10.0% on this machine" "$tmp/nightly"/verdict-*.json' \
   'grep -q "${slow:0:12}" "$tmp/nightly"/report-*.md'
+
+# A baseline stored with the revision HEAD: the nightly never passes its 2x regression as "the same code".
+mkdir -p "$tmp/baselines_head/Test_GPU"
+"$tmp/results.sh" 0.600 aaaaaaaa HEAD "$tmp/baselines_head/Test_GPU/nightly.json"
+s=$(cd "$repo" && RUN_BENCH="$tmp/runner" CUDABENCH_BASELINE_DIR="$tmp/baselines_head" CUDABENCH_TEST_BOARD=cccccccc \
+    CUDABENCH_BISECT_ARGS="--build=true --binary=bench.sh" run bash ci/nightly.sh "$tmp/nightly_head")
+check "the nightly against a baseline of revision HEAD: refused, not passed" 2 "$s" \
+  'grep -q "is not a full commit hash" "$tmp/nightly_head"/confirm-*.log'
+
+# A flag is confirmed only by the same flag: a regression across machines that measures faster here is reported as
+# the improvement it is, never as "confirmed".
+write_bench 0.900; commit "Sweep 9 times"
+"$tmp/results.sh" 1.210 bbbbbbbb "$(git -C "$repo" rev-parse HEAD)" "$tmp/cur_faster.json"
+s=$(run confirm "$tmp/base.json" "$tmp/cur_faster.json" --verdict "$tmp/vo.json")
+check "confirm: a regression across machines measured faster here: the opposite, not confirmed" 0 "$s" \
+  'py "c = j[\"cases\"][0]; assert c[\"verdict\"] == \"improvement\" and c[\"held\"] == \"regression\" and c[\"note\"].startswith(\"not confirmed, the opposite: -10.0% on this machine\"), c" "$tmp/vo.json"' \
+  'py "assert any(\"0 flag(s) confirmed, 1 the opposite\" in n for n in j[\"notes\"]), j[\"notes\"]" "$tmp/vo.json"'
 finish

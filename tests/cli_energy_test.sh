@@ -46,9 +46,11 @@ check "... failing with --gate-energy" 1 "$(run "$report" compare "$tmp/base.jso
   'py "assert j[\"failing\"] and j[\"energy\"][\"gating\"]" "$tmp/v.json"'
 check "... not beyond a 20% energy threshold" 0 "$(run "$report" compare "$tmp/base.json" "$tmp/more.json" --gate-energy --energy-threshold=20)" \
   '! grep -q "| energy regression |" "$tmp/out"'
-check "a mostly throttled regression: inconclusive (throttled), not failing" 0 \
+check "a mostly throttled regression: inconclusive (throttled), not failing, not passing: exit 3 with a line saying so" 3 \
   "$(run "$report" compare "$tmp/base.json" "$tmp/throttled.json" --md "$tmp/c.md" --verdict "$tmp/v.json")" \
   'grep -q "inconclusive (throttled)" "$tmp/out"' 'grep -q "inconclusive (throttled)" "$tmp/c.md"' \
+  'grep -q "1 case(s) could not be judged: most samples of a side were taken throttled (exit 3)" "$tmp/err"' \
+  'grep -q "1 not judged (throttled)" "$tmp/c.md"' 'py "assert j[\"throttled\"] == 1 and not j[\"failing\"]" "$tmp/v.json"' \
   'grep -q "timed samples were taken while the GPU was throttled" "$tmp/out"' \
   'py "assert [c for c in j[\"cases\"] if c.get(\"throttled\")][0][\"verdict\"] == \"inconclusive\"" "$tmp/v.json"'
 check "report: the energy beside the time" 0 "$(run "$report" report "$tmp/base.json" --md "$tmp/r.md")" \

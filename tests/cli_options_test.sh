@@ -76,12 +76,19 @@ s=$(run "$bench" --list --filter -conv2d); check "a value that starts with - but
   '! grep -q "^conv2d/" "$tmp/out"' 'grep -q "^image/" "$tmp/out"'
 
 # The revision variables of a copy without .git: CUDABENCH_GIT_DIRTY is 1 or 0, nothing else recorded as clean.
-s=$(CUDABENCH_GIT_REVISION=abc123 CUDABENCH_GIT_DIRTY=true run "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")
+s=$(CUDABENCH_GIT_REVISION=0123456789abcdef0123456789abcdef01234567 CUDABENCH_GIT_DIRTY=true run "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")
 check "CUDABENCH_GIT_DIRTY=true: refused in one line naming it, before any case runs" 2 "$s" "$one_line" \
   'grep -q "CUDABENCH_GIT_DIRTY: expects 1 (dirty) or 0 (clean), got .true." "$tmp/err"' '[ ! -e "$tmp/rev.json" ]'
-s=$(CUDABENCH_GIT_REVISION=abc123 CUDABENCH_GIT_DIRTY=0 run "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")
+s=$(CUDABENCH_GIT_REVISION=0123456789abcdef0123456789abcdef01234567 CUDABENCH_GIT_DIRTY=0 run "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")
 check "CUDABENCH_GIT_DIRTY=0: the revision recorded clean" 0 "$s" \
-  'python3 -c "import json,sys; c=json.load(open(sys.argv[1]))[\"context\"][\"cudabench\"]; assert (c[\"git_revision\"], c[\"git_dirty\"]) == (\"abc123\", False), c" "$tmp/rev.json"'
+  'python3 -c "import json,sys; c=json.load(open(sys.argv[1]))[\"context\"][\"cudabench\"]; assert (c[\"git_revision\"], c[\"git_dirty\"]) == (\"0123456789abcdef0123456789abcdef01234567\", False), c" "$tmp/rev.json"'
+# Only a full commit hash is recorded: a symbolic name or a short hash would resolve to another commit when read.
+rm -f "$tmp/rev.json"
+for rev in HEAD abc123 refs/heads/main 0123456789ABCDEF0123456789ABCDEF01234567; do
+  s=$(CUDABENCH_GIT_REVISION=$rev CUDABENCH_GIT_DIRTY=0 run "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")
+  check "CUDABENCH_GIT_REVISION=$rev: refused in one line naming it, nothing written" 2 "$s" "$one_line" \
+    'grep -q "CUDABENCH_GIT_REVISION: expects a full commit hash" "$tmp/err"' '[ ! -e "$tmp/rev.json" ]'
+done
 
 mkdir -p "$tmp/fresh" && git -C "$tmp/fresh" init -q . && cd "$tmp/fresh" || exit 1
 s=$(run env -u CUDABENCH_GIT_REVISION -u CUDABENCH_GIT_DIRTY "$bench" --filter='^image/cpu$' --json "$tmp/rev.json")

@@ -111,6 +111,19 @@ TEST(CodeIdentity, ItsJsonReadsBackAndABadDigestIsRefused) {
   EXPECT_EQ(b.launches, a.launches);
   EXPECT_EQ(b.streams, 1u);
   EXPECT_THROW(code_identity_from_json(nlohmann::json{{"digest", "xyz"}}, "x.json"), input_error);
+}
+
+TEST(CodeIdentity, ADigestThatIsNotOfItsLaunchesIsUnknownNotTheSame) {
+  const code_identity a = identify({kernel("k1", "00000000000000aa", 7), copy("DtoH", 16, 7)});
+  nlohmann::json changed = nlohmann::json::parse(to_json(a).dump());
+  changed["launches"][0] = "kernel k1 sass=00000000000000ab grid=1x1x1 block=1x1x1 smem=0";  // the digest kept
+  const code_identity stale = code_identity_from_json(changed, "x.json");
+  EXPECT_TRUE(stale.digest.empty()) << "a digest that is not of its launches names no code";
+  EXPECT_NE(stale.problem.find("does not match"), std::string::npos);
+  nlohmann::json no_launches = nlohmann::json::parse(to_json(a).dump());
+  no_launches.erase("launches");
+  EXPECT_TRUE(code_identity_from_json(no_launches, "x.json").digest.empty());
+  EXPECT_EQ(code_identity_from_json(nlohmann::json::parse(to_json(a).dump()), "x.json").digest, a.digest);
   EXPECT_THROW(code_identity_from_json(nlohmann::json{{"launches", 3}}, "x.json"), input_error);
   EXPECT_THROW(code_identity_from_json(nlohmann::json::array(), "x.json"), input_error);
 }

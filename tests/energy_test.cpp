@@ -260,12 +260,15 @@ TEST(EnergyVerdicts, AMostlyThrottledRegressionIsInconclusive) {
   EXPECT_TRUE(r.throttled);
   EXPECT_EQ(r.verdict_text(), "inconclusive (throttled)");
   EXPECT_FALSE(c.failing());
+  EXPECT_EQ(c.exit_status(), exit_unconfirmed) << "a case it could not judge never passes quietly";
   bool noted = false;
   for (const std::string& n : c.header_notes) noted = noted || n.find("taken while the GPU was throttled (1 case(s) mostly)") != std::string::npos;
   EXPECT_TRUE(noted);
   // The reports say so, and show the energy beside the time.
   const std::string md = reports::comparison_markdown(c);
   EXPECT_NE(md.find("inconclusive (throttled)"), std::string::npos);
+  EXPECT_NE(md.find("1 not judged (throttled)"), std::string::npos);
+  EXPECT_NE(md.find("1 case(s) could not be judged"), std::string::npos);
   EXPECT_NE(md.find("### Energy"), std::string::npos);
   const std::string verdicts = reports::verdict_json(c);
   EXPECT_NE(verdicts.find("\"throttled\": true"), std::string::npos);

@@ -262,4 +262,18 @@ for mp in "NVIDIA H100:quick" "NVIDIA A100-SXM4-80GB MIG 1g.10gb:nightly.v2" "Te
     'rel=$(sed "s|^$tmp/s/||" "$tmp/out") && python3 -c "import re, sys; P = r\"[A-Za-z0-9_-][A-Za-z0-9_.-]*\"; assert re.fullmatch(P + \"/\" + P, sys.argv[1]), sys.argv[1]" "$rel"'
 done
 s=$(run "$report" store slot "$fx/bad_invalid.json"); check "store of a file that is not results: one line, exit 2" 2 "$s" 'one_line "not a results file"'
+# Once the store keeps enough runs of the model and preset, the nightly compares with the gates it learned from them.
+rm -rf "$tmp/store-g" && cp -a "$tmp/store-b" "$tmp/store-g"
+for k in 6 7; do run bash "$h" add "$tmp/store-g" "$(night $k 2026010${k}T020000Z)" >/dev/null; done
+sleep 1
+s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/trend/nightly-5.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" \
+    CUDABENCH_HISTORY_DIR="$tmp/store-g" run bash "$src/ci/nightly.sh" "$tmp/results-g")
+# (their gates, tighter than the 5% default, flag the trend fixtures' step between nights 0 and 5)
+check "ci/nightly.sh with a store of 6 runs or more: compared with the gates the store learned from them" 1 "$s" \
+  'grep -q "comparing with the gates the history store learned" "$tmp/err"' \
+  'py "assert j[\"regression\"] and j[\"gates\"] and j[\"gates\"][\"runs\"] >= 5 and \"/gates-\" in j[\"gates\"][\"file\"], j[\"gates\"]" "$(ls -t "$tmp/results-g"/verdict-*.json | head -n 1)"' \
+  || { cat "$tmp/err"; }
+s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/trend/nightly-5.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" \
+    CUDABENCH_HISTORY_DIR="$tmp/store-g" CUDABENCH_GATES_MIN_RUNS=100 run bash "$src/ci/nightly.sh" "$tmp/results-g2")
+check "... and not before it keeps CUDABENCH_GATES_MIN_RUNS runs" 0 "$s" '! grep -q "comparing with the gates the history store" "$tmp/err"'
 finish

@@ -252,7 +252,7 @@ echo "ok   --list shows the user's family; --sizes and --axis choose its sizes"
 "$ext/saxpy_bench" --help >"$tmp/help" && grep -q -- '--limits' "$tmp/help" || fail "--help does not mention --limits"
 echo "ok   the limits family ships in cudabench::main: --limits lists it, the nightly preset runs it, --help says so"
 git -C "$tmp" rev-parse --git-dir >/dev/null 2>&1 && fail "the scratch directory $tmp is inside a git checkout"
-CUDABENCH_GIT_REVISION=0123456789abcdef CUDABENCH_GIT_DIRTY=1 \
+CUDABENCH_GIT_REVISION=0123456789abcdef0123456789abcdef01234567 CUDABENCH_GIT_DIRTY=1 \
   "$ext/saxpy_bench" --filter=saxpy/cpu --sizes=saxpy=65536 --json "$tmp/out.json" --save-baseline >"$tmp/run" 2>&1 || { cat "$tmp/run"; fail "running the CPU case"; }
 python3 - "$tmp/out.json" <<'PY' || fail "the result JSON"
 import json, sys
@@ -261,7 +261,7 @@ rows = [r for r in j["benchmarks"] if r["name"] == "saxpy/cpu/65536"]
 assert rows and rows[0]["real_time"] > 0, rows
 cb = j["context"]["cudabench"]
 assert cb["families"]["saxpy"]["references"]["cpu"] == ["cpu"]
-assert cb["git_revision"] == "0123456789abcdef" and cb["git_dirty"] is True, (cb["git_revision"], cb["git_dirty"])
+assert cb["git_revision"] == "0123456789abcdef0123456789abcdef01234567" and cb["git_dirty"] is True, (cb["git_revision"], cb["git_dirty"])
 PY
 [ "$(find "$tmp/reports/baselines" -name quick.json | wc -l)" = 1 ] || fail "--save-baseline did not write under the current directory"
 ! find "$prefix" -newer "$tmp/list" -type f | grep -q . || fail "the run wrote into the installed tree"

@@ -182,6 +182,58 @@ check "measure when a side does not build: exit 2, a comment that says so" 2 "$s
 s=$(cd "$repo" && PR_NUMBER='7 or 1' RUN_BENCH="$report" run bash "$src/ci/pr_bench.sh" measure main "$tmp/pr4")
 check "measure with a PR_NUMBER that is no number: one line, exit 2" 2 "$s" 'one_line "is not a pull request number"'
 
+# measure calibrates itself: both sides run on one machine (one board, one host), each process a sample. The binary
+# of a commit takes T ms times a factor per process of its side: the next of FACTORS (from CUDABENCH_TEST_FACTORS,
+# its count kept in $tmp/counters), then 1 once they are used up.
+self_repo="$tmp/self_repo"
+git init -q "$self_repo" && git -C "$self_repo" config user.email t@example.com && git -C "$self_repo" config user.name test
+git -C "$self_repo" config commit.gpgsign false
+write_self_bench() {
+  cat >"$self_repo/bench.sh" <<SH
+#!/bin/sh
+t=$1
+for a in "\$@"; do case \$a in --json=*) out=\${a#--json=} ;; esac; done
+counter="$tmp/counters/\$t" && mkdir -p "$tmp/counters"
+n=\$(cat "\$counter" 2>/dev/null || echo 0); echo \$((n + 1)) >"\$counter"
+f=\$(echo "\${CUDABENCH_TEST_FACTORS:-1}" | awk -v n=\$n '{ print (n < NF) ? \$(n + 1) : 1 }')
+time=\$(awk -v t=\$t -v f=\$f 'BEGIN { printf "%.6f", t * f }')
+{ printf '{"context": {"date": "2026-11-23T00:00:00+00:00", "executable": "bench",'
+  printf ' "device": {"available": true, "name": "Test GPU", "uuid": "GPU-aaaaaaaa-0000-0000-0000-000000000000"},'
+  printf ' "cudabench": {"schema_version": 1, "preset": "quick", "host_name": "h"}}, "benchmarks": ['
+  for k in 0 1; do
+    [ \$k = 0 ] || printf ','
+    printf '{"name": "spin/loop", "run_name": "spin/loop", "run_type": "iteration", "repetitions": 2, "repetition_index": %s, '\
+'"threads": 1, "iterations": 1, "real_time": %s, "cpu_time": %s, "time_unit": "ms", "cudabench": {"round": 1}}' \$k "\$time" "\$time"
+  done
+  printf ']}\n'; } >"\$out"
+SH
+  chmod +x "$self_repo/bench.sh"
+}
+write_self_bench 1.000 && git -C "$self_repo" add -A && git -C "$self_repo" commit -qm "The case" && git -C "$self_repo" branch -q -M main
+git -C "$self_repo" checkout -q -b small && write_self_bench 1.015 && git -C "$self_repo" commit -qam "1.5% slower"
+git -C "$self_repo" checkout -q -b spread main && write_self_bench 1.050 && git -C "$self_repo" commit -qam "5% slower"
+git -C "$self_repo" checkout -q -b same main && echo n >"$self_repo/notes" && git -C "$self_repo" add -A && git -C "$self_repo" commit -qm "A note"
+self_measure() {  # self_measure BRANCH OUT FACTORS [EXTRA_TIME]
+  rm -rf "$tmp/counters"
+  (cd "$self_repo" && git checkout -q "$1" && RUN_BENCH="$report" CUDABENCH_TEST_FACTORS="$3" \
+     CUDABENCH_BISECT_ARGS="--build=true --binary=bench.sh${4:+ --extra-time=$4}" run bash "$src/ci/pr_bench.sh" measure main "$2")
+}
+s=$(self_measure small "$tmp/self1" "1.003 0.997 1.000 1.002 0.998 1.001 0.999 1.000 1.002 0.998")
+check "measure: a 1.5% change with 0.3% spread between processes, within the 5% default: a regression, self-calibrated" 1 "$s" \
+  'py "c = j[\"cases\"][0]; assert c[\"verdict\"] == \"regression\" and c[\"method\"] == \"self-calibrated: medians of 5 vs 5 processes\" and c[\"gate\"] == 0.01 and c[\"detectable_change\"] < 0.015, c" "$tmp/self1/verdict.json"'
+s=$(self_measure same "$tmp/self0" "1.003 0.997 1.000 1.002 0.998 1.001 0.999 1.000 1.002 0.998")
+check "measure: nothing changed (the same binary on both sides), self-calibrated: no flag" 0 "$s" \
+  'py "assert j[\"cases\"][0][\"verdict\"] == \"unchanged\", j[\"cases\"][0]" "$tmp/self0/verdict.json"'
+spread="1.06 0.94 1.03 0.97 1.00"
+s=$(self_measure spread "$tmp/self2" "$spread" 0)
+check "measure: 5% with processes too spread to tell, no --extra-time: inconclusive, passing" 0 "$s" \
+  'py "assert j[\"cases\"][0][\"verdict\"] == \"inconclusive\", j[\"cases\"][0]" "$tmp/self2/verdict.json"' \
+  '! grep -q "undecided" "$tmp/self2/bisect.log"'
+s=$(self_measure spread "$tmp/self3" "$spread")
+check "measure: the same, with the default --extra-time: more pairs decide it, a regression" 1 "$s" \
+  'py "assert j[\"cases\"][0][\"verdict\"] == \"regression\", j[\"cases\"][0]" "$tmp/self3/verdict.json"' \
+  'grep -q "1 case(s) undecided; another pair of processes" "$tmp/self3/bisect.log"'
+
 # report: a stand-in gh. The run's artifact is $ARTIFACT (copied by run download); the pull request's comments are
 # one of mallory's and, once posted, the bot's, both starting with the marker; its commits are the measured head.
 # --jq is applied by jq as gh would; each call is logged.

@@ -16,6 +16,7 @@
 #include "io/atomic_file.hpp"
 #include "io/format.hpp"
 #include "results/results.hpp"
+#include "results/run_info.hpp"
 
 namespace cudabench::app {
 
@@ -35,28 +36,85 @@ struct settled {
   comparison here;
 };
 
-/// Each held flag settled by the same-machine comparison: confirmed (its verdict there) or the machine's.
+/// What the measurement on this machine makes of a held flag: the same flag confirms it; the opposite flag is
+/// what the code did (reported as it is, never as confirmed); a case it could not judge (inconclusive, measured
+/// throttled, not measured) stays unconfirmed; unchanged makes the flag the machine's.
+enum class outcome { confirmed, opposite, unsettled, machine };
+
+outcome settle_one(case_comparison& r, const case_comparison* here) {
+  const std::string measured =
+      here && here->base_median_s > 0 && here->cur_median_s > 0
+          ? fmt::format("{:+.1f}% on this machine ({}, {})", 100 * here->change, here->verdict_text(), here->method)
+          : std::string("not measured on this machine");
+  const std::string held = r.held ? to_string(*r.held) : "a flag";
+  if (here && is_flag(here->v) && r.held == here->v) {
+    r.v = here->v;
+    r.note = fmt::format("confirmed: {}; {}", measured, r.note);
+    return outcome::confirmed;
+  }
+  if (here && is_flag(here->v)) {
+    r.v = here->v;
+    r.note = fmt::format("not confirmed, the opposite: {} where the runs of two machines said {} ({:+.1f}%); {}",
+                         measured, held, 100 * r.judged_change(), r.note);
+    return outcome::opposite;
+  }
+  if (!here || here->v != verdict::unchanged) {
+    r.note = fmt::format("not settled: {}; {}", measured, r.note);
+    return outcome::unsettled;
+  }
+  r.v = verdict::machine_differs;
+  r.note = fmt::format("not confirmed: {}; {}", measured, r.note);
+  return outcome::machine;
+}
+
+/// Each held flag settled by the same-machine comparison (settle_one).
 void settle(comparison& c, const settled& s, const std::string& how) {
-  std::size_t confirmed = 0, machine = 0;
+  std::map<outcome, std::size_t> n;
   for (case_comparison& r : c.cases) {
     if (r.v != verdict::unconfirmed) continue;
     const auto it = s.by_name.find(r.name);
-    const case_comparison* here = it == s.by_name.end() ? nullptr : it->second;
-    const std::string measured =
-        here && here->base_median_s > 0 && here->cur_median_s > 0
-            ? fmt::format("{:+.1f}% on this machine ({}, {})", 100 * here->change, to_string(here->v), here->method)
-            : std::string("not measured on this machine");
-    if (here && is_flag(here->v)) {
-      r.v = here->v;
-      r.note = fmt::format("confirmed: {}; {}", measured, r.note);
-      ++confirmed;
-    } else {
-      r.v = verdict::machine_differs;
-      r.note = fmt::format("not confirmed: {}; {}", measured, r.note);
-      ++machine;
-    }
+    ++n[settle_one(r, it == s.by_name.end() ? nullptr : it->second)];
   }
-  c.header_notes.push_back(fmt::format("{}: {} flag(s) confirmed, {} the machine's", how, confirmed, machine));
+  c.header_notes.push_back(fmt::format("{}: {} flag(s) confirmed, {} the opposite, {} the machine's, {} not settled",
+                                       how, n[outcome::confirmed], n[outcome::opposite], n[outcome::machine],
+                                       n[outcome::unsettled]));
+}
+
+/// Each held flag the machine's, with nothing measured: both runs are of one clean revision.
+void settle_as_machine(comparison& c, const std::string& how) {
+  std::size_t n = 0;
+  for (case_comparison& r : c.cases)
+    if (r.v == verdict::unconfirmed) {
+      r.v = verdict::machine_differs;
+      r.note = "not confirmed: not measured on this machine; " + r.note;
+      ++n;
+    }
+  c.header_notes.push_back(fmt::format("{}: {} flag(s) the machine's", how, n));
+}
+
+/// The revision a results file records, where it can name one: a full commit hash (a symbolic name or a short
+/// hash would name whatever it points at now); input_error otherwise.
+const std::string& recorded_revision(const run_result& r, std::size_t flags) {
+  const std::string& rev = r.settings.git_revision;
+  if (rev.empty() || rev == unknown_revision)
+    throw input_error(fmt::format("{}: records no git revision, so its {} unconfirmed flag(s) cannot be measured here",
+                                  r.source, flags));
+  if (!is_commit_hash(rev))
+    throw input_error(
+        fmt::format("{}: its git_revision '{}' is not a full commit hash, so its {} unconfirmed flag(s) "
+                    "cannot be measured here",
+                    r.source, printable(rev, 64), flags));
+  return rev;
+}
+
+/// The revisions of both runs, each a commit of `repo` (input_error where one is not).
+std::pair<std::string, std::string> recorded_commits(const run_result& base, const run_result& cur, std::size_t flags) {
+  const std::string &good = recorded_revision(base, flags), &bad = recorded_revision(cur, flags);
+  const git_repo repo(std::filesystem::current_path().string());
+  for (const auto& [r, rev] : {std::pair{&base, &good}, std::pair{&cur, &bad}})
+    if (!repo.has_commit(*rev))
+      throw input_error(fmt::format("{}: its git_revision {} is not a commit of {}", r->source, *rev, repo.top()));
+  return {good, bad};
 }
 
 std::vector<std::string> held_flags(const comparison& c) {
@@ -124,16 +182,16 @@ int confirm_handler(const command_line& cl) {
   return compare_and_report(base, cur, s, outputs, nullptr, [&](comparison& c) {
     const std::vector<std::string> names = held_flags(c);
     if (names.empty()) return;
-    const std::string good = base.settings.git_revision,
-                      bad = cur.settings.git_revision.empty() ? "HEAD" : cur.settings.git_revision;
-    if (good.empty())
-      throw input_error(
-          fmt::format("{}: records no git revision, so its {} unconfirmed flag(s) cannot be measured here", base.source,
-                      names.size()));
-    const git_repo repo(std::filesystem::current_path().string());
-    if (repo.commit(good) == repo.commit(bad)) {
-      settled none;
-      settle(c, none, fmt::format("both runs are of revision {}: the code is the same", good.substr(0, 12)));
+    const auto [good, bad] = recorded_commits(base, cur, names.size());
+    if (base.settings.git_dirty || cur.settings.git_dirty) {  // no commit holds the code a dirty tree ran
+      c.header_notes.push_back(fmt::format(
+          "{} unconfirmed flag(s) not measured: the {} run's tree was dirty, so no commit holds the code it ran",
+          names.size(), base.settings.git_dirty ? "baseline" : "current"));
+      return;
+    }
+    if (good == bad) {
+      settle_as_machine(c,
+                        fmt::format("both runs are of revision {} (clean): the code is the same", good.substr(0, 12)));
       return;
     }
     fmt::print(stderr, "confirm: {} unconfirmed flag(s); measuring revisions {} and {} on this machine\n", names.size(),
