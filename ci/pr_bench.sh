@@ -166,7 +166,7 @@ record() {
     def count(lo; hi): type == "number" and . == floor and . >= lo and . <= hi;
     def sha: type == "string" and length == 40 and all(explode[]; (. >= 48 and . <= 57) or (. >= 97 and . <= 102));
     if type == "object" and (.pr | count(1; 999999999)) and (.event | IN("labeled", "comment", "synchronize")) and (.head | sha)
-       and (.event == "synchronize" or ((.base | sha) and (.status | IN(0, 1, 2)) and (.processes | count(1; 99))))
+       and (.event == "synchronize" or ((.base | sha) and (.status | IN(0, 1, 2, 3)) and (.processes | count(1; 99))))
     then [.pr, .event, .head, .base // "-", .status // "-", .processes // "-"] | map(tostring) | join(" ")
     else error("pr.json is not a record of the measuring job (pr, event, head, base, status, processes)") end' "$1/pr.json" 2>/dev/null \
     || die "the artifact's pr.json is not a record of the measuring job (pr, event, head, base, status, processes)"
@@ -245,6 +245,11 @@ report() {
     [ "$status" = 1 ] && failing=true
     { small "$art/verdict.json" $((64 << 20)) && [ "$(jq -r '.failing' "$art/verdict.json" 2>/dev/null)" = "$failing" ]; } \
       || die "the artifact's verdict.json is missing, over 64 MiB, or does not say what its status $status says"
+    # Status 3 (the comparison could not judge, a side mostly throttled) only with a verdict file that says so.
+    if [ "$status" = 3 ]; then
+      jq -e '.exit_status == 3' "$art/verdict.json" >/dev/null 2>&1 \
+        || die "the artifact's verdict.json does not say what its status 3 says (exit_status 3)"
+    fi
     # Not failing, and yet a regression or a lost case listed: the comment would say both.
     jq -e '.failing or ([.cases[]? | select(.verdict == "regression" or .lost == true)] | length == 0)' "$art/verdict.json" >/dev/null 2>&1 \
       || die "the artifact's verdict.json contradicts itself: not failing, with a regression or a lost case listed"
@@ -256,6 +261,7 @@ report() {
   case $status in
     0) state=success description="no regression" ;;
     1) state=failure description="a regression (see the pull request's benchmark comment)" ;;
+    3) state=error description="not judged: a side was mostly throttled (see the pull request's benchmark comment)" ;;
     *) state=error description="the benchmarks could not be compared" ;;
   esac
   set_status "$head" "$state" "$description" || exit 1

@@ -363,6 +363,14 @@ rm -rf "$tmp/forged" && cp -R "$tmp/pr" "$tmp/forged" && jq '.status = 0' "$tmp/
   && jq '.failing = false | .regression = false' "$tmp/pr/verdict.json" >"$tmp/forged/verdict.json"
 s=$(report_run "$tmp/forged"); check "report refuses a verdict that says failing: false and lists a regression" 2 "$s" 'one_line "contradicts itself"' \
   '! grep -q "POST\|PATCH" "$tmp/gh.log"'
+# Status 3 (not judged, a side mostly throttled): an error status, and only with a verdict file that says so.
+rm -rf "$tmp/forged" && cp -R "$tmp/pr" "$tmp/forged" && jq '.status = 3' "$tmp/pr/pr.json" >"$tmp/forged/pr.json" \
+  && jq '.failing = false | .regression = false | .cases = [] | .exit_status = 3' "$tmp/pr/verdict.json" >"$tmp/forged/verdict.json"
+s=$(report_run "$tmp/forged"); check "report of a status 3 (not judged): the status is an error saying so" 0 "$s" \
+  'grep -q "state=error -f context=cudabench -f description=not judged" "$tmp/gh.log"'
+jq '.exit_status = 0' "$tmp/forged/verdict.json" >"$tmp/forged/v.x" && mv "$tmp/forged/v.x" "$tmp/forged/verdict.json"
+s=$(report_run "$tmp/forged"); check "report refuses a status 3 whose verdict file does not say it" 2 "$s" 'one_line "status 3"' \
+  '! grep -q "POST\|PATCH" "$tmp/gh.log"'
 echo "keep me" >"$tmp/victim" && rm -rf "$tmp/forged" && cp -R "$tmp/pr3" "$tmp/forged" && rm -f "$tmp/forged/log-tail.txt" \
   && ln -s "$tmp/victim" "$tmp/forged/log-tail.txt"
 s=$(report_run "$tmp/forged"); check "report refuses an artifact whose log-tail.txt is a link, writing nothing through it" 2 "$s" \
