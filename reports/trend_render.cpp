@@ -82,17 +82,23 @@ std::string point_tip(const trend& t, const trend_series& s, std::size_t i, doub
   return tip + (verdict.empty() ? "" : ", " + verdict);
 }
 
-/// The band of a series' usual spread in %: the median of its points +- 3 robust standard deviations (1.4826 x
-/// their median absolute deviation), so that one outlier neither moves nor widens it; none under 3 points.
+/// The band of a series' usual spread in %, around its latest level: the median of its last five points +- 3
+/// robust standard deviations of its points about their running median (of five: a step keeps its edge), from
+/// their median absolute deviation, so that neither one noisy run nor a step widens it; none under 3 points.
 std::pair<double, double> spread_band(const std::vector<double>& pct) {
   std::vector<double> v;
   for (double x : pct)
     if (std::isfinite(x)) v.push_back(x);
   if (v.size() < 3) return {0, 0};
-  const double m = cudabench::median(v);
-  for (double& x : v) x = std::fabs(x - m);
-  const double half = 3 * cudabench::mad_to_stddev * cudabench::median(v);
-  return {m - half, m + half};
+  auto window = [&](std::size_t from, std::size_t to) {  // the median of v[from, to)
+    return cudabench::median(std::vector<double>(v.begin() + std::ptrdiff_t(from), v.begin() + std::ptrdiff_t(to)));
+  };
+  std::vector<double> residuals;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    residuals.push_back(std::fabs(v[i] - window(i < 2 ? 0 : i - 2, std::min(v.size(), i + 3))));
+  const double half = 3 * cudabench::mad_to_stddev * cudabench::median(residuals);
+  const double level = window(v.size() - std::min<std::size_t>(v.size(), 5), v.size());
+  return {level - half, level + half};
 }
 
 /// The chart's links, tooltips (each run's value), flagged runs, spread band and the time at its 0%.
@@ -221,8 +227,9 @@ std::string trend_html_body(const trend& t, const trend_annotations& a) {
   std::string body = fmt::format(
       "<p>{} runs: {} .. {}. Each chart is in % of the case's first run (its time on the right axis; each point's "
       "time in its tooltip); a step of {:.1f}% or more that holds is marked red; the green band is the case's usual "
-      "spread (the median of its runs &plusmn; 3 robust standard deviations, from the median absolute deviation), and "
-      "a lone run beyond the axis is drawn at its edge as a hollow triangle; host-bound and not-gated cases are kept "
+      "spread around its latest level (the median of its last five runs &plusmn; 3 robust standard deviations "
+      "about its running median), and a lone run beyond the axis is drawn at its edge as a hollow triangle; host-bound "
+      "and not-gated cases are kept "
       "apart.</p>\n",
       t.runs.size(), dated(0), dated(t.runs.size() - 1), 100 * t.threshold);
   for (const auto& m : t.machines)

@@ -110,6 +110,8 @@ checks = {
     "limits-charted-last": titles[-1].startswith("limits/copy"),
     "outlier-clipped": spike.count('class="clipped"') == 2 and re.search(r'class="clipped".*?<title>[^<]*: \+300\.[0-9]%', spike) and max(ticks) < 10,
     "band-narrow": band[1] < 45,  # of the plot's 90 px
+    "step-band-narrow": float(re.search(r'class="spread-band" x="[0-9.]+" y="[0-9.]+" width="[0-9.]+" height="([0-9.]+)"',
+                                        next(s for s, t in zip(svgs, titles) if t.startswith("conv2d/tiled"))).group(1)) < 45,
     "values-on-axis": 'class="value"' in spike,
 }
 bad = [k for k in want.split() if not checks[k]]
@@ -119,8 +121,8 @@ PY
 }
 check "the project's cases first, cudabench's limits last, no chart of a case skipped in every run, the skipped named" 0 0 \
   'charts "$page" "own-first no-skipped-chart limits-charted-last"' 'grep -q "no time in any run (skipped or failed each time; no chart): <code>limits/read</code>" "$page"'
-check "one noisy run: drawn clipped at the axis's edge (its value in its tooltip), the axis and the spread band as without it, times on the axis" 0 0 \
-  'charts "$page" "outlier-clipped band-narrow values-on-axis"'
+check "one noisy run: drawn clipped at the axis's edge (its value in its tooltip), the axis and the spread band as without it (nor a step widens the band), times on the axis" 0 0 \
+  'charts "$page" "outlier-clipped band-narrow values-on-axis"' 'charts "$page" step-band-narrow'
 check "runs recorded at one second: x labels that differ" 0 0 'grep -q ">11-12 02:00:00 #2<" "$tmp/site/NVIDIA_H200/nightly.html"' 
 check "the runs table: each run's commit linked and its verdict's counts" 0 0 \
   "grep -q '<td><a href=\"$repo/commit/c0ffee06c0ffee06c0ffee06c0ffee06c0ffee06\"><code>c0ffee06c0ff</code></a></td><td><b>FAILED</b>: 1 regression, 1 skipped, 5 unchanged</td>' \"\$page\""
