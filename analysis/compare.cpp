@@ -8,6 +8,7 @@
 #include <limits>
 #include <set>
 
+#include "analysis/baseline_age.hpp"
 #include "analysis/normalize.hpp"
 #include "cudabench/limits.hpp"
 #include "io/errors.hpp"
@@ -408,6 +409,9 @@ void note_run_settings(const run_result& base, const run_result& cur, comparison
     out.header_notes.push_back("baseline ran with --inject-slowdown=" + *base.settings.injected);
   if (cur.settings.injected)
     out.header_notes.push_back("current run used --inject-slowdown=" + *cur.settings.injected + " (a validation run)");
+  // First: what the rest of the notes (and the verdicts) are read against.
+  if (const std::string old = old_baseline_note(base, cur); !old.empty())
+    out.header_notes.insert(out.header_notes.begin(), old);
   for (const auto& [side, run] : {std::pair{"baseline", &base}, std::pair{"current", &cur}})
     if (const std::string context = custom_context_text(*run); !context.empty())
       out.header_notes.push_back(fmt::format("{} context: {}", side, context));

@@ -11,7 +11,8 @@
 #                          history store fetched before and pushed after (INPUT_HISTORY_BRANCH). The run's outcome
 #                          never fails the step (an input it cannot use does): its outputs say what happened
 #                          (status, results-dir, night-dir, report, verdict, dashboard: the site of the history
-#                          store, ci/dashboard.sh, written into the night's files where a history branch is kept).
+#                          store, ci/dashboard.sh, written into the night's files where a history branch is kept;
+#                          the job summary links INPUT_DASHBOARD_URL where it is published, else the artifact).
 #                          Where no baseline is stored (INPUT_NO_BASELINE=candidate, the default), the run passes
 #                          as the baseline candidate, and the command that stores it in the repository is said.
 #   ci/action.sh verdict   fails the job by the run's status and INPUT_FAIL_ON (regression, error or never).
@@ -161,6 +162,7 @@ do_run() {
   # The dashboard of the history store (this run filed in it), in the night's files: the artifact carries it.
   if [ -n "$history" ]; then
     if CUDABENCH_DASHBOARD_ARTIFACT="${INPUT_ARTIFACT_NAME:-}" CUDABENCH_DASHBOARD_INDEX=dashboard/index.html \
+       CUDABENCH_DASHBOARD_URL="${INPUT_DASHBOARD_URL:-}" \
        bash "$here/dashboard.sh" "$history" "$night/dashboard" >&2; then
       output dashboard "$night/dashboard"
     else

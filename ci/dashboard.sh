@@ -24,13 +24,17 @@ if [ -n "$url" ] && ! cb_https_address "$url"; then
   echo "ci/dashboard.sh: CUDABENCH_DASHBOARD_URL is not a plain https address; the summary names the artifact instead" >&2
   url=""
 fi
+index=${CUDABENCH_DASHBOARD_INDEX:-index.html}
+[[ "$index" =~ ^[A-Za-z0-9._/-]+$ ]] || index=index.html
+artifact=${CUDABENCH_DASHBOARD_ARTIFACT-dashboard}
+# Never a path of the runner, which no reader of the summary can open.
 if [ -n "$url" ]; then
   where="<$url>"
-elif artifact=${CUDABENCH_DASHBOARD_ARTIFACT-dashboard} && [[ "$artifact" =~ ^[A-Za-z0-9._-]+$ ]] \
-     && [ -n "${GITHUB_RUN_ID:-}" ] && [ -n "$repository" ]; then
-  index=${CUDABENCH_DASHBOARD_INDEX:-index.html}
+elif [[ "$artifact" =~ ^[A-Za-z0-9._-]+$ ]] && [[ "${GITHUB_RUN_ID:-}" =~ ^[0-9]+$ ]] && [ -n "$repository" ]; then
   where="the artifact \`$artifact\` of [this run]($repository/actions/runs/$GITHUB_RUN_ID) (open its $index)"
+elif [[ "$artifact" =~ ^[A-Za-z0-9._-]+$ ]]; then
+  where="the artifact \`$artifact\` of this run (open its $index)"
 else
-  where="\`$out/index.html\`"
+  where="not published and not uploaded (publish it on GitHub Pages: docs/ci.md, \"The dashboard\")"
 fi
 printf '\n**Dashboard** of the history store (every GPU model and preset across commits, and side by side): %s\n' "$where" >>"$GITHUB_STEP_SUMMARY"

@@ -17,8 +17,18 @@ import sys
 
 MARKER = "<!-- cudabench-pr-benchmark -->"
 LIMIT = 65000  # GitHub refuses a comment over 65,536 UTF-16 code units
-VERDICTS = ("regression", "improvement", "unchanged", "inconclusive", "not gated", "machine differs", "new", "missing",
-            "failed", "skipped")
+# Every verdict kind, in the order compare counts them (analysis/compare.hpp's all_verdicts; the pr_bench test holds
+# this list to the keys of a verdict file's "counts", which name every kind).
+VERDICTS = ("regression", "improvement", "unchanged", "inconclusive", "not gated", "unconfirmed",
+            "machine differs (same code)", "machine differs", "new", "missing", "failed", "skipped")
+# A section each for the verdicts that need a look, with what they mean (the Markdown comparison's, reports/render.cpp).
+SECTIONS = (("Regressions", ("regression",), ""),
+            ("Unconfirmed", ("unconfirmed",), "A change beyond the gate between runs of different machines, never "
+             "failing: only a measurement of both revisions on one machine (`confirm`) tells the code's change from "
+             "the machine's."),
+            ("Machine differs", ("machine differs", "machine differs (same code)"), "The machine changed, not the code "
+             "(a `limits` case beyond its gate, a flag that `confirm` did not confirm, or a change of a case whose "
+             "device code and launches match the baseline's: same code); never failing."))
 LOG_LINES, LOG_WIDTH, NAME_WIDTH = 5, 300, 200
 
 
@@ -83,14 +93,54 @@ def failing_case(case):
     return case.get("verdict") == "regression" or case.get("lost") is True
 
 
-def headline(cases, failing):
-    if not failing:
-        return ":white_check_mark: **Benchmarks: no regression**"
-    regressions = sum(1 for c in cases if c.get("verdict") == "regression")
-    lost = sum(1 for c in cases if c.get("lost") is True)
-    parts = ["%d regression%s" % (regressions, "" if regressions == 1 else "s")] if regressions else []
-    parts += ["%d lost case%s" % (lost, "" if lost == 1 else "s")] if lost else []
-    return ":x: **Benchmarks: %s**" % (", ".join(parts) or "the comparison failed")
+def threshold_of(verdict):
+    settings = verdict.get("settings") if isinstance(verdict.get("settings"), dict) else {}
+    t = settings.get("threshold")
+    return t if isinstance(t, (int, float)) and not isinstance(t, bool) and 0 < t < 100 else 0.05
+
+
+def not_gated_move(case, threshold):
+    """A not-gated case that moved by the threshold or more: never failing, so the comment says so and why."""
+    change = case.get("change")
+    return case.get("verdict") == "not gated" and isinstance(change, (int, float)) and not isinstance(change, bool) \
+        and abs(change) >= threshold
+
+
+def not_gated_explained(verdict):
+    settings = verdict.get("settings") if isinstance(verdict.get("settings"), dict) else {}
+    host = settings.get("host_threshold")
+    host = ("here gated by --host-threshold=%g%%" % (100 * host) if isinstance(host, (int, float)) and not isinstance(host, bool)
+            else "gated only by --host-threshold or by a learned host gate where both runs are of one host")
+    return ("Not gated: reported with its change, never failing the comparison; a host-bound case (host work "
+            "dominates its time) is %s, and a case registered as not gated never is" % host)
+
+
+def counts_text(cases):
+    """Each verdict's count that is not zero, by its name, in compare's order ("?" last: a verdict no kind names)."""
+    counts = {}
+    for c in cases:
+        v = c.get("verdict") if c.get("verdict") in VERDICTS else "?"
+        counts[v] = counts.get(v, 0) + 1
+    return ", ".join("%d %s" % (counts[v], v) for v in VERDICTS + ("?",) if counts.get(v))
+
+
+def headline(cases, failing, moved):
+    """One word (fail, unconfirmed, pass), then what made it: a pass with a not-gated case that moved is no plain
+    green check."""
+    if failing:
+        regressions = sum(1 for c in cases if c.get("verdict") == "regression")
+        lost = sum(1 for c in cases if c.get("lost") is True)
+        parts = ["%d regression%s" % (regressions, "" if regressions == 1 else "s")] if regressions else []
+        parts += ["%d lost case%s" % (lost, "" if lost == 1 else "s")] if lost else []
+        return ":x: **Benchmarks: fail** (%s)" % (", ".join(parts) or "the comparison failed")
+    unconfirmed = sum(1 for c in cases if c.get("verdict") == "unconfirmed")
+    if unconfirmed:
+        return ":grey_question: **Benchmarks: unconfirmed** (%d change%s between different machines; no regression)" % (
+            unconfirmed, "" if unconfirmed == 1 else "s")
+    if moved:
+        return ":warning: **Benchmarks: pass** (no regression; %d case%s not gated moved: see below)" % (
+            moved, "" if moved == 1 else "s")
+    return ":white_check_mark: **Benchmarks: pass** (no regression)"
 
 
 def relative(line):
@@ -113,21 +163,25 @@ def shown_note(note, verdict):
 def comparison(verdict):
     """The headline and the comparison's sections (each a list of lines) from a verdict file."""
     cases = [c for c in verdict["cases"] if isinstance(c, dict)]
-    counts = {}
-    for c in cases:
-        v = c.get("verdict") if c.get("verdict") in VERDICTS else "?"
-        counts[v] = counts.get(v, 0) + 1
     header = ["| case | merge base | head | change | verdict |", "|---|---|---|---|---|"]
-    summary = ["**%d case%s: %s**" % (len(cases), "" if len(cases) == 1 else "s", ", ".join("%d %s" % (n, v) for v, n in sorted(counts.items())))]
+    summary = ["**%d case%s: %s**" % (len(cases), "" if len(cases) == 1 else "s", counts_text(cases) or "none")]
     notes = [shown_note(s, verdict) for s in verdict.get("notes") or [] if isinstance(s, str)][:20]
     if notes:
         summary += [""] + ["- " + code(n, width=LOG_WIDTH) for n in notes]
-    worst = [c for c in cases if failing_case(c)]
     sections = [summary]
-    if worst:
-        sections.append(["### Regressions", ""] + header + [row(c) for c in worst])
+    for title, kinds, meaning in SECTIONS:
+        rows = [c for c in cases if c.get("verdict") in kinds or (kinds[0] == "regression" and failing_case(c))]
+        if rows:
+            sections.append(["### " + title, ""] + ([meaning, ""] if meaning else []) + header + [row(c) for c in rows])
+    threshold = threshold_of(verdict)
+    moved = [c for c in cases if not_gated_move(c, threshold)]
+    if moved:
+        sections.append(["### Not gated, moved by %.1f%% or more" % (100 * threshold), "",
+                         not_gated_explained(verdict) + "."] + [""] + header + [row(c) for c in moved])
+    elif any(c.get("verdict") == "not gated" for c in cases):
+        summary += ["", not_gated_explained(verdict) + "."]
     sections.append(["<details><summary>All %d cases</summary>" % len(cases), ""] + header + [row(c) for c in cases] + ["", "</details>"])
-    return headline(cases, verdict["failing"] is True), sections
+    return headline(cases, verdict["failing"] is True, len(moved)), sections
 
 
 def log_section(path):

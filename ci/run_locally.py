@@ -14,11 +14,14 @@ Usage: ci/run_locally.py WORKFLOW.yml [--job=NAME] [--out=DIR] [--action=NAME=DI
              workflow_dispatch input; --var a configuration variable (vars.NAME)
 Steps: `run:` steps (bash, with env:, working-directory: and if:), composite actions (their inputs, outputs and
 steps), actions/checkout (the current directory is the checkout: nothing to do), actions/upload-artifact
-(copied into OUT/artifacts) and actions/cache (always a miss). Expressions: contexts inputs, steps, env, github, runner, matrix, secrets and vars
+(copied into OUT/artifacts), actions/cache (always a miss), actions/upload-pages-artifact and actions/deploy-pages
+(the folder published into OUT/pages, at https://OWNER.github.io/NAME/). A job's outputs go to OUT/jobs/JOB.json,
+which a later job run with the same --out reads as its needs context. Expressions: contexts inputs, steps, needs, env, github, runner, matrix, secrets and vars
 (secrets empty, vars as given), literals, ==, !=, &&, ||, !, and success(), failure(), always(), cancelled(),
 contains(), startsWith(), endsWith(), format(). Anything else is refused, naming it.
 Exit status: 0 the job succeeded, 1 it failed (the job summary and the artifacts are written either way),
 2 usage error or a workflow this cannot run."""
+import json
 import os
 import re
 import shutil
@@ -274,6 +277,10 @@ class Runner:
         if uses.startswith("actions/cache@"):
             print("   actions/cache: nothing is cached here (a miss)", flush=True)
             return True, {"cache-hit": "false"}
+        if uses.startswith("actions/upload-pages-artifact@"):
+            return self.upload_pages(with_), {}
+        if uses.startswith("actions/deploy-pages@"):
+            return self.deploy_pages()
         if uses.startswith("actions/download-artifact@"):
             raise Refused("actions/download-artifact: artifacts of other jobs are not there when one job runs locally")
         where = self.action_dir(uses)
@@ -364,6 +371,51 @@ class Runner:
         return True
 
 
+    def upload_pages(self, with_):
+        """actions/upload-pages-artifact: the folder `path` as the site a later deploy-pages publishes."""
+        src = with_.get("path") or "_site"
+        src = src if os.path.isabs(src) else os.path.join(self.contexts["github"]["workspace"], src)
+        if not os.path.isdir(src):
+            print("   upload-pages-artifact: %s is not a folder" % src, flush=True)
+            return False
+        to = os.path.join(self.out, "pages-artifact")
+        shutil.rmtree(to, ignore_errors=True)
+        shutil.copytree(src, to, symlinks=True)
+        print("   the Pages artifact: %s" % to, flush=True)
+        return True
+
+    def deploy_pages(self):
+        """actions/deploy-pages: the Pages artifact (of this job, or of an earlier job run with this --out) published
+        into OUT/pages; its address that of the repository's Pages site."""
+        src = os.path.join(self.out, "pages-artifact")
+        if not os.path.isdir(src):
+            print("   deploy-pages: no Pages artifact in %s (upload-pages-artifact, in this job or an earlier one run "
+                  "with this --out)" % self.out, flush=True)
+            return False, {}
+        to = os.path.join(self.out, "pages")
+        shutil.rmtree(to, ignore_errors=True)
+        shutil.copytree(src, to, symlinks=True)
+        owner, _, name = self.contexts["github"]["repository"].partition("/")
+        url = "https://%s.github.io/%s/" % (owner, name)
+        print("   published as %s: %s" % (url, to), flush=True)
+        return True, {"page_url": url}
+
+
+def needs_context(job_name, job, out):
+    """The needs context of a job: each job it needs, as an earlier run with this --out left it (OUT/jobs/NAME.json)."""
+    needs = job.get("needs") or []
+    needs = [needs] if isinstance(needs, str) else needs
+    ctx = {}
+    for name in needs:
+        path = os.path.join(out, "jobs", "%s.json" % name)
+        try:
+            with open(path, encoding="utf-8") as f:
+                ctx[name] = json.load(f)
+        except (OSError, ValueError):
+            raise Refused("job %s needs job %s: run --job=%s with this --out first" % (job_name, name, name))
+    return ctx
+
+
 def parse_args(argv):
     opts = {"job": None, "out": None, "action": {}, "matrix": {}, "event": "workflow_dispatch", "input": {}, "var": {}}
     files = []
@@ -421,6 +473,7 @@ def main(argv):
                            "sha": git("rev-parse", "HEAD"), "ref": "refs/heads/" + (git("branch", "--show-current") or "main"),
                            "token": "", "run_id": "0", "action_path": None},
                 "matrix": opts["matrix"], "secrets": {}, "vars": opts["var"], "inputs": opts["input"], "steps": {}, "env": {}}
+    contexts["needs"] = needs_context(job_name, job, out)
     runner = Runner(out, actions, contexts)
     ctx = {"contexts": contexts, "failed": False}
     env = {}
@@ -430,9 +483,18 @@ def main(argv):
         env.update(scope_env or {})
     contexts["env"] = {k: expand(str(v), ctx) for k, v in env.items()}
     print("run_locally: job %s of %s; the runner's files in %s" % (job_name, workflow, out), flush=True)
+    needs_failed = any(n.get("result") != "success" for n in contexts["needs"].values())
+    if not condition(job.get("if"), {"contexts": contexts, "failed": needs_failed}):
+        print("run_locally: job %s: skipped (its if: is false)" % job_name, flush=True)
+        return 0
     scope = {"contexts": contexts, "failed": False}
     runner.run_steps(job.get("steps"), scope)
     result = "failure" if scope["failed"] else "success"
+    job_ctx = {"contexts": scope["contexts"], "failed": scope["failed"]}
+    outputs = {k: expand(str(v), job_ctx) for k, v in (job.get("outputs") or {}).items()}
+    os.makedirs(os.path.join(out, "jobs"), exist_ok=True)
+    with open(os.path.join(out, "jobs", "%s.json" % job_name), "w", encoding="utf-8") as f:
+        json.dump({"result": result, "outputs": outputs}, f)
     print("run_locally: job %s: %s; job summary %s, artifacts %s" % (job_name, result, runner.summary, os.path.join(out, "artifacts")), flush=True)
     return 1 if scope["failed"] else 0
 

@@ -201,7 +201,7 @@ std::string comparison_html(const cudabench::comparison& c) {
       html_text(c.base_source), html_text(c.base_device), html_text(c.cur_source), html_text(c.cur_device),
       100 * c.settings.threshold, c.settings.alpha, html_text(gates_summary(c)));
   for (auto& n : c.header_notes) body += "<p><b>note:</b> " + html_text(n) + "</p>\n";
-  body += fmt::format("<p><b>{}</b></p>\n", html_text(verdict_counts(c)));
+  body += fmt::format("<p><b>{}</b></p>\n", html_text(verdict_headline(c)));
   const std::vector<const cudabench::case_comparison*> listed = listed_cases(c);
   if (listed.size() < c.cases.size())
     body += fmt::format(

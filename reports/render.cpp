@@ -29,6 +29,29 @@ std::string verdict_counts(const comparison& c) {
   return out;
 }
 
+const char* verdict_word(const comparison& c) {
+  if (c.failing()) return "fail";
+  return c.count(verdict::unconfirmed) > 0 ? "unconfirmed" : "pass";
+}
+
+std::string verdict_headline(const comparison& c) {
+  std::string counts;
+  for (verdict v : cudabench::all_verdicts)
+    if (const std::size_t n = c.count(v)) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, to_string(v));
+  if (const std::size_t lost = c.lost()) counts += fmt::format(" ({} lost case(s) among them)", lost);
+  return fmt::format("{}: {}", verdict_word(c), counts.empty() ? std::string("no case") : counts);
+}
+
+std::string not_gated_explained(const comparison& c) {
+  std::string host = c.settings.host_threshold
+                         ? fmt::format("here gated by --host-threshold={:g}%", 100 * *c.settings.host_threshold)
+                         : "gated only by --host-threshold or by a learned host gate where both runs are of one host";
+  return fmt::format(
+      "Not gated: reported with its change, never failing the comparison; a host-bound case (host work dominates "
+      "its time) is {}, and a case registered as not gated never is",
+      host);
+}
+
 std::string gates_summary(const comparison& c) {
   const auto& g = c.settings.gates;
   if (!g) return "gates: none (the default threshold for every case)";
@@ -138,6 +161,48 @@ std::string markdown_verdict_table(const comparison& c, Pred pred) {
   }
   return t;
 }
+
+/// Whether a not-gated case moved by the threshold or more (shown in a section of its own, with what gates it).
+bool not_gated_move(const comparison& c, const cudabench::case_comparison& r) {
+  return r.v == verdict::not_gated && r.base_median_s > 0 && r.cur_median_s > 0 &&
+         std::fabs(r.change) >= c.settings.threshold;
+}
+
+/// A section per verdict that needs a look, each with what it means: regressions, improvements, unconfirmed and
+/// machine-differs flags, and the not-gated cases that moved by the threshold or more.
+std::string markdown_verdict_sections(const comparison& c) {
+  struct section {
+    const char* title;
+    const char* meaning;
+    verdict v, also;
+  };
+  static const section sections[] = {
+      {"Regressions", "", verdict::regression, verdict::regression},
+      {"Improvements", "", verdict::improvement, verdict::improvement},
+      {"Unconfirmed",
+       "A change beyond the gate between runs of different machines, never failing: only a measurement of both "
+       "revisions on one machine (`confirm`) tells the code's change from the machine's.",
+       verdict::unconfirmed, verdict::unconfirmed},
+      {"Machine differs",
+       "The machine changed, not the code (a `limits` case beyond its gate, a flag that `confirm` did not confirm, "
+       "or a change of a case whose device code and launches match the baseline's: same code); never failing.",
+       verdict::machine_differs, verdict::same_code}};
+  std::string out;
+  for (const section& s : sections) {
+    if (!c.count(s.v) && !c.count(s.also)) continue;
+    out += fmt::format("\n### {}\n\n{}{}", s.title, *s.meaning ? std::string(s.meaning) + "\n\n" : "",
+                       markdown_verdict_table(c, [&](auto& r) { return r.v == s.v || r.v == s.also; }));
+  }
+  const auto moved = std::count_if(c.cases.begin(), c.cases.end(), [&](auto& r) { return not_gated_move(c, r); });
+  if (moved)
+    out += fmt::format("\n### Not gated, moved by {:.1f}% or more\n\n{}.\n\n{}", 100 * c.settings.threshold,
+                       markdown_text(not_gated_explained(c)),
+                       markdown_verdict_table(c, [&](auto& r) { return not_gated_move(c, r); }));
+  else if (c.count(verdict::not_gated))
+    out += fmt::format("\n{} ({} case(s), none moved by {:.1f}% or more).\n", markdown_text(not_gated_explained(c)),
+                       c.count(verdict::not_gated), 100 * c.settings.threshold);
+  return out;
+}
 }  // namespace
 
 std::string comparison_terminal(const comparison& c, bool color) {
@@ -168,15 +233,12 @@ std::string comparison_terminal(const comparison& c, bool color) {
 
 std::string comparison_markdown(const comparison& c) {
   std::string out = "## Benchmark comparison\n\n";
-  out += fmt::format("**{}**\n\n", summary_line(c));
+  out += fmt::format("**{}**\n\n", verdict_headline(c));
   out += fmt::format("- baseline: {} ({})\n- current: {} ({})\n- {}\n", markdown_code(c.base_source),
                      markdown_text(c.base_device), markdown_code(c.cur_source), markdown_text(c.cur_device),
                      settings_line(c, markdown_text));
   for (auto& n : c.header_notes) out += "- note: " + markdown_text(n) + "\n";
-  if (c.count(verdict::regression))
-    out += "\n### Regressions\n\n" + markdown_verdict_table(c, [](auto& r) { return r.v == verdict::regression; });
-  if (c.count(verdict::improvement))
-    out += "\n### Improvements\n\n" + markdown_verdict_table(c, [](auto& r) { return r.v == verdict::improvement; });
+  out += markdown_verdict_sections(c);
   if (!c.family_geomean.empty()) {
     out += "\n### Geometric mean per family (current / baseline, gated cases)\n\n| family | ratio |\n|---|---:|\n";
     for (auto& [family, g] : c.family_geomean) out += fmt::format("| {} | {:.3f} |\n", markdown_text(family), g);

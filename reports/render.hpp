@@ -60,6 +60,13 @@ std::vector<std::string> families_in_order(const Rows& rows) {
 
 /// "1 regression(s), 0 improvement(s), 40 unchanged, 2 inconclusive, 3 not gated, ...": each verdict's count.
 std::string verdict_counts(const cudabench::comparison& c);
+/// The comparison's outcome in one word: "fail" (a regression or a lost case), "unconfirmed" (flags that only a
+/// measurement on one machine can confirm), else "pass".
+const char* verdict_word(const cudabench::comparison& c);
+/// "fail: 1 regression, 3 unchanged": the word, then each verdict's count that is not zero, by its name.
+std::string verdict_headline(const cudabench::comparison& c);
+/// What "not gated" means and what would gate such a case under the comparison's settings.
+std::string not_gated_explained(const cudabench::comparison& c);
 /// Which gates a comparison used: the file, how many cases it learned from how many runs, or none.
 std::string gates_summary(const cudabench::comparison& c);
 

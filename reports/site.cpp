@@ -127,8 +127,8 @@ std::string model_page(const model_trend& m) {
   std::string body =
       "<p><a href=\"../index.html\">All GPU models and presets</a></p>\n"
       "<p>Each point links to its run's commit and says the run in its tooltip; a red triangle under a point marks "
-      "a regression in that run's verdict against the baseline, a green one over it an improvement; the green band "
-      "is the case's learned gate around the median of its runs.</p>\n"
+      "a regression in that run's verdict against the baseline, a green one over it an improvement; a case's "
+      "learned gate is in its chart's title.</p>\n"
       "<details><summary>The runs, newest first</summary>\n<table><tr><th>run</th><th>recorded</th><th>commit</th>"
       "<th>verdict against the baseline</th></tr>\n";
   for (std::size_t i = m.t.runs.size(); i-- > 0;)

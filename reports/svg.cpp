@@ -8,7 +8,9 @@
 #include <iterator>
 #include <limits>
 
+#include "io/format.hpp"
 #include "reports/escape.hpp"
+#include "results/stats.hpp"
 
 namespace cudabench::reports::svg {
 namespace {
@@ -46,18 +48,27 @@ std::string pct_label(double v, double step) {
   return v == 0 ? "0%" : fmt::format("{:+.{}f}%", v, digits);
 }
 
-/// Up to six run indices whose labels fit side by side over `width` pixels, first and last included.
+/// Up to six run indices whose labels fit side by side over `width` pixels, first and last included: the first
+/// label starts at its run, the last ends at its run, the others are centred on theirs.
 std::vector<std::size_t> x_ticks(const std::vector<std::string>& labels, std::size_t n, double width) {
   double widest = 0;
   for (const auto& l : labels) widest = std::max(widest, 6.5 * double(l.size()));
-  std::size_t k = std::min<std::size_t>(n, 6);
-  while (k > 2 && width / double(k - 1) < widest + 12) --k;
-  std::vector<std::size_t> out;
-  for (std::size_t j = 0; j < k; ++j) {
-    const std::size_t i = k == 1 ? 0 : std::size_t(std::lround(double(j) * double(n - 1) / double(k - 1)));
-    if (out.empty() || out.back() != i) out.push_back(i);
+  const double step = n > 1 ? width / double(n - 1) : width;
+  for (std::size_t k = std::min<std::size_t>(n, 6); k >= 1; --k) {
+    std::vector<std::size_t> out;
+    for (std::size_t j = 0; j < k; ++j) {
+      const std::size_t i = k == 1 ? 0 : std::size_t(std::lround(double(j) * double(n - 1) / double(k - 1)));
+      if (out.empty() || out.back() != i) out.push_back(i);
+    }
+    bool fits = true;
+    for (std::size_t j = 1; j < out.size(); ++j) {
+      // How far the two labels reach towards each other: a whole label from an edge, half from the middle.
+      const double reach = (j == 1 ? 1.0 : 0.5) * widest + (j + 1 == out.size() ? 1.0 : 0.5) * widest;
+      fits = fits && double(out[j] - out[j - 1]) * step >= reach + 12;
+    }
+    if (fits || k <= 2) return out;
   }
-  return out;
+  return {};
 }
 }  // namespace
 
@@ -220,26 +231,70 @@ std::string spreads(const std::string& title, const std::vector<spread>& rows) {
 }
 
 namespace {
+/// A trend's y axis: the band, +-min_span and every point but lone outliers: a point beyond the median by more
+/// than 6 robust standard deviations (1.4826 x the median absolute deviation; at least twice min_span) whose
+/// neighbours are not beyond on its side. A step that holds for two runs or more is never an outlier; an outlier
+/// is drawn clipped at the axis's edge.
+std::pair<double, double> trend_axis(const std::vector<double>& pct, double min_span, const trend_marks& marks) {
+  std::vector<double> finite;
+  for (double v : pct)
+    if (std::isfinite(v)) finite.push_back(v);
+  double lo = -min_span, hi = min_span;
+  if (marks.band_hi > marks.band_lo) {
+    lo = std::min(lo, marks.band_lo);
+    hi = std::max(hi, marks.band_hi);
+  }
+  if (finite.empty()) return {lo, hi};
+  const double m = cudabench::median(finite);
+  std::vector<double> deviations;
+  for (double v : finite) deviations.push_back(std::fabs(v - m));
+  const double reach = std::max(6 * cudabench::mad_to_stddev * cudabench::median(deviations), 2 * min_span);
+  const double fence_lo = m - reach, fence_hi = m + reach;
+  auto beyond = [&](std::size_t i, int side) {
+    return i < pct.size() && std::isfinite(pct[i]) && (side > 0 ? pct[i] > fence_hi : pct[i] < fence_lo);
+  };
+  for (std::size_t i = 0; i < pct.size(); ++i) {
+    if (!std::isfinite(pct[i])) continue;
+    const int side = pct[i] > fence_hi ? 1 : pct[i] < fence_lo ? -1 : 0;
+    const bool lone = side != 0 && !(i > 0 && beyond(i - 1, side)) && !beyond(i + 1, side);
+    if (lone) continue;
+    lo = std::min(lo, pct[i]);
+    hi = std::max(hi, pct[i]);
+  }
+  return {lo, hi};
+}
+
 /// A trend's points: each a dot (every one where there are at most 40, else the marked ones and those that link
 /// or say something), a link to its commit and a tooltip where `marks` has them, a triangle where a verdict
-/// flagged it (up, red: a regression; down, green: an improvement).
+/// flagged it (up, red: a regression; down, green: an improvement); a point beyond the axis drawn at its edge as a
+/// hollow triangle pointing out, its value in its tooltip.
 template <typename X, typename Y>
 std::string trend_points(const std::vector<double>& pct, const std::vector<std::size_t>& marked,
-                         const trend_marks& marks, X px, Y py) {
+                         const trend_marks& marks, X px, Y py, std::pair<double, double> axis) {
   std::string o;
   const std::size_t n = pct.size();
   auto at = [](const std::vector<std::string>& v, std::size_t i) { return i < v.size() ? v[i] : std::string(); };
   for (std::size_t i = 0; i < n; ++i) {
     const bool mark = std::find(marked.begin(), marked.end(), i) != marked.end();
     const std::string link = at(marks.links, i), tip = at(marks.tips, i);
-    if (!std::isfinite(pct[i]) || !(mark || n <= 40 || !link.empty() || !tip.empty())) continue;
-    std::string dot = fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{}" fill="{}">)", px(i), py(pct[i]),
-                                  mark           ? 4
-                                  : link.empty() ? 2
-                                                 : 3,
-                                  mark ? "#d62728" : "#1f77b4");
-    dot += (tip.empty() ? "" : "<title>" + html_text(tip) + "</title>") + "</circle>";
-    o += link.empty() ? dot : R"(<a href=")" + html_text(link) + R"(">)" + dot + "</a>";
+    if (!std::isfinite(pct[i])) continue;
+    const std::string title = tip.empty() ? "" : "<title>" + html_text(tip) + "</title>";
+    std::string dot;
+    if (pct[i] > axis.second || pct[i] < axis.first) {
+      const double x = px(i), y = py(pct[i]), d = pct[i] > axis.second ? 1 : -1;  // the apex points out
+      dot = fmt::format(
+          R"(<polygon class="clipped" points="{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}" fill="#fff" stroke="{}" stroke-width="1.5">{}</polygon>)",
+          x - 5, y + 3 * d, x + 5, y + 3 * d, x, y - 6 * d, mark ? "#d62728" : "#1f77b4",
+          title.empty() ? fmt::format("<title>{:+.1f}% (beyond the axis)</title>", pct[i]) : title);
+    } else if (mark || n <= 40 || !link.empty() || !tip.empty()) {
+      dot = fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{}" fill="{}">)", px(i), py(pct[i]),
+                        mark           ? 4
+                        : link.empty() ? 2
+                                       : 3,
+                        mark ? "#d62728" : "#1f77b4") +
+            title + "</circle>";
+    }
+    o += link.empty() || dot.empty() ? dot : R"(<a href=")" + html_text(link) + R"(">)" + dot + "</a>";
   }
   for (auto [i, regression] : marks.flags)
     if (i < n && std::isfinite(pct[i])) {
@@ -251,47 +306,49 @@ std::string trend_points(const std::vector<double>& pct, const std::vector<std::
     }
   return o;
 }
+
+/// The y ticks: each in % on the left and, where the run at 0% has a time, that time on the right.
+std::string trend_ticks(double lo, double hi, double base_s, double left, double right, const auto& py) {
+  const std::vector<double> ticks = nice_ticks(lo, hi);
+  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1;
+  std::string o;
+  for (double v : ticks) {
+    o += fmt::format(
+        R"(<line x1="{0}" x2="{1}" y1="{2:.1f}" y2="{2:.1f}" stroke="{3}"/><text x="{4}" y="{5:.1f}" text-anchor="end">{6}</text>)",
+        left, right, py(v), v == 0 ? "#bbb" : "#eee", left - 4, py(v) + 4, pct_label(v, step));
+    if (base_s > 0 && v > -100)
+      o += fmt::format(R"(<text class="value" x="{}" y="{:.1f}">{}</text>)", right + 4, py(v) + 4,
+                       html_text(cudabench::format_time(base_s * (1 + v / 100))));
+  }
+  return o;
+}
 }  // namespace
 
 std::string trend(const std::string& title, const std::vector<double>& pct, const std::vector<std::string>& x_labels,
                   const std::vector<std::size_t>& marked, double min_span_pct, const trend_marks& marks) {
-  const double h = 156, pl = 56, pr = 24, pt = 34, pb = 32;
+  const double h = 156, pl = 56, pr = marks.base_s > 0 ? 72 : 24, pt = 34, pb = 32;
   std::string o = header(W, h, title);
   const bool band = marks.band_hi > marks.band_lo;
-  double lo = -min_span_pct, hi = min_span_pct;
-  for (double v : pct)
-    if (std::isfinite(v)) {
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-  if (band) {
-    lo = std::min(lo, marks.band_lo);
-    hi = std::max(hi, marks.band_hi);
-  }
+  auto [lo, hi] = trend_axis(pct, min_span_pct, marks);
   if (!(hi > lo)) {
     lo = -1;
     hi = 1;
   }
   const std::size_t n = pct.size();
   auto px = [&](std::size_t i) { return n <= 1 ? pl : pl + double(i) / double(n - 1) * (W - pl - pr); };
-  auto py = [&](double v) { return h - pb - (v - lo) / (hi - lo) * (h - pt - pb); };
+  auto py = [&](double v) { return h - pb - (std::clamp(v, lo, hi) - lo) / (hi - lo) * (h - pt - pb); };
   o += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#999"/>)", pl, pt, W - pl - pr,
                    h - pt - pb);
   if (band)
     o += fmt::format(
-        R"(<rect class="gate-band" x="{}" y="{:.1f}" width="{}" height="{:.1f}" fill="#2ca02c" fill-opacity="0.12"/>)",
+        R"(<rect class="spread-band" x="{}" y="{:.1f}" width="{}" height="{:.1f}" fill="#2ca02c" fill-opacity="0.12"/>)",
         pl, py(marks.band_hi), W - pl - pr, py(marks.band_lo) - py(marks.band_hi));
-  const std::vector<double> ticks = nice_ticks(lo, hi);
-  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1;
-  for (double v : ticks)
-    o += fmt::format(
-        R"(<line x1="{0}" x2="{1}" y1="{2:.1f}" y2="{2:.1f}" stroke="{3}"/><text x="{4}" y="{5:.1f}" text-anchor="end">{6}</text>)",
-        pl, W - pr, py(v), v == 0 ? "#bbb" : "#eee", pl - 4, py(v) + 4, pct_label(v, step));
+  o += trend_ticks(lo, hi, marks.base_s, pl, W - pr, py);
   std::string pts;
   for (std::size_t i = 0; i < n; ++i)
     if (std::isfinite(pct[i])) pts += fmt::format("{:.1f},{:.1f} ", px(i), py(pct[i]));
   o += fmt::format(R"(<polyline points="{}" fill="none" stroke="#1f77b4" stroke-width="1.5"/>)", pts);
-  o += trend_points(pct, marked, marks, px, py);
+  o += trend_points(pct, marked, marks, px, py, {lo, hi});
   const std::vector<std::size_t> at = x_ticks(x_labels, n, W - pl - pr);
   for (std::size_t j = 0; j < at.size() && at[j] < x_labels.size(); ++j) {
     const char* anchor = j == 0 ? "start" : j + 1 == at.size() ? "end" : "middle";

@@ -34,17 +34,19 @@ struct spread {
 };
 std::string spreads(const std::string& title, const std::vector<spread>& rows);
 
-/// A value over the runs of a trend in percent of its first run (NaN where a run has none): the y axis in %
-/// spans at least +-`min_span_pct` (so drift within it stays flat), the x axis has up to six of `x_labels`
-/// (the runs' dates) that fit side by side; `marked` runs are drawn red; `marks` as it says (the band within the axis).
-/// What a dashboard adds to a trend chart: each point a link to its run's commit with a tooltip, the runs a
-/// verdict flagged, and the band a gate allows.
+/// What a trend chart adds to its line: each point a link to its run's commit with a tooltip (its value), the runs
+/// a verdict flagged, the band of the case's usual spread, and the time at 0% for the axis's absolute values.
 struct trend_marks {
   std::vector<std::string> links;                   ///< per run: the URL its point links to ("" none)
   std::vector<std::string> tips;                    ///< per run: its point's tooltip ("" none)
   std::vector<std::pair<std::size_t, bool>> flags;  ///< runs a verdict flagged: (run, true for a regression)
   double band_lo = 0, band_hi = 0;                  ///< the band in %, shaded where band_hi > band_lo
+  double base_s = 0;  ///< the time at 0%: each y tick also says its time on the right (0: none)
 };
+/// A value over the runs of a trend in percent of a reference (NaN where a run has none): the y axis in % spans
+/// at least +-`min_span_pct` (so drift within it stays flat), the band and every point but a lone outlier (drawn
+/// clipped at the edge, as a hollow triangle pointing out); the x axis has up to six of `x_labels` (the runs'
+/// dates) that fit side by side; `marked` runs are drawn red; `marks` as it says.
 std::string trend(const std::string& title, const std::vector<double>& pct, const std::vector<std::string>& x_labels,
                   const std::vector<std::size_t>& marked, double min_span_pct, const trend_marks& marks = {});
 

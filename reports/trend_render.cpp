@@ -3,13 +3,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
+#include <tuple>
+#include <utility>
 
+#include "cudabench/limits.hpp"
 #include "io/format.hpp"
 #include "reports/escape.hpp"
 #include "reports/render.hpp"
 #include "reports/svg.hpp"
 #include "reports/trend.hpp"
+#include "results/stats.hpp"
 
 namespace cudabench::reports {
 namespace {
@@ -37,23 +42,27 @@ std::string steps_text(const trend_series& s, const std::vector<std::string>& at
   return out;
 }
 
-/// Each run's date as an axis label: YYYY-MM-DD, or MM-DD HH:MM where two runs share a day; "run N" where a
-/// run has no date.
+/// Each run's date as an axis label, no two alike: YYYY-MM-DD, MM-DD HH:MM where two runs share a day, with the
+/// seconds where two share a minute, and " #k" after a label still shared; "run N" where a run has no date.
 std::vector<std::string> date_labels(const trend& t) {
-  std::set<std::string> days;
   bool dated = true;
-  for (const auto& d : t.dates) {
-    dated = dated && d.size() >= 16;
-    days.insert(d.substr(0, 10));
-  }
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < t.dates.size(); ++i) {
-    const std::string& d = t.dates[i];
-    if (!dated)
-      out.push_back(fmt::format("run {}", i + 1));
-    else
-      out.push_back(days.size() == t.dates.size() ? d.substr(0, 10) : d.substr(5, 5) + " " + d.substr(11, 5));
-  }
+  for (const auto& d : t.dates) dated = dated && d.size() >= 16;
+  auto labels = [&](std::size_t from, std::size_t length) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < t.dates.size(); ++i)
+      out.push_back(dated ? t.dates[i].substr(from, length) : fmt::format("run {}", i + 1));
+    return out;
+  };
+  auto distinct = [](const std::vector<std::string>& v) {
+    return std::set<std::string>(v.begin(), v.end()).size() == v.size();
+  };
+  std::vector<std::string> out = labels(0, 10);
+  if (!distinct(out)) out = labels(5, 11);  // MM-DD HH:MM
+  if (!distinct(out)) out = labels(5, 14);  // MM-DD HH:MM:SS
+  for (auto& l : out) std::replace(l.begin(), l.end(), 'T', ' ');
+  std::map<std::string, std::size_t> seen;
+  for (auto& l : out)
+    if (const std::size_t k = ++seen[l]; k > 1) l += fmt::format(" #{}", k);
   return out;
 }
 
@@ -73,7 +82,26 @@ std::string point_tip(const trend& t, const trend_series& s, std::size_t i, doub
   return tip + (verdict.empty() ? "" : ", " + verdict);
 }
 
-/// The chart's links, tooltips, flagged runs and gate band from what a dashboard knows of the case.
+/// The band of a series' usual spread in %, around its latest level: the median of its last five points +- 3
+/// robust standard deviations of its points about their running median (of five: a step keeps its edge), from
+/// their median absolute deviation, so that neither one noisy run nor a step widens it; none under 3 points.
+std::pair<double, double> spread_band(const std::vector<double>& pct) {
+  std::vector<double> v;
+  for (double x : pct)
+    if (std::isfinite(x)) v.push_back(x);
+  if (v.size() < 3) return {0, 0};
+  auto window = [&](std::size_t from, std::size_t to) {  // the median of v[from, to)
+    return cudabench::median(std::vector<double>(v.begin() + std::ptrdiff_t(from), v.begin() + std::ptrdiff_t(to)));
+  };
+  std::vector<double> residuals;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    residuals.push_back(std::fabs(v[i] - window(i < 2 ? 0 : i - 2, std::min(v.size(), i + 3))));
+  const double half = 3 * cudabench::mad_to_stddev * cudabench::median(residuals);
+  const double level = window(v.size() - std::min<std::size_t>(v.size(), 5), v.size());
+  return {level - half, level + half};
+}
+
+/// The chart's links, tooltips (each run's value), flagged runs, spread band and the time at its 0%.
 svg::trend_marks case_marks(const trend& t, const trend_series& s, const std::vector<double>& pct,
                             const trend_annotations& a) {
   svg::trend_marks m;
@@ -83,19 +111,12 @@ svg::trend_marks case_marks(const trend& t, const trend_series& s, const std::ve
     if (i < a.verdicts.size())
       if (const auto v = a.verdicts[i].find(s.name); v != a.verdicts[i].end()) verdict = v->second;
     if (verdict == "regression" || verdict == "improvement") m.flags.emplace_back(i, verdict == "regression");
+    // A dashboard's points each say their run and time (a plain trend page stays light: its axis says the times).
     if (!a.commit_links.empty() || !a.verdicts.empty()) m.tips.push_back(point_tip(t, s, i, pct[i], verdict));
   }
-  if (const auto g = a.gates.find(s.name); g != a.gates.end()) {
-    std::vector<double> finite;
-    for (double v : pct)
-      if (std::isfinite(v)) finite.push_back(v);
-    if (!finite.empty()) {
-      std::nth_element(finite.begin(), finite.begin() + std::ptrdiff_t(finite.size() / 2), finite.end());
-      const double level = 1 + finite[finite.size() / 2] / 100;
-      m.band_lo = 100 * (level * (1 - g->second) - 1);
-      m.band_hi = 100 * (level * (1 + g->second) - 1);
-    }
-  }
+  std::tie(m.band_lo, m.band_hi) = spread_band(pct);
+  const auto first = std::find_if(s.medians_s.begin(), s.medians_s.end(), [](double x) { return x > 0; });
+  m.base_s = first != s.medians_s.end() ? *first : 0;
   return m;
 }
 
@@ -117,11 +138,27 @@ std::string case_chart(const trend& t, const trend_series& s, const std::vector<
          "</div>\n";
 }
 
+/// Whether a case has a time in some run (a case skipped or failed in every run gets no chart).
+bool measured(const trend_series& s) {
+  return std::any_of(s.medians_s.begin(), s.medians_s.end(), [](double x) { return std::isfinite(x) && x > 0; });
+}
+
+/// The families of the trend's measured cases, the project's own first: the `limits` family (cudabench's
+/// measurements of the machine) last.
+std::vector<std::string> shown_families(const trend& t) {
+  std::vector<trend_series> shown;
+  for (const trend_series& s : t.series)
+    if (measured(s)) shown.push_back({s.name, s.family, {}, {}, {}});
+  std::vector<std::string> out = families_in_order(shown);
+  std::stable_partition(out.begin(), out.end(), [](const std::string& f) { return f != cudabench::limits_family; });
+  return out;
+}
+
 std::string family_section(const trend& t, const std::string& family, const std::vector<std::string>& dates,
                            const trend_annotations& a) {
   std::vector<const trend_series*> gated, apart;
   for (const trend_series& s : t.series)
-    if (s.family == family) (s.apart.empty() ? gated : apart).push_back(&s);
+    if (s.family == family && measured(s)) (s.apart.empty() ? gated : apart).push_back(&s);
   const std::size_t sustained =
       std::size_t(std::count_if(gated.begin(), gated.end(), [](auto* s) { return s->sustained(); }));
   const auto f =
@@ -188,8 +225,12 @@ std::string trend_html_body(const trend& t, const trend_annotations& a) {
     return "<code>" + html_text(t.runs[i]) + "</code>" + (t.dates[i].empty() ? "" : " (" + html_text(t.dates[i]) + ")");
   };
   std::string body = fmt::format(
-      "<p>{} runs: {} .. {}. Each chart is in % of the case's first run; a step of {:.1f}% or more that "
-      "holds is marked red; host-bound and not-gated cases are kept apart.</p>\n",
+      "<p>{} runs: {} .. {}. Each chart is in % of the case's first run (its time on the right axis; each point's "
+      "time in its tooltip); a step of {:.1f}% or more that holds is marked red; the green band is the case's usual "
+      "spread around its latest level (the median of its last five runs &plusmn; 3 robust standard deviations "
+      "about its running median), and a lone run beyond the axis is drawn at its edge as a hollow triangle; host-bound "
+      "and not-gated cases are kept "
+      "apart.</p>\n",
       t.runs.size(), dated(0), dated(t.runs.size() - 1), 100 * t.threshold);
   for (const auto& m : t.machines)
     body += "<p><b>note:</b> " + html_text(m) + " (a step between boards may be the board's)</p>\n";
@@ -199,7 +240,15 @@ std::string trend_html_body(const trend& t, const trend_annotations& a) {
     if (s.sustained()) list += (list.empty() ? "" : ", ") + ("<code>" + html_text(s.name) + "</code>");
   body += (list.empty() ? "" : ": " + list) + "</p>\n";
   const std::vector<std::string> dates = date_labels(t);
-  for (const std::string& family : families_in_order(t.series)) body += family_section(t, family, dates, a);
+  for (const std::string& family : shown_families(t)) body += family_section(t, family, dates, a);
+  std::string unmeasured;
+  std::size_t n = 0;
+  for (const trend_series& s : t.series)
+    if (!measured(s) && ++n <= 20)
+      unmeasured += (unmeasured.empty() ? "" : ", ") + ("<code>" + html_text(s.name) + "</code>");
+  if (n)
+    body += fmt::format("<p>{} case(s) with no time in any run (skipped or failed each time; no chart): {}{}</p>\n", n,
+                        unmeasured, n > 20 ? fmt::format(" and {} more", n - 20) : "");
   return body;
 }
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The action as another repository adopts it: the package installed into a prefix (its CI scripts and action.yml
 # with it), a throwaway git repository holding a project built against it (a CPU case) and docs/ci.md's workflow, the
-# action pinned by commit SHA, with a history branch on a local bare repository as its origin. The workflow passes
+# action pinned by commit SHA, with a history branch on a local bare repository as its origin, and docs/ci.md's
+# GitHub Pages snippet merged in. The workflow passes
 # actionlint; its job's steps, run here by the installed ci/run_locally.py, build the project and make a job
 # summary and a verdict: no baseline (passed as the baseline candidate, the summary's one command storing it from the
 # history branch), the case 40% slower against it (failed), a baseline stored by the installed ci/baseline.sh
 # (passed), a baseline twice as fast (a regression: failed, bisected with the project's revisions built by the
 # action's build script, and passed with fail-on: never); each run filed in the history branch, whose dashboard the
-# job writes into its artifact (rendered in headless Chromium where one is installed). First,
+# job writes into its artifact, links by its Pages address and publishes with the snippet's pages job (rendered in
+# headless Chromium where one is installed: the project's case first, no chart of a skipped case). First,
 # with a stand-in runner: a RUNNER_TEMP and a gates file holding a space and glob characters reach compare as one
 # argument, and step outputs are delimited blocks that a value holding a newline cannot end.
 # Usage: tests/action_test.sh BUILD_DIR SOURCE_DIR
@@ -109,16 +111,22 @@ printf 'build-cudabench/\n' >"$repo/.gitignore"
 printf 'self-hosted-runner:\n  labels:\n    - gpu\n' >"$repo/.github/actionlint.yaml"
 sha=0123456789abcdef0123456789abcdef01234567
 # The workflow: docs/ci.md's block as written, the action pinned at a commit, the test's own inputs added.
-awk '$0 == "<!-- action-snippet:end -->" {on = 0} on && !/^```/ {print} $0 == "<!-- action-snippet:begin -->" {on = 1}' "$src/docs/ci.md" >"$tmp/snippet.yml"
-python3 - "$tmp/snippet.yml" "$repo/.github/workflows/benchmarks.yml" "$sha" "$prefix" <<'PY' || { echo "FAIL: docs/ci.md's workflow block (between its markers)"; exit 1; }
+# docs/ci.md's Pages snippet merged into it: the benchmark job's outputs and its step, the pages job.
+snippet() { awk -v b="<!-- $1:begin -->" -v e="<!-- $1:end -->" '$0 == e {on = 0} on && !/^```/ {print} $0 == b {on = 1}' "$src/docs/ci.md"; }
+snippet action-snippet >"$tmp/snippet.yml" && snippet pages-snippet >"$tmp/pages.yml"
+python3 - "$tmp/snippet.yml" "$repo/.github/workflows/benchmarks.yml" "$sha" "$prefix" "$tmp/pages.yml" <<'PY' || { echo "FAIL: docs/ci.md's workflow blocks (between their markers)"; exit 1; }
 import sys, yaml
 doc = yaml.safe_load(open(sys.argv[1]))
 doc["on"] = doc.pop(True)  # YAML 1.1 reads the key on as true
 job = doc["jobs"]["benchmark"]
 step = [s for s in job["steps"] if "/cudabench@" in s.get("uses", "")][0]
 assert step["with"]["project"] == "bench" and step["with"]["target"] == "mybench", step
+assert step["id"] == "bench" and "vars.CUDABENCH_DASHBOARD_URL" in step["with"]["dashboard-url"], step
+pages = yaml.safe_load(open(sys.argv[5]))["jobs"]
+job["outputs"] = pages["benchmark"]["outputs"]
+job["steps"] += pages["benchmark"]["steps"]
+doc["jobs"]["pages"] = pages["pages"]
 step["uses"] = "acme/cudabench@" + sys.argv[3]
-step["id"] = "bench"
 step["with"].update({"cudabench-prefix": sys.argv[4], "preset": "quick", "args": "--repetitions=5 --benchmark_min_time=0.01s --watchdog=off",
                      "compare-args": "--host-threshold=10", "fail-on": "${{ vars.BENCH_FAIL_ON || 'regression' }}",
                      "bisect-budget": "${{ vars.BISECT_BUDGET || '0' }}", "history-keep": "2"})
@@ -153,7 +161,7 @@ for s in action["runs"]["steps"]:
 PY
 
 # run_local OUT: the job run here by the installed run_locally.py; its status, output in $tmp/out
-run_local() { (cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/$1"); }
+run_local() { (cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --job=benchmark --out="$tmp/$1"); }
 s=$(run_local first)
 check "no baseline: the job passes with the run as the baseline candidate, its summary gives the command that stores it, the run is uploaded" 0 "$s" \
   'grep -q "^## Nightly benchmarks: a baseline candidate" "$tmp/first/summary.md"' 'grep -q "^To store it as the baseline of no-gpu/quick" "$tmp/first/summary.md"' \
@@ -167,7 +175,7 @@ s=$(cd "$repo" && run bash -c "$store")
 check "the summary's one command stores the candidate in the repository (from the history branch), committed" 0 "$s" \
   'cmp -s "$repo/benchmarks/baselines/no-gpu/quick.json" "$night"' 'git -C "$repo" diff --quiet HEAD' \
   'git -C "$repo" log -1 --format=%s | grep -qx "Store the benchmark baseline of no-gpu/quick"' || { echo "$store"; cat "$tmp/err"; }
-s=$(cd "$repo" && SPIN_SLOWER_PCT=40 run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/slower")
+s=$(cd "$repo" && SPIN_SLOWER_PCT=40 run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --job=benchmark --out="$tmp/slower")
 check "against the stored candidate, the case 40% slower: a regression fails the job" 1 "$s" \
   'grep -q "^### Regressions" "$tmp/slower/summary.md"' 'grep -q "benchmark status 1" "$tmp/out"' || { tail -n 30 "$tmp/out"; cat "$tmp/slower/summary.md"; }
 # baseline DIR SCALE: the first night stored as the baseline by the installed ci/baseline.sh, its times scaled
@@ -193,24 +201,43 @@ check "a baseline (stored by the installed ci/baseline.sh): the job passes, the 
   'py "assert j[\"failing\"] is False and j[\"cases\"][0][\"verdict\"] == \"improvement\", j" "$(ls "$tmp/second/artifacts/cudabench-results/"verdict-*.json)"' \
   || { tail -n 30 "$tmp/out"; cat "$tmp/second/summary.md"; }
 store_baseline 0.5
-s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/third run" --var=BISECT_BUDGET=600)
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --job=benchmark --out="$tmp/third run" --var=BISECT_BUDGET=600)
 check "a baseline twice as fast (RUNNER_TEMP holding a space): a regression fails the job, its summary lists it and the bisect (the project's revisions built by the action's script)" 1 "$s" \
   'grep -q "^### Regressions" "$tmp/third run/summary.md"' 'grep -q "benchmark status 1" "$tmp/out"' 'grep -q "failing the job: a regression" "$tmp/out" "$tmp/err"' \
   'grep -q "^## Bisect: which commit" "$tmp/third run/summary.md"' \
   'py "assert j[\"failing\"] is True, j" "$(ls "$tmp/third run/artifacts/cudabench-results/"verdict-*.json)"' || { tail -n 30 "$tmp/out"; cat "$tmp/err"; }
-s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --out="$tmp/fourth" --var=BENCH_FAIL_ON=never)
+pages_url=https://local.github.io/adopter/
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --job=benchmark --out="$tmp/fourth" --var=BENCH_FAIL_ON=never \
+    --var=CUDABENCH_DASHBOARD_URL=$pages_url)
 check "fail-on: never: the same regression passes the job" 0 "$s" 'grep -q "benchmark status 1" "$tmp/out"' || tail -n 30 "$tmp/out"
-# The dashboard of the history branch, in the run's artifact, linked from the job summary; rendered in headless Chromium.
+# The dashboard of the history branch, in the run's artifact, linked from the job summary by its published address
+# (never a runner path); docs/ci.md's pages job publishes it; rendered in headless Chromium.
 site="$tmp/fourth/artifacts/cudabench-results/dashboard"
-check "the job writes the dashboard of the history branch into its artifact and links it from the summary" 0 0 \
-  '[ -f "$site/index.html" ] && [ -f "$site/no-gpu/quick.html" ]' 'grep -q "^\*\*Dashboard\*\* of the history store" "$tmp/fourth/summary.md"' \
-  'grep -q "spin/cpu" "$site/no-gpu/quick.html"' || { ls -R "$site"; cat "$tmp/fourth/summary.md"; }
+check "the job writes the dashboard of the history branch into its artifact and links its Pages address from the summary" 0 0 \
+  '[ -f "$site/index.html" ] && [ -f "$site/no-gpu/quick.html" ]' 'grep -qF "**Dashboard** of the history store (every GPU model and preset across commits, and side by side): <$pages_url>" "$tmp/fourth/summary.md"' \
+  '! grep "^\*\*Dashboard\*\*" "$tmp/fourth/summary.md" | grep -qF "$tmp"' 'grep -q "spin/cpu" "$site/no-gpu/quick.html"' || { ls -R "$site"; cat "$tmp/fourth/summary.md"; }
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --job=pages --out="$tmp/fourth" --var=CUDABENCH_DASHBOARD_URL=$pages_url)
+site="$tmp/fourth/pages"
+check "docs/ci.md's pages job publishes the dashboard at the address the summary links" 0 0 '[ "$s" = 0 ]' 'grep -qF "published as $pages_url" "$tmp/out"' \
+  'cmp -s "$site/no-gpu/quick.html" "$tmp/fourth/artifacts/cudabench-results/dashboard/no-gpu/quick.html"' || { tail -n 20 "$tmp/out"; cat "$tmp/err"; }
+s=$(cd "$repo" && run python3 "$share/ci/run_locally.py" .github/workflows/benchmarks.yml --job=pages --out="$tmp/fifth")
+check "run_locally.py: a job that needs another not run with this --out is one line, exit 2" 2 "$s" 'one_line "run --job=benchmark with this --out first"'
 if [ -n "${CUDABENCH_CHROMIUM:-}" ] || command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null; then
   source "$src/tests/chromium_lib.sh"
   for p in index no-gpu/quick; do
     s=$(render "$site/$p.html" "$tmp/render-${p//\//-}" $([ $p != index ] || echo --no-chart) >"$tmp/out"; echo $?)
-    check "the dashboard's $p.html renders in headless Chromium (no script error, its charts drawn, not blank)" 0 "$s" || cat "$tmp/out"
+    check "the published dashboard's $p.html renders in headless Chromium (no script error, its charts drawn, not blank)" 0 "$s" || cat "$tmp/out"
   done
+  cat >"$tmp/charts.py" <<'PY'
+import re, sys
+charts = re.findall(r"<svg.*?</svg>", open(sys.argv[1], encoding="utf-8").read(), re.S)
+own = [i for i, c in enumerate(charts) if ">spin" in c]
+assert charts and own and own[0] <= 1, "the project's charts are not first: %s of %d" % (own, len(charts))
+assert not any(">limits/" in c for c in charts), "a chart of a case with no time in any run"
+assert 'class="value"' in charts[own[-1]], "no time on the case's axis"
+PY
+  check "the published page: the project's case charted first, no chart of a skipped case, the time on the axis" 0 0 \
+    'python3 "$tmp/charts.py" "$tmp/render-no-gpu-quick.dom"' 
 elif [ "${CI:-}" = true ]; then
   check "Chromium is installed (ci/deps.sh --tests)" 0 1
 else

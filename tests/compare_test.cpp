@@ -1,5 +1,6 @@
 // Tests of analysis/compare: verdicts on synthetic pairs whose answer is known.
 #include "analysis/compare.hpp"
+#include "analysis/baseline_age.hpp"
 
 #include <gtest/gtest.h>
 
@@ -440,6 +441,36 @@ TEST(Compare, FamilyGeomeanCountsTheGatedCasesOnly) {
   EXPECT_NEAR(c.family_geomean.at("conv2d"), 1 + gated.change, 1e-12) << "the one gated case of the family";
   EXPECT_NEAR(c.family_geomean_not_gated.at("conv2d"), 1.615, 0.01);
   EXPECT_EQ(c.family_geomean_not_gated.count("image"), 0u);
+}
+
+// A baseline days older than the run, of another revision and recorded by an earlier version (no code identity,
+// no machine fingerprint, no energy): one note, first, with its age, both revisions and what it lacks.
+TEST(Compare, AnOldBaselineIsNotedWithItsAgeRevisionAndWhatItLacks) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  EXPECT_TRUE(compare_runs(base, cur, {}).header_notes.empty());  // one day, one version: nothing to say
+  base.date = "2026-11-18T02:14:00+00:00";
+  base.settings.git_revision = "0123456789abcdef0123456789abcdef01234567";
+  cur.settings.started_utc = "2026-11-22T02:14:00Z";
+  cur.settings.git_revision = "89abcdef0123456789abcdef0123456789abcdef";
+  cur.device->machine = machine_facts{};
+  cur.cases.front().code = code_identity{};
+  auto& rep = cur.cases.front().repetitions.front();
+  if (!rep.record) rep.record.emplace();
+  rep.record->energy = energy_record{};
+  const comparison c = compare_runs(base, cur, {});
+  ASSERT_FALSE(c.header_notes.empty());
+  const std::string& note = c.header_notes.front();
+  EXPECT_NE(note.find("the baseline is 4.0 days older than the current run (recorded 2026-11-18T02:14:00+00:00, "
+                      "revision 0123456789ab; the current run 2026-11-22T02:14:00Z, revision 89abcdef0123)"),
+            std::string::npos)
+      << note;
+  EXPECT_NE(note.find("it lacks what the current run records: code identity"), std::string::npos) << note;
+  EXPECT_NE(note.find("the machine's fingerprint"), std::string::npos) << note;
+  EXPECT_NE(note.find(", energy"), std::string::npos) << note;
+  EXPECT_EQ(iso_seconds("2026-11-22T02:14:00+01:00").value() + 3600, iso_seconds("2026-11-22T02:14:00Z").value());
+  EXPECT_EQ(iso_seconds("1970-01-02T00:00:00.5Z").value(), 86400);
+  EXPECT_FALSE(iso_seconds("yesterday").has_value());
+  EXPECT_FALSE(iso_seconds("2026-11-22T02:14:00 and more").has_value());
 }
 
 TEST(Compare, DifferentPresetsAreRefusedUnlessAllowed) {

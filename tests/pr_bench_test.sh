@@ -23,12 +23,12 @@ s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --base=$bas
 check "the comment for a slowed pair: the marker first, 1 regression, the table, the two commits, the dashboard linked" 0 "$s" \
   'grep -qF "[the dashboard](https://acme.github.io/x/)" "$tmp/out"' \
   '[ "$(head -n 1 "$tmp/out")" = "$marker" ]' '[ "$(grep -cF "$marker" "$tmp/out")" = 1 ]' \
-  'sed -n 2p "$tmp/out" | grep -qx ":x: \*\*Benchmarks: 1 regression\*\*"' \
+  'sed -n 2p "$tmp/out" | grep -qx ":x: \*\*Benchmarks: fail\*\* (1 regression)"' \
   'grep -q "^| \`conv2d/tiled/4096\` | 143.73 us | 157.82 us | +9.8% | regression |" "$tmp/out"' \
   'grep -q "merge base \`111111111111\` (baseline) against the head \`222222222222\` (current), each built and measured in 5 fresh processes" "$tmp/out"' \
   'grep -q "^### Regressions" "$tmp/out"' 'grep -q "^<details><summary>All 4 cases" "$tmp/out"' 'grep -qF "(https://github.com/acme/x/actions/runs/1)" "$tmp/out"'
 s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/faster.json")
-check "the comment for a faster pair: no regression" 0 "$s" 'sed -n 2p "$tmp/out" | grep -qx ":white_check_mark: \*\*Benchmarks: no regression\*\*"' \
+check "the comment for a faster pair: no regression" 0 "$s" 'sed -n 2p "$tmp/out" | grep -qx ":white_check_mark: \*\*Benchmarks: pass\*\* (no regression)"' \
   'grep -q "improvement" "$tmp/out"'
 s=$(run python3 "$src/ci/pr_comment.py" --verdict="$fx/synthetic_base.json"); check "not a verdict file: one line, exit 2" 2 "$s" 'one_line "not a verdict file"'
 s=$(run python3 "$src/ci/pr_comment.py" "$tmp/slowed.md"); check "a file without --verdict or --log: one line, exit 2" 2 "$s" 'one_line "unknown argument"'
@@ -93,6 +93,36 @@ for i in range(3000):
     j["cases"].append(c)
 json.dump(j, open(sys.argv[2], "w"))
 PY
+# Every verdict kind: pr_comment.py's list is the one a verdict file's counts name (compare's, all of them), and a
+# verdict file holding each kind names each in the comment; unconfirmed and machine-differs rows have sections of
+# their own; a not-gated case that moved is no plain green check, and says what gates it.
+python3 - "$src/ci" "$tmp/slowed.json" "$tmp/every.json" "$tmp/moved.json" <<'PY' >"$tmp/py" 2>&1
+import copy, json, sys
+sys.path.insert(0, sys.argv[1])
+import pr_comment
+verdict = json.load(open(sys.argv[2]))
+kinds = list(verdict["counts"])
+assert tuple(kinds) == pr_comment.VERDICTS, "pr_comment.py's VERDICTS %s differ from compare's %s" % (pr_comment.VERDICTS, kinds)
+every = copy.deepcopy(verdict)
+every["failing"] = False
+every["cases"] = [dict(verdict["cases"][0], name="kind/%d" % i, verdict=k, change=0.4) for i, k in enumerate(kinds) if k != "regression"]
+json.dump(every, open(sys.argv[3], "w"))
+moved = copy.deepcopy(every)
+moved["cases"] = [dict(verdict["cases"][0], name="host/copy", verdict="not gated", change=0.4)]
+json.dump(moved, open(sys.argv[4], "w"))
+PY
+check "pr_comment.py names the verdict kinds a verdict file's counts name, in their order" 0 $? 'cat "$tmp/py"'
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/every.json")
+check "a verdict file holding every kind: each named in the counts, the unconfirmed and machine-differs sections, the word first" 0 "$s" \
+  'sed -n 2p "$tmp/out" | grep -qx ":grey_question: \*\*Benchmarks: unconfirmed\*\* (1 change between different machines; no regression)"' \
+  'grep -qxF "**11 cases: 1 improvement, 1 unchanged, 1 inconclusive, 1 not gated, 1 unconfirmed, 1 machine differs (same code), 1 machine differs, 1 new, 1 missing, 1 failed, 1 skipped**" "$tmp/out"' \
+  'grep -q "^### Unconfirmed" "$tmp/out"' 'grep -q "^### Machine differs" "$tmp/out"' '! grep -q " ? |" "$tmp/out"' \
+  'grep -q "| machine differs (same code) |$" "$tmp/out"' 'grep -q "^### Not gated, moved by 5.0% or more" "$tmp/out"'
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/moved.json")
+check "a not-gated case 40% slower: a warning, not a green check, its section saying what gates it" 0 "$s" \
+  'sed -n 2p "$tmp/out" | grep -qx ":warning: \*\*Benchmarks: pass\*\* (no regression; 1 case not gated moved: see below)"' \
+  'grep -q "^### Not gated, moved by 5.0% or more" "$tmp/out"' 'grep -q "^Not gated: reported with its change, never failing the comparison; a host-bound case .* is gated only by --host-threshold or by a learned host gate" "$tmp/out"' \
+  'grep -q "| \`host/copy\` .* +40.0% | not gated |" "$tmp/out"'
 s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/emoji.json")
 check "an emoji-heavy comparison: under 65,536 UTF-16 units, cut at a row, saying so" 0 "$s" \
   'python3 -c "import sys; t = open(sys.argv[1], encoding=\"utf-8\").read(); n = len(t.encode(\"utf-16-le\")) // 2; assert n <= 65536 and len(t) > 20000, n" "$tmp/out"' \
@@ -164,7 +194,7 @@ s=$(cd "$repo" && GITHUB_STEP_SUMMARY="$tmp/summary.md" RUN_BENCH="$report" PR_N
 check "measure: the merge base against the head in 3 alternating processes each, a regression, the comment and the summary" 1 "$s" \
   'py "assert len([r for r in j[\"benchmarks\"] if r.get(\"run_type\") == \"iteration\"]) == 18, len(j[\"benchmarks\"])" "$tmp/pr/good.json"' \
   '[ "$(grep -o "measuring the [a-z]* end" "$tmp/pr/bisect.log" | cut -d" " -f3 | paste -sd" ")" = "good bad good bad good bad" ]' \
-  'sed -n 2p "$tmp/pr/comment.md" | grep -qx ":x: \*\*Benchmarks: 1 regression\*\*"' 'grep -q "| \`spin/loop\` .* +30.0% " "$tmp/pr/comment.md"' \
+  'sed -n 2p "$tmp/pr/comment.md" | grep -qx ":x: \*\*Benchmarks: fail\*\* (1 regression)"' 'grep -q "| \`spin/loop\` .* +30.0% " "$tmp/pr/comment.md"' \
   'grep -q "merge base \`${mb:0:12}\`" "$tmp/pr/comment.md"' 'grep -qF "$marker" "$tmp/summary.md"' \
   'grep -qF "good.json has no device description" "$tmp/pr/comment.md"' '! grep -qF "$tmp" "$tmp/pr/comment.md"' \
   'py "assert j == {\"pr\": 7, \"event\": \"labeled\", \"head\": \"$(git -C "$repo" rev-parse HEAD)\", \"base\": \"$mb\", \"status\": 1, \"processes\": 3}, j" "$tmp/pr/pr.json"' \
@@ -297,7 +327,7 @@ s=$(report_run "$tmp/pr")
 check "report: the artifact checked, the comment made anew and posted (mallory's marked comment left alone), the head's check fails" 0 "$s" \
   'grep -q "^api -X POST repos/acme/x/issues/7/comments -F body=@$tmp/report/comment.txt" "$tmp/gh.log"' '! grep -q "1313" "$tmp/gh.log"' \
   'grep -q "^api -X POST repos/acme/x/statuses/$topic -f state=failure -f context=cudabench" "$tmp/gh.log"' 'grep -q "comment posted" "$tmp/out"' \
-  'sed -n 2p "$tmp/report/comment.txt" | grep -qx ":x: \*\*Benchmarks: 1 regression\*\*"' 'grep -qF "(https://github.com/acme/x/actions/runs/99)" "$tmp/report/comment.txt"' \
+  'sed -n 2p "$tmp/report/comment.txt" | grep -qx ":x: \*\*Benchmarks: fail\*\* (1 regression)"' 'grep -qF "(https://github.com/acme/x/actions/runs/99)" "$tmp/report/comment.txt"' \
   || { cat "$tmp/err"; cat "$tmp/gh.log"; }
 s=$(report_run "$tmp/pr")
 check "report again: the bot's marked comment is updated in place, none posted" 0 "$s" \

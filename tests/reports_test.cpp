@@ -48,6 +48,43 @@ TEST(Markdown, RegressionsComeFirstAndEverythingIsFolded) {
   EXPECT_EQ(md.find("### Improvements"), std::string::npos);
 }
 
+// A comparison holding each verdict kind: the headline starts with its one word and names every kind; the kinds
+// that need a look (unconfirmed, machine differs, a not-gated case that moved) have sections of their own, "not
+// gated" explained with what gates it.
+TEST(Markdown, NamesEveryVerdictKindWithItsSections) {
+  comparison c;
+  for (verdict v : all_verdicts) {
+    case_comparison r;
+    r.name = std::string("kind/") + to_string(v);
+    r.v = v;
+    r.base_median_s = 1e-3;
+    r.cur_median_s = 1.4e-3;
+    r.change = 0.4;
+    c.cases.push_back(r);
+  }
+  std::string md = cudabench::reports::comparison_markdown(c);
+  const std::string headline = md.substr(0, md.find("\n- baseline"));
+  EXPECT_NE(headline.find("**fail: 1 regression, 1 improvement"), std::string::npos) << headline;
+  for (verdict v : all_verdicts)
+    EXPECT_NE(headline.find(fmt::format("1 {}", to_string(v))), std::string::npos)
+        << to_string(v) << " in " << headline;
+  const std::string before_all = md.substr(0, md.find("<details>"));
+  for (const char* section : {"### Regressions", "### Improvements", "### Unconfirmed", "### Machine differs",
+                              "### Not gated, moved by 5.0% or more"})
+    EXPECT_NE(before_all.find(section), std::string::npos) << section;
+  for (const char* row :
+       {"`kind/unconfirmed`", "`kind/machine differs`", "`kind/machine differs (same code)`", "`kind/not gated`"})
+    EXPECT_NE(before_all.find(row), std::string::npos) << row;
+  EXPECT_NE(before_all.find("gated only by --host-threshold or by a learned host gate"), std::string::npos);
+  c.cases.erase(c.cases.begin());  // no regression: unconfirmed, then pass
+  md = cudabench::reports::comparison_markdown(c);
+  EXPECT_NE(md.find("**unconfirmed: 1 improvement"), std::string::npos);
+  std::erase_if(c.cases, [](const case_comparison& r) { return r.v == verdict::unconfirmed; });
+  md = cudabench::reports::comparison_markdown(c);
+  EXPECT_NE(md.find("**pass: 1 improvement, 1 unchanged"), std::string::npos);
+  EXPECT_EQ(md.substr(0, md.find("\n- baseline")).find(" 0 "), std::string::npos);  // no count that is zero
+}
+
 TEST(VerdictJson, IsMachineReadable) {
   auto j = nlohmann::json::parse(cudabench::reports::verdict_json(compare_runs(load_fixture("synthetic_base.json"), load_fixture("synthetic_slowed.json"), {})));
   EXPECT_TRUE(j["regression"].get<bool>());

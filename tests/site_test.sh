@@ -23,6 +23,25 @@ src, out, model, revision = sys.argv[1:5]
 doc = json.load(open(src))
 doc["context"]["device"]["name"] = model
 doc["context"]["cudabench"]["git_revision"] = revision
+# The project's own case "spike/sync" (NIGHT_SPIKE times slower this night), after the machine's: limits/copy
+# measured, limits/read skipped in every run (no chart); NIGHT_DATE: the run's date.
+import os
+spike = float(os.environ.get("NIGHT_SPIKE", "1"))
+doc["context"]["date"] = os.environ.get("NIGHT_DATE", doc["context"]["date"])
+rows = []
+for row in doc["benchmarks"]:
+    if row["name"].startswith("image/sync/"):
+        for name, scale in (("limits/copy", 1.0), ("spike/sync", spike)):
+            extra = copy.deepcopy(row)
+            extra["name"] = name + row["name"][len("image/sync"):]
+            extra["run_name"] = name + row["run_name"][len("image/sync"):]
+            for k in ("real_time", "cpu_time"):
+                extra[k] = extra[k] * scale
+            rows.append(extra)
+doc["benchmarks"] = [r for r in rows if r["name"].startswith("limits/")] + doc["benchmarks"] + [r for r in rows if r["name"].startswith("spike/")]
+doc["benchmarks"].insert(0, {"name": "limits/read_skipped", "run_name": "limits/read", "run_type": "aggregate", "aggregate_name": "skipped",
+                             "skipped": True, "skip_message": "no device", "repetitions": 1, "threads": 1, "iterations": 0,
+                             "family_index": 9, "per_family_instance_index": 0})
 if len(sys.argv) > 5:
     for row in list(doc["benchmarks"]):
         if row["name"].startswith("image/sync/"):
@@ -37,9 +56,11 @@ PY
 mkdir -p "$h100/runs" "$h200/runs" "$tmp/store/<img src=x onerror=alert(4)>"
 for k in 0 1 2 3 4 5 6 7; do
   stamp=2026111${k}T020000Z rev=$(for _ in 1 2 3 4 5; do printf 'c0ffee%02x' $k; done)
+  spike=1; [ $k != 4 ] || spike=4  # one noisy night of spike/sync: 300% slower
   if [ $k = 7 ]; then night "$fx/trend/nightly-$k.json" "$h100/runs/nightly-$stamp.json" "NVIDIA H100 80GB HBM3" "$hostile_revision" "$hostile_case"
-  else night "$fx/trend/nightly-$k.json" "$h100/runs/nightly-$stamp.json" "NVIDIA H100 80GB HBM3" "$rev"; fi
-  [ $k -gt 2 ] || night "$fx/trend/nightly-$k.json" "$h200/runs/nightly-$stamp.json" "NVIDIA H200" "$rev"
+  else NIGHT_SPIKE=$spike night "$fx/trend/nightly-$k.json" "$h100/runs/nightly-$stamp.json" "NVIDIA H100 80GB HBM3" "$rev"; fi
+  # The H200's three nights recorded at one second: their x labels still differ.
+  [ $k -gt 2 ] || NIGHT_DATE=2026-11-12T02:00:00+00:00 night "$fx/trend/nightly-$k.json" "$h200/runs/nightly-$stamp.json" "NVIDIA H200" "$rev"
 done
 "$report" gates "$h100/runs" --out "$h100/gates.json" >/dev/null 2>&1 || echo "FAIL the fixture store's gates were not learned"
 for k in 1 2 3 4 5 6 7; do  # each night against the first, with the store's gates (as the nightly compares)
@@ -71,10 +92,40 @@ check "trend STORE --site: an index, a page per model and preset, the fleet of t
   '[ -f "$tmp/site/index.html" ] && [ -f "$page" ] && [ -f "$tmp/site/NVIDIA_H200/nightly.html" ] && [ -f "$tmp/site/fleet-nightly.html" ]'
 check "each run's point links to its commit (the address's trailing / dropped), with a tooltip saying the run" 0 0 \
   "grep -q 'href=\"$repo/commit/c0ffee01c0ffee01c0ffee01c0ffee01c0ffee01\"' \"\$page\"" 'grep -q "<title>2026-11-11T02:00 c0ffee01c0ff: " "$page"'
-check "the runs' verdicts are marked, the learned gates' bands shaded" 0 0 'grep -q "class=\"flag-regression\"" "$page"' 'grep -q "class=\"gate-band\"" "$page"' \
-  'grep -q "; gate [0-9.]*%" "$page"'
+check "the runs' verdicts are marked, each case's usual spread shaded, its learned gate in its title" 0 0 'grep -q "class=\"flag-regression\"" "$page"' \
+  'grep -q "class=\"spread-band\"" "$page"' 'grep -q "; gate [0-9.]*%" "$page"'
+# The charts in page order: (title, svg) of each.
+charts() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+page, want = sys.argv[1:]
+svgs = re.findall(r"<svg.*?</svg>", open(page, encoding="utf-8").read(), re.S)
+titles = [re.search(r'font-weight="bold">(.*?)</text>', s).group(1) for s in svgs]
+spike = next(s for s, t in zip(svgs, titles) if t.startswith("spike/sync"))
+ticks = [float(v) for v in re.findall(r'text-anchor="end">([+-]?[0-9.]+)%</text>', spike)]
+band = [float(v) for v in re.search(r'class="spread-band" x="[0-9.]+" y="([0-9.]+)" width="[0-9.]+" height="([0-9.]+)"', spike).groups()]
+checks = {
+    "own-first": not any(t.startswith("limits/") for t in titles[:titles.index(next(t for t in titles if t.startswith("spike/")))]),
+    "no-skipped-chart": not any(t.startswith("limits/read") for t in titles),
+    "limits-charted-last": titles[-1].startswith("limits/copy"),
+    "outlier-clipped": spike.count('class="clipped"') == 2 and re.search(r'class="clipped".*?<title>[^<]*: \+300\.[0-9]%', spike) and max(ticks) < 10,
+    "band-narrow": band[1] < 45,  # of the plot's 90 px
+    "step-band-narrow": float(re.search(r'class="spread-band" x="[0-9.]+" y="[0-9.]+" width="[0-9.]+" height="([0-9.]+)"',
+                                        next(s for s, t in zip(svgs, titles) if t.startswith("conv2d/tiled"))).group(1)) < 45,
+    "values-on-axis": 'class="value"' in spike,
+}
+bad = [k for k in want.split() if not checks[k]]
+print("failed: %s; titles %s; ticks %s; band %s" % (bad, titles, ticks, band) if bad else "ok")
+sys.exit(1 if bad else 0)
+PY
+}
+check "the project's cases first, cudabench's limits last, no chart of a case skipped in every run, the skipped named" 0 0 \
+  'charts "$page" "own-first no-skipped-chart limits-charted-last"' 'grep -q "no time in any run (skipped or failed each time; no chart): <code>limits/read</code>" "$page"'
+check "one noisy run: drawn clipped at the axis's edge (its value in its tooltip), the axis and the spread band as without it (nor a step widens the band), times on the axis" 0 0 \
+  'charts "$page" "outlier-clipped band-narrow values-on-axis"' 'charts "$page" step-band-narrow'
+check "runs recorded at one second: x labels that differ" 0 0 'grep -q ">11-12 02:00:00 #2<" "$tmp/site/NVIDIA_H200/nightly.html"' 
 check "the runs table: each run's commit linked and its verdict's counts" 0 0 \
-  "grep -q '<td><a href=\"$repo/commit/c0ffee06c0ffee06c0ffee06c0ffee06c0ffee06\"><code>c0ffee06c0ff</code></a></td><td><b>FAILED</b>: 1 regression, 3 unchanged</td>' \"\$page\""
+  "grep -q '<td><a href=\"$repo/commit/c0ffee06c0ffee06c0ffee06c0ffee06c0ffee06\"><code>c0ffee06c0ff</code></a></td><td><b>FAILED</b>: 1 regression, 1 skipped, 5 unchanged</td>' \"\$page\""
 check "the index: each model and preset, its last run's verdict; the directory outside the layout named, as text" 0 0 \
   'grep -q ">NVIDIA_H200</a>" "$tmp/site/index.html"' 'grep -q "&lt;img src=x onerror=alert(4)&gt;: not a GPU model" "$tmp/site/index.html"'
 # Every page: only the elements the reports write, no event attribute, every link a page of the site or a commit.
