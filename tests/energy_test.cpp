@@ -72,6 +72,13 @@ energy_settings window(double s) {
   e.window_s = s;
   return e;
 }
+
+/// window(s), the counter read after each sample of up to 20 ms (the tests' samples sleep a few milliseconds).
+energy_settings polled(double s) {
+  energy_settings e = window(s);
+  e.poll_below_s = 0.02;
+  return e;
+}
 }  // namespace
 
 TEST(EnergyMeter, ShortTimedSamplesAreRepeatedUntilTheWindowIsReached) {
@@ -108,7 +115,7 @@ TEST(EnergyMeter, ALongEnoughTimedPhaseIsNotRepeated) {
 TEST(EnergyMeter, ShortSamplesTakeTheirWindowFromTheUpdatesSeenBetweenThem) {
   // Updated every 100 ms, as NVML's counter; samples of 4 ms, the counter read after each: no wait at either end.
   const fake_board b({{"CUDABENCH_FAKE_POWER_W", "250"}, {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "100"}});
-  energy_meter m(board_uuid, "", window(0));
+  energy_meter m(board_uuid, "", polled(0));
   const auto t0 = std::chrono::steady_clock::now();
   const simulated_case got = simulate(m, 150, 0.004, 1, 0.004);
   const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -126,7 +133,7 @@ TEST(EnergyMeter, ShortSamplesTakeTheirWindowFromTheUpdatesSeenBetweenThem) {
 
 TEST(EnergyMeter, TimedSamplesThatSawTooFewUpdatesSaySo) {
   const fake_board b({{"CUDABENCH_FAKE_POWER_W", "250"}, {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "500"}});
-  energy_meter m(board_uuid, "", window(0));
+  energy_meter m(board_uuid, "", polled(0));
   const simulated_case got = simulate(m, 10, 0.004, 1, 0.004);
   EXPECT_NE(got.result.record.absent.find("too few for a window"), std::string::npos) << got.result.record.absent;
   EXPECT_FALSE(got.result.counters.count(energy_counters::joules));
@@ -134,7 +141,7 @@ TEST(EnergyMeter, TimedSamplesThatSawTooFewUpdatesSaySo) {
 
 TEST(EnergyMeter, AWindowLongerThanTheTimedSamplesIsFilledBetweenUpdatesSeen) {
   const fake_board b({{"CUDABENCH_FAKE_POWER_W", "200"}, {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "20"}});
-  energy_meter m(board_uuid, "", window(0.3));
+  energy_meter m(board_uuid, "", polled(0.3));
   const simulated_case got = simulate(m, 5, 0.004, 1, 0.004);
   const energy_record& e = got.result.record;
   EXPECT_EQ(e.absent, "") << e.absent;
