@@ -7,6 +7,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
 #include "measure/device_query.hpp"
+#include "measure/startup_times.hpp"
 #include "results/results_json.hpp"
 
 namespace cudabench::app {
@@ -78,18 +80,23 @@ const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev) 
 }
 
 namespace {
-measure_settings measure_settings_from(const run_options& opt, case_execution& out, const worker_link* worker) {
+measure_settings measure_settings_from(const run_options& opt, const preset& p, case_execution& out,
+                                       const worker_link* worker, bool gpu_cases) {
   measure_settings ms;
   if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
   ms.inject_regex = opt.inject_regex;
   ms.inject_pct = opt.inject_pct;
   ms.hold_stream = !opt.profile && !opt.no_blocking_kernel;
   if (opt.trace_path) ms.tracer = &out.tracer.emplace();
-  // Under a profiler CUPTI is the profiler's; elsewhere every GPU case records the code it ran.
-  if (!opt.profile && watch_module_loads().empty()) ms.identifier = out.tracer ? &*out.tracer : &out.tracer.emplace();
+  // Under a profiler CUPTI is the profiler's; elsewhere every GPU case records the code it ran (a process without
+  // one to run does not load CUPTI).
+  if (!opt.profile && gpu_cases && watch_module_loads().empty())
+    ms.identifier = out.tracer ? &*out.tracer : &out.tracer.emplace();
+  startup_phase_done("cupti");
   ms.check = !worker || worker->round() == 1;
   ms.energy.on = opt.energy && !opt.profile;
-  ms.energy.window_s = opt.energy_window_s;
+  ms.energy.window_s = opt.energy_window_s.value_or(default_energy_window_s(p));
+  ms.energy.later_round = worker && worker->round() > 1;  // with rounds, the first round measures energy
   ms.energy.min_run_s = opt.energy_min_run_s;
   return ms;
 }
@@ -117,6 +124,11 @@ class case_body {
   void run(benchmark::State& st, const case_def& c) {
     const std::string name = c.name();
     if (worker_) worker_->starting(name);
+    if (!started_) {
+      started_ = true;
+      startup_phase_done("benchmark");
+      say_startup("its first case");
+    }
     if (!interrupt_signal().load()) progress_.starting(name);  // stopping: the rest are passed over silently
     driver_.run(st, c);
     const auto it = driver_.results().find(name);
@@ -146,6 +158,7 @@ class case_body {
   const worker_link* worker_;
   std::function<void(const case_def&)> save_;
   std::set<std::string> finished_;
+  bool started_ = false;
 };
 
 /// The driver's finished cases.
@@ -160,7 +173,9 @@ std::map<std::string, case_result> finished_only(const case_driver& driver, cons
 void execute_cases(case_execution& out, const run_options& opt, const preset& p, const suite& s,
                    const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
                    const worker_link* worker, char** argv) {
-  case_driver driver(dev, p, measure_settings_from(opt, out, worker));
+  const bool gpu_cases = dev.available && std::any_of(selected.begin(), selected.end(),
+                                                      [](const case_def* c) { return c->on == where::gpu; });
+  case_driver driver(dev, p, measure_settings_from(opt, p, out, worker, gpu_cases));
   const std::size_t total = worker ? worker->cases_total() : selected.size(),
                     before = worker ? worker->cases_before() : 0;
   const bool rounds = worker && worker->rounds() > 1;
@@ -211,6 +226,7 @@ int run_as_worker(const worker_link& worker, const run_options& opt, const prese
   run_options here = opt;
   if (worker.trace_path().empty()) here.trace_path.reset();          // a round before the last traces nothing
   execute_cases(ex, here, p, s, selected, dev, run, &worker, argv);  // each finished case recorded as it finished
+  say_startup("its end");  // with the SASS hashing of the modules its cases loaded
   const int sig = interrupt_signal().load();
   if (ex.tracer && !worker.trace_path().empty())
     write_file_atomically(worker.trace_path(), chrome_trace(finished_trace(*ex.tracer, dev)).dump(1) + "\n");

@@ -41,6 +41,7 @@
 #include "io/output_sink.hpp"
 #include "measure/device_query.hpp"
 #include "measure/measure.hpp"
+#include "measure/startup_times.hpp"
 #include "measure/trace_recorder.hpp"
 #include "reports/csv.hpp"
 #include "results/build_info.hpp"
@@ -335,8 +336,6 @@ void add_user_context(run_result& run, const run_options& opt) {
   for (const auto& [key, value] : opt.context) run.host[key] = value;
 }
 
-/// The selected cases of a run (not a worker): in worker processes under a watchdog, or here; then the
-/// limits, the trace and every output.
 /// The run's table and its skipped cases as the console shows them, without colour or progress.
 std::string plain_table(const run_result& current, const device_info& dev, const run_description& run,
                         table_style style) {
@@ -346,15 +345,26 @@ std::string plain_table(const run_result& current, const device_info& dev, const
          skipped_text(current, style);
 }
 
+/// The device as this process describes it before the cases run. A supervisor's workers create the contexts and
+/// describe the device: it asks CUDA and NVML itself only where the device is needed before they run (a baseline to
+/// find or to check) or where there are no cases; otherwise nothing (the run takes its first worker's description).
+std::optional<device_info> device_before_cases(const command_options& opt, bool supervised, bool no_cases) {
+  if (!supervised || no_cases || opt.compare_to || opt.save_baseline) return query_device(opt.device, !supervised);
+  return std::nullopt;
+}
+
+/// The selected cases of a run (not a worker): in worker processes under a watchdog, or here; then the
+/// limits, the trace and every output.
 int run_selected(const command_options& opt, const std::vector<std::string>& args, const preset& p, const suite& s,
                  const std::vector<const case_def*>& selected, const std::vector<std::string>& google,
                  run_description run, char** argv) {
   const bool supervised = opt.watchdog_s > 0;
-  const device_info dev = query_device(opt.device, !supervised);  // a supervisor's workers create the contexts
+  std::optional<device_info> described = device_before_cases(opt, supervised, selected.empty());
   planned_outputs out = [&] {  // refused before the first case runs; reading the baseline ends at a signal
     const stop_at_once reading(program_name());
-    return plan_outputs(opt, dev, p.name, cases_of_this_run(selected, google));
+    return plan_outputs(opt, described.value_or(device_info{}), p.name, cases_of_this_run(selected, google));
   }();
+  startup_phase_done("outputs");
   if (const std::string warning = unoptimized_warning(registered_build(), library_build_type()); !warning.empty())
     fmt::print(stderr, "{}: {}\n", program_name(), warning);
   std::optional<standard_output_aside> aside;  // an output on standard output ("-") stands there alone
@@ -366,7 +376,7 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
   if (selected.empty()) {  // Google Benchmark's registrations only
     install_stop_signals();
     results = [&](const run_description& r) {
-      return make_run_result(nlohmann::ordered_json(), dev, r, s, selected, {});
+      return make_run_result(nlohmann::ordered_json(), *described, r, s, selected, {});
     };
   } else if (supervised) {
     std::vector<std::string> names;
@@ -375,15 +385,18 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
       names.push_back(c->name());
       if (!spread_over_rounds(*c, opt)) plan.first_round_only.insert(c->name());
     }
+    say_startup("its first worker");
     sr = run_rounds(args, names, opt.watchdog_s, opt.trace_path.has_value(), plan);
-    results = [&](const run_description& r) { return assemble_run(sr, dev, r, s, selected); };
+    if (!described) described = sr.device ? *sr.device : query_device(opt.device, false);
+    results = [&](const run_description& r) { return assemble_run(sr, *described, r, s, selected); };
   } else {
     install_stop_signals();
-    execute_cases(here, opt, p, s, selected, dev, run, nullptr, argv);
+    execute_cases(here, opt, p, s, selected, *described, run, nullptr, argv);
     results = [&](const run_description& r) {
-      return make_run_result(here.host_context, dev, r, s, selected, here.results);
+      return make_run_result(here.host_context, *described, r, s, selected, here.results);
     };
   }
+  const device_info& dev = *described;
   if (const int sig = interrupt_signal().load()) {
     run.interrupted_by = signal_name(sig);
     run_result partial = results(run);
@@ -446,6 +459,7 @@ int run_command(const command_options& opt, const std::vector<std::string>& args
   const preset p = preset_for(opt);
   const suite s = build_suite(p);
   const std::vector<const case_def*> selected = selection_for(s, opt, p, worker);
+  startup_phase_done("suite");
   // The binary's own BENCHMARK() registrations (a worker runs the families' cases only).
   const std::vector<std::string> google =
       worker ? std::vector<std::string>{} : select_google_benchmarks(google_benchmark_names(), opt);
@@ -457,6 +471,7 @@ int run_command(const command_options& opt, const std::vector<std::string>& args
   if (!worker) note_rounds_clamped(opt, p);
   run_description run;
   run.info = collect_run_info(p.name, p.repetitions * p.rounds);
+  startup_phase_done("run info");
   if (!worker && opt.watchdog_s > 0) share_revision_with_workers(run.info);
   run.info.rounds = p.rounds;
   // The supervisor draws the seed; a worker is handed its round's order and needs none.
@@ -489,6 +504,7 @@ int run_binary(int argc, char** argv) {
 }  // namespace
 
 int run_main(int argc, char** argv) {
+  startup_phase_done("process");  // from exec: the libraries loaded, the static registrations made
   name_program_from(argc > 0 ? argv[0] : nullptr);
   // Every command of the table is a command of every binary, as of cudabench-report.
   if (argc > 1 && command_by_name(argv[1])) return report_main(argc, argv);

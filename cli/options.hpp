@@ -74,7 +74,7 @@ struct run_options : compare_options, report_files {
   bool profile = false;                     ///< under a profiler: a few clean samples per case, one repetition
   bool no_blocking_kernel = false;          ///< do not hold the stream while a sample's work is queued
   bool energy = true;                       ///< GPU cases' energy, clocks and throttling from NVML (off: --no-energy)
-  double energy_window_s = 1;               ///< --energy-window: the least window a case's energy is measured over
+  std::optional<double> energy_window_s;    ///< --energy-window: the least energy window (unset: the preset's)
   double energy_min_run_s = 1e-3;           ///< --energy-min-run: cases whose run is shorter get no energy window
   std::optional<std::string> inject_regex;  ///< --inject-slowdown=REGEX:PCT (validation runs only)
   double inject_pct = 0;

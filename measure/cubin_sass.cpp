@@ -21,8 +21,8 @@ struct section {
 };
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> kernel_sass_hashes(std::string_view cubin) {
-  std::vector<std::pair<std::string, std::string>> out;
+std::vector<std::pair<std::string, std::string_view>> kernel_sections(std::string_view cubin) {
+  std::vector<std::pair<std::string, std::string_view>> out;
   if (cubin.size() < 64 ||
       std::memcmp(cubin.data(),
                   "\x7f"
@@ -49,8 +49,16 @@ std::vector<std::pair<std::string, std::string>> kernel_sass_hashes(std::string_
     std::string_view name = strings.substr(s.name);
     name = name.substr(0, name.find('\0'));
     if (name.size() <= text.size() || name.substr(0, text.size()) != text) continue;
-    out.emplace_back(std::string(name.substr(text.size())), fnv1a_hex(cubin.substr(s.offset, s.size)));
+    out.emplace_back(std::string(name.substr(text.size())), cubin.substr(s.offset, s.size));
   }
+  return out;
+}
+
+std::string sass_hash(std::string_view sass) { return fnv1a_hex(sass); }
+
+std::vector<std::pair<std::string, std::string>> kernel_sass_hashes(std::string_view cubin) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto& [name, sass] : kernel_sections(cubin)) out.emplace_back(std::move(name), sass_hash(sass));
   return out;
 }
 

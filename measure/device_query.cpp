@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
+#include "measure/startup_times.hpp"
+
 namespace cudabench {
 
 namespace {
@@ -12,7 +14,8 @@ device_info query_cuda_device(int ordinal, bool create_context) {
   cudaDriverGetVersion(&d.driver_version);
   cudaRuntimeGetVersion(&d.runtime_version);
   int count = 0;
-  cudaError_t e = cudaGetDeviceCount(&count);
+  cudaError_t e = cudaGetDeviceCount(&count);  // the driver initialised
+  startup_phase_done("cuda");
   if (e != cudaSuccess) {
     d.unavailable_reason = fmt::format("no usable CUDA device: {} ({})", cudaGetErrorString(e), cudaGetErrorName(e));
     cudaGetLastError();  // clear the sticky-free error so later calls start clean
@@ -26,6 +29,7 @@ device_info query_cuda_device(int ordinal, bool create_context) {
   e = cudaGetDeviceProperties(&p, ordinal);
   if (e == cudaSuccess && create_context) e = cudaSetDevice(ordinal);
   if (e == cudaSuccess && create_context) e = cudaFree(nullptr);  // create the context now, outside any timed region
+  startup_phase_done(create_context ? "context" : "cuda");
   if (e != cudaSuccess) {
     d.unavailable_reason = fmt::format("CUDA device {} unusable: {}", ordinal, cudaGetErrorString(e));
     return d;
@@ -56,6 +60,7 @@ device_info query_cuda_device(int ordinal, bool create_context) {
 device_info query_device(int ordinal, bool create_context) {
   device_info d = query_cuda_device(ordinal, create_context);
   d.machine = d.available ? query_machine(d.uuid, d.pci_bus_id) : query_machine("", "");
+  startup_phase_done("machine");
   if (!d.available) d.machine->board_problem = "no usable GPU";
   return d;
 }

@@ -1,6 +1,7 @@
-// The energy window of a case: NVML's energy counter read at its updates around the timed samples (and an
-// untimed energy phase that repeats the case until the window is long enough), or power sampled on a thread
-// where the board has no counter; the samples' memory clocks and throttle reasons, and the violation counters.
+// The energy window of a case: NVML's energy counter read at its updates, seen after each sample where samples are
+// short (no wait) or waited for at each end, around the timed samples (and an untimed energy phase that repeats the
+// case until the window is long enough), or power sampled on a thread where the board has no counter; the samples'
+// memory clocks and throttle reasons, and the violation counters.
 #include "measure/energy.hpp"
 
 #include <fmt/format.h>
@@ -78,23 +79,49 @@ std::map<std::string, std::uint64_t> energy_meter::violations() const {
   return out;
 }
 
-void energy_meter::begin() {
+void energy_meter::begin(double sample_s) {
   sampler_.reset();
   reason_s_.clear();
   reasons_read_ = false;
   mem_sum_ = 0;
   mem_n_ = 0;
-  counter_ = board_.energy_mj().has_value();
-  if (counter_)
+  runs_ = busy_s_ = 0;
+  updates_ = 0;
+  start_ = end_ = {};
+  const std::optional<std::uint64_t> now_mj = board_.energy_mj();
+  counter_ = now_mj.has_value();
+  polled_ = counter_ && sample_s > 0 && sample_s <= settings_.poll_below_s;
+  if (polled_) {
+    last_mj_ = *now_mj;
+    last_t_ = now_s();
+  } else if (counter_) {
     start_ = read_at_update();
-  else if (board_.found())
+  } else if (board_.found()) {
     sampler_ = std::make_unique<power_sampler>(board_, settings_.power_period_s);
+  }
   violations_start_ = violations();
-  t0_ = counter_ ? start_.t : now_s();
+  t0_ = polled_ ? last_t_ : counter_ ? start_.t : now_s();
   timed_end_ = t0_;
 }
 
-bool energy_meter::after_sample(double seconds) {
+void energy_meter::count(double seconds, double runs) {
+  runs_ += runs;
+  busy_s_ += seconds;
+  if (!polled_) return;
+  if (now_s() - last_t_ < settings_.poll_every_s) return;
+  const std::optional<std::uint64_t> v = board_.energy_mj();
+  const double t = now_s();
+  if (v && *v != last_mj_) {
+    // The update happened between the last reading and this one.
+    (updates_ == 0 ? start_ : end_) = {*v, t, t - last_t_, runs_, busy_s_};
+    ++updates_;
+    last_mj_ = *v;
+  }
+  last_t_ = t;
+}
+
+bool energy_meter::after_sample(double seconds, double runs) {
+  count(seconds, runs);
   if (auto mhz = board_.memory_clock_mhz()) {
     mem_sum_ += *mhz;
     ++mem_n_;
@@ -111,23 +138,43 @@ bool energy_meter::after_sample(double seconds) {
   return throttled;
 }
 
+void energy_meter::untimed_sample(double seconds, double runs) { count(seconds, runs); }
+
 void energy_meter::timed_done() {
   violations_end_ = violations();
   timed_end_ = now_s();
 }
 
-bool energy_meter::window_reached() const { return now_s() - t0_ >= settings_.window_s; }
+bool energy_meter::window_reached() const {
+  if (!polled_) return now_s() - t0_ >= settings_.window_s;
+  if (settings_.window_s <= 0 || (updates_ >= 2 && end_.t - start_.t >= settings_.window_s)) return true;
+  return now_s() - t0_ >= settings_.window_s + 1.0;  // the counter stopped updating: finish() says so
+}
 
-/// The window's energy (joules, whole window) and how it was read, with why it is not given where it is not.
-energy_record energy_meter::window_energy(double runs, double busy_s, double& joules) {
+/// The window's energy (joules, whole window) and the runs in it, and how it was read, with why it is not given
+/// where it is not.
+energy_record energy_meter::window_energy(double& joules, double& runs) {
   energy_record e;
   joules = 0;
+  runs = runs_;
+  double busy_s = busy_s_;
   std::size_t readings = 0;
   if (counter_) {
-    const counter_reading end = read_at_update();
+    // Polled: the window runs between the first and the last update seen; else the ends waited for updates.
+    const counter_reading end = polled_ ? end_ : read_at_update();
     e.method = "counter";
+    if (polled_ && updates_ < 2) {
+      e.absent = fmt::format(
+          "the energy counter updated {} time(s) during the case's samples: too few for a window (--energy-window)",
+          updates_);
+      return e;
+    }
     e.window_s = end.t - start_.t;
     joules = double(end.mj - start_.mj) * 1e-3;
+    if (polled_) {
+      runs = end.runs - start_.runs;
+      busy_s = end.busy_s - start_.busy_s;
+    }
     const double watts = e.window_s > 0 ? joules / e.window_s : 0;
     // Each end is uncertain by the energy of the time within which its update happened, and by the resolution.
     e.uncertainty = joules > 0 ? (watts * (start_.stale_s + end.stale_s) + 2 * counter_resolution_j) / joules : 0;
@@ -156,10 +203,10 @@ energy_record energy_meter::window_energy(double runs, double busy_s, double& jo
   return e;
 }
 
-energy_result energy_meter::finish(double runs, double busy_s, std::size_t throttled, const energy_unit& unit) {
+energy_result energy_meter::finish(std::size_t throttled, const energy_unit& unit) {
   energy_result out;
-  double joules = 0;
-  out.record = window_energy(runs, busy_s, joules);
+  double joules = 0, runs = 0;
+  out.record = window_energy(joules, runs);
   energy_record& e = out.record;
   e.throttled_samples = throttled;
   if (!violations_end_.empty()) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "cudabench/presets.hpp"
 #include "measure/nvml.hpp"
 #include "results/energy.hpp"
 
@@ -14,15 +15,27 @@ namespace cudabench {
 /// How energy is measured (--no-energy, --energy-window).
 struct energy_settings {
   bool on = true;
-  double window_s = 1.0;  ///< the least energy window: a case whose timed samples are shorter repeats its sample
-  /// Only cases whose run takes at least this long (warm-up median) get an energy window, one per process: on the
-  /// first of their repetitions there (with rounds, one a round). Shorter cases say why they have none.
+  /// The least energy window: a case whose timed samples are shorter repeats its sample until it is reached. 0: the
+  /// timed samples alone (the quick preset's default), whatever updates of the counter they saw.
+  double window_s = 1.0;
+  /// Only cases whose run takes at least this long (warm-up median) get an energy window, one per run: on the
+  /// first of their repetitions in the run's first round. Shorter cases say why they have none.
   double min_run_s = 1e-3;
+  /// A later round of a run with rounds: no window here (the first round measured each case's energy).
+  bool later_round = false;
   double power_period_s = 0.01;   ///< the power sampling period where the board has no energy counter
   double max_uncertainty = 0.05;  ///< an energy less certain than this is not reported (its reason is)
   double min_busy = 0.5;     ///< nor one of a window in which the GPU ran the case less than this share of the time
   double edge_wait_s = 0.1;  ///< how long a reading of the energy counter waits for the counter's next update
+  /// Samples up to this long read the counter after each one, and the window runs from the first update seen to
+  /// the last (no waiting with the GPU idle); longer samples wait for an update at each end of the window.
+  double poll_below_s = 2e-3;
+  double poll_every_s = 5e-4;  ///< ... at most this often (a reading costs the host tens of microseconds)
 };
+
+/// The energy window a preset's cases get unless --energy-window says: 1 s, in the first round of a run with rounds;
+/// in the quick preset (level 0) the timed samples alone, so that energy adds little to its time.
+inline double default_energy_window_s(const preset& p) { return p.level == 0 ? 0.0 : 1.0; }
 
 /// What a finished window gives a repetition: its record and its counters (energy_counters, the unit's).
 struct energy_result {
@@ -31,7 +44,8 @@ struct energy_result {
 };
 
 /// One board's meter, used by one case at a time: begin(), after_sample() after each timed sample, timed_done()
-/// after the last, then (while window_reached() is false) more untimed samples, then finish().
+/// after the last, then (while window_reached() is false) more samples, each told with untimed_sample(), then
+/// finish().
 class energy_meter {
  public:
   energy_meter(const std::string& uuid, const std::string& pci_bus_id, energy_settings s);
@@ -43,36 +57,46 @@ class energy_meter {
   const std::string& problem() const { return board_.problem(); }
   const energy_settings& settings() const { return settings_; }
 
-  /// Starts a window: the energy counter read at its next update (or the power sampler started), the violation
-  /// counters read.
-  void begin();
-  /// After a timed sample of `seconds` of the case's work: the memory clock and the clock event reasons; true
-  /// when a throttle reason was set (the SM clock is the GPU probe's, measure.cpp).
-  bool after_sample(double seconds);
+  /// Starts a window for samples of about `sample_s` each: up to settings().poll_below_s the counter is read after
+  /// each sample and the window's ends are the updates seen; longer ones wait here for the counter's next update
+  /// (or the power sampler starts); the violation counters are read.
+  void begin(double sample_s = 0);
+  /// After a timed sample of `seconds` (`runs` runs) of the case's work: the memory clock and the clock event
+  /// reasons; true when a throttle reason was set (the SM clock is the GPU probe's, measure.cpp).
+  bool after_sample(double seconds, double runs = 1);
   /// After the last timed sample: the violation counters read again (the throttle times are of the timed samples).
   void timed_done();
-  /// The window has reached settings().window_s of wall time.
+  /// After an untimed sample of the energy phase.
+  void untimed_sample(double seconds, double runs = 1);
+  /// The window has reached settings().window_s (between the updates seen, where the counter is read after each
+  /// sample; of wall time otherwise), or a counter that is read after each sample stopped updating.
   bool window_reached() const;
-  /// Ends the window: `runs` of the case ran in it, `busy_s` of it timed by the GPU; `throttled` of the kept
-  /// samples were flagged; `unit` is what the energy is given per.
-  energy_result finish(double runs, double busy_s, std::size_t throttled, const energy_unit& unit);
+  /// Ends the window: `throttled` of the kept samples were flagged; `unit` is what the energy is given per.
+  energy_result finish(std::size_t throttled, const energy_unit& unit);
 
  private:
   struct counter_reading {
     std::uint64_t mj = 0;
-    double t = 0;        ///< when the reading saw the update
-    double stale_s = 0;  ///< the time within which the update happened (the energy's uncertainty at this end)
+    double t = 0;                 ///< when the reading saw the update
+    double stale_s = 0;           ///< the time within which the update happened (the energy's uncertainty at this end)
+    double runs = 0, busy_s = 0;  ///< the case's runs and GPU time up to the reading
   };
   counter_reading read_at_update() const;
+  void count(double seconds, double runs);
   std::map<std::string, std::uint64_t> violations() const;
-  energy_record window_energy(double runs, double busy_s, double& joules);
+  energy_record window_energy(double& joules, double& runs);
   class power_sampler;
 
   nvml_board board_;
   energy_settings settings_;
   std::unique_ptr<power_sampler> sampler_;
   bool counter_ = false;
-  counter_reading start_{};
+  bool polled_ = false;  ///< the counter is read after each sample (begin's sample_s under poll_below_s)
+  counter_reading start_{}, end_{};
+  std::uint64_t last_mj_ = 0;  ///< the counter at the last reading after a sample
+  double last_t_ = 0;
+  int updates_ = 0;  ///< updates seen after samples (polled_)
+  double runs_ = 0, busy_s_ = 0;
   double t0_ = 0, timed_end_ = 0;
   std::map<std::string, std::uint64_t> violations_start_, violations_end_;
   std::map<std::string, double> reason_s_;  ///< time of the timed samples under each sampled reason

@@ -25,17 +25,11 @@ constexpr int nvml_clock_sm = 1, nvml_clock_mem = 2;
 /// nvmlClocksThrottleReasonApplicationsClocksSetting: the clocks are held by an applications-clocks setting.
 constexpr unsigned long long nvml_reason_app_clocks = 0x2;
 
-/// The NVML library, open while it lives: initialised once, shut down and closed on destruction.
+/// The process's NVML (process_nvml), initialised once: neither shut down nor closed here, since the energy meter
+/// reads it afterwards.
 class nvml_session {
  public:
-  nvml_session() : lib_(open_nvml(problem_)), ready_(lib_ != nullptr) {}
-  ~nvml_session() {
-    if (ready_)
-      if (auto shutdown = symbol<nvml_return (*)()>("nvmlShutdown")) shutdown();
-    if (lib_) dlclose(lib_);
-  }
-  nvml_session(const nvml_session&) = delete;
-  nvml_session& operator=(const nvml_session&) = delete;
+  nvml_session() : lib_(process_nvml(problem_)), ready_(lib_ != nullptr) {}
 
   bool ready() const { return ready_; }
   const std::string& problem() const { return problem_; }
@@ -78,7 +72,7 @@ class nvml_session {
   }
 
  private:
-  std::string problem_;  // before lib_: open_nvml writes it while lib_ is initialised
+  std::string problem_;  // before lib_: process_nvml writes it while lib_ is initialised
   void* lib_ = nullptr;
   bool ready_ = false;
 };

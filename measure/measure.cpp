@@ -247,19 +247,15 @@ energy_meter* case_driver::meter() {
 }
 
 namespace {
-/// A case's energy window around its timed samples (energy.hpp), where there is a meter: begun on construction,
-/// told of each timed sample, and finished with the energy phase.
+/// A case's energy window around its timed samples (energy.hpp), where there is a meter: begun on construction
+/// for samples of about `sample_s`, told of each timed sample, and finished with the energy phase.
 class energy_tap {
  public:
-  explicit energy_tap(energy_meter* m) : m_(m) {
-    if (m_) m_->begin();
+  energy_tap(energy_meter* m, double sample_s) : m_(m) {
+    if (m_) m_->begin(sample_s);
   }
   /// After a timed sample of `cost` seconds of `batch` runs: whether it was taken throttled.
-  bool after_sample(double cost, int batch) {
-    runs_ += batch;
-    busy_s_ += cost;
-    return m_ && m_->after_sample(cost);
-  }
+  bool after_sample(double cost, int batch) { return m_ && m_->after_sample(cost, batch); }
   /// After the timed samples: more samples, untimed for the case's time, until the energy window is long enough
   /// (`run_sample` runs one and gives its GPU time per run); then the window's figures into `rec` and `counters`.
   template <typename Run>
@@ -273,27 +269,30 @@ class energy_tap {
     }
     m_->timed_done();
     while (!m_->window_reached()) {
-      busy_s_ += run_sample() * batch;
-      runs_ += batch;
+      m_->untimed_sample(run_sample() * batch, batch);
       if (interrupt_signal().load()) throw case_interrupted();
     }
     std::size_t throttled = 0;
     for (const sample& s : kept) throttled += s.throttled;
-    energy_result e = m_->finish(runs_, busy_s_, throttled, energy_unit_of(c.work.bytes(), c.work.items, c.work.flops));
+    energy_result e = m_->finish(throttled, energy_unit_of(c.work.bytes(), c.work.items, c.work.flops));
     rec.energy = std::move(e.record);
     counters = std::move(e.counters);
   }
 
  private:
   energy_meter* m_;
-  double runs_ = 0, busy_s_ = 0;
 };
 }  // namespace
 
-/// The meter of this repetition's energy window, or none (the reason into `rec`): one window a case and process,
-/// on its first repetition here, for cases long enough to be worth one, and the limits always (their energy per
-/// byte read and per FMA are the device's energy limits).
+/// The meter of this repetition's energy window, or none (the reason into `rec`): one window a case and run, on its
+/// first repetition in the run's first round, for cases long enough to be worth one, and the limits always (their
+/// energy per byte read and per FMA are the device's energy limits).
 energy_meter* case_driver::energy_meter_for(const case_def& c, double warm_median, run_record& rec) {
+  if (!settings_.energy.on || !device_.available) return nullptr;
+  if (settings_.energy.later_round) {
+    rec.energy.emplace().absent = "energy is measured in the run's first round only";
+    return nullptr;
+  }
   energy_meter* m = meter();
   if (!m) return nullptr;
   const bool first_here = !results_.count(c.name()) || results_.at(c.name()).repetitions.empty();
@@ -301,7 +300,7 @@ energy_meter* case_driver::energy_meter_for(const case_def& c, double warm_media
   rec.energy.emplace().absent =
       first_here ? fmt::format("a run of {} takes under {:g} ms: too short for an energy window (--energy-min-run)",
                                format_time(warm_median), 1e3 * settings_.energy.min_run_s)
-                 : "energy is measured on the case's first repetition in each process";
+                 : "energy is measured on the case's first repetition in the run";
   return nullptr;
 }
 
@@ -364,7 +363,7 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
 
   phase_range p(phase::measure);
   const double peak_mhz = device_.sm_clock_khz / 1e3;
-  energy_tap energy(energy_meter_for(c, warm_median, rec));
+  energy_tap energy(energy_meter_for(c, warm_median, rec), warm_median * batch);
   const double cpu0 = process_cpu_seconds();
   const std::vector<sample> kept = sample_until_stopped(
       [&] {

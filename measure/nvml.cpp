@@ -1,5 +1,5 @@
 // NVML's power, energy, clock and throttle readings, through the library opened once (dlopen) and kept open
-// until the process ends.
+// until the process ends; the board facts (machine_query.cpp) read it through the same, one initialisation a process.
 #include "measure/nvml.hpp"
 
 #include <dlfcn.h>
@@ -7,6 +7,9 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <utility>
 
 #include "results/machine.hpp"
 
@@ -22,28 +25,32 @@ struct nvml_violation_time {
   unsigned long long violation_time;  ///< nanoseconds
 };
 
-/// The library, opened and initialised on first use, for the rest of the process.
-class nvml_library {
- public:
-  static const nvml_library& get() {
-    static const nvml_library lib;
-    return lib;
-  }
-  template <class F>
-  F symbol(const char* name) const {
-    return ready_ ? reinterpret_cast<F>(dlsym(lib_, name)) : nullptr;
-  }
-  bool ready() const { return ready_; }
-  const std::string& problem() const { return problem_; }
-
- private:
-  nvml_library() : lib_(open_nvml(problem_)), ready_(lib_ != nullptr) {}
-  std::string problem_;  // before lib_: open_nvml writes it while lib_ is initialised
-  void* lib_ = nullptr;
-  bool ready_ = false;
-};
+/// The symbol `name` of the process's NVML (process_nvml), or null.
+template <class F>
+F symbol(const char* name) {
+  std::string problem;
+  void* lib = process_nvml(problem);
+  return lib ? reinterpret_cast<F>(dlsym(lib, name)) : nullptr;
+}
 
 }  // namespace
+
+void* process_nvml(std::string& problem) {
+  // By library name: a test that names another library with CUDABENCH_NVML_LIBRARY gets that one.
+  static std::mutex mutex;
+  static std::map<std::string, std::pair<void*, std::string>> opened;
+  const char* name = std::getenv(nvml_library_environment);
+  const std::string key = name ? name : "";
+  const std::lock_guard lock(mutex);
+  auto it = opened.find(key);
+  if (it == opened.end()) {
+    std::string why;
+    void* lib = open_nvml(why);
+    it = opened.emplace(key, std::pair{lib, why}).first;
+  }
+  problem = it->second.second;
+  return it->second.first;
+}
 
 void* open_nvml(std::string& problem) {
   const char* name = std::getenv(nvml_library_environment);
@@ -64,7 +71,7 @@ namespace {
 template <class T, class... Args>
 std::optional<T> read(const char* fn, nvml_device d, Args... args) {
   T v{};
-  auto f = nvml_library::get().symbol<nvml_return (*)(nvml_device, Args..., T*)>(fn);
+  auto f = symbol<nvml_return (*)(nvml_device, Args..., T*)>(fn);
   if (!d || !f || f(d, args..., &v) != nvml_success) return std::nullopt;
   return v;
 }
@@ -92,13 +99,10 @@ const std::vector<violation_policy>& violation_policies() {
 }
 
 nvml_board::nvml_board(const std::string& uuid, const std::string& pci_bus_id) {
-  const nvml_library& lib = nvml_library::get();
-  if (!lib.ready()) {
-    problem_ = lib.problem();
-    return;
-  }
-  auto by_uuid = lib.symbol<nvml_return (*)(const char*, nvml_device*)>("nvmlDeviceGetHandleByUUID");
-  auto by_bus = lib.symbol<nvml_return (*)(const char*, nvml_device*)>("nvmlDeviceGetHandleByPciBusId_v2");
+  if (!process_nvml(problem_)) return;
+  problem_.clear();
+  auto by_uuid = symbol<nvml_return (*)(const char*, nvml_device*)>("nvmlDeviceGetHandleByUUID");
+  auto by_bus = symbol<nvml_return (*)(const char*, nvml_device*)>("nvmlDeviceGetHandleByPciBusId_v2");
   nvml_device d = nullptr;
   if ((by_uuid && !uuid.empty() && by_uuid(uuid.c_str(), &d) == nvml_success) ||
       (by_bus && !pci_bus_id.empty() && by_bus(pci_bus_id.c_str(), &d) == nvml_success))

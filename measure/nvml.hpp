@@ -14,6 +14,10 @@ namespace cudabench {
 /// dlsym, or null with the reason in `problem` (the library is closed again where it did not initialise).
 void* open_nvml(std::string& problem);
 
+/// The process's NVML: opened and initialised once (open_nvml) at the first call and kept until the process ends, so
+/// that the board facts and the energy meter share one initialisation; null with the reason in `problem`.
+void* process_nvml(std::string& problem);
+
 /// Clock event (throttle) reasons as NVML's bit mask names them.
 struct clock_reason {
   std::uint64_t bit;

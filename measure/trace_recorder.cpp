@@ -9,12 +9,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <optional>
 #include <unordered_map>
 
 #include "cudabench/cuda_check.hpp"
 #include "measure/cubin_sass.hpp"
+#include "measure/startup_times.hpp"
 #include "results/code_identity.hpp"
 
 namespace cudabench {
@@ -63,31 +66,65 @@ const char* copy_direction(std::uint8_t kind) {
   }
 }
 
-/// The SASS hash of every kernel of the modules loaded since watch_module_loads(), by mangled name.
+/// Every kernel of the modules loaded since watch_module_loads(), by mangled name: its SASS, copied as its module
+/// loads and hashed the first time a traced sample meets the kernel (most kernels a library loads never run), or
+/// hashed at once while the copies kept exceed max_unhashed.
+struct kernel_sass {
+  std::string bytes;                ///< the SASS, until hashed
+  std::optional<std::string> hash;  ///< sass_hash(bytes), once computed
+};
+constexpr std::size_t max_unhashed = std::size_t(256) << 20;
 std::mutex sass_mutex;
-std::unordered_map<std::string, std::string>& sass_by_kernel() {
-  static std::unordered_map<std::string, std::string> m;
+std::size_t unhashed_bytes = 0;  // guarded by sass_mutex
+std::unordered_map<std::string, kernel_sass>& sass_by_kernel() {
+  static std::unordered_map<std::string, kernel_sass> m;
   return m;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 std::string sass_of(const char* mangled) {
   if (!mangled) return "";
   std::lock_guard lock(sass_mutex);
   const auto it = sass_by_kernel().find(mangled);
-  return it == sass_by_kernel().end() ? "" : it->second;
+  if (it == sass_by_kernel().end()) return "";
+  kernel_sass& k = it->second;
+  if (!k.hash) {
+    const auto t0 = std::chrono::steady_clock::now();
+    k.hash = sass_hash(k.bytes);
+    unhashed_bytes -= k.bytes.size();
+    std::string().swap(k.bytes);
+    startup_time_add("sass hashing", seconds_since(t0));
+  }
+  return *k.hash;
 }
 
 void module_loaded(const void* data) {
   const auto* module =
       static_cast<const CUpti_ModuleResourceData*>(static_cast<const CUpti_ResourceData*>(data)->resourceDescriptor);
   if (!module || !module->pCubin) return;
+  const auto t0 = std::chrono::steady_clock::now();
   try {
-    auto kernels = kernel_sass_hashes(std::string_view(module->pCubin, module->cubinSize));
+    const auto kernels = kernel_sections(std::string_view(module->pCubin, module->cubinSize));
     std::lock_guard lock(sass_mutex);
-    for (auto& [name, hash] : kernels) sass_by_kernel()[std::move(name)] = std::move(hash);
+    for (const auto& [name, sass] : kernels) {
+      kernel_sass& k = sass_by_kernel()[name];
+      unhashed_bytes -= k.bytes.size();  // a kernel loaded again (another module of the same name) is replaced
+      k.bytes.clear();
+      k.hash.reset();
+      if (unhashed_bytes + sass.size() > max_unhashed) {
+        k.hash = sass_hash(sass);
+        continue;
+      }
+      k.bytes.assign(sass);  // the driver's image of the module need not outlive this callback
+      unhashed_bytes += sass.size();
+    }
   } catch (...) {
     // out of memory: these kernels stay unidentified
   }
+  startup_time_add("sass hashing", seconds_since(t0));
 }
 
 /// The driver calls that read a kernel's parameter layout and tell a pointer, resolved through the runtime

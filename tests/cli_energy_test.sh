@@ -57,6 +57,7 @@ check "report: the energy beside the time" 0 "$(run "$report" report "$tmp/base.
   'grep -q "Energy, clocks and throttling" "$tmp/r.md"' 'grep -q "0 of [0-9]* timed samples were taken while the GPU was throttled" "$tmp/r.md"'
 check "a version 1 file still compares, with no energy" 0 "$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_same.json" --gate-energy)" \
   '! grep -q "Energy per operation" "$tmp/out"'
-check "--energy-window=0: refused in one line" 2 "$(run "$bench" --list --energy-window=0)" 'one_line "energy-window"'
+check "--energy-window=-1: refused in one line" 2 "$(run "$bench" --list --energy-window=-1)" 'one_line "energy-window"'
+check "--energy-window=0 (the timed samples alone): taken" 0 "$(run "$bench" --list --energy-window=0)"
 check "--no-energy=yes: refused in one line" 2 "$(run "$bench" --list --no-energy=yes)" 'one_line "no-energy"'
 finish

@@ -56,6 +56,21 @@ TEST(CubinSass, EachKernelsSassIsHashedAndAChangedKernelOnlyDiffers) {
   EXPECT_EQ(a.at("scale").size(), 16u);
 }
 
+TEST(CubinSass, TheSectionsKeptForLaterHashToWhatALoadHashed) {
+  const std::string cubin = read_file(CUDABENCH_SASS_FIXTURE_2);
+  const auto sections = kernel_sections(cubin);
+  const auto hashed = kernel_sass_hashes(cubin);
+  ASSERT_EQ(sections.size(), 2u);
+  ASSERT_EQ(sections.size(), hashed.size());
+  for (std::size_t i = 0; i < sections.size(); ++i) {
+    EXPECT_EQ(sections[i].first, hashed[i].first);
+    EXPECT_EQ(sass_hash(std::string(sections[i].second)), hashed[i].second) << "a copy hashes as the image did";
+    EXPECT_GE(sections[i].second.data(), cubin.data());
+    EXPECT_LE(sections[i].second.data() + sections[i].second.size(), cubin.data() + cubin.size());
+    EXPECT_FALSE(sections[i].second.empty());
+  }
+}
+
 TEST(CubinSass, AnythingButACubinGivesNothingAndReadsNothingOutside) {
   EXPECT_TRUE(kernel_sass_hashes("").empty());
   EXPECT_TRUE(kernel_sass_hashes("not an ELF image at all, but long enough to have a header of sixty-four bytes").empty());

@@ -3,6 +3,7 @@
 // verdicts and throttled time verdicts (analysis/energy, compare), the reports' energy, the older files' reader.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -50,29 +51,32 @@ struct simulated_case {
   energy_result result;
   std::size_t throttled = 0;
 };
-simulated_case simulate(energy_meter& m, int timed, double sample_s, double busy_share = 1) {
+simulated_case simulate(energy_meter& m, int timed, double sample_s, double busy_share = 1, double begin_s = 0) {
   simulated_case out;
-  double runs = 0, busy = 0;
-  m.begin();
+  m.begin(begin_s);
   for (int i = 0; i < timed; ++i) {
     sleep_s(sample_s);
-    out.throttled += m.after_sample(sample_s);
-    runs += 1;
-    busy += sample_s * busy_share;
+    out.throttled += m.after_sample(sample_s * busy_share);
   }
   m.timed_done();
   while (!m.window_reached()) {
     sleep_s(sample_s);
-    runs += 1;
-    busy += sample_s * busy_share;
+    m.untimed_sample(sample_s * busy_share);
   }
-  out.result = m.finish(runs, busy, out.throttled, energy_unit_of(1e6, 0, 0));
+  out.result = m.finish(out.throttled, energy_unit_of(1e6, 0, 0));
   return out;
 }
 
 energy_settings window(double s) {
   energy_settings e;
   e.window_s = s;
+  return e;
+}
+
+/// window(s), the counter read after each sample of up to 20 ms (the tests' samples sleep a few milliseconds).
+energy_settings polled(double s) {
+  energy_settings e = window(s);
+  e.poll_below_s = 0.02;
   return e;
 }
 }  // namespace
@@ -106,6 +110,51 @@ TEST(EnergyMeter, ALongEnoughTimedPhaseIsNotRepeated) {
   const simulated_case got = simulate(m, 3, 0.04);
   EXPECT_EQ(got.result.record.runs, 3);
   EXPECT_LT(got.result.record.extra_s, 0.03);
+}
+
+TEST(EnergyMeter, ShortSamplesTakeTheirWindowFromTheUpdatesSeenBetweenThem) {
+  // Updated every 100 ms, as NVML's counter; samples of 4 ms, the counter read after each: no wait at either end.
+  const fake_board b({{"CUDABENCH_FAKE_POWER_W", "250"}, {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "100"}});
+  energy_meter m(board_uuid, "", polled(0));
+  const auto t0 = std::chrono::steady_clock::now();
+  const simulated_case got = simulate(m, 150, 0.004, 1, 0.004);
+  const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const energy_record& e = got.result.record;
+  EXPECT_EQ(e.method, "counter");
+  EXPECT_EQ(e.absent, "") << e.absent;
+  EXPECT_LT(e.extra_s, 0.02) << "the timed samples alone: no energy phase, no wait for the counter";
+  EXPECT_GT(e.window_s, 0.15);
+  EXPECT_LT(e.window_s, spent) << "from the first update seen to the last, within the samples";
+  EXPECT_GT(e.runs, 20);
+  EXPECT_LT(e.runs, 150) << "only the runs between the two updates count";
+  EXPECT_NEAR(got.result.counters.at(energy_counters::watts), 250, 40);
+  EXPECT_LT(e.uncertainty, 0.05);
+}
+
+TEST(EnergyMeter, TimedSamplesThatSawTooFewUpdatesSaySo) {
+  const fake_board b({{"CUDABENCH_FAKE_POWER_W", "250"}, {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "500"}});
+  energy_meter m(board_uuid, "", polled(0));
+  const simulated_case got = simulate(m, 10, 0.004, 1, 0.004);
+  EXPECT_NE(got.result.record.absent.find("too few for a window"), std::string::npos) << got.result.record.absent;
+  EXPECT_FALSE(got.result.counters.count(energy_counters::joules));
+}
+
+TEST(EnergyMeter, AWindowLongerThanTheTimedSamplesIsFilledBetweenUpdatesSeen) {
+  const fake_board b({{"CUDABENCH_FAKE_POWER_W", "200"}, {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "20"}});
+  energy_meter m(board_uuid, "", polled(0.3));
+  const simulated_case got = simulate(m, 5, 0.004, 1, 0.004);
+  const energy_record& e = got.result.record;
+  EXPECT_EQ(e.absent, "") << e.absent;
+  EXPECT_GE(e.window_s, 0.3);
+  EXPECT_GT(e.extra_s, 0.2);
+  EXPECT_GT(e.runs, 5);
+  EXPECT_NEAR(got.result.counters.at(energy_counters::watts), 200, 30);
+}
+
+TEST(EnergyMeter, TheQuickPresetsWindowIsItsTimedSamples) {
+  EXPECT_EQ(default_energy_window_s(preset_by_name("quick")), 0);
+  EXPECT_EQ(default_energy_window_s(preset_by_name("nightly")), 1);
+  EXPECT_EQ(default_energy_window_s(preset_by_name("full")), 1);
 }
 
 TEST(EnergyMeter, AnIdleWindowOrACoarseCounterGivesAReasonInsteadOfANumber) {
