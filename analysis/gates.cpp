@@ -365,6 +365,7 @@ void read_runs(gate_table& t, const parsed_json& runs, const std::string& source
 }  // namespace
 
 gate_table parse_gates(const std::string& text, const std::string& source) {
+  if (blank(text)) throw input_error(empty_input(source, "gates"));
   if (const std::size_t depth = json_nesting_depth(text); depth > 8)
     throw input_error(fmt::format("{}: JSON nested {} levels deep; a gates file needs 3", source, depth));
   parsed_json j;

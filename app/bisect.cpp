@@ -490,7 +490,7 @@ int bisect_command(const command_options& o, const std::vector<std::string>& bin
   if (!o.good || !o.bad) throw usage_error("bisect needs --good=REV and --bad=REV");
   if (!o.filter_given) throw usage_error("bisect needs --filter=REGEX (the cases to measure)");
   // The defaults build this suite; another project's binary says how its revisions are built.
-  if (program_title() != suite_title && (!o.build_command || !o.binary))
+  if (!program_is_cudabench() && (!o.build_command || !o.binary))
     throw usage_error(
         "bisect needs --build=CMD and --binary=PATH: how a revision of this project is built in its "
         "worktree, and the binary that makes (the defaults build cudabench's own suite)");

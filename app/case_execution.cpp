@@ -172,11 +172,11 @@ std::map<std::string, case_result> finished_only(const case_driver& driver, cons
 
 void execute_cases(case_execution& out, const run_options& opt, const preset& p, const suite& s,
                    const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
-                   const worker_link* worker, char** argv) {
+                   const worker_link* worker, char** argv, std::size_t cases_after) {
   const bool gpu_cases = dev.available && std::any_of(selected.begin(), selected.end(),
                                                       [](const case_def* c) { return c->on == where::gpu; });
   case_driver driver(dev, p, measure_settings_from(opt, p, out, worker, gpu_cases));
-  const std::size_t total = worker ? worker->cases_total() : selected.size(),
+  const std::size_t total = worker ? worker->cases_total() : selected.size() + cases_after,
                     before = worker ? worker->cases_before() : 0;
   const bool rounds = worker && worker->rounds() > 1;
   progress_meter progress(total, opt.quiet, before,

@@ -205,6 +205,7 @@ int report_command(int argc, char** argv) {
 }  // namespace
 
 int report_main(int argc, char** argv) {
+  if (argc > 0) name_program_from(argv[0]);  // cudabench-report, or ./run_bench where the script starts it
   const std::string who = program_name();
   return with_checked_stdout(who.c_str(), report_command, argc, argv);
 }

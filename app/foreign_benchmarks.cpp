@@ -142,14 +142,27 @@ std::string google_benchmark_filter_excluding(const std::vector<std::string>& na
   return names.empty() ? "" : "-" + alternation(names);
 }
 
-google_benchmark_run run_google_benchmarks(const std::vector<std::string>& names, int repetitions,
+std::vector<std::string> google_benchmark_arguments(const google_benchmark_flags& f) {
+#ifdef CUDABENCH_GBENCH_MIN_TIME_SUFFIX
+  constexpr std::string_view seconds_suffix = "s";  // 1.8: "0.5s" (a plain number is read with a warning)
+#else
+  constexpr std::string_view seconds_suffix;  // 1.7: a plain number of seconds
+#endif
+  std::vector<std::string> args{fmt::format("--benchmark_repetitions={}", f.repetitions)};
+  if (f.min_time_s) args.push_back(fmt::format("--benchmark_min_time={}{}", *f.min_time_s, seconds_suffix));
+  if (f.min_warmup_time_s) args.push_back(fmt::format("--benchmark_min_warmup_time={}", *f.min_warmup_time_s));
+  args.push_back(fmt::format("--benchmark_enable_random_interleaving={}", f.random_interleaving));
+  return args;
+}
+
+google_benchmark_run run_google_benchmarks(const std::vector<std::string>& names, const google_benchmark_flags& flags,
                                            table_reporter& display) {
   google_benchmark_run out;
   if (names.empty()) return out;
   collecting_reporter collect(display, out);
-  set_google_benchmark_flags({fmt::format("--benchmark_repetitions={}", repetitions)});
+  set_google_benchmark_flags(google_benchmark_arguments(flags));
   benchmark::RunSpecifiedBenchmarks(&collect, alternation(names));
-  set_google_benchmark_flags({"--benchmark_repetitions=1"});
+  set_google_benchmark_flags(google_benchmark_arguments({.min_time_s = 0.5, .min_warmup_time_s = 0}));  // its defaults
   out.host_context = display.host_context();
   return out;
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,21 @@ struct google_benchmark_run {
   nlohmann::ordered_json host_context;
 };
 
-/// Runs `names` (each `repetitions` times, unless it sets its own), shown by `display` as rows of the run's table.
-google_benchmark_run run_google_benchmarks(const std::vector<std::string>& names, int repetitions,
+/// The --benchmark_* flags that shape a run, handed to Google Benchmark as its own command line would set them
+/// (a benchmark's own MinTime(), Repetitions(), ... still win, as in Google Benchmark); unset: its defaults.
+struct google_benchmark_flags {
+  int repetitions = 1;
+  std::optional<double> min_time_s;         ///< --benchmark_min_time
+  std::optional<double> min_warmup_time_s;  ///< --benchmark_min_warmup_time
+  bool random_interleaving = false;         ///< --benchmark_enable_random_interleaving
+};
+
+/// The arguments that set `f` in Google Benchmark's command line (its version's syntax for seconds: "0.5s" from
+/// 1.8 on, "0.5" before).
+std::vector<std::string> google_benchmark_arguments(const google_benchmark_flags& f);
+
+/// Runs `names` with `flags`, shown by `display` as rows of the run's table.
+google_benchmark_run run_google_benchmarks(const std::vector<std::string>& names, const google_benchmark_flags& flags,
                                            table_reporter& display);
 
 /// Adds the Google Benchmark cases `names` to `run` after its own, as host-bound CPU cases, with their results.

@@ -68,7 +68,7 @@ supervised_run run_rounds(const std::vector<std::string>& args, const std::vecto
     round_position at{.round = round,
                       .rounds = plan.rounds,
                       .before = before,
-                      .total = before + todo.size() + spread * std::size_t(plan.rounds - round),
+                      .total = before + todo.size() + spread * std::size_t(plan.rounds - round) + plan.cases_after,
                       .memo_dir = memo.path()};
     merge_round(all, supervise(args, order, watchdog_s, want_trace && round == plan.rounds, at), round, plan.rounds);
     if (all.interrupted_by) break;

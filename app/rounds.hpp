@@ -22,6 +22,7 @@ struct round_plan {
   int rounds = 1;
   std::uint64_t seed = 0;
   std::set<std::string> first_round_only;
+  std::size_t cases_after = 0;  ///< cases run after the rounds (BENCHMARK()s), counted in the progress
 };
 
 /// Whether the rounds spread `c`'s repetitions: a gated device case, or any case with `--rounds-for=all` or

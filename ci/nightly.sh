@@ -12,8 +12,10 @@
 # cudabench::main also works, with cudabench-report for compare/report/trend). CUDABENCH_NIGHTLY_ARGS: options added
 # to the run after --preset=nightly (a --preset there wins), e.g. "--filter=cpu --preset=quick" to try the jobs quickly.
 # CUDABENCH_PRESET: the preset (default nightly); CUDABENCH_FILTER: a --filter pattern, passed as one argument.
-# CUDABENCH_COMPARE_ARGS: options added to compare (e.g. --threshold=PCT); CUDABENCH_GATES: a gates file for
-# compare and the bisect (one argument, whatever its characters; default those stored beside the baseline).
+# CUDABENCH_COMPARE_ARGS: options added to compare, confirm and the bisect (e.g. --threshold=PCT), so that the bisect
+# looks for what the comparison flagged (the energy gate's and --allow-preset-mismatch are compare's alone: left out
+# of the bisect, which says so in its log); CUDABENCH_GATES: a gates file for compare and the bisect (one argument,
+# whatever its characters; default those stored beside the baseline).
 # CUDABENCH_NIGHT_FILES=DIR: on exit, this night's files are also copied there in the same layout (latest.json a
 # copy, not a link), e.g. for an upload that holds that night only.
 # CUDABENCH_HISTORY_DIR=DIR: a history store fetched with ci/history.sh fetch: the run and its verdict are filed
@@ -82,10 +84,24 @@ bisect_regressions() {
   if [ -n "$gates" ]; then gates_args=(--gates="$gates")
   elif beside=$("$run_bench" store gates "$1") && [ -f "$beside" ]; then gates_args=(--gates="$beside"); fi
   echo "nightly: bisecting ${good:0:12}..HEAD over $filter (budget ${budget}s; log: $out.log)" >&2
+  local settings=() left=() word skip_next=0
+  : >"$out.log"
+  # The comparison's options, so that bisect flags what compare flagged; those of the energy gate and the preset
+  # check are compare's alone (bisect looks for the commit of a time regression, both ends measured by one command).
+  # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS is a list of options
+  for word in ${CUDABENCH_COMPARE_ARGS:-}; do
+    if [ "$skip_next" = 1 ]; then left+=("$word"); skip_next=0; continue; fi
+    case $word in
+      --energy-threshold) left+=("$word"); skip_next=1 ;;
+      --energy-threshold=*|--gate-energy|--allow-preset-mismatch) left+=("$word") ;;
+      *) settings+=("$word") ;;
+    esac
+  done
+  [ ${#left[@]} -eq 0 ] || echo "nightly: left out of the bisect (compare's alone): ${left[*]}" | tee -a "$out.log" >&2
   # --time-limit stops before a revision is tested; the hard limit also bounds the ends and the last step.
   # shellcheck disable=SC2086  # CUDABENCH_BISECT_ARGS is a list of options
   (cd "$repo" && timeout --kill-after=60 "$((2 * budget + 600))" "$run_bench" bisect --good="$good" --bad=HEAD --filter="$filter" \
-      --time-limit="$budget" --json "$out.json" "${gates_args[@]}" ${CUDABENCH_BISECT_ARGS:-}) >"$out.log" 2>&1
+      --time-limit="$budget" --json "$out.json" "${gates_args[@]}" ${settings[@]+"${settings[@]}"} ${CUDABENCH_BISECT_ARGS:-}) >>"$out.log" 2>&1
   if [ -f "$out.json" ] && section=$(python3 "$root/ci/nightly_bisect.py" markdown "$out.json"); then
     printf '\n%s\n' "$section" | summary
     [ -f "$3" ] && printf '\n%s\n' "$section" >>"$3"

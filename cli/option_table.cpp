@@ -426,14 +426,17 @@ const std::array table{
   option_spec{.name = "--benchmark_enable_random_interleaving", .kind = arity::benchmark, .placeholder = "true|false",
               .commands = "run", .apply = ACT { s.options.random_interleaving = truth(spec, v); },
               .help = "Google Benchmark's: run each repetition as a pass of its own over the cases, in a random order "
-                      "(true: as --rounds equal to the repetitions; false: one round)"},
+                      "(true: as --rounds equal to the repetitions; false: one round); plain BENCHMARK()s get it as "
+                      "Google Benchmark's own flag, interleaved among themselves"},
   option_spec{.name = "--benchmark_min_time", .kind = arity::benchmark, .placeholder = "SECONDSs", .commands = "run",
               .apply = ACT { s.options.min_time_s = seconds(spec, v); },
-              .help = "Google Benchmark's: least measured time per repetition, in seconds (a count of iterations, Nx, "
-                      "is refused: cudabench samples until the noise is low)"},
+              .help = "Google Benchmark's: least measured time per repetition, in seconds (0.5s or 0.5); a plain "
+                      "BENCHMARK() gets it as Google Benchmark's own flag (its iterations grow with it, its own MinTime() "
+                      "wins); a count of iterations, Nx, is refused: cudabench samples until the noise is low"},
   option_spec{.name = "--benchmark_min_warmup_time", .kind = arity::benchmark, .placeholder = "SECONDS", .commands = "run",
               .apply = ACT { s.options.warmup_s = seconds(spec, v); },
-              .help = "Google Benchmark's: warm-up time per case, in seconds"},
+              .help = "Google Benchmark's: warm-up time per case, in seconds (a plain BENCHMARK() gets it as Google "
+                      "Benchmark's own flag)"},
   option_spec{.name = "--benchmark_out", .kind = arity::benchmark, .placeholder = "FILE", .commands = "run",
               .apply = ACT {
                 if (v.empty() || v == "true") throw usage_error("--benchmark_out needs a file name");

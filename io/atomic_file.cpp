@@ -128,6 +128,12 @@ std::uint64_t max_input_size() {
   return *bytes;
 }
 
+bool blank(std::string_view text) { return text.find_first_not_of(" \t\r\n") == std::string_view::npos; }
+
+std::string empty_input(const std::string& path, std::string_view what) {
+  return fmt::format("{}: empty (no {} in it)", path == "-" ? "standard input" : path, what);
+}
+
 std::string read_file(const std::string& path) {
   const std::uint64_t cap = max_input_size();
   if (path == "-") return read_bounded(STDIN_FILENO, "standard input", cap);

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "io/output_sink.hpp"
 
@@ -37,6 +38,12 @@ class temp_directory {
 /// input_error naming the path when it is missing, unreadable, over the limit, not a regular file (a FIFO
 /// or a device is refused at once, never waited on or read without end) or holds a NUL byte (no JSON does).
 std::string read_file(const std::string& path);
+
+/// Whether `text` holds nothing but white space: an empty file, which every reader calls so by name.
+bool blank(std::string_view text);
+
+/// The reader's words for an empty input: "PATH: empty (no WHAT in it)", or "standard input: empty ...".
+std::string empty_input(const std::string& path, std::string_view what);
 
 /// The most bytes read_file takes in: $CUDABENCH_MAX_INPUT_SIZE (bytes, or with a K, M or G suffix), else
 /// 4 GiB; throws input_error naming the variable when it is set to anything else.

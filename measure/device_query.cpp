@@ -4,9 +4,27 @@
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "measure/startup_times.hpp"
 
 namespace cudabench {
+
+/// "13.0" of CUDA's 13000.
+std::string cuda_version_text(int v) { return fmt::format("{}.{}", v / 1000, v % 1000 / 10); }
+
+std::string no_device_reason(int cuda_error, int driver_version, int runtime_version) {
+  const auto e = static_cast<cudaError_t>(cuda_error);
+  if (e == cudaErrorInsufficientDriver && driver_version == 0)
+    return "no NVIDIA driver: this machine has no libcuda (install the NVIDIA driver; the GPU cases need one)";
+  if (e == cudaErrorInsufficientDriver)
+    return fmt::format("the NVIDIA driver (CUDA {}) is older than this build's CUDA runtime {} needs (update it)",
+                       cuda_version_text(driver_version), cuda_version_text(runtime_version));
+  if (e == cudaErrorNoDevice)
+    return fmt::format("no NVIDIA GPU: the driver (CUDA {}) found none{}", cuda_version_text(driver_version),
+                       std::getenv("CUDA_VISIBLE_DEVICES") ? " (CUDA_VISIBLE_DEVICES hides some or all)" : "");
+  return fmt::format("no usable CUDA device: {} ({})", cudaGetErrorString(e), cudaGetErrorName(e));
+}
 
 namespace {
 device_info query_cuda_device(int ordinal, bool create_context) {
@@ -17,7 +35,7 @@ device_info query_cuda_device(int ordinal, bool create_context) {
   cudaError_t e = cudaGetDeviceCount(&count);  // the driver initialised
   startup_phase_done("cuda");
   if (e != cudaSuccess) {
-    d.unavailable_reason = fmt::format("no usable CUDA device: {} ({})", cudaGetErrorString(e), cudaGetErrorName(e));
+    d.unavailable_reason = no_device_reason(e, d.driver_version, d.runtime_version);
     cudaGetLastError();  // clear the sticky-free error so later calls start clean
     return d;
   }

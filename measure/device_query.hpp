@@ -1,9 +1,16 @@
 // Reads the device description off the CUDA runtime, or records why there is no usable device.
 #pragma once
 
+#include <string>
+
 #include "results/device_info.hpp"
 
 namespace cudabench {
+
+/// Why cudaGetDeviceCount failed with `cuda_error` (a cudaError_t), in words a user acts on: no NVIDIA driver
+/// at all (the runtime finds no libcuda: driver_version 0), a driver older than the runtime, no GPU, or CUDA's
+/// own words for anything else.
+std::string no_device_reason(int cuda_error, int driver_version, int runtime_version);
 
 /// Never throws: a missing driver or device comes back as available == false with the reason.
 /// `create_context`: also make the device current and create its context (outside any timed region); a

@@ -18,8 +18,10 @@ namespace {
 using json = nlohmann::json;
 
 json parsed(const std::string& path) {
+  const std::string text = cudabench::read_file(path);
+  if (cudabench::blank(text)) throw input_error(cudabench::empty_input(path, "verdicts"));
   try {
-    return json::parse(cudabench::read_file(path));
+    return json::parse(text);
   } catch (const json::exception& e) { throw input_error(fmt::format("{}: not a verdict file ({})", path, e.what())); }
 }
 

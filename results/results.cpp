@@ -1001,6 +1001,7 @@ run_result parse_run_input(SaxParse sax_parse, const std::string& path, const ca
 
 /// parse_run_text, keeping the cases `keep` accepts (null: all).
 run_result parse_text(const std::string& raw, const std::string& path, const case_filter* keep) {
+  if (blank(raw)) throw input_error(empty_input(path, "results"));
   json_text_scan scan;  // one pass for the depth, and for whether a copy without bare words is needed at all
   scan.feed(raw);
   refuse_deep(scan.deepest(), path);
@@ -1044,7 +1045,12 @@ std::optional<run_result> load_run_in_pieces(const std::string& path, const case
   } catch (const input_error&) { problem = std::current_exception(); }
   in.rewind();
   json_text_scan scan;
-  in.each_piece([&](std::string_view piece) { scan.feed(piece); });
+  bool nothing = true;  // only white space: empty, to the user
+  in.each_piece([&](std::string_view piece) {
+    scan.feed(piece);
+    nothing = nothing && blank(piece);
+  });
+  if (nothing) throw input_error(empty_input(path, "results"));
   if (scan.nul() || scan.bare_words()) return std::nullopt;
   refuse_deep(scan.deepest(), path);
   if (problem) std::rethrow_exception(problem);

@@ -47,7 +47,7 @@ build='[ ! -e broken ] || { echo "broken is in the tree" >&2; exit 1; }'
 bisect() { (cd "$repo" && "$report" bisect "$@"); }
 no_worktree='[ ! -e "$repo/.git/cudabench-bisect" ] && [ "$(git -C "$repo" worktree list | wc -l)" = 1 ]'
 
-s=$(run bisect --help); check "bisect --help exits 0" 0 "$s" 'grep -q "usage: ./run_bench bisect" "$tmp/out"'
+s=$(run bisect --help); check "bisect --help exits 0" 0 "$s" 'grep -q "usage: cudabench-report bisect" "$tmp/out"'
 s=$(run bisect --bad=HEAD --filter=spin); check "no --good: one line" 2 "$s" "$one_line" 'grep -q "needs --good=REV and --bad=REV" "$tmp/err"'
 s=$(run bisect --good=HEAD~1 --bad=HEAD); check "no --filter: one line" 2 "$s" "$one_line" 'grep -q "needs --filter=REGEX" "$tmp/err"'
 s=$(run bisect --good=nope --bad=HEAD --filter=spin); check "a --good that is not a commit: one line" 2 "$s" "$one_line" \
@@ -153,4 +153,17 @@ PY
 sleep 1; rm -f "$tmp/summary.md"; s=$(nightly)
 check "nightly with a baseline whose revision is not an ancestor of HEAD: no bisect, said" 1 "$s" '! grep -q "Bisect" "$tmp/summary.md"' \
   'grep -q "not an ancestor of HEAD; no bisect" "$tmp/err"'
+
+# The bisect gets the comparison's options: a +3% step, under the default threshold, flagged by
+# CUDABENCH_COMPARE_ARGS=--threshold=2; the bisect must find it too, so the summary and the bisect's log agree.
+write_bench 1.340; commit "Sweep 13.4 times"
+step=$(git -C "$repo" rev-parse HEAD)
+git -C "$repo" show HEAD~1:bench.sh >"$tmp/prev-bench.sh"
+BENCH="$tmp/prev-bench.sh" REVISION=$(git -C "$repo" rev-parse HEAD~1) "$tmp/fake-run" --json "$tmp/bl/Test_GPU/nightly.json"
+sleep 1; rm -f "$tmp/summary.md"; s=$(CUDABENCH_COMPARE_ARGS="--threshold=2 --gate-energy --energy-threshold 7" nightly)
+log=$(ls -t "$tmp/nights"/bisect-*.log | head -n 1)
+check "nightly with CUDABENCH_COMPARE_ARGS: the bisect summary and its log agree (the step found by both)" 1 "$s" \
+  'grep -q "First bad commit.*$step.* Sweep 13.\{1,2\}4 times" "$tmp/summary.md"' '! grep -q "nothing to bisect" "$tmp/summary.md"' \
+  'grep -q "^first bad commit: $step Sweep 13.4 times" "$log"' \
+  'grep -q "^nightly: left out of the bisect (compare.s alone): --gate-energy --energy-threshold 7$" "$log"'
 finish

@@ -17,9 +17,9 @@ s=$(run "$bench" --repetitions); check "run: an option without its value" 2 "$s"
 s=$(run "$wrapper" "$bench" --frobnicate); check "run through cudabench-run: the same line" 2 "$s" "$one_line" \
   'grep -q "unknown option .--frobnicate. (see ./run_bench --help)" "$tmp/err"'
 s=$(run "$report" compare "$base" "$slowed" --frobnicate); check "compare: an unknown option in one line" 2 "$s" "$one_line" \
-  'grep -qx "run_bench compare: unknown option .--frobnicate. (see ./run_bench compare --help)" "$tmp/err"'
+  'grep -qx "cudabench-report compare: unknown option .--frobnicate. (see cudabench-report compare --help)" "$tmp/err"'
 s=$(run "$report" report "$base" --hold=3); check "report: an option of another command, named" 2 "$s" "$one_line" \
-  'grep -q "run_bench report: --hold is not an option of report (see ./run_bench report --help)" "$tmp/err"'
+  'grep -q "cudabench-report report: --hold is not an option of report (see cudabench-report report --help)" "$tmp/err"'
 s=$(run "$report" trend "$fx/trend" --md "$tmp/t.md"); check "trend: --md is not one of its options" 2 "$s" "$one_line" '[ ! -e "$tmp/t.md" ]'
 s=$(run "$report" compare "$base"); check "compare with one file: one line" 2 "$s" "$one_line" 'grep -q "compare expects 2 file argument(s)" "$tmp/err"'
 s=$(run "$report"); check "cudabench-report without a command: one line" 2 "$s" "$one_line" 'grep -q "expected compare, confirm, report, trend, gates, bisect, fleet or store" "$tmp/err"'
@@ -34,9 +34,13 @@ s=$(run "$report" compre "$base" "$slowed"); check "cudabench-report: a mistyped
 # Every --help exits 0, on standard output, and lists the options of its command.
 for cmd in "" compare report trend; do
   s=$(run "$report" $cmd --help)
-  [ -z "$cmd" ] && { check "cudabench-report --help: exit 0, the commands" 0 "$s" 'grep -q "run_bench compare BASELINE.json CURRENT.json" "$tmp/out"'; continue; }
-  check "$cmd --help: exit 0" 0 "$s" 'grep -q "^usage: ./run_bench $cmd " "$tmp/out"' '[ ! -s "$tmp/err" ]'
+  [ -z "$cmd" ] && { check "cudabench-report --help: exit 0, the commands, named as itself" 0 "$s" \
+    'grep -q "cudabench-report compare BASELINE.json CURRENT.json" "$tmp/out"' '! grep -q run_bench "$tmp/out"'; continue; }
+  check "$cmd --help: exit 0" 0 "$s" 'grep -q "^usage: cudabench-report $cmd " "$tmp/out"' '[ ! -s "$tmp/err" ]'
 done
+s=$(run bash -c 'exec -a ./run_bench "$0" compare --frobnicate' "$report")
+check "cudabench-report started by ./run_bench (argv[0] ./run_bench) is named so" 2 "$s" \
+  'grep -qx "run_bench compare: unknown option .--frobnicate. (see ./run_bench compare --help)" "$tmp/err"'
 s=$(run "$report" compare "$base" --frobnicate --help); check "--help wins over a bad option" 0 "$s" 'grep -q "^usage:" "$tmp/out"'
 s=$(run "$report" trend --help); check "trend --help lists --threshold and --hold" 0 "$s" 'grep -q "^  --threshold=PCT" "$tmp/out"' 'grep -q "^  --hold=N" "$tmp/out"'
 s=$(run "$report" report --help); check "report --help lists --csv and --format" 0 "$s" 'grep -q "^  --csv=FILE" "$tmp/out"' 'grep -q "^  --format=text|gab|bmf" "$tmp/out"'

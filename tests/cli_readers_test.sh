@@ -13,6 +13,19 @@ run() { timeout -k 2 20 "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
 lines() { wc -l <"$1" | tr -d ' '; }
 one_line() { [ "$(lines "$tmp/err")" = 1 ] && grep -q -- "$1" "$tmp/err"; }
 
+# An empty input (no bytes, or white space only) is called empty by every reader, not the JSON parser's error.
+: >"$tmp/empty.json" && printf ' \n\t\n' >"$tmp/blank.json"
+check "report of an empty file: empty, in one line" 2 "$(run "$report" report "$tmp/empty.json")" \
+  'one_line "empty.json: empty (no results in it)$"' '! grep -q parse_error "$tmp/err"'
+check "compare with a file of white space only: empty" 2 "$(run "$report" compare "$Q" "$tmp/blank.json")" \
+  'one_line "blank.json: empty (no results in it)$"'
+check "report of an empty standard input: empty" 2 "$(run "$report" report - </dev/null)" \
+  'one_line "standard input: empty (no results in it)$"'
+check "compare --gates of an empty file: empty" 2 "$(run "$report" compare "$Q" "$Q" --gates="$tmp/empty.json")" \
+  'one_line "empty.json: empty (no gates in it)$"'
+mkdir -p "$tmp/fleet/runs" && cp "$fx/h100_quick.json" "$tmp/fleet/runs/nightly-20260101T020000Z.json" && : >"$tmp/fleet/verdict-20260101T020000Z.json"
+check "fleet with an empty verdict file beside its run: empty" 2 "$(run "$report" fleet "$tmp/fleet")" 'grep -q "verdict-20260101T020000Z.json: empty (no verdicts in it)" "$tmp/err"'
+
 # Endless and special inputs: refused at once, in one line naming the file.
 check "report /dev/zero: refused at once" 2 "$(run "$report" report /dev/zero)" \
   'one_line "/dev/zero: is a character device, not a regular file"'

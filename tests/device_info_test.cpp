@@ -1,7 +1,11 @@
-// Tests of results/device_info: JSON round trip, bandwidth, the baseline directory name.
+// Tests of results/device_info: JSON round trip, bandwidth, the baseline directory name; and the words for a
+// machine without a usable device (measure/device_query).
 #include "results/device_info.hpp"
 
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
+
+#include "measure/device_query.hpp"
 
 #include "io/errors.hpp"
 
@@ -41,6 +45,18 @@ TEST(DeviceInfo, NoDeviceKeepsTheReason) {
   auto j = to_json(d);
   EXPECT_FALSE(j["available"].get<bool>());
   EXPECT_EQ(j["unavailable_reason"], d.unavailable_reason);
+}
+
+TEST(DeviceInfo, NoDriverIsToldApartFromAnOldDriverAndNoGpu) {
+  // No libcuda at all: the runtime says "insufficient driver" with a driver version of 0.
+  const std::string none = no_device_reason(cudaErrorInsufficientDriver, 0, 13000);
+  EXPECT_EQ(none.rfind("no NVIDIA driver", 0), 0u) << none;
+  EXPECT_EQ(none.find("insufficient"), std::string::npos) << none;
+  const std::string old = no_device_reason(cudaErrorInsufficientDriver, 12040, 13000);
+  EXPECT_NE(old.find("driver (CUDA 12.4) is older than this build's CUDA runtime 13.0"), std::string::npos) << old;
+  const std::string no_gpu = no_device_reason(cudaErrorNoDevice, 13000, 13000);
+  EXPECT_EQ(no_gpu.rfind("no NVIDIA GPU: the driver (CUDA 13.0) found none", 0), 0u) << no_gpu;
+  EXPECT_NE(no_device_reason(cudaErrorUnknown, 13000, 13000).find("cudaErrorUnknown"), std::string::npos);
 }
 
 TEST(DeviceInfo, ModelSlugIsAPathComponent) {

@@ -1,13 +1,18 @@
 // A binary of one cudabench family and two plain Google Benchmark functions, linked with cudabench::main: the
 // runner lists, filters and runs all of them into one results file (tests/google_benchmark_cases_test.sh).
+// Built with GOOGLE_BENCHMARK_ALONE: the two functions in a plain Google Benchmark binary, what the test holds the
+// runner's handling of them against.
 #include <benchmark/benchmark.h>
+#ifndef GOOGLE_BENCHMARK_ALONE
 #include <cudabench/cudabench.hpp>
+#endif
 
 #include <memory>
 #include <numeric>
 #include <vector>
 
 namespace {
+#ifndef GOOGLE_BENCHMARK_ALONE
 class sum_cpu final : public cudabench::fixture {
  public:
   void prepare(cudaStream_t) override { v_.assign(4096, 1.0f); }
@@ -23,6 +28,7 @@ void register_mixed(cudabench::family_builder& f) {
   f.describe("a cudabench family beside Google Benchmark functions");
   f.add({.variant = "sum", .on = cudabench::where::cpu, .size = 4096, .make = [] { return std::make_unique<sum_cpu>(); }});
 }
+#endif
 
 void BM_fill(benchmark::State& state) {
   std::vector<int> v(256);
@@ -42,6 +48,10 @@ void BM_count(benchmark::State& state) {
 }
 }  // namespace
 
-CB_REGISTER_FAMILY(mixed, register_mixed);
 BENCHMARK(BM_fill);
 BENCHMARK(BM_count)->Arg(64);
+#ifdef GOOGLE_BENCHMARK_ALONE
+BENCHMARK_MAIN();
+#else
+CB_REGISTER_FAMILY(mixed, register_mixed);
+#endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Google Benchmark code in a cudabench binary: a binary of one family and two BENCHMARK() functions lists, filters
 # and runs all of them into one results file, the BENCHMARK() ones as host cases with their names, iterations, times
-# and counters as Google Benchmark gives them, and with two repetitions or more their noise.
+# and counters as Google Benchmark gives them, and with two repetitions or more their noise; --benchmark_min_time
+# reaches them as Google Benchmark applies it (against the same functions in a plain Google Benchmark binary).
 # Usage: tests/google_benchmark_cases_test.sh BUILD_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd)
@@ -54,7 +55,34 @@ check_run "$tmp/all.json" 2 mixed/sum BM_fill BM_count/64 || fail_now "the run's
 grep -q '^BM_count/64 ' "$tmp/out" && grep -q '^mixed/sum ' "$tmp/out" || { cat "$tmp/out"; fail_now "the table does not show every case"; }
 grep -Eq '^BM_count/64 +[0-9.]+ [a-z]+ +[0-9.]+%' "$tmp/out" || { cat "$tmp/out"; fail_now "the table shows no noise for BM_count/64"; }
 grep -q '^3 case(s): 3 measured, 0 skipped, 0 failed$' "$tmp/out" || { cat "$tmp/out"; fail_now "the summary does not count the BENCHMARK() functions"; }
+# one_total: every progress mark [I/N] of the run has one N, the family's cases and the BENCHMARK()s counted together.
+one_total() { [ "$(grep -o '\[[0-9]*/[0-9]*\]' "$tmp/out" | sed 's|.*/||' | sort -u)" = "$1]" ]; }
+one_total 3 || { cat "$tmp/out"; fail_now "the progress does not count the family's case and the BENCHMARK()s as one total"; }
+"$bin" --watchdog=off --filter='mixed|BM_' >"$tmp/out" 2>&1 && one_total 3 \
+  || { cat "$tmp/out"; fail_now "--watchdog=off: the progress does not count one total"; }
 "$bin" --json "$tmp/bm.json" --filter=BM_ --watchdog=off >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail_now "running the BENCHMARK() functions alone"; }
 check_run "$tmp/bm.json" 1 BM_fill BM_count/64 || fail_now "the BENCHMARK() functions' results"
 "$bin" compare "$tmp/all.json" "$tmp/all.json" >"$tmp/out" 2>&1 && grep -q 'BM_count/64' "$tmp/out" || { cat "$tmp/out"; fail_now "compare of the mixed results"; }
 echo "ok   the family's case and the BENCHMARK() functions run into one results file (supervised and here), with Google Benchmark's names, iterations and counters, and their noise"
+
+# --benchmark_min_time reaches a BENCHMARK() as Google Benchmark applies it: BM_fill's iterations grow with it, and
+# are about those the same function runs in a plain Google Benchmark binary given the same flag (within 3x: a busy
+# host), in that Google Benchmark's syntax (0.2s from 1.8 on, 0.2 before: 1.7 refuses the suffix).
+alone="$build/tests/google_benchmark_alone" iters=()
+fill_iterations() {
+  python3 -c 'import json, sys; print(next(r["iterations"] for r in json.load(open(sys.argv[1]))["benchmarks"] if r["name"] == "BM_fill"))' "$1"
+}
+for t in 0.01 0.2; do
+  "$bin" --filter=BM_fill --benchmark_min_time="${t}s" --json "$tmp/min-$t.json" >"$tmp/out" 2>&1 \
+    || { cat "$tmp/out"; fail_now "--benchmark_min_time=${t}s"; }
+  "$alone" --benchmark_filter='^BM_fill$' --benchmark_min_time="${t}s" --benchmark_format=json >"$tmp/gb-$t.json" 2>"$tmp/err" \
+    || "$alone" --benchmark_filter='^BM_fill$' --benchmark_min_time="$t" --benchmark_format=json >"$tmp/gb-$t.json" 2>"$tmp/err" \
+    || { cat "$tmp/err"; fail_now "the plain Google Benchmark binary"; }
+  ours=$(fill_iterations "$tmp/min-$t.json") gb=$(fill_iterations "$tmp/gb-$t.json")
+  echo "--benchmark_min_time=${t}s: BM_fill ran $ours iterations here, $gb in the plain Google Benchmark binary"
+  python3 -c "import sys; sys.exit(not (1 / 3 < $ours / $gb < 3))" || fail_now "BM_fill's iterations at ${t}s are not Google Benchmark's"
+  iters+=("$ours")
+done
+python3 -c "import sys; sys.exit(not (${iters[1]} > 4 * ${iters[0]}))" \
+  || fail_now "BM_fill's iterations did not grow with --benchmark_min_time (${iters[0]} at 0.01s, ${iters[1]} at 0.2s)"
+echo "ok   --benchmark_min_time reaches a BENCHMARK() as Google Benchmark applies it"

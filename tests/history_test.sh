@@ -80,6 +80,28 @@ s=$(run bash "$h" push "$tmp/store-b" --keep=3); git -C "$tmp/origin.git" ls-tre
 check "and pushed: 3 kept, with the verdicts of those kept and the gates" 0 "$s" '[ "$(grep -c "/runs/" "$tmp/tree")" = 3 ]' '[ "$(grep -c "/verdict-" "$tmp/tree")" = 2 ]' \
   'grep -q "^$model/nightly/gates.json$" "$tmp/tree"'
 
+# A push the remote refuses (a hook standing for a token that may not write): what failed, at which URL, git's whole
+# message and what to check; exit 1, not taken for another runner's push. Then a remote whose URL holds a token and
+# refuses the connection: the token hidden.
+printf '#!/bin/sh\necho "error: permission to cudabench-history denied to this token (403)" >&2\necho "error: second line of the reason" >&2\nexit 1\n' \
+  >"$tmp/origin.git/hooks/pre-receive" && chmod +x "$tmp/origin.git/hooks/pre-receive"
+run bash "$h" add "$tmp/store-b" "$(night 6 20260106T020000Z)" >/dev/null
+s=$(run bash "$h" push "$tmp/store-b" --keep=3)
+check "a push the remote refuses: what failed and where, git's whole message, what to check" 1 "$s" \
+  'grep -q "^ci/history.sh: cannot push to cudabench-history (origin: .*origin.git); git said:$" "$tmp/err"' \
+  'grep -q "^  remote: error: permission to cudabench-history denied to this token (403)" "$tmp/err"' \
+  'grep -q "^  remote: error: second line of the reason" "$tmp/err"' 'grep -q "pre-receive hook declined" "$tmp/err"' \
+  'grep -q "^  check: the remote.s URL (git remote get-url origin); that the job.s token may write" "$tmp/err"' \
+  '! grep -q "moved on" "$tmp/err"'
+rm "$tmp/origin.git/hooks/pre-receive"
+git -C "$tmp/b" remote set-url origin "https://x-access-token:s3cr3t@127.0.0.1:9/o.git"
+s=$(run timeout 60 bash "$h" push "$tmp/store-b" --keep=3)
+check "a push to a URL holding a token that cannot be reached: the token never shown" 1 "$s" \
+  'grep -q "^ci/history.sh: cannot push to cudabench-history (origin: https://\*\*\*@127.0.0.1:9/o.git); git said:$" "$tmp/err"' \
+  'grep -q "127.0.0.1" "$tmp/err"' '! grep -q s3cr3t "$tmp/err"'
+git -C "$tmp/b" remote set-url origin "$tmp/origin.git"
+s=$(run bash "$h" push "$tmp/store-b" --keep=3); check "the same push once the remote takes it" 0 "$s" 'grep -q "^history: pushed" "$tmp/out"'
+
 # A store nothing escapes. plant BRANCH: the files in $tmp/plant (links and all) committed as origin's BRANCH.
 plant() {
   rm -rf "$tmp/planter" && git init -q "$tmp/planter" && cp -a "$tmp/plant/." "$tmp/planter/" && git -C "$tmp/planter" add -A \

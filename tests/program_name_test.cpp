@@ -27,6 +27,7 @@ TEST(ProgramName, ArgvZerosFileNameOnceNamedByNoneElse) {
   const named_as unnamed("");
   name_program_from("/home/me/build/saxpy_bench");
   EXPECT_EQ(program_title(), "saxpy_bench");
+  EXPECT_FALSE(program_is_cudabench());
   EXPECT_EQ(program_name(), "saxpy_bench");
   name_program_from("/elsewhere/other");  // named already: kept
   EXPECT_EQ(program_title(), "saxpy_bench");
@@ -40,6 +41,24 @@ TEST(ProgramName, ArgvZerosFileNameOnceNamedByNoneElse) {
   EXPECT_NE(help.find("\nfamilies:\n  saxpy   2" + std::string(14, ' ') + "y = a x + y\n"), std::string::npos) << help;
   EXPECT_EQ(help.find("run_bench"), std::string::npos) << help;
   EXPECT_EQ(help.find("conv2d"), std::string::npos) << help;
+}
+
+TEST(ProgramName, TheInstalledReportBinaryNamesItself) {
+  const named_as unnamed("");
+  name_program_from("/usr/local/bin/cudabench-report");
+  EXPECT_EQ(program_title(), "cudabench-report");
+  EXPECT_EQ(command_title(command_named("compare")), "cudabench-report compare");
+  const std::string help = command_help("compare", {});
+  EXPECT_EQ(help.rfind("usage: cudabench-report compare ", 0), 0u) << help;
+  EXPECT_EQ(help.find("run_bench"), std::string::npos) << help;
+  EXPECT_TRUE(program_is_cudabench());  // bisect's defaults are still the suite's
+}
+
+TEST(ProgramName, TheReportBinaryStartedByTheSuitesScriptIsTheSuite) {
+  const named_as unnamed("");
+  name_program_from("./run_bench");  // run_bench: exec -a ./run_bench build/app/cudabench-report
+  EXPECT_EQ(program_title(), "./run_bench");
+  EXPECT_EQ(program_name(), "run_bench");
 }
 
 TEST(ProgramName, TheSuiteNamedAfterItsScript) {

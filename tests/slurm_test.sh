@@ -2,9 +2,10 @@
 # ci/slurm/fleet.sh against real SLURM daemons on this machine: munged, slurmctld and slurmd started with a
 # generated configuration (two partitions on this one node standing for two GPU models, two fake GPUs as GRES),
 # the fleet of both submitted with --wait over the CPU cases, each model's run and the fleet job checked, every
-# daemon stopped on exit. Installs Debian's slurm-wlm and munge where missing; skipped (77) only where they
-# cannot be installed. The two models are this same CPU machine: the stand-in runner names each run's device
-# after CUDABENCH_FLEET_MODEL (which fleet.sh gives every job), so each model has its own baseline and column.
+# daemon stopped on exit. Skipped (77), saying so, where slurm-wlm and munge are not installed: the install step
+# (ci/deps.sh --tests) installs them, never the test. The two models are this same CPU machine: the stand-in runner
+# names each run's device after CUDABENCH_FLEET_MODEL (which fleet.sh gives every job), so each model has its own
+# baseline and column.
 # Usage: tests/slurm_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
@@ -30,15 +31,7 @@ die() { echo "FAIL $*"; show_logs; exit 1; }
 
 if ! command -v slurmctld >/dev/null 2>&1 || ! command -v slurmd >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1 \
    || ! command -v sbatch >/dev/null 2>&1; then
-  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-    echo "SKIPPED: SLURM (slurm-wlm) and munge are not installed, and installing them needs root and apt-get"; exit 77
-  fi
-  echo "installing slurm-wlm and munge" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  if ! timeout 900 apt-get install -y -qq --no-install-recommends slurm-wlm munge >"$tmp/apt.log" 2>&1 \
-     && ! { timeout 300 apt-get update -qq && timeout 900 apt-get install -y -qq --no-install-recommends slurm-wlm munge; } >>"$tmp/apt.log" 2>&1; then
-    tail -n 20 "$tmp/apt.log"; echo "SKIPPED: slurm-wlm and munge could not be installed with apt-get"; exit 77
-  fi
+  echo "SKIPPED: SLURM (slurm-wlm) and munge are not installed (ci/deps.sh --tests installs them as root)"; exit 77
 fi
 [ "$(id -u)" = 0 ] || { echo "SKIPPED: the test daemons run as root (SlurmUser=root), and this is user $(id -un)"; exit 77; }
 [ -x "$bench_bin" ] && [ -x "$report_bin" ] || die "build cudabench and cudabench-report first ($bench_bin, $report_bin)"
