@@ -229,7 +229,7 @@ TEST(Escape, PrintableShowsControlCharactersEscaped) {
                       "d\xe2\x80\x8f"),
             "a\\xe2\\x81\\xa6b\\xe2\\x81\\xa9c\\xd8\\x9cd\\xe2\\x80\\x8f");
   EXPECT_EQ(reports::markdown_text("x\xe2\x80\xaey"), "x\\xe2\\x80\\xaey");
-  EXPECT_EQ(printable("en\xe2\x80\x93dash"), "en\xe2\x80\x93dash");  // a neighbour of the controls, kept
+  EXPECT_EQ(printable("en\xe2\x80\x93" "dash"), "en\xe2\x80\x93" "dash");  // a neighbour of the controls, kept
 }
 
 TEST(Escape, MarkdownTextHasNoLiveMention) {
