@@ -73,7 +73,8 @@ std::string pct(double fraction) {
 
 std::string device_label(const run_result& r) {
   if (!r.device) return "unknown device";
-  return r.device->available ? r.device->name : "no GPU";
+  if (!r.device->available) return "no GPU";
+  return r.device->name.empty() ? "a GPU of no name" : r.device->name;
 }
 
 void check_devices(const run_result& base, const run_result& cur, comparison& out, bool allow) {
@@ -412,9 +413,15 @@ void note_run_settings(const run_result& base, const run_result& cur, comparison
   // First: what the rest of the notes (and the verdicts) are read against.
   if (const std::string old = old_baseline_note(base, cur); !old.empty())
     out.header_notes.insert(out.header_notes.begin(), old);
-  for (const auto& [side, run] : {std::pair{"baseline", &base}, std::pair{"current", &cur}})
+  for (const auto& [side, run] : {std::pair{"baseline", &base}, std::pair{"current", &cur}}) {
     if (const std::string context = custom_context_text(*run); !context.empty())
       out.header_notes.push_back(fmt::format("{} context: {}", side, context));
+    if (run->settings.incomplete)
+      out.header_notes.push_back(
+          fmt::format("the {} run is incomplete (stopped by {}): it holds the cases finished "
+                      "before the stop only",
+                      side, run->settings.interrupted_by.value_or("a signal")));
+  }
 }
 
 /// Compares a case on its control's scale where both runs measured the control: the current times are

@@ -494,9 +494,6 @@ int bisect_command(const command_options& o, const std::vector<std::string>& bin
     throw usage_error(
         "bisect needs --build=CMD and --binary=PATH: how a revision of this project is built in its "
         "worktree, and the binary that makes (the defaults build cudabench's own suite)");
-  if (o.binary && fs::path(*o.binary).is_absolute())
-    throw usage_error(fmt::format(
-        "--binary={}: give the binary's path relative to the worktree (each revision's own build)", *o.binary));
   if (o.json_path) check_distinct_outputs({{"--json", *o.json_path}}, files_read(o, {}));
   if (o.ends_dir) {
     if (o.json_path) throw usage_error("--ends writes the two ends' results, not a search's outcome: leave out --json");

@@ -143,7 +143,11 @@ std::string options_summary_markdown() { return options_summary_markdown(command
 
 file_command_guard::file_command_guard(const command_line& cl, std::string_view name)
     : at_once_(fmt::format("{} {}", program_name(), name)) {
-  if (std::count(cl.inputs.begin(), cl.inputs.end(), "-") > 1)
+  refuse_standard_input_twice(cl.inputs);
+}
+
+void refuse_standard_input_twice(const std::vector<std::string>& inputs) {
+  if (std::count(inputs.begin(), inputs.end(), "-") > 1)
     throw usage_error("standard input (-) is named more than once: it can be read once, give the others as files");
 }
 

@@ -38,6 +38,9 @@ std::string command_help(std::string_view name, const help_examples& ex = {});
 std::string options_reference_markdown();
 std::string options_summary_markdown();
 
+/// Refuses (usage_error) standard input ("-") named more than once among a command's inputs: it can be read once.
+void refuse_standard_input_twice(const std::vector<std::string>& inputs);
+
 /// A command over result files ends at once at a signal (nothing there stops after a step), and reads standard
 /// input at most once: set up at the start of its handler.
 class file_command_guard {

@@ -29,11 +29,15 @@ compare_settings compare_settings_from(const compare_options& o) {
   return s;
 }
 
-int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s,
-                       const output_list& outputs, comparison* out, const std::function<void(comparison&)>& amend) {
+comparison compare_with_gates(const run_result& base, const run_result& cur, const compare_settings& s) {
   compare_settings with = s;
   with.gates = run_store::gates_for(s, base, cur);
-  comparison c = compare_runs(base, cur, with);
+  return compare_runs(base, cur, with);
+}
+
+int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s,
+                       const output_list& outputs, comparison* out, const std::function<void(comparison&)>& amend) {
+  comparison c = compare_with_gates(base, cur, s);
   if (amend) amend(c);
   outputs.writers().write_comparison(c, cur);
   if (const std::size_t n = c.throttled(); n && !c.failing())

@@ -15,6 +15,9 @@ using namespace cudabench::cli;  // the command line (cli/) is the commands' own
 /// The comparison settings the options ask for (defaults from compare_settings).
 compare_settings compare_settings_from(const compare_options& o);
 
+/// Compares with the gates of `s`, else those run_store::gates_for finds.
+comparison compare_with_gates(const run_result& base, const run_result& cur, const compare_settings& s);
+
 /// Compares (with the gates of `s`, else those run_store::gates_for finds), lets `amend` change the comparison
 /// (confirm resolves its unconfirmed flags there), and sends it to every output of `outputs` (the terminal table,
 /// the requested files); its exit status (comparison::exit_status). The comparison is also handed back through

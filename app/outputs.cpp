@@ -99,7 +99,8 @@ void add_run_documents(output_list& out, const run_options& o, const std::option
 }
 
 int finish_interrupted(int sig, const cudabench::run_result& partial, const command_options& o, bool report_files,
-                       const std::string& progress, const std::string& finished) {
+                       const std::string& progress, const std::string& finished,
+                       const std::function<void(const output_list&)>& compare) {
   std::string where = "nothing written";
   if (o.json_path && !partial.cases.empty())
     where = fmt::format("{} in {} (marked incomplete)", finished, printable(*o.json_path));
@@ -110,11 +111,17 @@ int finish_interrupted(int sig, const cudabench::run_result& partial, const comm
     if (o.json_path)
       add_results_json(files, o, "");  // with its copy (--benchmark_out beside --json or --benchmark_format=json)
     if (report_files) add_report_files(files, o);
+    if (compare) files.add("--verdict", o.verdict_path, reports::verdict_json_writer());
     output_batch batch;
     files.write_documents(partial);
-    files.writers().write_run(partial);
+    if (compare)
+      compare(files);
+    else
+      files.writers().write_run(partial);
     batch.commit();
-    if (files.has_report_files()) where += "; the report files hold them too";
+    if (files.has_report_files())
+      where += compare ? "; the report files and the verdict compare them with the baseline"
+                       : "; the report files hold them too";
   }
   fmt::print(stderr, "\n{}: interrupted by {}{}; {}\n", program_name(), signal_name(sig), progress, where);
   return 128 + sig;

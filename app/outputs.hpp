@@ -1,6 +1,7 @@
 // The outputs a command was asked for: which option named each, where it goes, which writer renders it.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,11 +79,14 @@ void add_results_json(output_list& out, const run_options& o, const std::string&
 void add_run_documents(output_list& out, const run_options& o, const std::optional<std::string>& baseline_path);
 
 /// A run stopped by signal `sig` before its end: the finished cases of `partial` (marked incomplete) go to
-/// --json and, with `report_files`, to the report files as the run's own report (no comparison, no verdict,
-/// no baseline); with none finished, existing files are left as they were. Says so in one line on standard
-/// error (`progress` after the signal's name, `finished` naming what --json holds) and returns 128 + `sig`.
+/// --json and, with `report_files`, to the report files as the run's own report (no baseline), or, given
+/// `compare` (the runner's --compare-to), to the report files and --verdict as `compare` writes their comparison
+/// with the baseline: every output new, together. With none finished, every file is left as it was. Says so in
+/// one line on standard error (`progress` after the signal's name, `finished` naming what --json holds) and
+/// returns 128 + `sig`.
 int finish_interrupted(int sig, const cudabench::run_result& partial, const command_options& o, bool report_files,
-                       const std::string& progress, const std::string& finished);
+                       const std::string& progress, const std::string& finished,
+                       const std::function<void(const output_list&)>& compare = {});
 
 /// Every file a command reads, which no output may be: `runs` (its result files, the baseline among them),
 /// the gates file given with --gates, else (unless --gates=none) the one kept beside `baseline`, read when

@@ -407,9 +407,15 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
     run.interrupted_by = signal_name(sig);
     run_result partial = results(run);
     add_user_context(partial, opt);
+    std::function<void(const output_list&)> compare;  // with --compare-to, the verdict is new with the rest
+    if (out.compare_path)
+      compare = [&](const output_list& files) {
+        keep_cases_of(*out.base, partial);
+        compare_and_report(*out.base, partial, out.cmp, files);
+      };
     return finish_interrupted(sig, partial, opt, true,
                               fmt::format(" after {} of {} case(s)", partial.cases.size(), selected.size()),
-                              "the finished ones are");
+                              "the finished ones are", compare);
   }
   const stop_at_once writing(program_name());  // the cases are done: a signal now ends the process at once
   run_result current = results(run);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <filesystem>
 #include <string_view>
 
 #include "analysis/compare.hpp"
@@ -67,6 +68,19 @@ double duration_s(const option_spec& spec, const std::string& v) {
 void store_text(const option_spec& spec, const std::string& v, std::optional<std::string>& into) {
   if (v.empty()) throw usage_error(fmt::format("{} needs a value ({}={})", spec.name, spec.name, spec.placeholder));
   into = v;
+}
+
+/// A path inside a worktree (--binary): relative, and never above its start (no ".." component).
+std::string worktree_path(const option_spec& spec, const std::string& v) {
+  if (v.empty()) throw usage_error(fmt::format("{} needs a value ({}={})", spec.name, spec.name, spec.placeholder));
+  const std::filesystem::path p(v);
+  if (p.is_absolute() ||
+      std::any_of(p.begin(), p.end(), [](const std::filesystem::path& part) { return part == ".."; }))
+    throw usage_error(
+        fmt::format("{}={}: give the binary's path relative to the worktree, inside it (each revision's own "
+                    "build; no absolute path, no '..')",
+                    spec.name, printable(v, 80)));
+  return v;
 }
 
 /// An http(s) address of letters, digits and - . _ ~ / : % + @ only (no quote, space or markup), its trailing /
@@ -350,7 +364,7 @@ const std::array table{
               .help = "shell command that builds the checked-out revision in its worktree (required for a project's own "
                       "binary; the suite's default: the Release build of the cudabench target into build/, configured "
                       "once, then incremental)"},
-  option_spec{.name = "--binary", .placeholder = "PATH", .commands = "bisect confirm", .apply = ACT { store_text(spec, v, s.options.binary); },
+  option_spec{.name = "--binary", .placeholder = "PATH", .commands = "bisect confirm", .apply = ACT { s.options.binary = worktree_path(spec, v); },
               .help = fmt::format("the benchmark binary --build makes, relative to the worktree (required for a project's own "
                                   "binary; the suite's default: {})", bisect_options::suite_binary)},
   option_spec{.name = "--processes", .placeholder = "N", .commands = "bisect confirm",

@@ -46,6 +46,15 @@ std::size_t utf8_length(std::string_view s) {
     return 0;
   return n;
 }
+/// True for the UTF-8 sequence of a bidirectional control (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
+/// U+2069): text that would reorder what a reader sees around it.
+bool bidi_control(std::string_view s, std::size_t n) {
+  const auto at = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  if (n == 2) return at(0) == 0xd8 && at(1) == 0x9c;
+  if (n != 3 || at(0) != 0xe2) return false;
+  return (at(1) == 0x80 && (at(2) == 0x8e || at(2) == 0x8f || (at(2) >= 0xaa && at(2) <= 0xae))) ||
+         (at(1) == 0x81 && at(2) >= 0xa6 && at(2) <= 0xa9);
+}
 }  // namespace
 
 std::string printable(std::string_view text, std::size_t limit) {
@@ -58,7 +67,8 @@ std::string printable(std::string_view text, std::size_t limit) {
     const auto ch = static_cast<unsigned char>(text[i]);
     const std::size_t n = ch >= 0x80 ? utf8_length(text.substr(i)) : 1;
     const bool c1 = ch == 0xc2 && n == 2 && static_cast<unsigned char>(text[i + 1]) <= 0x9f;  // U+0080..U+009F
-    if (n == 0 || ch < 0x20 || ch == 0x7f || c1) {  // a control character, or a byte of no UTF-8 character
+    // A control character (a bidirectional one included), or a byte of no UTF-8 character.
+    if (n == 0 || ch < 0x20 || ch == 0x7f || c1 || bidi_control(text.substr(i), n)) {
       for (std::size_t j = 0; j < std::max<std::size_t>(n, 1); ++j) out += hex(static_cast<unsigned char>(text[i + j]));
       i += std::max<std::size_t>(n, 1);
     } else {

@@ -14,8 +14,9 @@ double units_per_second(std::string_view unit);
 std::string format_rate(double per_second, const char* unit);
 
 /// Text from outside (a file, the command line, a case name) safe to print on a terminal, in a message or in
-/// a report: control characters (C0, DEL, C1) and bytes of no well-formed UTF-8 character shown as \xNN, so a
-/// name cannot move the cursor, retitle the window or forge a line; other UTF-8 is kept. The one escaper every
+/// a report: control characters (C0, DEL, C1, the bidirectional controls such as U+202E) and bytes of no
+/// well-formed UTF-8 character shown as \xNN, so a name cannot move the cursor, retitle the window, forge a line
+/// or reorder what is shown around it; other UTF-8 is kept. The one escaper every
 /// format starts from (reports/escape.hpp adds each format's own markup).
 std::string printable(std::string_view text);
 /// The same, at most `limit` bytes of it (then "...").

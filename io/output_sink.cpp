@@ -104,12 +104,21 @@ class listed_temporary {
   int slot_;
 };
 
-/// Writes all of `content` to `tmp`, a new file beside the output `name`; removes it and throws on failure.
-void write_temporary(const std::string& name, const std::string& tmp, const std::string& content) {
+/// Writes all of `content` to `tmp`, a new file beside the output `name` that will replace `path`, with the mode
+/// of the file at `path` where there is one (a read-only report stays read-only); removes it and throws on failure.
+void write_temporary(const std::string& name, const std::string& tmp, const std::string& path,
+                     const std::string& content) {
+  ::unlink(tmp.c_str());  // written before in this batch, it may be read-only by now
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(name, "cannot write", errno);
+  struct stat replaced {};
   bool ok = write_all(fd, content);
   int err = errno;
+  if (ok && ::stat(path.c_str(), &replaced) == 0 && S_ISREG(replaced.st_mode) &&
+      ::fchmod(fd, replaced.st_mode & 0777) != 0) {
+    ok = false;
+    err = errno;
+  }
   if (ok && ::fsync(fd) != 0 && errno != EINVAL) {
     ok = false;
     err = errno;
@@ -128,7 +137,7 @@ void write_temporary(const std::string& name, const std::string& tmp, const std:
 void replace_file(const std::string& name, const std::string& path, const std::string& content) {
   const std::string tmp = temp_name(path);
   const listed_temporary listed(tmp);
-  write_temporary(name, tmp, content);
+  write_temporary(name, tmp, path, content);
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     std::remove(tmp.c_str());
@@ -187,7 +196,7 @@ void output_batch::stage(const std::string& name, const std::string& path, const
     staged_.push_back({name, path, tmp, list_temporary(tmp)});
     same = staged_.end() - 1;
   }
-  write_temporary(name, same->tmp, content);
+  write_temporary(name, same->tmp, path, content);
 }
 
 void output_batch::commit() {

@@ -11,10 +11,11 @@ std::string markdown_text(std::string_view text) {
   std::string marked;
   marked.reserve(text.size());
   for (const char c : text) {
-    if (std::string_view("\\`*_[]<>&|~$").find(c) != std::string_view::npos) marked += '\\';
+    if (std::string_view("\\`*_[]<>&|~$@").find(c) != std::string_view::npos) marked += '\\';
     marked += c;
+    if (c == '@') marked += "\u200b";  // GitHub links an escaped @name still: a zero-width space breaks the name off
   }
-  return printable(marked);  // the markup is printable ASCII: escaped before, left as it is by printable
+  return printable(marked);  // the markup is printable: escaped before, left as it is by printable
 }
 
 std::string markdown_code(std::string_view text) {

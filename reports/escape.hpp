@@ -8,7 +8,8 @@
 namespace cudabench::reports {
 
 /// Markdown text (headings, notes, table cells, titles): the characters Markdown or GitHub would read as
-/// markup (\ ` * _ [ ] < > & | ~ $) backslash-escaped, control characters as \xNN.
+/// markup (\ ` * _ [ ] < > & | ~ $) backslash-escaped, an @ followed by a zero-width space (no live mention),
+/// control characters (bidirectional ones included) as \xNN.
 std::string markdown_text(std::string_view text);
 
 /// A Markdown code span holding `text` literally: a backtick fence longer than any run of backticks in it,

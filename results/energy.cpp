@@ -13,20 +13,23 @@ namespace cudabench {
 namespace {
 using json = nlohmann::ordered_json;
 
-double number(const json& j, const char* key, const std::string& where) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return 0;
-  if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() < 0)
-    throw input_error(
-        fmt::format("{}.{} is {} where a number of at least 0 is expected", where, key, printable(it->dump(), 40)));
-  return std::min(it->get<double>(), 1e300);
-}
-std::string text(const json& j, const char* key, const std::string& where) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return "";
-  if (!it->is_string())
-    throw input_error(fmt::format("{}.{} is a {} where a string is expected", where, key, it->type_name()));
-  return it->get<std::string>();
+/// The number fields of an energy record, their physical range (each from 0) and where each goes.
+struct record_number {
+  energy_bound bound;
+  double energy_record::*to;
+};
+constexpr record_number record_numbers[] = {{{"window_s", 1e6, false}, &energy_record::window_s},
+                                            {{"runs", 1e15, false}, &energy_record::runs},
+                                            {{"extra_s", 1e6, false}, &energy_record::extra_s},
+                                            {{"busy_fraction", 1, false}, &energy_record::busy_fraction},
+                                            {{"uncertainty", 1e6, false}, &energy_record::uncertainty}};
+constexpr energy_bound throttled_samples{"throttled_samples", 1e15, true};
+constexpr energy_bound throttle_seconds{"", 1e6, false};
+
+std::string text(const json& v, const std::string& field) {
+  if (!v.is_string())
+    throw input_error(fmt::format("field '{}' is {} where a string is expected", field, printable(v.dump(), 40)));
+  return v.get<std::string>();
 }
 }  // namespace
 
@@ -49,22 +52,36 @@ json to_json(const energy_record& e) {
   return j;
 }
 
+double checked_energy_number(const json& v, const std::string& field, const energy_bound& b) {
+  const bool in_range = v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0 &&
+                        v.get<double>() <= b.most && (!b.whole || std::floor(v.get<double>()) == v.get<double>());
+  if (!in_range)
+    throw input_error(fmt::format("field '{}' is {} where {} from 0 to {:g} is expected", field,
+                                  printable(v.dump(), 40), b.whole ? "a whole number" : "a number", b.most));
+  return v.get<double>();
+}
+
 energy_record energy_record_from_json(const json& j, const std::string& where) {
-  if (!j.is_object()) throw input_error(fmt::format("{} is a {} where an object is expected", where, j.type_name()));
+  if (!j.is_object())
+    throw input_error(fmt::format("field '{}' is {} where an object is expected", where, printable(j.dump(), 40)));
   energy_record e;
-  e.method = text(j, "method", where);
-  e.absent = text(j, "absent", where);
-  e.window_s = number(j, "window_s", where);
-  e.runs = number(j, "runs", where);
-  e.extra_s = number(j, "extra_s", where);
-  e.busy_fraction = number(j, "busy_fraction", where);
-  e.uncertainty = number(j, "uncertainty", where);
-  e.throttled_samples = std::size_t(std::min(number(j, "throttled_samples", where), 1e15));
-  e.throttle_source = text(j, "throttle_source", where);
-  if (auto it = j.find("throttle_s"); it != j.end() && !it->is_null()) {
-    if (!it->is_object())
-      throw input_error(fmt::format("{}.throttle_s is a {} where an object is expected", where, it->type_name()));
-    for (auto& [reason, v] : it->items()) e.throttle_s[reason] = number(*it, reason.c_str(), where + ".throttle_s");
+  // One pass over the members, each looked at once: a record of many keys is read in linear time.
+  for (const auto& [key, v] : j.items()) {
+    const std::string field = where + "." + key;
+    if (key == "method") e.method = text(v, field);
+    if (key == "absent") e.absent = text(v, field);
+    if (key == "throttle_source") e.throttle_source = text(v, field);
+    if (key == "throttle_s") {
+      if (!v.is_object())
+        throw input_error(fmt::format("field '{}' is {} where an object is expected", field, printable(v.dump(), 40)));
+      for (const auto& [reason, seconds] : v.items())
+        e.throttle_s.emplace_hint(e.throttle_s.end(), reason,
+                                  checked_energy_number(seconds, field + "." + reason, throttle_seconds));
+    }
+    if (key == throttled_samples.key)
+      e.throttled_samples = std::size_t(checked_energy_number(v, field, throttled_samples));
+    for (const record_number& n : record_numbers)
+      if (key == n.bound.key) e.*n.to = checked_energy_number(v, field, n.bound);
   }
   return e;
 }

@@ -26,8 +26,19 @@ struct energy_record {
 };
 
 nlohmann::ordered_json to_json(const energy_record& e);
-/// The record of an "energy" object; `where` names it in messages (input_error on a field of the wrong type).
+/// The record of an "energy" object, read in one pass over its members; `where` ("cudabench.energy") names it in
+/// messages (input_error on a field of the wrong type, a number out of its range, null).
 energy_record energy_record_from_json(const nlohmann::ordered_json& j, const std::string& where);
+
+/// A number an energy field may hold: from 0 to `most`, whole where `whole`.
+struct energy_bound {
+  const char* key;
+  double most;
+  bool whole;
+};
+/// `v` as a number within `b`; else input_error naming `field`: a string, null (a NaN literal), an array, an object,
+/// a non-finite, negative or out-of-range number.
+double checked_energy_number(const nlohmann::ordered_json& v, const std::string& field, const energy_bound& b);
 
 /// The work a case's energy is given per: J/FLOP for a case that declares FLOPs (compute-bound), else J/byte for
 /// one that declares bytes (memory-bound), else J/item, else J per run. The same rule gives a limit its unit.
@@ -45,5 +56,13 @@ inline constexpr const char* watts = "power_w";    ///< mean power over the wind
 inline constexpr const char* memory_clock = "mem_clock_mhz";
 inline constexpr const char* throttled = "throttled_samples";
 }  // namespace energy_counters
+
+/// The energy counters of a repetition (a row of schema version 2 on), each within its physical range: joules
+/// per run and per unit of work, watts, the memory clock, a count of samples.
+inline constexpr energy_bound energy_counter_bounds[] = {
+    {energy_counters::joules, 1e9, false},   {"joules_per_flop", 1e9, false},
+    {"joules_per_byte", 1e9, false},         {"joules_per_item", 1e9, false},
+    {energy_counters::watts, 1e5, false},    {energy_counters::memory_clock, 1e6, false},
+    {energy_counters::throttled, 1e15, true}};
 
 }  // namespace cudabench

@@ -258,10 +258,16 @@ void check_settings_values(const json& meta, const std::string& source) {
     throw input_error(
         fmt::format("{}: field 'context.cudabench.{}' is {} where a whole number from 0 to 2^64-1 is expected", source,
                     k::shuffle_seed, printable(it->dump(), 40)));
-  if (const std::string started = string_field(meta, k::started_utc); !started.empty() && !is_iso_date(started))
+  if (auto it = meta.find(k::started_utc); it != meta.end() && it->is_string() && !is_iso_date(it->get<std::string>()))
     throw input_error(
         fmt::format("{}: field 'context.cudabench.{}' is '{}' where an ISO 8601 date and time is expected", source,
-                    k::started_utc, printable(started, 40)));
+                    k::started_utc, printable(it->get<std::string>(), 40)));
+  const double rounds = number_field(meta, k::rounds, 1), repetitions = number_field(meta, k::repetitions);
+  if (repetitions >= 1 && rounds > repetitions)  // each round runs every case once at least
+    throw input_error(fmt::format(
+        "{}: field 'context.cudabench.{}' is {} where at most the run's {} repetition(s) are expected (a round "
+        "takes one at least)",
+        source, k::rounds, rounds, repetitions));
 }
 
 void read_settings(run_result& r, const json& meta) {
@@ -269,7 +275,7 @@ void read_settings(run_result& r, const json& meta) {
   check_schema_version(meta, r.source);
   check_settings_types(meta, r.source);
   check_settings_values(meta, r.source);
-  s.schema_version = k::version;
+  s.schema_version = int(number_field(meta, k::schema_version, 1));
   s.preset = string_field(meta, k::preset);
   s.repetitions = int(std::clamp(number_field(meta, k::repetitions), 0.0, 1e6));
   s.rounds = int(std::clamp(number_field(meta, k::rounds, 1), 1.0, 1e6));
@@ -308,21 +314,50 @@ void read_families(run_result& r, const json& meta) {
   }
 }
 
+/// A limit's number `key` (a rate, its energy per unit): a finite number above 0, up to 1e30; refused naming the
+/// field otherwise (null: a NaN literal).
+double limit_number(const json& l, const char* key, const std::string& name, const std::string& source) {
+  const auto it = l.find(key);
+  if (it == l.end() || !it->is_number() || !(it->get<double>() > 0 && it->get<double>() <= 1e30))
+    throw input_error(fmt::format("{}: field 'context.cudabench.limits.{}.{}' is {} where a number above 0 is expected",
+                                  source, printable(name, 60), key,
+                                  it == l.end() ? "absent" : printable(it->dump(), 40)));
+  return it->get<double>();
+}
+
 void read_limits(run_result& r, const json& meta) {
   const json limits = meta.value(k::limits, json::object());
   if (!limits.is_object()) return;
   for (auto& [name, l] : limits.items()) {
     if (!l.is_object()) continue;
-    const double rate = number_field(l, k::rate);
-    const double joules = number_field(l, k::joules_per_unit);
-    if (rate > 0)
-      r.limits[name] = {rate, string_field(l, k::unit), string_field(l, k::from),
-                        std::isfinite(joules) && joules > 0 ? joules : 0};
+    const double rate = limit_number(l, k::rate, name, r.source);
+    double joules = 0;
+    if (l.contains(k::joules_per_unit)) {
+      if (r.settings.schema_version < 2)
+        throw input_error(
+            fmt::format("{}: field 'context.cudabench.limits.{}.{}' in a version 1 file, which records no "
+                        "energy (refused: its schema_version would say 2)",
+                        r.source, printable(name, 60), k::joules_per_unit));
+      joules = limit_number(l, k::joules_per_unit, name, r.source);
+    }
+    r.limits[name] = {rate, string_field(l, k::unit), string_field(l, k::from), joules};
   }
 }
 
+/// A case's declared amount `key` (its size, bytes, items, FLOPs): 0 where absent, else a finite number from 0,
+/// refused naming the field (null: a NaN literal).
 template <typename Json>
-case_meta read_meta(const std::string& name, const Json& m) {
+double amount_field(const Json& m, const char* key, const std::string& name, const std::string& source) {
+  const auto it = m.find(key);
+  if (it == m.end()) return 0;
+  if (!it->is_number() || !(it->template get<double>() >= 0 && it->template get<double>() <= 1e30))
+    throw input_error(fmt::format("{}: field 'context.cudabench.cases.{}.{}' is {} where a number from 0 is expected",
+                                  source, printable(name, 60), key, printable(it->dump(), 40)));
+  return it->template get<double>();
+}
+
+template <typename Json>
+case_meta read_meta(const std::string& name, const Json& m, const std::string& source) {
   case_meta c;
   c.name = name;
   split_case_name(c);
@@ -332,10 +367,10 @@ case_meta read_meta(const std::string& name, const Json& m) {
   c.declared_cache = string_field(m, k::cache, "hot");
   c.host_bound = string_field(m, k::bound) == "host";
   c.gated = bool_field(m, k::gated, true);
-  c.size = number_field(m, k::size);
-  c.bytes = number_field(m, k::bytes);
-  c.items = number_field(m, k::items);
-  c.flops = number_field(m, k::flops);
+  c.size = amount_field(m, k::size, name, source);
+  c.bytes = amount_field(m, k::bytes, name, source);
+  c.items = amount_field(m, k::items, name, source);
+  c.flops = amount_field(m, k::flops, name, source);
   c.limit = string_field(m, k::limit);
   c.control = string_field(m, k::control);
   return c;
@@ -373,7 +408,7 @@ void read_context(run_result& r, const json& j, bool with_cases) {
   if (!with_cases) return;
   const json cases = meta.value(k::cases, json::object());
   if (cases.is_object())
-    for (auto& [name, m] : cases.items()) r.selection.push_back(read_meta(name, m));
+    for (auto& [name, m] : cases.items()) r.selection.push_back(read_meta(name, m, r.source));
 }
 
 /// The record of a row's "cudabench" object (types checked by check_field_types).
@@ -417,11 +452,18 @@ double row_seconds(const Json& j, const std::string& source, const row_label& ro
   return seconds;
 }
 
-/// One iteration row as a repetition: its time, CPU time, counters (every other number), label and record.
 /// A tree of a value: itself, or the tree its events make.
 const json& tree_of(const json& j) { return j; }
 json tree_of(const event_json& j) { return j.to_json(); }
 
+/// The energy counters of a row with an energy record, each within its range (input_error naming the field).
+template <typename Json>
+void check_energy_counters(const Json& row) {
+  for (const energy_bound& b : energy_counter_bounds)
+    if (auto it = row.find(b.key); it != row.end()) checked_energy_number(tree_of(*it), b.key, b);
+}
+
+/// One iteration row as a repetition: its time, CPU time, counters (every other number), label and record.
 template <typename Json>
 repetition read_repetition(const Json& row, double seconds, case_result& c, const std::string& source,
                            const row_label& where) {
@@ -447,9 +489,10 @@ repetition read_repetition(const Json& row, double seconds, case_result& c, cons
   if (row.contains(k::cudabench) && row[k::cudabench].is_object()) {
     const auto& o = row[k::cudabench];
     rep.record = read_record(o);
-    if (o.contains(k::energy) && !o[k::energy].is_null()) {
+    if (o.contains(k::energy)) {
       try {
-        rep.record->energy = energy_record_from_json(tree_of(o[k::energy]), "field 'cudabench.energy'");
+        rep.record->energy = energy_record_from_json(tree_of(o[k::energy]), "cudabench.energy");
+        check_energy_counters(row);
       } catch (const input_error& e) { throw input_error(fmt::format("{}: {}: {}", source, where.text(), e.what())); }
     }
     if (o.contains(k::timeline)) {
@@ -533,6 +576,8 @@ class row_reader {
   void read(const Json& row);
   /// The median aggregates of cases that may have only those.
   const std::map<std::string, double>& median_aggregates() const { return median_aggregate_; }
+  /// Of each case with an energy record, the first row that has one (by the case's index).
+  const std::map<std::size_t, std::size_t>& energy_rows() const { return energy_rows_; }
   /// Drops the indexes of the rows read (every row is read by now), so their memory is free before the model is
   /// finished.
   void forget_rows() {
@@ -548,6 +593,7 @@ class row_reader {
   seen_rows seen_;                             ///< the rows whose names, run type and aggregate hold no '|'
   std::unordered_set<std::string> seen_rows_;  ///< the others, by their text "name|run type|aggregate|index|threads"
   std::map<std::string, double> median_aggregate_;
+  std::map<std::size_t, std::size_t> energy_rows_;
   std::size_t row_number_ = 0;
 };
 
@@ -596,6 +642,8 @@ void row_reader::read(const Json& row) {
     median_aggregate_[name] = seconds;
   else
     c.repetitions.push_back(read_repetition(row, seconds, c, r_.source, where));
+  if (run_type != "aggregate" && c.repetitions.back().record && c.repetitions.back().record->energy)
+    energy_rows_.try_emplace(it->second, row_number_);
 }
 
 /// Throws unless `j` is a document with a non-empty "benchmarks" array (`rows` rows, read or still there).
@@ -603,6 +651,16 @@ void check_document(const json& j, std::size_t rows, const std::string& source) 
   if (!j.is_object() || !j.contains(k::benchmarks) || !j[k::benchmarks].is_array())
     throw input_error(source + ": not Google Benchmark output (no 'benchmarks' array)");
   if (rows == 0) throw input_error(source + ": holds no results (empty 'benchmarks')");
+}
+
+/// Refuses an energy record (first in row `row` of case `c`) where the schema says none can be: in a version 1
+/// file, or on a case that runs on the CPU.
+void refuse_misplaced_energy(const run_result& r, const case_result& c, std::size_t row) {
+  const char* const why = r.settings.schema_version < 2 ? "in a version 1 file, which records no energy"
+                          : c.described && !c.on_gpu    ? "on a CPU case (energy is measured on the GPU only)"
+                                                        : nullptr;
+  if (why)
+    throw input_error(fmt::format("{}: {}: field 'cudabench.energy' {}", r.source, row_label{row, c.name}.text(), why));
 }
 
 /// After the context and every row are read: each case's declared metadata, its summary, the index.
@@ -626,6 +684,8 @@ void finish_run(run_result& r, const row_reader& rows) {
   for (std::size_t i = 0; i < r.cases.size(); ++i) {
     case_result& c = r.cases[i];
     if (const case_meta* m = meta_of(c, i)) static_cast<case_meta&>(c) = *m;
+    if (auto energy = rows.energy_rows().find(i); energy != rows.energy_rows().end())
+      refuse_misplaced_energy(r, c, energy->second);
     if (c.status != case_status::ok || !c.repetitions.empty()) continue;
     if (auto it = rows.median_aggregates().find(c.name); it != rows.median_aggregates().end()) {
       c.median_s = it->second;
@@ -972,7 +1032,7 @@ run_result parse_run_input(SaxParse sax_parse, const std::string& path, const ca
             throw input_error(fmt::format(
                 "{}: key 'context.cudabench.cases.{}' appears twice in one object (refused: which one is meant?)", path,
                 printable(name, 60)));
-          if (!keep || (*keep)(name)) r.selection.push_back(read_meta(name, m));
+          if (!keep || (*keep)(name)) r.selection.push_back(read_meta(name, m, r.source));
         },
         [&] {
           r.cases.clear();

@@ -79,7 +79,7 @@ json settings_json(const run_result& run) {
   meta[k::git_revision] = s.git_revision;
   meta[k::git_dirty] = s.git_dirty;
   meta[k::host_name] = s.host_name;
-  meta[k::started_utc] = s.started_utc;
+  if (!s.started_utc.empty()) meta[k::started_utc] = s.started_utc;  // a run made here always has one
   meta[k::cache] = s.cache;
   if (s.injected) meta[k::inject_slowdown] = *s.injected;
   if (s.incomplete) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cudabench/fixture.hpp"
+#include "results/boxed.hpp"
 #include "results/code_identity.hpp"
 #include "results/device_info.hpp"
 #include "results/energy.hpp"
@@ -94,7 +95,7 @@ struct run_record {
   bool checked = true;  ///< the fixture's result was checked in this process (later rounds rely on the first's)
   /// How the repetition's energy window was measured and its samples' clocks held (GPU cases with NVML; absent
   /// on a machine without NVML, with energy off, and in files of schema version 1).
-  std::optional<energy_record> energy;
+  boxed<energy_record> energy;  ///< on the heap: absent from most rows (CPU cases, foreign files, --no-energy)
 };
 
 /// One timed repetition: its time, rates and what it recorded.
@@ -133,10 +134,10 @@ struct case_meta {
 /// derived from them (summarize_case, called by run_result::finish_cases, fills it).
 struct case_result : case_meta {
   case_status status = case_status::ok;
-  std::string message;                    ///< why failed or skipped
-  std::vector<repetition> repetitions;    ///< in order (iteration rows)
-  std::optional<case_timeline> timeline;  ///< one traced sample after the last repetition (--trace)
-  std::optional<code_identity> code;      ///< the device code it ran (GPU cases; absent: not recorded)
+  std::string message;                  ///< why failed or skipped
+  std::vector<repetition> repetitions;  ///< in order (iteration rows)
+  boxed<case_timeline> timeline;        ///< one traced sample after the last repetition (--trace)
+  boxed<code_identity> code;            ///< the device code it ran (GPU cases; absent: not recorded)
 
   // Derived from the repetitions (summarize_case):
   /// The unit the statistics compare: each round's lower median (of its repetitions; the faster of two) when
@@ -196,7 +197,7 @@ struct code_build {
 
 /// How the run was made (context.cudabench).
 struct run_settings {
-  int schema_version = 1;
+  int schema_version = 1;  ///< of the file it was read from (1: written before energy was recorded)
   std::string preset;
   int repetitions = 0;                        ///< per case, over all rounds
   int rounds = 1;                             ///< fresh worker processes the repetitions were spread over

@@ -130,4 +130,11 @@ wait "$reader"
 check "compare onto a link, a FIFO and /dev/null: each written where it points, none replaced" 0 "$s" \
   '[ -L "$tmp/o/link.md" ] && [ -p "$tmp/o/pipe.csv" ] && [ -c /dev/null ]' 'grep -q "^## Benchmark comparison" "$tmp/o/c.md"' \
   'grep -q "^name,status" "$tmp/piped.csv"' '! cmp -s "$tmp/o/v.json" "$tmp/old/v.json"' "$no_temporaries"
+# A file replaced keeps its mode: a read-only report stays read-only, a private one private.
+"$report" report "$fx/h100_quick.json" --md "$tmp/ro.md" --csv "$tmp/private.csv" >/dev/null
+chmod 0444 "$tmp/ro.md" && chmod 0600 "$tmp/private.csv" && cp "$tmp/ro.md" "$tmp/ro.before"
+s=$(run "$report" report "$tmp/base.json" --md "$tmp/ro.md" --csv "$tmp/private.csv")
+check "report --md over a 0444 file and --csv over a 0600 one: replaced, each keeps its mode" 0 "$s" \
+  '! cmp -s "$tmp/ro.md" "$tmp/ro.before"' '[ "$(stat -c %a "$tmp/ro.md")" = 444 ] && [ "$(stat -c %a "$tmp/private.csv")" = 600 ]'
+
 finish

@@ -58,6 +58,22 @@ check "confirm: both revisions equal here, so the flag is the machine's (exit 0)
   'py "assert any(\"confirmed on this machine in\" in n for n in j[\"notes\"]), j[\"notes\"]" "$tmp/vc.json"' \
   'grep -q "measuring revisions" "$tmp/err"' '[ "$(git -C "$repo" worktree list | wc -l)" = 1 ]'
 
+# Stopped by SIGTERM while it builds the revisions to measure: exit 143, one line, every output as it was.
+cp "$tmp/vc.json" "$tmp/vt.json" && cp "$tmp/vc.md" "$tmp/vt.md"
+(cd "$repo" && CUDABENCH_TEST_BOARD=cccccccc exec "$report" confirm "$tmp/base.json" "$tmp/cur.json" --build='sleep 30' \
+  --binary=bench.sh --verdict "$tmp/vt.json" --md "$tmp/vt.md") >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 200); do grep -q "measuring revisions" "$tmp/err" && break; sleep 0.05; done
+sleep 0.5
+kill -TERM "$pid"; wait "$pid"; s=$?
+check "confirm stopped by SIGTERM while measuring: exit 143, said so, every output as it was" 143 "$s" \
+  'tail -n 1 "$tmp/err" | grep -q "confirm: interrupted by SIGTERM; no output was replaced"' \
+  'cmp -s "$tmp/vt.json" "$tmp/vc.json" && cmp -s "$tmp/vt.md" "$tmp/vc.md"' '[ "$(git -C "$repo" worktree list | wc -l)" = 1 ]'
+s=$(run confirm - - <"$tmp/base.json")
+check "confirm - -: standard input named twice, refused" 2 "$s" 'one_line "standard input (-) is named more than once"'
+s=$(run "$report" confirm "$tmp/base.json" "$tmp/cur.json" --binary=../../x)
+check "confirm --binary=../../x: refused, the binary's path stays inside the worktree" 2 "$s" 'one_line "\-\-binary=../../x: give the binary"'
+
 "$tmp/results.sh" 1.100 bbbbbbbb "$first" "$tmp/cur_same_rev.json"
 s=$(run confirm "$tmp/base.json" "$tmp/cur_same_rev.json" --verdict "$tmp/vs.json")
 check "confirm: both runs of one revision: the machine's, nothing built" 0 "$s" \

@@ -226,4 +226,80 @@ check "CUDABENCH_EXTRA_WORK=2.5: taken" 0 "$(CUDABENCH_EXTRA_WORK=2.5 run "$benc
 check "--repetitions= 5 (a space in the number): refused naming the option" 2 "$(run "$bench" "--repetitions= 5" --list)" \
   'one_line "\-\-repetitions expects a whole number from 1 to 1000, got . 5."'
 
+# --- Hostile numbers in energy, limits and settings: each refused in one line naming the file, the row where it
+# is a row's, and the field. A file of version 1 and a CPU case carry no energy record.
+python3 - "$base" "$tmp/numbers" <<'EOF'
+import copy, json, os, sys
+j = json.load(open(sys.argv[1]))
+out = sys.argv[2]
+os.makedirs(out)
+settings = ("iterations:", "repeats:", "min_time:", "min_warmup_time:", "manual_time", "real_time", "process_time")
+def case_of(r):
+    parts = r["run_name"].split("/")
+    return "/".join(parts[:1] + [p for p in parts[1:] if not p.startswith(settings)])
+meta = j["context"]["cudabench"]
+meta["schema_version"] = 2
+meta["started_utc"] = "2026-11-22T00:00:00Z"
+meta["cases"] = {case_of(r): {"on": "gpu", "bytes": 1e9, "flops": 1e12} for r in j["benchmarks"]}
+meta["limits"] = {"limits/dram": {"rate": 3e12, "unit": "B/s", "from": "this run", "joules_per_unit": 1e-11}}
+at = next(i for i, r in enumerate(j["benchmarks"]) if r.get("run_type") == "iteration")
+row = j["benchmarks"][at]
+row.update({"energy_j": 0.5, "joules_per_flop": 5e-13, "power_w": 300, "mem_clock_mhz": 2619, "throttled_samples": 0})
+row.setdefault("cudabench", {})["energy"] = {
+    "method": "counter", "window_s": 1.0, "runs": 100, "extra_s": 0.5, "busy_fraction": 0.95, "uncertainty": 0.001,
+    "throttled_samples": 0, "throttle_source": "sampled reasons", "throttle_s": {"power_cap": 0.1}}
+json.dump(j, open(os.path.join(out, "good.json"), "w"))
+expected = open(os.path.join(out, "expected"), "w")
+def bad(name, change, message):
+    k = copy.deepcopy(j)
+    change(k, k["benchmarks"][at], k["benchmarks"][at]["cudabench"]["energy"], k["context"]["cudabench"])
+    json.dump(k, open(os.path.join(out, name + ".json"), "w"))  # a float NaN is written as the bare literal NaN
+    expected.write("%s\t%s\n" % (name, message))
+row_of = "row %d ('%s'): field " % (at + 1, case_of(row))
+for counter in ("energy_j", "joules_per_flop", "power_w", "mem_clock_mhz", "throttled_samples"):
+    for tag, v in (("string", "NaN"), ("nan", float("nan")), ("huge", 1e308), ("minus", -1), ("array", []), ("object", {})):
+        bad("%s_%s" % (counter, tag), lambda k, r, e, m, c=counter, v=v: r.__setitem__(c, v), row_of + "'%s' is" % counter)
+bad("throttled_samples_half", lambda k, r, e, m: r.__setitem__("throttled_samples", 2.5), row_of + "'throttled_samples'")
+for field, v in (("uncertainty", 1e308), ("busy_fraction", 5), ("window_s", float("nan")), ("runs", -1),
+                 ("extra_s", "1"), ("throttled_samples", [])):
+    bad("energy_%s" % field, lambda k, r, e, m, f=field, v=v: e.__setitem__(f, v), row_of + "'cudabench.energy.%s' is" % field)
+bad("energy_method", lambda k, r, e, m: e.__setitem__("method", 7), row_of + "'cudabench.energy.method' is 7")
+bad("throttle_minus", lambda k, r, e, m: e["throttle_s"].__setitem__("power_cap", -1),
+    row_of + "'cudabench.energy.throttle_s.power_cap' is -1")
+bad("energy_array", lambda k, r, e, m: r["cudabench"].__setitem__("energy", []), row_of + "'cudabench.energy' is []")
+bad("version_1", lambda k, r, e, m: (m.__setitem__("schema_version", 1), m["limits"]["limits/dram"].pop("joules_per_unit")),
+    row_of + "'cudabench.energy' in a version 1 file")
+bad("cpu_case", lambda k, r, e, m: m["cases"][case_of(r)].__setitem__("on", "cpu"), row_of + "'cudabench.energy' on a CPU case")
+for tag, v in (("minus", -1), ("nan", float("nan")), ("string", "1e-11")):
+    bad("limit_joules_" + tag, lambda k, r, e, m, v=v: m["limits"]["limits/dram"].__setitem__("joules_per_unit", v),
+        "field 'context.cudabench.limits.limits/dram.joules_per_unit' is")
+bad("limit_rate_nan", lambda k, r, e, m: m["limits"]["limits/dram"].__setitem__("rate", float("nan")),
+    "field 'context.cudabench.limits.limits/dram.rate' is null")
+bad("limit_joules_version_1", lambda k, r, e, m: (m.__setitem__("schema_version", 1), r["cudabench"].pop("energy")),
+    "limits/dram.joules_per_unit' in a version 1 file")
+bad("case_bytes_nan", lambda k, r, e, m: m["cases"][case_of(r)].__setitem__("bytes", float("nan")),
+    "field 'context.cudabench.cases.%s.bytes' is null" % case_of(row))
+bad("rounds_million", lambda k, r, e, m: m.__setitem__("rounds", 1000000), "field 'context.cudabench.rounds' is 1000000")
+bad("started_empty", lambda k, r, e, m: m.__setitem__("started_utc", ""), "field 'context.cudabench.started_utc' is ''")
+EOF
+check "a version 2 file with an energy record in range: read" 0 "$(run "$report" report "$tmp/numbers/good.json")"
+while IFS=$'\t' read -r file message; do
+  check "a file with $file: refused in one line naming the field" 2 "$(run "$report" report "$tmp/numbers/$file.json")" \
+    "one_line \"$file.json: \"" 'grep -qF -- "$message" "$tmp/err"'
+done <"$tmp/numbers/expected"
+check "compare of a file with a joules_per_flop of 1e308: refused, no regression of +inf%" 2 \
+  "$(run "$report" compare "$tmp/numbers/good.json" "$tmp/numbers/joules_per_flop_huge.json" --gate-energy)" \
+  'one_line "joules_per_flop"'
+
+# --- A device of no name, an incomplete run: said as such.
+python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); j["context"]["device"]["name"] = ""
+json.dump(j, open(sys.argv[2], "w"))
+j = json.load(open(sys.argv[1])); j["context"]["cudabench"].update({"incomplete": True, "interrupted_by": "SIGINT"})
+json.dump(j, open(sys.argv[3], "w"))' "$slowed" "$tmp/unnamed.json" "$tmp/incomplete.json"
+check "compare with a GPU of no name: the message names both sides" 2 "$(run "$report" compare "$base" "$tmp/unnamed.json")" \
+  'one_line "different GPU models (NVIDIA H100 80GB HBM3 vs a GPU of no name)"'
+check "compare with an incomplete current run: a note says so" 1 \
+  "$(run "$report" compare "$base" "$tmp/incomplete.json" --md "$tmp/inc.md")" \
+  'grep -q "note: the current run is incomplete (stopped by SIGINT)" "$tmp/out"' 'grep -q "the current run is incomplete" "$tmp/inc.md"'
+
 finish

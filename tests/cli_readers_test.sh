@@ -103,4 +103,31 @@ json.dump(j, open(sys.argv[2], "w"))' "$Q" "$tmp/clock.json"
 check "a clock of 1e300 MHz: refused naming the field" 2 "$(run "$report" compare "$Q" "$tmp/clock.json")" \
   "one_line \"clock.json: field 'context.device.sm_clock_mhz' is 1e+300, outside 0 to 1000000\""
 
+# Nested objects of many keys read in linear time: 10 rows, each with 10,000 throttle reasons in its energy record
+# and 10,000 launches in its code identity, 100,000 of each a file (a search a key made this minutes of CPU).
+python3 - "$fx/synthetic_base.json" "$tmp/wide.json" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["context"]["cudabench"]["schema_version"] = 2
+rows = [r for r in j["benchmarks"] if r.get("run_type") == "iteration"][:10]
+reasons = {"reason_%d" % i: 0.001 for i in range(10000)}
+launches = ["kernel k%d sass=0000000000000000 <<<1,1>>>" % i for i in range(10000)]
+for r in rows:
+    r["energy_j"] = 0.5
+    r.setdefault("cudabench", {})["energy"] = {"method": "counter", "window_s": 1.0, "runs": 100, "busy_fraction": 0.9,
+                                                "throttle_source": "sampled reasons", "throttle_s": reasons}
+    r["cudabench"]["code"] = {"digest": "0123456789abcdef", "streams": 1, "launches": launches}
+json.dump(j, open(sys.argv[2], "w"))
+EOF
+cpu_of() {  # cpu_of CMD...: runs CMD; prints its exit status and the CPU seconds it took (user + system)
+  python3 -c 'import resource, subprocess, sys
+s = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(s, "%.2f" % (u.ru_utime + u.ru_stime))' "$@"
+}
+read -r s cpu < <(cpu_of "$report" compare "$tmp/wide.json" "$tmp/wide.json")
+echo "compare of 100,000 throttle reasons and launches a side: ${cpu} s of CPU"
+check "compare of 100,000 throttle reasons and launches a side: under 1 s of CPU" 0 "$s" \
+  "python3 -c 'import sys; sys.exit(float(sys.argv[1]) >= 1)' $cpu"
+
 finish

@@ -89,4 +89,23 @@ kill -INT "$pid"; wait "$pid"; s=$?
 check "SIGINT while measuring: exit 130, the finished cases in --json, --md, --csv and --html" 130 "$s" \
   '[ -s "$tmp/o/int.json" ] && [ -s "$tmp/o/int.md" ] && [ -s "$tmp/o/int.csv" ] && [ -s "$tmp/o/int.html" ]' \
   'grep -q "the report files hold them too" "$tmp/err"' 'grep -q "image/cpu" "$tmp/o/int.csv"'
+
+# The runner with --compare-to while it measures: every output new together (the verdict compares the finished
+# cases, noted incomplete), none left from the run before.
+compared=(--filter="$cases" "${sizes[@]}" --benchmark_min_time=0.002s --rounds=3 --rounds-for=all --repetitions=3
+  --compare-to="$tmp/o/int.json" --allow-device-mismatch)
+outputs_in() { echo --json "$1/r.json" --md "$1/r.md" --csv "$1/r.csv" --html "$1/r.html" --verdict "$1/v.json"; }
+mkdir -p "$tmp/c" "$tmp/old"
+# shellcheck disable=SC2046  # the options as words
+"$bench" "${compared[@]}" $(outputs_in "$tmp/c") >/dev/null 2>&1
+cp "$tmp/c"/* "$tmp/old/"
+# shellcheck disable=SC2046
+"$bench" "${compared[@]}" $(outputs_in "$tmp/c") >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 600); do grep -q '(round 2/3' "$tmp/err" && break; sleep 0.05; done
+kill -TERM "$pid"; wait "$pid"; s=$?
+all_new='(for f in r.json r.md r.csv r.html v.json; do [ -s "$tmp/c/$f" ] && ! cmp -s "$tmp/c/$f" "$tmp/old/$f" || exit 1; done)'
+check "SIGTERM while measuring with --compare-to: exit 143, every output new, the verdict too" 143 "$s" \
+  "$all_new" 'py "assert any(\"incomplete\" in n for n in j[\"notes\"]), j[\"notes\"]" "$tmp/c/v.json"' \
+  'grep -q "the verdict compare them with the baseline" "$tmp/err"' '[ -z "$(ls "$tmp/c" | grep "\.tmp\.")" ]'
 finish

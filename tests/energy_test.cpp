@@ -350,7 +350,7 @@ TEST(EnergyResults, TheEnergyRecordRoundTripsAndOlderFilesStillRead) {
     parse_run_text(bad, "bad.json");
     ADD_FAILURE() << "read a method of 7";
   } catch (const std::exception& e) {
-    EXPECT_NE(std::string(e.what()).find("cudabench.energy'.method is a number"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("field 'cudabench.energy.method' is 7 where a string is expected"), std::string::npos) << e.what();
   }
   // Every results file among the fixtures (schema version 1, written before energy was recorded) still reads,
   // with no energy records and no energy comparison.

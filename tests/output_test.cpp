@@ -15,6 +15,7 @@
 #include "io/errors.hpp"
 #include "io/format.hpp"
 #include "io/output_sink.hpp"
+#include "reports/energy_report.hpp"
 #include "reports/escape.hpp"
 #include "reports/render.hpp"
 #include "reports/writer.hpp"
@@ -218,6 +219,44 @@ TEST(Escape, PrintableShowsControlCharactersEscaped) {
   EXPECT_EQ(reports::markdown_text("a\x9b*"), "a\\x9b\\*");
   EXPECT_EQ(reports::markdown_code("a\xc2\x85"), "`a\\xc2\\x85`");
   EXPECT_EQ(reports::html_text("a\xff<"), "a\\xff&lt;");
+  // The bidirectional controls (U+202E and the others) would reorder what is shown around them: escaped too.
+  EXPECT_EQ(printable("name\xe2\x80\xae"
+                      "fdp.exe"),
+            "name\\xe2\\x80\\xaefdp.exe");
+  EXPECT_EQ(printable("a\xe2\x81\xa6"
+                      "b\xe2\x81\xa9"
+                      "c\xd8\x9c"
+                      "d\xe2\x80\x8f"),
+            "a\\xe2\\x81\\xa6b\\xe2\\x81\\xa9c\\xd8\\x9cd\\xe2\\x80\\x8f");
+  EXPECT_EQ(reports::markdown_text("x\xe2\x80\xaey"), "x\\xe2\\x80\\xaey");
+  EXPECT_EQ(printable("en\xe2\x80\x93" "dash"), "en\xe2\x80\x93" "dash");  // a neighbour of the controls, kept
+}
+
+TEST(Escape, MarkdownTextHasNoLiveMention) {
+  EXPECT_EQ(reports::markdown_text("ask @admin"),
+            "ask \\@\xe2\x80\x8b"
+            "admin");
+  // The energy table's reasons (text from the results file) are escaped as the other cells.
+  run_result run;
+  run.source = "r.json";
+  case_result c;
+  c.name = "energy/case";
+  c.status = case_status::ok;
+  c.median_s = 1e-3;
+  repetition rep;
+  rep.real_time_s = 1e-3;
+  rep.record.emplace();
+  rep.record->energy.emplace();
+  rep.record->energy->absent = "ping @everyone <b>";
+  c.repetitions.push_back(rep);
+  run.cases.push_back(c);
+  run.finish_cases();
+  const std::string table = reports::run_energy_table(run, reports::markdown_text);
+  EXPECT_EQ(table.find("@everyone"), std::string::npos) << table;
+  EXPECT_NE(table.find("ping \\@\xe2\x80\x8b"
+                       "everyone \\<b\\>"),
+            std::string::npos)
+      << table;
 }
 
 TEST(Escape, HtmlAndCsvAsBefore) {

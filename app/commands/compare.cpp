@@ -28,9 +28,14 @@ int compare_handler(const command_line& cl) {
   try {
     cur = load_run(inputs[1]);
   } catch (...) { cur_problem = std::current_exception(); }
-  const run_result base = reading_base.get();
+  std::optional<run_result> base = reading_base.get();
   if (cur_problem) std::rethrow_exception(cur_problem);
-  return all_or_nothing([&] { return compare_and_report(base, *cur, compare_settings_from(cl.options), outputs); });
+  return all_or_nothing([&] {
+    const comparison c = compare_with_gates(*base, *cur, compare_settings_from(cl.options));
+    base.reset();  // the reports are of the comparison and the current run: the baseline is freed before them
+    outputs.writers().write_comparison(c, *cur);
+    return c.exit_status();
+  });
 }
 
 }  // namespace cudabench::app

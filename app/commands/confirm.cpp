@@ -15,6 +15,7 @@
 #include "cli/program_name.hpp"
 #include "io/atomic_file.hpp"
 #include "io/format.hpp"
+#include "io/interrupt.hpp"
 #include "results/results.hpp"
 #include "results/run_info.hpp"
 
@@ -29,6 +30,11 @@ std::string regex_escaped(const std::string& text) {
   }
   return out;
 }
+
+/// A stop signal that ended the measuring here: nothing was written.
+struct measuring_stopped {
+  int signal;
+};
 
 /// What measuring both revisions on this machine said of each flagged case.
 struct settled {
@@ -139,8 +145,10 @@ settled measure_here(const command_options& o, const std::vector<std::string>& b
   b.html_path.reset();
   b.csv_path.reset();
   b.verdict_path.reset();
-  if (const int status = bisect_command(b, binary_args); status != 0)
+  if (const int status = bisect_command(b, binary_args); status != 0) {
+    if (const int sig = interrupt_signal().load()) throw measuring_stopped{sig};
     throw input_error(fmt::format("the two revisions could not be measured here (bisect exit {})", status));
+  }
   settled out;
   const run_result a = load_run(ends.path() + "/good.json"), b2 = load_run(ends.path() + "/bad.json");
   compare_settings one = s;  // the gates of this machine's model and preset, whose drift within one machine applies
@@ -168,7 +176,24 @@ std::string exact_filter(const std::vector<std::string>& names) {
   return "^(" + out + ")$";
 }
 
+namespace {
+int confirm_command(const command_line& cl);
+}  // namespace
+
 int confirm_handler(const command_line& cl) {
+  try {
+    return confirm_command(cl);
+  } catch (const measuring_stopped& s) {  // the outputs are written after the measuring, so none was replaced
+    fmt::print(stderr, "{} confirm: interrupted by {}; no output was replaced\n", program_name(),
+               signal_name(s.signal));
+    return 128 + s.signal;
+  }
+}
+
+namespace {
+/// confirm_handler's work, which a stop signal while measuring ends by measuring_stopped.
+int confirm_command(const command_line& cl) {
+  refuse_standard_input_twice(cl.inputs);
   const command_options& o = cl.options;
   const output_list outputs = report_outputs(o, "--verdict");
   outputs.check(files_read(o, cl.inputs, cl.inputs[0]));
@@ -204,5 +229,7 @@ int confirm_handler(const command_line& cl) {
                        good.substr(0, 12), bad.substr(0, 12), o.processes));
   });
 }
+
+}  // namespace
 
 }  // namespace cudabench::app

@@ -30,6 +30,12 @@ mkdir -p "$out"
 echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }' >"$out/probe.cpp"
 "$cxx" -fsanitize=fuzzer,address,undefined "$out/probe.cpp" -o "$out/probe" 2>"$out/probe.log" ||
   missing "$cxx cannot link libFuzzer with the sanitizers ($(head -n 1 "$out/probe.log"))"
+# A sanitized program that cannot start (AddressSanitizer cannot reserve its shadow memory under ulimit -v) finds
+# nothing: said once here, not reported as a finding of every target.
+if ! ("$out/probe" -runs=1; exit $?) >"$out/probe-run.log" 2>&1; then  # the shell says "Aborted" into the log
+  missing "a sanitized program cannot start here ($(grep -m 1 -E 'ERROR|failed' "$out/probe-run.log" | cut -c 1-160); under \
+ulimit -v AddressSanitizer cannot reserve its shadow memory: run with ulimit -v unlimited)"
+fi
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 for t in "${targets[@]}"; do
@@ -79,11 +85,12 @@ summary() {
   local runs corpus findings=0
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   corpus=$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' "$log" | tail -n 1 | sed 's/corp: //; s|/| inputs, |')
-  [ "$rc" -eq 0 ] || findings=1  # libFuzzer stops at its first finding
+  # libFuzzer stops at its first finding; a target that never started it (no seed said) found nothing
+  [ "$rc" -ne 0 ] && grep -q '^INFO: Seed:' "$log" && findings=1
   echo "$t: ${runs:-0} executions, corpus ${corpus:-?}, $findings finding(s), ${wall} s wall, ${cpu} s CPU" >&2
 }
 
-status=0
+status=0  # 1: a finding; 2: a target that could not start (and no finding)
 for t in "${targets[@]}"; do
   echo "== $t" >&2
   start=$SECONDS
@@ -91,6 +98,11 @@ for t in "${targets[@]}"; do
   fuzz "$t"; rc=$?
   grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|Done|==[0-9]+==ERROR|SUMMARY)" "$out/$t.log" >&2
   summary "$t" "$rc" $((SECONDS - start)) $(( $(cpu_seconds) - cpu_before ))
+  if [ $rc -ne 0 ] && ! grep -q '^INFO: Seed:' "$out/$t.log"; then  # libFuzzer never started: nothing was run
+    echo "$t: did not start (exit $rc; not a finding): $(grep -m 1 -E 'ERROR|failed' "$out/$t.log" | cut -c 1-160)" >&2
+    [ $status -eq 1 ] || status=2
+    continue
+  fi
   [ $rc -eq 0 ] || { echo "$t: FINDING (exit $rc), see $out/$t.log" >&2; status=1; continue; }
   [ $smoke -eq 1 ] || [ "${MERGE:-1}" = 0 ] && continue
   (cd "$out" && "./${t}_fuzzer" -merge=1 "$root/tests/fuzz/corpus/$t" "$out/new-$t" >/dev/null 2>&1)
