@@ -359,6 +359,21 @@ std::optional<device_info> device_before_cases(const command_options& opt, bool 
   return std::nullopt;
 }
 
+/// A run stopped by a signal: the finished cases' outputs, with --compare-to their verdict too, all new together.
+int finish_stopped_run(int sig, run_result& partial, const command_options& opt, planned_outputs& out,
+                       std::size_t selected) {
+  add_user_context(partial, opt);
+  std::function<void(const output_list&)> compare;  // with --compare-to, the verdict is new with the rest
+  if (out.compare_path)
+    compare = [&](const output_list& files) {
+      keep_cases_of(*out.base, partial);
+      compare_and_report(*out.base, partial, out.cmp, files);
+    };
+  return finish_interrupted(sig, partial, opt, true,
+                            fmt::format(" after {} of {} case(s)", partial.cases.size(), selected),
+                            "the finished ones are", compare);
+}
+
 /// The selected cases of a run (not a worker): in worker processes under a watchdog, or here; then the
 /// limits, the trace and every output.
 int run_selected(const command_options& opt, const std::vector<std::string>& args, const preset& p, const suite& s,
@@ -406,16 +421,7 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
   if (const int sig = interrupt_signal().load()) {
     run.interrupted_by = signal_name(sig);
     run_result partial = results(run);
-    add_user_context(partial, opt);
-    std::function<void(const output_list&)> compare;  // with --compare-to, the verdict is new with the rest
-    if (out.compare_path)
-      compare = [&](const output_list& files) {
-        keep_cases_of(*out.base, partial);
-        compare_and_report(*out.base, partial, out.cmp, files);
-      };
-    return finish_interrupted(sig, partial, opt, true,
-                              fmt::format(" after {} of {} case(s)", partial.cases.size(), selected.size()),
-                              "the finished ones are", compare);
+    return finish_stopped_run(sig, partial, opt, out, selected.size());
   }
   const stop_at_once writing(program_name());  // the cases are done: a signal now ends the process at once
   run_result current = results(run);
