@@ -22,6 +22,7 @@
 #            the pull-request flow with its defaults (ci/pr_bench.sh measure: the quick preset, 5 alternating
 #            processes a side, the gates stored in this checkout's reports/baselines) over FILTER (default: reduce's and matmul's device cases), in the
 #            same throwaway repository: head D against merge base A (C's 2% more work), then head B against A (A/A).
+#            PR_BISECT_ARGS adds options of bisect (e.g. --gates=none --extra-time=60), CUDABENCH_COMPARE_ARGS compare's.
 #        Any mode with BUSY=1 in the environment: a host-memory load (8 threads copying 256 MiB buffers) runs beside it.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
@@ -116,7 +117,7 @@ case $what in
       set -- $side
       git -C "$repo" checkout -q "$1"
       start=$SECONDS
-      (cd "$repo" && RUN_BENCH="$bench" CUDABENCH_FILTER="$filter" CUDABENCH_BISECT_ARGS="--build=$repo/build.sh --binary=build/bench/cudabench" \
+      (cd "$repo" && RUN_BENCH="$bench" CUDABENCH_FILTER="$filter" CUDABENCH_BISECT_ARGS="--build=$repo/build.sh --binary=build/bench/cudabench ${PR_BISECT_ARGS:-}" \
           CUDABENCH_BASELINE_DIR="$root/reports/baselines" bash ci/pr_bench.sh measure "$a" "$out/pr-$2-$tag") >"$out/pr-$2-$tag.txt" 2>&1; rc=$?
       echo "pr flow, $2 (head ${1:0:8} against A): exit $rc, $((SECONDS - start)) s" | tee -a "$out/summary-$tag.txt"
       python3 - "$out/pr-$2-$tag/verdict.json" <<'PY' | tee -a "$out/summary-$tag.txt"
