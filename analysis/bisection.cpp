@@ -37,16 +37,25 @@ revision_verdict classify_revision(const std::vector<bisected_case>& cases, cons
 
 namespace {
 /// Numbers the rounds of a pooled process after those of the processes before it (`first`), so that the
-/// round 1 of two processes stays two rounds. A process without rounds keeps its repetitions as they are.
-/// Returns the last round number used.
+/// round 1 of two processes stays two rounds. A process that recorded no rounds is one round of its own: its
+/// repetitions are numbered after the rest, so that pooled processes are told apart as rounds are (each
+/// process's median a sample of the spread between processes). Returns the last round number used.
 int renumber_rounds(run_result& run, int first) {
   int last = first;
+  bool unrounded = false;
   for (case_result& c : run.cases)
     for (repetition& r : c.repetitions)
       if (r.record && r.record->round > 0) {
         r.record->round += first;
         last = std::max(last, r.record->round);
+      } else if (r.record) {
+        unrounded = true;
       }
+  if (!unrounded) return last;
+  ++last;
+  for (case_result& c : run.cases)
+    for (repetition& r : c.repetitions)
+      if (r.record && r.record->round == 0) r.record->round = last;
   return last;
 }
 }  // namespace

@@ -31,8 +31,10 @@ std::vector<std::size_t> search(std::size_t n, std::size_t first_bad, const std:
   std::vector<std::size_t> order;
   while (const std::optional<std::size_t> next = b.next()) {
     order.push_back(*next);
-    if (std::find(unbuildable.begin(), unbuildable.end(), *next) != unbuildable.end()) b.skip(*next);
-    else b.mark(*next, *next >= first_bad);
+    if (std::find(unbuildable.begin(), unbuildable.end(), *next) != unbuildable.end())
+      b.skip(*next);
+    else
+      b.mark(*next, *next >= first_bad);
     if (order.size() > n) break;  // a search that never ends fails below
   }
   return order;
@@ -54,7 +56,8 @@ TEST(Bisection, ARevisionIsBadAtHalfTheChangeInMostCases) {
   const std::vector<bisected_case> cases{{"a", 1.0, 1.3}, {"b", 2.0, 2.4}, {"c", 1.0, 1.1}};
   // a: +16% (>= half of +30%) bad; b: +9% (< half of +20%) good; c: +6% (>= half of +10%) bad: 2 of 3.
   const run_result none;  // the first measurement of the good end stands
-  const revision_verdict bad = classify_revision(cases, run_of({measured("a", {1.16}), measured("b", {2.18}), measured("c", {1.06})}), none);
+  const revision_verdict bad =
+      classify_revision(cases, run_of({measured("a", {1.16}), measured("b", {2.18}), measured("c", {1.06})}), none);
   EXPECT_EQ(bad.bad_votes, 2u);
   EXPECT_TRUE(bad.bad);
   ASSERT_TRUE(bad.changes[1]);
@@ -88,7 +91,8 @@ TEST(Bisection, TheChangeIsFromTheGoodEndMeasuredBesideIt) {
   EXPECT_FALSE(good.bad);
   EXPECT_NEAR(*good.changes[0], 1.42 / 1.4 - 1, 1e-9);
   EXPECT_TRUE(classify_revision(cases, run_of({measured("a", {1.82})}), fresh_good).bad);
-  EXPECT_TRUE(classify_revision(cases, run_of({measured("a", {1.42})}), {}).bad);  // without it, drift looks like the change
+  EXPECT_TRUE(
+      classify_revision(cases, run_of({measured("a", {1.42})}), {}).bad);  // without it, drift looks like the change
 }
 
 TEST(Bisection, PoolingKeepsEveryProcessesRepetitions) {
@@ -120,6 +124,29 @@ TEST(Bisection, PoolingKeepsEachProcesssRoundsApart) {
   runs.push_back(run_of({with_rounds({{1, 3.0}, {2, 4.0}})}));
   const run_result pooled = pool_runs(std::move(runs));
   EXPECT_EQ(pooled.find("a")->samples_s, (std::vector<double>{1.0, 2.0, 3.0, 4.0}));
+}
+
+TEST(Bisection, PooledProcessesWithoutRoundsAreARoundEach) {
+  // Processes that recorded no rounds (one repetition or several each, as bisect's and the PR flow's ends run
+  // them): each becomes a round, so the pooled case's samples are the processes' medians and compare can read
+  // the spread between processes from them.
+  auto process = [](std::vector<double> times) {
+    case_result c = measured("a", {});
+    for (double t : times) {
+      repetition r;
+      r.real_time_s = t;
+      r.record.emplace();
+      c.repetitions.push_back(r);
+    }
+    return c;
+  };
+  std::vector<run_result> runs;
+  runs.push_back(run_of({process({1.0, 1.2, 1.1})}));
+  runs.push_back(run_of({process({2.0})}));
+  runs.push_back(run_of({process({3.0, 3.2})}));
+  const run_result pooled = pool_runs(std::move(runs));
+  EXPECT_EQ(pooled.find("a")->rounds, 3u);
+  EXPECT_EQ(pooled.find("a")->samples_s, (std::vector<double>{1.1, 2.0, 3.0}));
 }
 
 TEST(Bisection, FindsEveryFirstBadCandidate) {
