@@ -35,14 +35,18 @@ comparison compare_with_gates(const run_result& base, const run_result& cur, con
   return compare_runs(base, cur, with);
 }
 
+void say_not_judged(const comparison& c) {
+  if (const std::size_t n = c.throttled(); n && !c.failing())
+    fmt::print(stderr, "{}: {} case(s) could not be judged: most samples of a side were taken throttled (exit {})\n",
+               program_name(), n, exit_unconfirmed);
+}
+
 int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s,
                        const output_list& outputs, comparison* out, const std::function<void(comparison&)>& amend) {
   comparison c = compare_with_gates(base, cur, s);
   if (amend) amend(c);
   outputs.writers().write_comparison(c, cur);
-  if (const std::size_t n = c.throttled(); n && !c.failing())
-    fmt::print(stderr, "{}: {} case(s) could not be judged: most samples of a side were taken throttled (exit {})\n",
-               program_name(), n, exit_unconfirmed);
+  say_not_judged(c);
   if (out) *out = c;
   return c.exit_status();
 }

@@ -18,6 +18,9 @@ compare_settings compare_settings_from(const compare_options& o);
 /// Compares with the gates of `s`, else those run_store::gates_for finds.
 comparison compare_with_gates(const run_result& base, const run_result& cur, const compare_settings& s);
 
+/// Says on standard error how many cases could not be judged (a side mostly throttled), the cause of exit 3.
+void say_not_judged(const comparison& c);
+
 /// Compares (with the gates of `s`, else those run_store::gates_for finds), lets `amend` change the comparison
 /// (confirm resolves its unconfirmed flags there), and sends it to every output of `outputs` (the terminal table,
 /// the requested files); its exit status (comparison::exit_status). The comparison is also handed back through

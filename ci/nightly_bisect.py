@@ -15,7 +15,9 @@ import sys
 def revision(path):
     rev = json.load(open(path))["context"].get("cudabench", {}).get("git_revision", "")
     # a full commit hash only: a symbolic name (HEAD, a branch) or a short hash names whatever it points at now
-    if not isinstance(rev, str) or not re.fullmatch(r"[0-9a-f]{40}", rev) or set(rev) == {"0"}:
+    if not isinstance(rev, str):
+        raise TypeError("git_revision is not a string")
+    if not re.fullmatch(r"[0-9a-f]{40}", rev) or set(rev) == {"0"}:
         sys.exit(1)
     print(rev)
 

@@ -31,7 +31,8 @@ std::string verdict_counts(const comparison& c) {
 
 const char* verdict_word(const comparison& c) {
   if (c.failing()) return "fail";
-  return c.count(verdict::unconfirmed) > 0 ? "unconfirmed" : "pass";
+  if (c.count(verdict::unconfirmed) > 0) return "unconfirmed";
+  return c.throttled() > 0 ? "not judged" : "pass";
 }
 
 std::string verdict_headline(const comparison& c) {
@@ -39,6 +40,7 @@ std::string verdict_headline(const comparison& c) {
   for (verdict v : cudabench::all_verdicts)
     if (const std::size_t n = c.count(v)) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, to_string(v));
   if (const std::size_t lost = c.lost()) counts += fmt::format(" ({} lost case(s) among them)", lost);
+  if (const std::size_t n = c.throttled()) counts += fmt::format("; {} not judged (throttled)", n);
   return fmt::format("{}: {}", verdict_word(c), counts.empty() ? std::string("no case") : counts);
 }
 

@@ -61,7 +61,9 @@ s=$(run "$py" "$compare_py" benchmarks "$tmp/fast.json" "$tmp/slow.json")
 check "compare.py over them: the case paired, OVERALL_GEOMEAN printed" 0 "$s" 'pairs_every_case "$tmp/fast.json" "$tmp/slow.json" "$tmp/out"'
 # The run's own comparison reads them alike.
 s=$(run "$report" compare "$tmp/fast.json" "$tmp/slow.json")
-check "compare over them: the case compared" 0 "$s" 'grep -q "^histogram/cpu/65536 .*not gated" "$tmp/out"'
+# Both runs of one machine: the host-bound case is judged, not left ungated; 3 repetitions a side cannot make the
+# rank test significant at 1%, so its large shift is inconclusive.
+check "compare over them: the case compared and judged" 0 "$s" 'grep -q "^histogram/cpu/65536 .*inconclusive" "$tmp/out"'
 
 # The stored H100 baseline and a run here (the nightly sizes of small CPU cases, and GPU cases skipped).
 filter='^(dot/cpu/1048576|histogram/cpu/1048576|reduce/cpu/1048576|image/cpu|image/sync|conv2d/fast/4096)$'

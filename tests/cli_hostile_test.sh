@@ -102,7 +102,7 @@ for kind in directory fifo zero dangling loop; do
   check "fleet with a verdict file that is a $kind: exit 2, one line" 2 "$(run timeout 20 "$report" fleet "$d")" \
     "one_line \"verdict-$stamp.json\""
 done
-for version in 1 5 '"2"' none; do
+for version in 1 6 '"2"' none; do
   d="$tmp/v-${version//\"/q}"
   night "$d"
   python3 - "$d/verdict-$stamp.json" "$version" <<'EOF'
@@ -115,7 +115,7 @@ else:
 json.dump(j, open(sys.argv[1], "w"))
 EOF
   check "fleet with a verdict file of schema_version $version: refused" 2 "$(run "$report" fleet "$d")" \
-    "one_line \"'schema_version' is .*verdict files of versions 2 to 4\""
+    "one_line \"'schema_version' is .*verdict files of versions 2 to 5\""
 done
 # A verdict its schema version cannot hold, one that is none, a case listed twice: refused, not shown.
 edits=("version 2 with machine differs" 'j["schema_version"] = 2; j["cases"][0]["verdict"] = "machine differs"'

@@ -286,7 +286,7 @@ done
 s=$(run "$report" store slot "$fx/bad_invalid.json"); check "store of a file that is not results: one line, exit 2" 2 "$s" 'one_line "not a results file"'
 # Once the store keeps enough runs of the model and preset, the nightly compares with the gates it learned from them.
 rm -rf "$tmp/store-g" && cp -a "$tmp/store-b" "$tmp/store-g"
-for k in 6 7; do run bash "$h" add "$tmp/store-g" "$(night $k 2026010${k}T020000Z)" >/dev/null; done
+for k in 3 5 6 7; do run bash "$h" add "$tmp/store-g" "$(night $k 2026010${k}T020000Z)" >/dev/null; done
 sleep 1
 s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/trend/nightly-5.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" \
     CUDABENCH_HISTORY_DIR="$tmp/store-g" run bash "$src/ci/nightly.sh" "$tmp/results-g")
