@@ -329,7 +329,8 @@ std::string trend(const std::string& title, const std::vector<double>& pct, cons
   const double h = 156, pl = 56, pr = marks.base_s > 0 ? 72 : 24, pt = 34, pb = 32;
   std::string o = header(W, h, title);
   const bool band = marks.band_hi > marks.band_lo;
-  auto [lo, hi] = trend_axis(pct, min_span_pct, marks);
+  const auto axis = trend_axis(pct, min_span_pct, marks);
+  double lo = axis.first, hi = axis.second;  // plain variables: the lambdas below capture them (clang 14)
   if (!(hi > lo)) {
     lo = -1;
     hi = 1;
