@@ -26,7 +26,8 @@ constexpr double read_bytes = 1e9;  ///< what limits/read and the reduce case mo
 
 /// A case of `rounds` repetitions, one a round, around `median_s` with a relative spread `noise`; a rate counter
 /// (bytes per second) where it moves bytes.
-case_result make_case(const std::string& name, double median_s, double noise, unsigned seed, const std::string& limit = "") {
+case_result make_case(const std::string& name, double median_s, double noise, unsigned seed,
+                      const std::string& limit = "") {
   case_result c;
   c.name = name;
   split_case_name(c);
@@ -49,7 +50,8 @@ case_result make_case(const std::string& name, double median_s, double noise, un
 }
 
 /// A run on board `uuid` whose read limit takes `read_s` and whose reduce case takes `reduce_s`.
-run_result make_run(const std::string& uuid, double read_s, double reduce_s, unsigned seed, const std::string& date = "2026-11-01T02:00:00Z") {
+run_result make_run(const std::string& uuid, double read_s, double reduce_s, unsigned seed,
+                    const std::string& date = "2026-11-01T02:00:00Z") {
   run_result r;
   r.source = "run-" + uuid + "-" + std::to_string(seed) + ".json";
   r.device = device_info{};
@@ -106,27 +108,28 @@ TEST(MachineFacts, AWrongFieldIsOneLineNamingIt) {
   auto problem = [](const char* text) -> std::string {
     try {
       machine_facts_from_json(nlohmann::json::parse(text));
-    } catch (const input_error& e) {
-      return e.what();
-    }
+    } catch (const input_error& e) { return e.what(); }
     return "";
   };
-  EXPECT_NE(problem(R"({"board": {"power_limit_w": "700"}})").find("device.machine.board.power_limit_w"), std::string::npos);
+  EXPECT_NE(problem(R"({"board": {"power_limit_w": "700"}})").find("device.machine.board.power_limit_w"),
+            std::string::npos);
   EXPECT_NE(problem(R"({"board": {"pcie_gen": -1}})").find("pcie_gen"), std::string::npos);
   EXPECT_NE(problem(R"({"board": []})").find("device.machine.board"), std::string::npos);
   EXPECT_NE(problem(R"({"host": {"cpu_model": 3}})").find("device.machine.host.cpu_model"), std::string::npos);
 }
 
 TEST(MachineFacts, OldResultsWithoutThemStayReadable) {
-  const device_info d = device_info_from_json(nlohmann::json::parse(R"({"available": true, "name": "NVIDIA H100 80GB HBM3",
+  const device_info d =
+      device_info_from_json(nlohmann::json::parse(R"({"available": true, "name": "NVIDIA H100 80GB HBM3",
       "compute_capability": "9.0", "uuid": "GPU-b2c4773f-9f5b-844e-0f78-3cc2c7c05de1"})"));
   EXPECT_FALSE(d.machine);
   EXPECT_EQ(d.uuid, "GPU-b2c4773f-9f5b-844e-0f78-3cc2c7c05de1");
 }
 
 TEST(MachineFacts, HostFromProcCpuinfo) {
-  const std::string cpuinfo = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9654 96-Core Processor  \n"
-                              "processor\t: 1\nmodel name\t: AMD EPYC 9654 96-Core Processor\n";
+  const std::string cpuinfo =
+      "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9654 96-Core Processor  \n"
+      "processor\t: 1\nmodel name\t: AMD EPYC 9654 96-Core Processor\n";
   const host_facts h = host_facts_from(cpuinfo, 16);
   EXPECT_EQ(h.cpu_model, "AMD EPYC 9654 96-Core Processor");
   EXPECT_EQ(h.logical_cpus, 16);
@@ -280,7 +283,8 @@ TEST(OneMachine, AFlagStandsOnlyOnOneMachine) {
   EXPECT_FALSE(two.same_machine);
   const case_comparison& r = find(two, "conv2d/naive/4096");
   EXPECT_EQ(r.v, verdict::unconfirmed);
-  EXPECT_NE(r.note.find("regression on another machine (board GPU-aaaaaaaa vs GPU-bbbbbbbb)"), std::string::npos) << r.note;
+  EXPECT_NE(r.note.find("regression on another machine (board GPU-aaaaaaaa vs GPU-bbbbbbbb)"), std::string::npos)
+      << r.note;
   EXPECT_EQ(two.exit_status(), exit_unconfirmed);
   EXPECT_NE(reports::verdict_counts(two).find("1 unconfirmed"), std::string::npos);
   const std::string verdict = reports::verdict_json(two);
@@ -290,15 +294,22 @@ TEST(OneMachine, AFlagStandsOnlyOnOneMachine) {
   EXPECT_NE(reports::comparison_terminal(two, false).find("flag(s) held"), std::string::npos);
 }
 
+namespace {
+/// Makes one case of `run` `factor` times slower in every repetition.
+void slow_down(run_result& run, const std::string& name, double factor) {
+  for (case_result& c : run.cases)
+    if (c.name == name) {
+      for (repetition& rep : c.repetitions) rep.real_time_s *= factor;
+      summarize_case(c);
+    }
+}
+}  // namespace
+
 TEST(OneMachine, ALimitBeyondItsGateMakesTheMachineAnother) {
   // One board whose host copies or read rate moved (a busy host): its flags wait for confirmation too.
   const std::string a = "GPU-aaaaaaaa-0000-0000-0000-000000000000";
   run_result cur = make_run(a, 1.2e-3, 2e-3, 61);
-  for (case_result& c : cur.cases)
-    if (c.name == "conv2d/naive/4096") {
-      for (repetition& rep : c.repetitions) rep.real_time_s *= 1.1;
-      summarize_case(c);
-    }
+  slow_down(cur, "conv2d/naive/4096", 1.1);
   const comparison c = compare_runs(make_run(a, 1e-3, 2e-3, 1), cur, {});
   EXPECT_TRUE(c.same_board);
   EXPECT_FALSE(c.same_machine);
@@ -309,11 +320,7 @@ TEST(OneMachine, ALimitBeyondItsGateMakesTheMachineAnother) {
 TEST(OneMachine, TheSameCodeOnAnotherMachineIsTheMachine) {
   const std::string a = "GPU-aaaaaaaa-0000-0000-0000-000000000000", b = "GPU-bbbbbbbb-0000-0000-0000-000000000000";
   run_result base = make_run(a, 1e-3, 2e-3, 1), cur = make_run(b, 1e-3, 2e-3, 71);
-  for (case_result& c : cur.cases)
-    if (c.name == "conv2d/naive/4096") {
-      for (repetition& rep : c.repetitions) rep.real_time_s *= 1.1;
-      summarize_case(c);
-    }
+  slow_down(cur, "conv2d/naive/4096", 1.1);
   set_code(base, "conv2d/naive/4096", "0123456789abcdef");
   set_code(cur, "conv2d/naive/4096", "0123456789abcdef");
   comparison c = compare_runs(base, cur, {});
@@ -335,11 +342,7 @@ TEST(OneMachine, AChangedCodesSignificantChangeIsConfirmedEvenWithinTheGate) {
   // measure it; with the same code it stays unchanged; with no code recorded it is judged as before.
   const std::string a = "GPU-aaaaaaaa-0000-0000-0000-000000000000", b = "GPU-bbbbbbbb-0000-0000-0000-000000000000";
   run_result base = make_run(a, 1e-3, 2e-3, 1), cur = make_run(b, 1e-3, 2e-3, 75);
-  for (case_result& c : cur.cases)
-    if (c.name == "conv2d/naive/4096") {
-      for (repetition& rep : c.repetitions) rep.real_time_s *= 1.025;
-      summarize_case(c);
-    }
+  slow_down(cur, "conv2d/naive/4096", 1.025);
   EXPECT_EQ(find(compare_runs(base, cur, {}), "conv2d/naive/4096").v, verdict::unchanged);
   set_code(base, "conv2d/naive/4096", "0123456789abcdef");
   set_code(cur, "conv2d/naive/4096", "0123456789abcdef");
@@ -386,7 +389,8 @@ TEST(OneMachine, ADigestKeptOverChangedLaunchesIsNotTheSameCode) {
 namespace {
 /// A run on board `uuid` of host `host` with a short cold case of `short_s` and, where `overhead_s` > 0, the
 /// empty cold sample of `overhead_s`.
-run_result short_run(const std::string& uuid, const std::string& host, double short_s, double overhead_s, unsigned seed) {
+run_result short_run(const std::string& uuid, const std::string& host, double short_s, double overhead_s,
+                     unsigned seed) {
   run_result r = make_run(uuid, 1e-3, 2e-3, seed);
   r.settings.host_name = host;
   std::vector<case_result> extra{make_case("histogram/fast/1048576", short_s, 0.002, seed + 7)};
@@ -451,7 +455,8 @@ TEST(Normalize, WithoutTheControlInOneRunTheChangeIsJudgedAsMeasured) {
   EXPECT_EQ(r.v, verdict::unconfirmed);  // beyond the gate as measured, on another board
   EXPECT_NEAR(r.change, 0.0506, 0.005);
   bool said = false;
-  for (const auto& n : c.header_notes) said |= n.find("1 case(s) with a control limit judged as measured") != std::string::npos;
+  for (const auto& n : c.header_notes)
+    said |= n.find("1 case(s) with a control limit judged as measured") != std::string::npos;
   EXPECT_TRUE(said);
 }
 
@@ -464,7 +469,8 @@ TEST(GatesAcrossBoards, BoardOffsetsThatTheControlExplainsLeaveTheDrift) {
   for (int i = 0; i < 18; ++i) {  // six runs a board: 12 pairs of one board, what a same-board gate needs
     const double o = offsets[i % 3];
     const std::string uuid = fmt::format("GPU-{0}{0}{0}{0}{0}{0}{0}{0}-0000-0000-0000-000000000000", i % 3);
-    runs.push_back(make_run(uuid, 1e-3 * o, 2e-3 * o * std::exp(z(g)), 100 + i, fmt::format("2026-11-{:02}T02:00:00Z", i + 1)));
+    runs.push_back(
+        make_run(uuid, 1e-3 * o, 2e-3 * o * std::exp(z(g)), 100 + i, fmt::format("2026-11-{:02}T02:00:00Z", i + 1)));
   }
   const gate_table t = learn_gates(runs, {});
   EXPECT_TRUE(t.normalized);
@@ -491,8 +497,8 @@ TEST(GatesAcrossBoards, BoardOffsetsThatTheControlExplainsLeaveTheDrift) {
 TEST(GatesAcrossBoards, ARunFromABoardOutsideTheHistoryIsSaid) {
   std::vector<run_result> runs;
   for (int i = 0; i < 6; ++i)
-    runs.push_back(make_run(fmt::format("GPU-{0}{0}{0}{0}{0}{0}{0}{0}-0000-0000-0000-000000000000", i % 2), 1e-3, 2e-3, 200 + i,
-                            fmt::format("2026-11-0{}T02:00:00Z", i + 1)));
+    runs.push_back(make_run(fmt::format("GPU-{0}{0}{0}{0}{0}{0}{0}{0}-0000-0000-0000-000000000000", i % 2), 1e-3, 2e-3,
+                            200 + i, fmt::format("2026-11-0{}T02:00:00Z", i + 1)));
   compare_settings s;
   s.gates = std::make_shared<gate_table>(learn_gates(runs, {}));
   const run_result outside = make_run("GPU-99999999-0000-0000-0000-000000000000", 1e-3, 2e-3, 300);
@@ -518,7 +524,8 @@ TEST(GatesAcrossBoards, OneBoardUsesItsOwnDriftWhereItHasOne) {
 }
 
 TEST(GatesAcrossBoards, VersionOneFilesStayReadable) {
-  const std::string v1 = R"({"kind": "cudabench gates", "schema_version": 1, "device": "NVIDIA H100 80GB HBM3", "preset": "nightly",
+  const std::string v1 =
+      R"({"kind": "cudabench gates", "schema_version": 1, "device": "NVIDIA H100 80GB HBM3", "preset": "nightly",
       "floor": 0.015, "k": 6, "min_runs": 5, "runs": [{"file": "a.json", "revision": "r", "date": "d"}],
       "cases": {"reduce/fast/1": {"gate": 0.02, "drift": 0.003, "runs": 5}}})";
   const gate_table t = parse_gates(v1, "old.gates.json");
@@ -531,7 +538,9 @@ TEST(GatesAcrossBoards, VersionOneFilesStayReadable) {
 TEST(GatesAcrossBoards, ATrendSaysItsRunsComeFromSeveralBoards) {
   std::vector<run_result> runs;
   for (int i = 0; i < 3; ++i) {
-    runs.push_back(make_run(i < 2 ? "GPU-aaaaaaaa-0000-0000-0000-000000000000" : "GPU-bbbbbbbb-0000-0000-0000-000000000000", 1e-3, 2e-3, 400 + i));
+    runs.push_back(
+        make_run(i < 2 ? "GPU-aaaaaaaa-0000-0000-0000-000000000000" : "GPU-bbbbbbbb-0000-0000-0000-000000000000", 1e-3,
+                 2e-3, 400 + i));
     runs.back().settings.host_name = "runner-1";
   }
   const auto notes = reports::machines_of(runs);
@@ -544,7 +553,8 @@ TEST(GatesAcrossBoards, ATrendSaysItsRunsComeFromSeveralBoards) {
 TEST(GatesAcrossBoards, FiveRunsOfOneBoardSetNoSameBoardGate) {
   std::vector<run_result> runs;
   for (int i = 0; i < 5; ++i)
-    runs.push_back(make_run("GPU-aaaaaaaa-0000-0000-0000-000000000000", 1e-3, 2e-3, 500 + i, fmt::format("2026-11-0{}T02:00:00Z", i + 1)));
+    runs.push_back(make_run("GPU-aaaaaaaa-0000-0000-0000-000000000000", 1e-3, 2e-3, 500 + i,
+                            fmt::format("2026-11-0{}T02:00:00Z", i + 1)));
   const learned_gate* g = learn_gates(runs, {}).find("reduce/fast/268435456");
   ASSERT_TRUE(g);
   EXPECT_EQ(g->same_board_gate, 0) << "9 pairs of one board: too few";
@@ -553,8 +563,8 @@ TEST(GatesAcrossBoards, FiveRunsOfOneBoardSetNoSameBoardGate) {
 TEST(Normalize, AcrossBoardsWithoutTheControlANormalizedGateHoldsTheChangeBack) {
   std::vector<run_result> history;
   for (int i = 0; i < 6; ++i)
-    history.push_back(make_run(fmt::format("GPU-{0}{0}{0}{0}{0}{0}{0}{0}-0000-0000-0000-000000000000", i % 2), 1e-3, 2e-3, 600 + i,
-                               fmt::format("2026-11-0{}T02:00:00Z", i + 1)));
+    history.push_back(make_run(fmt::format("GPU-{0}{0}{0}{0}{0}{0}{0}{0}-0000-0000-0000-000000000000", i % 2), 1e-3,
+                               2e-3, 600 + i, fmt::format("2026-11-0{}T02:00:00Z", i + 1)));
   compare_settings s;
   s.gates = std::make_shared<gate_table>(learn_gates(history, {}));
   const run_result base = make_run("GPU-aaaaaaaa-0000-0000-0000-000000000000", 1e-3, 2e-3, 1);
