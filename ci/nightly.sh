@@ -122,7 +122,7 @@ status=$run_status
 gates=${CUDABENCH_GATES:-}
 if [ -z "$gates" ] && [ -n "${CUDABENCH_HISTORY_DIR:-}" ] \
    && kept=$("$run_bench" store runs "$json" --history-dir="$CUDABENCH_HISTORY_DIR" 2>/dev/null) && [ -f "${kept%/runs}/gates.json" ] \
-   && python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); n = j["runs"]; n = len(n) if isinstance(n, list) else n; sys.exit(0 if n >= int(sys.argv[2]) and j["cases"] else 1)' \
+   && python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); sys.exit(0 if len(j["runs"]) >= int(sys.argv[2]) and j["cases"] else 1)' \
         "${kept%/runs}/gates.json" "${CUDABENCH_GATES_MIN_RUNS:-5}" 2>/dev/null; then
   cp "${kept%/runs}/gates.json" "$dir/gates-$stamp.json" && gates="$dir/gates-$stamp.json"
   echo "nightly: comparing with the gates the history store learned from its runs ($gates)" >&2
