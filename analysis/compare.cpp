@@ -492,6 +492,42 @@ bool hold_code_change(case_comparison& r, double alpha, const std::string& why) 
   return true;
 }
 
+/// Each case judged by its own processes is tested at alpha, so a comparison of many unchanged cases would flag one
+/// of them by chance in most runs. Among those cases a flag stands only where it is a discovery at a false
+/// discovery rate of alpha (Benjamini-Hochberg: the i-th smallest of m p-values at most i/m x alpha); one that is
+/// significant on its own only is held as unconfirmed, for more processes to settle (bisect's --extra-time, the
+/// nightly's confirmation). With nothing changed, a flag then stands in at most alpha of the comparisons.
+void hold_chance_flags(comparison& out) {
+  std::vector<double> ps;
+  for (const case_comparison& r : out.cases)
+    if (r.self_calibrated && r.p_value && !r.throttled) ps.push_back(*r.p_value);
+  const std::size_t m = ps.size();
+  if (m < 2) return;
+  std::sort(ps.begin(), ps.end());
+  double cutoff = -1;  // the largest p-value that is a discovery; none where negative
+  for (std::size_t i = m; i-- > 0;)
+    if (ps[i] <= double(i + 1) / double(m) * out.settings.alpha) {
+      cutoff = ps[i];
+      break;
+    }
+  std::size_t held = 0;
+  for (case_comparison& r : out.cases) {
+    if (!r.self_calibrated || !is_flag(r.v) || *r.p_value <= cutoff) continue;
+    r.held = r.v;
+    r.v = verdict::unconfirmed;
+    r.note += fmt::format(
+        "{}{} {:+.1f}% (p = {:.2g}) on its own, but not among the {} cases judged by their processes "
+        "at a false discovery rate of {}: more processes settle it",
+        r.note.empty() ? "" : "; ", to_string(*r.held), 100 * r.change, *r.p_value, m, pct(out.settings.alpha));
+    ++held;
+  }
+  if (held)
+    out.header_notes.push_back(fmt::format(
+        "{} flag(s) held: significant on their own, not among the {} cases judged by their processes at a false "
+        "discovery rate of {} (`confirm`, or bisect's --extra-time, measures them again)",
+        held, m, pct(out.settings.alpha)));
+}
+
 /// A flag stands only where both runs come from one machine: no recorded fact of the machines differs and no
 /// limit moved beyond its gate. Elsewhere a flag of a case whose device code and launches match the baseline's
 /// is the machine's (same code); any other is unconfirmed until both revisions are measured on one machine.
@@ -682,6 +718,7 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
     out.cases.push_back(r);
   }
   note_unnormalized(cur, out);
+  hold_chance_flags(out);
   hold_flags_of_other_machines(out);
   note_throttling(base, cur, out);
   if (const std::size_t n = out.throttled())
