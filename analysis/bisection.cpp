@@ -39,7 +39,10 @@ namespace {
 /// Numbers the rounds of a pooled process after those of the processes before it (`first`), so that the
 /// round 1 of two processes stays two rounds. A process that recorded no rounds is one round of its own: its
 /// repetitions are numbered after the rest, so that pooled processes are told apart as rounds are (each
-/// process's median a sample of the spread between processes). Returns the last round number used.
+/// process's median a sample of the spread between processes). So is a plain BENCHMARK() of a binary of ours (a
+/// case the run describes whose rows carry no record of ours): its repetitions get a record holding their round
+/// alone. A foreign binary's rows are left as they are: nothing says its processes ran on one machine, and its
+/// repetitions pooled are what the rank test has. Returns the last round number used.
 int renumber_rounds(run_result& run, int first) {
   int last = first;
   bool unrounded = false;
@@ -48,14 +51,17 @@ int renumber_rounds(run_result& run, int first) {
       if (r.record && r.record->round > 0) {
         r.record->round += first;
         last = std::max(last, r.record->round);
-      } else if (r.record) {
+      } else if (r.record || c.described) {
         unrounded = true;
       }
   if (!unrounded) return last;
   ++last;
   for (case_result& c : run.cases)
     for (repetition& r : c.repetitions)
-      if (r.record && r.record->round == 0) r.record->round = last;
+      if (r.record ? r.record->round == 0 : c.described) {
+        if (!r.record) r.record.emplace();
+        r.record->round = last;
+      }
   return last;
 }
 }  // namespace

@@ -102,7 +102,15 @@ json settings_json(const run_result& run) {
   return meta;
 }
 
+/// A record of nothing but its round: a plain BENCHMARK()'s row (no samples, cache or check of ours) pooled by
+/// bisect --ends or confirm, each process a round.
+bool round_only(const run_record& r) {
+  return r.round > 0 && r.samples == 0 && r.cache.empty() && r.stop.empty() && r.note.empty() && r.setup_s == 0 &&
+         r.check_s == 0 && r.checked && !r.energy;
+}
+
 json record_json(const run_record& r) {
+  if (round_only(r)) return {{k::round, r.round}};
   json j = {{k::cache, r.cache},
             {k::stop, r.stop},
             {k::samples, r.samples},
@@ -178,9 +186,9 @@ json ended_row(const case_result& c, std::size_t index, const time_unit& unit) {
 }
 
 /// How many runs of the case a repetition's row covers: its kept samples times the runs each sample timed, or
-/// the iterations Google Benchmark ran.
+/// the iterations Google Benchmark ran (a row without samples of ours: at most a record of its round).
 std::size_t runs_covered(const repetition& r) {
-  if (!r.record) return std::max<std::size_t>(1, r.iterations);
+  if (!r.record || r.record->samples == 0) return std::max<std::size_t>(1, r.iterations);
   return std::max<std::size_t>(1, r.record->samples) * static_cast<std::size_t>(std::max(1, r.record->batch));
 }
 

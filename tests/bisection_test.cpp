@@ -149,6 +149,26 @@ TEST(Bisection, PooledProcessesWithoutRoundsAreARoundEach) {
   EXPECT_EQ(pooled.find("a")->samples_s, (std::vector<double>{1.1, 2.0, 3.0}));
 }
 
+TEST(Bisection, PooledGoogleBenchmarkProcessesAreARoundEach) {
+  // A plain BENCHMARK() of a binary of ours (described, its rows carrying none of our records, only the
+  // iterations Google Benchmark ran): each process is a round all the same, so the pull-request flow judges such
+  // a case by the spread between its processes, as it judges the suite's own cases, and one disturbed process is
+  // one sample. A foreign binary's rows stay pooled repetitions (PoolingKeepsEveryProcessesRepetitions).
+  auto process = [](std::vector<double> times) {
+    case_result c = measured("BM_spin", {});
+    c.described = true;
+    c.host_bound = true;
+    for (double t : times) c.repetitions.push_back({.real_time_s = t, .iterations = 1500});
+    return c;
+  };
+  std::vector<run_result> runs;
+  for (double t : {1.0, 1.6, 1.02, 0.99, 1.01}) runs.push_back(run_of({process({t})}));
+  const run_result pooled = pool_runs(std::move(runs));
+  EXPECT_EQ(pooled.find("BM_spin")->rounds, 5u);
+  EXPECT_EQ(pooled.find("BM_spin")->samples_s, (std::vector<double>{1.0, 1.6, 1.02, 0.99, 1.01}));
+  for (const repetition& r : pooled.find("BM_spin")->repetitions) EXPECT_EQ(r.iterations, 1500u);
+}
+
 TEST(Bisection, FindsEveryFirstBadCandidate) {
   for (std::size_t n : {1u, 2u, 3u, 16u, 17u}) {
     for (std::size_t first_bad = 0; first_bad < n; ++first_bad) {
