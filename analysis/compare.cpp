@@ -304,7 +304,11 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   if (!measured_sides(b, c, r)) return r;
   const bool host = b.host_bound || c.host_bound;
   const bool testable = r.base_n >= 2 && r.cur_n >= 2 && !b.aggregates_only && !c.aggregates_only;
-  const std::optional<learned_gate> pair_gate = gate_for(c, host, s, m);
+  // On one machine the spread between the case's own processes judges it (self-calibrated), unless a gate of one
+  // board was learned for it: a gate learned across boards holds their offsets, which one machine has none of.
+  const bool processes = m.same_host && c.family != limits_family && samples_are_processes(b, c);
+  std::optional<learned_gate> pair_gate = gate_for(c, host, s, m);
+  if (pair_gate && processes && !(m.same_board && pair_gate->same_board_gate > 0)) pair_gate.reset();
   const learned_gate* learned = pair_gate ? &*pair_gate : nullptr;
   // Reported, never gating: a case declared not gated (its time moves between processes with nothing changed),
   // or a host-bound one (host timings drift far beyond any threshold across machines) unless --host-threshold,
@@ -316,7 +320,7 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
     return r;
   }
   // The limits keep their gates: their change says whether the machine is the same one.
-  const bool self = !learned && m.same_host && c.family != limits_family && samples_are_processes(b, c);
+  const bool self = !learned && processes;
   const double host_class = s.host_threshold.value_or(s.one_machine_host_threshold);
   const double class_threshold = learned ? learned->gate : self ? s.practical_floor : host ? host_class : s.threshold;
   r.gate_runs = learned ? learned->runs : 0;

@@ -641,6 +641,26 @@ TEST(SelfCalibrated, ARealChangeOfManyCasesStandsOnceMoreProcessesAreMeasured) {
   EXPECT_EQ(eight.count(verdict::improvement) + eight.count(verdict::unconfirmed), 0u);
 }
 
+TEST(SelfCalibrated, AGateLearnedAcrossBoardsGivesWayToTheProcessesOfOneMachine) {
+  // A 2.5% change in 8 processes a side of one machine, under a 10% gate learned from runs of several boards: the
+  // boards' offsets are not this machine's, so its processes judge it; a gate learned on one board applies.
+  const run_result base = one_machine_run({measured_case("a/b/1", processes(1e-3, 0.003, 8, 41), false)});
+  const run_result cur = one_machine_run({measured_case("a/b/1", processes(1.025e-3, 0.003, 8, 42), false)});
+  compare_settings s;
+  s.gates = gates_of(base, "a/b/1", 0.10);
+  const case_comparison& r = find(compare_runs(base, cur, s), "a/b/1");
+  EXPECT_EQ(r.v, verdict::regression) << r.method << " " << r.note;
+  EXPECT_TRUE(r.self_calibrated);
+  auto one_board = std::make_shared<gate_table>(*s.gates);
+  one_board->cases["a/b/1"].same_board_gate = 0.05;
+  one_board->cases["a/b/1"].same_board_drift = 0.005;
+  s.gates = one_board;
+  const case_comparison& learned = find(compare_runs(base, cur, s), "a/b/1");
+  EXPECT_FALSE(learned.self_calibrated);
+  EXPECT_DOUBLE_EQ(learned.gate, 0.05);
+  EXPECT_NE(learned.v, verdict::regression);
+}
+
 TEST(SelfCalibrated, TooFewOrTooNoisyProcessesAreInconclusiveNotUnchanged) {
   // 3% noise between processes: a 1.5% change cannot be told from it in 5 + 5 processes.
   const run_result base = one_machine_run({measured_case("a/b/1", processes(1e-3, 0.03, 5, 11), false)});
