@@ -20,6 +20,7 @@
 
 #include "analysis/bisection.hpp"
 #include "analysis/run_store.hpp"
+#include "analysis/same_code.hpp"
 #include "app/commands.hpp"
 #include "app/comparison.hpp"
 #include "app/confirm.hpp"
@@ -32,6 +33,7 @@
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
 #include "io/output_sink.hpp"
+#include "measure/pattern.hpp"
 #include "results/results.hpp"
 #include "results/results_json.hpp"
 
@@ -91,8 +93,12 @@ class bisect_session {
  private:
   void resolve_ends();
   std::optional<std::string> build(const std::string& commit, std::string& why_not);
+  int run_binary(const std::string& binary, std::vector<std::string> args, const std::string& base);
   std::optional<run_result> measure_once(const std::string& binary, const std::string& label, const std::string& filter,
                                          std::string& why_not);
+  std::optional<case_identities> identify_end(const std::string& binary, const std::string& label,
+                                              std::string& why_not);
+  std::string filter_by_identity(const std::string& good_binary, const std::string& bad_binary);
   /// One binary of each revision (binary, what progress calls it), in alternating processes; each process's run
   /// and the runs pooled.
   struct measured_revision {
@@ -146,6 +152,7 @@ class bisect_session {
   std::vector<bisected_case> cases_;
   std::size_t compared_ = 0;   ///< cases the comparison of the ends held
   json ends_ = json::array();  ///< each compared case's verdict, change and note
+  json same_code_;             ///< --skip-same-code: what was measured and skipped (same_code_json)
   std::unique_ptr<bisection> search_;
   std::map<std::size_t, tested_revision> tested_;  ///< by candidate index
   bool out_of_time_ = false;
@@ -196,18 +203,24 @@ std::optional<std::string> bisect_session::build(const std::string& commit, std:
   return copy;
 }
 
-/// One process of the binary over the selected cases, its results read back; nothing when it left none.
-std::optional<run_result> bisect_session::measure_once(const std::string& binary, const std::string& label,
-                                                       const std::string& filter, std::string& why_not) {
-  const std::string base = fmt::format("{}/{}", scratch_->path(), label);
-  std::vector<std::string> argv{binary, fmt::format("--preset={}", bisect_options::suite_preset), "--filter=" + filter,
-                                "--json=" + base + ".json"};
-  argv.insert(argv.end(), binary_args_.begin(), binary_args_.end());
-  child_spec spec{.argv = argv, .environment = inherited_environment("")};
+/// The binary run once in the scratch directory, with the suite's preset, `args`, then the arguments after --;
+/// its output to `base`.log. Its wait status.
+int bisect_session::run_binary(const std::string& binary, std::vector<std::string> args, const std::string& base) {
+  args.insert(args.begin(), {binary, fmt::format("--preset={}", bisect_options::suite_preset)});
+  args.insert(args.end(), binary_args_.begin(), binary_args_.end());
+  child_spec spec{.argv = args, .environment = inherited_environment("")};
   spec.output_path = base + ".log";
   spec.directory = scratch_->path();
   const int st = child_process(spec).wait();
   check_stop();
+  return st;
+}
+
+/// One process of the binary over the selected cases, its results read back; nothing when it left none.
+std::optional<run_result> bisect_session::measure_once(const std::string& binary, const std::string& label,
+                                                       const std::string& filter, std::string& why_not) {
+  const std::string base = fmt::format("{}/{}", scratch_->path(), label);
+  const int st = run_binary(binary, {"--filter=" + filter, "--json=" + base + ".json"}, base);
   std::error_code ec;
   if (!fs::exists(base + ".json", ec)) {
     why_not = fmt::format("the benchmark left no results (exit {}): {}", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
@@ -220,6 +233,75 @@ std::optional<run_result> bisect_session::measure_once(const std::string& binary
     why_not = e.what();
     return std::nullopt;
   }
+}
+
+/// The code identity of each selected case of one end (run --identify, nothing timed); nothing where the binary
+/// wrote none (an error, or a binary that has no --identify).
+std::optional<case_identities> bisect_session::identify_end(const std::string& binary, const std::string& label,
+                                                            std::string& why_not) {
+  const std::string base = fmt::format("{}/{}", scratch_->path(), label), file = base + ".identities.json";
+  const int st = run_binary(binary, {"--filter=" + o_.filter, "--identify=" + file}, base);
+  std::error_code ec;
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !fs::exists(file, ec)) {
+    why_not = fmt::format("cases could not be identified ({}): {}", ending(st), tail_of(base + ".log", 1));
+    return std::nullopt;
+  }
+  try {
+    return load_identities(file);
+  } catch (const input_error& e) {
+    why_not = e.what();
+    return std::nullopt;
+  }
+}
+
+namespace {
+/// The shorter filter that selects `plan.measured`: their names, or (where the selection is every case) every case
+/// but the skipped ones; "" where both are over the longest pattern a binary takes.
+std::string measured_filter(const measure_plan& plan, bool whole_suite) {
+  std::string filter = exact_filter(plan.measured);
+  if (whole_suite) {
+    const std::string others = "-" + exact_filter(plan.same_code);
+    if (others.size() < filter.size()) filter = others;
+  }
+  return filter.size() <= name_pattern::max_length ? filter : "";
+}
+}  // namespace
+
+/// --skip-same-code: both ends' binaries identify the selected cases; the filter of the cases to measure (the
+/// code changed, unknown on either side, the controls), or --filter's own where every case is measured (a side
+/// that could not be identified, nothing of the same code). What was skipped and why goes to same_code_.
+std::string bisect_session::filter_by_identity(const std::string& good_binary, const std::string& bad_binary) {
+  fmt::print(stderr, "bisect: identifying the cases of both ends (one untimed run of each case)\n");
+  std::string why;
+  const std::optional<case_identities> good = identify_end(good_binary, "identify-good", why);
+  const std::optional<case_identities> bad = good ? identify_end(bad_binary, "identify-bad", why) : std::nullopt;
+  measure_plan plan;
+  std::string note, filter;
+  if (!good || !bad) {
+    note = fmt::format("every case measured: the {} end's {}", good ? "bad" : "good", why);
+  } else {
+    plan = plan_measurement(*good, *bad);
+    filter = plan.same_code.empty() ? "" : measured_filter(plan, o_.filter == ".");
+    if (plan.everything)
+      note = "every case measured: a side would have run none of the cases left";
+    else if (plan.same_code.empty())
+      note = "every case measured: none has the same code on both ends";
+    else if (filter.empty())
+      note = "every case measured: the filter naming the cases left is over the longest pattern";
+  }
+  if (!note.empty()) {
+    plan.measured.insert(plan.measured.end(), plan.same_code.begin(), plan.same_code.end());
+    plan.same_code.clear();
+    same_code_ = same_code_json(plan, note);
+    fmt::print(stderr, "bisect: {}\n", printable(note));
+    return o_.filter;
+  }
+  same_code_ = same_code_json(plan, "");
+  fmt::print(stderr,
+             "bisect: {} case(s) of the same code on both ends skipped; measuring {}: {} changed, {} of unknown "
+             "identity, {} control(s)\n",
+             plan.same_code.size(), plan.measured.size(), plan.changed, plan.unknown, plan.controls);
+  return filter;
 }
 
 void bisect_session::measure_alternating(std::vector<measured_revision>& revisions, int processes,
@@ -282,7 +364,8 @@ void bisect_session::measure_ends() {
   if (!bad_bin) throw input_error(fmt::format("the bad end {} cannot be measured: {}", short_hash(bad_), why));
   std::vector<measured_revision> ends{{*good_bin, "the good end " + short_hash(good_), {}, {}},
                                       {*bad_bin, "the bad end " + short_hash(bad_), {}, {}}};
-  measure_alternating(ends, o_.processes, o_.filter);
+  const std::string filter = o_.ends_dir && o_.skip_same_code ? filter_by_identity(*good_bin, *bad_bin) : o_.filter;
+  measure_alternating(ends, o_.processes, filter);
   for (const measured_revision& end : ends)
     if (!end.run) throw input_error(fmt::format("{} cannot be measured: {}", end.title, end.why_not));
   comparison ends_compared = compare_ends(ends);
@@ -445,6 +528,8 @@ int bisect_session::write_ends() {
                short_hash(name == std::string("good") ? good_ : bad_), o_.processes, o_.processes == 1 ? "" : "es",
                path);
   }
+  if (!same_code_.is_null())
+    output_sink(fmt::format("{}/same_code.json", *o_.ends_dir)).write(same_code_.dump(1) + "\n");
   fmt::print("{} of {} cases compared regressed from {} to {}; compare {}/good.json {}/bad.json gives the verdicts\n",
              cases_.size(), compared_, short_hash(good_), short_hash(bad_), *o_.ends_dir, *o_.ends_dir);
   return 0;
@@ -496,12 +581,15 @@ int bisect_command(const command_options& o, const std::vector<std::string>& bin
         "bisect needs --build=CMD and --binary=PATH: how a revision of this project is built in its "
         "worktree, and the binary that makes (the defaults build cudabench's own suite)");
   if (o.json_path) check_distinct_outputs({{"--json", *o.json_path}}, files_read(o, {}));
+  if (o.skip_same_code && !o.ends_dir)
+    throw usage_error("--skip-same-code measures the two ends of --ends only: give --ends=DIR");
   if (o.ends_dir) {
     if (o.json_path) throw usage_error("--ends writes the two ends' results, not a search's outcome: leave out --json");
     std::error_code ec;
     if (!fs::is_directory(*o.ends_dir, ec))
       throw usage_error(fmt::format("--ends={}: not a directory", printable(*o.ends_dir)));
-    for (const char* end : {"good", "bad"}) output_sink(fmt::format("{}/{}.json", *o.ends_dir, end)).check();
+    for (const char* end : {"good", "bad", "same_code"})
+      output_sink(fmt::format("{}/{}.json", *o.ends_dir, end)).check();
   }
   install_stop_signals();
   std::optional<standard_output_aside> aside;  // --json -: the document alone on standard output

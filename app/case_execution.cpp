@@ -14,12 +14,15 @@
 #include <functional>
 #include <set>
 
+#include "analysis/same_code.hpp"
 #include "app/foreign_benchmarks.hpp"
 #include "app/rounds.hpp"
 #include "app/table_reporter.hpp"
+#include "cli/program_name.hpp"
 #include "io/atomic_file.hpp"
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
+#include "io/output_sink.hpp"
 #include "measure/device_query.hpp"
 #include "measure/startup_times.hpp"
 #include "results/results_json.hpp"
@@ -233,6 +236,42 @@ int run_as_worker(const worker_link& worker, const run_options& opt, const prese
   if (sig) return 128 + sig;
   for (const auto& [name, m] : ex.results)
     if (m.status == case_status::failed) return 1;
+  return 0;
+}
+
+}  // namespace cudabench::app
+
+namespace cudabench::app {
+
+int identify_cases(const run_options& opt, const preset& p, const std::vector<const case_def*>& selected,
+                   const std::vector<std::string>& google) {
+  const output_sink file(*opt.identify_path);
+  file.check();
+  const device_info dev = query_device(opt.device);
+  measure_settings ms;  // no check, no energy, no hold: one plain run, then one traced
+  ms.check = false;
+  ms.energy.on = false;
+  ms.hold_stream = false;
+  std::optional<trace_recorder> tracer;
+  const bool gpu_cases = dev.available && std::any_of(selected.begin(), selected.end(),
+                                                      [](const case_def* c) { return c->on == where::gpu; });
+  if (gpu_cases && watch_module_loads().empty()) ms.identifier = &tracer.emplace();
+  case_driver driver(dev, p, ms);
+  case_identities ids;
+  std::size_t known = 0;
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    if (const int sig = interrupt_signal().load()) return 128 + sig;
+    const case_def& c = *selected[i];
+    if (!opt.quiet) fmt::print(stderr, "[{}/{}] {} (identifying)\n", i + 1, selected.size(), printable(c.name()));
+    const code_identity id = driver.identify_case(c);
+    known += !id.digest.empty();
+    ids.cases.push_back({c.name(), c.family, id.digest,
+                         id.digest.empty() ? (id.problem.empty() ? "no device activity recorded" : id.problem) : ""});
+  }
+  for (const std::string& name : google) ids.cases.push_back({name, "", "", "a Google Benchmark registration"});
+  file.write(to_json(ids).dump(1) + "\n");
+  fmt::print(stderr, "{}: {} case(s) identified, {} with a known code identity: {}\n", program_name(), ids.cases.size(),
+             known, printable(file.name()));
   return 0;
 }
 

@@ -43,6 +43,12 @@ run_result assemble_run(const supervised_run& sr, const device_info& dev, const 
 int run_as_worker(const worker_link& worker, const run_options& opt, const preset& p, const suite& s,
                   const std::vector<const case_def*>& selected, const run_description& run, char** argv);
 
+/// --identify=FILE: each selected case's code identity from one untimed, unchecked run of it traced with CUPTI
+/// (case_driver::identify_case), and the binary's Google Benchmark registrations with none, written to FILE as an
+/// identities file (analysis/same_code.hpp). 0, or 128 + the signal that stopped it.
+int identify_cases(const run_options& opt, const preset& p, const std::vector<const case_def*>& selected,
+                   const std::vector<std::string>& google);
+
 /// The recorded timeline with the device's name, and why it holds no device activity where it holds none.
 const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev);
 

@@ -473,6 +473,8 @@ int run_command(const command_options& opt, const std::vector<std::string>& args
   // A stop asked for while the run is being set up is kept and honoured before the first case starts.
   if (!opt.list) install_stop_signals();
   const std::optional<worker_link> worker = worker_link::from_environment();
+  if (opt.identify_path && opt.devices)
+    throw usage_error("--identify identifies the cases on one device (--device=N), not with --devices");
   if (opt.devices && !opt.list && !worker) return run_on_devices(opt, args);
   const preset p = preset_for(opt);
   const suite s = build_suite(p);
@@ -486,6 +488,7 @@ int run_command(const command_options& opt, const std::vector<std::string>& args
     return 2;
   }
   if (opt.list) return list_cases(opt, selected, google);
+  if (opt.identify_path && !worker) return identify_cases(opt, p, selected, google);
   if (!worker) note_rounds_clamped(opt, p);
   run_description run;
   run.info = collect_run_info(p.name, p.repetitions * p.rounds);

@@ -8,13 +8,20 @@
 #       records what was measured (pr: PR_NUMBER, event: PR_EVENT, head, base, status, processes), OUT_DIR/log-tail.txt
 #       the end of the build log when a side could not be measured; the comment (ci/pr_comment.py) into
 #       OUT_DIR/comment.md and the job summary. Runs in a checkout of the pull request's head; needs no token.
+#       Both sides' cases are identified first (run --identify: one untimed run of each) and only those whose code
+#       identity differs or is unknown on either side, and the limits family as controls, are measured (bisect
+#       --skip-same-code); the rest are skipped as the same code, listed in OUT_DIR/same_code.json and counted in the
+#       comment. The code identity sees device code, launches and copies, not host code: CUDABENCH_PR_ALL_CASES=1
+#       measures every case (a change of host code: the harness, a CPU case, a reference), as does CUDABENCH_FILTER
+#       (every case it names is measured). The processes run with --no-energy unless CUDABENCH_PR_ENERGY=1 or
+#       CUDABENCH_COMPARE_ARGS holds --gate-energy.
 #       Both sides ran here, so cases without a learned gate are judged by their own processes (self-calibrated); where
 #       one stays undecided, bisect measures more pairs of it for up to --extra-time (default 300 s; CUDABENCH_BISECT_ARGS
 #       may set it). Exit status: the comparison's (0 no regression, 1 a regression or a failed case, 2 it could not be
 #       made, 3 a case it could not judge because a side was measured mostly throttled).
 #   ci/pr_bench.sh report RUN_ID DIR
 #       the artifact `pr-benchmark` of the measuring run RUN_ID downloaded into DIR (a new directory) as untrusted
-#       data: its zip (at most 256 MiB, unzipped too), of which only pr.json, verdict.json and log-tail.txt are
+#       data: its zip (at most 256 MiB, unzipped too), of which only pr.json, verdict.json, log-tail.txt and same_code.json are
 #       written, into DIR/artifact/; pr.json checked (a pull request number, whole 40-hex commits, an event and a
 #       status from fixed sets), the pull request and the head bound to the run's event (RUN_EVENT, RUN_HEAD_SHA,
 #       RUN_HEAD_REPO, RUN_HEAD_BRANCH; for a comment RUN_TITLE, the run's title naming the pull request and the
@@ -49,9 +56,13 @@ measure() {
   out=$(cd "$out" && pwd)
   echo "pr: merge base ${base:0:12} against head ${head:0:12}, $processes processes each" >&2
   run_bench=$(cb_runner) || exit 2
+  local selection=(--skip-same-code) energy=(--no-energy)
+  { [ "${CUDABENCH_PR_ALL_CASES:-0}" = 1 ] || [ -n "${CUDABENCH_FILTER:-}" ]; } && selection=()
+  { [ "${CUDABENCH_PR_ENERGY:-0}" = 1 ] || [[ " ${CUDABENCH_COMPARE_ARGS:-} " = *" --gate-energy "* ]]; } && energy=()
+  rm -f "$out/same_code.json"
   # shellcheck disable=SC2086  # CUDABENCH_BISECT_ARGS is a list of options
-  "$run_bench" bisect --good="$base" --bad="$head" --filter="${CUDABENCH_FILTER:-.}" --ends="$out" \
-      --processes="$processes" ${CUDABENCH_BISECT_ARGS:-} -- --preset="${CUDABENCH_PRESET:-quick}" >"$out/bisect.log" 2>&1
+  "$run_bench" bisect --good="$base" --bad="$head" --filter="${CUDABENCH_FILTER:-.}" --ends="$out" "${selection[@]}" \
+      --processes="$processes" ${CUDABENCH_BISECT_ARGS:-} -- --preset="${CUDABENCH_PRESET:-quick}" "${energy[@]}" >"$out/bisect.log" 2>&1
   status=$?
   if [ "$status" != 0 ] || [ ! -s "$out/good.json" ] || [ ! -s "$out/bad.json" ]; then
     echo "ci/pr_bench.sh: the two sides could not be measured: $(tail -n 1 "$out/bisect.log")" >&2
@@ -81,8 +92,10 @@ comment() {
   local dashboard=${CUDABENCH_DASHBOARD_URL:-}  # linked only where it is a plain https address
   cb_https_address "$dashboard" || dashboard=""
   if [ "$4" = 0 ] || [ "$4" = 1 ] || [ "$4" = 3 ]; then
+    local same=()
+    [ -f "$1/same_code.json" ] && same=(--same-code="$1/same_code.json")
     python3 "$here/pr_comment.py" --verdict="$1/verdict.json" --base="$2" --head="$3" --processes="$5" ${RUN_URL:+--run-url="$RUN_URL"} \
-      ${dashboard:+--dashboard="$dashboard"}
+      ${dashboard:+--dashboard="$dashboard"} "${same[@]}"
   else
     python3 "$here/pr_comment.py" --log="$1/log-tail.txt" --base="$2" --head="$3" ${RUN_URL:+--run-url="$RUN_URL"} \
       ${dashboard:+--dashboard="$dashboard"}
@@ -104,7 +117,7 @@ small() { [ -f "$1" ] && [ ! -L "$1" ] && [ "$(stat -c %s "$1")" -le "$2" ]; }
 artifact_limit=$((256 << 20))  # the artifact's size, zipped and unzipped
 
 # fetch RUN_ID DIR: the run's artifact pr-benchmark (refused above 256 MiB, zipped or not) downloaded into the new
-# directory DIR as DIR/artifact.zip, and of it only pr.json, verdict.json and log-tail.txt written into DIR/artifact/,
+# directory DIR as DIR/artifact.zip, and of it only pr.json, verdict.json, log-tail.txt and same_code.json written into DIR/artifact/,
 # each a regular file within its bound (a link, another name or a duplicate is never written).
 fetch() {
   local listing id size
@@ -122,7 +135,7 @@ fetch() {
   python3 - "$2/artifact.zip" "$2/artifact" "$artifact_limit" <<'PY'
 import os, stat, sys, zipfile
 
-LIMITS = {"pr.json": 4 << 10, "verdict.json": 64 << 20, "log-tail.txt": 64 << 10}  # what report reads, each bounded
+LIMITS = {"pr.json": 4 << 10, "verdict.json": 64 << 20, "log-tail.txt": 64 << 10, "same_code.json": 16 << 20}  # what report reads, each bounded
 
 
 def refuse(why):

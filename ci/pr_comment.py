@@ -5,6 +5,8 @@ place, a headline with the verdict, what was measured, and the comparison, made 
 could not be measured, the end of the build log.
 Usage: ci/pr_comment.py (--verdict=VERDICT.json | --log=LOG) [--base=SHA] [--head=SHA] [--processes=N] [--run-url=URL]
                          [--dashboard=URL]   (the dashboard of the history store, linked at the end)
+                         [--same-code=FILE]  (bisect --skip-same-code's same_code.json: the cases skipped as the same
+                                              code on both sides, counted and listed)
 Every text the inputs hold (case names, notes, log lines) is shown inert: case names and notes as code spans, the
 log in a fence longer than any run of backticks in it, control characters as escapes, so nothing in a result or a
 log becomes a link, an image, a mention or HTML. Paths are shown repository-relative: in the log, and in the notes,
@@ -184,6 +186,27 @@ def comparison(verdict):
     return headline(cases, verdict["failing"] is True, len(moved)), sections
 
 
+def same_code_section(path):
+    """The cases bisect --skip-same-code skipped as the same code on both sides (same_code.json), counted and
+    listed; or why every case was measured."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            j = json.loads(f.read(16 << 20))
+    except (OSError, ValueError) as e:
+        fail("%s: not a same-code file (%s)" % (path, e))
+    skipped, note = j.get("same_code") if isinstance(j, dict) else None, j.get("note", "") if isinstance(j, dict) else None
+    if not isinstance(skipped, list) or not all(isinstance(n, str) for n in skipped) or not isinstance(note, str):
+        fail("%s: not a same-code file (no 'same_code' list of case names and 'note', as bisect --skip-same-code writes)" % path)
+    if not skipped:
+        return ["- " + code(relative(note) or "every case measured", width=LOG_WIDTH)]
+    return ["**%d case%s skipped as same code**: %s device code, launches and copies (the code identity of one untimed "
+            "run) are the same on both sides, so %s not measured. A change of host code only (the harness, a CPU case, a "
+            "reference) is not seen so: run it with `CUDABENCH_PR_ALL_CASES=1`."
+            % (len(skipped), "" if len(skipped) == 1 else "s", "its" if len(skipped) == 1 else "their",
+               "it was" if len(skipped) == 1 else "they were"),
+            "", "<details><summary>Skipped as same code</summary>", ""] + ["- " + code(n) for n in skipped] + ["", "</details>"]
+
+
 def log_section(path):
     """The end of the build log, paths repository-relative (the bisect worktree's prefix dropped), fenced."""
     try:
@@ -231,10 +254,10 @@ def https_address(opts, key):
 def main(argv):
     opts = {}
     for a in argv:
-        m = re.fullmatch(r"--(verdict|log|base|head|processes|run-url|dashboard)=(.*)", a)
+        m = re.fullmatch(r"--(verdict|log|base|head|processes|run-url|dashboard|same-code)=(.*)", a)
         if not m:
             fail("unknown argument '%s' (usage: ci/pr_comment.py (--verdict=VERDICT.json | --log=LOG) [--base=SHA] [--head=SHA] "
-                 "[--processes=N] [--run-url=URL] [--dashboard=URL])" % a)
+                 "[--processes=N] [--run-url=URL] [--dashboard=URL] [--same-code=FILE])" % a)
         opts[m.group(1)] = m.group(2)
     if ("verdict" in opts) == ("log" in opts):
         fail("give one of --verdict=VERDICT.json (a comparison) and --log=LOG (the sides could not be measured)")
@@ -253,6 +276,8 @@ def main(argv):
     else:
         verdict = read_verdict(opts["verdict"])
         title, sections = comparison(verdict)
+        if opts.get("same-code"):
+            sections.insert(1, same_code_section(opts["same-code"]))
         what = "The merge base%s (baseline) against the head%s (current)" % (" `%s`" % base if base else "", " `%s`" % head if head else "")
         if processes:
             what += ", each built and measured in %s fresh processes alternating with the other's" % processes

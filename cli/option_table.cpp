@@ -175,6 +175,12 @@ const std::array table{
               .help = "run the cases whose name matches this RE2 pattern anywhere (e.g. {filter}); a leading - negates"},
   option_spec{.name = "--list", .kind = arity::flag, .commands = "run", .apply = set_flag<&o_::list>,
               .help = "list the cases the filter selects (gpu or cpu, cold-L2, host-bound, not-gated), then exit"},
+  option_spec{.name = "--identify", .placeholder = "FILE", .commands = "run",
+              .apply = ACT { store_text(spec, v, s.options.identify_path); }, .child = in_child::suffix, .whole_run = true,
+              .help = "time nothing: run each selected case once, unchecked, then once more traced with CUPTI, and write "
+                      "its code identity (the digest of the SASS of its kernels, their launches and copies; \"\" with "
+                      "why where unknown: a CPU case, no GPU or CUPTI, a case that skipped or failed) to FILE as JSON, "
+                      "then exit (bisect --skip-same-code compares two revisions' files)"},
   option_spec{.name = "--limits", .kind = arity::flag, .commands = "run", .apply = set_flag<&o_::limits>,
               .whole_run = true,
               .help = "measure the limits family (copies, a read-only stream, host copies, FMA throughput, launches) "
@@ -385,6 +391,12 @@ const std::array table{
   option_spec{.name = "--ends", .placeholder = "DIR", .commands = "bisect", .apply = ACT { store_text(spec, v, s.options.ends_dir); },
               .help = "measure the two ends only, in alternating processes as for a search, and write their pooled results "
                       "to DIR/good.json and DIR/bad.json for compare (e.g. a pull request's merge base and head); no search"},
+  option_spec{.name = "--skip-same-code", .kind = arity::flag, .commands = "bisect", .apply = set_flag<&o_::skip_same_code>,
+              .help = "with --ends: identify each end's cases first (one untimed run each, run --identify), then measure "
+                      "only those whose code identity differs or is unknown on either side (CPU cases, no CUPTI), and the "
+                      "limits family as controls; the cases of the same code on both sides are skipped and listed in "
+                      "DIR/same_code.json. The identity sees device code, launches and copies, not host code: measure "
+                      "a host-only change without it"},
   option_spec{.name = "--cache", .placeholder = "declared|hot|cold", .commands = "run",
               .apply = ACT { s.options.cache = one_of(v, name_of(spec), {"declared", "hot", "cold"}); },
               .help = fmt::format("L2 state of GPU cases: declared, as each case declares, or all hot / all cold (default {})",

@@ -43,7 +43,8 @@ struct run_options : compare_options, report_files {
   bool filter_given = false;              ///< --filter was given (bisect requires it)
   std::optional<std::string> trace_path;  ///< --trace=FILE: Chrome trace-event JSON of traced samples
   bool list = false;
-  bool limits = false;  ///< --limits: the limits family runs alongside the selected cases
+  std::optional<std::string> identify_path;  ///< --identify=FILE: each case's code identity, untimed, to FILE
+  bool limits = false;                       ///< --limits: the limits family runs alongside the selected cases
   bool help = false;
   std::string preset = "quick";
   std::optional<int> repetitions;
@@ -132,6 +133,8 @@ struct bisect_options {
   int processes = 2;                         ///< bisect --processes: benchmark processes per measured revision
   std::optional<double> time_limit_s;        ///< bisect --time-limit
   std::optional<std::string> ends_dir;       ///< bisect --ends: measure the two ends only, their results written there
+  /// bisect --skip-same-code: with --ends, measure only the cases whose code identity changed (and the controls).
+  bool skip_same_code = false;
   /// bisect --ends and confirm --extra-time: how long more alternating pairs of processes may be measured while
   /// a self-calibrated case is inconclusive (0: none).
   double extra_time_s = 300;

@@ -434,6 +434,29 @@ code_identity case_driver::identify_sample(fixture& fx) {
   return identify(t.ops);
 }
 
+code_identity case_driver::identify_case(const case_def& c) {
+  code_identity none;
+  if (c.on != where::gpu)
+    none.problem = "a CPU case";
+  else if (!device_.available)
+    none.problem = "no GPU: " + device_.unavailable_reason;
+  else if (!settings_.identifier)
+    none.problem = "no CUPTI to trace its launches";
+  if (!none.problem.empty()) return none;
+  case_range range(nvtx_case_name(c.name()));
+  try {
+    code_identity id = identify_sample(fixture_for(c));
+    cached_.reset();  // the next case's memory, not this one's
+    cached_name_.clear();
+    return id;
+  } catch (const std::exception& e) {
+    cached_.reset();
+    cached_name_.clear();
+    none.problem = std::string(dynamic_cast<const skip_case*>(&e) ? "skipped: " : "failed: ") + e.what();
+    return none;
+  }
+}
+
 case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
   trace_recorder& tr = *settings_.tracer;
   phase_range p(phase::trace);

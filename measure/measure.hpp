@@ -73,6 +73,10 @@ class case_driver {
   /// The body of every registered case: one call per repetition.
   void run(benchmark::State& st, const case_def& c);
 
+  /// --identify: `c` built and run once, unchecked, then once traced, neither timed; its code identity, or why it
+  /// has none (`problem`: a CPU case, no device, no CUPTI, a case that skipped or failed).
+  code_identity identify_case(const case_def& c);
+
   /// Everything measured so far, by case name.
   const std::map<std::string, case_result>& results() const { return results_; }
 

@@ -3,7 +3,10 @@
 # synthetic pairs of tests/fixtures (the hidden marker first, the verdict, the table; bad input one line; a body
 # over GitHub's limit in UTF-16 units cut; names and logs inert: a log holding ``` stays in its fence), ci/pr_bench.sh
 # measure on a repository whose "binary" is a script (the merge base and a head 30% slower, measured by bisect --ends
-# in alternating processes; the record of what was measured), and ci/pr_bench.sh report against a stand-in gh: the
+# in alternating processes; the record of what was measured; a one-kernel change measuring that kernel's case, the
+# controls and the cases of unknown code identity only, the rest skipped as same code and counted in the comment;
+# CUDABENCH_PR_ALL_CASES=1 and CUDABENCH_FILTER measuring every case; a side that cannot identify its cases measured
+# in full; --no-energy unless energy is asked for), and ci/pr_bench.sh report against a stand-in gh: the
 # artifact checked as untrusted data, one comment posted, then found by its marker and its author (a COMMENT_AUTHOR
 # holding a quote cannot widen the search) and updated in place, the status check of the approved head, the label
 # removed after a push, and each forged record refused.
@@ -49,6 +52,14 @@ s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/hostile.json")
 check "a hostile case name and note: code spans longer than their backticks, one marker" 0 "$s" \
   'grep -qF "| \`\`\`x\`\` \| [a](http://e) ![i](http://e/i.png) @team <b>\`\`\` |" "$tmp/out"' \
   'grep -qF -- "- \`\`\`\`(marker) \`\`\` @team [x](http://e)\`\`\`\`" "$tmp/out"' '[ "$(grep -cF "$marker" "$tmp/out")" = 1 ]'
+# The cases skipped as same code (bisect --skip-same-code's same_code.json): counted, listed as inert code spans.
+printf '{"same_code": ["x`` [a](http://e) @team <b>", "y"], "note": ""}' >"$tmp/hostile_same.json"
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --same-code="$tmp/hostile_same.json")
+check "a same-code file: its cases counted and listed, a hostile name an inert code span" 0 "$s" \
+  'grep -q "^\*\*2 cases skipped as same code\*\*" "$tmp/out"' 'grep -qxF -- "- \`\`\`x\`\` [a](http://e) @team <b>\`\`\`" "$tmp/out"'
+printf '{"same_code": "all", "note": ""}' >"$tmp/bad_same.json"
+s=$(run python3 "$src/ci/pr_comment.py" --verdict="$tmp/slowed.json" --same-code="$tmp/bad_same.json")
+check "a same-code file that is not one: one line, exit 2" 2 "$s" 'one_line "not a same-code file"'
 # The build log of a side that could not be built: a line of ``` and a fake headline stay inside the fence.
 printf 'cc: error\n```\n:white_check_mark: **Benchmarks: no regression**\n![x](http://e/x.png) @team <img src=x>\n' >"$tmp/evil.log"
 s=$(run python3 "$src/ci/pr_comment.py" --log="$tmp/evil.log" --base=$base --head=$head)
@@ -264,6 +275,77 @@ check "measure: the same, with the default --extra-time: more pairs decide it, a
   'py "assert j[\"cases\"][0][\"verdict\"] == \"regression\", j[\"cases\"][0]" "$tmp/self3/verdict.json"' \
   'grep -q "1 case(s) undecided; another pair of processes" "$tmp/self3/bisect.log"'
 
+# measure what changed: the cases' code identities (run --identify, untimed) on both sides; a case is skipped only
+# where both sides hold the same known identity and it is no control. The binary's four cases: a limits case (a
+# control), two GPU cases whose digests each commit sets, and a CPU case (no identity). ARGS_LOG records each call.
+ident_repo="$tmp/ident_repo"
+git init -q "$ident_repo" && git -C "$ident_repo" config user.email t@example.com && git -C "$ident_repo" config user.name test
+git -C "$ident_repo" config commit.gpgsign false
+write_ident_bench() {  # write_ident_bench CONV_DIGEST: the conv2d case's code identity in this commit
+  { printf '#!/bin/sh\nCONV=%s REDUCE=00000000000000e1 LIMITS=00000000000000a1\n' "$1"; cat <<'SH'
+for a in "$@"; do case $a in --json=*) out=${a#--json=} ;; --identify=*) ids=${a#--identify=} ;; --filter=*) f=${a#--filter=} ;; esac; done
+echo "$*" >>"$ARGS_LOG"
+neg=; case $f in -*) neg=1; f=${f#-} ;; esac
+selected() {
+  for c in limits/empty_hot conv2d/naive/64 reduce/sum/64 host/copy; do
+    if echo "$c" | grep -Eq -- "$f"; then [ -n "$neg" ] || echo "$c"; else [ -z "$neg" ] || echo "$c"; fi
+  done
+}
+digest() { case $1 in limits/*) echo $LIMITS ;; conv2d/*) echo $CONV ;; reduce/*) echo $REDUCE ;; esac; }
+if [ -n "${ids:-}" ]; then
+  [ -z "${NO_IDENTIFY:-}" ] || { echo "bench: unknown option --identify" >&2; exit 2; }
+  { printf '{"kind": "cudabench code identities", "schema_version": 1, "cases": ['; sep=
+    for c in $(selected); do printf '%s{"name": "%s", "family": "%s", "digest": "%s"}' "$sep" "$c" "${c%%/*}" "$(digest "$c")"; sep=,; done
+    printf ']}\n'; } >"$ids"
+  exit 0
+fi
+{ printf '{"context": {"date": "2026-11-23T00:00:00+00:00", "host_name": "h", "executable": "bench"}, "benchmarks": ['; sep=
+  for c in $(selected); do
+    for k in 0 1; do
+      printf '%s{"name": "%s", "run_name": "%s", "run_type": "iteration", "repetitions": 2, "repetition_index": %s, ' "$sep" "$c" "$c" $k
+      printf '"threads": 1, "iterations": 1, "real_time": 1.00%s, "cpu_time": 1.00%s, "time_unit": "ms"}' $k $k; sep=,
+    done
+  done
+  printf ']}\n'; } >"$out"
+SH
+  } >"$ident_repo/bench.sh"
+  chmod +x "$ident_repo/bench.sh"
+}
+write_ident_bench 00000000000000c1 && git -C "$ident_repo" add -A && git -C "$ident_repo" commit -qm "The cases" && git -C "$ident_repo" branch -q -M main
+git -C "$ident_repo" checkout -q -b kernel && write_ident_bench 00000000000000c2 && git -C "$ident_repo" commit -qam "The conv2d kernel changed"
+ident_measure() {  # ident_measure OUT [VAR=VALUE...]: measure of the branch kernel against main
+  rm -f "$tmp/args.log"
+  (cd "$ident_repo" && env ARGS_LOG="$tmp/args.log" RUN_BENCH="$report" CUDABENCH_PR_PROCESSES=2 \
+     CUDABENCH_BISECT_ARGS="--build=true --binary=bench.sh --extra-time=0 --allow-device-mismatch" \
+     CUDABENCH_COMPARE_ARGS=--allow-device-mismatch "${@:2}" \
+     bash "$src/ci/pr_bench.sh" measure main "$1" >"$tmp/out" 2>"$tmp/err"; echo $?)
+}
+names() { python3 -c "import json, sys; print(' '.join(sorted({b['run_name'] for b in json.load(open(sys.argv[1]))['benchmarks']})))" "$1"; }
+s=$(ident_measure "$tmp/ident")
+check "measure of a one-kernel change: that kernel's case, the controls and the case of unknown identity measured; one skipped as same code, said in the comment" 0 "$s" \
+  '[ "$(names "$tmp/ident/good.json")" = "conv2d/naive/64 host/copy limits/empty_hot" ]' \
+  '[ "$(names "$tmp/ident/bad.json")" = "conv2d/naive/64 host/copy limits/empty_hot" ]' \
+  'py "assert j[\"same_code\"] == [\"reduce/sum/64\"] and j[\"changed\"] == 1 and j[\"unknown\"] == 1 and j[\"controls\"] == 1, j" "$tmp/ident/same_code.json"' \
+  'grep -q "1 case(s) of the same code on both ends skipped; measuring 3" "$tmp/ident/bisect.log"' \
+  'grep -q "^\*\*1 case skipped as same code\*\*" "$tmp/ident/comment.md"' 'grep -qx -- "- \`reduce/sum/64\`" "$tmp/ident/comment.md"' \
+  '[ "$(grep -c -- "--identify=" "$tmp/args.log")" = 2 ]' '! grep -- "--json=" "$tmp/args.log" | grep -qv -- "--no-energy"' \
+  || { cat "$tmp/err"; tail -n 5 "$tmp/ident/bisect.log"; }
+s=$(ident_measure "$tmp/ident_all" CUDABENCH_PR_ALL_CASES=1 CUDABENCH_PR_ENERGY=1)
+check "measure with CUDABENCH_PR_ALL_CASES=1 (a host-only change): every case measured, nothing identified or skipped; with energy" 0 "$s" \
+  '[ "$(names "$tmp/ident_all/bad.json")" = "conv2d/naive/64 host/copy limits/empty_hot reduce/sum/64" ]' '[ ! -e "$tmp/ident_all/same_code.json" ]' \
+  '! grep -q "skipped as same code" "$tmp/ident_all/comment.md"' '! grep -q -- "--identify=\|--no-energy" "$tmp/args.log"' || cat "$tmp/err"
+s=$(ident_measure "$tmp/ident_named" CUDABENCH_FILTER=reduce)
+check "measure with CUDABENCH_FILTER: every case it names measured, though of the same code" 0 "$s" \
+  '[ "$(names "$tmp/ident_named/bad.json")" = "reduce/sum/64" ]' '[ ! -e "$tmp/ident_named/same_code.json" ]' || cat "$tmp/err"
+s=$(ident_measure "$tmp/ident_none" NO_IDENTIFY=1 CUDABENCH_COMPARE_ARGS="--allow-device-mismatch --gate-energy")
+check "measure where a side cannot identify its cases (a binary without --identify): every case measured, the comment says why" 0 "$s" \
+  '[ "$(names "$tmp/ident_none/good.json")" = "conv2d/naive/64 host/copy limits/empty_hot reduce/sum/64" ]' \
+  'py "assert j[\"same_code\"] == [] and \"every case measured: the good end\" in j[\"note\"], j" "$tmp/ident_none/same_code.json"' \
+  'grep -q "every case measured: the good end.s cases could not be identified" "$tmp/ident_none/comment.md"' \
+  '! grep -q -- "--no-energy" "$tmp/args.log"' || cat "$tmp/err"
+s=$(cd "$ident_repo" && run "$report" bisect --good=main --bad=kernel --filter=. --build=true --binary=bench.sh --skip-same-code)
+check "bisect --skip-same-code without --ends: one line, exit 2" 2 "$s" 'one_line "give --ends=DIR"'
+
 # report: a stand-in gh. The run's artifact is $ARTIFACT (copied by run download); the pull request's comments are
 # one of mallory's and, once posted, the bot's, both starting with the marker; its commits are the measured head.
 # --jq is applied by jq as gh would; each call is logged.
@@ -332,6 +414,10 @@ check "report: the artifact checked, the comment made anew and posted (mallory's
 s=$(report_run "$tmp/pr")
 check "report again: the bot's marked comment is updated in place, none posted" 0 "$s" \
   'grep -q "^api -X PATCH repos/acme/x/issues/comments/4242 -F body=@" "$tmp/gh.log"' '! grep -q "issues/7/comments -F" "$tmp/gh.log"'
+rm -rf "$tmp/same" && cp -R "$tmp/pr" "$tmp/same" && cp "$tmp/ident/same_code.json" "$tmp/same/"
+s=$(report_run "$tmp/same")
+check "report of an artifact holding same_code.json: the comment counts and lists the cases skipped as same code" 0 "$s" \
+  'grep -q "^\*\*1 case skipped as same code\*\*" "$tmp/report/comment.txt"' 'grep -qx -- "- \`reduce/sum/64\`" "$tmp/report/comment.txt"' || cat "$tmp/err"
 s=$(report_run "$tmp/pr" 'COMMENT_AUTHOR=github-actions[bot]" or .user.login == "mallory')
 check "a COMMENT_AUTHOR holding a quote is a login, not a part of the jq program: mallory's comment is not edited" 0 "$s" \
   '! grep -q "comments/1313" "$tmp/gh.log"' 'grep -q "^api -X POST repos/acme/x/issues/7/comments" "$tmp/gh.log"'
