@@ -20,7 +20,8 @@
 #            unconfirmed against another machine's baseline, confirmed as regressions, and the bisect names C.
 #        validation/device_machine.sh pr TAG [FILTER]
 #            the pull-request flow with its defaults (ci/pr_bench.sh measure: the quick preset, 5 alternating
-#            processes a side, the gates stored in this checkout's reports/baselines) over FILTER (default: reduce's and matmul's device cases), in the
+#            processes a side, the gates stored in this checkout's reports/baselines) over FILTER (default: reduce's and matmul's device cases;
+#            `all`: no filter, every case of the preset, only those whose code identity changed measured), in the
 #            same throwaway repository: head D against merge base A (C's 2% more work), then head B against A (A/A).
 #            PR_BISECT_ARGS adds options of bisect (e.g. --gates=none --extra-time=60), CUDABENCH_COMPARE_ARGS compare's.
 #        Any mode with BUSY=1 in the environment: a host-memory load (8 threads copying 256 MiB buffers) runs beside it.
@@ -105,6 +106,7 @@ json.dump(d, open(sys.argv[3], 'w'))" "$2" "$3" "$1/baselines/$model/nightly.jso
 case $what in
   pr)
     filter=${3:-'^(reduce/(shared_tree|warp_shuffle|recursive_tail|cub|fast)|matmul/(naive|tiled|cublas|fast))/'}
+    [ "$filter" = all ] && filter=  # every case of the preset, as a pull request's flow runs by default
     unset CUDABENCH_GIT_REVISION CUDABENCH_GIT_DIRTY
     repo=$(mktemp -d)/repo
     throwaway_repo "$repo"
@@ -117,13 +119,18 @@ case $what in
       set -- $side
       git -C "$repo" checkout -q "$1"
       start=$SECONDS
-      (cd "$repo" && RUN_BENCH="$bench" CUDABENCH_FILTER="$filter" CUDABENCH_BISECT_ARGS="--build=$repo/build.sh --binary=build/bench/cudabench ${PR_BISECT_ARGS:-}" \
+      (cd "$repo" && env ${filter:+CUDABENCH_FILTER="$filter"} RUN_BENCH="$bench" CUDABENCH_BISECT_ARGS="--build=$repo/build.sh --binary=build/bench/cudabench ${PR_BISECT_ARGS:-}" \
           CUDABENCH_BASELINE_DIR="$root/reports/baselines" bash ci/pr_bench.sh measure "$a" "$out/pr-$2-$tag") >"$out/pr-$2-$tag.txt" 2>&1; rc=$?
       echo "pr flow, $2 (head ${1:0:8} against A): exit $rc, $((SECONDS - start)) s" | tee -a "$out/summary-$tag.txt"
       python3 - "$out/pr-$2-$tag/verdict.json" <<'PY' | tee -a "$out/summary-$tag.txt"
 import json, sys
+import os
 j = json.load(open(sys.argv[1]))
 print("  verdicts:", {k: n for k, n in j["counts"].items() if n})
+same = os.path.join(os.path.dirname(sys.argv[1]), "same_code.json")
+if os.path.exists(same):
+    s = json.load(open(same))
+    print("  same code:", {k: (len(v) if isinstance(v, list) else v) for k, v in s.items() if k in ("changed", "unknown", "controls", "measured", "same_code", "note")})
 for c in j["cases"]:
     ch = c.get("change"); g = c.get("gate")
     print(f"  {c['name']:40s} {c['verdict']:12s} change {'' if ch is None else f'{ch*100:+.2f}%':>8s} gate {'' if g is None else f'{g*100:.2f}%'}")
