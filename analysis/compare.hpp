@@ -2,6 +2,7 @@
 // gate's drift) and the gate, plus run-level checks.
 #pragma once
 
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -134,6 +135,14 @@ struct case_comparison {
   /// Energy per operation in both runs and its own verdict; unset where neither run recorded energy.
   std::optional<energy_comparison> energy;
 };
+
+/// Whether more processes could settle a self-calibrated case: a flag held as unconfirmed, or an inconclusive shift
+/// at or beyond its gate. One inconclusive only because it was too spread to show that a change within the gate
+/// is none stays so: more processes would not make it a flag.
+inline bool worth_more_processes(const case_comparison& c) {
+  if (!c.self_calibrated || c.throttled) return false;
+  return c.v == verdict::unconfirmed || (c.v == verdict::inconclusive && std::fabs(c.change) >= c.gate);
+}
 
 struct comparison {
   std::string base_source, cur_source;

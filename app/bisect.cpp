@@ -329,17 +329,17 @@ comparison bisect_session::compare_ends(const std::vector<measured_revision>& en
   return compare_runs(*ends[0].run, *ends[1].run, settings);
 }
 
-/// Where the ends' comparison leaves self-calibrated cases inconclusive or held (unconfirmed), more alternating pairs
-/// of processes of those cases only, pooled with the others, until each is decided, --extra-time would be spent by the
-/// next pair, or max_extra_pairs were measured.
+/// Where the ends' comparison leaves self-calibrated cases undecided with a shift more processes could settle (held,
+/// or inconclusive at or beyond the gate: worth_more_processes), more alternating pairs of processes of those cases
+/// only, pooled with the others, until each is decided, --extra-time would be spent by the next pair, or
+/// max_extra_pairs were measured.
 void bisect_session::decide_undecided(std::vector<measured_revision>& ends, comparison& compared) {
   const auto start = std::chrono::steady_clock::now();
   double pair_s = 0;  // the last extra pair's time: the next one is not started where it would overrun
   for (int pair = 0; pair < bisect_options::max_extra_pairs; ++pair) {
     std::vector<std::string> undecided;
     for (const case_comparison& c : compared.cases)
-      if (c.self_calibrated && (c.v == verdict::inconclusive || c.v == verdict::unconfirmed) && !c.throttled)
-        undecided.push_back(c.name);
+      if (worth_more_processes(c)) undecided.push_back(c.name);
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (undecided.empty() || spent + pair_s > o_.extra_time_s) return;
     fmt::print(stderr, "bisect: {} case(s) undecided; another pair of processes ({:.0f} s of --extra-time left)\n",

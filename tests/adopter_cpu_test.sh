@@ -21,7 +21,8 @@ write_bench() {
 case "\$1" in compare|report|trend|store|gates|fleet|bisect|confirm) exec "$report" "\$@" ;; esac
 reps=1 out=
 while [ \$# -gt 0 ]; do
-  case \$1 in --json=*) out=\${1#--json=} ;; --json) out=\$2; shift ;; --preset=nightly) reps=10 ;; --preset=*) reps=1 ;; esac
+  case \$1 in --identify*) echo "mybench: no --identify (a plain BENCHMARK() has no code identity)" >&2; exit 2 ;;
+    --json=*) out=\${1#--json=} ;; --json) out=\$2; shift ;; --preset=nightly) reps=10 ;; --preset=*) reps=1 ;; esac
   shift
 done
 disturbed=-1

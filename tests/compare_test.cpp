@@ -661,6 +661,28 @@ TEST(SelfCalibrated, AGateLearnedAcrossBoardsGivesWayToTheProcessesOfOneMachine)
   EXPECT_NE(learned.v, verdict::regression);
 }
 
+TEST(SelfCalibrated, MoreProcessesOnlyWhereTheyCouldSettleAShift) {
+  // 3% noise between processes: a shift beyond the gate is inconclusive and worth more processes; the same spread with
+  // no shift is inconclusive too, but more processes would only show a change within the gate, so none are spent on it.
+  const comparison c1 =
+      compare_runs(one_machine_run({measured_case("a/b/1", processes(1e-3, 0.03, 5, 11), false)}),
+                   one_machine_run({measured_case("a/b/1", processes(1.015e-3, 0.03, 5, 12), false)}), {});
+  const comparison c2 = compare_runs(
+      one_machine_run({measured_case("a/c/1", {1.00e-3, 1.03e-3, 0.97e-3, 1.02e-3, 0.98e-3}, false)}),
+      one_machine_run({measured_case("a/c/1", {1.001e-3, 1.029e-3, 0.971e-3, 1.021e-3, 0.979e-3}, false)}), {});
+  const case_comparison& shifted = find(c1, "a/b/1");
+  const case_comparison& flat = find(c2, "a/c/1");
+  ASSERT_EQ(shifted.v, verdict::inconclusive) << shifted.change;
+  ASSERT_EQ(flat.v, verdict::inconclusive) << flat.change;
+  ASSERT_LT(std::fabs(flat.change), flat.gate) << flat.change;
+  EXPECT_TRUE(worth_more_processes(shifted));
+  EXPECT_FALSE(worth_more_processes(flat));
+  case_comparison held = shifted;
+  held.v = verdict::unconfirmed;
+  held.change = 0.001;
+  EXPECT_TRUE(worth_more_processes(held)) << "a held flag is always measured again";
+}
+
 TEST(SelfCalibrated, TooFewOrTooNoisyProcessesAreInconclusiveNotUnchanged) {
   // 3% noise between processes: a 1.5% change cannot be told from it in 5 + 5 processes.
   const run_result base = one_machine_run({measured_case("a/b/1", processes(1e-3, 0.03, 5, 11), false)});
