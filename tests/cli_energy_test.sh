@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of energy in a comparison: an energy change is its own verdict, failing only with
 # --gate-energy; an A/A pair flags none; a regression of mostly throttled samples is inconclusive (throttled);
-# the reports and the verdict file carry the energy; the run's energy options refuse bad values.
+# the reports and the verdict file carry the energy; one window a side is not judged (unconfirmed under
+# --gate-energy, exit 3); a run that reads no energy says why; the run's energy options refuse bad values.
 # Usage: tests/cli_energy_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
@@ -73,6 +74,10 @@ check "report: the energy beside the time" 0 "$(run "$report" report "$tmp/base.
   'grep -q "Energy, clocks and throttling" "$tmp/r.md"' 'grep -q "0 of [0-9]* timed samples were taken while the GPU was throttled" "$tmp/r.md"'
 check "a version 1 file still compares, with no energy" 0 "$(run "$report" compare "$fx/synthetic_base.json" "$fx/synthetic_same.json" --gate-energy)" \
   '! grep -q "Energy per operation" "$tmp/out"'
+check "a run that reads no energy says why in its results and its report" 0 \
+  "$(run "$bench" --preset=quick --filter='^conv2d/cpu_seq/1024$' --no-energy --json "$tmp/noe.json" --md "$tmp/noe.md")" \
+  'py "a = j[\"context\"][\"cudabench\"][\"energy_absent\"]; assert a == \"--no-energy\" or a.startswith(\"no GPU (\"), a" "$tmp/noe.json"' \
+  'grep -q "^Energy unavailable: " "$tmp/noe.md"'
 check "--energy-window=-1: refused in one line" 2 "$(run "$bench" --list --energy-window=-1)" 'one_line "energy-window"'
 check "--energy-window=0 (the timed samples alone): taken" 0 "$(run "$bench" --list --energy-window=0)"
 check "--no-energy=yes: refused in one line" 2 "$(run "$bench" --list --no-energy=yes)" 'one_line "no-energy"'
