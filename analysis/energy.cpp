@@ -63,8 +63,8 @@ void too_few_windows(energy_comparison& e, const energy_gate_settings& s) {
   }
   e.held = e.change > 0 ? energy_verdict::regression : energy_verdict::improvement;
   e.v = energy_verdict::unconfirmed;
-  e.note = fmt::format("{} {:+.1f}% beyond the gate, untested (--gate-energy): `confirm` measures it in {} processes",
-                       to_string(*e.held), 100 * e.change, min_energy_windows);
+  e.note = fmt::format("{} {:+.1f}% beyond the gate, untested (--gate-energy): `confirm` measures it in more processes",
+                       to_string(*e.held), 100 * e.change);
 }
 
 void judge(energy_comparison& e, const std::vector<double>& b, const std::vector<double>& c,
@@ -109,6 +109,19 @@ std::optional<energy_comparison> compare_energy(const case_result& b, const case
   }
   judge(e, bs, cs, s, noise_floor, alpha);
   return e;
+}
+
+std::size_t energy_windows_to_flag(double alpha) {
+  std::size_t n = min_energy_windows;
+  for (; n < 50; ++n) {
+    std::vector<double> low, high;
+    for (std::size_t i = 0; i < n; ++i) {
+      low.push_back(double(i));
+      high.push_back(double(n + i));
+    }
+    if (mann_whitney(low, high).p_value < alpha) break;
+  }
+  return n;
 }
 
 bool hold_energy_of_other_machine(energy_comparison& e, bool same_code, const std::string& why) {

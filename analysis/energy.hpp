@@ -72,6 +72,10 @@ struct energy_comparison {
 std::optional<energy_comparison> compare_energy(const case_result& b, const case_result& c,
                                                 const energy_gate_settings& s, double noise_floor, double alpha);
 
+/// The fewest windows a side (min_energy_windows or more) whose rank test can reach `alpha` at all: 5 at 0.01 (with
+/// 3 a side its smallest p-value is 0.1, so such a verdict can be unchanged or inconclusive but never a flag).
+std::size_t energy_windows_to_flag(double alpha);
+
 /// Across machines (`why` says what differs), an energy flag stands as no time flag does: a case with the
 /// baseline's device code and launches (`same_code`) gets `same_code`, any other `unconfirmed` with its direction
 /// held. Says whether it held `e`.

@@ -31,7 +31,7 @@
 # baseline's revision and HEAD (CUDABENCH_BISECT_ARGS: a project's own --build/--binary) and measures the flagged
 # cases in alternating processes here: confirmed flags stand, the others are the machine's. With --gate-energy in
 # CUDABENCH_COMPARE_ARGS, unconfirmed energy flags (another machine's, or one window a side beyond the gate) are
-# confirmed too, in 3 processes a revision at least (an energy verdict's test needs 3 windows a side). Its log:
+# confirmed too, in 5 processes a revision at least (what an energy flag's rank test needs at alpha 0.01). Its log:
 # RESULTS_DIR/confirm-<time>.log; the report says the time it took.
 # CUDABENCH_NO_BASELINE=candidate: where no baseline is stored, the run passes as the candidate
 # (RESULTS_DIR/baseline-candidate-<time>.json) instead of failing with status 2.

@@ -170,12 +170,12 @@ std::vector<std::string> held_flags(const comparison& c) {
   return names;
 }
 
-/// The processes a revision: --processes, and at least one a window of an energy verdict where an energy flag is
-/// among those measured (a case gets one energy window a process).
+/// The processes a revision: --processes, and where an energy flag is among those measured at least as many as
+/// the energy's rank test needs to flag at alpha (a case gets one energy window a process): 5 at 0.01.
 int processes_for(const comparison& c, int processes) {
   const bool energy =
       std::any_of(c.cases.begin(), c.cases.end(), [&](const case_comparison& r) { return held_energy(r, c.settings); });
-  return energy ? std::max(processes, int(min_energy_windows)) : processes;
+  return energy ? std::max(processes, int(energy_windows_to_flag(c.settings.alpha))) : processes;
 }
 
 /// Builds and measures `names` at both revisions on this machine (bisect --ends), and compares the two.
