@@ -532,6 +532,17 @@ void hold_chance_flags(comparison& out) {
         held, m, pct(out.settings.alpha)));
 }
 
+/// Energy flags between runs that are not of one machine (`why`), held as time's are (hold_energy_of_other_machine).
+void hold_energy_flags(comparison& out, const std::string& why) {
+  std::size_t held = 0;
+  for (case_comparison& r : out.cases)
+    if (r.energy && hold_energy_of_other_machine(*r.energy, r.same_code(), why)) ++held;
+  if (held)
+    out.header_notes.push_back(fmt::format(
+        "{} energy flag(s) held: the runs are not of one machine; an energy flag stands once one machine confirms it",
+        held));
+}
+
 /// A flag stands only where both runs come from one machine: no recorded fact of the machines differs and no
 /// limit moved beyond its gate. Elsewhere a flag of a case whose device code and launches match the baseline's
 /// is the machine's (same code); any other is unconfirmed until both revisions are measured on one machine.
@@ -545,6 +556,7 @@ void hold_flags_of_other_machines(comparison& out) {
   std::string why = describe(out.machine_differences);
   for (const std::string& m : moved) why += (why.empty() ? "" : "; ") + m;
   out.machine_change = why;
+  hold_energy_flags(out, why);
   std::size_t held = 0;
   for (case_comparison& r : out.cases) {
     if (hold_code_change(r, out.settings.alpha, why)) ++held;

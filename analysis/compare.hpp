@@ -176,9 +176,12 @@ struct comparison {
   bool failing() const {
     return has_regression() || lost() > 0 || (settings.energy.gating && count(energy_verdict::regression) > 0);
   }
-  /// Something it could not judge that a pass would hide: an unconfirmed flag, or a case held back because it
-  /// was measured throttled.
-  bool undecided() const { return count(verdict::unconfirmed) > 0 || throttled() > 0; }
+  /// Something it could not judge that a pass would hide: an unconfirmed flag (an unconfirmed energy flag with
+  /// --gate-energy), or a case held back because it was measured throttled.
+  bool undecided() const {
+    return count(verdict::unconfirmed) > 0 || throttled() > 0 ||
+           (settings.energy.gating && count(energy_verdict::unconfirmed) > 0);
+  }
   /// 1 failing, exit_unconfirmed where it is undecided and not failing, else 0.
   int exit_status() const { return failing() ? 1 : undecided() ? exit_unconfirmed : 0; }
 };

@@ -1,5 +1,6 @@
 // Energy verdicts: the same rule as a time verdict without a learned gate (the Mann-Whitney U test at alpha and a
-// median change of at least the gate), over the energy per operation of each repetition's window.
+// median change of at least the gate), over the energy per operation of each repetition's window, from three
+// windows a side; held across machines as time's flags are.
 #include "analysis/energy.hpp"
 
 #include <fmt/format.h>
@@ -19,6 +20,10 @@ const char* to_string(energy_verdict v) {
     case energy_verdict::improvement: return "energy improvement";
     case energy_verdict::inconclusive: return "energy inconclusive";
     case energy_verdict::unmeasured: return "energy unmeasured";
+    case energy_verdict::not_judged: return "energy not judged";
+    case energy_verdict::unconfirmed: return "energy unconfirmed";
+    case energy_verdict::same_code: return "energy machine differs (same code)";
+    case energy_verdict::machine_differs: return "energy machine differs";
   }
   return "?";
 }
@@ -46,19 +51,30 @@ bool recorded(const case_result& c) {
 
 double median_or_zero(const std::vector<double>& v) { return v.empty() ? 0 : median(v); }
 
+/// Fewer than min_energy_windows windows a side: no test, so no flag. With --gate-energy a change beyond the gate
+/// is held as unconfirmed instead, so that a comparison gated on energy never passes it untested (`confirm`
+/// measures it in enough processes).
+void too_few_windows(energy_comparison& e, const energy_gate_settings& s) {
+  e.method = fmt::format("{} vs {} windows: a test needs {} a side", e.base_n, e.cur_n, min_energy_windows);
+  e.gate = s.threshold;
+  if (!s.gating || std::fabs(e.change) < e.gate) {
+    e.v = energy_verdict::not_judged;
+    return;
+  }
+  e.held = e.change > 0 ? energy_verdict::regression : energy_verdict::improvement;
+  e.v = energy_verdict::unconfirmed;
+  e.note = fmt::format("{} {:+.1f}% beyond the gate, untested (--gate-energy): `confirm` measures it in more processes",
+                       to_string(*e.held), 100 * e.change);
+}
+
 void judge(energy_comparison& e, const std::vector<double>& b, const std::vector<double>& c,
            const energy_gate_settings& s, double noise_floor, double alpha) {
   e.change = e.cur / e.base - 1;
-  const double cv = std::max(b.size() > 1 ? summarize(b).cv() : 0.0, c.size() > 1 ? summarize(c).cv() : 0.0);
-  e.gate = std::max(s.threshold, noise_floor * cv);
-  if (b.size() < 2 || c.size() < 2) {
-    e.method = "threshold only (1 window a side)";
-    e.gate = s.threshold;
-    e.v = e.change >= e.gate    ? energy_verdict::regression
-          : e.change <= -e.gate ? energy_verdict::improvement
-                                : energy_verdict::unchanged;
+  if (b.size() < min_energy_windows || c.size() < min_energy_windows) {
+    too_few_windows(e, s);
     return;
   }
+  e.gate = std::max(s.threshold, noise_floor * std::max(robust_cv(b), robust_cv(c)));
   e.method = fmt::format("rank test ({} vs {} windows)", b.size(), c.size());
   e.p_value = mann_whitney(b, c).p_value;
   const bool significant = *e.p_value < alpha;
@@ -93,6 +109,37 @@ std::optional<energy_comparison> compare_energy(const case_result& b, const case
   }
   judge(e, bs, cs, s, noise_floor, alpha);
   return e;
+}
+
+std::size_t energy_windows_to_flag(double alpha) {
+  std::size_t n = min_energy_windows;
+  for (; n < 50; ++n) {
+    std::vector<double> low, high;
+    for (std::size_t i = 0; i < n; ++i) {
+      low.push_back(double(i));
+      high.push_back(double(n + i));
+    }
+    if (mann_whitney(low, high).p_value < alpha) break;
+  }
+  return n;
+}
+
+bool hold_energy_of_other_machine(energy_comparison& e, bool same_code, const std::string& why) {
+  const std::optional<energy_verdict> direction = is_flag(e.v) ? std::optional(e.v) : e.held;
+  if (!direction || (!is_flag(e.v) && e.v != energy_verdict::unconfirmed)) return false;
+  const std::string was = fmt::format("{} {:+.1f}%", to_string(*direction), 100 * e.change);
+  const std::string sep = e.note.empty() ? "" : "; ";
+  if (same_code) {
+    e.v = energy_verdict::same_code;
+    e.held.reset();
+    e.note += fmt::format("{}{} with the baseline's device code and launches: the machine differs ({})", sep, was, why);
+  } else {
+    e.v = energy_verdict::unconfirmed;
+    e.held = direction;
+    e.note +=
+        fmt::format("{}{} on another machine ({}): `confirm` measures both revisions on one machine", sep, was, why);
+  }
+  return true;
 }
 
 double throttled_share(const case_result& c, std::size_t* throttled, std::size_t* samples) {

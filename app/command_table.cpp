@@ -42,8 +42,9 @@ const std::array<command_spec, 9> rows{
                           "gate's drift) and gives each a verdict.",
                  .exit_status = "0 no regression, 1 at least one regression or a lost case, 2 usage or input error, "
                                 "3 no regression but unconfirmed flags (the runs are of different machines: `confirm` "
-                                "measures both revisions on one) or cases it could not judge because a side was "
-                                "measured mostly throttled",
+                                "measures both revisions on one; with --gate-energy, energy flags too, and energy "
+                                "changes beyond the gate with too few windows to test) or cases it could not judge "
+                                "because a side was measured mostly throttled",
                  .handler = compare_handler},
     command_spec{.name = "confirm", .inputs = "BASELINE.json CURRENT.json", .input_count = 2,
                  .about = "Compares two runs as compare does; where their machines differ, so that a flag is unconfirmed, "
@@ -51,7 +52,9 @@ const std::array<command_spec, 9> rows{
                           "flagged cases in fresh processes alternating between the two on this machine, and settles each "
                           "flag: confirmed by the same flag, reported as it is where the flag measured here is the "
                           "opposite, or the machine's where it measured unchanged (machine differs, with the change "
-                          "measured here); a flag it could not settle stays unconfirmed.",
+                          "measured here); a flag it could not settle stays unconfirmed. With --gate-energy, unconfirmed "
+                          "energy flags are measured and settled the same way, by their energy verdict here, in 5 "
+                          "processes a revision at least (what the energy's rank test needs to flag at alpha 0.01).",
                  .exit_status = "0 no regression, 1 a confirmed regression (or one measured here) or a lost case, 2 usage "
                                 "or input error (also when the revisions cannot be built or measured here, or a run's "
                                 "git_revision is not a full commit hash of this repository), 3 flags it could not settle "

@@ -2,6 +2,7 @@
 // measuring both revisions here.
 #pragma once
 
+#include "analysis/compare.hpp"
 #include "app/commands.hpp"
 
 namespace cudabench::app {
@@ -13,6 +14,12 @@ namespace cudabench::app {
 /// regression or improvement it confirms, else `machine differs` with the change measured here. The outputs are
 /// compare's, of the settled comparison; the exit status too (1 a confirmed regression).
 int confirm_handler(const command_line& cl);
+
+/// Settles each unconfirmed flag of `c`, time's and energy's, by `here`, the comparison of both revisions measured
+/// on one machine: the same flag confirms it, the opposite flag is reported as it is, unchanged there makes it the
+/// machine's (`machine differs`, `energy machine differs`), anything else leaves it unconfirmed. An energy flag of a
+/// case `here` does not hold stays unconfirmed. Notes the counts, `how` saying where they were measured.
+void settle_flags(comparison& c, const comparison& here, const std::string& how);
 
 /// "^(a/b/(1|2)|c/d/3)$": a filter that selects exactly `names` (case names), shared prefixes written once.
 std::string exact_filter(const std::vector<std::string>& names);

@@ -498,6 +498,10 @@ int run_command(const command_options& opt, const std::vector<std::string>& args
   // The supervisor draws the seed; a worker is handed its round's order and needs none.
   if (p.rounds > 1 && !worker) run.shuffle_seed = opt.shuffle_seed ? *opt.shuffle_seed : fresh_shuffle_seed();
   run.cache = opt.cache;
+  if (!opt.energy)
+    run.energy_off = "--no-energy";
+  else if (opt.profile)
+    run.energy_off = "--profile: energy is not read while profiling";
   if (opt.inject_regex) run.injected = fmt::format("{}:{:g}", *opt.inject_regex, opt.inject_pct);
   if (!worker) return run_selected(opt, args, p, s, selected, google, run, argv);
   install_stop_signals();

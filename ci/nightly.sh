@@ -29,7 +29,9 @@
 # outcome goes to the job summary and the end of the Markdown report; RESULTS_DIR/bisect-<time>.json|.log keep it.
 # When the baseline is of another machine (compare exits 3: unconfirmed flags), `run_bench confirm` builds the
 # baseline's revision and HEAD (CUDABENCH_BISECT_ARGS: a project's own --build/--binary) and measures the flagged
-# cases in alternating processes here: confirmed flags stand, the others are the machine's. Its log:
+# cases in alternating processes here: confirmed flags stand, the others are the machine's. With --gate-energy in
+# CUDABENCH_COMPARE_ARGS, unconfirmed energy flags (another machine's, or one window a side beyond the gate) are
+# confirmed too, in 5 processes a revision at least (what an energy flag's rank test needs at alpha 0.01). Its log:
 # RESULTS_DIR/confirm-<time>.log; the report says the time it took.
 # CUDABENCH_NO_BASELINE=candidate: where no baseline is stored, the run passes as the candidate
 # (RESULTS_DIR/baseline-candidate-<time>.json) instead of failing with status 2.
@@ -132,7 +134,8 @@ if [ -f "$baseline" ]; then
   "$run_bench" compare "$baseline" "$json" ${gates:+"--gates=$gates"} ${CUDABENCH_COMPARE_ARGS:-} --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" --verdict "$dir/verdict-$stamp.json"
   cmp=$?
   # Exit 3 is also a comparison that could not judge cases measured throttled: said, never confirmed away.
-  if [ "$cmp" = 3 ] && ! python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["counts"].get("unconfirmed", 0) else 1)' \
+  # Unconfirmed flags are time's, or energy's under --gate-energy (a change of too few windows included).
+  if [ "$cmp" = 3 ] && ! python3 -c 'import json,sys; j = json.load(open(sys.argv[1])); sys.exit(0 if j["counts"].get("unconfirmed", 0) or j.get("energy", {}).get("counts", {}).get("energy unconfirmed", 0) else 1)' \
        "$dir/verdict-$stamp.json" 2>/dev/null; then
     echo "nightly: some cases could not be judged (measured throttled; see the report); exit 3" >&2
   elif [ "$cmp" = 3 ]; then

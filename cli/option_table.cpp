@@ -328,11 +328,14 @@ const std::array table{
   option_spec{.name = "--energy-threshold", .placeholder = "PCT", .commands = "run compare confirm",
               .apply = ACT { s.options.energy_threshold_pct = parse_double(v, name_of(spec), 0, 1000); },
               .help = fmt::format("smallest change of a case's energy per operation that counts (default {:g}); it must also exceed "
-                                  "the noise floor x its CV", 100 * energy_gate_settings{}.threshold)},
+                                  "the noise floor x its windows' robust CV, in a test of {} windows a side or more",
+                                  100 * energy_gate_settings{}.threshold, min_energy_windows)},
   option_spec{.name = "--gate-energy", .kind = arity::flag, .commands = "run compare confirm",
               .apply = set_flag<&o_::gate_energy>,
-              .help = "an energy regression (energy per operation up beyond its gate) fails the comparison too; without it "
-                      "energy verdicts are reported, never failing"},
+              .help = "an energy regression (energy per operation up beyond its gate) fails the comparison too, and an "
+                      "unconfirmed energy flag (another machine's, or a change beyond the gate with too few windows to test) "
+                      "leaves it undecided (exit 3; confirm measures those cases); without it energy verdicts are reported, "
+                      "never changing the exit status"},
   option_spec{.name = "--allow-device-mismatch", .kind = arity::flag, .commands = "run compare trend bisect confirm",
               .apply = set_flag<&o_::allow_device_mismatch>, .help = "compare runs from different GPU models or clocks"},
   option_spec{.name = "--allow-build-mismatch", .kind = arity::flag, .commands = "run compare bisect confirm",

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <map>
 #include <vector>
 
 #include "io/format.hpp"
@@ -77,6 +79,9 @@ std::string throttled_line(const run_result& run) {
                      mostly);
 }
 
+/// "Energy unavailable: no GPU (...)": why a run measured no energy.
+std::string unavailable_line(const run_result& run) { return "Energy unavailable: " + run.settings.energy_absent; }
+
 /// The device's energy limits: each limit's energy per unit of its rate, and per FMA for a FLOP limit.
 rows_t limit_rows(const run_result& run) {
   rows_t rows;
@@ -104,10 +109,53 @@ const std::vector<std::string> limit_header = {"limit", "energy", "per FMA", "fr
 const std::vector<std::string> comparison_header = {"case", "unit", "baseline",       "current",      "change",
                                                     "gate", "p",    "energy verdict", "method / note"};
 
+/// Listed in a comparison's energy table: a figure on a side, or a verdict that says more than "no figure".
+bool listed(const energy_comparison& e) {
+  return e.base > 0 || e.cur > 0 || (e.v != energy_verdict::unmeasured && e.v != energy_verdict::not_judged);
+}
+
+/// A reason without its case's own numbers ("a run of 252 us takes under 1 ms" -> "a run of N us takes under N
+/// ms"), so that the cases of one reason count together.
+std::string reason_kind(const std::string& reason) {
+  std::string out;
+  for (std::size_t i = 0; i < reason.size() && out.size() < 200; ++i) {
+    const bool digit = std::isdigit(static_cast<unsigned char>(reason[i])) != 0;
+    if (!digit) {
+      out += reason[i];
+      continue;
+    }
+    out += 'N';
+    while (i + 1 < reason.size() && (std::isdigit(static_cast<unsigned char>(reason[i + 1])) || reason[i + 1] == '.'))
+      ++i;
+  }
+  return out;
+}
+
+/// "118 case(s) without energy, not listed: 110 'baseline: a run of N us takes under N ms: ...', 8 '...'" (the
+/// five commonest reasons), or "" where every case with an energy comparison is listed.
+std::string unlisted_line(const comparison& c) {
+  std::map<std::string, std::size_t> by_reason;
+  std::size_t n = 0;
+  for (const case_comparison& r : c.cases)
+    if (r.energy && !listed(*r.energy)) {
+      ++n;
+      ++by_reason[reason_kind(r.energy->note.empty() ? to_string(r.energy->v) : r.energy->note)];
+    }
+  if (n == 0) return "";
+  std::vector<std::pair<std::size_t, std::string>> reasons;
+  for (const auto& [reason, k] : by_reason) reasons.emplace_back(k, reason);
+  std::stable_sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string out = fmt::format("{} case(s) without energy, not listed: ", n);
+  for (std::size_t i = 0; i < reasons.size() && i < 5; ++i)
+    out += fmt::format("{}{} '{}'", i ? ", " : "", reasons[i].first, reasons[i].second);
+  if (reasons.size() > 5) out += fmt::format(", and {} other reason(s)", reasons.size() - 5);
+  return out;
+}
+
 rows_t comparison_rows(const comparison& c) {
   rows_t rows;
   for (const case_comparison& r : c.cases) {
-    if (!r.energy) continue;
+    if (!r.energy || !listed(*r.energy)) continue;
     const energy_comparison& e = *r.energy;
     const bool both = e.base > 0 && e.cur > 0;
     const std::string note = e.note.empty() ? e.method : e.method.empty() ? e.note : e.method + "; " + e.note;
@@ -174,7 +222,8 @@ std::string fleet_energy_html(const fleet& f) {
 
 std::string run_energy_table(const run_result& run, std::string (*escape)(std::string_view)) {
   const rows_t rows = run_rows(run), limits = limit_rows(run);
-  if (rows.empty() && limits.empty()) return "";
+  if (rows.empty() && limits.empty())
+    return run.settings.energy_absent.empty() ? "" : escape(unavailable_line(run)) + "\n";
   std::string out;
   if (!rows.empty())
     out += pipe_table(run_header, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|", rows, escape) + "\n" +
@@ -187,6 +236,8 @@ std::string run_energy_table(const run_result& run, std::string (*escape)(std::s
 
 std::string run_energy_html(const run_result& run) {
   const rows_t rows = run_rows(run), limits = limit_rows(run);
+  if (rows.empty() && limits.empty() && !run.settings.energy_absent.empty())
+    return "<h2>Energy, clocks and throttling</h2>\n<p>" + html_text(unavailable_line(run)) + "</p>\n";
   std::string out;
   if (!rows.empty())
     out += "<h2>Energy, clocks and throttling</h2>\n" + html_table(run_header, rows) + "<p>" +
@@ -197,17 +248,26 @@ std::string run_energy_html(const run_result& run) {
 
 std::string comparison_energy_table(const comparison& c, std::string (*escape)(std::string_view)) {
   const rows_t rows = comparison_rows(c);
-  if (rows.empty()) return "";
-  return escape(fmt::format("Energy per operation ({} a change must exceed, or K x the windows' CV; {}):",
-                            fmt::format("{:.1f}%", 100 * c.settings.energy.threshold),
-                            c.settings.energy.gating ? "an energy regression fails the comparison (--gate-energy)"
-                                                     : "reported, never failing without --gate-energy")) +
-         "\n\n" + pipe_table(comparison_header, "|---|---|---:|---:|---:|---:|---:|---|---|", rows, escape);
+  const std::string unlisted = unlisted_line(c);
+  if (rows.empty() && unlisted.empty()) return "";
+  std::string out = escape(fmt::format(
+      "Energy per operation ({} a change must exceed, or K x the windows' robust CV, tested over {} windows a side "
+      "or more; {}):",
+      fmt::format("{:.1f}%", 100 * c.settings.energy.threshold), min_energy_windows,
+      c.settings.energy.gating ? "an energy regression fails the comparison (--gate-energy)"
+                               : "reported, never failing without --gate-energy"));
+  out += "\n\n";
+  if (!rows.empty()) out += pipe_table(comparison_header, "|---|---|---:|---:|---:|---:|---:|---|---|", rows, escape);
+  if (!unlisted.empty()) out += (rows.empty() ? "" : "\n") + escape(unlisted) + "\n";
+  return out;
 }
 
 std::string comparison_energy_html(const comparison& c) {
   const rows_t rows = comparison_rows(c);
-  return rows.empty() ? "" : "<h2>Energy per operation</h2>\n" + html_table(comparison_header, rows);
+  const std::string unlisted = unlisted_line(c);
+  if (rows.empty() && unlisted.empty()) return "";
+  return "<h2>Energy per operation</h2>\n" + (rows.empty() ? "" : html_table(comparison_header, rows)) +
+         (unlisted.empty() ? "" : "<p>" + html_text(unlisted) + "</p>\n");
 }
 
 json energy_json(const energy_comparison& e) {
@@ -221,6 +281,7 @@ json energy_json(const energy_comparison& e) {
     j["gate"] = e.gate;
   }
   j["p_value"] = e.p_value ? json(*e.p_value) : json();
+  if (e.held) j["held"] = *e.held == energy_verdict::regression ? "regression" : "improvement";
   if (!e.note.empty()) j["note"] = e.note;
   return j;
 }

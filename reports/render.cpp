@@ -31,7 +31,8 @@ std::string verdict_counts(const comparison& c) {
 
 const char* verdict_word(const comparison& c) {
   if (c.failing()) return "fail";
-  if (c.count(verdict::unconfirmed) > 0) return "unconfirmed";
+  if (c.count(verdict::unconfirmed) > 0 || (c.settings.energy.gating && c.count(energy_verdict::unconfirmed) > 0))
+    return "unconfirmed";
   return c.throttled() > 0 ? "not judged" : "pass";
 }
 

@@ -25,8 +25,10 @@ std::string comparison_html(const cudabench::comparison& c);
 std::string html_page(const std::string& title, const std::string& body);
 /// The schema version of verdict_json's document, which fleet's reader of it checks: 3 added the verdict
 /// `machine differs`, the control and normalized changes and `machine`; 4 `unconfirmed` and `same code`; 5 a
-/// case's `held` flag, `throttled` and `exit_status`; fleet reads versions 2 to 5.
-constexpr int verdict_schema_version = 5;
+/// case's `held` flag, `throttled` and `exit_status`; 6 the energy verdicts `energy not judged`, `energy unconfirmed`,
+/// `energy machine differs (same code)` and `energy machine differs`, and an energy flag's `held`; fleet reads
+/// versions 2 to 6.
+constexpr int verdict_schema_version = 6;
 constexpr int oldest_verdict_schema_version = 2;
 /// The machine-readable verdict a CI step reads.
 std::string verdict_json(const cudabench::comparison& c);

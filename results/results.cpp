@@ -188,14 +188,12 @@ void check_schema_version(const json& meta, const std::string& source) {
 
 void check_settings_types(const json& meta, const std::string& source) {
   static const std::pair<const char*, kind> fields[] = {
-      {k::preset, kind::string},       {k::repetitions, kind::number},
-      {k::git_revision, kind::string}, {k::rounds, kind::number},
-      {k::shuffle_seed, kind::number}, {k::git_dirty, kind::boolean},
-      {k::host_name, kind::string},    {k::started_utc, kind::string},
-      {k::cache, kind::string},        {k::inject_slowdown, kind::string},
-      {k::incomplete, kind::boolean},  {k::interrupted_by, kind::string},
-      {k::families, kind::object},     {k::limits, kind::object},
-      {k::cases, kind::object},        {k::build, kind::object}};
+      {k::preset, kind::string},          {k::repetitions, kind::number},  {k::git_revision, kind::string},
+      {k::rounds, kind::number},          {k::shuffle_seed, kind::number}, {k::git_dirty, kind::boolean},
+      {k::host_name, kind::string},       {k::started_utc, kind::string},  {k::cache, kind::string},
+      {k::inject_slowdown, kind::string}, {k::incomplete, kind::boolean},  {k::interrupted_by, kind::string},
+      {k::families, kind::object},        {k::limits, kind::object},       {k::cases, kind::object},
+      {k::build, kind::object},           {k::energy_absent, kind::string}};
   for (const auto& [key, want] : fields) expect_kind(meta, key, want, "context.cudabench", source);
   if (auto it = meta.find(k::build); it != meta.end() && it->is_object()) {
     static const std::pair<const char*, kind> build_fields[] = {{k::build_type, kind::string},
@@ -285,6 +283,7 @@ void read_settings(run_result& r, const json& meta) {
   s.git_dirty = bool_field(meta, k::git_dirty, false);
   s.host_name = string_field(meta, k::host_name);
   s.started_utc = string_field(meta, k::started_utc);
+  s.energy_absent = string_field(meta, k::energy_absent);
   s.cache = string_field(meta, k::cache, "declared");
   if (meta.contains(k::inject_slowdown) && meta[k::inject_slowdown].is_string())
     s.injected = meta[k::inject_slowdown].get<std::string>();

@@ -80,6 +80,7 @@ json settings_json(const run_result& run) {
   meta[k::git_dirty] = s.git_dirty;
   meta[k::host_name] = s.host_name;
   if (!s.started_utc.empty()) meta[k::started_utc] = s.started_utc;  // a run made here always has one
+  if (!s.energy_absent.empty()) meta[k::energy_absent] = s.energy_absent;
   meta[k::cache] = s.cache;
   if (s.injected) meta[k::inject_slowdown] = *s.injected;
   if (s.incomplete) {
@@ -291,6 +292,10 @@ run_result make_run_result(nlohmann::ordered_json host, const device_info& devic
   r.settings.git_dirty = run.info.git_dirty;
   r.settings.host_name = run.info.host_name;
   r.settings.started_utc = run.info.started_utc;
+  r.settings.energy_absent =
+      device.available ? run.energy_off
+                       : fmt::format("no GPU ({}): GPU cases are skipped, and CPU cases are never metered",
+                                     device.unavailable_reason.empty() ? "none found" : device.unavailable_reason);
   r.settings.cache = run.cache;
   r.settings.injected = run.injected;
   if (run.interrupted_by) r.mark_incomplete(*run.interrupted_by);

@@ -26,6 +26,8 @@ struct run_description {
   std::optional<std::uint64_t> shuffle_seed;  ///< the seed of the rounds' shuffled case orders
   /// The signal that stopped the run early ("SIGINT", "SIGTERM"): the run holds the finished cases only.
   std::optional<std::string> interrupted_by;
+  /// Why no case's energy is read though there is a GPU ("--no-energy", "--profile ..."); "" where it is read.
+  std::string energy_off;
 };
 
 /// What a registered case declares, as the model keeps it.

@@ -206,6 +206,8 @@ struct run_settings {
   bool git_dirty = false;
   std::string host_name;
   std::string started_utc;
+  /// Why the run measured no energy at all (no GPU, --no-energy, --profile); "" where it read NVML, or did not say.
+  std::string energy_absent;
   std::string cache = "declared";       ///< --cache: declared, hot or cold
   std::optional<std::string> injected;  ///< --inject-slowdown as "REGEX:PCT"
   /// The signal that stopped the run early ("SIGINT", "SIGTERM"): the run holds the finished cases only.

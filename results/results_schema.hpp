@@ -30,6 +30,7 @@ constexpr const char* git_revision = "git_revision";
 constexpr const char* git_dirty = "git_dirty";
 constexpr const char* host_name = "host_name";
 constexpr const char* started_utc = "started_utc";
+constexpr const char* energy_absent = "energy_absent";
 constexpr const char* cache = "cache";
 constexpr const char* inject_slowdown = "inject_slowdown";
 constexpr const char* incomplete = "incomplete";

@@ -1,6 +1,7 @@
 // Tests of the energy meter (measure/energy) on the fake NVML library (tests/nvml/fake_nvml.cpp): the window and
 // its energy phase, the uncertainty, the sampled-power fallback, the throttle flags and times; and of the energy
 // verdicts and throttled time verdicts (analysis/energy, compare), the reports' energy, the older files' reader.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -10,6 +11,7 @@
 #include <thread>
 
 #include "analysis/compare.hpp"
+#include "app/confirm.hpp"
 #include "io/atomic_file.hpp"
 #include "measure/energy.hpp"
 #include "reports/csv.hpp"
@@ -249,6 +251,34 @@ void add_energy(run_result& run, const std::string& name, double joules_per_unit
   run.index_cases();
 }
 
+/// Gives case `name` one energy window a repetition of the per-unit figures `windows` (in order), and its other
+/// repetitions the reason one run records for them.
+void set_windows(run_result& run, const std::string& name, const std::vector<double>& windows) {
+  add_energy(run, name, 1e-10);
+  for (case_result& c : run.cases) {
+    if (c.name != name) continue;
+    const energy_unit unit = energy_unit_of(c.bytes, c.items, c.flops);
+    for (std::size_t i = 0; i < c.repetitions.size(); ++i) {
+      repetition& r = c.repetitions[i];
+      if (i < windows.size()) {
+        r.counters[unit.counter] = windows[i];
+        continue;
+      }
+      r.counters = counter_map(std::map<std::string, double>{});
+      r.record->energy->absent = "energy is measured on the case's first repetition in the run";
+    }
+    summarize_case(c);
+  }
+  run.index_cases();
+}
+
+/// Gives case `name` of `run` the device code `digest`, and `run` the board `board`.
+void set_code_and_board(run_result& run, const std::string& name, const std::string& digest, const std::string& board) {
+  for (case_result& c : run.cases)
+    if (c.name == name) c.code.emplace().digest = digest;
+  run.device->uuid = board;
+}
+
 const case_comparison& find_case(const comparison& c, const std::string& name) {
   for (const case_comparison& r : c.cases)
     if (r.name == name) return r;
@@ -368,4 +398,180 @@ TEST(EnergyResults, TheEnergyRecordRoundTripsAndOlderFilesStillRead) {
     ++read;
   }
   EXPECT_GE(read, 9u);
+}
+
+TEST(EnergyVerdicts, FewerThanThreeWindowsASideAreNotJudged) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  set_windows(base, energy_case, {1e-10});
+  set_windows(cur, energy_case, {1.10e-10});
+  compare_settings s;
+  const comparison c = compare_runs(base, cur, s);
+  const energy_comparison& e = *find_case(c, energy_case).energy;
+  EXPECT_EQ(std::string(to_string(e.v)), "energy not judged") << "a threshold alone never flags";
+  EXPECT_EQ(e.method, "1 vs 1 windows: a test needs 3 a side");
+  EXPECT_FALSE(e.p_value);
+  EXPECT_NEAR(e.change, 0.10, 1e-9) << "the change is still shown";
+  EXPECT_EQ(c.exit_status(), 0);
+  // Two a side are not enough either; three are.
+  set_windows(base, energy_case, {1e-10, 1.001e-10});
+  set_windows(cur, energy_case, {1.1e-10, 1.101e-10});
+  EXPECT_EQ(std::string(to_string(find_case(compare_runs(base, cur, s), energy_case).energy->v)), "energy not judged");
+  set_windows(base, energy_case, {1e-10, 1.001e-10, 1.002e-10});
+  set_windows(cur, energy_case, {1.1e-10, 1.101e-10, 1.102e-10});
+  const comparison tested = compare_runs(base, cur, s);
+  const energy_comparison& three = *find_case(tested, energy_case).energy;
+  EXPECT_EQ(three.method, "rank test (3 vs 3 windows)");
+  EXPECT_TRUE(three.p_value);
+  EXPECT_NE(three.v, energy_verdict::regression) << "3 a side cannot reach alpha = 0.01";
+  EXPECT_EQ(energy_windows_to_flag(0.01), 5u) << "so confirm measures 5 processes a revision for an energy flag";
+  EXPECT_EQ(energy_windows_to_flag(0.05), 4u);
+}
+
+TEST(EnergyVerdicts, UnderTheEnergyGateAnUntestedChangeBeyondItIsUnconfirmed) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  set_windows(base, energy_case, {1e-10});
+  set_windows(cur, energy_case, {1.10e-10});
+  compare_settings s;
+  s.energy.gating = true;
+  const comparison c = compare_runs(base, cur, s);
+  const energy_comparison& e = *find_case(c, energy_case).energy;
+  EXPECT_EQ(std::string(to_string(e.v)), "energy unconfirmed");
+  EXPECT_EQ(e.held, energy_verdict::regression);
+  EXPECT_NE(e.note.find("`confirm` measures it in more processes"), std::string::npos) << e.note;
+  EXPECT_FALSE(c.failing()) << "never a regression untested";
+  EXPECT_EQ(c.exit_status(), exit_unconfirmed) << "never a pass either";
+  EXPECT_STREQ(reports::verdict_word(c), "unconfirmed");
+  EXPECT_NE(reports::verdict_json(c).find("\"held\": \"regression\""), std::string::npos);
+  // Within the gate: not judged, and nothing undecided.
+  set_windows(cur, energy_case, {1.005e-10});
+  const comparison small = compare_runs(base, cur, s);
+  EXPECT_EQ(std::string(to_string(find_case(small, energy_case).energy->v)), "energy not judged");
+  EXPECT_EQ(small.exit_status(), 0);
+}
+
+TEST(EnergyVerdicts, TheNoiseFloorIsTheWindowsRobustCV) {
+  // One far window of six (a disturbed one) would widen the plain CV's gate to about 60%; the robust CV is the bulk's.
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  set_windows(base, energy_case, {1e-10, 1.001e-10, 1.002e-10, 1.003e-10, 1.004e-10, 0.5e-10});
+  set_windows(cur, energy_case, {1.05e-10, 1.051e-10, 1.052e-10, 1.053e-10, 1.054e-10, 1.055e-10});
+  const comparison c = compare_runs(base, cur, {});
+  const energy_comparison& e = *find_case(c, energy_case).energy;
+  EXPECT_EQ(std::string(to_string(e.v)), "energy regression") << e.method << " gate " << e.gate;
+  EXPECT_LT(e.gate, 0.02);
+}
+
+TEST(EnergyVerdicts, AcrossMachinesAnEnergyFlagIsHeldAsTimesAre) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  add_energy(base, energy_case, 1e-10);
+  add_energy(cur, energy_case, 1.10e-10);
+  compare_settings s;
+  ASSERT_EQ(find_case(compare_runs(base, cur, s), energy_case).energy->v, energy_verdict::regression);
+  // Another board, the same device code: the machine's.
+  set_code_and_board(base, energy_case, "00000000000000aa", "GPU-aaaa");
+  set_code_and_board(cur, energy_case, "00000000000000aa", "GPU-bbbb");
+  const comparison same = compare_runs(base, cur, s);
+  const energy_comparison& m = *find_case(same, energy_case).energy;
+  EXPECT_EQ(std::string(to_string(m.v)), "energy machine differs (same code)") << m.note;
+  EXPECT_FALSE(m.held);
+  s.energy.gating = true;
+  EXPECT_EQ(compare_runs(base, cur, s).exit_status(), 0) << "the machine's change never fails nor holds";
+  // Another board, other code: unconfirmed, its direction held; undecided only where energy gates.
+  set_code_and_board(cur, energy_case, "00000000000000bb", "GPU-bbbb");
+  const comparison gated = compare_runs(base, cur, s);
+  const energy_comparison& u = *find_case(gated, energy_case).energy;
+  EXPECT_EQ(std::string(to_string(u.v)), "energy unconfirmed") << u.note;
+  EXPECT_EQ(u.held, energy_verdict::regression);
+  EXPECT_NE(u.note.find("on another machine"), std::string::npos) << u.note;
+  EXPECT_FALSE(gated.failing());
+  EXPECT_EQ(gated.exit_status(), exit_unconfirmed);
+  s.energy.gating = false;
+  EXPECT_EQ(compare_runs(base, cur, s).exit_status(), 0) << "without --gate-energy energy never sets the status";
+}
+
+TEST(EnergyVerdicts, ConfirmSettlesEnergyFlagsByOneMachinesMeasurement) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  add_energy(base, energy_case, 1e-10);
+  add_energy(cur, energy_case, 1.10e-10);
+  set_code_and_board(base, energy_case, "00000000000000aa", "GPU-aaaa");
+  set_code_and_board(cur, energy_case, "00000000000000bb", "GPU-bbbb");
+  compare_settings s;
+  s.energy.gating = true;
+  const comparison held = compare_runs(base, cur, s);
+  ASSERT_EQ(find_case(held, energy_case).energy->v, energy_verdict::unconfirmed);
+  // What one machine measured of both revisions: the same regression, an improvement, nothing, or too few windows.
+  run_result here_base = load_fixture("synthetic_base.json"), here_cur = load_fixture("synthetic_same.json");
+  add_energy(here_base, energy_case, 1e-10);
+  const auto settled_with = [&](double here_joules, std::size_t windows) {
+    run_result b = here_base, c = here_cur;
+    set_windows(b, energy_case, std::vector<double>(windows, 1e-10));
+    std::vector<double> w;
+    for (std::size_t i = 0; i < windows; ++i) w.push_back(here_joules * (1 + 0.001 * double(i)));
+    set_windows(c, energy_case, w);
+    comparison out = held;
+    app::settle_flags(out, compare_runs(b, c, s), "measured here");
+    return out;
+  };
+  const comparison confirmed = settled_with(1.1e-10, 5);
+  const energy_comparison& e = *find_case(confirmed, energy_case).energy;
+  EXPECT_EQ(e.v, energy_verdict::regression) << e.note;
+  EXPECT_EQ(e.note.rfind("confirmed: ", 0), 0u) << e.note;
+  EXPECT_EQ(confirmed.exit_status(), 1) << "a confirmed energy regression fails under --gate-energy";
+  EXPECT_EQ(find_case(settled_with(0.9e-10, 5), energy_case).energy->v, energy_verdict::improvement);
+  EXPECT_NE(find_case(settled_with(0.9e-10, 5), energy_case).energy->note.find("the opposite"), std::string::npos);
+  const comparison machine = settled_with(1e-10, 5);
+  EXPECT_EQ(std::string(to_string(find_case(machine, energy_case).energy->v)), "energy machine differs");
+  EXPECT_EQ(machine.exit_status(), 0);
+  const comparison unsettled = settled_with(1.1e-10, 1);
+  EXPECT_EQ(find_case(unsettled, energy_case).energy->v, energy_verdict::unconfirmed);
+  EXPECT_EQ(unsettled.exit_status(), exit_unconfirmed);
+}
+
+TEST(EnergyReports, TheComparisonListsCasesWithEnergyAndCountsTheOthersByReason) {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  add_energy(base, energy_case, 1e-10);
+  add_energy(cur, energy_case, 1e-10);
+  // Three cases too short for a window, one of another reason: counted, not listed.
+  std::size_t shortened = 0;
+  for (run_result* run : {&base, &cur})
+    for (case_result& c : run->cases) {
+      if (c.name == energy_case || c.repetitions.empty() || c.status != case_status::ok) continue;
+      const std::size_t k = run == &base ? shortened++ : 0;
+      for (repetition& r : c.repetitions) {
+        if (!r.record) r.record.emplace();
+        r.record->energy.emplace().absent =
+            c.name.find("histogram") != std::string::npos
+                ? "the GPU ran the case 31% of the window: its energy would be mostly the idle board's"
+                : fmt::format("a run of {}.5 us takes under 1 ms: too short for an energy window", 10 + k);
+      }
+    }
+  const comparison c = compare_runs(base, cur, {});
+  const std::string md = reports::comparison_markdown(c);
+  EXPECT_NE(md.find("| conv2d/tiled/4096 |"), std::string::npos);
+  EXPECT_EQ(md.find("| energy unmeasured |"), std::string::npos) << "no row for a case without energy";
+  EXPECT_NE(md.find("case(s) without energy, not listed:"), std::string::npos) << md;
+  EXPECT_NE(md.find("'baseline: a run of N us takes under N ms: too short for an energy window'"), std::string::npos)
+      << md;
+  EXPECT_NE(reports::comparison_html(c).find("without energy, not listed"), std::string::npos);
+  EXPECT_NE(reports::comparison_terminal(c, false).find("without energy, not listed"), std::string::npos);
+}
+
+TEST(EnergyResults, ARunWithoutAGpuSaysWhyItHasNoEnergy) {
+  run_result run = load_fixture("synthetic_base.json");
+  run.settings.energy_absent = "no GPU (no CUDA device): GPU cases are skipped, and CPU cases are never metered";
+  const std::string text = to_json(run).dump();
+  EXPECT_NE(text.find("\"energy_absent\":\"no GPU (no CUDA device)"), std::string::npos);
+  const run_result back = parse_run_text(text, "back.json");
+  EXPECT_EQ(back.settings.energy_absent, run.settings.energy_absent);
+  EXPECT_NE(reports::run_markdown(back).find("Energy unavailable: no GPU (no CUDA device)"), std::string::npos);
+  EXPECT_NE(reports::run_html(back).find("Energy unavailable: no GPU"), std::string::npos);
+  // The run's description of a machine without a GPU says so.
+  device_info none;
+  none.unavailable_reason = "no CUDA device";
+  const run_result made = make_run_result({}, none, run_description{}, suite{}, {}, {});
+  EXPECT_NE(made.settings.energy_absent.find("no GPU (no CUDA device)"), std::string::npos);
+  device_info gpu;
+  gpu.available = true;
+  run_description off;
+  off.energy_off = "--no-energy";
+  EXPECT_EQ(make_run_result({}, gpu, off, suite{}, {}, {}).settings.energy_absent, "--no-energy");
 }

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -36,65 +37,97 @@ struct measuring_stopped {
   int signal;
 };
 
-/// What measuring both revisions on this machine said of each flagged case.
-struct settled {
-  std::map<std::string, const case_comparison*> by_name;
-  comparison here;
-};
-
 /// What the measurement on this machine makes of a held flag: the same flag confirms it; the opposite flag is
 /// what the code did (reported as it is, never as confirmed); a case it could not judge (inconclusive, measured
 /// throttled, not measured) stays unconfirmed; unchanged makes the flag the machine's.
 enum class outcome { confirmed, opposite, unsettled, machine };
 
+/// The outcome of a held flag from what this machine measured: a flag here (`flag_here`), of the held direction or
+/// not (`same_direction`); else unchanged here or not (`unchanged_here`); and the note's opening that says so.
+outcome outcome_of(bool flag_here, bool same_direction, bool unchanged_here, const std::string& measured,
+                   const std::string& held, double change, std::string& note) {
+  const outcome o = flag_here        ? (same_direction ? outcome::confirmed : outcome::opposite)
+                    : unchanged_here ? outcome::machine
+                                     : outcome::unsettled;
+  switch (o) {
+    case outcome::confirmed: note = fmt::format("confirmed: {}; {}", measured, note); break;
+    case outcome::opposite:
+      note = fmt::format("not confirmed, the opposite: {} where the runs of two machines said {} ({:+.1f}%); {}",
+                         measured, held, 100 * change, note);
+      break;
+    case outcome::unsettled: note = fmt::format("not settled: {}; {}", measured, note); break;
+    case outcome::machine: note = fmt::format("not confirmed: {}; {}", measured, note); break;
+  }
+  return o;
+}
+
+/// A held time flag settled by the verdict measured here (outcome_of).
 outcome settle_one(case_comparison& r, const case_comparison* here) {
   const std::string measured =
       here && here->base_median_s > 0 && here->cur_median_s > 0
           ? fmt::format("{:+.1f}% on this machine ({}, {})", 100 * here->change, here->verdict_text(), here->method)
           : std::string("not measured on this machine");
-  const std::string held = r.held ? to_string(*r.held) : "a flag";
-  if (here && is_flag(here->v) && r.held == here->v) {
-    r.v = here->v;
-    r.note = fmt::format("confirmed: {}; {}", measured, r.note);
-    return outcome::confirmed;
-  }
-  if (here && is_flag(here->v)) {
-    r.v = here->v;
-    r.note = fmt::format("not confirmed, the opposite: {} where the runs of two machines said {} ({:+.1f}%); {}",
-                         measured, held, 100 * r.judged_change(), r.note);
-    return outcome::opposite;
-  }
-  if (!here || here->v != verdict::unchanged) {
-    r.note = fmt::format("not settled: {}; {}", measured, r.note);
-    return outcome::unsettled;
-  }
-  r.v = verdict::machine_differs;
-  r.note = fmt::format("not confirmed: {}; {}", measured, r.note);
-  return outcome::machine;
+  const bool flag_here = here && is_flag(here->v);
+  const outcome o = outcome_of(flag_here, flag_here && r.held == here->v, here && here->v == verdict::unchanged,
+                               measured, r.held ? to_string(*r.held) : "a flag", r.judged_change(), r.note);
+  if (flag_here) r.v = here->v;
+  if (o == outcome::machine) r.v = verdict::machine_differs;
+  return o;
 }
 
-/// Each held flag settled by the same-machine comparison (settle_one).
-void settle(comparison& c, const settled& s, const std::string& how) {
-  std::map<outcome, std::size_t> n;
+/// The same for a held energy flag, from the energy verdict of this machine's measurement.
+outcome settle_energy(energy_comparison& e, const energy_comparison* here) {
+  const std::string measured =
+      here && here->base > 0 && here->cur > 0
+          ? fmt::format("{:+.1f}% on this machine ({}, {})", 100 * here->change, to_string(here->v), here->method)
+          : std::string("energy not measured on this machine");
+  const bool flag_here = here && is_flag(here->v);
+  const outcome o = outcome_of(flag_here, flag_here && e.held == here->v, here && here->v == energy_verdict::unchanged,
+                               measured, e.held ? to_string(*e.held) : "an energy flag", e.change, e.note);
+  if (flag_here) e.v = here->v;
+  if (o == outcome::machine) e.v = energy_verdict::machine_differs;
+  return o;
+}
+
+}  // namespace
+
+void settle_flags(comparison& c, const comparison& here_all, const std::string& how) {
+  std::map<std::string, const case_comparison*> by_name;
+  for (const case_comparison& r : here_all.cases) by_name[r.name] = &r;
+  std::map<outcome, std::size_t> n, energy;
   for (case_comparison& r : c.cases) {
-    if (r.v != verdict::unconfirmed) continue;
-    const auto it = s.by_name.find(r.name);
-    ++n[settle_one(r, it == s.by_name.end() ? nullptr : it->second)];
+    const auto it = by_name.find(r.name);
+    const case_comparison* here = it == by_name.end() ? nullptr : it->second;
+    if (r.v == verdict::unconfirmed) ++n[settle_one(r, here)];
+    if (r.energy && r.energy->v == energy_verdict::unconfirmed && here)
+      ++energy[settle_energy(*r.energy, here->energy ? &*here->energy : nullptr)];
   }
   c.header_notes.push_back(fmt::format("{}: {} flag(s) confirmed, {} the opposite, {} the machine's, {} not settled",
                                        how, n[outcome::confirmed], n[outcome::opposite], n[outcome::machine],
                                        n[outcome::unsettled]));
+  if (!energy.empty())
+    c.header_notes.push_back(fmt::format(
+        "energy: {} flag(s) confirmed, {} the opposite, {} the machine's, {} not settled", energy[outcome::confirmed],
+        energy[outcome::opposite], energy[outcome::machine], energy[outcome::unsettled]));
 }
+
+namespace {
 
 /// Each held flag the machine's, with nothing measured: both runs are of one clean revision.
 void settle_as_machine(comparison& c, const std::string& how) {
   std::size_t n = 0;
-  for (case_comparison& r : c.cases)
+  for (case_comparison& r : c.cases) {
     if (r.v == verdict::unconfirmed) {
       r.v = verdict::machine_differs;
       r.note = "not confirmed: not measured on this machine; " + r.note;
       ++n;
     }
+    if (r.energy && r.energy->v == energy_verdict::unconfirmed) {
+      r.energy->v = energy_verdict::machine_differs;
+      r.energy->note = "not confirmed: not measured on this machine; " + r.energy->note;
+      ++n;
+    }
+  }
   c.header_notes.push_back(fmt::format("{}: {} flag(s) the machine's", how, n));
 }
 
@@ -123,18 +156,35 @@ std::pair<std::string, std::string> recorded_commits(const run_result& base, con
   return {good, bad};
 }
 
+/// An unconfirmed energy flag that `confirm` measures: only where energy gates the comparison (--gate-energy).
+bool held_energy(const case_comparison& r, const compare_settings& s) {
+  return s.energy.gating && r.energy && r.energy->v == energy_verdict::unconfirmed;
+}
+
+/// The cases `confirm` measures: those whose time flag is unconfirmed, and with --gate-energy those whose energy
+/// flag is.
 std::vector<std::string> held_flags(const comparison& c) {
   std::vector<std::string> names;
   for (const case_comparison& r : c.cases)
-    if (r.v == verdict::unconfirmed) names.push_back(r.name);
+    if (r.v == verdict::unconfirmed || held_energy(r, c.settings)) names.push_back(r.name);
   return names;
 }
 
+/// The processes a revision: --processes, and where an energy flag is among those measured at least as many as
+/// the energy's rank test needs to flag at alpha (a case gets one energy window a process): 5 at 0.01.
+int processes_for(const comparison& c, int processes) {
+  const bool energy =
+      std::any_of(c.cases.begin(), c.cases.end(), [&](const case_comparison& r) { return held_energy(r, c.settings); });
+  return energy ? std::max(processes, int(energy_windows_to_flag(c.settings.alpha))) : processes;
+}
+
 /// Builds and measures `names` at both revisions on this machine (bisect --ends), and compares the two.
-settled measure_here(const command_options& o, const std::vector<std::string>& binary_args, const std::string& good,
-                     const std::string& bad, const std::vector<std::string>& names, const compare_settings& s) {
+comparison measure_here(const command_options& o, const std::vector<std::string>& binary_args, const std::string& good,
+                        const std::string& bad, const std::vector<std::string>& names, const compare_settings& s,
+                        int processes) {
   const temp_directory ends("cudabench-confirm");
   command_options b = o;
+  b.processes = processes;
   b.good = good;
   b.bad = bad;
   b.filter = exact_filter(names);
@@ -149,13 +199,10 @@ settled measure_here(const command_options& o, const std::vector<std::string>& b
     if (const int sig = interrupt_signal().load()) throw measuring_stopped{sig};
     throw input_error(fmt::format("the two revisions could not be measured here (bisect exit {})", status));
   }
-  settled out;
   const run_result a = load_run(ends.path() + "/good.json"), b2 = load_run(ends.path() + "/bad.json");
   compare_settings one = s;  // the gates of this machine's model and preset, whose drift within one machine applies
   one.gates = run_store::gates_for(s, a, b2);
-  out.here = compare_runs(a, b2, one);
-  for (const case_comparison& r : out.here.cases) out.by_name[r.name] = &r;
-  return out;
+  return compare_runs(a, b2, one);
 }
 }  // namespace
 
@@ -222,11 +269,12 @@ int confirm_command(const command_line& cl) {
     fmt::print(stderr, "confirm: {} unconfirmed flag(s); measuring revisions {} and {} on this machine\n", names.size(),
                good.substr(0, 12), bad.substr(0, 12));
     const auto start = std::chrono::steady_clock::now();
-    const settled here = measure_here(o, binary_args, good, bad, names, s);
+    const int processes = processes_for(c, o.processes);
+    const comparison here = measure_here(o, binary_args, good, bad, names, s, processes);
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    settle(c, here,
-           fmt::format("confirmed on this machine in {:.0f} s ({} and {}, {} alternating processes each)", spent,
-                       good.substr(0, 12), bad.substr(0, 12), o.processes));
+    settle_flags(c, here,
+                 fmt::format("confirmed on this machine in {:.0f} s ({} and {}, {} alternating processes each)", spent,
+                             good.substr(0, 12), bad.substr(0, 12), processes));
   });
 }
 
