@@ -102,7 +102,11 @@ for kind in directory fifo zero dangling loop; do
   check "fleet with a verdict file that is a $kind: exit 2, one line" 2 "$(run timeout 20 "$report" fleet "$d")" \
     "one_line \"verdict-$stamp.json\""
 done
-for version in 1 6 '"2"' none; do
+# The versions this reader takes, from the one place that says them.
+newest=$(sed -n 's/^constexpr int verdict_schema_version = \([0-9]*\);/\1/p' "$src/reports/render.hpp")
+oldest=$(sed -n 's/^constexpr int oldest_verdict_schema_version = \([0-9]*\);/\1/p' "$src/reports/render.hpp")
+[ -n "$newest" ] && [ -n "$oldest" ] || { echo "FAIL no verdict schema versions in reports/render.hpp"; exit 1; }
+for version in $((oldest - 1)) $((newest + 1)) "\"$oldest\"" none; do
   d="$tmp/v-${version//\"/q}"
   night "$d"
   python3 - "$d/verdict-$stamp.json" "$version" <<'EOF'
@@ -115,7 +119,7 @@ else:
 json.dump(j, open(sys.argv[1], "w"))
 EOF
   check "fleet with a verdict file of schema_version $version: refused" 2 "$(run "$report" fleet "$d")" \
-    "one_line \"'schema_version' is .*verdict files of versions 2 to 5\""
+    "one_line \"'schema_version' is .*verdict files of versions $oldest to $newest\""
 done
 # A verdict its schema version cannot hold, one that is none, a case listed twice: refused, not shown.
 edits=("version 2 with machine differs" 'j["schema_version"] = 2; j["cases"][0]["verdict"] = "machine differs"'
