@@ -11,15 +11,12 @@
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/format.hpp"
+#include "results/code_identity.hpp"
 #include "results/results.hpp"
 
 namespace cudabench {
 namespace {
 using json = nlohmann::json;
-
-bool hex_digest(const std::string& d) {
-  return d.size() == 16 && d.find_first_not_of("0123456789abcdef") == std::string::npos;
-}
 
 /// A string field of a case (absent: ""), input_error where it is not a string.
 std::string text_of(const json& c, const char* key, const std::string& where) {
@@ -45,7 +42,7 @@ identified_case case_of(const json& c, const std::string& where) {
   identified_case out{text_of(c, "name", where), text_of(c, "family", where), text_of(c, "digest", where),
                       text_of(c, "why", where)};
   if (out.name.empty()) throw input_error(fmt::format("{}: no case name", where));
-  if (!out.digest.empty() && !hex_digest(out.digest))
+  if (!out.digest.empty() && !is_identity_digest(out.digest))
     throw input_error(fmt::format("{}: digest '{}' is not 16 hex digits", where, printable(out.digest, 40)));
   return out;
 }
@@ -113,10 +110,10 @@ measure_plan plan_measurement(const case_identities& good, const case_identities
       plan.measured.push_back(c.name);
     }
   // Each side's process must select a case: where one would select none, every case is measured instead.
+  const std::set<std::string> measured(plan.measured.begin(), plan.measured.end());
   auto runs_one = [&](const case_identities& side) {
-    return std::any_of(side.cases.begin(), side.cases.end(), [&](const identified_case& c) {
-      return std::find(plan.measured.begin(), plan.measured.end(), c.name) != plan.measured.end();
-    });
+    return std::any_of(side.cases.begin(), side.cases.end(),
+                       [&](const identified_case& c) { return measured.count(c.name) > 0; });
   };
   if (!plan.same_code.empty() && (!runs_one(good) || !runs_one(bad))) {
     plan.measured.insert(plan.measured.end(), plan.same_code.begin(), plan.same_code.end());

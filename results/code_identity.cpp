@@ -10,6 +10,10 @@
 
 namespace cudabench {
 
+bool is_identity_digest(const std::string& digest) {
+  return digest.size() == 16 && digest.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
 std::string fnv1a_hex(std::string_view bytes) {
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned char b : bytes) {
@@ -116,8 +120,7 @@ code_identity code_identity_from_json(const nlohmann::json& j, const std::string
   };
   c.digest = text("digest");
   c.problem = text("problem");
-  if (!c.digest.empty() &&
-      (c.digest.size() != 16 || c.digest.find_first_not_of("0123456789abcdef") != std::string::npos))
+  if (!c.digest.empty() && !is_identity_digest(c.digest))
     throw input_error(fmt::format("{}: 'code.digest' is not 16 hex digits", where));
   if (const auto it = j.find("streams"); it != j.end()) {
     if (!it->is_number_unsigned()) throw input_error(where + ": 'code.streams' is not a count");

@@ -52,6 +52,8 @@ std::string stable_kernel_name(std::string name);
 
 /// 64-bit FNV-1a of `bytes`, as 16 hex digits: the hash of a kernel's SASS and of an identity's launches.
 std::string fnv1a_hex(std::string_view bytes);
+/// Whether `digest` has fnv1a_hex's form: 16 lower-case hex digits.
+bool is_identity_digest(const std::string& digest);
 
 nlohmann::ordered_json to_json(const code_identity& c);
 /// The digest of sorted launch lines and a count of streams (what `identify` records).
