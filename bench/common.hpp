@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -41,9 +42,12 @@ std::string check_all_written(const float* out, std::size_t n);
 /// compared with a clean one to check that verdicts catch a real slowdown (docs/validation.md). 0 when unset;
 /// a value that is not a plain decimal number from 0 to 100 ("2", "0.5") stops the process with one line.
 double extra_work_fraction();
+/// extra_work_fraction() for the case `family/variant` (such as "reduce/fast"): 0 where CUDABENCH_EXTRA_WORK_VARIANT
+/// names another (set, it limits the extra work to the one case variant it names, a change to one kernel).
+double extra_work_fraction(std::string_view case_variant);
 /// The note a case that honours CUDABENCH_EXTRA_WORK records with its result while it is set ("" when not), so
 /// a run with extra work is never read as a clean one.
-std::string extra_work_note();
+std::string extra_work_note(double fraction = extra_work_fraction());
 
 /// Checks an n x n output at `count` sampled positions against reference_at(row, col, &mag), a double-precision
 /// value and the sum of the magnitudes of its terms: |got - want| <= rel_tolerance * mag + 1e-6. Every element

@@ -29,7 +29,7 @@ std::string check_matmul(const float* a, const float* b, const float* c, int n) 
 
 class matmul_gpu final : public cudabench::fixture {
  public:
-  matmul_gpu(variant v, int n) : v_(v), n_(n), total_(std::size_t(n) * n) {
+  matmul_gpu(variant v, std::string_view name, int n) : v_(v), n_(n), total_(std::size_t(n) * n) {
     cudabench::require_device_memory(3.0 * double(total_) * sizeof(float));
     cudabench::require_host_memory(3.0 * double(total_) * sizeof(float));
     a_.resize(total_);
@@ -46,7 +46,7 @@ class matmul_gpu final : public cudabench::fixture {
     if (v == variant::cublas) cublas_ = std::make_unique<kernels::cublas_sgemm>();
     // Under CUDABENCH_EXTRA_WORK: a second product of side m, m^3 = fraction x n^3, on the inputs' first m x m
     // elements into its own output (stored, so the compiler keeps it).
-    if (const double extra = bench::extra_work_fraction(); extra > 0) {
+    if (const double extra = bench::extra_work_fraction(fmt::format("matmul/{}", name)); extra > 0) {
       extra_n_ = std::max(1, int(std::lround(n * std::cbrt(extra))));
       d_extra_c_ = cudabench::device_buffer<float>(std::size_t(extra_n_) * extra_n_);
     }
@@ -129,7 +129,7 @@ void register_matmul(cudabench::family_builder& f) {
                  .cache = cudabench::cache_state::cold,
                  .work = work(at.get<int>("n")),
                  .limit = "limits/fma",
-                 .make = [v, n = at.get<int>("n")] { return std::make_unique<matmul_gpu>(v, n); }});
+                 .make = [v, name, n = at.get<int>("n")] { return std::make_unique<matmul_gpu>(v, name, n); }});
   for (const cudabench::point& at : f.points(cpu_n))
     f.add(at, {.variant = "cpu",
                .on = cudabench::where::cpu,

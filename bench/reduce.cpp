@@ -27,8 +27,10 @@ std::string check_sum(double got, double want) {
 
 class reduce_gpu final : public cudabench::fixture {
  public:
-  reduce_gpu(variant v, std::size_t declared_n)
-      : v_(v), n_(declared_n + std::size_t(std::llround(double(declared_n) * bench::extra_work_fraction()))) {
+  reduce_gpu(variant v, std::string_view name, std::size_t declared_n)
+      : v_(v),
+        extra_(bench::extra_work_fraction(fmt::format("reduce/{}", name))),
+        n_(declared_n + std::size_t(std::llround(double(declared_n) * extra_))) {
     const std::size_t n = n_;  // the declared size, or more under CUDABENCH_EXTRA_WORK
     cudabench::require_device_memory(double(n) * sizeof(float) * 1.1);
     cudabench::require_host_memory(double(n) * sizeof(float));  // the check's host copy
@@ -65,10 +67,11 @@ class reduce_gpu final : public cudabench::fixture {
     kernels::fill_uniform(h.data(), n_, 0.0f, 1.0f, seed_);
     return check_sum(got, kernels::sum_cpu(h.data(), n_));
   }
-  std::string note() const override { return bench::extra_work_note(); }
+  std::string note() const override { return bench::extra_work_note(extra_); }
 
  private:
   variant v_;
+  double extra_;
   std::size_t n_;
   std::uint64_t seed_ = kernels::fresh_seed();
   cudabench::device_buffer<float> d_in_, d_result_, d_a_, d_b_;
@@ -116,7 +119,7 @@ void register_reduce(cudabench::family_builder& f) {
           std::pair{"fast", variant::fast}}) {
       cudabench::case_def c{.variant = name, .cache = cudabench::cache_state::cold, .work = w};
       c.limit = "limits/read";  // read-bound: each element read once
-      c.make = [v, n] { return std::make_unique<reduce_gpu>(v, n); };
+      c.make = [v, name, n] { return std::make_unique<reduce_gpu>(v, name, n); };
       f.add(at, std::move(c));
     }
     f.add(at, {.variant = "cpu", .on = cudabench::where::cpu, .work = w, .make = [n] {

@@ -417,12 +417,14 @@ const std::array table{
   option_spec{.name = "--energy-window", .placeholder = "SECONDS", .commands = "run",
               .apply = ACT { s.options.energy_window_s = parse_double(v, name_of(spec), 0, 3600); },
               .help = "the least time a case's energy is measured over: a case whose timed samples take less repeats its "
-                      "sample, untimed for its time, until the window is reached; 0: the timed samples alone (default 1 in "
-                      "the nightly and full presets, in the first round of a run with rounds; 0 in quick)"},
+                      "sample, untimed for its time, until the window is reached, and a case shorter than --energy-min-run is "
+                      "measured over its runs back to back after its timed samples; 0: the timed samples alone (default "
+                      "0.25 in the nightly and full presets, in the first round of a run with rounds; 0 in quick)"},
   option_spec{.name = "--energy-min-run", .placeholder = "SECONDS", .commands = "run",
               .apply = ACT { s.options.energy_min_run_s = parse_double(v, name_of(spec), 0, 3600); },
-              .help = fmt::format("only GPU cases whose run takes at least this long get an energy window, one a run (on "
-                                  "their first repetition in its first round); shorter ones say so (default {:g})",
+              .help = fmt::format("GPU cases whose run takes at least this long get an energy window around their timed "
+                                  "samples, one a run (on their first repetition in its first round); shorter ones "
+                                  "over their runs back to back after them (default {:g})",
                                   run_options{}.energy_min_run_s)},
   option_spec{.name = "--watchdog", .placeholder = "SECONDS|off", .commands = "run",
               .apply = ACT { s.options.watchdog_s = v == "off" ? 0 : parse_double(v, "--watchdog (seconds, or off)", 1, 86400); },

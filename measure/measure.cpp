@@ -284,24 +284,54 @@ class energy_tap {
 };
 }  // namespace
 
-/// The meter of this repetition's energy window, or none (the reason into `rec`): one window a case and run, on its
-/// first repetition in the run's first round, for cases long enough to be worth one, and the limits always (their
-/// energy per byte read and per FMA are the device's energy limits).
-energy_meter* case_driver::energy_meter_for(const case_def& c, double warm_median, run_record& rec) {
-  if (!settings_.energy.on || !device_.available) return nullptr;
+/// How this repetition gets its energy: one window a case and run, on its first repetition in the run's first
+/// round; around its timed samples for cases long enough (and the limits always: their energy per byte read and per
+/// FMA are the device's energy limits), else of its runs back to back after them where a window has a length.
+case_driver::energy_way case_driver::energy_way_for(const case_def& c, double warm_median, run_record& rec) {
+  if (!settings_.energy.on || !device_.available) return energy_way::none;
   if (settings_.energy.later_round) {
     rec.energy.emplace().absent = "energy is measured in the run's first round only";
-    return nullptr;
+    return energy_way::none;
   }
-  energy_meter* m = meter();
-  if (!m) return nullptr;
-  const bool first_here = !results_.count(c.name()) || results_.at(c.name()).repetitions.empty();
-  if (first_here && (warm_median >= settings_.energy.min_run_s || c.family == limits_family)) return m;
+  if (!meter()) return energy_way::none;
+  if (results_.count(c.name()) && !results_.at(c.name()).repetitions.empty()) {
+    rec.energy.emplace().absent = "energy is measured on the case's first repetition in the run";
+    return energy_way::none;
+  }
+  if (warm_median >= settings_.energy.min_run_s || c.family == limits_family) return energy_way::timed;
+  if (settings_.energy.window_s > 0) return energy_way::back_to_back;
   rec.energy.emplace().absent =
-      first_here ? fmt::format("a run of {} takes under {:g} ms: too short for an energy window (--energy-min-run)",
-                               format_time(warm_median), 1e3 * settings_.energy.min_run_s)
-                 : "energy is measured on the case's first repetition in the run";
-  return nullptr;
+      fmt::format("a run of {} takes under {:g} ms: too short for an energy window of its timed samples alone "
+                  "(--energy-window 0)",
+                  format_time(warm_median), 1e3 * settings_.energy.min_run_s);
+  return energy_way::none;
+}
+
+void case_driver::measure_energy_back_to_back(fixture& fx, double warm_median, run_record& rec, const case_def& c) {
+  energy_meter& m = *meter();
+  if (!m.problem().empty()) {
+    rec.energy.emplace().absent = m.problem();
+    return;
+  }
+  gpu_state& g = *gpu_;
+  const double batch_s = settings_.energy.back_to_back_s;
+  const int runs = int(std::clamp(std::ceil(batch_s / std::max(warm_median, 1e-9)), 1.0, 4096.0));
+  m.begin(warm_median * runs);
+  m.timed_done();  // no timed samples in this window: its throttle times are none
+  do {
+    fx.prepare(g.main);
+    g.start.record(g.main);
+    for (int k = 0; k < runs; ++k) fx.run(g.main);
+    g.stop.record(g.main);
+    g.main.synchronize();
+    CB_CHECK(cudaGetLastError());
+    m.untimed_sample(double(g.stop.elapsed_ms_since(g.start)) * 1e-3, runs);
+    if (interrupt_signal().load()) throw case_interrupted();
+  } while (!m.window_reached());
+  energy_result e = m.finish(0, energy_unit_of(c.work.bytes(), c.work.items, c.work.flops));
+  e.record.back_to_back = runs;
+  rec.energy = std::move(e.record);
+  energy_counters_ = std::move(e.counters);
 }
 
 bool case_driver::injected(const case_def& c) const { return inject_pattern_ && inject_pattern_->found_in(c.name()); }
@@ -363,7 +393,8 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
 
   phase_range p(phase::measure);
   const double peak_mhz = device_.sm_clock_khz / 1e3;
-  energy_tap energy(energy_meter_for(c, warm_median, rec), warm_median * batch);
+  const energy_way energy_how = energy_way_for(c, warm_median, rec);
+  energy_tap energy(energy_how == energy_way::timed ? meter() : nullptr, warm_median * batch);
   const double cpu0 = process_cpu_seconds();
   const std::vector<sample> kept = sample_until_stopped(
       [&] {
@@ -380,6 +411,7 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
   double clock_sum = 0, clock = 0;
   for (const sample& s : kept) clock_sum += s.clock_mhz;
   energy.finish([&] { return timed_run(clock); }, batch, kept, c, rec, energy_counters_);
+  if (energy_how == energy_way::back_to_back) measure_energy_back_to_back(fx, warm_median, rec, c);
   rec.batch = batch;
   rec.held = hold;
   rec.sm_clock_mhz = clock_sum / double(kept.size());

@@ -86,7 +86,13 @@ class case_driver {
   std::vector<double> measure_gpu(fixture& fx, const case_def& c, repetition& rep);
   /// The board's meter, made at the first GPU case; null with energy off.
   energy_meter* meter();
-  energy_meter* energy_meter_for(const case_def& c, double warm_median, run_record& rec);
+  /// How this repetition gets its energy: a window around its timed samples, a window of its runs back to back
+  /// after them (a case too short for the first), or none (the reason into the record).
+  enum class energy_way { none, timed, back_to_back };
+  energy_way energy_way_for(const case_def& c, double warm_median, run_record& rec);
+  /// A short case's energy window: its runs back to back (no L2 flush between them) in batches of about
+  /// energy_settings::back_to_back_s, untimed for its time, until the window is reached.
+  void measure_energy_back_to_back(fixture& fx, double warm_median, run_record& rec, const case_def& c);
   std::vector<double> measure_cpu(fixture& fx, const case_def& c, repetition& rep);
   case_timeline trace_sample(fixture& fx, const case_def& c);
   code_identity identify_sample(fixture& fx);

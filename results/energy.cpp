@@ -22,7 +22,8 @@ constexpr record_number record_numbers[] = {{{"window_s", 1e6, false}, &energy_r
                                             {{"runs", 1e15, false}, &energy_record::runs},
                                             {{"extra_s", 1e6, false}, &energy_record::extra_s},
                                             {{"busy_fraction", 1, false}, &energy_record::busy_fraction},
-                                            {{"uncertainty", 1e6, false}, &energy_record::uncertainty}};
+                                            {{"uncertainty", 1e6, false}, &energy_record::uncertainty},
+                                            {{"back_to_back", 1e9, true}, &energy_record::back_to_back}};
 constexpr energy_bound throttled_samples{"throttled_samples", 1e15, true};
 constexpr energy_bound throttle_seconds{"", 1e6, false};
 
@@ -44,6 +45,7 @@ json to_json(const energy_record& e) {
     j["busy_fraction"] = e.busy_fraction;
   }
   if (e.uncertainty > 0) j["uncertainty"] = e.uncertainty;
+  if (e.back_to_back > 0) j["back_to_back"] = e.back_to_back;
   j["throttled_samples"] = e.throttled_samples;
   if (!e.throttle_source.empty()) {
     j["throttle_source"] = e.throttle_source;

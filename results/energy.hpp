@@ -20,6 +20,9 @@ struct energy_record {
   double extra_s = 0;        ///< of the window, the energy phase that repeated the case after its timed samples
   double busy_fraction = 0;  ///< GPU-timed share of the window
   double uncertainty = 0;    ///< relative bound of the energy's error from the readings (docs/reference.md)
+  /// Runs back to back in each of the window's batches, where the window was of such batches after the timed
+  /// samples (a case too short for a window of its own samples; no L2 flush between its runs); 0 otherwise.
+  double back_to_back = 0;
   std::size_t throttled_samples = 0;         ///< kept timed samples after which NVML reported a throttle reason
   std::map<std::string, double> throttle_s;  ///< time under each throttle reason during the timed samples
   std::string throttle_source;               ///< "violation counters" or "sampled reasons" ("" none read)

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -106,6 +107,32 @@ TEST(EnergyMeter, ShortTimedSamplesAreRepeatedUntilTheWindowIsReached) {
   EXPECT_EQ(got.throttled, 0u) << "idle (the fake's default reason) is not a throttle";
 }
 
+TEST(EnergyMeter, AShortCasesWindowIsOfItsRunsBackToBackAfterItsTimedSamples) {
+  // No timed samples in the window (measure.cpp's back-to-back window): batches of 250 runs of 4 us, 1 ms each,
+  // the counter read after each, updated every 20 ms.
+  const fake_board b({{"CUDABENCH_FAKE_POWER_W", "300"}, {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "20"}});
+  energy_meter m(board_uuid, "", polled(0.25));
+  m.begin(1e-3);
+  m.timed_done();
+  int batches = 0;
+  while (!m.window_reached()) {
+    sleep_s(1e-3);
+    m.untimed_sample(1e-3, 250);
+    ++batches;
+  }
+  const energy_result got = m.finish(0, energy_unit_of(1e6, 0, 0));
+  const energy_record& e = got.record;
+  EXPECT_EQ(e.absent, "") << e.absent;
+  EXPECT_GE(e.window_s, 0.25);
+  EXPECT_GT(e.extra_s, 0.2) << "the whole window is after the timed samples";
+  EXPECT_GT(e.busy_fraction, 0.5);
+  EXPECT_LE(e.runs, 250.0 * batches) << "only the runs between the two updates seen count";
+  EXPECT_EQ(std::fmod(e.runs, 250.0), 0) << "whole batches";
+  EXPECT_NEAR(got.counters.at(energy_counters::watts), 300, 30);
+  EXPECT_NEAR(got.counters.at(energy_counters::joules), 300 * e.window_s / e.runs, 0.1 * 300 * e.window_s / e.runs);
+  EXPECT_TRUE(e.throttle_s.empty() || e.throttle_s.begin()->second == 0);
+}
+
 TEST(EnergyMeter, ALongEnoughTimedPhaseIsNotRepeated) {
   const fake_board b({{"CUDABENCH_FAKE_POWER_W", "300"}});
   energy_meter m(board_uuid, "", window(0.05));
@@ -155,8 +182,8 @@ TEST(EnergyMeter, AWindowLongerThanTheTimedSamplesIsFilledBetweenUpdatesSeen) {
 
 TEST(EnergyMeter, TheQuickPresetsWindowIsItsTimedSamples) {
   EXPECT_EQ(default_energy_window_s(preset_by_name("quick")), 0);
-  EXPECT_EQ(default_energy_window_s(preset_by_name("nightly")), 1);
-  EXPECT_EQ(default_energy_window_s(preset_by_name("full")), 1);
+  EXPECT_EQ(default_energy_window_s(preset_by_name("nightly")), 0.25);
+  EXPECT_EQ(default_energy_window_s(preset_by_name("full")), 0.25);
 }
 
 TEST(EnergyMeter, AnIdleWindowOrACoarseCounterGivesAReasonInsteadOfANumber) {
@@ -169,11 +196,13 @@ TEST(EnergyMeter, AnIdleWindowOrACoarseCounterGivesAReasonInsteadOfANumber) {
     EXPECT_FALSE(got.result.counters.count("joules_per_byte"));
   }
   {
-    // Updated every 0.5 s: no update is seen within the 0.1 s a reading waits, so each end may be 0.1 s stale.
+    // Updated every 0.5 s: no update is seen within the 0.1 s a reading waits, so each end may be 0.1 s stale. A
+    // window of 0.6 s holds at least one update, so the energy advances and its uncertainty (about 0.2 s of the
+    // window's energy over 0.6 to 0.8 s) is what refuses it.
     const fake_board b({{"CUDABENCH_FAKE_POWER_W", "200"}, {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "500"}});
-    energy_meter m(board_uuid, "", window(0.2));
+    energy_meter m(board_uuid, "", window(0.6));
     const simulated_case got = simulate(m, 4, 0.02);
-    EXPECT_GT(got.result.record.uncertainty, 0.3);
+    EXPECT_GT(got.result.record.uncertainty, 0.1);
     EXPECT_NE(got.result.record.absent.find("uncertainty"), std::string::npos) << got.result.record.absent;
   }
 }
@@ -363,6 +392,7 @@ TEST(EnergyResults, TheEnergyRecordRoundTripsAndOlderFilesStillRead) {
     if (x.name == energy_case) {
       x.repetitions.front().record->energy->throttle_source = "violation counters";
       x.repetitions.front().record->energy->throttle_s = {{"power", 0.25}, {"thermal", 0}};
+      x.repetitions.front().record->energy->back_to_back = 357;
     }
   const std::string text = to_json(run).dump();
   EXPECT_NE(text.find("\"schema_version\":2"), std::string::npos);
@@ -372,6 +402,7 @@ TEST(EnergyResults, TheEnergyRecordRoundTripsAndOlderFilesStillRead) {
   ASSERT_TRUE(c->repetitions.front().record->energy);
   EXPECT_EQ(c->repetitions.front().record->energy->method, "counter");
   EXPECT_EQ(c->repetitions.front().record->energy->throttle_s.at("power"), 0.25);
+  EXPECT_EQ(c->repetitions.front().record->energy->back_to_back, 357);
   EXPECT_NE(reports::run_energy_table(back, reports::markdown_text).find("0 of"), std::string::npos);
   // A field of the wrong type is one line naming it.
   std::string bad = text;

@@ -74,12 +74,13 @@ throwaway_repo() {
   cat >"$repo/build.sh" <<'SH'
 #!/bin/sh
 # The packed binary; where extra_work is present, a wrapper that runs it with CUDABENCH_EXTRA_WORK set to that
-# file's value (subcommands as they are).
+# file's value, and CUDABENCH_EXTRA_WORK_VARIANT to extra_work_variant's where that is present (subcommands as
+# they are).
 mkdir -p build/bench && rm -f build/bench/cudabench
 if [ -f extra_work ]; then
   { echo '#!/bin/sh'
     echo 'case "$1" in compare|confirm|bisect|report|trend|gates|fleet) exec "@BENCH@" "$@" ;; esac'
-    echo "CUDABENCH_EXTRA_WORK=$(cat extra_work) exec \"@BENCH@\" \"\$@\""
+    echo "CUDABENCH_EXTRA_WORK=$(cat extra_work) CUDABENCH_EXTRA_WORK_VARIANT=$(cat extra_work_variant 2>/dev/null) exec \"@BENCH@\" \"\$@\""
   } >build/bench/cudabench
   chmod +x build/bench/cudabench
 else
@@ -111,7 +112,11 @@ case $what in
     repo=$(mktemp -d)/repo
     throwaway_repo "$repo"
     b=$(git -C "$repo" rev-parse HEAD)
-    echo 2 >"$repo/extra_work"; git -C "$repo" add extra_work && git -C "$repo" commit -qm "C: reduce and matmul do 2% more work"
+    echo 2 >"$repo/extra_work"
+    # EXTRA_VARIANT=reduce/fast: the change is to that one kernel only
+    [ -n "${EXTRA_VARIANT:-}" ] && echo "$EXTRA_VARIANT" >"$repo/extra_work_variant"
+    git -C "$repo" add extra_work ${EXTRA_VARIANT:+extra_work_variant} &&
+      git -C "$repo" commit -qm "C: ${EXTRA_VARIANT:-reduce and matmul} do 2% more work"
     echo D >>"$repo/notes"; git -C "$repo" commit -qam "D: a note"
     a=$(git -C "$repo" rev-list --max-parents=0 HEAD)
     : >"$out/summary-$tag.txt"
