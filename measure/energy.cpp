@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <thread>
@@ -53,6 +54,46 @@ class energy_meter::power_sampler {
   std::jthread thread_;
 };
 
+/// The energy counter read back to back on its own thread while a back-to-back window is open: each update seen,
+/// with the time within which it happened (since the reading before).
+class energy_meter::counter_watcher {
+ public:
+  struct update {
+    double t, stale_s;
+    std::uint64_t mj;
+  };
+  explicit counter_watcher(const nvml_board& board)
+      : thread_([this, &board](std::stop_token stop) {
+          std::optional<std::uint64_t> last = board.energy_mj();
+          double before = now_s();
+          while (!stop.stop_requested()) {
+            const std::optional<std::uint64_t> v = board.energy_mj();
+            const double t = now_s();
+            if (v && last && *v != *last) {
+              const std::lock_guard lock(mutex_);
+              updates_.push_back({t, t - before, *v});
+            }
+            last = v;
+            before = t;
+            std::this_thread::sleep_for(std::chrono::microseconds(50));  // a reading costs far more on most hosts
+          }
+        }) {}
+  std::vector<update> updates() const {
+    const std::lock_guard lock(mutex_);
+    return updates_;
+  }
+  std::vector<update> stop() {
+    thread_.request_stop();
+    thread_.join();
+    return updates_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<update> updates_;
+  std::jthread thread_;
+};
+
 energy_meter::energy_meter(const std::string& uuid, const std::string& pci_bus_id, energy_settings s)
     : board_(uuid, pci_bus_id), settings_(s) {}
 energy_meter::~energy_meter() = default;
@@ -79,8 +120,10 @@ std::map<std::string, std::uint64_t> energy_meter::violations() const {
   return out;
 }
 
-void energy_meter::begin(double sample_s) {
+void energy_meter::reset() {
   sampler_.reset();
+  watcher_.reset();
+  batches_.clear();
   reason_s_.clear();
   reasons_read_ = false;
   mem_sum_ = 0;
@@ -88,6 +131,10 @@ void energy_meter::begin(double sample_s) {
   runs_ = busy_s_ = 0;
   updates_ = 0;
   start_ = end_ = {};
+}
+
+void energy_meter::begin(double sample_s) {
+  reset();
   const std::optional<std::uint64_t> now_mj = board_.energy_mj();
   counter_ = now_mj.has_value();
   polled_ = counter_ && sample_s > 0 && sample_s <= settings_.poll_below_s;
@@ -102,6 +149,62 @@ void energy_meter::begin(double sample_s) {
   violations_start_ = violations();
   t0_ = polled_ ? last_t_ : counter_ ? start_.t : now_s();
   timed_end_ = t0_;
+}
+
+void energy_meter::begin_back_to_back() {
+  reset();
+  counter_ = board_.energy_mj().has_value();
+  polled_ = false;
+  if (counter_)
+    watcher_ = std::make_unique<counter_watcher>(board_);
+  else if (board_.found())
+    sampler_ = std::make_unique<power_sampler>(board_, settings_.power_period_s);
+  violations_start_ = violations();
+  t0_ = timed_end_ = now_s();
+}
+
+void energy_meter::batch_done(double runs, double gpu_s) {
+  runs_ += runs;
+  busy_s_ += gpu_s;
+  if (watcher_) batches_.push_back({now_s(), runs_, busy_s_});
+}
+
+namespace {
+/// The runs (or GPU time, `field`) of back-to-back batches done by time t, the batch around t taken as even.
+template <typename Batch>
+double done_by(const std::vector<Batch>& b, double t, double Batch::*field) {
+  const auto after = std::find_if(b.begin(), b.end(), [t](const Batch& x) { return x.t >= t; });
+  if (after == b.begin() || after == b.end()) return after == b.end() ? b.back().*field : 0;
+  const Batch& before = *(after - 1);
+  return before.*field + ((*after).*field - before.*field) * (t - before.t) / (after->t - before.t);
+}
+}  // namespace
+
+void energy_meter::back_to_back_energy(energy_record& e, double& joules, double& runs, double& busy_s) {
+  const std::vector<counter_watcher::update> seen = watcher_->stop();
+  watcher_.reset();
+  // The window runs between two updates that happened while the batches kept the GPU busy: after the first batch
+  // ended (the next one queued behind it) and before the last one did.
+  const double from = batches_.empty() ? 0 : batches_.front().t, to = batches_.empty() ? 0 : batches_.back().t;
+  const counter_watcher::update* first = nullptr;
+  const counter_watcher::update* last = nullptr;
+  for (const counter_watcher::update& u : seen)
+    if (u.t - u.stale_s >= from && u.t <= to) {
+      if (!first) first = &u;
+      last = &u;
+    }
+  if (!first || first == last) {
+    e.absent = fmt::format("the energy counter updated {} time(s) while the case ran back to back: too few for a "
+                           "window (--energy-window)",
+                           first ? 1 : 0);
+    return;
+  }
+  e.window_s = last->t - first->t;
+  joules = double(last->mj - first->mj) * 1e-3;
+  runs = done_by(batches_, last->t, &batch_end::runs) - done_by(batches_, first->t, &batch_end::runs);
+  busy_s = done_by(batches_, last->t, &batch_end::gpu_s) - done_by(batches_, first->t, &batch_end::gpu_s);
+  const double watts = e.window_s > 0 ? joules / e.window_s : 0;
+  e.uncertainty = joules > 0 ? (watts * (first->stale_s + last->stale_s) + 2 * counter_resolution_j) / joules : 0;
 }
 
 void energy_meter::count(double seconds, double runs) {
@@ -146,6 +249,17 @@ void energy_meter::timed_done() {
 }
 
 bool energy_meter::window_reached() const {
+  if (watcher_) {
+    // Two updates seen within the batches, at least window_s apart (or the counter stopped updating).
+    const std::vector<counter_watcher::update> seen = watcher_->updates();
+    const double from = batches_.empty() ? now_s() : batches_.front().t;
+    const auto first = std::find_if(seen.begin(), seen.end(),
+                                    [from](const counter_watcher::update& u) { return u.t - u.stale_s >= from; });
+    if (first != seen.end() && seen.back().t - first->t >= settings_.window_s && !batches_.empty() &&
+        batches_.back().t >= seen.back().t)
+      return true;
+    return now_s() - t0_ >= settings_.window_s + 1.0;
+  }
   if (!polled_) return now_s() - t0_ >= settings_.window_s;
   if (settings_.window_s <= 0 || (updates_ >= 2 && end_.t - start_.t >= settings_.window_s)) return true;
   return now_s() - t0_ >= settings_.window_s + 1.0;  // the counter stopped updating: finish() says so
@@ -159,7 +273,11 @@ energy_record energy_meter::window_energy(double& joules, double& runs) {
   runs = runs_;
   double busy_s = busy_s_;
   std::size_t readings = 0;
-  if (counter_) {
+  if (watcher_) {
+    e.method = "counter";
+    back_to_back_energy(e, joules, runs, busy_s);
+    if (!e.absent.empty()) return e;
+  } else if (counter_) {
     // Polled: the window runs between the first and the last update seen; else the ends waited for updates.
     const counter_reading end = polled_ ? end_ : read_at_update();
     e.method = "counter";

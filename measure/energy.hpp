@@ -21,7 +21,7 @@ struct energy_settings {
   /// Cases whose run takes at least this long (warm-up median) get their energy window around their timed samples,
   /// one per run: on the first of their repetitions in the run's first round. Shorter cases get it from their runs
   /// back to back after their timed samples (back_to_back_s), or none where window_s is 0 (they say why).
-  double min_run_s = 1e-3;
+  double min_run_s = 2e-3;
   /// A later round of a run with rounds: no window here (the first round measured each case's energy).
   bool later_round = false;
   double power_period_s = 0.01;   ///< the power sampling period where the board has no energy counter
@@ -79,6 +79,15 @@ class energy_meter {
   /// Ends the window: `throttled` of the kept samples were flagged; `unit` is what the energy is given per.
   energy_result finish(std::size_t throttled, const energy_unit& unit);
 
+  /// A window of the case's runs back to back (a case too short for a window of its timed samples): the counter is
+  /// read on a thread of its own while they run, so that no reading leaves the GPU idle. After begin_back_to_back(),
+  /// batch_done() as each batch completes, with the next one already queued (the call's time is the batch's end),
+  /// while window_reached() is false; then finish(). The runs between two updates are interpolated within the
+  /// batches around them. Boards without the counter sample power instead (begin()'s fallback).
+  void begin_back_to_back();
+  /// A batch of `runs` runs has just completed, `gpu_s` of GPU time between its events.
+  void batch_done(double runs, double gpu_s);
+
  private:
   struct counter_reading {
     std::uint64_t mj = 0;
@@ -87,14 +96,23 @@ class energy_meter {
     double runs = 0, busy_s = 0;  ///< the case's runs and GPU time up to the reading
   };
   counter_reading read_at_update() const;
+  void reset();  ///< a new window: nothing read, nothing counted
   void count(double seconds, double runs);
   std::map<std::string, std::uint64_t> violations() const;
   energy_record window_energy(double& joules, double& runs);
+  /// window_energy's counter part for a back-to-back window: the updates the watcher saw within the batches.
+  void back_to_back_energy(energy_record& e, double& joules, double& runs, double& busy_s);
   class power_sampler;
+  class counter_watcher;
+  struct batch_end {
+    double t, runs, gpu_s;  ///< when it completed; the runs and GPU time of all batches up to it
+  };
 
   nvml_board board_;
   energy_settings settings_;
   std::unique_ptr<power_sampler> sampler_;
+  std::unique_ptr<counter_watcher> watcher_;  ///< a back-to-back window's reader of the counter
+  std::vector<batch_end> batches_;            ///< ... and its batches' ends
   bool counter_ = false;
   bool polled_ = false;  ///< the counter is read after each sample (begin's sample_s under poll_below_s)
   counter_reading start_{}, end_{};

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -285,8 +286,9 @@ class energy_tap {
 }  // namespace
 
 /// How this repetition gets its energy: one window a case and run, on its first repetition in the run's first
-/// round; around its timed samples for cases long enough (and the limits always: their energy per byte read and per
-/// FMA are the device's energy limits), else of its runs back to back after them where a window has a length.
+/// round; around its timed samples for cases long enough, else of its runs back to back after them where a window
+/// has a length (with none, the limits' timed samples alone: their energy per byte read and per FMA are the
+/// device's energy limits).
 case_driver::energy_way case_driver::energy_way_for(const case_def& c, double warm_median, run_record& rec) {
   if (!settings_.energy.on || !device_.available) return energy_way::none;
   if (settings_.energy.later_round) {
@@ -298,7 +300,8 @@ case_driver::energy_way case_driver::energy_way_for(const case_def& c, double wa
     rec.energy.emplace().absent = "energy is measured on the case's first repetition in the run";
     return energy_way::none;
   }
-  if (warm_median >= settings_.energy.min_run_s || c.family == limits_family) return energy_way::timed;
+  if (warm_median >= settings_.energy.min_run_s || (c.family == limits_family && settings_.energy.window_s <= 0))
+    return energy_way::timed;
   if (settings_.energy.window_s > 0) return energy_way::back_to_back;
   rec.energy.emplace().absent =
       fmt::format("a run of {} takes under {:g} ms: too short for an energy window of its timed samples alone "
@@ -314,20 +317,34 @@ void case_driver::measure_energy_back_to_back(fixture& fx, double warm_median, r
     return;
   }
   gpu_state& g = *gpu_;
-  const double batch_s = settings_.energy.back_to_back_s;
-  const int runs = int(std::clamp(std::ceil(batch_s / std::max(warm_median, 1e-9)), 1.0, 4096.0));
-  m.begin(warm_median * runs);
-  m.timed_done();  // no timed samples in this window: its throttle times are none
-  do {
+  const int runs = int(std::clamp(std::ceil(settings_.energy.back_to_back_s / std::max(warm_median, 1e-9)), 1.0, 4096.0));
+  // Two batches in flight: the next is queued before the last one is waited for, so the GPU runs the case without
+  // a gap while the host reads the time (and the meter's thread the counter).
+  struct batch_events {
+    event start, stop;
+  };
+  std::array<batch_events, 2> ev;
+  auto queue = [&](batch_events& b) {
     fx.prepare(g.main);
-    g.start.record(g.main);
+    b.start.record(g.main);
     for (int k = 0; k < runs; ++k) fx.run(g.main);
-    g.stop.record(g.main);
-    g.main.synchronize();
+    b.stop.record(g.main);
+  };
+  m.begin_back_to_back();
+  queue(ev[0]);
+  for (std::size_t k = 1;; ++k) {
+    batch_events& done = ev[(k - 1) % 2];
+    const bool more = !m.window_reached();
+    if (more) queue(ev[k % 2]);
+    done.stop.synchronize();
     CB_CHECK(cudaGetLastError());
-    m.untimed_sample(double(g.stop.elapsed_ms_since(g.start)) * 1e-3, runs);
-    if (interrupt_signal().load()) throw case_interrupted();
-  } while (!m.window_reached());
+    m.batch_done(runs, double(done.stop.elapsed_ms_since(done.start)) * 1e-3);
+    if (interrupt_signal().load()) {
+      g.main.synchronize();
+      throw case_interrupted();
+    }
+    if (!more) break;
+  }
   energy_result e = m.finish(0, energy_unit_of(c.work.bytes(), c.work.items, c.work.flops));
   e.record.back_to_back = runs;
   rec.energy = std::move(e.record);
