@@ -14,12 +14,31 @@ export CUDA_VISIBLE_DEVICES=
 # stop SIGNAL DELAY_S CMD...: runs CMD, sends SIGNAL after DELAY_S; its exit status (128 + N for a death by
 # signal N), its output in $tmp/out and $tmp/err, and in $tmp/late the seconds from the signal to its end
 # (-1.00: it ended before the signal was sent).
+# stop [--caught] SIGNAL DELAY COMMAND...: COMMAND signalled DELAY s after it starts (with --caught, DELAY s after
+# it first catches SIGNAL, as /proc says: a loaded machine may take longer than DELAY to start it); prints its exit
+# status, and into $tmp/late how long it took to end after the signal (-1: it ended before).
 stop() {
   python3 - "$@" <<'EOF'
 import signal, subprocess, sys, time
-sig, delay, cmd = getattr(signal, sys.argv[1]), float(sys.argv[2]), sys.argv[3:]
+caught = sys.argv[1] == "--caught"
+args = sys.argv[2:] if caught else sys.argv[1:]
+sig, delay, cmd = getattr(signal, args[0]), float(args[1]), args[2:]
 tmp = __import__("os").environ["TMP_DIR"]
 p = subprocess.Popen(cmd, stdout=open(tmp + "/out", "w"), stderr=open(tmp + "/err", "w"))
+
+def catches():
+    try:
+        for line in open(f"/proc/{p.pid}/status"):
+            if line.startswith("SigCgt:"):
+                return int(line.split()[1], 16) >> (sig - 1) & 1
+    except OSError:
+        pass
+    return False
+
+if caught:
+    give_up = time.monotonic() + 60
+    while p.poll() is None and not catches() and time.monotonic() < give_up:
+        time.sleep(0.005)
 try:
     p.wait(delay)
     late = -1.0  # finished before the signal
@@ -73,7 +92,7 @@ check "report stopped by SIGINT while reading: exit 130 within 1 s, one line, no
   'one_line "report: interrupted by SIGINT"' '[ ! -e "$tmp/o/c.md" ]' "$no_temporaries"
 
 # The runner while it reads a large baseline: stopped there, before any case runs.
-s=$(stop SIGTERM 0.5 "$bench" --filter='^image/cpu$' --preset=quick --watchdog=off --compare-to="$tmp/base.json" \
+s=$(stop --caught SIGTERM 0 "$bench" --filter='^image/cpu$' --preset=quick --watchdog=off --compare-to="$tmp/base.json" \
     --allow-device-mismatch --json "$tmp/o/r.json" --md "$tmp/o/r.md")
 check "the runner stopped while reading its --compare-to baseline: exit 143 within 1 s, one line, nothing written" 143 "$s" \
   "$prompt" 'one_line "interrupted by SIGTERM"' '[ ! -e "$tmp/o/r.json" ] && [ ! -e "$tmp/o/r.md" ]'
