@@ -194,9 +194,10 @@ void energy_meter::back_to_back_energy(energy_record& e, double& joules, double&
       last = &u;
     }
   if (!first || first == last) {
-    e.absent = fmt::format("the energy counter updated {} time(s) while the case ran back to back: too few for a "
-                           "window (--energy-window)",
-                           first ? 1 : 0);
+    e.absent = fmt::format(
+        "the energy counter updated {} time(s) while the case ran back to back: too few for a "
+        "window (--energy-window)",
+        first ? 1 : 0);
     return;
   }
   e.window_s = last->t - first->t;

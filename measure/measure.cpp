@@ -303,10 +303,10 @@ case_driver::energy_way case_driver::energy_way_for(const case_def& c, double wa
   if (warm_median >= settings_.energy.min_run_s || (c.family == limits_family && settings_.energy.window_s <= 0))
     return energy_way::timed;
   if (settings_.energy.window_s > 0) return energy_way::back_to_back;
-  rec.energy.emplace().absent =
-      fmt::format("a run of {} takes under {:g} ms: too short for an energy window of its timed samples alone "
-                  "(--energy-window 0)",
-                  format_time(warm_median), 1e3 * settings_.energy.min_run_s);
+  rec.energy.emplace().absent = fmt::format(
+      "a run of {} takes under {:g} ms: too short for an energy window of its timed samples alone "
+      "(--energy-window 0)",
+      format_time(warm_median), 1e3 * settings_.energy.min_run_s);
   return energy_way::none;
 }
 
@@ -317,7 +317,8 @@ void case_driver::measure_energy_back_to_back(fixture& fx, double warm_median, r
     return;
   }
   gpu_state& g = *gpu_;
-  const int runs = int(std::clamp(std::ceil(settings_.energy.back_to_back_s / std::max(warm_median, 1e-9)), 1.0, 4096.0));
+  const int runs =
+      int(std::clamp(std::ceil(settings_.energy.back_to_back_s / std::max(warm_median, 1e-9)), 1.0, 4096.0));
   // Two batches in flight: the next is queued before the last one is waited for, so the GPU runs the case without
   // a gap while the host reads the time (and the meter's thread the counter).
   struct batch_events {
@@ -352,6 +353,18 @@ void case_driver::measure_energy_back_to_back(fixture& fx, double warm_median, r
 }
 
 bool case_driver::injected(const case_def& c) const { return inject_pattern_ && inject_pattern_->found_in(c.name()); }
+
+namespace {
+/// How a GPU repetition's kept samples were taken: runs a sample, the stream held or not, their mean SM clock.
+void record_sampling(run_record& rec, const std::vector<sample>& kept, int batch, bool hold, bool injected) {
+  double clock_sum = 0;
+  for (const sample& s : kept) clock_sum += s.clock_mhz;
+  rec.batch = batch;
+  rec.held = hold;
+  rec.sm_clock_mhz = clock_sum / double(kept.size());
+  rec.injected = injected;
+}
+}  // namespace
 
 std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, repetition& rep) {
   run_record& rec = *rep.record;
@@ -425,14 +438,10 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
       },
       preset_.sampling, rec.stop);
   rep.cpu_time_s = (process_cpu_seconds() - cpu0) / double(kept.size() * std::size_t(batch));
-  double clock_sum = 0, clock = 0;
-  for (const sample& s : kept) clock_sum += s.clock_mhz;
+  double clock = 0;
   energy.finish([&] { return timed_run(clock); }, batch, kept, c, rec, energy_counters_);
   if (energy_how == energy_way::back_to_back) measure_energy_back_to_back(fx, warm_median, rec, c);
-  rec.batch = batch;
-  rec.held = hold;
-  rec.sm_clock_mhz = clock_sum / double(kept.size());
-  rec.injected = inject_ns > 0;
+  record_sampling(rec, kept, batch, hold, inject_ns > 0);
   return seconds_of(kept);
 }
 
