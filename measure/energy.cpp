@@ -131,6 +131,8 @@ void energy_meter::reset() {
   runs_ = busy_s_ = 0;
   updates_ = 0;
   start_ = end_ = {};
+  violations_start_.clear();
+  violations_end_.clear();  // a back-to-back window has no timed samples, so no throttle time of them
 }
 
 void energy_meter::begin(double sample_s) {

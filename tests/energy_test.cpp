@@ -109,8 +109,12 @@ TEST(EnergyMeter, ShortTimedSamplesAreRepeatedUntilTheWindowIsReached) {
 
 TEST(EnergyMeter, AShortCasesWindowIsOfItsRunsBackToBackWithTheCounterReadOnAThreadOfItsOwn) {
   // Batches of 250 runs of 4 us, 1 ms each, the counter updated every 20 ms and read on the meter's thread.
-  const fake_board b({{"CUDABENCH_FAKE_POWER_W", "300"}, {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "20"}});
+  const fake_board b({{"CUDABENCH_FAKE_POWER_W", "300"},
+                      {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "20"},
+                      {"CUDABENCH_FAKE_VIOLATION_POWER", "0.5"}});
   energy_meter m(board_uuid, "", window(0.25));
+  // A window around an earlier case's timed samples first: its throttle time is not this window's.
+  ASSERT_EQ(simulate(m, 2, 0.01).result.record.throttle_source, "violation counters");
   m.begin_back_to_back();
   int batches = 0;
   const auto t0 = std::chrono::steady_clock::now();
@@ -136,6 +140,7 @@ TEST(EnergyMeter, AShortCasesWindowIsOfItsRunsBackToBackWithTheCounterReadOnAThr
   EXPECT_NEAR(got.counters.at(energy_counters::watts), 300, 30);
   EXPECT_NEAR(got.counters.at(energy_counters::joules), 300 * e.window_s / e.runs, 0.1 * 300 * e.window_s / e.runs);
   EXPECT_LT(e.uncertainty, 0.05) << "the thread sees each update within a reading of it";
+  EXPECT_EQ(e.throttle_source, "") << "no timed samples, so no throttle time of them";
 }
 
 TEST(EnergyMeter, ABackToBackWindowWithTooFewUpdatesSaysSo) {
@@ -238,7 +243,8 @@ TEST(EnergyMeter, WithoutTheCounterPowerIsSampled) {
 
 TEST(EnergyMeter, ThrottledSamplesAreFlaggedAndTheirTimeCounted) {
   {
-    const fake_board b({{"CUDABENCH_FAKE_CLOCK_REASONS", "4"}, {"CUDABENCH_FAKE_VIOLATION_POWER", "0.5"},
+    const fake_board b({{"CUDABENCH_FAKE_CLOCK_REASONS", "4"},
+                        {"CUDABENCH_FAKE_VIOLATION_POWER", "0.5"},
                         {"CUDABENCH_FAKE_MEM_CLOCK", "1593"}});
     energy_meter m(board_uuid, "", window(0.1));
     const simulated_case got = simulate(m, 5, 0.02);
@@ -388,7 +394,8 @@ TEST(EnergyVerdicts, AMostlyThrottledRegressionIsInconclusive) {
   EXPECT_FALSE(c.failing());
   EXPECT_EQ(c.exit_status(), exit_unconfirmed) << "a case it could not judge never passes quietly";
   bool noted = false;
-  for (const std::string& n : c.header_notes) noted = noted || n.find("taken while the GPU was throttled (1 case(s) mostly)") != std::string::npos;
+  for (const std::string& n : c.header_notes)
+    noted = noted || n.find("taken while the GPU was throttled (1 case(s) mostly)") != std::string::npos;
   EXPECT_TRUE(noted);
   // The reports say so, and show the energy beside the time.
   const std::string md = reports::comparison_markdown(c);
@@ -429,20 +436,29 @@ TEST(EnergyResults, TheEnergyRecordRoundTripsAndOlderFilesStillRead) {
     parse_run_text(bad, "bad.json");
     ADD_FAILURE() << "read a method of 7";
   } catch (const std::exception& e) {
-    EXPECT_NE(std::string(e.what()).find("field 'cudabench.energy.method' is 7 where a string is expected"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("field 'cudabench.energy.method' is 7 where a string is expected"),
+              std::string::npos)
+        << e.what();
   }
   // Every results file among the fixtures (schema version 1, written before energy was recorded) still reads,
   // with no energy records and no energy comparison.
   std::size_t read = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(CUDABENCH_FIXTURES)) {
     const std::string name = entry.path().filename().string();
-    if (entry.path().extension() != ".json" || name.rfind("bad_", 0) == 0 || name.find("trace") != std::string::npos) continue;
+    if (entry.path().extension() != ".json" || name.rfind("bad_", 0) == 0 || name.find("trace") != std::string::npos)
+      continue;
     const std::string text_of = read_file(entry.path().string());
     if (text_of.find("\"benchmarks\"") == std::string::npos) continue;
     const run_result old = load_run(entry.path().string());
     for (const case_result& x : old.cases)
       for (const repetition& rep : x.repetitions) EXPECT_FALSE(rep.record && rep.record->energy) << name;
-    for (const case_comparison& r : compare_runs(old, old, [] { compare_settings s; s.allow_device_mismatch = true; return s; }()).cases)
+    for (const case_comparison& r : compare_runs(old, old,
+                                                 [] {
+                                                   compare_settings s;
+                                                   s.allow_device_mismatch = true;
+                                                   return s;
+                                                 }())
+                                        .cases)
       EXPECT_FALSE(r.energy) << name;
     ++read;
   }
