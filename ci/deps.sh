@@ -45,6 +45,7 @@ if [ "$want_tests" = 1 ]; then
   python3 -c "import yaml" >/dev/null 2>&1 || missing+=(python3-yaml)  # the workflow lint test
   /usr/bin/python3 -c "import scipy" >/dev/null 2>&1 || missing+=(python3-scipy)  # Google Benchmark's compare.py test (Debian's python)
   command -v jq >/dev/null 2>&1 || missing+=(jq)  # ci/pr_bench.sh's records and hand-off, in the pr_bench test
+  command -v strace >/dev/null 2>&1 || missing+=(strace)  # what the trusted jobs open, in the trusted_path test
   command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)  # cudabench-pack, in the install test
   command -v clang-format >/dev/null 2>&1 || missing+=(clang-format)  # ci/format.sh, in the format test
   command -v clang++ >/dev/null 2>&1 || missing+=(clang)  # libFuzzer and the sanitizers, in the fuzz_smoke test

@@ -35,6 +35,8 @@ deb http://deb.debian.org/debian bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main
 EOF
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The machine's own name resolves on any machine (slurmd and munged look it up): this one's hosts file.
+cp /etc/hosts "$root/etc/hosts"
 # The toolkit's loader entry (its installer's /etc/ld.so.conf.d file naming its lib folder: CUPTI, cuBLAS, ...), which
 # each stage's ldconfig reads once the toolkit is mounted.
 cp /etc/ld.so.conf.d/*cuda*.conf "$root/etc/ld.so.conf.d/" 2>/dev/null ||
