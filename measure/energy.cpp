@@ -87,6 +87,13 @@ class energy_meter::counter_watcher {
     thread_.join();
     return updates_;
   }
+  /// Of `seen`, the updates that happened within [from, to] (each no earlier than the reading before it).
+  static std::vector<update> within(const std::vector<update>& seen, double from, double to) {
+    std::vector<update> out;
+    for (const update& u : seen)
+      if (u.t - u.stale_s >= from && u.t <= to) out.push_back(u);
+    return out;
+  }
 
  private:
   mutable std::mutex mutex_;
@@ -187,21 +194,18 @@ void energy_meter::back_to_back_energy(energy_record& e, double& joules, double&
   watcher_.reset();
   // The window runs between two updates that happened while the batches kept the GPU busy: after the first batch
   // ended (the next one queued behind it) and before the last one did.
-  const double from = batches_.empty() ? 0 : batches_.front().t, to = batches_.empty() ? 0 : batches_.back().t;
-  const counter_watcher::update* first = nullptr;
-  const counter_watcher::update* last = nullptr;
-  for (const counter_watcher::update& u : seen)
-    if (u.t - u.stale_s >= from && u.t <= to) {
-      if (!first) first = &u;
-      last = &u;
-    }
-  if (!first || first == last) {
+  const std::vector<counter_watcher::update> in =
+      batches_.empty() ? std::vector<counter_watcher::update>{}
+                       : counter_watcher::within(seen, batches_.front().t, batches_.back().t);
+  if (in.size() < 2) {
     e.absent = fmt::format(
         "the energy counter updated {} time(s) while the case ran back to back: too few for a "
         "window (--energy-window)",
-        first ? 1 : 0);
+        in.size());
     return;
   }
+  const counter_watcher::update* first = &in.front();
+  const counter_watcher::update* last = &in.back();
   e.window_s = last->t - first->t;
   joules = double(last->mj - first->mj) * 1e-3;
   runs = done_by(batches_, last->t, &batch_end::runs) - done_by(batches_, first->t, &batch_end::runs);
@@ -254,13 +258,11 @@ void energy_meter::timed_done() {
 bool energy_meter::window_reached() const {
   if (watcher_) {
     // Two updates seen within the batches, at least window_s apart (or the counter stopped updating).
-    const std::vector<counter_watcher::update> seen = watcher_->updates();
-    const double from = batches_.empty() ? now_s() : batches_.front().t;
-    const auto first = std::find_if(seen.begin(), seen.end(),
-                                    [from](const counter_watcher::update& u) { return u.t - u.stale_s >= from; });
-    if (first != seen.end() && seen.back().t - first->t >= settings_.window_s && !batches_.empty() &&
-        batches_.back().t >= seen.back().t)
-      return true;
+    if (!batches_.empty()) {
+      const std::vector<counter_watcher::update> in =
+          counter_watcher::within(watcher_->updates(), batches_.front().t, batches_.back().t);
+      if (in.size() >= 2 && in.back().t - in.front().t >= settings_.window_s) return true;
+    }
     return now_s() - t0_ >= settings_.window_s + 1.0;
   }
   if (!polled_) return now_s() - t0_ >= settings_.window_s;
