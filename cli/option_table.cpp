@@ -14,6 +14,7 @@
 #include "cli/program_name.hpp"
 #include "cudabench/presets.hpp"
 #include "io/format.hpp"
+#include "measure/energy.hpp"
 #include "results/results_model.hpp"
 
 namespace cudabench::cli {
@@ -416,10 +417,13 @@ const std::array table{
                       "around their timed samples (read by default, but under --profile; docs/reference.md says how)"},
   option_spec{.name = "--energy-window", .placeholder = "SECONDS", .commands = "run",
               .apply = ACT { s.options.energy_window_s = parse_double(v, name_of(spec), 0, 3600); },
-              .help = "the least time a case's energy is measured over: a case whose timed samples take less repeats its "
-                      "sample, untimed for its time, until the window is reached, and a case shorter than --energy-min-run is "
-                      "measured over its runs back to back after its timed samples; 0: the timed samples alone (default "
-                      "0.25 in the nightly and full presets, in the first round of a run with rounds; 0 in quick)"},
+              .help = fmt::format(
+                  "the least time between the two updates of the energy counter a case's energy is measured between: a "
+                  "case whose timed samples take less repeats its sample, untimed for its time, until the window is "
+                  "reached, and a case shorter than --energy-min-run is measured over its runs back to back after its "
+                  "timed samples; 0: the timed samples alone (default {:g} in the nightly and full presets, in the first "
+                  "round of a run with rounds; 0 in quick)",
+                  default_energy_window_s(preset_by_name("nightly")))},
   option_spec{.name = "--energy-min-run", .placeholder = "SECONDS", .commands = "run",
               .apply = ACT { s.options.energy_min_run_s = parse_double(v, name_of(spec), 0, 3600); },
               .help = fmt::format("GPU cases whose run takes at least this long get an energy window around their timed "

@@ -1,7 +1,7 @@
-// The energy window of a case: NVML's energy counter read at its updates, seen after each sample where samples are
-// short (no wait) or waited for at each end, around the timed samples (and an untimed energy phase that repeats the
-// case until the window is long enough), or power sampled on a thread where the board has no counter; the samples'
-// memory clocks and throttle reasons, and the violation counters.
+// The energy window of a case: NVML's energy counter read on a thread of its own, the window between two of its
+// updates seen while the case's timed samples (and an untimed energy phase that repeats the case until the window is
+// long enough) or its batches back to back ran, or power sampled on that thread where the board has no counter; the
+// samples' memory clocks and throttle reasons, and the violation counters.
 #include "measure/energy.hpp"
 
 #include <fmt/format.h>
@@ -54,13 +54,15 @@ class energy_meter::power_sampler {
   std::jthread thread_;
 };
 
-/// The energy counter read back to back on its own thread while a back-to-back window is open: each update seen,
-/// with the time within which it happened (since the reading before).
+/// The energy counter read back to back on its own thread while a window is open: each update seen, with the time
+/// within which it happened (since the reading before).
 class energy_meter::counter_watcher {
  public:
   struct update {
-    double t, stale_s;
+    double t, stale_s;  ///< the reading that saw it, and the time since the reading before
     std::uint64_t mj;
+    /// The best guess of when it happened: the middle of the time within which it did.
+    double at() const { return t - stale_s / 2; }
   };
   explicit counter_watcher(const nvml_board& board)
       : thread_([this, &board](std::stop_token stop) {
@@ -105,21 +107,6 @@ energy_meter::energy_meter(const std::string& uuid, const std::string& pci_bus_i
     : board_(uuid, pci_bus_id), settings_(s) {}
 energy_meter::~energy_meter() = default;
 
-energy_meter::counter_reading energy_meter::read_at_update() const {
-  const std::optional<std::uint64_t> first = board_.energy_mj();
-  const double start = now_s();
-  double before = start;
-  for (;;) {
-    const std::optional<std::uint64_t> v = board_.energy_mj();
-    const double t = now_s();
-    if (!v || !first) return {};
-    // The update happened between the last two readings; without one in edge_wait_s, any time since the first.
-    if (*v != *first) return {*v, t, t - before};
-    if (t - start >= settings_.edge_wait_s) return {*v, t, t - start};
-    before = t;
-  }
-}
-
 std::map<std::string, std::uint64_t> energy_meter::violations() const {
   std::map<std::string, std::uint64_t> out;
   for (const violation_policy& p : violation_policies())
@@ -130,41 +117,19 @@ std::map<std::string, std::uint64_t> energy_meter::violations() const {
 void energy_meter::reset() {
   sampler_.reset();
   watcher_.reset();
-  batches_.clear();
+  ends_.clear();
   reason_s_.clear();
   reasons_read_ = false;
   mem_sum_ = 0;
   mem_n_ = 0;
   runs_ = busy_s_ = 0;
-  updates_ = 0;
-  start_ = end_ = {};
   violations_start_.clear();
-  violations_end_.clear();  // a back-to-back window has no timed samples, so no throttle time of them
+  violations_end_.clear();  // a window of runs back to back has no timed samples, so no throttle time of them
 }
 
-void energy_meter::begin(double sample_s) {
+void energy_meter::begin() {
   reset();
-  const std::optional<std::uint64_t> now_mj = board_.energy_mj();
-  counter_ = now_mj.has_value();
-  polled_ = counter_ && sample_s > 0 && sample_s <= settings_.poll_below_s;
-  if (polled_) {
-    last_mj_ = *now_mj;
-    last_t_ = now_s();
-  } else if (counter_) {
-    start_ = read_at_update();
-  } else if (board_.found()) {
-    sampler_ = std::make_unique<power_sampler>(board_, settings_.power_period_s);
-  }
-  violations_start_ = violations();
-  t0_ = polled_ ? last_t_ : counter_ ? start_.t : now_s();
-  timed_end_ = t0_;
-}
-
-void energy_meter::begin_back_to_back() {
-  reset();
-  counter_ = board_.energy_mj().has_value();
-  polled_ = false;
-  if (counter_)
+  if (board_.energy_mj())
     watcher_ = std::make_unique<counter_watcher>(board_);
   else if (board_.found())
     sampler_ = std::make_unique<power_sampler>(board_, settings_.power_period_s);
@@ -172,62 +137,55 @@ void energy_meter::begin_back_to_back() {
   t0_ = timed_end_ = now_s();
 }
 
-void energy_meter::batch_done(double runs, double gpu_s) {
-  runs_ += runs;
-  busy_s_ += gpu_s;
-  if (watcher_) batches_.push_back({now_s(), runs_, busy_s_});
-}
-
-namespace {
-/// The runs (or GPU time, `field`) of back-to-back batches done by time t, the batch around t taken as even.
-template <typename Batch>
-double done_by(const std::vector<Batch>& b, double t, double Batch::*field) {
-  const auto after = std::find_if(b.begin(), b.end(), [t](const Batch& x) { return x.t >= t; });
-  if (after == b.begin() || after == b.end()) return after == b.end() ? b.back().*field : 0;
-  const Batch& before = *(after - 1);
-  return before.*field + ((*after).*field - before.*field) * (t - before.t) / (after->t - before.t);
-}
-}  // namespace
-
-void energy_meter::back_to_back_energy(energy_record& e, double& joules, double& runs, double& busy_s) {
-  const std::vector<counter_watcher::update> seen = watcher_->stop();
-  watcher_.reset();
-  // The window runs between two updates that happened while the batches kept the GPU busy: after the first batch
-  // ended (the next one queued behind it) and before the last one did.
-  const std::vector<counter_watcher::update> in =
-      batches_.empty() ? std::vector<counter_watcher::update>{}
-                       : counter_watcher::within(seen, batches_.front().t, batches_.back().t);
-  if (in.size() < 2) {
-    e.absent = fmt::format(
-        "the energy counter updated {} time(s) while the case ran back to back: too few for a "
-        "window (--energy-window)",
-        in.size());
-    return;
-  }
-  const counter_watcher::update* first = &in.front();
-  const counter_watcher::update* last = &in.back();
-  e.window_s = last->t - first->t;
-  joules = double(last->mj - first->mj) * 1e-3;
-  runs = done_by(batches_, last->t, &batch_end::runs) - done_by(batches_, first->t, &batch_end::runs);
-  busy_s = done_by(batches_, last->t, &batch_end::gpu_s) - done_by(batches_, first->t, &batch_end::gpu_s);
-  const double watts = e.window_s > 0 ? joules / e.window_s : 0;
-  e.uncertainty = joules > 0 ? (watts * (first->stale_s + last->stale_s) + 2 * counter_resolution_j) / joules : 0;
-}
-
 void energy_meter::count(double seconds, double runs) {
   runs_ += runs;
   busy_s_ += seconds;
-  if (!polled_) return;
-  if (now_s() - last_t_ < settings_.poll_every_s) return;
-  const std::optional<std::uint64_t> v = board_.energy_mj();
-  const double t = now_s();
-  if (v && *v != last_mj_) {
-    // The update happened between the last reading and this one.
-    (updates_ == 0 ? start_ : end_) = {*v, t, t - last_t_, runs_, busy_s_};
-    ++updates_;
-    last_mj_ = *v;
+  if (watcher_) ends_.push_back({now_s(), runs_, busy_s_});
+}
+
+namespace {
+/// The runs and the GPU time of the samples done by time t: each sample's GPU time taken as the span just before its
+/// end, its runs spread evenly over that span (the host's time between samples holds none).
+template <typename End>
+std::pair<double, double> done_by(const std::vector<End>& ends, double t) {
+  double runs = 0, gpu_s = 0, runs_before = 0, gpu_before = 0;
+  for (const End& e : ends) {
+    const double r = e.runs - runs_before, g = e.gpu_s - gpu_before;
+    runs_before = e.runs;
+    gpu_before = e.gpu_s;
+    const double share = t >= e.t ? 1 : g > 0 && t > e.t - g ? (t - (e.t - g)) / g : 0;
+    runs += r * share;
+    gpu_s += g * share;
   }
-  last_t_ = t;
+  return {runs, gpu_s};
+}
+}  // namespace
+
+void energy_meter::counter_energy(energy_record& e, double& joules, double& runs, double& busy_s) {
+  const std::vector<counter_watcher::update> seen = watcher_->stop();
+  watcher_.reset();
+  // The window runs between two updates that happened while the samples ran: after the first one ended and before
+  // the last one did.
+  const std::vector<counter_watcher::update> in = ends_.empty()
+                                                      ? std::vector<counter_watcher::update>{}
+                                                      : counter_watcher::within(seen, ends_.front().t, ends_.back().t);
+  if (in.size() < 2) {
+    e.absent = fmt::format(
+        "the energy counter updated {} time(s) while the case ran: too few for a window (--energy-window)", in.size());
+    return;
+  }
+  const counter_watcher::update& first = in.front();
+  const counter_watcher::update& last = in.back();
+  e.window_s = last.at() - first.at();
+  joules = double(last.mj - first.mj) * 1e-3;
+  const auto [runs_to_first, gpu_to_first] = done_by(ends_, first.at());
+  const auto [runs_to_last, gpu_to_last] = done_by(ends_, last.at());
+  runs = runs_to_last - runs_to_first;
+  busy_s = gpu_to_last - gpu_to_first;
+  // Each end is uncertain by the energy of half the time within which its update happened (taken at the middle of
+  // it), and by the counter's resolution.
+  const double watts = e.window_s > 0 ? joules / e.window_s : 0;
+  e.uncertainty = joules > 0 ? (watts * (first.stale_s + last.stale_s) / 2 + 2 * counter_resolution_j) / joules : 0;
 }
 
 bool energy_meter::after_sample(double seconds, double runs) {
@@ -256,17 +214,13 @@ void energy_meter::timed_done() {
 }
 
 bool energy_meter::window_reached() const {
-  if (watcher_) {
-    // Two updates seen within the batches, at least window_s apart (or the counter stopped updating).
-    if (!batches_.empty()) {
-      const std::vector<counter_watcher::update> in =
-          counter_watcher::within(watcher_->updates(), batches_.front().t, batches_.back().t);
-      if (in.size() >= 2 && in.back().t - in.front().t >= settings_.window_s) return true;
-    }
-    return now_s() - t0_ >= settings_.window_s + 1.0;
+  if (!watcher_) return now_s() - t0_ >= settings_.window_s;
+  if (settings_.window_s <= 0) return true;
+  if (!ends_.empty()) {
+    const std::vector<counter_watcher::update> in =
+        counter_watcher::within(watcher_->updates(), ends_.front().t, ends_.back().t);
+    if (in.size() >= 2 && in.back().at() - in.front().at() >= settings_.window_s) return true;
   }
-  if (!polled_) return now_s() - t0_ >= settings_.window_s;
-  if (settings_.window_s <= 0 || (updates_ >= 2 && end_.t - start_.t >= settings_.window_s)) return true;
   return now_s() - t0_ >= settings_.window_s + 1.0;  // the counter stopped updating: finish() says so
 }
 
@@ -280,27 +234,8 @@ energy_record energy_meter::window_energy(double& joules, double& runs) {
   std::size_t readings = 0;
   if (watcher_) {
     e.method = "counter";
-    back_to_back_energy(e, joules, runs, busy_s);
+    counter_energy(e, joules, runs, busy_s);
     if (!e.absent.empty()) return e;
-  } else if (counter_) {
-    // Polled: the window runs between the first and the last update seen; else the ends waited for updates.
-    const counter_reading end = polled_ ? end_ : read_at_update();
-    e.method = "counter";
-    if (polled_ && updates_ < 2) {
-      e.absent = fmt::format(
-          "the energy counter updated {} time(s) during the case's samples: too few for a window (--energy-window)",
-          updates_);
-      return e;
-    }
-    e.window_s = end.t - start_.t;
-    joules = double(end.mj - start_.mj) * 1e-3;
-    if (polled_) {
-      runs = end.runs - start_.runs;
-      busy_s = end.busy_s - start_.busy_s;
-    }
-    const double watts = e.window_s > 0 ? joules / e.window_s : 0;
-    // Each end is uncertain by the energy of the time within which its update happened, and by the resolution.
-    e.uncertainty = joules > 0 ? (watts * (start_.stale_s + end.stale_s) + 2 * counter_resolution_j) / joules : 0;
   } else if (sampler_) {
     e.method = "sampled power";
     sampler_->stop(joules, e.window_s, readings);

@@ -248,12 +248,12 @@ energy_meter* case_driver::meter() {
 }
 
 namespace {
-/// A case's energy window around its timed samples (energy.hpp), where there is a meter: begun on construction
-/// for samples of about `sample_s`, told of each timed sample, and finished with the energy phase.
+/// A case's energy window around its timed samples (energy.hpp), where there is a meter: begun on construction, told
+/// of each timed sample, and finished with the energy phase.
 class energy_tap {
  public:
-  energy_tap(energy_meter* m, double sample_s) : m_(m) {
-    if (m_) m_->begin(sample_s);
+  explicit energy_tap(energy_meter* m) : m_(m) {
+    if (m_) m_->begin();
   }
   /// After a timed sample of `cost` seconds of `batch` runs: whether it was taken throttled.
   bool after_sample(double cost, int batch) { return m_ && m_->after_sample(cost, batch); }
@@ -331,7 +331,7 @@ void case_driver::measure_energy_back_to_back(fixture& fx, double warm_median, r
     for (int k = 0; k < runs; ++k) fx.run(g.main);
     b.stop.record(g.main);
   };
-  m.begin_back_to_back();
+  m.begin();
   queue(ev[0]);
   for (std::size_t k = 1;; ++k) {
     batch_events& done = ev[(k - 1) % 2];
@@ -339,7 +339,7 @@ void case_driver::measure_energy_back_to_back(fixture& fx, double warm_median, r
     if (more) queue(ev[k % 2]);
     done.stop.synchronize();
     CB_CHECK(cudaGetLastError());
-    m.batch_done(runs, double(done.stop.elapsed_ms_since(done.start)) * 1e-3);
+    m.untimed_sample(double(done.stop.elapsed_ms_since(done.start)) * 1e-3, runs);
     if (interrupt_signal().load()) {
       g.main.synchronize();
       throw case_interrupted();
@@ -424,7 +424,7 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
   phase_range p(phase::measure);
   const double peak_mhz = device_.sm_clock_khz / 1e3;
   const energy_way energy_how = energy_way_for(c, warm_median, rec);
-  energy_tap energy(energy_how == energy_way::timed ? meter() : nullptr, warm_median * batch);
+  energy_tap energy(energy_how == energy_way::timed ? meter() : nullptr);
   const double cpu0 = process_cpu_seconds();
   const std::vector<sample> kept = sample_until_stopped(
       [&] {

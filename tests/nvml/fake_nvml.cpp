@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 extern "C" {
 
@@ -65,12 +66,14 @@ nvml_return nvmlDeviceGetCurrentClocksThrottleReasons(nvml_device, unsigned long
 nvml_return nvmlDeviceGetCurrentClocksEventReasons(nvml_device d, unsigned long long* r) { return nvmlDeviceGetCurrentClocksThrottleReasons(d, r); }
 // CUDABENCH_FAKE_POWER_W (default 100): the power drawn; the energy counter advances at it, updated every
 // CUDABENCH_FAKE_ENERGY_PERIOD_MS (default 10). CUDABENCH_FAKE_NO_ENERGY=1: the board has no energy counter.
+// CUDABENCH_FAKE_ENERGY_READ_MS (default 0): how long a reading of the counter takes (about 3 ms on some hosts).
 nvml_return nvmlDeviceGetPowerUsage(nvml_device, unsigned* mw) {
   *mw = unsigned(env("CUDABENCH_FAKE_POWER_W", 100) * 1000);
   return 0;
 }
 nvml_return nvmlDeviceGetTotalEnergyConsumption(nvml_device, unsigned long long* mj) {
   if (env_set("CUDABENCH_FAKE_NO_ENERGY")) return 3;  // NVML_ERROR_NOT_SUPPORTED
+  std::this_thread::sleep_for(std::chrono::duration<double>(env("CUDABENCH_FAKE_ENERGY_READ_MS", 0) * 1e-3));
   const double period = env("CUDABENCH_FAKE_ENERGY_PERIOD_MS", 10) * 1e-3;
   const double t = period > 0 ? double((long long)(elapsed_s() / period)) * period : elapsed_s();
   *mj = 5000000ULL + (unsigned long long)(t * env("CUDABENCH_FAKE_POWER_W", 100) * 1000);
