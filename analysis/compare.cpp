@@ -202,6 +202,9 @@ double test_change(const case_result& b, const case_result& c, const learned_gat
 /// gates), and one host with it (host gates).
 struct pair_machine {
   bool same_board = false, same_host = false;
+  /// Either run spread its cases over rounds: a case it measured in one of them was kept there on purpose
+  /// (host-bound, not gated: --rounds-for), so its repetitions show nothing of the drift between processes.
+  bool rounds = false;
 };
 
 /// The learned gate of case `c` for this pair of runs: a device case's (its same-board gate for two runs of one
@@ -314,7 +317,10 @@ case_comparison compare_case(const case_result& b, const case_result& c, const c
   // or a host-bound one (host timings drift far beyond any threshold across machines) unless --host-threshold,
   // a same-machine gate learned for it, or both runs of one machine gate it (where a test can run: one sample a
   // side of a host case says nothing of its spread).
-  const bool host_gated = s.host_threshold.has_value() || (host && learned) || (m.same_host && testable);
+  // On one machine, one process a side judges a host case only in runs without rounds (an adopter's plain
+  // benchmark); a run with rounds kept it to its first round, and host cases moved by up to 47% between processes.
+  const bool one_machine_test = m.same_host && testable && (!m.rounds || samples_are_processes(b, c));
+  const bool host_gated = s.host_threshold.has_value() || (host && learned) || one_machine_test;
   if (!judged_case(b, host_gated) || !judged_case(c, host_gated)) {
     not_gated(r, !b.gated || !c.gated);
     return r;
@@ -695,7 +701,7 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
   check_mismatch(preset_mismatch(base.settings.preset, cur.settings.preset), base, cur, out, s.allow_preset_mismatch,
                  "--allow-preset-mismatch");
   if (s.gates) check_gates(*s.gates, cur, out, s.allow_device_mismatch);
-  const pair_machine machine{out.same_board, one_host(base, cur)};
+  const pair_machine machine{out.same_board, one_host(base, cur), base.settings.rounds > 1 || cur.settings.rounds > 1};
   machine_controls controls{control_rates(base), control_rates(cur), machine, overheads_of(base, cur, machine)};
   note_run_settings(base, cur, out);
 

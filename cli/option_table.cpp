@@ -292,7 +292,7 @@ const std::array table{
               .help = fmt::format("gate host-bound cases too (CPU baselines, pageable/managed copies, host merges) at this "
                                   "threshold; by default they are reported apart across machines, and in two runs of one host "
                                   "gated by a host gate learned for them, else judged as device cases are (measured in one "
-                                  "process a side: at {:.0f}%)",
+                                  "process a side by runs without rounds: at {:.0f}%)",
                                   100 * compare_settings{}.one_machine_host_threshold)},
   option_spec{.name = "--noise-floor", .placeholder = "K", .commands = "run compare bisect confirm",
               .apply = ACT { s.options.noise_floor = parse_double(v, name_of(spec), 0, 100); },

@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace cudabench {
@@ -96,6 +98,28 @@ class energy_meter::counter_watcher {
       if (u.t - u.stale_s >= from && u.t <= to) out.push_back(u);
     return out;
   }
+  /// The ends of a window: of the pairs of `in` at least `least_s` apart, the one whose ends' times are the
+  /// least uncertain for its length (a reading that took long, as one now and then does, leaves its update's time
+  /// uncertain: a window avoids it where it can); none where no pair is that far apart.
+  static std::optional<std::pair<update, update>> best_pair(const std::vector<update>& in, double least_s) {
+    std::optional<std::pair<update, update>> best;
+    double best_u = 0;
+    for (std::size_t i = 0; i < in.size(); ++i)
+      for (std::size_t j = i + 1; j < in.size(); ++j) {
+        const double length = in[j].at() - in[i].at();
+        if (length <= 0 || length < least_s) continue;
+        const double u = (in[i].stale_s + in[j].stale_s) / 2 / length;
+        if (!best || u < best_u) {
+          best = std::pair(in[i], in[j]);
+          best_u = u;
+        }
+      }
+    return best;
+  }
+  /// The relative uncertainty of the times of a window's `ends` for its length.
+  static double time_uncertainty(const std::pair<update, update>& ends) {
+    return (ends.first.stale_s + ends.second.stale_s) / 2 / (ends.second.at() - ends.first.at());
+  }
 
  private:
   mutable std::mutex mutex_;
@@ -174,8 +198,10 @@ void energy_meter::counter_energy(energy_record& e, double& joules, double& runs
         "the energy counter updated {} time(s) while the case ran: too few for a window (--energy-window)", in.size());
     return;
   }
-  const counter_watcher::update& first = in.front();
-  const counter_watcher::update& last = in.back();
+  // The least uncertain pair of the window's length, else (the case ran out of time for one) the widest.
+  const auto ends = counter_watcher::best_pair(in, settings_.window_s).value_or(std::pair(in.front(), in.back()));
+  const counter_watcher::update& first = ends.first;
+  const counter_watcher::update& last = ends.second;
   e.window_s = last.at() - first.at();
   joules = double(last.mj - first.mj) * 1e-3;
   const auto [runs_to_first, gpu_to_first] = done_by(ends_, first.at());
@@ -219,7 +245,9 @@ bool energy_meter::window_reached() const {
   if (!ends_.empty()) {
     const std::vector<counter_watcher::update> in =
         counter_watcher::within(watcher_->updates(), ends_.front().t, ends_.back().t);
-    if (in.size() >= 2 && in.back().at() - in.front().at() >= settings_.window_s) return true;
+    // A pair of the window's length whose ends' times are certain to half the uncertainty refused.
+    const auto ends = counter_watcher::best_pair(in, settings_.window_s);
+    if (ends && counter_watcher::time_uncertainty(*ends) <= settings_.max_uncertainty / 2) return true;
   }
   return now_s() - t0_ >= settings_.window_s + 1.0;  // the counter stopped updating: finish() says so
 }

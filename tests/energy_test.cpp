@@ -170,6 +170,28 @@ TEST(EnergyMeter, TheRunsOfAWindowAreThoseOfTheSamplesGpuSpansWithinIt) {
   EXPECT_NEAR(e.busy_fraction, 0.6, 0.1);
 }
 
+TEST(EnergyMeter, AWindowAvoidsTheUpdatesSeenBySlowReadings) {
+  // Readings of 3 ms, every tenth 30 ms longer: about half the updates are seen only within 33 ms, which would make
+  // a window of 0.15 s 11% uncertain at one end and be refused. The window takes a pair of updates both seen within a
+  // quick reading instead.
+  const fake_board b({{"CUDABENCH_FAKE_POWER_W", "300"},
+                      {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "50"},
+                      {"CUDABENCH_FAKE_ENERGY_READ_MS", "3"},
+                      {"CUDABENCH_FAKE_ENERGY_SLOW_EVERY", "10"}});
+  for (int k = 0; k < 3; ++k) {
+    energy_meter m(board_uuid, "", window(0.15));
+    m.begin();
+    while (!m.window_reached()) {
+      sleep_s(1e-3);
+      m.untimed_sample(1e-3, 10);
+    }
+    const energy_record e = m.finish(0, energy_unit_of(1e6, 0, 0)).record;
+    EXPECT_EQ(e.absent, "") << e.absent;
+    EXPECT_GE(e.window_s, 0.15);
+    EXPECT_LT(e.uncertainty, 0.03);
+  }
+}
+
 TEST(EnergyMeter, ShortSamplesTakeTheirWindowFromTheUpdatesSeenBetweenThem) {
   // Updated every 100 ms, as NVML's counter; samples of 4 ms, the counter read after each: no wait at either end.
   const fake_board b({{"CUDABENCH_FAKE_POWER_W", "250"}, {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "100"}});
@@ -225,11 +247,12 @@ TEST(EnergyMeter, AnIdleWindowOrACoarseCounterGivesAReasonInsteadOfANumber) {
     EXPECT_FALSE(got.result.counters.count("joules_per_byte"));
   }
   {
-    // Each reading of the counter takes 40 ms (a slow host's 3 ms, magnified): each update is known only within
-    // 40 ms, so each end of a window of 0.3 to 0.4 s is uncertain by 20 ms of its energy, 10 to 13% in all: refused.
+    // Each reading of the counter takes 150 ms (a slow host's 3 ms, magnified): each update is known only within
+    // 150 ms. No pair of updates is certain enough, so the window runs to its limit (the window and 1 s more), and
+    // even its widest pair, about 1.1 s, is uncertain by some 13%: refused.
     const fake_board b({{"CUDABENCH_FAKE_POWER_W", "200"},
                         {"CUDABENCH_FAKE_ENERGY_PERIOD_MS", "100"},
-                        {"CUDABENCH_FAKE_ENERGY_READ_MS", "40"}});
+                        {"CUDABENCH_FAKE_ENERGY_READ_MS", "150"}});
     energy_meter m(board_uuid, "", window(0.3));
     const simulated_case got = simulate(m, 4, 0.02);
     EXPECT_GT(got.result.record.uncertainty, 0.08);

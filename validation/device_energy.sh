@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Energy's cost and verdicts on one GPU machine, with the binaries device_pack.sh packed into .devlibs/. Results
 # under $OUT (or ./out); each step's line goes to OUT/energy-summary.txt, printed at the end.
-# Usage: validation/device_energy.sh aa KEPT.json   (about 7 minutes on an H200)
-#            the nightly share (SHARE: --preset=nightly over ^(limits|reduce|dot)/, five rounds) with energy (A),
-#            with --no-energy (N): their wall times and the cases with energy per operation; then ci/nightly.sh over
-#            the share with A stored as its baseline and --gate-energy (B: the same code, the same board), and
-#            again with a host-memory load beside it (BUSY=1 of device_machine.sh: C); B also compared with
-#            KEPT.json, another board's run of the share, with --gate-energy. The energy verdicts of each.
-#        validation/device_energy.sh more   (about 5 minutes on an H200)
-#            commit C's 2% more work in reduce and matmul (device_machine.sh change, --gate-energy) over
-#            ^(limits/(read|fma)|reduce/), against a baseline measured first here; the A/A spread of energy per
-#            operation over 5 processes of 3 cases with windows of 0.15 s, 1 s and 5 s; the nightly's cases with
-#            energy per operation (--rounds=1 --repetitions=1: energy is measured in a run's first round only).
+# Usage: validation/device_energy.sh aa KEPT.json   (about 8 minutes on an H200)
+#            the nightly share (--preset=nightly over ^(limits|reduce|dot)/, 39 cases, five rounds) with energy
+#            (A): its wall time and the cases with energy per operation; then ci/nightly.sh over the share with A
+#            stored as its baseline and --gate-energy (B: the same code, the same board; its confirmation where the
+#            comparison leaves flags unconfirmed), and again with a host-memory load beside it (BUSY=1 of
+#            device_machine.sh: C); B also compared with KEPT.json, another board's run of the share, with
+#            --gate-energy. The energy verdicts of each.
+#        validation/device_energy.sh more   (about 9 minutes on an H200)
+#            the share with energy and with --no-energy (what energy costs); commit C's 2% more work in reduce and
+#            matmul (device_machine.sh change, --gate-energy) over ^(limits/(read|fma)|reduce/), against a baseline
+#            measured first here; the A/A spread of energy per operation over 5 processes of 2 cases with windows of
+#            0.15 s, 1 s and 5 s; the nightly's cases with energy per operation (--rounds=1 --repetitions=1: energy
+#            is measured in a run's first round only).
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
 what=${1:?aa or more}
@@ -79,7 +81,6 @@ case "$what" in
   aa)
     kept=${2:?another board\'s run of the share}
     timed share-energy-A --preset=nightly --filter="$share"
-    timed share-none --preset=nightly --filter="$share" --no-energy
     for run in aa busy; do
       start=$SECONDS
       [ $run = busy ] && export BUSY=1
@@ -97,6 +98,8 @@ case "$what" in
     energy_verdicts "other board" "$out/verdict-other-board.json"
     ;;
   more)
+    timed share-energy --preset=nightly --filter="$share"
+    timed share-none --preset=nightly --filter="$share" --no-energy
     changed='^(limits/(read|fma)|reduce/)'
     timed change-base --preset=nightly --filter="$changed"
     start=$SECONDS
@@ -106,10 +109,10 @@ case "$what" in
     grep -E "^(verdicts|  )" "$out/summary-more.txt" | head -n 30 | tee -a "$summary"
     tar -xzf "$out/change-dir-more.tgz" -C "$out" 2>/dev/null
     energy_verdicts "2% more work, after confirm" "$(ls "$out/change-more"/verdict-*.json 2>/dev/null | head -n 1)"
-    three='^(limits/read|reduce/fast/268435456|dot/shared/16777216)$'
+    two='^(limits/read|reduce/fast/268435456)$'
     for w in 0.15 1 5; do
       for k in 1 2 3 4 5; do
-        "$bench" --quiet --preset=nightly --rounds=1 --repetitions=1 --energy-window="$w" --filter="$three" \
+        "$bench" --quiet --preset=nightly --rounds=1 --repetitions=1 --energy-window="$w" --filter="$two" \
           --json "$out/window-$w-$k.json" >"$out/window-$w-$k.txt" 2>&1
       done
     done
