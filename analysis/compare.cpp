@@ -595,6 +595,7 @@ namespace {
 void judge_energy_and_throttling(const case_result& b, const case_result& c, const compare_settings& s,
                                  case_comparison& r) {
   r.energy = compare_energy(b, c, s.energy, s.noise_floor, s.alpha);
+  if (r.v == verdict::not_gated && r.energy) not_gated_energy(*r.energy);
   if (r.v != verdict::regression && r.v != verdict::improvement) return;
   const double share = std::max(throttled_share(b), throttled_share(c));
   if (share <= s.energy.throttled_share) return;

@@ -111,6 +111,15 @@ std::optional<energy_comparison> compare_energy(const case_result& b, const case
   return e;
 }
 
+void not_gated_energy(energy_comparison& e) {
+  const std::optional<energy_verdict> direction = is_flag(e.v) ? std::optional(e.v) : e.held;
+  if (!direction || (!is_flag(e.v) && e.v != energy_verdict::unconfirmed)) return;
+  e.v = energy_verdict::not_judged;
+  e.held.reset();
+  e.note =
+      fmt::format("{} {:+.1f}%, not gated as its time is not: reported only", to_string(*direction), 100 * e.change);
+}
+
 std::size_t energy_windows_to_flag(double alpha) {
   std::size_t n = min_energy_windows;
   for (; n < 50; ++n) {

@@ -72,6 +72,10 @@ struct energy_comparison {
 std::optional<energy_comparison> compare_energy(const case_result& b, const case_result& c,
                                                 const energy_gate_settings& s, double noise_floor, double alpha);
 
+/// A case whose time is not gated (declared so, or host-bound where nothing gates it) has no energy flag either:
+/// a flag, or one held as unconfirmed, becomes `not_judged`, its change reported in the note.
+void not_gated_energy(energy_comparison& e);
+
 /// The fewest windows a side (min_energy_windows or more) whose rank test can reach `alpha` at all: 5 at 0.01 (with
 /// 3 a side its smallest p-value is 0.1, so such a verdict can be unchanged or inconclusive but never a flag).
 std::size_t energy_windows_to_flag(double alpha);

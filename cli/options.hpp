@@ -76,7 +76,7 @@ struct run_options : compare_options, report_files {
   bool no_blocking_kernel = false;          ///< do not hold the stream while a sample's work is queued
   bool energy = true;                       ///< GPU cases' energy, clocks and throttling from NVML (off: --no-energy)
   std::optional<double> energy_window_s;    ///< --energy-window: the least energy window (unset: the preset's)
-  double energy_min_run_s = 2e-3;           ///< --energy-min-run: shorter cases' windows are of their runs back to back
+  double energy_min_run_s = 0.1;            ///< --energy-min-run: shorter cases' windows are of their runs back to back
   std::optional<std::string> inject_regex;  ///< --inject-slowdown=REGEX:PCT (validation runs only)
   double inject_pct = 0;
   std::string cache = "declared";      ///< declared | hot | cold: L2 state of GPU cases

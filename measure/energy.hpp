@@ -22,7 +22,7 @@ struct energy_settings {
   /// Cases whose run takes at least this long (warm-up median) get their energy window around their timed samples,
   /// one per run: on the first of their repetitions in the run's first round. Shorter cases get it from their runs
   /// back to back after their timed samples (back_to_back_s), or none where window_s is 0 (they say why).
-  double min_run_s = 2e-3;
+  double min_run_s = 0.1;
   /// A later round of a run with rounds: no window here (the first round measured each case's energy).
   bool later_round = false;
   double power_period_s = 0.01;   ///< the power sampling period where the board has no energy counter

@@ -583,6 +583,28 @@ TEST(EnergyVerdicts, AcrossMachinesAnEnergyFlagIsHeldAsTimesAre) {
   EXPECT_EQ(compare_runs(base, cur, s).exit_status(), 0) << "without --gate-energy energy never sets the status";
 }
 
+TEST(EnergyVerdicts, ACaseWhoseTimeIsNotGatedHasNoEnergyFlag) {
+  // 10% more energy on one machine is a regression; the same change of a case declared not gated (its time moves
+  // between processes with nothing changed) is reported only, with or without --gate-energy, as its time is.
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  add_energy(base, energy_case, 1e-10);
+  add_energy(cur, energy_case, 1.10e-10);
+  compare_settings s;
+  s.energy.gating = true;
+  ASSERT_EQ(find_case(compare_runs(base, cur, s), energy_case).energy->v, energy_verdict::regression);
+  for (run_result* r : {&base, &cur})
+    for (case_result& c : r->cases)
+      if (c.name == energy_case) c.gated = false;
+  const comparison c = compare_runs(base, cur, s);
+  const case_comparison& r = find_case(c, energy_case);
+  ASSERT_EQ(r.v, verdict::not_gated);
+  EXPECT_EQ(r.energy->v, energy_verdict::not_judged);
+  EXPECT_FALSE(r.energy->held);
+  EXPECT_NE(r.energy->note.find("energy regression +10.0%, not gated as its time is not"), std::string::npos)
+      << r.energy->note;
+  EXPECT_EQ(c.exit_status(), 0);
+}
+
 TEST(EnergyVerdicts, ConfirmSettlesEnergyFlagsByOneMachinesMeasurement) {
   run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
   add_energy(base, energy_case, 1e-10);

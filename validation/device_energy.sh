@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
 # Energy's cost and verdicts on one GPU machine, with the binaries device_pack.sh packed into .devlibs/. Results
 # under $OUT (or ./out); each step's line goes to OUT/energy-summary.txt, printed at the end.
-# Usage: validation/device_energy.sh aa KEPT.json   (about 8 minutes on an H200)
-#            the nightly share (--preset=nightly over ^(limits|reduce|dot)/, 39 cases, five rounds) with energy
-#            (A): its wall time and the cases with energy per operation; then ci/nightly.sh over the share with A
-#            stored as its baseline and --gate-energy (B: the same code, the same board; its confirmation where the
-#            comparison leaves flags unconfirmed), and again with a host-memory load beside it (BUSY=1 of
-#            device_machine.sh: C); B also compared with KEPT.json, another board's run of the share, with
-#            --gate-energy. The energy verdicts of each.
-#        validation/device_energy.sh more   (about 9 minutes on an H200)
-#            the share with energy and with --no-energy (what energy costs); commit C's 2% more work in reduce and
-#            matmul (device_machine.sh change, --gate-energy) over ^(limits/(read|fma)|reduce/), against a baseline
-#            measured first here; the A/A spread of energy per operation over 5 processes of 2 cases with windows of
-#            0.15 s, 1 s and 5 s; the nightly's cases with energy per operation (--rounds=1 --repetitions=1: energy
-#            is measured in a run's first round only).
+# Usage: validation/device_energy.sh STEP...   (in the order given; KEPT=FILE for `other`)
+#   cost      the nightly share (--preset=nightly over ^(limits|reduce|dot)/, 39 cases, five rounds) with energy (A)
+#             and with --no-energy: their wall times and the cases with energy per operation (about 2.5 minutes)
+#   aa        ci/nightly.sh over the share with A stored as its baseline and --gate-energy (B: the same code, the same
+#             board), its confirmation where the comparison leaves flags unconfirmed (up to 5 minutes)
+#   busy      the same with a host-memory load beside it (BUSY=1 of device_machine.sh) (up to 5 minutes)
+#   other     B compared with KEPT, another board's run of the share, with --gate-energy
+#   change    commit C's 2% more work in reduce and matmul (device_machine.sh change, --gate-energy) over
+#             ^(limits/(read|fma)|reduce/), against a baseline measured first here (up to 5 minutes)
+#   windows   the A/A spread of energy per operation over 5 processes of 2 cases with windows of 0.15 s, 1 s and 5 s
+#             (about 1.5 minutes)
+#   coverage  the nightly's cases with energy per operation (--rounds=1 --repetitions=1: energy is measured in a
+#             run's first round only) (about 1.5 minutes)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
-what=${1:?aa or more}
+[ $# -gt 0 ] || { echo "usage: validation/device_energy.sh STEP... (cost, aa, busy, other, change, windows, coverage)" >&2; exit 2; }
 share='^(limits|reduce|dot)/'
 summary="$out/energy-summary.txt"
 uuid=$(nvidia-smi --query-gpu=uuid --format=csv,noheader | head -n 1)
@@ -77,46 +77,49 @@ if changes:
 PY
 }
 
-case "$what" in
-  aa)
-    kept=${2:?another board\'s run of the share}
-    timed share-energy-A --preset=nightly --filter="$share"
-    for run in aa busy; do
+for step in "$@"; do
+  case "$step" in
+    cost)
+      timed share-energy-A --preset=nightly --filter="$share"
+      timed share-none --preset=nightly --filter="$share" --no-energy
+      ;;
+    aa | busy)
       start=$SECONDS
-      [ $run = busy ] && export BUSY=1
+      [ "$step" = busy ] && export BUSY=1
       NIGHTLY_ONLY=1 CUDABENCH_FILTER="$share" CUDABENCH_COMPARE_ARGS=--gate-energy CUDABENCH_BISECT_BUDGET=0 \
-        timeout 240 bash "$root/validation/device_machine.sh" nightly "$run" "$out/share-energy-A.json" >"$out/flow-$run.txt" 2>&1
-      echo "ci/nightly.sh over the share, baseline A, --gate-energy ($run): exit $?, $((SECONDS - start)) s; $(grep -m1 '^nightly: confirmation' "$out/nightly-job-$run.txt")" | tee -a "$summary"
+        timeout "${FLOW_TIMEOUT:-300}" bash "$root/validation/device_machine.sh" nightly "$step" "$out/share-energy-A.json" \
+        >"$out/flow-$step.txt" 2>&1
+      echo "ci/nightly.sh over the share, baseline A, --gate-energy ($step): exit $?, $((SECONDS - start)) s; $(grep -m1 '^nightly: confirmation' "$out/nightly-job-$step.txt")" | tee -a "$summary"
       unset BUSY
-      energy_verdicts "$run, compare" "$(ls "$out/nightly-$run"/verdict-*.json 2>/dev/null | head -n 1)"
-      run_json=$(ls "$out/nightly-$run"/runs/nightly-*.json 2>/dev/null | head -n 1)
-      [ -n "$run_json" ] && cp "$run_json" "$out/share-energy-$run.json"
-    done
-    "$report" compare "$kept" "$out/share-energy-aa.json" --gate-energy --verdict "$out/verdict-other-board.json" \
-      --md "$out/compare-other-board.md" >"$out/compare-other-board.txt" 2>&1
-    echo "B against another board's share ($kept), --gate-energy: exit $?" | tee -a "$summary"
-    energy_verdicts "other board" "$out/verdict-other-board.json"
-    ;;
-  more)
-    timed share-energy --preset=nightly --filter="$share"
-    timed share-none --preset=nightly --filter="$share" --no-energy
-    changed='^(limits/(read|fma)|reduce/)'
-    timed change-base --preset=nightly --filter="$changed"
-    start=$SECONDS
-    CUDABENCH_COMPARE_ARGS=--gate-energy CUDABENCH_BISECT_BUDGET=0 timeout 240 \
-      bash "$root/validation/device_machine.sh" change more "$out/change-base.json" "$changed" >"$out/flow-change.txt" 2>&1
-    echo "ci/nightly.sh with 2% more work in reduce, --gate-energy: exit $?, $((SECONDS - start)) s" | tee -a "$summary"
-    grep -E "^(verdicts|  )" "$out/summary-more.txt" | head -n 30 | tee -a "$summary"
-    tar -xzf "$out/change-dir-more.tgz" -C "$out" 2>/dev/null
-    energy_verdicts "2% more work, after confirm" "$(ls "$out/change-more"/verdict-*.json 2>/dev/null | head -n 1)"
-    two='^(limits/read|reduce/fast/268435456)$'
-    for w in 0.15 1 5; do
-      for k in 1 2 3 4 5; do
-        "$bench" --quiet --preset=nightly --rounds=1 --repetitions=1 --energy-window="$w" --filter="$two" \
-          --json "$out/window-$w-$k.json" >"$out/window-$w-$k.txt" 2>&1
+      energy_verdicts "$step, after any confirmation" "$(ls "$out/nightly-$step"/verdict-*.json 2>/dev/null | head -n 1)"
+      run_json=$(ls "$out/nightly-$step"/runs/nightly-*.json 2>/dev/null | head -n 1)
+      [ -n "$run_json" ] && cp "$run_json" "$out/share-energy-$step.json"
+      ;;
+    other)
+      "$report" compare "${KEPT:?KEPT=FILE: another board run of the share}" "$out/share-energy-aa.json" --gate-energy \
+        --verdict "$out/verdict-other-board.json" --md "$out/compare-other-board.md" >"$out/compare-other-board.txt" 2>&1
+      echo "B against another board's share ($KEPT), --gate-energy: exit $?" | tee -a "$summary"
+      energy_verdicts "other board" "$out/verdict-other-board.json"
+      ;;
+    change)
+      changed='^(limits/(read|fma)|reduce/)'
+      timed change-base --preset=nightly --filter="$changed"
+      start=$SECONDS
+      CUDABENCH_COMPARE_ARGS=--gate-energy CUDABENCH_BISECT_BUDGET=0 timeout "${FLOW_TIMEOUT:-300}" \
+        bash "$root/validation/device_machine.sh" change more "$out/change-base.json" "$changed" >"$out/flow-change.txt" 2>&1
+      echo "ci/nightly.sh with 2% more work in reduce, --gate-energy: exit $?, $((SECONDS - start)) s" | tee -a "$summary"
+      tar -xzf "$out/change-dir-more.tgz" -C "$out" 2>/dev/null
+      energy_verdicts "2% more work, after confirm" "$(ls "$out/change-more"/verdict-*.json 2>/dev/null | head -n 1)"
+      ;;
+    windows)
+      two='^(limits/read|reduce/fast/268435456)$'
+      for w in 0.15 1 5; do
+        for k in 1 2 3 4 5; do
+          "$bench" --quiet --preset=nightly --rounds=1 --repetitions=1 --energy-window="$w" --filter="$two" \
+            --json "$out/window-$w-$k.json" >"$out/window-$w-$k.txt" 2>&1
+        done
       done
-    done
-    python3 - "$out" <<'PY' | tee -a "$summary"
+      python3 - "$out" <<'PY' | tee -a "$summary"
 import glob, json, os, statistics, sys
 out = sys.argv[1]
 for w in ("0.15", "1", "5"):
@@ -132,8 +135,11 @@ for w in ("0.15", "1", "5"):
         print(f"window {w:>4s} s  {n:32s} {len(v)} processes  median {m * 1e12:8.2f} pJ  spread (max-min)/median {100 * (max(v) - min(v)) / m:5.2f}%  "
               f"robust CV {100 * 1.4826 * statistics.median([abs(x - m) for x in v]) / m:5.2f}%")
 PY
-    timed nightly-round-1 --preset=nightly --rounds=1 --repetitions=1
-    ;;
-  *) echo "validation/device_energy.sh: no mode '$what' (aa, more)" >&2; exit 2 ;;
-esac
+      ;;
+    coverage)
+      timed nightly-round-1 --preset=nightly --rounds=1 --repetitions=1
+      ;;
+    *) echo "validation/device_energy.sh: no step '$step' (cost, aa, busy, other, change, windows, coverage)" >&2; exit 2 ;;
+  esac
+done
 cat "$summary"
