@@ -139,9 +139,9 @@ if [ -f "$baseline" ]; then
        "$dir/verdict-$stamp.json" 2>/dev/null; then
     echo "nightly: some cases could not be judged (measured throttled; see the report); exit 3" >&2
   elif [ "$cmp" = 3 ]; then
-    # The baseline is of another machine and some flags are unconfirmed: both revisions measured here settle them
-    # (the same outputs, rewritten), and only a confirmed regression fails the night.
-    echo "nightly: the baseline is of another machine; confirming its flags on this one" >&2
+    # Some flags are unconfirmed (another machine's baseline, or energy of too few windows): both revisions
+    # measured here settle them (the same outputs, rewritten), and only a confirmed regression fails the night.
+    echo "nightly: some flags are unconfirmed (the baseline of another machine, or energy of too few windows); confirming them on this one" >&2
     started=$SECONDS
     # shellcheck disable=SC2086  # CUDABENCH_COMPARE_ARGS and CUDABENCH_BISECT_ARGS are lists of options
     (cd "$repo" && "$run_bench" confirm "$baseline" "$json" ${gates:+"--gates=$gates"} ${CUDABENCH_COMPARE_ARGS:-} ${CUDABENCH_BISECT_ARGS:-} --md "$dir/report-$stamp.md" \
