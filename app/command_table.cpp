@@ -54,7 +54,8 @@ const std::array<command_spec, 9> rows{
                           "opposite, or the machine's where it measured unchanged (machine differs, with the change "
                           "measured here); a flag it could not settle stays unconfirmed. With --gate-energy, unconfirmed "
                           "energy flags are measured and settled the same way, by their energy verdict here, in 5 "
-                          "processes a revision at least (what the energy's rank test needs to flag at alpha 0.01).",
+                          "processes a revision at least (what the energy's rank test needs to flag at alpha 0.01), each of "
+                          "one round where energy flags alone are held (a run measures energy in its first round only).",
                  .exit_status = "0 no regression, 1 a confirmed regression (or one measured here) or a lost case, 2 usage "
                                 "or input error (also when the revisions cannot be built or measured here, or a run's "
                                 "git_revision is not a full commit hash of this repository), 3 flags it could not settle "

@@ -21,6 +21,11 @@ int confirm_handler(const command_line& cl);
 /// case `here` does not hold stays unconfirmed. Notes the counts, `how` saying where they were measured.
 void settle_flags(comparison& c, const comparison& here, const std::string& how);
 
+/// The arguments confirm's processes run the binary with: `args`, and `--rounds=1` where every flag `c` holds is
+/// energy's alone (a run measures energy in its first round only, so more rounds a process would measure nothing
+/// the energy verdict uses) and `args` sets no rounds.
+std::vector<std::string> process_arguments(const comparison& c, std::vector<std::string> args);
+
 /// "^(a/b/(1|2)|c/d/3)$": a filter that selects exactly `names` (case names), shared prefixes written once.
 std::string exact_filter(const std::vector<std::string>& names);
 

@@ -605,6 +605,29 @@ TEST(EnergyVerdicts, ACaseWhoseTimeIsNotGatedHasNoEnergyFlag) {
   EXPECT_EQ(c.exit_status(), 0);
 }
 
+TEST(EnergyVerdicts, ConfirmMeasuresAnEnergyFlagAloneInOneRoundAProcess) {
+  // A run measures energy in its first round only: where confirm holds energy flags alone, each of its processes
+  // runs one round; with a time flag held too, or rounds given, the arguments stay as they are.
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  add_energy(base, energy_case, 1e-10);
+  add_energy(cur, energy_case, 1.10e-10);
+  set_code_and_board(base, energy_case, "00000000000000aa", "GPU-aaaa");
+  set_code_and_board(cur, energy_case, "00000000000000bb", "GPU-bbbb");
+  compare_settings s;
+  s.energy.gating = true;
+  comparison held = compare_runs(base, cur, s);
+  ASSERT_EQ(find_case(held, energy_case).energy->v, energy_verdict::unconfirmed);
+  for (case_comparison& r : held.cases)
+    if (r.v == verdict::unconfirmed) r.v = verdict::unchanged;  // the energy flag alone is held
+  using args = std::vector<std::string>;
+  EXPECT_EQ(app::process_arguments(held, {"--preset=nightly"}), (args{"--preset=nightly", "--rounds=1"}));
+  EXPECT_EQ(app::process_arguments(held, {"--preset=nightly", "--rounds=3"}), (args{"--preset=nightly", "--rounds=3"}));
+  held.cases.front().v = verdict::unconfirmed;
+  EXPECT_EQ(app::process_arguments(held, {"--preset=nightly"}), (args{"--preset=nightly"}));
+  s.energy.gating = false;
+  EXPECT_EQ(app::process_arguments(compare_runs(base, cur, s), {}), (args{})) << "no energy flag held";
+}
+
 TEST(EnergyVerdicts, ConfirmSettlesEnergyFlagsByOneMachinesMeasurement) {
   run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
   add_energy(base, energy_case, 1e-10);

@@ -206,6 +206,17 @@ comparison measure_here(const command_options& o, const std::vector<std::string>
 }
 }  // namespace
 
+std::vector<std::string> process_arguments(const comparison& c, std::vector<std::string> args) {
+  const bool time_held =
+      std::any_of(c.cases.begin(), c.cases.end(), [](const case_comparison& r) { return r.v == verdict::unconfirmed; });
+  const bool energy_held =
+      std::any_of(c.cases.begin(), c.cases.end(), [&](const case_comparison& r) { return held_energy(r, c.settings); });
+  const bool rounds_set =
+      std::any_of(args.begin(), args.end(), [](const std::string& a) { return a.rfind("--rounds", 0) == 0; });
+  if (energy_held && !time_held && !rounds_set) args.push_back("--rounds=1");
+  return args;
+}
+
 std::string exact_filter(const std::vector<std::string>& names) {
   std::map<std::string, std::vector<std::string>> by_prefix;
   for (const std::string& n : names) {
@@ -270,7 +281,7 @@ int confirm_command(const command_line& cl) {
                good.substr(0, 12), bad.substr(0, 12));
     const auto start = std::chrono::steady_clock::now();
     const int processes = processes_for(c, o.processes);
-    const comparison here = measure_here(o, binary_args, good, bad, names, s, processes);
+    const comparison here = measure_here(o, process_arguments(c, binary_args), good, bad, names, s, processes);
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     settle_flags(c, here,
                  fmt::format("confirmed on this machine in {:.0f} s ({} and {}, {} alternating processes each)", spent,
