@@ -132,7 +132,7 @@ chmod +x "$tmp/runner"
 s=$(cd "$repo" && RUN_BENCH="$tmp/runner" CUDABENCH_BASELINE_DIR="$tmp/baselines" CUDABENCH_TEST_BOARD=cccccccc \
     CUDABENCH_BISECT_ARGS="--build=true --binary=bench.sh" run bash ci/nightly.sh "$tmp/nightly")
 check "the nightly confirms on this machine, fails on the confirmed regression and names its commit" 1 "$s" \
-  'grep -q "confirming its flags on this one" "$tmp/err"' 'grep -q "confirmation took" "$tmp/err"' \
+  'grep -q "confirming them on this one" "$tmp/err"' 'grep -q "confirmation took" "$tmp/err"' \
   'grep -q "Confirmation on this machine took" "$tmp/nightly"/report-*.md' \
   'grep -q "confirmed: +10.0% on this machine" "$tmp/nightly"/verdict-*.json' \
   'grep -q "${slow:0:12}" "$tmp/nightly"/report-*.md'

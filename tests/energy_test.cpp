@@ -605,16 +605,28 @@ TEST(EnergyVerdicts, ACaseWhoseTimeIsNotGatedHasNoEnergyFlag) {
   EXPECT_EQ(c.exit_status(), 0);
 }
 
+namespace {
+/// Two runs of different boards and device code whose energy_case used 10% more energy: under --gate-energy an
+/// unconfirmed energy flag.
+struct held_energy_pair {
+  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
+  compare_settings s;
+  held_energy_pair() {
+    add_energy(base, energy_case, 1e-10);
+    add_energy(cur, energy_case, 1.10e-10);
+    set_code_and_board(base, energy_case, "00000000000000aa", "GPU-aaaa");
+    set_code_and_board(cur, energy_case, "00000000000000bb", "GPU-bbbb");
+    s.energy.gating = true;
+  }
+};
+}  // namespace
+
 TEST(EnergyVerdicts, ConfirmMeasuresAnEnergyFlagAloneInOneRoundAProcess) {
   // A run measures energy in its first round only: where confirm holds energy flags alone, each of its processes
   // runs one round; with a time flag held too, or rounds given, the arguments stay as they are.
-  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
-  add_energy(base, energy_case, 1e-10);
-  add_energy(cur, energy_case, 1.10e-10);
-  set_code_and_board(base, energy_case, "00000000000000aa", "GPU-aaaa");
-  set_code_and_board(cur, energy_case, "00000000000000bb", "GPU-bbbb");
-  compare_settings s;
-  s.energy.gating = true;
+  held_energy_pair p;
+  run_result &base = p.base, &cur = p.cur;
+  compare_settings& s = p.s;
   comparison held = compare_runs(base, cur, s);
   ASSERT_EQ(find_case(held, energy_case).energy->v, energy_verdict::unconfirmed);
   for (case_comparison& r : held.cases)
@@ -629,13 +641,9 @@ TEST(EnergyVerdicts, ConfirmMeasuresAnEnergyFlagAloneInOneRoundAProcess) {
 }
 
 TEST(EnergyVerdicts, ConfirmSettlesEnergyFlagsByOneMachinesMeasurement) {
-  run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
-  add_energy(base, energy_case, 1e-10);
-  add_energy(cur, energy_case, 1.10e-10);
-  set_code_and_board(base, energy_case, "00000000000000aa", "GPU-aaaa");
-  set_code_and_board(cur, energy_case, "00000000000000bb", "GPU-bbbb");
-  compare_settings s;
-  s.energy.gating = true;
+  held_energy_pair p;
+  run_result &base = p.base, &cur = p.cur;
+  compare_settings& s = p.s;
   const comparison held = compare_runs(base, cur, s);
   ASSERT_EQ(find_case(held, energy_case).energy->v, energy_verdict::unconfirmed);
   // What one machine measured of both revisions: the same regression, an improvement, nothing, or too few windows.
