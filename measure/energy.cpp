@@ -98,6 +98,10 @@ class energy_meter::counter_watcher {
       if (u.t - u.stale_s >= from && u.t <= to) out.push_back(u);
     return out;
   }
+  /// The relative uncertainty of the times of a window's `ends` for its length.
+  static double time_uncertainty(const std::pair<update, update>& ends) {
+    return (ends.first.stale_s + ends.second.stale_s) / 2 / (ends.second.at() - ends.first.at());
+  }
   /// The ends of a window: of the pairs of `in` at least `least_s` apart, the one whose ends' times are the
   /// least uncertain for its length (a reading that took long, as one now and then does, leaves its update's time
   /// uncertain: a window avoids it where it can); none where no pair is that far apart.
@@ -108,17 +112,13 @@ class energy_meter::counter_watcher {
       for (std::size_t j = i + 1; j < in.size(); ++j) {
         const double length = in[j].at() - in[i].at();
         if (length <= 0 || length < least_s) continue;
-        const double u = (in[i].stale_s + in[j].stale_s) / 2 / length;
+        const double u = time_uncertainty({in[i], in[j]});
         if (!best || u < best_u) {
           best = std::pair(in[i], in[j]);
           best_u = u;
         }
       }
     return best;
-  }
-  /// The relative uncertainty of the times of a window's `ends` for its length.
-  static double time_uncertainty(const std::pair<update, update>& ends) {
-    return (ends.first.stale_s + ends.second.stale_s) / 2 / (ends.second.at() - ends.first.at());
   }
 
  private:
