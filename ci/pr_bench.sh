@@ -16,8 +16,8 @@
 #       (every case it names is measured). The processes run with --no-energy unless CUDABENCH_PR_ENERGY=1 or
 #       CUDABENCH_COMPARE_ARGS holds --gate-energy.
 #       Both sides ran here, so cases without a learned gate are judged by their own processes (self-calibrated); where
-#       one stays undecided, bisect measures more pairs of it for up to --extra-time (default 300 s; CUDABENCH_BISECT_ARGS
-#       may set it). Exit status: the comparison's (0 no regression, 1 a regression or a failed case, 2 it could not be
+#       one stays undecided, bisect measures more pairs of it for up to --extra-time (60 s here, so that the flow answers
+#       in minutes; CUDABENCH_BISECT_ARGS may set it). Exit status: the comparison's (0 no regression, 1 a regression or a failed case, 2 it could not be
 #       made, 3 a case it could not judge because a side was measured mostly throttled).
 #   ci/pr_bench.sh report RUN_ID DIR
 #       the artifact `pr-benchmark` of the measuring run RUN_ID downloaded into DIR (a new directory) as untrusted
@@ -62,7 +62,7 @@ measure() {
   rm -f "$out/same_code.json"
   # shellcheck disable=SC2086  # CUDABENCH_BISECT_ARGS is a list of options
   "$run_bench" bisect --good="$base" --bad="$head" --filter="${CUDABENCH_FILTER:-.}" --ends="$out" "${selection[@]}" \
-      --processes="$processes" ${CUDABENCH_BISECT_ARGS:-} -- --preset="${CUDABENCH_PRESET:-quick}" "${energy[@]}" >"$out/bisect.log" 2>&1
+      --processes="$processes" --extra-time=60 ${CUDABENCH_BISECT_ARGS:-} -- --preset="${CUDABENCH_PRESET:-quick}" "${energy[@]}" >"$out/bisect.log" 2>&1
   status=$?
   if [ "$status" != 0 ] || [ ! -s "$out/good.json" ] || [ ! -s "$out/bad.json" ]; then
     echo "ci/pr_bench.sh: the two sides could not be measured: $(tail -n 1 "$out/bisect.log")" >&2

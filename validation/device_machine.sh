@@ -23,7 +23,8 @@
 #            processes a side, the gates stored in this checkout's reports/baselines) over FILTER (default: reduce's and matmul's device cases;
 #            `all`: no filter, every case of the preset, only those whose code identity changed measured), in the
 #            same throwaway repository: head D against merge base A (C's 2% more work), then head B against A (A/A).
-#            PR_BISECT_ARGS adds options of bisect (e.g. --gates=none --extra-time=60), CUDABENCH_COMPARE_ARGS compare's.
+#            PR_BISECT_ARGS adds options of bisect (e.g. --gates=none --extra-time=60), CUDABENCH_COMPARE_ARGS compare's;
+#            PR_SIDES=change runs the change alone.
 #        Any mode with BUSY=1 in the environment: a host-memory load (8 threads copying 256 MiB buffers) runs beside it.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
@@ -120,7 +121,9 @@ case $what in
     echo D >>"$repo/notes"; git -C "$repo" commit -qam "D: a note"
     a=$(git -C "$repo" rev-list --max-parents=0 HEAD)
     : >"$out/summary-$tag.txt"
-    for side in "$(git -C "$repo" rev-parse HEAD) change" "$b aa"; do
+    sides=("$(git -C "$repo" rev-parse HEAD) change" "$b aa")
+    [ "${PR_SIDES:-both}" = change ] && sides=("${sides[0]}")  # PR_SIDES=change: the change alone, no A/A
+    for side in "${sides[@]}"; do
       set -- $side
       git -C "$repo" checkout -q "$1"
       start=$SECONDS
