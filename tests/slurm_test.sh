@@ -34,6 +34,10 @@ if ! command -v slurmctld >/dev/null 2>&1 || ! command -v slurmd >/dev/null 2>&1
   echo "SKIPPED: SLURM (slurm-wlm) and munge are not installed (ci/deps.sh --tests installs them as root)"; exit 77
 fi
 [ "$(id -u)" = 0 ] || { echo "SKIPPED: the test daemons run as root (SlurmUser=root), and this is user $(id -un)"; exit 77; }
+# slurmd initializes its cgroup plugin at start and stops where /sys/fs/cgroup holds no cgroup filesystem (a chroot
+# given a bare sysfs); machines and containers have one.
+grep -qs ' /sys/fs/cgroup[/ ]' /proc/self/mounts ||
+  { echo "SKIPPED: no cgroup filesystem under /sys/fs/cgroup, without which slurmd does not start"; exit 77; }
 [ -x "$bench_bin" ] && [ -x "$report_bin" ] || die "build cudabench and cudabench-report first ($bench_bin, $report_bin)"
 
 # Two free TCP ports for slurmctld and slurmd.

@@ -53,6 +53,7 @@ stage() {  # stage NAME COMMAND: runs COMMAND in the root's checkout as root; pr
     set -e
     r=$1 cuda=$2
     mount --bind /dev "$r/dev" && mount --bind /dev/pts "$r/dev/pts" && mount -t sysfs sysfs "$r/sys"
+    mount --rbind /sys/fs/cgroup "$r/sys/fs/cgroup"  # as a container has it (slurmd needs a cgroup filesystem)
     mkdir -p "$r$cuda" && mount --bind -o ro "$cuda" "$r$cuda" && ln -sfn "$cuda" "$r/usr/local/cuda"
     mount -t tmpfs tmpfs "$r/tmp"
     exec chroot "$r" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
