@@ -16,28 +16,41 @@ chromium() {
     --disable-component-update --disable-sync --user-data-dir="$out.profile" --enable-logging=stderr --v=0 "$@" 2>>"$out.log"
 }
 
-# render PAGE OUT [--no-chart]: the HTML file PAGE opened: OUT.png its screenshot, OUT.dom its DOM once loaded.
+# render PAGE OUT [--no-chart]: the HTML file PAGE opened: OUT.png its screenshot, OUT.dom its DOM once loaded, with
+# the layout check of tests/html_overlaps.js run in it (OUT.layout.html: the page with the check; `layout` reads its
+# result from OUT.dom, so a page rendered first is opened twice, not three times).
 # Status 1, and the reason printed, on a script error, no SVG in the DOM (but with --no-chart, for a page of text and
 # tables) or a blank screenshot.
 render() {
   chromium "$2" --window-size=1200,1600 --screenshot="$2.png" "file://$1" >>"$2.log"
-  chromium "$2" --dump-dom "file://$1" >"$2.dom"
+  with_layout_check "$1" "$2.layout.html" || return 1
+  chromium "$2" --window-size=1200,1600 --dump-dom "file://$2.layout.html" >"$2.dom"
   if grep -E "Uncaught|CONSOLE\(.*(error|Error)" "$2.log"; then echo "  script errors (above)"; return 1; fi
   [ "${3:-}" = --no-chart ] || grep -q "<svg" "$2.dom" || { echo "  no SVG in the rendered DOM"; return 1; }
   python3 "$src/tests/png_not_blank.py" "$2.png" || { echo "  a blank screenshot"; return 1; }
 }
 
-# layout PAGE OUT: no two texts of a chart overlap or leave it as the browser lays them out (tests/html_overlaps.js,
-# every folded section open); status 1 and each problem printed otherwise. Says how many texts it measured.
-layout() {
-  python3 - "$1" "$src/tests/html_overlaps.js" "$2.layout.html" <<'PY' || return 1
+# with_layout_check PAGE OUT: PAGE with tests/html_overlaps.js run at its end, written to OUT.
+with_layout_check() {
+  python3 - "$1" "$src/tests/html_overlaps.js" "$2" <<'PY'
 import sys
 page, script, out = sys.argv[1:]
 html = open(page, encoding="utf-8").read()
 at = html.rfind("</body>")
 open(out, "w", encoding="utf-8").write(html[:at] + "<script>" + open(script).read() + "</script>" + html[at:])
 PY
-  chromium "$2" --window-size=1200,1600 --dump-dom "file://$2.layout.html" >"$2.layout.dom"
+}
+
+# layout PAGE OUT: no two texts of a chart overlap or leave it as the browser lays them out (tests/html_overlaps.js,
+# every folded section open); status 1 and each problem printed otherwise. Says how many texts it measured. Reads
+# the check's result from OUT.dom where `render PAGE OUT` left one.
+layout() {
+  if [ -s "$2.dom" ] && grep -q 'id="layout-check"' "$2.dom"; then
+    cp "$2.dom" "$2.layout.dom"
+  else
+    with_layout_check "$1" "$2.layout.html" || return 1
+    chromium "$2" --window-size=1200,1600 --dump-dom "file://$2.layout.html" >"$2.layout.dom"
+  fi
   python3 - "$2.layout.dom" <<'PY'
 import html, json, re, sys
 found = re.search(r'<pre id="layout-check">(.*?)</pre>', open(sys.argv[1], encoding="utf-8").read(), re.S)

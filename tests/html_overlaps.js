@@ -28,4 +28,5 @@
   out.id = "layout-check";
   out.textContent = JSON.stringify({ measured: measured, width: width, problems: problems });
   document.body.appendChild(out);
+  if (document.currentScript) document.currentScript.remove();  // the dumped DOM holds the page's own elements only
 })();
