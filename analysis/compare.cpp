@@ -9,6 +9,7 @@
 #include <set>
 
 #include "analysis/baseline_age.hpp"
+#include "analysis/compare_steps.hpp"
 #include "analysis/normalize.hpp"
 #include "cudabench/limits.hpp"
 #include "io/errors.hpp"
@@ -16,6 +17,7 @@
 #include "results/stats.hpp"
 
 namespace cudabench {
+using namespace comparing;
 
 const char* to_string(verdict v) {
   switch (v) {
@@ -65,110 +67,6 @@ std::size_t comparison::count(energy_verdict v) const {
 }
 
 namespace {
-/// "5%", "2.3%": a gate as people read it.
-std::string pct(double fraction) {
-  const double p = 100 * fraction;
-  return std::fabs(p - std::round(p)) < 0.05 ? fmt::format("{:.0f}%", p) : fmt::format("{:.1f}%", p);
-}
-
-std::string device_label(const run_result& r) {
-  if (!r.device) return "unknown device";
-  if (!r.device->available) return "no GPU";
-  return r.device->name.empty() ? "a GPU of no name" : r.device->name;
-}
-
-void check_devices(const run_result& base, const run_result& cur, comparison& out, bool allow) {
-  if (!base.device || !cur.device) {  // not cudabench output (or stripped): the GPUs cannot be checked
-    const std::string& which = !base.device ? base.source : cur.source;
-    if (!allow)
-      throw input_error(
-          fmt::format("{}: has no device description (context.device), so the GPUs of the two runs cannot be "
-                      "checked; pass --allow-device-mismatch to compare anyway",
-                      which));
-    out.header_notes.push_back(
-        which + " has no device description: compared without checking the GPUs (--allow-device-mismatch)");
-    return;
-  }
-  const device_info& b = *base.device;
-  const device_info& c = *cur.device;
-  std::string problem;
-  if (b.available != c.available || b.name != c.name)
-    problem = fmt::format("different GPU models ({} vs {})", device_label(base), device_label(cur));
-  else if (b.available && (b.sm_clock_khz != c.sm_clock_khz || b.memory_clock_khz != c.memory_clock_khz))
-    problem = fmt::format("different clocks (SM {} vs {} MHz, memory {} vs {} MHz)", b.sm_clock_khz / 1000,
-                          c.sm_clock_khz / 1000, b.memory_clock_khz / 1000, c.memory_clock_khz / 1000);
-  if (!problem.empty()) {
-    if (!allow)
-      throw input_error(
-          fmt::format("{} and {}: refusing to compare runs from {}; pass --allow-device-mismatch to compare anyway",
-                      base.source, cur.source, problem));
-    out.header_notes.push_back("compared despite " + problem + " (--allow-device-mismatch)");
-  }
-  if (b.driver_version != c.driver_version)
-    out.header_notes.push_back(fmt::format("driver changed: {} -> {}", cuda_version_string(b.driver_version),
-                                           cuda_version_string(c.driver_version)));
-  if (b.runtime_version != c.runtime_version)
-    out.header_notes.push_back(fmt::format("CUDA runtime changed: {} -> {}", cuda_version_string(b.runtime_version),
-                                           cuda_version_string(c.runtime_version)));
-}
-
-/// Refuses runs that differ as `problem` says (cases built differently: a Debug build against a Release one;
-/// another preset: a quick run's sizes and repetitions against a nightly's read as changes); a note instead
-/// when `allow` (the option `allow_option` asks for it). A run that does not say how it was built or of which
-/// preset it is is taken as compatible.
-void check_mismatch(const std::string& problem, const run_result& base, const run_result& cur, comparison& out,
-                    bool allow, const char* allow_option) {
-  if (problem.empty()) return;
-  if (!allow)
-    throw input_error(fmt::format("{} and {}: refusing to compare runs of {}; pass {} to compare anyway", base.source,
-                                  cur.source, problem, allow_option));
-  out.header_notes.push_back(fmt::format("compared despite {} ({})", problem, allow_option));
-}
-
-/// Refuses gates learned on another GPU model than the current run's (a note instead with
-/// --allow-device-mismatch); notes gates of another preset.
-void check_gates(const gate_table& g, const run_result& cur, comparison& out, bool allow) {
-  const std::string here = device_label(cur);
-  if (g.device != here) {
-    if (!allow)
-      throw input_error(fmt::format(
-          "{}: gates learned on {}, and {} ran on {}: refused; pass --gates none to compare with the default "
-          "threshold",
-          g.source, g.device, cur.source, here));
-    out.header_notes.push_back(
-        fmt::format("gates of {} used for a run on {} (--allow-device-mismatch)", g.device, here));
-  }
-  if (!cur.settings.preset.empty() && g.preset != cur.settings.preset)
-    out.header_notes.push_back(fmt::format("gates learned from preset '{}' runs, and the current run is of preset '{}'",
-                                           g.preset, cur.settings.preset));
-  const std::set<std::string> boards = g.boards();
-  const std::string here_board = cur.device ? cur.device->uuid : "";
-  if (!boards.empty() && !here_board.empty() && !boards.count(here_board))
-    out.header_notes.push_back(
-        fmt::format("the current run's board {} is not among the {} board(s) of the gates' {} runs",
-                    board_label(here_board), boards.size(), g.runs.size()));
-}
-
-/// Records which machine facts differ between the runs (the boards by their uuids where nothing more was
-/// recorded), and says so in a note.
-void check_machines(const run_result& base, const run_result& cur, comparison& out) {
-  if (!base.device || !cur.device) return;
-  const std::string& bu = base.device->uuid;
-  const std::string& cu = cur.device->uuid;
-  out.same_board = !bu.empty() && bu == cu;
-  if (base.device->machine && cur.device->machine)
-    out.machine_differences = machine_differences(*base.device->machine, *cur.device->machine);
-  const bool board_listed = std::any_of(out.machine_differences.begin(), out.machine_differences.end(),
-                                        [](const machine_difference& d) { return d.fact == board_fact; });
-  if (!board_listed && !bu.empty() && !cu.empty() && bu != cu)
-    out.machine_differences.insert(out.machine_differences.begin(), {board_fact, board_label(bu), board_label(cu)});
-  if (!base.settings.host_name.empty() && !cur.settings.host_name.empty() &&
-      base.settings.host_name != cur.settings.host_name)
-    out.machine_differences.push_back({"host", base.settings.host_name, cur.settings.host_name});
-  if (!out.machine_differences.empty())
-    out.header_notes.push_back("the runs come from different machines (" + describe(out.machine_differences) +
-                               "); a case with a control limit is judged on its scale (normalized)");
-}
 
 /// Tests a gated, testable case's change, setting its gate, p-value and method; returns the smallest change the
 /// test would find. With rounds the samples are the rounds (fresh processes), which the method says.
@@ -385,55 +283,6 @@ std::optional<sample_overhead> overhead_for(const case_result& b, const case_res
   return it->second;
 }
 
-/// Says how many cases that name a control were judged as measured because one run did not measure it.
-void note_unnormalized(const run_result& cur, comparison& out) {
-  std::size_t n = 0;
-  for (const case_comparison& r : out.cases) {
-    if (r.normalized_change || !(r.base_median_s > 0 && r.cur_median_s > 0)) continue;
-    if (const case_result* c = cur.find(r.name); c && !control_limits(*c).empty()) ++n;
-  }
-  if (n)
-    out.header_notes.push_back(
-        fmt::format("{} case(s) with a control limit judged as measured: a run did not measure its control "
-                    "(--limits measures the limits beside any filter)",
-                    n));
-}
-
-/// Notes what the runs say of how they were made: clocks measured far apart, injected slowdowns, the user's
-/// --benchmark_context keys.
-void note_run_settings(const run_result& base, const run_result& cur, comparison& out) {
-  auto mean_clock = [](const run_result& r) {
-    double sum = 0;
-    int n = 0;
-    for (auto& c : r.cases)
-      if (auto it = c.counters.find("sm_clock_mhz"); it != c.counters.end() && it->second > 0) {
-        sum += it->second;
-        ++n;
-      }
-    return n ? sum / n : 0.0;
-  };
-  const double base_clock = mean_clock(base), cur_clock = mean_clock(cur);
-  if (base_clock > 0 && cur_clock > 0 && std::fabs(cur_clock / base_clock - 1) > 0.05)
-    out.header_notes.push_back(fmt::format(
-        "warning: the SM clocks measured during the runs differ ({:.0f} vs {:.0f} MHz mean)", base_clock, cur_clock));
-  if (base.settings.injected)
-    out.header_notes.push_back("baseline ran with --inject-slowdown=" + *base.settings.injected);
-  if (cur.settings.injected)
-    out.header_notes.push_back("current run used --inject-slowdown=" + *cur.settings.injected + " (a validation run)");
-  // First: what the rest of the notes (and the verdicts) are read against.
-  if (const std::string old = old_baseline_note(base, cur); !old.empty())
-    out.header_notes.insert(out.header_notes.begin(), old);
-  for (const auto& [side, run] : {std::pair{"baseline", &base}, std::pair{"current", &cur}}) {
-    if (const std::string context = custom_context_text(*run); !context.empty())
-      out.header_notes.push_back(fmt::format("{} context: {}", side, context));
-    if (run->settings.incomplete)
-      out.header_notes.push_back(
-          fmt::format("the {} run is incomplete (stopped by {}): it holds the cases finished "
-                      "before the stop only",
-                      side, run->settings.interrupted_by.value_or("a signal")));
-  }
-}
-
 /// Compares a case on its control's scale where both runs measured the control: the current times are
 /// multiplied by the control's rate change, so the test and the gate judge what the board does not explain;
 /// the measured change is kept beside it. Elsewhere the case is compared as measured, and across boards a
@@ -486,106 +335,6 @@ case_comparison compare_on_control(const case_result& b, const case_result& c, c
   if (!what.empty())
     r.note += fmt::format("{}{}; normalized {:+.1f}%", r.note.empty() ? "" : "; ", what, 100 * *r.normalized_change);
   return r;
-}
-/// Across machines, a gated case whose device code or launches changed and whose change is significant is held
-/// for confirmation even within its gate: the boards' offsets can hide a real change of the code as easily as
-/// make one up, and only one machine measuring both revisions tells them apart. Says whether it held `r`.
-bool hold_code_change(case_comparison& r, double alpha, const std::string& why) {
-  const bool undecided = r.v == verdict::unchanged || (r.v == verdict::inconclusive && !r.throttled);
-  if (!undecided || r.family == limits_family || !r.code_changed() || !r.p_value || !(*r.p_value < alpha)) return false;
-  r.held = r.judged_change() > 0 ? verdict::regression : verdict::improvement;
-  r.v = verdict::unconfirmed;
-  r.note += fmt::format(
-      "{}{} {:+.1f}% (p = {:.2g}) with changed device code, on another machine ({}): `confirm` "
-      "measures both revisions on one machine",
-      r.note.empty() ? "" : "; ", to_string(*r.held), 100 * r.judged_change(), *r.p_value, why);
-  return true;
-}
-
-/// Each case judged by its own processes is tested at alpha, so a comparison of many unchanged cases would flag one
-/// of them by chance in most runs. Among those cases a flag stands only where it is a discovery at a false
-/// discovery rate of alpha (Benjamini-Hochberg: the i-th smallest of m p-values at most i/m x alpha); one that is
-/// significant on its own only is held as unconfirmed, for more processes to settle (bisect's --extra-time, the
-/// nightly's confirmation). With nothing changed, a flag then stands in at most alpha of the comparisons.
-void hold_chance_flags(comparison& out) {
-  std::vector<double> ps;
-  for (const case_comparison& r : out.cases)
-    if (r.self_calibrated && r.p_value && !r.throttled) ps.push_back(*r.p_value);
-  const std::size_t m = ps.size();
-  if (m < 2) return;
-  std::sort(ps.begin(), ps.end());
-  double cutoff = -1;  // the largest p-value that is a discovery; none where negative
-  for (std::size_t i = m; i-- > 0;)
-    if (ps[i] <= double(i + 1) / double(m) * out.settings.alpha) {
-      cutoff = ps[i];
-      break;
-    }
-  std::size_t held = 0;
-  for (case_comparison& r : out.cases) {
-    if (!r.self_calibrated || !is_flag(r.v) || *r.p_value <= cutoff) continue;
-    r.held = r.v;
-    r.v = verdict::unconfirmed;
-    r.note += fmt::format(
-        "{}{} {:+.1f}% (p = {:.2g}) on its own, but not among the {} cases judged by their processes "
-        "at a false discovery rate of {}: more processes settle it",
-        r.note.empty() ? "" : "; ", to_string(*r.held), 100 * r.change, *r.p_value, m, pct(out.settings.alpha));
-    ++held;
-  }
-  if (held)
-    out.header_notes.push_back(fmt::format(
-        "{} flag(s) held: significant on their own, not among the {} cases judged by their processes at a false "
-        "discovery rate of {} (`confirm`, or bisect's --extra-time, measures them again)",
-        held, m, pct(out.settings.alpha)));
-}
-
-/// Energy flags between runs that are not of one machine (`why`), held as time's are (hold_energy_of_other_machine).
-void hold_energy_flags(comparison& out, const std::string& why) {
-  std::size_t held = 0;
-  for (case_comparison& r : out.cases)
-    if (r.energy && hold_energy_of_other_machine(*r.energy, r.same_code(), why)) ++held;
-  if (held)
-    out.header_notes.push_back(fmt::format(
-        "{} energy flag(s) held: the runs are not of one machine; an energy flag stands once one machine confirms it",
-        held));
-}
-
-/// A flag stands only where both runs come from one machine: no recorded fact of the machines differs and no
-/// limit moved beyond its gate. Elsewhere a flag of a case whose device code and launches match the baseline's
-/// is the machine's (same code); any other is unconfirmed until both revisions are measured on one machine.
-void hold_flags_of_other_machines(comparison& out) {
-  std::vector<std::string> moved;
-  for (const case_comparison& r : out.cases)
-    if (r.family == limits_family && r.v == verdict::machine_differs)
-      moved.push_back(fmt::format("{} {:+.1f}%", r.name, 100 * r.change));
-  out.same_machine = out.machine_differences.empty() && moved.empty();
-  if (out.same_machine) return;
-  std::string why = describe(out.machine_differences);
-  for (const std::string& m : moved) why += (why.empty() ? "" : "; ") + m;
-  out.machine_change = why;
-  hold_energy_flags(out, why);
-  std::size_t held = 0;
-  for (case_comparison& r : out.cases) {
-    if (hold_code_change(r, out.settings.alpha, why)) ++held;
-    if (!is_flag(r.v)) continue;
-    const char* was = to_string(r.v);
-    ++held;
-    if (r.same_code()) {
-      r.v = verdict::same_code;
-      r.note +=
-          fmt::format("{}{} beyond the gate, with the baseline's device code and launches: the machine differs ({})",
-                      r.note.empty() ? "" : "; ", was, why);
-    } else {
-      r.held = r.v;
-      r.v = verdict::unconfirmed;
-      r.note += fmt::format("{}{} on another machine ({}){}: `confirm` measures both revisions on one machine",
-                            r.note.empty() ? "" : "; ", was, why, r.code_changed() ? "; its device code changed" : "");
-    }
-  }
-  if (held)
-    out.header_notes.push_back(
-        fmt::format("{} flag(s) held: the runs are not of one machine ({}); a flag stands once one machine "
-                    "confirms it",
-                    held, why));
 }
 }  // namespace
 
@@ -687,6 +436,32 @@ bool new_inputs(const case_result& b, const case_result& c, comparison& out) {
   out.cases.push_back(r);
   return true;
 }
+
+/// A case of the baseline that the current run lacks: missing, and lost where the current run selected it and it
+/// passed in the baseline.
+case_comparison missing_case(const case_result& b, const run_result& cur) {
+  case_comparison r;
+  r.name = b.name;
+  r.family = b.family;
+  r.v = verdict::missing;
+  r.base_median_s = b.median_s;
+  const bool excluded = cur.lists_selection && !cur.selected.count(b.name);
+  r.lost = !excluded && b.status == case_status::ok;
+  r.note = excluded ? "not selected by the current run" : "no result in the current run";
+  return r;
+}
+
+/// The header's notes of the cases that could not be judged (throttled) and of those lost.
+void note_unjudged_and_lost(comparison& out) {
+  if (const std::size_t n = out.throttled())
+    out.header_notes.push_back(fmt::format(
+        "{} case(s) could not be judged: most samples of a side were taken while the GPU was throttled (exit status "
+        "{} unless something fails; measure them again with the GPU cool)",
+        n, exit_unconfirmed));
+  if (const std::size_t n = out.lost())
+    out.header_notes.push_back(fmt::format(
+        "{} case(s) lost: failed their check now, or missing although selected (this fails the comparison)", n));
+}
 }  // namespace
 
 comparison compare_runs(const run_result& base, const run_result& cur, const compare_settings& s) {
@@ -728,30 +503,13 @@ comparison compare_runs(const run_result& base, const run_result& cur, const com
         r.timeline.push_back({metric, it->second, value});
     out.cases.push_back(std::move(r));
   }
-  for (const case_result& b : base.cases) {
-    if (cur.find(b.name)) continue;
-    case_comparison r;
-    r.name = b.name;
-    r.family = b.family;
-    r.v = verdict::missing;
-    r.base_median_s = b.median_s;
-    const bool excluded = cur.lists_selection && !cur.selected.count(b.name);
-    r.lost = !excluded && b.status == case_status::ok;
-    r.note = excluded ? "not selected by the current run" : "no result in the current run";
-    out.cases.push_back(r);
-  }
+  for (const case_result& b : base.cases)
+    if (!cur.find(b.name)) out.cases.push_back(missing_case(b, cur));
   note_unnormalized(cur, out);
   hold_chance_flags(out);
   hold_flags_of_other_machines(out);
   note_throttling(base, cur, out);
-  if (const std::size_t n = out.throttled())
-    out.header_notes.push_back(fmt::format(
-        "{} case(s) could not be judged: most samples of a side were taken while the GPU was throttled (exit status "
-        "{} unless something fails; measure them again with the GPU cool)",
-        n, exit_unconfirmed));
-  if (const std::size_t n = out.lost())
-    out.header_notes.push_back(fmt::format(
-        "{} case(s) lost: failed their check now, or missing although selected (this fails the comparison)", n));
+  note_unjudged_and_lost(out);
   for (const auto& [ratios, into] :
        {std::pair{&log_ratios, &out.family_geomean}, std::pair{&log_ratios_not_gated, &out.family_geomean_not_gated}})
     for (auto& [family, logs] : *ratios) {

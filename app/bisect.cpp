@@ -63,13 +63,6 @@ std::string tail_of(const std::string& path, std::size_t n) {
   return tail.empty() ? "no output" : tail;
 }
 
-/// How a child process ended, from its wait status: "exit 3", "killed by signal 9".
-std::string ending(int status) {
-  if (WIFEXITED(status)) return fmt::format("exit {}", WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return fmt::format("killed by signal {}", WTERMSIG(status));
-  return "stopped";
-}
-
 std::string pct(double change) { return fmt::format("{:+.1f}%", 100 * change); }
 
 /// One tested revision and what it turned out to be.
@@ -188,7 +181,7 @@ std::optional<std::string> bisect_session::build(const std::string& commit, std:
   const int st = child_process(spec).wait();
   check_stop();
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    why_not = fmt::format("the build failed ({}): {}", ending(st), tail_of(log, 3));
+    why_not = fmt::format("the build failed ({}): {}", wait_status_text(st), tail_of(log, 3));
     return std::nullopt;
   }
   const fs::path built = fs::path(tree_->path()) / binary_;
@@ -243,7 +236,7 @@ std::optional<case_identities> bisect_session::identify_end(const std::string& b
   const int st = run_binary(binary, {"--filter=" + o_.filter, "--identify=" + file}, base);
   std::error_code ec;
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !fs::exists(file, ec)) {
-    why_not = fmt::format("cases could not be identified ({}): {}", ending(st), tail_of(base + ".log", 1));
+    why_not = fmt::format("cases could not be identified ({}): {}", wait_status_text(st), tail_of(base + ".log", 1));
     return std::nullopt;
   }
   try {

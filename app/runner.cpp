@@ -374,6 +374,42 @@ int finish_stopped_run(int sig, run_result& partial, const command_options& opt,
                             "the finished ones are", compare);
 }
 
+/// The rounds of a supervised run: its cases' names (into `names`), the seed of their order, and the cases kept to
+/// the first round.
+round_plan plan_rounds(const command_options& opt, const preset& p, const run_description& run,
+                       const std::vector<const case_def*>& selected, std::size_t cases_after,
+                       std::vector<std::string>& names) {
+  round_plan plan{.rounds = p.rounds, .seed = run.shuffle_seed.value_or(0), .cases_after = cases_after};
+  for (const case_def* c : selected) {
+    names.push_back(c->name());
+    if (!spread_over_rounds(*c, opt)) plan.first_round_only.insert(c->name());
+  }
+  return plan;
+}
+
+/// The table of a run of more than one round (the preset's `rounds`), its skipped cases and its totals line (of
+/// `cases` cases), printed; the totals line returned.
+std::string print_run_summary(const run_result& current, const device_info& dev, const run_description& run,
+                              const table_style& style, int rounds, const outcome_counts& n, std::size_t cases) {
+  if (rounds > 1)
+    print_run_table(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), style);
+  print_skipped(current, style);
+  const std::string totals =
+      fmt::format("\n{} case(s): {} measured, {} skipped, {} failed\n", cases, n.measured, n.skipped, n.failed);
+  fmt::print("{}", totals);
+  return totals;
+}
+
+/// --trace: the timeline of the run's samples, the workers' (`sr`) or this process's.
+void write_run_trace(const std::string& path, const supervised_run* sr, case_execution& here, const device_info& dev) {
+  trace_log none;
+  none.note = "no worker process wrote a timeline";
+  write_trace_file(!sr                   ? chrome_trace(finished_trace(*here.tracer, dev))
+                   : sr->trace.is_null() ? chrome_trace(none)
+                                         : sr->trace,
+                   path);
+}
+
 /// The selected cases of a run (not a worker): in worker processes under a watchdog, or here; then the
 /// limits, the trace and every output.
 int run_selected(const command_options& opt, const std::vector<std::string>& args, const preset& p, const suite& s,
@@ -401,11 +437,7 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
     };
   } else if (supervised) {
     std::vector<std::string> names;
-    round_plan plan{.rounds = p.rounds, .seed = run.shuffle_seed.value_or(0), .cases_after = google.size()};
-    for (const case_def* c : selected) {
-      names.push_back(c->name());
-      if (!spread_over_rounds(*c, opt)) plan.first_round_only.insert(c->name());
-    }
+    const round_plan plan = plan_rounds(opt, p, run, selected, google.size(), names);
     say_startup("its first worker");
     sr = run_rounds(args, names, opt.watchdog_s, opt.trace_path.has_value(), plan);
     if (!described) described = sr.device ? *sr.device : query_device(opt.device, false);
@@ -429,24 +461,12 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
   if (!google.empty()) run_google_cases(current, google, opt, p, dev, run.info, selected.size(), style);
   add_user_context(current, opt);
   attach_limits(current, dev, p.name, opt.baseline_dir, out.base);
-  if (p.rounds > 1)
-    print_run_table(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), style);
-  print_skipped(current, style);
   const outcome_counts n = count_outcomes(current);
-  const std::string totals = fmt::format("\n{} case(s): {} measured, {} skipped, {} failed\n",
-                                         selected.size() + google.size(), n.measured, n.skipped, n.failed);
-  fmt::print("{}", totals);
+  const std::string totals = print_run_summary(current, dev, run, style, p.rounds, n, selected.size() + google.size());
   // --benchmark_out_format=console: the whole table, without colour
   const std::string console_table = opt.console_out_path ? plain_table(current, dev, run, style) + totals : "";
   output_batch batch;  // the trace, the documents, the report files and the verdict: all or nothing
-  if (opt.trace_path) {
-    trace_log none;
-    none.note = "no worker process wrote a timeline";
-    write_trace_file(!supervised          ? chrome_trace(finished_trace(*here.tracer, dev))
-                     : sr.trace.is_null() ? chrome_trace(none)
-                                          : sr.trace,
-                     *opt.trace_path);
-  }
+  if (opt.trace_path) write_run_trace(*opt.trace_path, supervised ? &sr : nullptr, here, dev);
   const int status = write_outputs(out, current, opt, n.failed ? 1 : 0, console_table);
   batch.commit();
   return status;

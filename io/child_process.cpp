@@ -306,6 +306,12 @@ command_output run_git(const std::vector<std::string>& args, const std::optional
   return run_captured(argv, directory, child_spec::on_stop::none);
 }
 
+std::string wait_status_text(int status) {
+  if (WIFEXITED(status)) return fmt::format("exit {}", WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return fmt::format("killed by signal {}", WTERMSIG(status));
+  return "stopped";
+}
+
 std::string log_tail(const std::string& path, std::size_t n) {
   // Only the log's end is read, and each line is cut short: a log may be huge, or one line without end.
   constexpr std::streamoff tail_bytes = 64 * 1024;

@@ -115,6 +115,9 @@ std::string program_on_path(const std::string& name);
 command_output run_git(const std::vector<std::string>& args,
                        const std::optional<std::string>& directory = std::nullopt);
 
+/// How a child process ended, from its wait status: "exit 3", "killed by signal 9", "stopped".
+std::string wait_status_text(int status);
+
 /// The last `n` lines of a log (a child's output) that are not blank, from its last 64 KiB, each made printable
 /// and cut to 300 characters, joined by " | "; "" where it has none or cannot be read.
 std::string log_tail(const std::string& path, std::size_t n = 1);

@@ -259,6 +259,63 @@ std::string run_header_html(const cudabench::run_result& run) {
   }
   return body;
 }
+/// Time against size per family (log-log), one line per variant, of the tables shown.
+std::string family_charts_html(std::span<const speedup_table> tables) {
+  std::string body;
+  std::map<std::string, std::map<std::string, svg::series>> by_family;
+  for (auto& t : tables)
+    for (auto& r : t.rows) {
+      auto& s = by_family[t.device >= 0 ? fmt::format("{} (device {})", t.family, t.device) : t.family][r.variant];
+      s.name = r.variant;
+      if (t.size > 0) s.points.emplace_back(t.size, r.time_s * 1e3);
+    }
+  for (auto& [family, variants] : by_family) {
+    std::vector<svg::series> ss;
+    for (auto& [v, s] : variants)
+      if (s.points.size() > 1) ss.push_back(s);
+    if (!ss.empty())
+      body +=
+          "<div class=\"chart\">" + svg::loglog(family + ": time against size", "size", "median (ms)", ss) + "</div>\n";
+  }
+  return body;
+}
+
+/// One table's section: its speedup, bandwidth and limit charts, then the table.
+std::string speedup_table_html(const speedup_table& t) {
+  std::string body;
+  body += fmt::format("<h2>{} &mdash; size {}{}</h2>\n", html_text(t.family), html_text(t.size_label),
+                      t.device >= 0 ? fmt::format(", device {}", t.device) : "");
+  if (t.roles_left_out)
+    body += fmt::format("<p>speedups over the first {} reference roles; {} more not shown</p>\n", max_speedup_roles,
+                        t.roles_left_out);
+  for (auto& [role, ref] : t.references) {
+    std::vector<std::pair<std::string, double>> v;
+    for (auto& r : t.rows) v.emplace_back(r.variant, r.speedup.at(role));
+    body += "<div class=\"chart\">" + svg::bars("speedup over " + role + " (" + ref + ")", v, "x", 1.0) + "</div>\n";
+  }
+  std::vector<std::pair<std::string, double>> bw;
+  for (auto& r : t.rows)
+    if (r.bw_fraction >= 0) bw.emplace_back(r.variant, 100 * r.bw_fraction);
+  if (!bw.empty())
+    body += "<div class=\"chart\">" + svg::bars("% of theoretical DRAM bandwidth", bw, "%", 100) + "</div>\n";
+  std::vector<std::pair<std::string, double>> lim;
+  for (auto& r : t.rows)
+    if (r.limit_fraction >= 0) lim.emplace_back(r.variant, 100 * r.limit_fraction);
+  if (!lim.empty())
+    body += "<div class=\"chart\">" + svg::bars("% of the measured limit (speed of light)", lim, "%", 100) + "</div>\n";
+  body += "<table><tr><th>variant</th><th>median</th><th>% peak BW</th><th>% of limit</th>";
+  for (auto& [role, ref] : t.references) body += "<th>vs " + html_text(role) + "</th>";
+  body += "</tr>\n";
+  for (auto& r : t.rows) {
+    body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td>", html_text(r.variant),
+                        cudabench::format_time(r.time_s), r.bw_fraction >= 0 ? pct(r.bw_fraction) : "-",
+                        r.limit_fraction >= 0 ? pct(r.limit_fraction) : "-");
+    for (auto& [role, ref] : t.references) body += fmt::format("<td>{:.2f}x</td>", r.speedup.at(role));
+    body += "</tr>\n";
+  }
+  body += "</table>\n";
+  return body;
+}
 }  // namespace
 
 std::string speedups_html(const cudabench::run_result& run, const std::vector<speedup_table>& tables) {
@@ -275,56 +332,8 @@ std::string speedups_html(const cudabench::run_result& run, const std::vector<sp
   if (shown < tables.size())
     body += fmt::format("<p><b>{} of {} tables shown</b> ({} of {} cases); the CSV (--csv) holds every case.</p>\n",
                         shown, tables.size(), rows, all_rows);
-  // Time against size per family (log-log), one line per variant.
-  std::map<std::string, std::map<std::string, svg::series>> by_family;
-  for (auto& t : std::span(tables).first(shown))
-    for (auto& r : t.rows) {
-      auto& s = by_family[t.device >= 0 ? fmt::format("{} (device {})", t.family, t.device) : t.family][r.variant];
-      s.name = r.variant;
-      if (t.size > 0) s.points.emplace_back(t.size, r.time_s * 1e3);
-    }
-  for (auto& [family, variants] : by_family) {
-    std::vector<svg::series> ss;
-    for (auto& [v, s] : variants)
-      if (s.points.size() > 1) ss.push_back(s);
-    if (!ss.empty())
-      body +=
-          "<div class=\"chart\">" + svg::loglog(family + ": time against size", "size", "median (ms)", ss) + "</div>\n";
-  }
-  for (auto& t : std::span(tables).first(shown)) {
-    body += fmt::format("<h2>{} &mdash; size {}{}</h2>\n", html_text(t.family), html_text(t.size_label),
-                        t.device >= 0 ? fmt::format(", device {}", t.device) : "");
-    if (t.roles_left_out)
-      body += fmt::format("<p>speedups over the first {} reference roles; {} more not shown</p>\n", max_speedup_roles,
-                          t.roles_left_out);
-    for (auto& [role, ref] : t.references) {
-      std::vector<std::pair<std::string, double>> v;
-      for (auto& r : t.rows) v.emplace_back(r.variant, r.speedup.at(role));
-      body += "<div class=\"chart\">" + svg::bars("speedup over " + role + " (" + ref + ")", v, "x", 1.0) + "</div>\n";
-    }
-    std::vector<std::pair<std::string, double>> bw;
-    for (auto& r : t.rows)
-      if (r.bw_fraction >= 0) bw.emplace_back(r.variant, 100 * r.bw_fraction);
-    if (!bw.empty())
-      body += "<div class=\"chart\">" + svg::bars("% of theoretical DRAM bandwidth", bw, "%", 100) + "</div>\n";
-    std::vector<std::pair<std::string, double>> lim;
-    for (auto& r : t.rows)
-      if (r.limit_fraction >= 0) lim.emplace_back(r.variant, 100 * r.limit_fraction);
-    if (!lim.empty())
-      body +=
-          "<div class=\"chart\">" + svg::bars("% of the measured limit (speed of light)", lim, "%", 100) + "</div>\n";
-    body += "<table><tr><th>variant</th><th>median</th><th>% peak BW</th><th>% of limit</th>";
-    for (auto& [role, ref] : t.references) body += "<th>vs " + html_text(role) + "</th>";
-    body += "</tr>\n";
-    for (auto& r : t.rows) {
-      body += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td>", html_text(r.variant),
-                          cudabench::format_time(r.time_s), r.bw_fraction >= 0 ? pct(r.bw_fraction) : "-",
-                          r.limit_fraction >= 0 ? pct(r.limit_fraction) : "-");
-      for (auto& [role, ref] : t.references) body += fmt::format("<td>{:.2f}x</td>", r.speedup.at(role));
-      body += "</tr>\n";
-    }
-    body += "</table>\n";
-  }
+  body += family_charts_html(std::span(tables).first(shown));
+  for (auto& t : std::span(tables).first(shown)) body += speedup_table_html(t);
   body += run_energy_html(run);
   body += timelines_html(run);
   return page("cudabench report: " + run.source, body);

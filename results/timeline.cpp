@@ -199,32 +199,45 @@ case_timeline timeline_from_json(const nlohmann::json& j) {
   return t;
 }
 
-nlohmann::ordered_json chrome_trace(const trace_log& log) {
-  json events = json::array();
-  auto meta = [&](int pid, std::optional<std::uint32_t> tid, const char* what, json args) {
+namespace {
+/// The events of a Chrome trace as they are added: a process's or a track's name and order, and slices.
+class trace_events {
+ public:
+  explicit trace_events(std::uint64_t origin_ns) : origin_ns_(origin_ns) {}
+  void meta(int pid, std::optional<std::uint32_t> tid, const char* what, json args) {
     json e = {{"name", what}, {"ph", "M"}, {"pid", pid}};
     if (tid) e["tid"] = *tid;
     e["args"] = std::move(args);
-    events.push_back(std::move(e));
-  };
-  auto named = [](const std::string& name) { return json{{"name", name}}; };
-  auto slice = [&](int pid, std::uint32_t tid, const std::string& name, const char* cat, std::uint64_t start,
-                   std::uint64_t end) -> json& {
-    events.push_back({{"name", name},
-                      {"cat", cat},
-                      {"ph", "X"},
-                      {"pid", pid},
-                      {"tid", tid},
-                      {"ts", us_between(log.origin_ns, start)},
-                      {"dur", us_between(start, end)}});
-    return events.back();
-  };
-  meta(0, std::nullopt, "process_name", named("host"));
-  meta(0, std::nullopt, "process_sort_index", {{"sort_index", 0}});
+    events_.push_back(std::move(e));
+  }
+  static json named(const std::string& name) { return json{{"name", name}}; }
+  json& slice(int pid, std::uint32_t tid, const std::string& name, const char* cat, std::uint64_t start,
+              std::uint64_t end) {
+    events_.push_back({{"name", name},
+                       {"cat", cat},
+                       {"ph", "X"},
+                       {"pid", pid},
+                       {"tid", tid},
+                       {"ts", us_between(origin_ns_, start)},
+                       {"dur", us_between(start, end)}});
+    return events_.back();
+  }
+  json take() { return std::move(events_); }
+
+ private:
+  std::uint64_t origin_ns_;
+  json events_ = json::array();
+};
+
+/// The host's process: a track a thread, its ranges nested.
+void add_host(const trace_log& log, trace_events& ev) {
+  ev.meta(0, std::nullopt, "process_name", trace_events::named("host"));
+  ev.meta(0, std::nullopt, "process_sort_index", {{"sort_index", 0}});
   std::set<std::uint32_t> threads;
   for (const host_range& r : log.ranges) threads.insert(r.thread);
   for (std::uint32_t t : threads)
-    meta(0, t, "thread_name", named(t == 0 ? "cases (driving thread)" : "thread " + std::to_string(t)));
+    ev.meta(0, t, "thread_name",
+            trace_events::named(t == 0 ? "cases (driving thread)" : "thread " + std::to_string(t)));
   // Slices of one track must nest: a range that ends after its parent (clock granularity) is cut to fit.
   std::vector<host_range> ranges = log.ranges;
   std::stable_sort(ranges.begin(), ranges.end(), [](const host_range& a, const host_range& b) {
@@ -233,25 +246,29 @@ nlohmann::ordered_json chrome_trace(const trace_log& log) {
                                       : a.depth < b.depth;
   });
   for (const host_range& r : ranges)
-    slice(0, r.thread, r.name, r.category.c_str(), r.start_ns, std::max(r.start_ns, r.end_ns));
+    ev.slice(0, r.thread, r.name, r.category.c_str(), r.start_ns, std::max(r.start_ns, r.end_ns));
+}
 
+/// A process a GPU, a track a stream, its operations in the order they started.
+void add_devices(const trace_log& log, trace_events& ev) {
   std::map<int, std::set<std::uint32_t>> streams;
   for (const device_op& o : log.ops) streams[o.device].insert(o.stream);
   for (const auto& [dev, ids] : streams) {
     const int pid = 1 + dev;
     const auto name = log.device_names.find(dev);
-    meta(pid, std::nullopt, "process_name",
-         named("GPU " + std::to_string(dev) + (name != log.device_names.end() ? ": " + name->second : "")));
-    meta(pid, std::nullopt, "process_sort_index", {{"sort_index", pid}});
-    for (std::uint32_t s : ids) meta(pid, s, "thread_name", named("stream " + std::to_string(s)));
+    ev.meta(pid, std::nullopt, "process_name",
+            trace_events::named("GPU " + std::to_string(dev) +
+                                (name != log.device_names.end() ? ": " + name->second : "")));
+    ev.meta(pid, std::nullopt, "process_sort_index", {{"sort_index", pid}});
+    for (std::uint32_t s : ids) ev.meta(pid, s, "thread_name", trace_events::named("stream " + std::to_string(s)));
   }
   std::vector<const device_op*> ops;
   for (const device_op& o : log.ops) ops.push_back(&o);
   std::stable_sort(ops.begin(), ops.end(),
                    [](const device_op* a, const device_op* b) { return a->start_ns < b->start_ns; });
   for (const device_op* o : ops) {
-    json& e = slice(1 + o->device, o->stream, op_label(*o), kind_name(o->what), o->start_ns,
-                    std::max(o->start_ns, o->end_ns));
+    json& e = ev.slice(1 + o->device, o->stream, op_label(*o), kind_name(o->what), o->start_ns,
+                       std::max(o->start_ns, o->end_ns));
     if (o->what != device_op::kind::kernel) {
       e["args"]["bytes"] = o->bytes;
       if (o->what == device_op::kind::memcpy) {
@@ -260,8 +277,15 @@ nlohmann::ordered_json chrome_trace(const trace_log& log) {
       }
     }
   }
+}
+}  // namespace
+
+nlohmann::ordered_json chrome_trace(const trace_log& log) {
+  trace_events events(log.origin_ns);
+  add_host(log, events);
+  add_devices(log, events);
   json doc;
-  doc["traceEvents"] = std::move(events);
+  doc["traceEvents"] = events.take();
   doc["displayTimeUnit"] = "ns";
   doc["otherData"] = {{"producer", "cudabench --trace"},
                       {"device_activity", log.note.empty() ? "recorded with CUPTI" : "none: " + log.note}};

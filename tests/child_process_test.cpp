@@ -215,3 +215,9 @@ TEST(ChildProcess, ALogsTailIsItsLastLinesPrintableAndShort) {
   std::remove(log.c_str());
   EXPECT_EQ(log_tail(log), "");
 }
+
+// A wait status as messages say it: an exit with its status, a signal with its number.
+TEST(ChildProcess, AWaitStatusIsSaidAsAnExitOrASignal) {
+  EXPECT_EQ(wait_status_text(child_process(shell("exit 3")).wait()), "exit 3");
+  EXPECT_EQ(wait_status_text(child_process(shell("kill -9 $$")).wait()), "killed by signal 9");
+}
