@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <vector>
 
 #include "analysis/gates.hpp"
 #include "cudabench/errors.hpp"
@@ -14,7 +15,8 @@ namespace cudabench::run_store {
 namespace {
 namespace fs = std::filesystem;
 
-constexpr std::string_view json_ext = ".json", gates_ext = ".gates.json", run_head = "nightly-";
+constexpr std::string_view json_ext = ".json", gates_ext = ".gates.json", run_head = "nightly-",
+                           verdict_head = "verdict-";
 
 bool ends_with(std::string_view s, std::string_view tail) {
   return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -47,6 +49,14 @@ bool model_name(const std::string& name) {
 std::string model_folder(const device_info& d) {
   if (d.name.empty()) return d.model_slug();
   return model_name(d.name) ? d.model_slug() : std::string();
+}
+
+/// A run's <stamp>: YYYYMMDDTHHMMSSZ.
+bool stamp_name(const std::string& stamp) {
+  if (stamp.size() != 16 || stamp[8] != 'T' || stamp[15] != 'Z') return false;
+  for (std::size_t i = 0; i < 15; ++i)
+    if (i != 8 && (stamp[i] < '0' || stamp[i] > '9')) return false;
+  return true;
 }
 
 bool exists(const std::string& path) {
@@ -109,7 +119,7 @@ std::shared_ptr<const gate_table> gates_for(const compare_settings& s, const run
 
 std::string run_name(const std::string& stamp) { return fmt::format("{}{}{}", run_head, stamp, json_ext); }
 
-std::string verdict_name(const std::string& stamp) { return fmt::format("verdict-{}{}", stamp, json_ext); }
+std::string verdict_name(const std::string& stamp) { return fmt::format("{}{}{}", verdict_head, stamp, json_ext); }
 
 std::string run_stamp(const fs::path& file) {
   const std::string name = file.filename().string();
@@ -120,6 +130,30 @@ std::string run_stamp(const fs::path& file) {
 
 std::string history_folder(const std::string& store, const device_info& d, const std::string& preset) {
   return fmt::format("{}/{}", store, slot(d, preset));
+}
+
+history_entry history_entry_of(const std::string& path) {
+  std::vector<std::string> parts;
+  for (std::size_t at = 0;;) {
+    const std::size_t slash = path.find('/', at);
+    parts.push_back(path.substr(at, slash == std::string::npos ? std::string::npos : slash - at));
+    if (slash == std::string::npos) break;
+    at = slash + 1;
+  }
+  if (!std::all_of(parts.begin(), parts.end(), place_name)) return {.kind = "outside"};
+  if (parts.size() == 1) return {.kind = "model"};
+  const std::string folder = parts[0] + "/" + parts[1];
+  if (parts.size() == 2) return {.kind = "folder", .folder = folder};
+  if (parts.size() == 3 && parts[2] == runs_folder) return {.kind = "runs", .folder = folder};
+  if (parts.size() == 3 && parts[2] == learned_gates) return {.kind = "learned", .folder = folder};
+  if (parts.size() == 3 && parts[2].rfind(verdict_head, 0) == 0 && ends_with(parts[2], json_ext)) {
+    const std::string stamp =
+        parts[2].substr(verdict_head.size(), parts[2].size() - verdict_head.size() - json_ext.size());
+    if (stamp_name(stamp)) return {.kind = "verdict", .folder = folder, .stamp = stamp};
+  }
+  if (parts.size() == 4 && parts[2] == runs_folder && stamp_name(run_stamp(parts[3])))
+    return {.kind = "run", .folder = folder, .stamp = run_stamp(parts[3])};
+  return {.kind = "outside"};
 }
 
 }  // namespace cudabench::run_store

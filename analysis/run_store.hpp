@@ -60,4 +60,17 @@ std::string run_stamp(const std::filesystem::path& file);
 /// <store>/<model>/<preset>: a history store's folder of this device's model and preset.
 std::string history_folder(const std::string& store, const device_info& d, const std::string& preset);
 
+/// The files a history store may hold, as a refusal of any other names them.
+inline constexpr std::string_view history_layout =
+    "<model>/<preset>/runs/nightly-<YYYYMMDDTHHMMSSZ>.json, <model>/<preset>/verdict-<time>.json or "
+    "<model>/<preset>/gates.json";
+/// What a path under a history store's top names in its layout.
+struct history_entry {
+  /// "model", "folder" (its <model>/<preset>), "runs" (directories); "run", "verdict", "learned" (files); "outside"
+  std::string kind;
+  std::string folder;  ///< the <model>/<preset> it is in or is ("" for a model's directory and outside)
+  std::string stamp;   ///< a run's or a verdict's <stamp> ("" otherwise)
+};
+history_entry history_entry_of(const std::string& path);
+
 }  // namespace cudabench::run_store

@@ -93,13 +93,22 @@ const std::array<command_spec, 9> rows{
                           " missing.",
                  .exit_status = "0 written, 1 a model's verdict file says its comparison failed, 2 usage or input error",
                  .handler = fleet_handler, .more_inputs = true},
-    command_spec{.name = "store", .inputs = "baseline|gates|slot|history|runs FILE", .input_count = 2,
+    command_spec{.name = "store", .inputs = "baseline|gates|slot|history|runs|latest|learned|place FILE",
+                 .input_count = 2,
                  .about = fmt::format("Prints where the run store keeps a file, as the commands and the CI scripts find "
                                       "it: baseline RESULT.json, the stored baseline of its GPU model and preset "
                                       "(<baseline-dir>/<model>/<preset>.json); gates BASELINE.json, the gates file kept "
                                       "beside it (X.json -> {}); slot RESULT.json, its <model>/<preset>; history "
-                                      "RESULT.json, its folder of the --history-dir store, and runs, that folder's {}/.",
-                                      run_store::gates_file_beside("X.json"), run_store::runs_folder),
+                                      "RESULT.json, its folder of the --history-dir store, and runs, that folder's {}/. "
+                                      "Of a results folder DIR (a nightly's, or a history store's <model>/<preset>): "
+                                      "runs DIR, its DIR/{}; latest DIR, its newest run (DIR/{}); learned DIR, the gates "
+                                      "learned from its runs (DIR/{}). place -: for each NUL-separated path under a "
+                                      "history store's top read from standard input, a line KIND FOLDER STAMP (KIND one "
+                                      "of model, folder, runs, run, verdict, learned; FOLDER its <model>/<preset>, STAMP "
+                                      "a run's or verdict's time, - where none), or outside and the layout ({}).",
+                                      run_store::gates_file_beside("X.json"), run_store::runs_folder,
+                                      run_store::runs_folder, run_store::latest_run, run_store::learned_gates,
+                                      run_store::history_layout),
                  .exit_status = "0 printed, 2 usage or input error (a file that is no result, a name that is no "
                                 "directory, a result of another preset than --of-preset)",
                  .handler = store_handler},

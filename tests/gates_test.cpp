@@ -322,3 +322,23 @@ TEST(RunStore, NamesEachPlaceOnce) {
   EXPECT_EQ(run_store::verdict_name("20261123T020000Z"), "verdict-20261123T020000Z.json");
   EXPECT_EQ(run_store::run_name("20261123T020000Z"), "nightly-20261123T020000Z.json");
 }
+
+TEST(RunStore, PlacesEachPathOfAHistoryStore) {
+  auto kind = [](const std::string& path) { return run_store::history_entry_of(path).kind; };
+  EXPECT_EQ(kind("NVIDIA_H100"), "model");
+  EXPECT_EQ(kind("NVIDIA_H100/nightly"), "folder");
+  EXPECT_EQ(kind("NVIDIA_H100/nightly/runs"), "runs");
+  EXPECT_EQ(kind("NVIDIA_H100/nightly/gates.json"), "learned");
+  const run_store::history_entry run =
+      run_store::history_entry_of("NVIDIA_H100/nightly/runs/nightly-20261123T020000Z.json");
+  EXPECT_EQ(run.kind, "run");
+  EXPECT_EQ(run.folder, "NVIDIA_H100/nightly");
+  EXPECT_EQ(run.stamp, "20261123T020000Z");
+  const run_store::history_entry verdict = run_store::history_entry_of("m/p/verdict-20261123T020000Z.json");
+  EXPECT_EQ(verdict.kind, "verdict");
+  EXPECT_EQ(verdict.stamp, "20261123T020000Z");
+  for (const char* outside : {"zzz.json/a/b/c/d", "m/p/runs/latest.json", "m/p/runs/nightly-2026.json", "m/p/x.json",
+                              "m/p/verdict-20261123T020000.json", ".hidden", "m//p", "m/p/", "", "m/../p",
+                              "m/p/runs/nightly-20261123T020000Z.json/x"})
+    EXPECT_EQ(kind(outside), "outside") << outside;
+}

@@ -259,7 +259,21 @@ s=$(run "$report" store baseline "$quick" --of-preset=nightly); check "store bas
   "one_line \"is a run of preset 'quick', not 'nightly'\"" '[ ! -s "$tmp/out" ]'
 s=$(run "$report" store runs "$quick"); check "store runs without --history-dir: one line, exit 2" 2 "$s" 'one_line "needs --history-dir"'
 s=$(run "$report" store gates "$tmp/base.txt"); check "store gates of a name not ending in .json: one line, exit 2" 2 "$s" 'one_line "ends in .json"'
-s=$(run "$report" store where "$quick"); check "store of an unknown kind: one line, exit 2" 2 "$s" 'one_line "baseline, gates, slot, history or runs"'
+s=$(run "$report" store where "$quick"); check "store of an unknown kind: one line, exit 2" 2 "$s" 'one_line "baseline, gates, slot, history, runs, latest, learned or place"'
+# store of a results folder (a nightly's, or a history store's <model>/<preset>): its runs, newest run, learned gates.
+mkdir -p "$tmp/night"
+s=$(run "$report" store runs "$tmp/night"); check "store runs DIR: the results folder's runs" 0 "$s" '[ "$(cat "$tmp/out")" = "$tmp/night/runs" ]'
+s=$(run "$report" store latest "$tmp/night"); check "store latest DIR: its newest run" 0 "$s" '[ "$(cat "$tmp/out")" = "$tmp/night/latest.json" ]'
+s=$(run "$report" store learned "$tmp/night"); check "store learned DIR: the gates learned from its runs" 0 "$s" '[ "$(cat "$tmp/out")" = "$tmp/night/gates.json" ]'
+s=$(run "$report" store latest "$tmp/none"); check "store latest of no directory: one line, exit 2" 2 "$s" 'one_line "not a directory"'
+# store place: each NUL-separated path under a history store's top, as KIND FOLDER STAMP (outside: the layout).
+printf '%s\0' m m/p m/p/runs m/p/runs/nightly-20261123T020000Z.json m/p/verdict-20261123T020000Z.json m/p/gates.json \
+  "$(printf 'm/p/a\nb.json')" -x m/p/runs/latest.json >"$tmp/paths"
+s=$(run "$report" store place - <"$tmp/paths"); check "store place -: a line for each path, in its order" 0 "$s" \
+  '[ "$(head -n 6 "$tmp/out" | paste -sd,)" = "model - -,folder m/p -,runs m/p -,run m/p 20261123T020000Z,verdict m/p 20261123T020000Z,learned m/p -" ]' \
+  '[ "$(grep -c "^outside <model>/<preset>/runs/nightly-" "$tmp/out")" = 2 ] && [ "$(sed -n 8p "$tmp/out")" = "model - -" ]' \
+  '[ "$(wc -l <"$tmp/out")" = 9 ]'
+s=$(run "$report" store place "$tmp/paths"); check "store place of a file: one line, exit 2" 2 "$s" 'one_line "give -"'
 python3 -c "import json, sys; j = json.load(open(sys.argv[1])); j['context']['device']['name'] = '/?/'; j['context']['cudabench']['preset'] = '..'; json.dump(j, open(sys.argv[2], 'w'))" "$quick" "$tmp/odd.json"
 s=$(run "$report" store baseline "$tmp/odd.json"); check "store of a GPU model that names no directory: one line, exit 2" 2 "$s" 'one_line "names no directory"'
 python3 -c "import json, sys; j = json.load(open(sys.argv[1])); j['context']['cudabench']['preset'] = '..'; json.dump(j, open(sys.argv[2], 'w'))" "$quick" "$tmp/odd.json"

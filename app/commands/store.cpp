@@ -1,6 +1,9 @@
 // store: where the run store keeps a result's baseline, its gates and its history, for the CI scripts.
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <iostream>
+
 #include "analysis/run_store.hpp"
 #include "app/commands.hpp"
 #include "io/format.hpp"
@@ -33,17 +36,47 @@ result_place place_of(const std::string& file, const std::optional<std::string>&
   return p;
 }
 
+/// Each NUL-separated path under a history store's top read from standard input, as a line "KIND FOLDER STAMP"
+/// of run_store::history_entry_of ("-" for an empty field; an outside one's line names the layout).
+void print_places() {
+  std::string path;
+  while (std::getline(std::cin, path, '\0')) {
+    const run_store::history_entry e = run_store::history_entry_of(path);
+    if (e.kind == "outside")
+      fmt::print("outside {}\n", run_store::history_layout);
+    else
+      fmt::print("{} {} {}\n", e.kind, e.folder.empty() ? "-" : e.folder, e.stamp.empty() ? "-" : e.stamp);
+  }
+}
+
+/// The path `what` names in the results folder `dir` (a nightly's, or a history store's folder).
+std::string folder_path(const std::string& what, const std::string& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw input_error(fmt::format("{}: not a directory (store {} names a file of a results folder)", dir, what));
+  const std::string_view name = what == "runs"     ? run_store::runs_folder
+                                : what == "latest" ? run_store::latest_run
+                                                   : run_store::learned_gates;
+  return fmt::format("{}/{}", dir, name);
+}
+
 /// The path `what` names for `file`.
 std::string store_path(const std::string& what, const std::string& file, const command_options& o) {
+  if (what == "latest" || what == "learned" || (what == "runs" && !o.history_dir)) {
+    std::error_code ec;
+    if (what == "runs" && !std::filesystem::is_directory(file, ec))
+      throw usage_error("store runs RESULT.json needs --history-dir=DIR (store runs DIR names a results folder's)");
+    return folder_path(what, file);
+  }
   if (what == "gates") {
     const std::string gates = run_store::gates_file_beside(file);
     if (gates.empty()) throw input_error(fmt::format("{}: a baseline's name ends in .json", file));
     return gates;
   }
   if (what != "baseline" && what != "slot" && what != "history" && what != "runs")
-    throw usage_error(fmt::format("store names baseline, gates, slot, history or runs, not '{}'", printable(what)));
-  if ((what == "history" || what == "runs") && !o.history_dir)
-    throw usage_error(fmt::format("store {} needs --history-dir=DIR", what));
+    throw usage_error(fmt::format(
+        "store names baseline, gates, slot, history, runs, latest, learned or place, not '{}'", printable(what)));
+  if (what == "history" && !o.history_dir) throw usage_error(fmt::format("store {} needs --history-dir=DIR", what));
   const result_place p = place_of(file, o.of_preset);
   if (what == "baseline") return run_store::baseline_file(o.baseline_dir, p.device, p.preset);
   if (what == "slot") return run_store::slot(p.device, p.preset);
@@ -56,6 +89,11 @@ std::string store_path(const std::string& what, const std::string& file, const c
 /// `store WHAT FILE`: the path, on a line of its own.
 int store_handler(const command_line& cl) {
   const file_command_guard guard(cl, "store");
+  if (cl.inputs[0] == "place") {
+    if (cl.inputs[1] != "-") throw usage_error("store place reads its paths from standard input: give -");
+    print_places();
+    return 0;
+  }
   fmt::print("{}\n", store_path(cl.inputs[0], cl.inputs[1], cl.options));
   return 0;
 }
