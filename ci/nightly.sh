@@ -3,7 +3,7 @@
 # the nightly preset, compared against the stored baseline for this GPU model, with every report written,
 # then the trend over every night kept in the results directory.
 # Usage: ci/nightly.sh [RESULTS_DIR]    (default: $CUDABENCH_RESULTS_DIR, else results/)
-# (the layout of analysis/run_store.hpp; the baseline's path and its gates asked of RUN_BENCH store)
+# (the layout of analysis/run_store.hpp; its folders, newest run, baseline and gates asked of RUN_BENCH store)
 #   RESULTS_DIR/runs/nightly-<time>.json   each night's results (what `trend` reads); latest.json links the newest
 #   RESULTS_DIR/report-<time>.md|.html, verdict-<time>.json, trend.html
 # CUDABENCH_BASELINE_DIR: where baselines are stored (default: reports/baselines of this checkout; installed with the
@@ -47,9 +47,9 @@ cb_installed && results_default=$PWD/results  # never into the package's prefix
 dir="${1:-${CUDABENCH_RESULTS_DIR:-$results_default}}"
 run_bench=$(cb_runner) || exit 2
 baselines=$(cb_baselines) || exit 2
-mkdir -p "$dir/runs" || exit 2
+mkdir -p "$dir" && night_runs=$("$run_bench" store runs "$dir") && mkdir -p "$night_runs" || exit 2
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-json="$dir/runs/nightly-$stamp.json"
+json="$night_runs/nightly-$stamp.json"
 # The repository a regression is bisected in: this checkout, or (scripts installed with the package) the one the
 # job runs in.
 repo=$(git -C "$root" rev-parse --show-toplevel 2>/dev/null || git rev-parse --show-toplevel 2>/dev/null || echo "$root")
@@ -57,10 +57,10 @@ filter=()
 [ -n "${CUDABENCH_FILTER:-}" ] && filter=(--filter="$CUDABENCH_FILTER")
 # keep_night_files: copies this night's files (those named with $stamp, the trend) to $CUDABENCH_NIGHT_FILES.
 keep_night_files() {
-  local to=${CUDABENCH_NIGHT_FILES:-} f
+  local to=${CUDABENCH_NIGHT_FILES:-} f to_runs
   [ -n "$to" ] || return 0
-  mkdir -p "$to/runs" || return 0
-  [ -f "$json" ] && cp "$json" "$to/runs/" && cp "$json" "$to/latest.json"
+  mkdir -p "$to" && to_runs=$("$run_bench" store runs "$to") && mkdir -p "$to_runs" || return 0
+  [ -f "$json" ] && cp "$json" "$to_runs/" && cp "$json" "$("$run_bench" store latest "$to")"
   for f in "$dir"/*-"$stamp".* "$dir/trend.html" "$dir/trend.txt"; do
     [ -f "$f" ] && cp "$f" "$to/"
   done
@@ -116,17 +116,18 @@ bisect_regressions() {
 "$run_bench" --preset="${CUDABENCH_PRESET:-nightly}" "${filter[@]}" ${CUDABENCH_NIGHTLY_ARGS:-} --json "$json" || run_status=$?
 run_status=${run_status:-0}
 [ -f "$json" ] || exit "$run_status"   # refused before running (usage or input error)
-ln -sfn "runs/$(basename "$json")" "$dir/latest.json"
+ln -sfn "${json#"$dir"/}" "$("$run_bench" store latest "$dir")"
 baseline=$("$run_bench" store baseline "$json" --baseline-dir="$baselines") || exit 2
 status=$run_status
 # The gates: CUDABENCH_GATES; else, once the history store keeps enough runs of this model and preset, the gates it
 # learned from them (refreshed by each run it files); else those stored beside the baseline (compare's default).
 gates=${CUDABENCH_GATES:-}
 if [ -z "$gates" ] && [ -n "${CUDABENCH_HISTORY_DIR:-}" ] \
-   && kept=$("$run_bench" store runs "$json" --history-dir="$CUDABENCH_HISTORY_DIR" 2>/dev/null) && [ -f "${kept%/runs}/gates.json" ] \
+   && kept=$("$run_bench" store history "$json" --history-dir="$CUDABENCH_HISTORY_DIR" 2>/dev/null) \
+   && learned=$("$run_bench" store learned "$kept" 2>/dev/null) && [ -f "$learned" ] \
    && python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); sys.exit(0 if len(j["runs"]) >= int(sys.argv[2]) and j["cases"] else 1)' \
-        "${kept%/runs}/gates.json" "${CUDABENCH_GATES_MIN_RUNS:-5}" 2>/dev/null; then
-  cp "${kept%/runs}/gates.json" "$dir/gates-$stamp.json" && gates="$dir/gates-$stamp.json"
+        "$learned" "${CUDABENCH_GATES_MIN_RUNS:-5}" 2>/dev/null; then
+  cp "$learned" "$dir/gates-$stamp.json" && gates="$dir/gates-$stamp.json"
   echo "nightly: comparing with the gates the history store learned from its runs ($gates)" >&2
 fi
 if [ -f "$baseline" ]; then
@@ -173,7 +174,7 @@ else
   "$run_bench" report "$json" --md "$dir/report-$stamp.md" --html "$dir/report-$stamp.html" >/dev/null
   printf '## Nightly benchmarks: %s\n\n%s\n\n' "$title" "$msg" | summary
 fi
-runs="$dir/runs"
+runs=$night_runs
 if [ -n "${CUDABENCH_HISTORY_DIR:-}" ]; then  # filed in the store too; the trend over what it keeps
   verdict=()
   [ -f "$dir/verdict-$stamp.json" ] && verdict=("$dir/verdict-$stamp.json")

@@ -82,7 +82,7 @@ s=$(fleet "$tmp/crlf.conf"); check "fleet.sh: a CONFIG with CRLF line ends: no c
 
 # fleet_report.sbatch: the worst of the models' jobs and the report; a model without a run is left out.
 job() { echo "JobId=$1 JobName=x JobState=$2 Reason=None Dependency=(null) ExitCode=$3 RunTime=00:00:01" >"$tmp/jobs/$1"; }
-printf '#!/bin/sh\necho "$@" >"%s/fleet-args"\nexit "${FLEET_STATUS:-0}"\n' "$tmp" >"$tmp/fake-fleet"; chmod +x "$tmp/fake-fleet"
+printf '#!/bin/sh\n[ "$1" = store ] && exec "%s" "$@"\necho "$@" >"%s/fleet-args"\nexit "${FLEET_STATUS:-0}"\n' "$report" "$tmp" >"$tmp/fake-fleet"; chmod +x "$tmp/fake-fleet"
 mkdir -p "$tmp/r/a" "$tmp/r/b" "$tmp/r/c" "$tmp/r/fleet" && touch "$tmp/r/a/latest.json" "$tmp/r/b/latest.json"
 report_job() { (cd "$src" && RUN_BENCH="$tmp/fake-fleet" run bash ci/slurm/fleet_report.sbatch "$tmp/r" "$@"); }
 job 1 COMPLETED 0:0; job 2 COMPLETED 0:0
@@ -107,7 +107,7 @@ s=$(report_job a=1 d=6); check "fleet_report.sbatch: a run of this job: in the r
 
 # ci/fleet_summary.sh: the models' downloaded artifacts, each a directory with a latest.json.
 mkdir -p "$tmp/nights/nightly-h100" "$tmp/nights/nightly-h200" "$tmp/nights/other" && touch "$tmp/nights/nightly-h100/latest.json" "$tmp/nights/nightly-h200/latest.json"
-printf '#!/bin/sh\necho "$@" >"%s/fleet-args"\nfor a; do case "$a" in *.md) echo "## Fleet" >"$a";; esac; done\n' "$tmp" >"$tmp/fake-fleet"
+printf '#!/bin/sh\n[ "$1" = store ] && exec "%s" "$@"\necho "$@" >"%s/fleet-args"\nfor a; do case "$a" in *.md) echo "## Fleet" >"$a";; esac; done\n' "$report" "$tmp" >"$tmp/fake-fleet"
 s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" RUN_BENCH="$tmp/fake-fleet" run bash "$src/ci/fleet_summary.sh" "$tmp/nights" "$tmp/fleet-out")
 check "ci/fleet_summary.sh: fleet over the models' directories, the Markdown in the job summary" 0 "$s" \
   'grep -q "^fleet $tmp/nights/nightly-h100 $tmp/nights/nightly-h200 --md $tmp/fleet-out/fleet.md --html $tmp/fleet-out/fleet.html --csv $tmp/fleet-out/fleet.csv$" "$tmp/fleet-args"' \
