@@ -153,7 +153,7 @@ do_run() {
   [ -n "$stamp" ] && [ -f "$night/verdict-$stamp.json" ] && output verdict "$night/verdict-$stamp.json"
   local pushed=""
   if [ -n "$history" ] && [ "${INPUT_HISTORY_PUSH:-true}" = true ]; then
-    if RUN_BENCH= bash "$here/history.sh" push "$history" --keep="${INPUT_HISTORY_KEEP:-60}" >&2; then
+    if bash "$here/history.sh" push "$history" --keep="${INPUT_HISTORY_KEEP:-60}" --keep-gates >&2; then
       pushed=$INPUT_HISTORY_BRANCH
     else
       echo "cudabench action: the history store could not be pushed (the run's files are in the artifact)" >&2
@@ -180,7 +180,7 @@ do_run() {
 # summary and the log. Its words are quoted for the shell; the GPU model and preset are those RUN_BENCH store
 # names (letters, digits, ., _ and -).
 store_candidate() {
-  local candidate=$1 branch=$2 top dest slot cmd stamp from
+  local candidate=$1 branch=$2 top dest slot kept cmd stamp from
   top=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
   dest=$("$RUN_BENCH" store baseline "$candidate" --baseline-dir="$(cb_baselines)") || return 0
   slot=$("$RUN_BENCH" store slot "$candidate") || return 0  # <model>/<preset>
@@ -188,7 +188,8 @@ store_candidate() {
   stamp=${candidate##*/baseline-candidate-}
   output baseline-candidate "$candidate"
   if [ -n "$branch" ]; then
-    from="git show FETCH_HEAD:$slot/runs/nightly-$stamp"
+    kept=$("$RUN_BENCH" store runs "$candidate" --history-dir=.) || return 0  # ./<model>/<preset>/<runs>
+    from="git show FETCH_HEAD:${kept#./}/nightly-$stamp"
     cmd="git fetch ${INPUT_HISTORY_REMOTE:-origin} $(printf %q "$branch") && mkdir -p $(printf %q "$(dirname "$dest")") && $from >$(printf %q "$dest")"
   elif [ -n "${INPUT_ARTIFACT_NAME:-}" ] && [ -n "${GITHUB_RUN_ID:-}" ]; then
     cmd="gh run download $(printf %q "$GITHUB_RUN_ID") -R $(printf %q "${GITHUB_REPOSITORY:-}") -n $(printf %q "$INPUT_ARTIFACT_NAME") -D cudabench-candidate"

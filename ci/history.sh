@@ -22,17 +22,17 @@
 #   ci/history.sh add DIR RUN.json [VERDICT.json]
 #       files a run (and its verdict) under DIR/<model>/<preset>/ (named by its own name where that is
 #       nightly-<time>.json, else by the time it was recorded) and learns that directory's gates again.
-#   ci/history.sh push DIR [--keep=N] [--message=TEXT]
+#   ci/history.sh push DIR [--keep=N] [--message=TEXT] [--keep-gates]
 #       keeps the N runs of each model and preset recorded last (default 60; their verdicts with them; the time
 #       is the run's own, context.cudabench.started_utc or else context.date, never its file name), learns the
 #       gates of each directory whose runs changed again, and pushes the store as the branch's one commit (no
 #       parent, so what retention removed is in no commit: the branch's size is bounded by --keep), in place of the
 #       commit it was fetched at. Another runner's push in between is taken in, this one's files put on top of it,
 #       the gates learned again from the runs of both, and the push tried again after a random wait that grows
-#       with each try (10 tries).
+#       with each try (10 tries). --keep-gates: no gates learned again, those of the branch and this store kept.
 # Gates are learned with RUN_BENCH gates (default: the run_bench beside ci/; RUN_BENCH set empty: not learned);
-# a failure to learn them is said and leaves the old ones. add asks RUN_BENCH store (set empty: the default) where
-# a run goes.
+# a failure to learn them is said and leaves the old ones. Where the store keeps a file, and which names its layout
+# holds, are asked of RUN_BENCH store (set empty: the default).
 # Exit status: 0 done (push: also when there was nothing to push), 2 usage or input error, 1 git failed (said).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -60,6 +60,18 @@ read_state() {
   lease=${lease-$base}
 }
 
+# bench: the runner asked where the store keeps a file (RUN_BENCH store; RUN_BENCH unset or empty: the default).
+bench() { if [ -n "${RUN_BENCH:-}" ]; then echo "$RUN_BENCH"; else cb_runner report; fi; }
+
+# placed DIR [TEST...]: the place (RUN_BENCH store place: KIND FOLDER STAMP) of each file under DIR but its .git that
+# passes find's TESTs, one a line.
+placed() {
+  local at=$1 b
+  shift
+  b=$(bench) || exit 2
+  (cd "$at" && find . -path ./.git -prune -o -type f "$@" -printf '%P\0') | "$b" store place -
+}
+
 # store WHAT [ARGS]: the store's rules, each a refusal in one line and exit 2 naming the first entry that breaks them.
 #   tree REPO REV  every entry of REV's tree (in REPO) a regular file named as the layout says
 #   folder         every entry of DIR (but its .git) a directory or regular file named so, each run with a
@@ -68,16 +80,36 @@ read_state() {
 #   retain N       the folder checked, then the N runs of each <model>/<preset> recorded last kept, the rest and
 #                  the verdicts of the rest removed
 store() {
-  python3 - "$dir" "$@" <<'PY'
+  local b
+  b=$(bench) || exit 2
+  python3 - "$b" "$dir" "$@" <<'PY'
 import json, os, re, subprocess, sys
 from datetime import datetime, timedelta, timezone
 
-root, what, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-PART = r"[A-Za-z0-9_-][A-Za-z0-9_.-]*"  # a model or preset (no '.', '..' or other name starting with a dot)
-STAMP = r"[0-9]{8}T[0-9]{6}Z"
-FILE = re.compile(r"{0}/{0}/(?:runs/nightly-{1}|verdict-{1}|gates)\.json".format(PART, STAMP))
-DIR = re.compile(r"{0}(?:/{0}(?:/runs)?)?".format(PART))
-LAYOUT = "<model>/<preset>/runs/nightly-<YYYYMMDDTHHMMSSZ>.json, <model>/<preset>/verdict-<time>.json or <model>/<preset>/gates.json"
+bench, root, what, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+FILES, DIRS = ("run", "verdict", "learned"), ("model", "folder", "runs")
+
+
+def places(paths):
+    """What each path (under the store's top) is in its layout, as RUN_BENCH store place says: (kind, folder, stamp),
+    or ("outside", the layout, "")."""
+    if not paths:
+        return []
+    answer = subprocess.run([bench, "store", "place", "-"], input=b"".join(os.fsencode(p) + b"\0" for p in paths),
+                            stdout=subprocess.PIPE)
+    lines = answer.stdout.decode("utf-8", "replace").splitlines()
+    if answer.returncode != 0 or len(lines) != len(paths):
+        print("ci/history.sh: %s store place did not say where the store's files go" % bench, file=sys.stderr)
+        sys.exit(2)
+    found = []
+    for line in lines:
+        kind, rest = line.split(" ", 1)
+        found.append((kind, rest, "") if kind == "outside" else tuple([kind] + rest.split(" ")))
+    return found
+
+
+def outside(place):
+    return "a name outside its layout (%s)" % place[1]
 
 
 def refuse(path, why):
@@ -123,17 +155,18 @@ def tree(repo, rev):
     if listing.returncode != 0:
         print("ci/history.sh: cannot read the tree of %s" % rev, file=sys.stderr)
         sys.exit(1)
-    for entry in filter(None, listing.stdout.split(b"\0")):
-        meta, path = entry.split(b"\t", 1)
-        mode, path = meta.split(b" ")[0], os.fsdecode(path)
+    entries = [entry.split(b"\t", 1) for entry in filter(None, listing.stdout.split(b"\0"))]
+    paths = [os.fsdecode(path) for _, path in entries]
+    for (meta, _), path, place in zip(entries, paths, places(paths)):
+        mode = meta.split(b" ")[0]
         if mode not in (b"100644", b"100755"):
             refuse(path, {b"120000": "a symbolic link", b"160000": "a submodule"}.get(mode, "not a regular file") + " on its branch")
-        if not FILE.fullmatch(path):
-            refuse(path, "a name outside its layout (%s) on its branch" % LAYOUT)
+        if place[0] not in FILES:
+            refuse(path, outside(place) + " on its branch")
         blob = subprocess.run(["git", "-C", repo, "cat-file", "blob", "%s:%s" % (rev, path)], stdout=subprocess.PIPE).stdout
-        if "/runs/" in path and unkept(blob):
+        if place[0] == "run" and unkept(blob):
             refuse(path, unkept(blob) + " on its branch")
-        if "/runs/" not in path and not parses(blob):
+        if place[0] != "run" and not parses(blob):
             refuse(path, "a file that is not a JSON object on its branch")
 
 
@@ -145,24 +178,27 @@ def parses(text):
 
 
 def folder():
-    """The store's files (paths under root) and the recorded time of each run, every entry checked."""
-    files, pending, times = [], [""], {}
+    """The store's files (paths under root, each with its place) and the recorded time of each run, every entry
+    checked."""
+    files, pending, times = {}, [""], {}
     while pending:
         rel = pending.pop()
-        for e in sorted(os.scandir(os.path.join(root, rel)), key=lambda e: e.name):
+        listed = [e for e in sorted(os.scandir(os.path.join(root, rel)), key=lambda e: e.name) if rel + e.name != ".git"]
+        for e, place in zip(listed, places([rel + e.name for e in listed])):
             path = rel + e.name
-            if path == ".git":
-                continue
             if e.is_symlink():
                 refuse(path, "a symbolic link")
             is_dir = e.is_dir(follow_symlinks=False)
             if not is_dir and not e.is_file(follow_symlinks=False):
                 refuse(path, "neither a regular file nor a directory")
-            if not (DIR if is_dir else FILE).fullmatch(path):
-                refuse(path, "a name outside its layout (%s)" % LAYOUT)
-            (pending if is_dir else files).append(path + "/" if is_dir else path)
-    for path in files:
-        if "/runs/" in path:
+            if place[0] not in (DIRS if is_dir else FILES):
+                refuse(path, outside(place))
+            if is_dir:
+                pending.append(path + "/")
+            else:
+                files[path] = place
+    for path, place in files.items():
+        if place[0] == "run":
             text = read(os.path.join(root, path))
             if unkept(text):
                 refuse(path, unkept(text))
@@ -174,15 +210,14 @@ def retain(keep):
     files, times = folder()
     kept, by_dir = set(), {}
     for path in times:
-        by_dir.setdefault(path.rsplit("/runs/", 1)[0], []).append(path)
+        by_dir.setdefault(files[path][1], []).append(path)
     for runs in by_dir.values():
         runs.sort(key=lambda p: (times[p], p))
-        kept.update(runs[-keep:])
+        kept.update(files[p][1:] for p in runs[-keep:])
         for path in runs[:-keep]:
             os.remove(os.path.join(root, path))
-    for path in files:  # a verdict goes with its run
-        m = re.fullmatch(r"(.*)/verdict-(.*)", path)
-        if m and "%s/runs/nightly-%s" % m.groups() not in kept:
+    for path, place in files.items():  # a verdict goes with its run
+        if place[0] == "verdict" and place[1:] not in kept:
             os.remove(os.path.join(root, path))
 
 
@@ -260,19 +295,21 @@ do_fetch() {
     git -C "$repo" worktree add -q --detach "$dir" "$tip" || exit 1
   fi
   printf 'remote=%q\nbranch=%q\nbase=%q\nlease=%q\n' "$remote" "$branch" "$tip" "$lease" >"$(state_file)"
-  echo "history: $branch of $remote in $dir ($(find "$dir" -path '*/runs/*.json' | wc -l) run(s))"
+  echo "history: $branch of $remote in $dir ($(placed "$dir" | grep -c '^run ') run(s))"
 }
 
-# learn_gates AT: AT's gates learned again from AT/runs (see the header for RUN_BENCH).
+# learn_gates AT: AT's gates learned again from its runs (see the header for RUN_BENCH).
 learn_gates() {
-  local at=$1 bench
+  local at=$1 bench runs learned said
   if [ -n "${RUN_BENCH+set}" ]; then bench=$RUN_BENCH; else bench=$(cb_runner report) || return 0; fi
   [ -n "$bench" ] || return 0
-  if "$bench" gates "$at/runs" --out "$at/gates.json.new" >"$at/gates.log" 2>&1; then
-    mv "$at/gates.json.new" "$at/gates.json" && tail -n 1 "$at/gates.log" | sed 's|gates\.json\.new|gates.json|'
+  runs=$("$bench" store runs "$at") && learned=$("$bench" store learned "$at") || return 0
+  if "$bench" gates "$runs" --out "$learned.new" >"$at/gates.log" 2>&1; then
+    said=$(tail -n 1 "$at/gates.log")
+    mv "$learned.new" "$learned" && echo "${said//"$learned.new"/"$learned"}"
   else
     echo "history: the gates of ${at#"$dir"/} were not learned again: $(tail -n 1 "$at/gates.log")" >&2
-    rm -f "$at/gates.json.new"
+    rm -f "$learned.new"
   fi
   rm -f "$at/gates.log"
 }
@@ -280,34 +317,36 @@ learn_gates() {
 do_add() {
   [ $# -ge 1 ] && [ $# -le 2 ] || die "add: usage: ci/history.sh add DIR RUN.json [VERDICT.json]"
   read_state
-  local run=$1 verdict=${2:-} bench at name when
+  local run=$1 verdict=${2:-} bench at runs name when
   [ -f "$run" ] || die "add: $run: no such file"
   [ -z "$verdict" ] || [ -f "$verdict" ] || die "add: $verdict: no such file"
   store folder || exit
-  if [ -n "${RUN_BENCH:-}" ]; then bench=$RUN_BENCH; else bench=$(cb_runner report) || exit 2; fi
+  bench=$(bench) || exit 2
   at=$("$bench" store history "$run" --history-dir="$dir") || exit 2
   when=$(store run "$run") || exit  # a time, not in the future
   name=$(basename "$run")
   [[ "$name" =~ ^nightly-[0-9]{8}T[0-9]{6}Z\.json$ ]] || name="nightly-$when.json"
-  mkdir -p "$at/runs" || exit 2
-  cp "$run" "$at/runs/$name.tmp" && mv "$at/runs/$name.tmp" "$at/runs/$name" || exit 2
+  mkdir -p "$at" && runs=$("$bench" store runs "$at") && mkdir -p "$runs" || exit 2
+  cp "$run" "$runs/$name.tmp" && mv "$runs/$name.tmp" "$runs/$name" || exit 2
   if [ -n "$verdict" ]; then
     local v="verdict-${name#nightly-}"
     cp "$verdict" "$at/$v.tmp" && mv "$at/$v.tmp" "$at/$v" || exit 2
   fi
-  echo "history: ${at#"$dir"/}/runs/$name${verdict:+ and its verdict}"
+  echo "history: ${runs#"$dir"/}/$name${verdict:+ and its verdict}"
   learn_gates "$at"
 }
 
-# settle MESSAGE: retention, the gates of each directory whose runs differ from the base learned again, and
-# everything in DIR committed as the branch's only commit; 1 when nothing changed.
+# settle MESSAGE: retention, the gates of each directory whose runs differ from the base learned again (unless
+# --keep-gates), and everything in DIR committed as the branch's only commit; 1 when nothing changed.
 settle() {
   local at
   store retain "$keep" || exit
   git -C "$dir" add -A . || exit 1
-  while IFS= read -r at; do
-    learn_gates "$dir/$at"
-  done < <(git -C "$dir" diff --cached --name-only "$base" | sed -n 's|^\([^/]*/[^/]*\)/runs/[^/]*$|\1|p' | sort -u)
+  if [ "$learn" = 1 ]; then
+    while IFS= read -r at; do
+      learn_gates "$dir/$at"
+    done < <(git -C "$dir" diff -z --cached --name-only "$base" | "$(bench)" store place - | awk '$1 == "run" { print $2 }' | sort -u)
+  fi
   git -C "$dir" add -A . || exit 1
   git -C "$dir" diff --cached --quiet && return 1
   # One commit with no parent: the branch holds the store as it is now, and what retention removed is in no commit.
@@ -345,9 +384,10 @@ rebase() {
 }
 
 do_push() {
-  local keep=60 message="" a attempt
+  local keep=60 message="" learn=1 a attempt
   for a in "$@"; do
     case "$a" in
+      --keep-gates) learn=0 ;;
       --keep=*) keep=${a#--keep=}; [[ "$keep" =~ ^[1-9][0-9]{0,5}$ ]] || die "push: --keep=$keep is not a count of runs (1 or more)" ;;
       --message=*) message=${a#--message=} ;;
       *) die "push: unknown argument '$a'" ;;
@@ -358,7 +398,7 @@ do_push() {
   log=$(mktemp) || exit 2
   trap 'rm -f "$log"' EXIT
   if [ -z "$message" ]; then  # the models and presets this push adds runs to
-    message="History: $(find "$dir" -path '*/runs/*.json' -newer "$(state_file)" | sed 's|.*/\([^/]*/[^/]*\)/runs/.*|\1|' | sort -u | paste -sd' ')"
+    message="History: $(placed "$dir" -newer "$(state_file)" | awk '$1 == "run" { print $2 }' | sort -u | paste -sd' ')"
     [ "$message" != "History: " ] || message="History: update"
   fi
   if ! settle "$message" && [ "$(git -C "$dir" rev-parse HEAD)" = "$base" ]; then

@@ -312,4 +312,12 @@ check "ci/nightly.sh with a store of 6 runs or more: compared with the gates the
 s=$(GITHUB_STEP_SUMMARY="$tmp/summary.md" NIGHT="$fx/trend/nightly-5.json" RUN_BENCH="$tmp/fake-run" CUDABENCH_BASELINE_DIR="$tmp/bl" \
     CUDABENCH_HISTORY_DIR="$tmp/store-g" CUDABENCH_GATES_MIN_RUNS=100 run bash "$src/ci/nightly.sh" "$tmp/results-g2")
 check "... and not before it keeps CUDABENCH_GATES_MIN_RUNS runs" 0 "$s" '! grep -q "comparing with the gates the history store" "$tmp/err"'
+
+# push --keep-gates: retention as ever, the gates left as the adds learned them (not learned again from fewer runs).
+(cd "$tmp/a" && run bash "$h" fetch "$tmp/store-k" --branch=keep-gates) >/dev/null
+for k in 0 1 2; do run bash "$h" add "$tmp/store-k" "$(night $k 2026020${k}T020000Z)" >/dev/null; done
+s=$(run bash "$h" push "$tmp/store-k" --keep=2 --keep-gates)
+check "push --keep=2 --keep-gates: 2 runs on the branch, the gates those of the 3 runs added" 0 "$s" \
+  '[ "$(git -C "$tmp/origin.git" ls-tree -r --name-only keep-gates | grep -c /runs/)" = 2 ]' \
+  'git -C "$tmp/origin.git" show "keep-gates:$model/nightly/gates.json" >"$tmp/g.json" && py "assert len(j[\"runs\"]) == 3, j[\"runs\"]" "$tmp/g.json"'
 finish
