@@ -39,8 +39,8 @@ fi
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 # Learns the gates of the history into $work, refused unless of the GPU model and preset of result $1.
 learn_gates() {
-  "$run_bench" gates "${history[@]}" --out "$work/gates.json" || return 2
-  python3 - "$1" "$work/gates.json" <<'PY' || return 2
+  "$run_bench" gates "${history[@]}" --out "$work/learned-gates.json" || return 2
+  python3 - "$1" "$work/learned-gates.json" <<'PY' || return 2
 import json, sys
 ctx = json.load(open(sys.argv[1]))["context"]
 gates = json.load(open(sys.argv[2]))
@@ -72,4 +72,4 @@ cp "$from" "$dest.tmp.$$" && mv "$dest.tmp.$$" "$dest"
 echo "baseline saved: $dest"
 [ ${#history[@]} -eq 0 ] && exit 0
 gates=$("$run_bench" store gates "$dest") || exit 2
-cp "$work/gates.json" "$gates.tmp.$$" && mv "$gates.tmp.$$" "$gates" && echo "gates saved: $gates"
+cp "$work/learned-gates.json" "$gates.tmp.$$" && mv "$gates.tmp.$$" "$gates" && echo "gates saved: $gates"

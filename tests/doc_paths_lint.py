@@ -12,6 +12,8 @@ import re
 import sys
 import tempfile
 
+from lint_main import lint_main
+
 CODE = re.compile(r"`([^`\n]+)`")
 PATH = re.compile(r"^[\w.-]+(/[\w.@+-]+)*(/|\.[A-Za-z0-9]+)$")
 SKIPPED_PREFIXES = ("build/", "build-", "out/", "OUT/", "$", "P/", "DIR/", "RUNS_DIR/", "OUTDIR/", ".devlibs/",
@@ -62,18 +64,7 @@ def self_test():
     print("ok   a named path that does not exist is caught; build outputs and patterns are left alone")
 
 
-def main(argv):
-    if argv == ["--self-test"]:
-        return self_test()
-    if len(argv) != 1:
-        sys.exit(__doc__)
-    found = missing(argv[0])
-    if found:
-        print("paths named in README.md and docs/*.md that are not in the tree:")
-        print("\n".join(found))
-        sys.exit(1)
-    print("ok   every path README.md and docs/*.md name exists")
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    lint_main(sys.argv[1:], __doc__, self_test, missing,
+              "paths named in README.md and docs/*.md that are not in the tree:",
+              "ok   every path README.md and docs/*.md name exists")

@@ -8,6 +8,8 @@ import re
 import sys
 import tempfile
 
+from lint_main import lint_main
+
 LAB = "validation"
 # A path into the lab: the folder name followed by a slash, not part of a longer name (docs/validation.md is fine).
 REFERENCE = re.compile(r"(?<![\w.-])" + LAB + "/")
@@ -58,18 +60,7 @@ def self_test():
     print("ok   a test that reads the lab is caught; docs may point to it")
 
 
-def main(argv):
-    if argv == ["--self-test"]:
-        return self_test()
-    if len(argv) != 1:
-        sys.exit(__doc__)
-    found = references(argv[0])
-    if found:
-        print(f"the product or its tests name the lab's folder {LAB}/ (the product must not depend on it):")
-        print("\n".join(found))
-        sys.exit(1)
-    print(f"ok   nothing outside the docs names {LAB}/")
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    lint_main(sys.argv[1:], __doc__, self_test, references,
+              f"the product or its tests name the lab's folder {LAB}/ (the product must not depend on it):",
+              f"ok   nothing outside the docs names {LAB}/")
