@@ -274,6 +274,9 @@ s=$(run "$report" store place - <"$tmp/paths"); check "store place -: a line for
   '[ "$(grep -c "^outside <model>/<preset>/runs/nightly-" "$tmp/out")" = 2 ] && [ "$(sed -n 8p "$tmp/out")" = "model - -" ]' \
   '[ "$(wc -l <"$tmp/out")" = 9 ]'
 s=$(run "$report" store place "$tmp/paths"); check "store place of a file: one line, exit 2" 2 "$s" 'one_line "give -"'
+head -c 100000 /dev/zero | tr '\0' a >"$tmp/long"
+s=$(run "$report" store place - <"$tmp/long"); check "store place of a path of 100,000 bytes: refused in one line, exit 2" 2 "$s" \
+  'one_line "more than 4096 bytes"'
 python3 -c "import json, sys; j = json.load(open(sys.argv[1])); j['context']['device']['name'] = '/?/'; j['context']['cudabench']['preset'] = '..'; json.dump(j, open(sys.argv[2], 'w'))" "$quick" "$tmp/odd.json"
 s=$(run "$report" store baseline "$tmp/odd.json"); check "store of a GPU model that names no directory: one line, exit 2" 2 "$s" 'one_line "names no directory"'
 python3 -c "import json, sys; j = json.load(open(sys.argv[1])); j['context']['cudabench']['preset'] = '..'; json.dump(j, open(sys.argv[2], 'w'))" "$quick" "$tmp/odd.json"

@@ -108,14 +108,12 @@ grep -q -- '-O3' "$tmp/readme/build/CMakeFiles/mybench.dir/flags.make" && grep -
 cmake -S "$tmp/readme" -B "$tmp/readme/debug" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" \
       -DCMAKE_BUILD_TYPE=Debug >"$tmp/log" 2>&1 && cmake --build "$tmp/readme/debug" -j 2 >>"$tmp/log" 2>&1 || fail "building README.md's block as Debug"
 ! grep -q 'cudabench: no CMAKE_BUILD_TYPE' "$tmp/log" || fail "a Debug build was told it has no build type"
-# how_built BINARY NAME: runs its CPU case into NAME.json and NAME.err; prints the case's median in ns
+# how_built BINARY NAME: runs its CPU case into NAME.json and NAME.err
 how_built() {
   (cd "$tmp" && "$1" --filter=saxpy/cpu --sizes=saxpy=1048576 --repetitions=5 --watchdog=off --quiet --json "$tmp/$2.json") \
     >"$tmp/$2.out" 2>"$tmp/$2.err" || { cat "$tmp/$2.out" "$tmp/$2.err"; fail "running $2's CPU case"; }
-  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(min(r["real_time"] for r in j["benchmarks"] if r["name"]=="saxpy/cpu/1048576" and r.get("run_type")=="iteration"))' "$tmp/$2.json"
 }
-t_default=$(how_built "$mine" default) && t_release=$(how_built "$ext/saxpy_bench" release) && t_debug=$(how_built "$tmp/readme/debug/mybench" debug) \
-  || fail "timing the CPU case of the three builds"
+how_built "$mine" default && how_built "$ext/saxpy_bench" release && how_built "$tmp/readme/debug/mybench" debug
 python3 - "$tmp" <<'PY' || fail "the results do not say how the binary was built"
 import json, sys
 tmp = sys.argv[1]
@@ -133,15 +131,12 @@ PY
 grep -qx 'mybench: warning: its cases were built without optimization (build type Debug, not optimized, assertions on): timings are not those of an optimized build (build with CMAKE_BUILD_TYPE=Release)' "$tmp/debug.err" \
   || { cat "$tmp/debug.err"; fail "the Debug build did not warn in one line"; }
 ! grep -q 'warning' "$tmp/default.err" || { cat "$tmp/default.err"; fail "the build without a build type warned"; }
-# Timed on a shared machine: the bound is generous (the measurement is in docs/extending.md).
-python3 -c 'import sys; d, r = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if d <= 1.5 * r else 1)' "$t_default" "$t_release" \
-  || fail "without a build type the CPU case took ${t_default} ns, Release ${t_release} ns: not optimized like Release"
 "$mine" compare "$tmp/release.json" "$tmp/debug.json" >"$tmp/cmp" 2>&1
 [ $? = 2 ] && grep -q 'refusing to compare runs of different builds (build type Release, optimized, assertions off vs build type Debug, not optimized, assertions on); pass --allow-build-mismatch' "$tmp/cmp" \
   || { cat "$tmp/cmp"; fail "compare of a Release and a Debug run was not refused"; }
 "$mine" compare --allow-build-mismatch "$tmp/release.json" "$tmp/debug.json" >"$tmp/cmp" 2>&1
 [ $? -le 1 ] && grep -q 'compared despite different builds' "$tmp/cmp" || { cat "$tmp/cmp"; fail "compare --allow-build-mismatch"; }
-echo "ok   no build type: Release's optimization, said at configure time (CPU case ${t_default%.*} ns vs Release ${t_release%.*} ns, Debug ${t_debug%.*} ns); results record the build; a Debug build warns; compare refuses different builds"
+echo "ok   no build type: Release's optimization (-O3 in the recorded flags), said at configure time; results record the build; a Debug build warns; compare refuses different builds"
 # The project's code in a library target of its own, made before find_package(cudabench), no build type: the whole
 # project is built optimized, the results name the library and how it was built, and a library built with -O0 warns.
 mkdir -p "$tmp/kern"

@@ -1,6 +1,7 @@
 // store: where the run store keeps a result's baseline, its gates and its history, for the CI scripts.
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
@@ -39,9 +40,17 @@ result_place place_of(const std::string& file, const std::optional<std::string>&
 /// Each NUL-separated path under a history store's top read from standard input, as a line "KIND FOLDER STAMP"
 /// of run_store::history_entry_of ("-" for an empty field; an outside one's line names the layout).
 void print_places() {
+  constexpr std::size_t longest = 4096;  // a path's bytes (PATH_MAX): a longer one is refused, not read on
   std::string path;
-  while (std::getline(std::cin, path, '\0')) {
+  for (int c; (c = std::cin.get()) != EOF || !path.empty();) {
+    if (c != EOF && c != '\0') {
+      if (path.size() == longest)
+        throw input_error(fmt::format("store place: a path of more than {} bytes on standard input", longest));
+      path += char(c);
+      continue;
+    }
     const run_store::history_entry e = run_store::history_entry_of(path);
+    path.clear();
     if (e.kind == "outside")
       fmt::print("outside {}\n", run_store::history_layout);
     else
