@@ -88,9 +88,9 @@ PY
 [ $? = 0 ] || echo "the traces could not be read" >>"$tmp/read-planted"
 sed -i '/^$/d' "$tmp/read-planted"
 check "the nightly's and the baseline's jobs: each built in a folder of its own under its RUNNER_TEMP" 0 0 \
-  '[ "$(wc -l <"$tmp/built")" = 2 ]' 'grep -q "^$tmp/nightly/runner-temp/private\.[^/]*/build$" "$tmp/built"' \
+  '[ "$(sort -u "$tmp/built" | wc -l)" = 2 ]' 'grep -q "^$tmp/nightly/runner-temp/private\.[^/]*/build$" "$tmp/built"' \
   'grep -q "^$tmp/baseline/runner-temp/private\.[^/]*/build$" "$tmp/built"'
-[ "$(wc -l <"$tmp/built")" = 2 ] || tail -n 20 "$tmp/nightly.log" "$tmp/baseline.log"
+[ "$(sort -u "$tmp/built" | wc -l)" = 2 ] || tail -n 20 "$tmp/nightly.log" "$tmp/baseline.log"
 check "nothing planted in the home folder ran (build folder, ccache, git, CMake's registry, shell, Python)" 0 0 '[ ! -e "$marker" ]'
 [ ! -e "$marker" ] || cat "$marker"
 check "no file under the planted home folder was opened, executed or looked at" 0 0 '[ ! -s "$tmp/read-planted" ]'
