@@ -51,6 +51,12 @@ std::string model_folder(const device_info& d) {
   return model_name(d.name) ? d.model_slug() : std::string();
 }
 
+/// The <stamp> of a file named <head><stamp>.json; "" for any other name.
+std::string stamp_after(const std::string& name, std::string_view head) {
+  if (name.size() <= head.size() + json_ext.size() || name.rfind(head, 0) != 0 || !ends_with(name, json_ext)) return {};
+  return name.substr(head.size(), name.size() - head.size() - json_ext.size());
+}
+
 /// A run's <stamp>: YYYYMMDDTHHMMSSZ.
 bool stamp_name(const std::string& stamp) {
   if (stamp.size() != 16 || stamp[8] != 'T' || stamp[15] != 'Z') return false;
@@ -121,15 +127,15 @@ std::string run_name(const std::string& stamp) { return fmt::format("{}{}{}", ru
 
 std::string verdict_name(const std::string& stamp) { return fmt::format("{}{}{}", verdict_head, stamp, json_ext); }
 
-std::string run_stamp(const fs::path& file) {
-  const std::string name = file.filename().string();
-  if (name.size() <= run_head.size() + json_ext.size() || name.rfind(run_head, 0) != 0 || !ends_with(name, json_ext))
-    return {};
-  return name.substr(run_head.size(), name.size() - run_head.size() - json_ext.size());
-}
+std::string run_stamp(const fs::path& file) { return stamp_after(file.filename().string(), run_head); }
 
 std::string history_folder(const std::string& store, const device_info& d, const std::string& preset) {
   return fmt::format("{}/{}", store, slot(d, preset));
+}
+
+std::string history_layout() {
+  return fmt::format("<model>/<preset>/{}/{}<YYYYMMDDTHHMMSSZ>{}, <model>/<preset>/{}<time>{} or <model>/<preset>/{}",
+                     runs_folder, run_head, json_ext, verdict_head, json_ext, learned_gates);
 }
 
 history_entry history_entry_of(const std::string& path) {
@@ -146,11 +152,8 @@ history_entry history_entry_of(const std::string& path) {
   if (parts.size() == 2) return {.kind = "folder", .folder = folder};
   if (parts.size() == 3 && parts[2] == runs_folder) return {.kind = "runs", .folder = folder};
   if (parts.size() == 3 && parts[2] == learned_gates) return {.kind = "learned", .folder = folder};
-  if (parts.size() == 3 && parts[2].rfind(verdict_head, 0) == 0 && ends_with(parts[2], json_ext)) {
-    const std::string stamp =
-        parts[2].substr(verdict_head.size(), parts[2].size() - verdict_head.size() - json_ext.size());
-    if (stamp_name(stamp)) return {.kind = "verdict", .folder = folder, .stamp = stamp};
-  }
+  if (parts.size() == 3 && stamp_name(stamp_after(parts[2], verdict_head)))
+    return {.kind = "verdict", .folder = folder, .stamp = stamp_after(parts[2], verdict_head)};
   if (parts.size() == 4 && parts[2] == runs_folder && stamp_name(run_stamp(parts[3])))
     return {.kind = "run", .folder = folder, .stamp = run_stamp(parts[3])};
   return {.kind = "outside"};

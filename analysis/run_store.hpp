@@ -61,9 +61,7 @@ std::string run_stamp(const std::filesystem::path& file);
 std::string history_folder(const std::string& store, const device_info& d, const std::string& preset);
 
 /// The files a history store may hold, as a refusal of any other names them.
-inline constexpr std::string_view history_layout =
-    "<model>/<preset>/runs/nightly-<YYYYMMDDTHHMMSSZ>.json, <model>/<preset>/verdict-<time>.json or "
-    "<model>/<preset>/gates.json";
+std::string history_layout();
 /// What a path under a history store's top names in its layout.
 struct history_entry {
   /// "model", "folder" (its <model>/<preset>), "runs" (directories); "run", "verdict", "learned" (files); "outside"

@@ -108,7 +108,7 @@ const std::array<command_spec, 9> rows{
                                       "a run's or verdict's time, - where none), or outside and the layout ({}).",
                                       run_store::gates_file_beside("X.json"), run_store::runs_folder,
                                       run_store::runs_folder, run_store::latest_run, run_store::learned_gates,
-                                      run_store::history_layout),
+                                      run_store::history_layout()),
                  .exit_status = "0 printed, 2 usage or input error (a file that is no result, a name that is no "
                                 "directory, a result of another preset than --of-preset)",
                  .handler = store_handler},

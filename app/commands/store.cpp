@@ -52,7 +52,7 @@ void print_places() {
     const run_store::history_entry e = run_store::history_entry_of(path);
     path.clear();
     if (e.kind == "outside")
-      fmt::print("outside {}\n", run_store::history_layout);
+      fmt::print("outside {}\n", run_store::history_layout());
     else
       fmt::print("{} {} {}\n", e.kind, e.folder.empty() ? "-" : e.folder, e.stamp.empty() ? "-" : e.stamp);
   }
