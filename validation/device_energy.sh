@@ -2,6 +2,9 @@
 # Energy's cost and verdicts on one GPU machine, with the binaries device_pack.sh packed into .devlibs/. Results
 # under $OUT (or ./out); each step's line goes to OUT/energy-summary.txt, printed at the end.
 # Usage: validation/device_energy.sh STEP...   (in the order given; KEPT=FILE for `other`)
+#   A         the nightly share with energy alone (A of `cost`, the baseline of `aa` and `busy`) (about 1.5 minutes)
+#   nightly   the whole nightly preset with energy: its wall time, its GPU cases with energy per operation and the
+#             windows' own time (about 8 minutes)
 #   cost      the nightly share (--preset=nightly over ^(limits|reduce|dot)/, 39 cases, five rounds) with energy (A)
 #             and with --no-energy: their wall times and the cases with energy per operation (about 2.5 minutes)
 #   aa        ci/nightly.sh over the share with A stored as its baseline and --gate-energy (B: the same code, the same
@@ -16,7 +19,7 @@
 #             run's first round only) (about 1.5 minutes)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
-[ $# -gt 0 ] || { echo "usage: validation/device_energy.sh STEP... (cost, aa, busy, other, change, windows, coverage)" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: validation/device_energy.sh STEP... (A, nightly, cost, aa, busy, other, change, windows, coverage)" >&2; exit 2; }
 share='^(limits|reduce|dot)/'
 summary="$out/energy-summary.txt"
 uuid=$(nvidia-smi --query-gpu=uuid --format=csv,noheader | head -n 1)
@@ -79,6 +82,8 @@ PY
 
 for step in "$@"; do
   case "$step" in
+    A) timed share-energy-A --preset=nightly --filter="$share" ;;
+    nightly) timed nightly-energy --preset=nightly ;;
     cost)
       timed share-energy-A --preset=nightly --filter="$share"
       timed share-none --preset=nightly --filter="$share" --no-energy
@@ -139,7 +144,7 @@ PY
     coverage)
       timed nightly-round-1 --preset=nightly --rounds=1 --repetitions=1
       ;;
-    *) echo "validation/device_energy.sh: no step '$step' (cost, aa, busy, other, change, windows, coverage)" >&2; exit 2 ;;
+    *) echo "validation/device_energy.sh: no step '$step' (A, nightly, cost, aa, busy, other, change, windows, coverage)" >&2; exit 2 ;;
   esac
 done
 cat "$summary"
