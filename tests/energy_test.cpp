@@ -674,6 +674,28 @@ TEST(EnergyVerdicts, ConfirmSettlesEnergyFlagsByOneMachinesMeasurement) {
   EXPECT_EQ(unsettled.exit_status(), exit_unconfirmed);
 }
 
+TEST(EnergyVerdicts, ConfirmCallsAFlagOfTooFewWindowsOnOneMachineUnchangedWhereItsWindowsSaySo) {
+  // Both runs of one board, one window a side: the +10% is held for too few windows, not for the machine. Five
+  // windows a side measured unchanged settle it as unchanged, not as the machine's.
+  held_energy_pair p;
+  set_code_and_board(p.cur, energy_case, "00000000000000bb", "GPU-aaaa");
+  set_windows(p.base, energy_case, {1e-10});
+  set_windows(p.cur, energy_case, {1.1e-10});
+  const comparison held = compare_runs(p.base, p.cur, p.s);
+  ASSERT_TRUE(held.same_machine) << held.machine_change;
+  ASSERT_EQ(find_case(held, energy_case).energy->v, energy_verdict::unconfirmed);
+  run_result b = p.base, c = p.cur;
+  set_windows(b, energy_case, std::vector<double>(5, 1e-10));
+  set_windows(c, energy_case, {1e-10, 1.001e-10, 0.999e-10, 1.002e-10, 0.998e-10});
+  comparison out = held;
+  app::settle_flags(out, compare_runs(b, c, p.s), "measured here");
+  const energy_comparison& e = *find_case(out, energy_case).energy;
+  EXPECT_EQ(e.v, energy_verdict::unchanged) << e.note;
+  EXPECT_EQ(e.note.rfind("not confirmed: ", 0), 0u) << e.note;
+  EXPECT_NE(out.header_notes.back().find("1 unchanged"), std::string::npos) << out.header_notes.back();
+  EXPECT_EQ(out.exit_status(), 0);
+}
+
 TEST(EnergyReports, TheComparisonListsCasesWithEnergyAndCountsTheOthersByReason) {
   run_result base = load_fixture("synthetic_base.json"), cur = load_fixture("synthetic_same.json");
   add_energy(base, energy_case, 1e-10);

@@ -75,8 +75,10 @@ outcome settle_one(case_comparison& r, const case_comparison* here) {
   return o;
 }
 
-/// The same for a held energy flag, from the energy verdict of this machine's measurement.
-outcome settle_energy(energy_comparison& e, const energy_comparison* here) {
+/// The same for a held energy flag, from the energy verdict of this machine's measurement. Where both runs of the
+/// comparison are of one machine (`one_machine`), the flag was held for too few windows, not for the machine: unchanged
+/// here makes it `energy unchanged`.
+outcome settle_energy(energy_comparison& e, const energy_comparison* here, bool one_machine) {
   const std::string measured =
       here && here->base > 0 && here->cur > 0
           ? fmt::format("{:+.1f}% on this machine ({}, {})", 100 * here->change, to_string(here->v), here->method)
@@ -85,7 +87,7 @@ outcome settle_energy(energy_comparison& e, const energy_comparison* here) {
   const outcome o = outcome_of(flag_here, flag_here && e.held == here->v, here && here->v == energy_verdict::unchanged,
                                measured, e.held ? to_string(*e.held) : "an energy flag", e.change, e.note);
   if (flag_here) e.v = here->v;
-  if (o == outcome::machine) e.v = energy_verdict::machine_differs;
+  if (o == outcome::machine) e.v = one_machine ? energy_verdict::unchanged : energy_verdict::machine_differs;
   return o;
 }
 
@@ -100,15 +102,16 @@ void settle_flags(comparison& c, const comparison& here_all, const std::string& 
     const case_comparison* here = it == by_name.end() ? nullptr : it->second;
     if (r.v == verdict::unconfirmed) ++n[settle_one(r, here)];
     if (r.energy && r.energy->v == energy_verdict::unconfirmed && here)
-      ++energy[settle_energy(*r.energy, here->energy ? &*here->energy : nullptr)];
+      ++energy[settle_energy(*r.energy, here->energy ? &*here->energy : nullptr, c.same_machine)];
   }
   c.header_notes.push_back(fmt::format("{}: {} flag(s) confirmed, {} the opposite, {} the machine's, {} not settled",
                                        how, n[outcome::confirmed], n[outcome::opposite], n[outcome::machine],
                                        n[outcome::unsettled]));
   if (!energy.empty())
     c.header_notes.push_back(fmt::format(
-        "energy: {} flag(s) confirmed, {} the opposite, {} the machine's, {} not settled", energy[outcome::confirmed],
-        energy[outcome::opposite], energy[outcome::machine], energy[outcome::unsettled]));
+        "energy: {} flag(s) confirmed, {} the opposite, {} {}, {} not settled", energy[outcome::confirmed],
+        energy[outcome::opposite], energy[outcome::machine], c.same_machine ? "unchanged" : "the machine's",
+        energy[outcome::unsettled]));
 }
 
 namespace {
