@@ -19,7 +19,8 @@ int confirm_handler(const command_line& cl);
 /// on one machine: the same flag confirms it, the opposite flag is reported as it is, unchanged there makes it the
 /// machine's (`machine differs`, `energy machine differs`), anything else leaves it unconfirmed. An energy flag of a
 /// case `here` does not hold stays unconfirmed. An energy flag held between runs of one machine (too few windows
-/// a side) that is unchanged `here` is `energy unchanged`: the machine did not differ. Notes the counts, `how` saying where they were measured.
+/// a side) that is unchanged `here` is `energy unchanged`: the machine did not differ. Notes the counts, `how` saying
+/// where they were measured.
 void settle_flags(comparison& c, const comparison& here, const std::string& how);
 
 /// The arguments confirm's processes run the binary with: `args`, and `--rounds=1` where every flag `c` holds is

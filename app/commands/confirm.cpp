@@ -108,10 +108,10 @@ void settle_flags(comparison& c, const comparison& here_all, const std::string& 
                                        how, n[outcome::confirmed], n[outcome::opposite], n[outcome::machine],
                                        n[outcome::unsettled]));
   if (!energy.empty())
-    c.header_notes.push_back(fmt::format(
-        "energy: {} flag(s) confirmed, {} the opposite, {} {}, {} not settled", energy[outcome::confirmed],
-        energy[outcome::opposite], energy[outcome::machine], c.same_machine ? "unchanged" : "the machine's",
-        energy[outcome::unsettled]));
+    c.header_notes.push_back(fmt::format("energy: {} flag(s) confirmed, {} the opposite, {} {}, {} not settled",
+                                         energy[outcome::confirmed], energy[outcome::opposite],
+                                         energy[outcome::machine], c.same_machine ? "unchanged" : "the machine's",
+                                         energy[outcome::unsettled]));
 }
 
 namespace {
