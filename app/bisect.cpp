@@ -118,6 +118,8 @@ class bisect_session {
   }
 
   const command_options& o_;
+  bisect_documents docs_;  ///< what outputs_ writes, once made
+  const output_list outputs_ = bisect_outputs(o_, docs_);
   std::vector<std::string> binary_args_;
   git_repo repo_;
   std::string build_, binary_;
@@ -145,7 +147,6 @@ class bisect_session {
   std::vector<bisected_case> cases_;
   std::size_t compared_ = 0;   ///< cases the comparison of the ends held
   json ends_ = json::array();  ///< each compared case's verdict, change and note
-  json same_code_;             ///< --skip-same-code: what was measured and skipped (same_code_json)
   std::unique_ptr<bisection> search_;
   std::map<std::size_t, tested_revision> tested_;  ///< by candidate index
   bool out_of_time_ = false;
@@ -262,7 +263,7 @@ std::string measured_filter(const measure_plan& plan, bool whole_suite) {
 
 /// --skip-same-code: both ends' binaries identify the selected cases; the filter of the cases to measure (the
 /// code changed, unknown on either side, the controls), or --filter's own where every case is measured (a side
-/// that could not be identified, nothing of the same code). What was skipped and why goes to same_code_.
+/// that could not be identified, nothing of the same code). What was skipped and why goes to docs_.same_code.
 std::string bisect_session::filter_by_identity(const std::string& good_binary, const std::string& bad_binary) {
   fmt::print(stderr, "bisect: identifying the cases of both ends (one untimed run of each case)\n");
   std::string why;
@@ -285,11 +286,11 @@ std::string bisect_session::filter_by_identity(const std::string& good_binary, c
   if (!note.empty()) {
     plan.measured.insert(plan.measured.end(), plan.same_code.begin(), plan.same_code.end());
     plan.same_code.clear();
-    same_code_ = same_code_json(plan, note);
+    docs_.same_code = same_code_json(plan, note);
     fmt::print(stderr, "bisect: {}\n", printable(note));
     return o_.filter;
   }
-  same_code_ = same_code_json(plan, "");
+  docs_.same_code = same_code_json(plan, "");
   fmt::print(stderr,
              "bisect: {} case(s) of the same code on both ends skipped; measuring {}: {} changed, {} of unknown "
              "identity, {} control(s)\n",
@@ -498,7 +499,8 @@ int bisect_session::finish() {
   } else {
     print_outcome();
   }
-  if (o_.json_path) output_sink(*o_.json_path).write(outcome_json().dump(2) + "\n");
+  if (o_.json_path) docs_.outcome = outcome_json();
+  outputs_.end_together({});
   return !cases_.empty() && search_->found() ? 0 : 1;
 }
 
@@ -515,14 +517,13 @@ int bisect_session::write_ends() {
     }
     run.settings.repetitions = repetitions;
     run.settings.rounds = rounds;
-    const std::string path = fmt::format("{}/{}.json", *o_.ends_dir, name);
-    output_sink(path).write(to_json(run).dump(2) + "\n");
-    fmt::print(stderr, "bisect: the {} end {} measured in {} process{}: {}\n", name,
-               short_hash(name == std::string("good") ? good_ : bad_), o_.processes, o_.processes == 1 ? "" : "es",
-               path);
+    (name == std::string("good") ? docs_.good : docs_.bad) = to_json(run);
   }
-  if (!same_code_.is_null())
-    output_sink(fmt::format("{}/same_code.json", *o_.ends_dir)).write(same_code_.dump(1) + "\n");
+  outputs_.end_together({});
+  for (const std::string name : {"good", "bad"})
+    fmt::print(stderr, "bisect: the {} end {} measured in {} process{}: {}/{}.json\n", name,
+               short_hash(name == "good" ? good_ : bad_), o_.processes, o_.processes == 1 ? "" : "es", *o_.ends_dir,
+               name);
   fmt::print("{} of {} cases compared regressed from {} to {}; compare {}/good.json {}/bad.json gives the verdicts\n",
              cases_.size(), compared_, short_hash(good_), short_hash(bad_), *o_.ends_dir, *o_.ends_dir);
   return 0;
@@ -530,7 +531,7 @@ int bisect_session::write_ends() {
 
 int bisect_session::run() {
   resolve_ends();
-  if (o_.json_path) output_sink(*o_.json_path).check();
+  if (o_.json_path) outputs_.check_writable();
   cache_.path = repo_.common_dir() + "/cudabench-bisect";
   std::error_code ec;
   fs::create_directories(cache_.path, ec);
@@ -581,8 +582,7 @@ int bisect_command(const command_options& o, const std::vector<std::string>& bin
     std::error_code ec;
     if (!fs::is_directory(*o.ends_dir, ec))
       throw usage_error(fmt::format("--ends={}: not a directory", printable(*o.ends_dir)));
-    for (const char* end : {"good", "bad", "same_code"})
-      output_sink(fmt::format("{}/{}.json", *o.ends_dir, end)).check();
+    bisect_outputs(o, bisect_documents()).check_writable();  // checked only: none is written
   }
   install_stop_signals();
   std::optional<standard_output_aside> aside;  // --json -: the document alone on standard output

@@ -16,13 +16,12 @@
 
 #include "analysis/same_code.hpp"
 #include "app/foreign_benchmarks.hpp"
+#include "app/outputs.hpp"
 #include "app/rounds.hpp"
 #include "app/table_reporter.hpp"
 #include "cli/program_name.hpp"
-#include "io/atomic_file.hpp"
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
-#include "io/output_sink.hpp"
 #include "measure/device_query.hpp"
 #include "measure/startup_times.hpp"
 #include "results/results_json.hpp"
@@ -115,14 +114,14 @@ int repetitions_here(const case_def& c, const preset& p, const run_options& opt,
 class case_body {
  public:
   case_body(case_driver& driver, progress_meter& progress, const preset& p, const run_options& opt,
-            const device_info& dev, const worker_link* worker, std::function<void(const case_def&)> save)
+            const device_info& dev, const worker_link* worker, std::function<void(const case_def&)> finished)
       : driver_(driver),
         progress_(progress),
         preset_(p),
         opt_(opt),
         dev_(dev),
         worker_(worker),
-        save_(std::move(save)) {}
+        finished_case_(std::move(finished)) {}
 
   void run(benchmark::State& st, const case_def& c) {
     const std::string name = c.name();
@@ -140,8 +139,8 @@ class case_body {
     if (m.status == case_status::ok && m.repetitions.size() < std::size_t(repetitions_here(c, preset_, opt_, worker_)))
       return;
     finished_.insert(name);
+    finished_case_(c);
     if (!worker_) return;
-    save_(c);
     if (m.status == case_status::failed && c.on == where::gpu && dev_.available) {
       if (const std::string lost = lost_context_error(); !lost.empty()) {
         // Every later CUDA call of this process would fail: the supervisor goes on in a fresh one.
@@ -159,7 +158,7 @@ class case_body {
   const run_options& opt_;
   const device_info& dev_;
   const worker_link* worker_;
-  std::function<void(const case_def&)> save_;
+  std::function<void(const case_def&)> finished_case_;  ///< recorded (a worker) or told (on_case)
   std::set<std::string> finished_;
   bool started_ = false;
 };
@@ -175,7 +174,7 @@ std::map<std::string, case_result> finished_only(const case_driver& driver, cons
 
 void execute_cases(case_execution& out, const run_options& opt, const preset& p, const suite& s,
                    const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
-                   const worker_link* worker, char** argv, std::size_t cases_after) {
+                   const worker_link* worker, char** argv, std::size_t cases_after, const case_listener& on_case) {
   const bool gpu_cases = dev.available && std::any_of(selected.begin(), selected.end(),
                                                       [](const case_def* c) { return c->on == where::gpu; });
   case_driver driver(dev, p, measure_settings_from(opt, p, out, worker, gpu_cases));
@@ -186,11 +185,16 @@ void execute_cases(case_execution& out, const run_options& opt, const preset& p,
                           rounds ? fmt::format("round {}/{}", worker->round(), worker->rounds()) : "");
   // With several rounds the run prints the table once they are all in; a round prints progress lines only.
   table_reporter display(dev, run.info, total, before, !rounds, table_style_of(opt));
-  auto save = [&](const case_def& c) {  // this case's results, which its supervisor keeps if the worker dies later
-    const std::map<std::string, case_result> one{{c.name(), driver.results().at(c.name())}};
+  auto finished = [&](const case_def& c) {  // a worker's recorded, which its supervisor keeps if the worker dies later
+    const case_result& m = driver.results().at(c.name());
+    if (!worker) {
+      if (on_case) on_case(m, 1, total);
+      return;
+    }
+    const std::map<std::string, case_result> one{{c.name(), m}};
     worker->record(to_json(make_run_result(display.host_context(), dev, run, s, {&c}, one)).dump() + "\n");
   };
-  case_body body(driver, progress, p, opt, dev, worker, save);
+  case_body body(driver, progress, p, opt, dev, worker, finished);
   // The binary's own Google Benchmark registrations run apart from these (foreign_benchmarks.hpp).
   const std::string others = google_benchmark_filter_excluding(google_benchmark_names());
   for (const case_def* c : selected) {
@@ -231,8 +235,13 @@ int run_as_worker(const worker_link& worker, const run_options& opt, const prese
   execute_cases(ex, here, p, s, selected, dev, run, &worker, argv);  // each finished case recorded as it finished
   say_startup("its end");  // with the SASS hashing of the modules its cases loaded
   const int sig = interrupt_signal().load();
-  if (ex.tracer && !worker.trace_path().empty())
-    write_file_atomically(worker.trace_path(), chrome_trace(finished_trace(*ex.tracer, dev)).dump(1) + "\n");
+  if (ex.tracer && !worker.trace_path().empty()) {  // the worker's timeline, which its supervisor merges
+    output_list trace;
+    trace.add_text(
+        "--trace", worker.trace_path(), "Chrome trace",
+        [&] { return chrome_trace(finished_trace(*ex.tracer, dev)).dump(1) + "\n"; }, output_list::trace_order);
+    trace.end({});
+  }
   if (sig) return 128 + sig;
   for (const auto& [name, m] : ex.results)
     if (m.status == case_status::failed) return 1;
@@ -245,8 +254,12 @@ namespace cudabench::app {
 
 int identify_cases(const run_options& opt, const preset& p, const std::vector<const case_def*>& selected,
                    const std::vector<std::string>& google) {
-  const output_sink file(*opt.identify_path);
-  file.check();
+  case_identities ids;
+  output_list outputs;
+  outputs.add_text(
+      "--identify", opt.identify_path, "identities JSON", [&ids] { return to_json(ids).dump(1) + "\n"; },
+      output_list::document_order);
+  outputs.check_writable();
   const device_info dev = query_device(opt.device);
   measure_settings ms;  // no check, no energy, no hold: one plain run, then one traced
   ms.check = false;
@@ -257,7 +270,6 @@ int identify_cases(const run_options& opt, const preset& p, const std::vector<co
                                                       [](const case_def* c) { return c->on == where::gpu; });
   if (gpu_cases && watch_module_loads().empty()) ms.identifier = &tracer.emplace();
   case_driver driver(dev, p, ms);
-  case_identities ids;
   std::size_t known = 0;
   for (std::size_t i = 0; i < selected.size(); ++i) {
     if (const int sig = interrupt_signal().load()) return 128 + sig;
@@ -269,9 +281,9 @@ int identify_cases(const run_options& opt, const preset& p, const std::vector<co
                          id.digest.empty() ? (id.problem.empty() ? "no device activity recorded" : id.problem) : ""});
   }
   for (const std::string& name : google) ids.cases.push_back({name, "", "", "a Google Benchmark registration"});
-  file.write(to_json(ids).dump(1) + "\n");
+  outputs.end({});
   fmt::print(stderr, "{}: {} case(s) identified, {} with a known code identity: {}\n", program_name(), ids.cases.size(),
-             known, printable(file.name()));
+             known, printable(*opt.identify_path));
   return 0;
 }
 

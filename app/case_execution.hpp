@@ -29,10 +29,12 @@ struct case_execution {
 
 /// Runs `selected` here. With `worker` set, each case reports its start to the supervisor, each finished case's
 /// results are recorded (worker_link::record) as it finishes, and a lost CUDA context ends the process at once.
-/// Without, the progress counts `cases_after` more (the binary's Google Benchmark registrations, run next).
+/// Without, the progress counts `cases_after` more (the binary's Google Benchmark registrations, run next), and
+/// `on_case` hears of each case as it finishes.
 void execute_cases(case_execution& out, const run_options& opt, const preset& p, const suite& s,
                    const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
-                   const worker_link* worker, char** argv, std::size_t cases_after = 0);
+                   const worker_link* worker, char** argv, std::size_t cases_after = 0,
+                   const case_listener& on_case = {});
 
 /// The run a supervisor assembles from its workers: their cases in the order of the selection, and a failed
 /// case for each one a worker could not finish (hung, or its process died).

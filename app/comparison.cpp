@@ -45,7 +45,7 @@ int compare_and_report(const run_result& base, const run_result& cur, const comp
                        const output_list& outputs, comparison* out, const std::function<void(comparison&)>& amend) {
   comparison c = compare_with_gates(base, cur, s);
   if (amend) amend(c);
-  outputs.writers().write_comparison(c, cur);
+  outputs.end({.run = &cur, .compared = &c});
   say_not_judged(c);
   if (out) *out = c;
   return c.exit_status();

@@ -96,8 +96,8 @@ std::vector<device_run> wait_for_devices(device_processes& p, const std::string&
 
 /// What a fan-out cannot do, refused before any device starts: each device writes its own report files (with
 /// a .devN suffix), so none of them can be standard output; a stored baseline is one device's run; the merged
-/// --json must not overwrite the baseline the devices compare with.
-void check_fanout_outputs(const command_options& opt) {
+/// --json must not overwrite the baseline the devices compare with. Returns the merged run's outputs, checked.
+output_list check_fanout_outputs(const command_options& opt) {
   if (opt.save_baseline)
     throw usage_error("--save-baseline stores the run of one device: give --device=N instead of --devices");
   if (opt.benchmark_csv_path)
@@ -108,27 +108,24 @@ void check_fanout_outputs(const command_options& opt) {
     throw usage_error(
         "--benchmark_out_format=console: the table is one device's run: give --json for the merged results, "
         "or --device=N");
-  std::vector<std::pair<std::string_view, const std::optional<std::string>*>> files{{"--verdict", &opt.verdict_path},
-                                                                                    {"--trace", &opt.trace_path}};
+  std::vector<std::pair<std::string_view, const std::optional<std::string>*>> files{
+      {"--verdict", &opt.verdict_path}, {"--trace", &opt.trace_path}, {"--json-lines", &opt.json_lines_path}};
   for (const reports::report_format& f : reports::report_formats())
     files.emplace_back(f.option, &report_path(opt, f.option));
   for (const auto& [option, path] : files)
     if (is_stdout(*path))
       throw usage_error(fmt::format(
           "{} - with --devices: each device writes its own {} file (NAME.devN); give a file name", option, option));
-  std::vector<std::pair<std::string, std::string>> outputs;
-  if (opt.json_path) outputs.emplace_back("--json", *opt.json_path);
-  if (opt.json_copy_path) outputs.emplace_back("--benchmark_out", *opt.json_copy_path);
+  output_list merged;
+  add_results_json(merged, opt, "merged results");
   const bool named_baseline = opt.compare_to && *opt.compare_to != "auto";
-  check_distinct_outputs(outputs,
-                         named_baseline ? files_read(opt, {*opt.compare_to}, *opt.compare_to) : files_read(opt, {}));
-  for (const auto* path : {&opt.json_path, &opt.json_copy_path})
-    if (*path && !is_stdout(*path)) check_writable(**path);
+  merged.check(named_baseline ? files_read(opt, {*opt.compare_to}, *opt.compare_to) : files_read(opt, {}));
+  return merged;
 }
 
 int run_on_devices(const command_options& opt, const std::vector<std::string>& args, int visible) {
   const std::vector<int> devices = parse_device_list(*opt.devices, visible);
-  check_fanout_outputs(opt);
+  output_list merged_out = check_fanout_outputs(opt);
   std::optional<standard_output_aside> aside;  // --json -: the merged document alone on standard output
   if (is_stdout(opt.json_path) || is_stdout(opt.json_copy_path)) aside.emplace();
   const std::string dir = make_temp_directory("cudabench-devices");
@@ -150,13 +147,9 @@ int run_on_devices(const command_options& opt, const std::vector<std::string>& a
     merged.mark_incomplete(signal_name(sig));
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
-    return finish_interrupted(sig, merged, opt, false, "", "the finished cases of each device are");
+    return finish_interrupted(sig, merged, merged_out, opt.json_path, "", "the finished cases of each device are");
   }
-  output_list merged_out;
-  add_results_json(merged_out, opt, "merged results");
-  output_batch batch;
-  merged_out.write_documents(merged);
-  batch.commit();
+  merged_out.end_together({.run = &merged});
   if (worst == 0) {  // every device's log and results are in the merge; a failing device's stay to be read
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);

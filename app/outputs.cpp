@@ -14,36 +14,45 @@
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
 #include "io/output_sink.hpp"
+#include "measure/trace_recorder.hpp"
 
 namespace cudabench::app {
 
 void output_list::add_terminal(std::unique_ptr<reports::writer> w) {
-  writers_.add(std::move(w), output_sink::console());
+  writers_.add(std::move(w), output_sink::console(), {.order = terminal_order});
 }
 
 void output_list::add(const std::string& option, const std::optional<std::string>& path,
                       std::unique_ptr<reports::writer> w) {
   if (!path) return;
   named_.emplace_back(option, *path);
-  writers_.add(std::move(w), output_sink(*path));
+  writers_.add(std::move(w), output_sink(*path), {.order = report_order, .at_interrupt = true});
   ++report_files_;
 }
 
 void output_list::add_document(const std::string& option, const std::optional<std::string>& path,
-                               std::unique_ptr<reports::writer> w, std::string said) {
+                               std::unique_ptr<reports::writer> w, std::string said, bool at_interrupt) {
   if (!path) return;
   named_.emplace_back(option, *path);
-  documents_.add(std::move(w), output_sink(*path));
-  if (!said.empty() && descriptor_named(*path) != 1) said_.emplace_back(std::move(said), *path);
+  std::function<void()> after;
+  if (!said.empty() && descriptor_named(*path) != 1)
+    after = [said = std::move(said), path = *path] { fmt::print("{}: {}\n", said, printable(path)); };
+  writers_.add(std::move(w), output_sink(*path),
+               {.order = document_order, .at_interrupt = at_interrupt, .after = std::move(after)});
 }
 
-void output_list::write_documents(const cudabench::run_result& run) const {
-  documents_.write_run(run);
-  for (const auto& [what, path] : said_) fmt::print("{}: {}\n", what, printable(path));
+void output_list::add_text(const std::string& option, const std::optional<std::string>& path, const char* format,
+                           std::function<std::string()> text, order o, std::function<void()> after) {
+  if (!path) return;
+  named_.emplace_back(option, *path);
+  writers_.add(reports::make_writer(format, {.text = std::move(text)}), output_sink(*path),
+               {.order = o, .after = std::move(after)});
 }
 
-void output_list::add_elsewhere(const std::string& option, const std::optional<std::string>& path) {
-  if (path) named_.emplace_back(option, *path);
+void output_list::end_together(const reports::report& r) const {
+  output_batch batch;
+  end(r);
+  batch.commit();
 }
 
 void output_list::check_distinct(const std::vector<std::string>& inputs) const {
@@ -85,9 +94,63 @@ output_list report_outputs(const command_options& o, const std::string& verdict_
 }
 
 void add_results_json(output_list& out, const run_options& o, const std::string& said) {
-  out.add_document("--json", o.json_path, reports::results_json_writer(o.time_unit, o.report_aggregates_only), said);
+  out.add_document("--json", o.json_path, reports::results_json_writer(o.time_unit, o.report_aggregates_only), said,
+                   true);
+  // A stopped run writes the copy (--benchmark_out beside --json or --benchmark_format=json) with --json only.
   out.add_document("--benchmark_out", o.json_copy_path,
-                   reports::results_json_writer(o.time_unit, o.report_aggregates_only), said);
+                   reports::results_json_writer(o.time_unit, o.report_aggregates_only), said, o.json_path.has_value());
+}
+
+namespace {
+/// Says what a Chrome trace (chrome_trace's shape) written to `path` holds: the traced cases, the GPU operations
+/// (every event outside the host's process, 0 in each worker's numbering), or why there is no device activity.
+void say_trace(const nlohmann::ordered_json& trace, const std::string& path) {
+  std::size_t cases = 0, ops = 0;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e.value("ph", std::string()) != "X") continue;
+    cases += e.value("cat", std::string()) == "stage" && e.value("name", std::string()) == phase_name(phase::trace);
+    ops += e.value("pid", 0) % 1000 != 0;
+  }
+  const std::string shown = printable(path);
+  const std::string activity =
+      trace.contains("otherData") ? trace["otherData"].value("device_activity", std::string()) : "";
+  if (activity.rfind("none: ", 0) == 0)
+    fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", shown, cases, activity.substr(6));
+  else
+    fmt::print(
+        "trace: {} ({} traced case(s), {} GPU operations; open in https://ui.perfetto.dev or chrome://tracing)\n",
+        shown, cases, ops);
+}
+}  // namespace
+
+void add_run_texts(output_list& out, const run_options& o, std::shared_ptr<const nlohmann::ordered_json> trace,
+                   std::shared_ptr<const std::string> table) {
+  out.add_text(
+      "--trace", o.trace_path, "Chrome trace", [trace] { return trace->dump(1) + "\n"; }, output_list::trace_order,
+      [trace, path = o.trace_path.value_or("")] { say_trace(*trace, path); });
+  out.add_text(
+      "--benchmark_out", o.console_out_path, "console table", [table] { return *table; }, output_list::table_order,
+      [path = o.console_out_path.value_or("")] { fmt::print("table: {}\n", printable(path)); });
+}
+
+output_list bisect_outputs(const command_options& o, const bisect_documents& docs) {
+  output_list out;
+  out.add_text(
+      "--json", o.json_path, "bisection JSON", [&docs] { return docs.outcome.dump(2) + "\n"; },
+      output_list::document_order);
+  if (!o.ends_dir) return out;
+  const auto in_ends = [&](const char* name) { return fmt::format("{}/{}.json", *o.ends_dir, name); };
+  out.add_text(
+      "--ends", in_ends("good"), "results JSON", [&docs] { return docs.good.dump(2) + "\n"; },
+      output_list::document_order);
+  out.add_text(
+      "--ends", in_ends("bad"), "results JSON", [&docs] { return docs.bad.dump(2) + "\n"; },
+      output_list::document_order);
+  if (o.skip_same_code)
+    out.add_text(
+        "--ends", in_ends("same_code"), "same-code JSON", [&docs] { return docs.same_code.dump(1) + "\n"; },
+        output_list::document_order);
+  return out;
 }
 
 void add_run_documents(output_list& out, const run_options& o, const std::optional<std::string>& baseline_path) {
@@ -96,30 +159,26 @@ void add_run_documents(output_list& out, const run_options& o, const std::option
   add_results_json(out, o, "results");
   out.add_document("--save-baseline", baseline_path, reports::results_json_writer(o.time_unit, false),
                    "baseline saved");
+  out.add_document("--json-lines", o.json_lines_path, reports::json_lines_writer(), "", true);
 }
 
-int finish_interrupted(int sig, const cudabench::run_result& partial, const command_options& o, bool report_files,
-                       const std::string& progress, const std::string& finished,
-                       const std::function<void(const output_list&)>& compare) {
+int finish_interrupted(int sig, const cudabench::run_result& partial, output_list& outputs,
+                       const std::optional<std::string>& json_path, const std::string& progress,
+                       const std::string& finished, const std::function<void(const output_list&)>& compare) {
   std::string where = "nothing written";
-  if (o.json_path && !partial.cases.empty())
-    where = fmt::format("{} in {} (marked incomplete)", finished, printable(*o.json_path));
-  else if (o.json_path)
-    where = fmt::format("{} left as it was", printable(*o.json_path));
+  if (json_path && !partial.cases.empty())
+    where = fmt::format("{} in {} (marked incomplete)", finished, printable(*json_path));
+  else if (json_path)
+    where = fmt::format("{} left as it was", printable(*json_path));
   if (!partial.cases.empty()) {
-    output_list files;  // the terminal had the cases as they ran
-    if (o.json_path)
-      add_results_json(files, o, "");  // with its copy (--benchmark_out beside --json or --benchmark_format=json)
-    if (report_files) add_report_files(files, o);
-    if (compare) files.add("--verdict", o.verdict_path, reports::verdict_json_writer());
+    outputs.interrupted();  // the terminal had the cases as they ran
     output_batch batch;
-    files.write_documents(partial);
     if (compare)
-      compare(files);
+      compare(outputs);
     else
-      files.writers().write_run(partial);
+      outputs.end({.run = &partial});
     batch.commit();
-    if (files.has_report_files())
+    if (outputs.has_report_files())
       where += compare ? "; the report files and the verdict compare them with the baseline"
                        : "; the report files hold them too";
   }

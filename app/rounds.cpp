@@ -55,7 +55,7 @@ void merge_round(supervised_run& all, supervised_run&& one, int round, int round
 }  // namespace
 
 supervised_run run_rounds(const std::vector<std::string>& args, const std::vector<std::string>& names,
-                          double watchdog_s, bool want_trace, const round_plan& plan) {
+                          double watchdog_s, bool want_trace, const round_plan& plan, const case_listener& on_case) {
   supervised_run all;
   const temp_directory memo("cudabench-memo");  // what the rounds share (cudabench/run_memo.hpp)
   std::vector<std::string> todo = names;
@@ -70,7 +70,8 @@ supervised_run run_rounds(const std::vector<std::string>& args, const std::vecto
                       .before = before,
                       .total = before + todo.size() + spread * std::size_t(plan.rounds - round) + plan.cases_after,
                       .memo_dir = memo.path()};
-    merge_round(all, supervise(args, order, watchdog_s, want_trace && round == plan.rounds, at), round, plan.rounds);
+    merge_round(all, supervise(args, order, watchdog_s, want_trace && round == plan.rounds, at, on_case), round,
+                plan.rounds);
     if (all.interrupted_by) break;
     before += todo.size();
     std::erase_if(todo, [&](const std::string& n) {

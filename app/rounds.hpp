@@ -43,7 +43,9 @@ std::vector<std::string> round_order(std::vector<std::string> names, std::uint64
 /// when there are several; the trace of the last round. The cases of `plan.first_round_only` run in the first
 /// round only, with every round's repetitions (the worker gives them those). A case that failed, was skipped or faulted
 /// in a round is not run again; its result is that round's. An interrupt ends the run after the current pass.
+/// `on_case` hears of each case as it finishes in each round.
 supervised_run run_rounds(const std::vector<std::string>& args, const std::vector<std::string>& names,
-                          double watchdog_s, bool want_trace, const round_plan& plan);
+                          double watchdog_s, bool want_trace, const round_plan& plan,
+                          const case_listener& on_case = {});
 
 }  // namespace cudabench::app

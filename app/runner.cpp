@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -70,31 +71,6 @@ std::vector<const case_def*> select_cases(const suite& s, const run_options& opt
   }
   return out;
 }
-
-/// Writes a Chrome trace (chrome_trace's shape) and says what it holds: the traced cases, the GPU operations
-/// (every event outside the host's process, 0 in each worker's numbering), or why there is no device activity.
-void write_trace_file(const nlohmann::ordered_json& trace, const std::string& path) {
-  output_sink(path).write(trace.dump(1) + "\n");
-  std::size_t cases = 0, ops = 0;
-  for (const auto& e : trace["traceEvents"]) {
-    if (e.value("ph", std::string()) != "X") continue;
-    cases += e.value("cat", std::string()) == "stage" && e.value("name", std::string()) == phase_name(phase::trace);
-    ops += e.value("pid", 0) % 1000 != 0;
-  }
-  const std::string shown = printable(path);
-  const std::string activity =
-      trace.contains("otherData") ? trace["otherData"].value("device_activity", std::string()) : "";
-  if (activity.rfind("none: ", 0) == 0)
-    fmt::print("trace: {} ({} traced case(s); no device activity recorded: {})\n", shown, cases, activity.substr(6));
-  else
-    fmt::print(
-        "trace: {} ({} traced case(s), {} GPU operations; open in https://ui.perfetto.dev or chrome://tracing)\n",
-        shown, cases, ops);
-}
-
-}  // namespace
-
-namespace {
 
 /// The limits the run's cases are shown against ("% of limit"): those the run measured itself, else those of
 /// the stored baseline of this GPU model (this preset's, else nightly's, else quick's), said either way. A
@@ -183,10 +159,14 @@ void check_baseline(const run_result& base, const std::string& compare_path, con
 
 /// What a run writes and what it compares against.
 struct planned_outputs {
-  output_list list;  ///< the terminal, the report files and the run's documents; --trace and the console table named
+  output_list list;  ///< every output: the terminal, the report files, the run's documents, the trace, the table
   std::optional<std::string> json_path, baseline_path, compare_path;
   std::optional<run_result> base;  ///< the baseline read from compare_path, once
   compare_settings cmp;
+  /// The texts the run makes itself, filled once its cases are done: --trace's, and the console table's
+  /// (--benchmark_out_format=console).
+  std::shared_ptr<nlohmann::ordered_json> trace = std::make_shared<nlohmann::ordered_json>();
+  std::shared_ptr<std::string> console_table = std::make_shared<std::string>();
 };
 
 /// The run's outputs, each refused before the first case runs when it would overwrite an input or another
@@ -194,16 +174,20 @@ struct planned_outputs {
 /// names only), refused when it cannot be read or is of another GPU model.
 planned_outputs plan_outputs(const command_options& opt, const device_info& dev, const std::string& preset_name,
                              const case_filter& keep) {
-  planned_outputs out{report_outputs(opt, "--verdict"), opt.json_path, std::nullopt, std::nullopt, std::nullopt,
-                      compare_settings_from(opt)};
+  planned_outputs out{output_list(), opt.json_path, std::nullopt,
+                      std::nullopt,  std::nullopt,  compare_settings_from(opt)};
+  add_report_files(out.list, opt);
+  out.list.add("--verdict", opt.verdict_path, reports::verdict_json_writer());
+  // The terminal had the cases as they ran: it ends with the run's report beside report files, or the comparison.
+  if (opt.compare_to || out.list.has_report_files())
+    out.list.add_terminal(reports::terminal_writer(::isatty(STDOUT_FILENO) != 0));
   if (opt.save_baseline) out.baseline_path = run_store::baseline_file(opt.baseline_dir, dev, preset_name);
   if (opt.verdict_path && !opt.compare_to)
     throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
   if (opt.compare_to)
     out.compare_path = run_store::resolve_baseline(*opt.compare_to, dev, preset_name, opt.baseline_dir);
   add_run_documents(out.list, opt, out.baseline_path);
-  out.list.add_elsewhere("--trace", opt.trace_path);
-  out.list.add_elsewhere("--benchmark_out", opt.console_out_path);
+  add_run_texts(out.list, opt, out.trace, out.console_table);
   out.list.check_distinct(out.compare_path ? files_read(opt, {*out.compare_path}, *out.compare_path)
                                            : files_read(opt, {}));
   if (out.compare_path) {
@@ -240,20 +224,13 @@ void keep_cases_of(run_result& base, const run_result& current) {
   base.index_cases();
 }
 
-/// The table to --benchmark_out_format=console's file; the run's documents (add_run_documents), each said;
+/// Every output of the run: the trace, the console table, the run's documents (add_run_documents), each said;
 /// then the comparison, or without one the run's own report, to the terminal and the report files. Returns
 /// `status`, or 1 when the comparison found a regression.
-int write_outputs(planned_outputs& out, run_result& current, const run_options& opt, int status,
-                  const std::string& console_table) {
-  if (opt.console_out_path) {
-    output_sink(*opt.console_out_path).write(console_table);
-    fmt::print("table: {}\n", printable(*opt.console_out_path));
-  }
-  out.list.write_documents(current);
-  if (!out.compare_path && !out.list.has_report_files()) return status;
+int write_outputs(planned_outputs& out, run_result& current, int status) {
   if (out.json_path && !is_stdout(out.json_path)) current.source = *out.json_path;
   if (!out.compare_path) {
-    out.list.writers().write_run(current);
+    out.list.end({.run = &current});
     return status;
   }
   keep_cases_of(*out.base, current);
@@ -322,10 +299,11 @@ int list_cases(const run_options& opt, const std::vector<const case_def*>& selec
 
 /// The binary's selected Google Benchmark registrations, run after its own cases (in this process: they are
 /// host code, as in a Google Benchmark binary) and added to the run as host-bound cases.
-/// The --benchmark_* flags that shape a run reach them as Google Benchmark applies them.
+/// The --benchmark_* flags that shape a run reach them as Google Benchmark applies them. Each is told to `on_case`
+/// once they have all run.
 void run_google_cases(run_result& current, const std::vector<std::string>& google, const run_options& opt,
                       const preset& p, const device_info& dev, const run_info& info, std::size_t before,
-                      const table_style& style) {
+                      const table_style& style, const case_listener& on_case) {
   table_reporter display(dev, info, before + google.size(), before, p.rounds <= 1, style);
   const google_benchmark_flags flags{.repetitions = p.repetitions * p.rounds,
                                      .min_time_s = opt.min_time_s,
@@ -334,6 +312,8 @@ void run_google_cases(run_result& current, const std::vector<std::string>& googl
   google_benchmark_run ran = run_google_benchmarks(google, flags, display);
   if (current.host.empty()) current.host = std::move(ran.host_context);
   add_google_benchmark_cases(current, google, ran.results);
+  for (const std::string& name : google)
+    if (const case_result* c = current.find(name)) on_case(*c, 1, 0);
 }
 
 /// The --benchmark_context keys, added to the results' context as Google Benchmark adds them.
@@ -369,7 +349,7 @@ int finish_stopped_run(int sig, run_result& partial, const command_options& opt,
       keep_cases_of(*out.base, partial);
       compare_and_report(*out.base, partial, out.cmp, files);
     };
-  return finish_interrupted(sig, partial, opt, true,
+  return finish_interrupted(sig, partial, out.list, opt.json_path,
                             fmt::format(" after {} of {} case(s)", partial.cases.size(), selected),
                             "the finished ones are", compare);
 }
@@ -401,13 +381,51 @@ std::string print_run_summary(const run_result& current, const device_info& dev,
 }
 
 /// --trace: the timeline of the run's samples, the workers' (`sr`) or this process's.
-void write_run_trace(const std::string& path, const supervised_run* sr, case_execution& here, const device_info& dev) {
+nlohmann::ordered_json run_trace(const supervised_run* sr, case_execution& here, const device_info& dev) {
   trace_log none;
   none.note = "no worker process wrote a timeline";
-  write_trace_file(!sr                   ? chrome_trace(finished_trace(*here.tracer, dev))
-                   : sr->trace.is_null() ? chrome_trace(none)
-                                         : sr->trace,
-                   path);
+  return !sr ? chrome_trace(finished_trace(*here.tracer, dev)) : sr->trace.is_null() ? chrome_trace(none) : sr->trace;
+}
+
+/// What running a run's cases takes: its options and command line, its preset, suite and selected cases, the
+/// binary's Google Benchmark registrations run after them (`google` of them), and who hears of each finished case.
+struct case_run {
+  const command_options& opt;
+  const std::vector<std::string>& args;
+  const preset& p;
+  const suite& s;
+  const std::vector<const case_def*>& selected;
+  std::size_t google;
+  const run_description& run;
+  char** argv;
+  const case_listener& on_case;
+};
+
+/// Runs the selected cases: in worker processes under a watchdog (their results into `sr`), or here (into
+/// `here`); `described` the device, once known. Returns what makes the run of them.
+std::function<run_result(const run_description&)> run_cases(const case_run& r, std::optional<device_info>& described,
+                                                            case_execution& here, supervised_run& sr) {
+  if (r.selected.empty()) {  // Google Benchmark's registrations only
+    install_stop_signals();
+    return [&, s = &r.s, selected = &r.selected](const run_description& d) {
+      return make_run_result(nlohmann::ordered_json(), *described, d, *s, *selected, {});
+    };
+  }
+  if (r.opt.watchdog_s > 0) {
+    std::vector<std::string> names;
+    const round_plan plan = plan_rounds(r.opt, r.p, r.run, r.selected, r.google, names);
+    say_startup("its first worker");
+    sr = run_rounds(r.args, names, r.opt.watchdog_s, r.opt.trace_path.has_value(), plan, r.on_case);
+    if (!described) described = sr.device ? *sr.device : query_device(r.opt.device, false);
+    return [&, s = &r.s, selected = &r.selected](const run_description& d) {
+      return assemble_run(sr, *described, d, *s, *selected);
+    };
+  }
+  install_stop_signals();
+  execute_cases(here, r.opt, r.p, r.s, r.selected, *described, r.run, nullptr, r.argv, r.google, r.on_case);
+  return [&, s = &r.s, selected = &r.selected](const run_description& d) {
+    return make_run_result(here.host_context, *described, d, *s, *selected, here.results);
+  };
 }
 
 /// The selected cases of a run (not a worker): in worker processes under a watchdog, or here; then the
@@ -427,28 +445,16 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
   std::optional<standard_output_aside> aside;  // an output on standard output ("-") stands there alone
   if (out.list.uses_standard_output()) aside.emplace();
 
-  std::function<run_result(const run_description&)> results;
+  std::size_t done = 0, total = selected.size() + google.size();  // case runs: the cases' in every round they run in
+  const case_listener on_case = [&](const case_result& c, int round, std::size_t in_all) {
+    total = in_all ? in_all : total;
+    out.list.case_finished({c, round, ++done, std::max(total, done)});
+  };
+  out.list.begin({.preset = p.name, .cases = selected.size() + google.size(), .rounds = p.rounds});
   case_execution here;
   supervised_run sr;
-  if (selected.empty()) {  // Google Benchmark's registrations only
-    install_stop_signals();
-    results = [&](const run_description& r) {
-      return make_run_result(nlohmann::ordered_json(), *described, r, s, selected, {});
-    };
-  } else if (supervised) {
-    std::vector<std::string> names;
-    const round_plan plan = plan_rounds(opt, p, run, selected, google.size(), names);
-    say_startup("its first worker");
-    sr = run_rounds(args, names, opt.watchdog_s, opt.trace_path.has_value(), plan);
-    if (!described) described = sr.device ? *sr.device : query_device(opt.device, false);
-    results = [&](const run_description& r) { return assemble_run(sr, *described, r, s, selected); };
-  } else {
-    install_stop_signals();
-    execute_cases(here, opt, p, s, selected, *described, run, nullptr, argv, google.size());
-    results = [&](const run_description& r) {
-      return make_run_result(here.host_context, *described, r, s, selected, here.results);
-    };
-  }
+  const std::function<run_result(const run_description&)> results =
+      run_cases({opt, args, p, s, selected, google.size(), run, argv, on_case}, described, here, sr);
   const device_info& dev = *described;
   if (const int sig = interrupt_signal().load()) {
     run.interrupted_by = signal_name(sig);
@@ -458,16 +464,16 @@ int run_selected(const command_options& opt, const std::vector<std::string>& arg
   const stop_at_once writing(program_name());  // the cases are done: a signal now ends the process at once
   run_result current = results(run);
   const table_style style = table_style_of(opt);
-  if (!google.empty()) run_google_cases(current, google, opt, p, dev, run.info, selected.size(), style);
+  if (!google.empty()) run_google_cases(current, google, opt, p, dev, run.info, selected.size(), style, on_case);
   add_user_context(current, opt);
   attach_limits(current, dev, p.name, opt.baseline_dir, out.base);
   const outcome_counts n = count_outcomes(current);
   const std::string totals = print_run_summary(current, dev, run, style, p.rounds, n, selected.size() + google.size());
   // --benchmark_out_format=console: the whole table, without colour
-  const std::string console_table = opt.console_out_path ? plain_table(current, dev, run, style) + totals : "";
+  if (opt.console_out_path) *out.console_table = plain_table(current, dev, run, style) + totals;
+  if (opt.trace_path) *out.trace = run_trace(supervised ? &sr : nullptr, here, dev);
   output_batch batch;  // the trace, the documents, the report files and the verdict: all or nothing
-  if (opt.trace_path) write_run_trace(*opt.trace_path, supervised ? &sr : nullptr, here, dev);
-  const int status = write_outputs(out, current, opt, n.failed ? 1 : 0, console_table);
+  const int status = write_outputs(out, current, n.failed ? 1 : 0);
   batch.commit();
   return status;
 }

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 
 #include "cli/program_name.hpp"
@@ -59,8 +60,10 @@ struct worker_end {
 };
 
 /// Runs one worker to its end: reads the cases it starts from `progress` (whose write end, `write_end`, only
-/// the worker keeps) and kills it when one makes no progress for `watchdog_s`.
-worker_end run_worker(const child_spec& spec, unique_fd& write_end, int progress, double watchdog_s) {
+/// the worker keeps) and kills it when one makes no progress for `watchdog_s`; calls `recorded` each time it
+/// says it recorded a case.
+worker_end run_worker(const child_spec& spec, unique_fd& write_end, int progress, double watchdog_s,
+                      const std::function<void()>& recorded) {
   child_process worker(spec);
   write_end.reset();  // the worker's copy alone: the pipe ends when the worker does
   worker_end end;
@@ -80,6 +83,8 @@ worker_end run_worker(const child_spec& spec, unique_fd& write_end, int progress
           if (line.rfind("start\t", 0) == 0) {
             end.last_case = line.substr(6);
             last = clock::now();
+          } else if (line == "done" && recorded) {
+            recorded();
           }
         }
       } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
@@ -98,7 +103,7 @@ worker_end run_worker(const child_spec& spec, unique_fd& write_end, int progress
 /// Starts a worker for `remaining` (the last of the cases of `at`) and runs it to its end.
 worker_end start_worker(const std::vector<std::string>& args, const worker_files& files,
                         const std::vector<std::string>& remaining, const round_position& at, double watchdog_s,
-                        bool want_trace) {
+                        bool want_trace, const std::function<void()>& recorded) {
   std::string list;
   for (const std::string& c : remaining) list += c + "\n";
   write_file_atomically(files.cases, list);
@@ -121,8 +126,39 @@ worker_end start_worker(const std::vector<std::string>& args, const worker_files
   spec.environment = inherited_environment(env_prefix, extra);
   spec.pass_fds = {fds[1]};
   try {
-    return run_worker(spec, write_end, read_end.get(), watchdog_s);
+    return run_worker(spec, write_end, read_end.get(), watchdog_s, recorded);
   } catch (const input_error& e) { throw input_error(fmt::format("the worker process: {}", e.what())); }
+}
+
+/// The cases a worker recorded since the last look: its results file read on from where the last look ended.
+class results_tail {
+ public:
+  explicit results_tail(std::string path) : path_(std::move(path)) {}
+  /// Each whole line added since, read as one case's results document (one that cannot be read is left to
+  /// read_worker_results, which says so).
+  std::vector<case_result> new_cases();
+
+ private:
+  std::string path_;
+  std::streamoff read_ = 0;
+};
+
+std::vector<case_result> results_tail::new_cases() {
+  std::ifstream in(path_, std::ios::binary);
+  if (!in.seekg(read_)) return {};
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::size_t whole = text.rfind('\n');  // a last line not yet ended is read next time
+  if (whole == std::string::npos) return {};
+  read_ += std::streamoff(whole + 1);
+  std::vector<case_result> out;
+  for (std::size_t from = 0, nl; from <= whole; from = nl + 1) {
+    nl = text.find('\n', from);
+    try {
+      run_result one = parse_run_text(text.substr(from, nl - from), path_);
+      std::move(one.cases.begin(), one.cases.end(), std::back_inserter(out));
+    } catch (const input_error&) {}
+  }
+  return out;
 }
 
 /// The JSON a worker left at `path`, or null when there is none (or it cannot be read: the worker died first).
@@ -266,6 +302,7 @@ void worker_link::record(const std::string& one_case_line) const {
   const bool written = write_all(fd, one_case_line);
   ::close(fd);
   if (!written) throw input_error(fmt::format("{}: cannot record a finished case: {}", results_, std::strerror(errno)));
+  if (progress_fd_ >= 0) (void)write_all(progress_fd_, "done\n");
 }
 
 void worker_link::starting(const std::string& name) const {
@@ -275,7 +312,7 @@ void worker_link::starting(const std::string& name) const {
 }
 
 supervised_run supervise(const std::vector<std::string>& args, const std::vector<std::string>& cases, double watchdog_s,
-                         bool want_trace, round_position at) {
+                         bool want_trace, round_position at, const case_listener& on_case) {
   if (at.total == 0) at.total = cases.size();
   at.cases = cases.size();
   install_stop_signals();
@@ -284,7 +321,13 @@ supervised_run supervise(const std::vector<std::string>& args, const std::vector
   std::vector<std::string> remaining = cases;
   for (int round = 0; !remaining.empty() && !out.interrupted_by; ++round) {
     const worker_files files(dir.path(), round);
-    const worker_end end = start_worker(args, files, remaining, at, watchdog_s, want_trace);
+    results_tail tail(files.results);
+    const std::function<void()> recorded = [&] {
+      for (const case_result& c : tail.new_cases()) on_case(c, at.round, at.total);
+    };
+    const worker_end end =
+        start_worker(args, files, remaining, at, watchdog_s, want_trace, on_case ? recorded : std::function<void()>());
+    if (on_case) recorded();  // a case recorded just before its worker was killed
     collect_worker_output(out, files, round, want_trace);
     if (const int sig = interrupt_signal().load(); sig && !end.watchdog) {
       out.interrupted_by = sig;
@@ -292,6 +335,13 @@ supervised_run supervise(const std::vector<std::string>& args, const std::vector
     }
     const std::optional<std::string> why = fault_of(end, out, watchdog_s);
     if (!why) break;
+    if (on_case && !why->empty()) {  // the case that hung or killed its process, failed
+      case_result failed;
+      failed.name = end.last_case;
+      failed.status = case_status::failed;
+      failed.message = *why;
+      on_case(failed, at.round, at.total);
+    }
     remaining = after_fault(out, end, *why, remaining);
   }
   return out;

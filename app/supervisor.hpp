@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -38,7 +39,8 @@ class worker_link {
   /// The names of the cases to run, in order.
   std::vector<std::string> cases() const;
   /// Appends one finished case's results document (one line of JSON: that case alone) to the worker's results
-  /// file, which its supervisor reads whatever becomes of the worker; the earlier lines are never rewritten.
+  /// file, which its supervisor reads whatever becomes of the worker; the earlier lines are never rewritten. Then
+  /// tells the supervisor, which reads the line at once for the outputs that follow a run live.
   void record(const std::string& one_case_line) const;
   /// Where the worker writes its trace.
   const std::string& trace_path() const { return trace_; }
@@ -57,6 +59,10 @@ class worker_link {
   std::size_t before_ = 0, total_ = 0;
   int round_ = 1, rounds_ = 1;
 };
+
+/// Told of each case as it finishes: what the process that ran it recorded (or a failed case for one that hung or
+/// killed its process), its round, and the case runs of the run in all (as the progress lines count them).
+using case_listener = std::function<void(const case_result& c, int round, std::size_t total)>;
 
 /// Where one supervised pass over the cases stands in the run: its round, and the cases the run's progress
 /// lines count (those of earlier rounds, and all of them).
@@ -89,7 +95,8 @@ std::optional<run_result> read_worker_results(const std::string& path);
 /// Runs `cases` (names, in order) by starting this program again with `args` as a worker, as many times as
 /// faults require. `watchdog_s`: the longest a repetition of a case may go without finishing. SIGINT and
 /// SIGTERM are passed on to the worker (which stops after its current sample); a second one ends both.
+/// `on_case` hears of each case as the worker records it (worker_link::record), or as it fails under the worker.
 supervised_run supervise(const std::vector<std::string>& args, const std::vector<std::string>& cases, double watchdog_s,
-                         bool want_trace, round_position at = {});
+                         bool want_trace, round_position at = {}, const case_listener& on_case = {});
 
 }  // namespace cudabench::app

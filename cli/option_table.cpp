@@ -247,6 +247,12 @@ const std::array table{
               .help = "after each case's timed repetitions, trace one more sample with CUPTI (kernels, copies, memsets "
                       "per stream) and write the run's timeline to FILE as Chrome trace JSON (Perfetto, chrome://tracing); "
                       "each case's timeline and its metrics go into --json"},
+  option_spec{.name = "--json-lines", .placeholder = "FILE", .commands = "run", .apply = store_output,
+              .output = &o_::json_lines_path, .child = in_child::suffix, .whole_run = true,
+              .help = "the run as it goes, one JSON object a line (for a dashboard or a progress bar): \"begin\", "
+                      "\"case\" as each case finishes (its status, round, median, how many of the run's cases are "
+                      "done), \"end\" with the counts; - (standard output) or /dev/fd/N gets each line as it comes, "
+                      "a file the whole when the run ends"},
   option_spec{.name = "--md", .placeholder = "FILE", .commands = "run compare report fleet confirm", .apply = store_output,
               .output = &o_::md_path, .child = in_child::suffix, .whole_run = true,
               .help = "Markdown report (a CI job summary, a pull-request comment): of the comparison (compare; a run "

@@ -40,8 +40,9 @@ struct report_files {
 /// What a run reads (the suite binary, and a user's binary linked with cudabench::main).
 struct run_options : compare_options, report_files {
   std::string filter = ".";
-  bool filter_given = false;              ///< --filter was given (bisect requires it)
-  std::optional<std::string> trace_path;  ///< --trace=FILE: Chrome trace-event JSON of traced samples
+  bool filter_given = false;                   ///< --filter was given (bisect requires it)
+  std::optional<std::string> trace_path;       ///< --trace=FILE: Chrome trace-event JSON of traced samples
+  std::optional<std::string> json_lines_path;  ///< --json-lines=FILE: a JSON object a line, each case's as it finishes
   bool list = false;
   std::optional<std::string> identify_path;  ///< --identify=FILE: each case's code identity, untimed, to FILE
   bool limits = false;                       ///< --limits: the limits family runs alongside the selected cases

@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <future>
 #include <stdexcept>
 
@@ -24,12 +25,13 @@ class format_writer final : public writer {
  public:
   format_writer(const char* format, renderings r) : format_(format), r_(std::move(r)) {}
   const char* format() const override { return format_; }
-  text run_report(const run_result& run) const override { return r_.run ? text(r_.run(run)) : std::nullopt; }
-  text comparison_report(const comparison& c, const run_result& current) const override {
-    return r_.comparison ? text(r_.comparison(c, current)) : std::nullopt;
+  text end(const report& r) const override {
+    if (r_.text) return r_.text();
+    if (r.fleet_of) return r_.fleet ? text(r_.fleet(*r.fleet_of)) : std::nullopt;
+    if (r.trend_of) return r_.trend ? text(r_.trend(*r.trend_of)) : std::nullopt;
+    if (r.compared && r.run && r_.comparison) return r_.comparison(*r.compared, *r.run);
+    return r.run && r_.run ? text(r_.run(*r.run)) : std::nullopt;
   }
-  text trend_report(const trend& t) const override { return r_.trend ? text(r_.trend(t)) : std::nullopt; }
-  text fleet_report(const fleet& f) const override { return r_.fleet ? text(r_.fleet(f)) : std::nullopt; }
 
  private:
   const char* format_;
@@ -100,12 +102,34 @@ std::unique_ptr<writer> benchmark_csv_writer(std::optional<std::string> time_uni
                      }});
 }
 
-void writer_multiplex::add(std::unique_ptr<writer> w, cudabench::output_sink sink) {
-  outputs_.emplace_back(std::move(w), std::move(sink));
+void writer_multiplex::add(std::unique_ptr<writer> w, cudabench::output_sink sink, placement where) {
+  const auto later = std::upper_bound(outputs_.begin(), outputs_.end(), where.order,
+                                      [](int order, const output& o) { return order < o.where.order; });
+  outputs_.insert(later, output{std::move(w), std::move(sink), std::move(where), {}});
 }
 
 void writer_multiplex::check() const {
-  for (const auto& [w, sink] : outputs_) sink.check();
+  for (const output& o : outputs_) o.sink.check();
+}
+
+template <typename Text>
+void writer_multiplex::add_text(Text text) {
+  for (output& o : outputs_) {
+    std::string t = text(*o.w);
+    if (t.empty()) continue;
+    if (o.sink.is_standard_output())
+      o.sink.write(t);
+    else
+      o.held += t;
+  }
+}
+
+void writer_multiplex::begin(const run_header& h) {
+  add_text([&](writer& w) { return w.begin(h); });
+}
+
+void writer_multiplex::case_finished(const finished_case& c) {
+  add_text([&](writer& w) { return w.case_finished(c); });
 }
 
 namespace {
@@ -122,44 +146,44 @@ auto on_thread_without_stop_signals(F f) {
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   return done;
 }
+
+const char* report_name(const report& r) {
+  return r.fleet_of   ? "a fleet report"
+         : r.trend_of ? "a trend"
+         : r.compared ? "a comparison"
+         : r.run      ? "a run's report"
+                      : "a text";
+}
 }  // namespace
 
-template <typename Render>
-void writer_multiplex::send(const char* report, Render render, std::size_t at_once) const {
-  std::vector<std::future<text>> rendering(outputs_.size());
+void writer_multiplex::end(const report& r, bool interrupted) const {
+  std::vector<const output*> outputs;
+  for (const output& o : outputs_)
+    if (!interrupted || o.where.at_interrupt) outputs.push_back(&o);
+  // A comparison's renderings build nothing large beside their text: two at a time, written in order (a million
+  // cases take seconds in each format). A run's speedup tables are built by each rendering, so those go one by one.
+  const std::size_t at_once = r.compared ? 2 : 1;
+  std::vector<std::future<text>> rendering(outputs.size());
   auto start = [&](std::size_t i) {
-    if (i < outputs_.size())
-      rendering[i] = on_thread_without_stop_signals([&render, w = outputs_[i].first.get()] { return render(*w); });
+    if (i < outputs.size())
+      rendering[i] = on_thread_without_stop_signals([&r, w = outputs[i]->w.get()] { return w->end(r); });
   };
   for (std::size_t i = 0; i < at_once; ++i) start(i);
-  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+  std::size_t said = 0;  // the outputs whose `after` was called
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
     {  // at most `at_once` texts in memory at a time
-      const auto& [w, sink] = outputs_[i];
+      const output& o = *outputs[i];
       const text t = rendering[i].get();
-      if (!t) throw std::logic_error(std::string("the ") + w->format() + " writer has no rendering of " + report);
-      sink.write(*t);
+      if (!t)
+        throw std::logic_error(std::string("the ") + o.w->format() + " writer has no rendering of " + report_name(r));
+      o.sink.write(o.held.empty() ? *t : o.held + *t);
     }
     start(i + at_once);
+    // Each order's lines once all of its outputs are written.
+    if (interrupted || (i + 1 < outputs.size() && outputs[i + 1]->where.order == outputs[i]->where.order)) continue;
+    for (; said < i + 1; ++said)
+      if (outputs[said]->where.after) outputs[said]->where.after();
   }
-}
-
-void writer_multiplex::write_run(const run_result& run) const {
-  send("a run's report", [&](const writer& w) { return w.run_report(run); });
-}
-
-void writer_multiplex::write_comparison(const comparison& c, const run_result& current) const {
-  // Two at a time, written in order: a million cases take seconds in each format, and a comparison's renderings
-  // build nothing large beside their text (a run's speedup tables are built by each, so those go one by one).
-  send(
-      "a comparison", [&](const writer& w) { return w.comparison_report(c, current); }, 2);
-}
-
-void writer_multiplex::write_trend(const trend& t) const {
-  send("a trend", [&](const writer& w) { return w.trend_report(t); });
-}
-
-void writer_multiplex::write_fleet(const fleet& f) const {
-  send("a fleet report", [&](const writer& w) { return w.fleet_report(f); });
 }
 
 }  // namespace cudabench::reports

@@ -19,20 +19,46 @@
 
 namespace cudabench::reports {
 
-/// One output format (as nvbench's printer_base). Each renders what it can of the four reports; nullopt
-/// where the format has nothing to say about that report (a verdict without a comparison).
+/// What a run's writers are told before its first case.
+struct run_header {
+  std::string preset;
+  std::size_t cases = 0;  ///< the cases selected (the suite's and the binary's Google Benchmark registrations)
+  int rounds = 1;         ///< worker processes each spread case runs in, one after another
+};
+
+/// One case as it finishes: what the process that ran it measured (its round's repetitions, or why it failed or
+/// was skipped), its round, and how far the run is: `done` case runs of `total` (each case once in every round
+/// it runs in), this one included.
+struct finished_case {
+  const cudabench::case_result& result;
+  int round = 1;
+  std::size_t done = 0, total = 0;
+};
+
+/// What a command ends with: a run's own report, a comparison of `run` against a baseline, a trend or a fleet;
+/// none of them for a text a command made itself (a trace, a bisection's outcome).
+struct report {
+  const cudabench::run_result* run = nullptr;
+  const cudabench::comparison* compared = nullptr;  ///< of `run` against a baseline
+  const trend* trend_of = nullptr;
+  const fleet* fleet_of = nullptr;
+};
+
+/// One output format (as nvbench's printer_base), with a lifecycle: begin before a run's first case,
+/// case_finished as each case finishes, end with the command's report. Each returns the text it adds to its
+/// output; begin and case_finished add nothing unless a format says otherwise (a live format does), so a format
+/// is its end alone. A stream (standard output, a descriptor) gets each text as it comes, a file everything at
+/// the end, written whole.
 class writer {
  public:
   virtual ~writer() = default;
   /// The format's name, for messages.
   virtual const char* format() const = 0;
-  virtual std::optional<std::string> run_report(const cudabench::run_result& run) const = 0;
-  /// A comparison of `current` against a baseline (the CSV lists `current`'s cases with their verdicts).
-  virtual std::optional<std::string> comparison_report(const cudabench::comparison& c,
-                                                       const cudabench::run_result& current) const = 0;
-  virtual std::optional<std::string> trend_report(const trend& t) const = 0;
-  /// Runs of several GPU models side by side.
-  virtual std::optional<std::string> fleet_report(const fleet& f) const = 0;
+  virtual std::string begin(const run_header&) { return {}; }
+  virtual std::string case_finished(const finished_case&) { return {}; }
+  /// The text that ends the output, rendered from the report (on a thread of its own, beside other writers'
+  /// renderings); nullopt where the format has nothing to say about that report (a verdict without a comparison).
+  virtual std::optional<std::string> end(const report& r) const = 0;
 };
 
 /// What a format renders of each report; one left empty has nothing to say about that report.
@@ -41,9 +67,13 @@ struct renderings {
   std::function<std::string(const cudabench::comparison&, const cudabench::run_result&)> comparison;
   std::function<std::string(const trend&)> trend;
   std::function<std::string(const fleet&)> fleet;
+  /// A text the command made itself (a trace, a bisection's outcome), whatever the report; the others then unused.
+  std::function<std::string()> text;
 };
 
-/// A writer made of a format's name and its renderings: a new format is a function returning one.
+/// A writer made of a format's name and its renderings: a new format is a function returning one. Its end renders
+/// the most particular report it can: a fleet, a trend, a comparison, else the run (the run's own documents in a
+/// comparison).
 std::unique_ptr<writer> make_writer(const char* format, renderings r);
 
 /// The tables for a person at a terminal; verdicts coloured when `color`.
@@ -62,6 +92,10 @@ std::unique_ptr<writer> fleet_json_writer();
 std::unique_ptr<writer> gab_writer();
 /// Bencher Metric Format JSON of a run (see bmf_export).
 std::unique_ptr<writer> bmf_writer();
+/// A run as it goes, one JSON object a line: "begin" (preset, cases, rounds), "case" as each case finishes (name,
+/// status, round, done of total, repetitions, median_s, message), "end" (the count of each status; with a
+/// comparison, each verdict's and the exit status).
+std::unique_ptr<writer> json_lines_writer();
 /// A report file format: the option that names its file (its row in the option table says which commands
 /// take it and fills the path), and its writer.
 struct report_format {
@@ -78,26 +112,44 @@ std::span<const report_format> report_formats();
 std::unique_ptr<writer> results_json_writer(std::optional<std::string> time_unit, bool aggregates_only);
 std::unique_ptr<writer> benchmark_csv_writer(std::optional<std::string> time_unit, bool aggregates_only);
 
-/// Sends one report to every output (as nvbench's printer_multiplex): each writer's text to its sink, in
-/// the order they were added. A writer without a rendering of the report is a programming error
-/// (std::logic_error): the command only adds formats it can serve.
+/// Where an output stands among a command's outputs.
+struct placement {
+  /// Outputs of a lower order are written first (a run's trace before its documents, those before its
+  /// reports); of one order, as they were added.
+  int order = 0;
+  bool at_interrupt = false;  ///< written for a run stopped by a signal too (its finished cases)
+  /// Called once every output of its order is written (a line saying where it went).
+  std::function<void()> after = {};
+};
+
+/// The one list of a command's outputs (as nvbench's printer_multiplex): each event of a run and the report
+/// it ends with go to every writer, each writer's text to its sink. A writer without a rendering of the report
+/// is a programming error (std::logic_error): the command only adds formats it can serve.
 class writer_multiplex {
  public:
-  void add(std::unique_ptr<writer> w, cudabench::output_sink sink);
+  void add(std::unique_ptr<writer> w, cudabench::output_sink sink, placement where = {});
   bool empty() const { return outputs_.empty(); }
   std::size_t size() const { return outputs_.size(); }
   /// Throws input_error unless every sink can be written (before any work starts).
   void check() const;
-  void write_run(const cudabench::run_result& run) const;
-  void write_comparison(const cudabench::comparison& c, const cudabench::run_result& current) const;
-  void write_trend(const trend& t) const;
-  void write_fleet(const fleet& f) const;
+  void begin(const run_header& h);
+  void case_finished(const finished_case& c);
+  /// Renders the report in each output (two at a time for a comparison, each on a thread of its own) and
+  /// writes the outputs in order, each with the texts its writer added before; `interrupted`: those written
+  /// for a run stopped by a signal only, without their `after`.
+  void end(const report& r, bool interrupted = false) const;
 
  private:
-  /// Renders each output (`at_once` at a time, each on a thread of its own) and writes them in order.
-  template <typename Render>
-  void send(const char* report, Render render, std::size_t at_once = 1) const;
-  std::vector<std::pair<std::unique_ptr<writer>, cudabench::output_sink>> outputs_;
+  struct output {
+    std::unique_ptr<writer> w;
+    cudabench::output_sink sink;
+    placement where;
+    std::string held;  ///< what begin and case_finished added, for a file written whole at the end
+  };
+  /// Each output's text for `text` (a stream's at once, a file's held for the end).
+  template <typename Text>
+  void add_text(Text text);
+  std::vector<output> outputs_;
 };
 
 }  // namespace cudabench::reports

@@ -109,4 +109,55 @@ printf '{bad' >"$bad"
 s=$(run "$report" report "$bad"); check "an ESC in a file name is shown escaped in the message" 2 "$s" \
   '! grep -q "$(printf "\033")" "$tmp/err"' 'grep -qF "\\x1b]0;pwn" "$tmp/err"'
 
+# --json-lines: the run as it goes, one JSON object a line; each case's line as it finishes, from the worker
+# process under the watchdog or from the runner itself, before the run's other outputs are written.
+json_lines_ok() {  # json_lines_ok FILE CASE_LINES CASES: begin, the case lines counted 1.., end
+  python3 - "$@" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+n, cases = int(sys.argv[2]), int(sys.argv[3])
+assert [l["event"] for l in lines] == ["begin"] + ["case"] * n + ["end"], lines
+assert [l["done"] for l in lines[1:-1]] == list(range(1, n + 1)), lines
+assert all(l["status"] in ("ok", "skipped") and l["total"] >= l["done"] for l in lines[1:-1]), lines
+assert lines[0]["cases"] == cases and lines[-1]["cases"] == cases and lines[-1]["failed"] == 0, lines
+assert all(l["median_s"] > 0 for l in lines[1:-1] if l["status"] == "ok"), lines
+PY
+}
+live_reader='import json, os, sys
+first = None
+out = open(sys.argv[2], "w")
+for l in sys.stdin:
+    if first is None and json.loads(l)["event"] == "case": first = os.path.exists(sys.argv[1])
+    out.write(l)
+print("the first case line came before the run ended" if first is False else "no case line before the end")'
+jl_cases='^(image/cpu|histogram/cpu/1048576|reduce/cub/1048576)$'
+for wd in 60 off; do
+  s=$(cd "$tmp" && "$bench" --filter="$jl_cases" --watchdog=$wd --json-lines=- --json="$tmp/jl-$wd.json" 2>"$tmp/err" |
+    python3 -c "$live_reader" "$tmp/jl-$wd.json" "$tmp/jl-$wd.txt" >"$tmp/out"; echo "${PIPESTATUS[0]}")
+  check "--json-lines=- (--watchdog=$wd): begin, each case's line as it finishes, end; the table on standard error" 0 "$s" \
+    'grep -q "came before the run ended" "$tmp/out"' "json_lines_ok '$tmp/jl-$wd.txt' 3 3" 'grep -q "3 case(s):" "$tmp/err"'
+done
+# Live: a reader that stops the run (SIGINT) on the first case line stops it after that case, not after all of
+# them; the lines end with the stopped run's counts. Lines written only when the worker ends would hold every case.
+stop_reader='import json, os, signal, sys
+sent = False
+for l in sys.stdin:
+    print(l, end="")
+    if not sent and json.loads(l)["event"] == "case": os.kill(int(sys.argv[1]), signal.SIGINT); sent = True'
+mkfifo "$tmp/jl.fifo"
+for wd in 60 off; do
+  (cd "$tmp" && exec "$bench" --filter='^(histogram/cpu/1048576|image/cpu|vector/cpu/16777216|reduce/cub/1048576)$' \
+    --watchdog=$wd --json-lines=- >"$tmp/jl.fifo" 2>"$tmp/err") & pid=$!
+  python3 -c "$stop_reader" "$pid" <"$tmp/jl.fifo" >"$tmp/jl-stop.txt"; wait "$pid"; s=$?
+  check "--json-lines=- (--watchdog=$wd): a reader stopping the run at the first case line stops it there" 130 "$s" \
+    'python3 -c "import json, sys; l = [json.loads(x) for x in open(sys.argv[1])]; assert [x[\"event\"] for x in l] == [\"begin\", \"case\", \"end\"] and l[-1][\"cases\"] == 1 and l[-1][\"incomplete\"], l" "$tmp/jl-stop.txt"' \
+    'grep -q "after 1 of 4 case(s)" "$tmp/err"'
+done
+s=$(cd "$tmp" && run "$bench" --filter="$jl_cases" --repetitions=2 --rounds=2 --rounds-for=all --json-lines="$tmp/jl-rounds.txt" --quiet)
+check "--json-lines=FILE with two rounds: a line per case and round, the file whole at the end" 0 "$s" \
+  "json_lines_ok '$tmp/jl-rounds.txt' 5 3" \
+  'python3 -c "import json, sys; r = [json.loads(l).get(\"round\") for l in open(sys.argv[1])][1:-1]; assert r == [1, 1, 1, 2, 2], r" "$tmp/jl-rounds.txt"'
+s=$(cd "$tmp" && run "$bench" --filter="$jl_cases" --json-lines="$tmp/same.json" --json="$tmp/same.json")
+check "--json-lines onto the --json file: refused before any case" 2 "$s" 'one_line "same file"' '[ ! -e "$tmp/same.json" ]'
+
 finish

@@ -1,6 +1,7 @@
 // Tests of the output path: io/output_sink (files, links, special files, standard output, distinct
 // outputs), reports/escape and the writers' multiplexer.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -308,10 +309,97 @@ TEST(WriterMultiplex, SendsOneReportToEveryOutput) {
   mux.check();
   run_result run = load_run(fixtures + "/synthetic_base.json");
   run.source = "r";
-  mux.write_run(run);
+  mux.end({.run = &run});
   EXPECT_EQ(read_file(s / "a.txt"), "run r\n");
   EXPECT_EQ(read_file(s / "b.csv").rfind("name,status,median_us", 0), 0u);
-  EXPECT_THROW(mux.write_trend(reports::trend{}), std::logic_error) << "the probe has no trend";
+  const reports::trend t{};
+  EXPECT_THROW(mux.end({.trend_of = &t}), std::logic_error) << "the probe has no trend";
+}
+
+/// A writer that says each event: "begin", each case's name, "end".
+class event_writer final : public reports::writer {
+ public:
+  const char* format() const override { return "events"; }
+  std::string begin(const reports::run_header& h) override { return "begin " + h.preset + "\n"; }
+  std::string case_finished(const reports::finished_case& c) override { return c.result.name + "\n"; }
+  std::optional<std::string> end(const reports::report&) const override { return std::string("end\n"); }
+};
+
+TEST(WriterMultiplex, AStreamHasEachEventAsItComesAFileTheWholeAtTheEnd) {
+  scratch s;
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const unique_fd read_end(fds[0]), write_end(fds[1]);
+  reports::writer_multiplex mux;
+  mux.add(std::make_unique<event_writer>(), output_sink(s / "events.txt"));
+  mux.add(std::make_unique<event_writer>(), output_sink("/dev/fd/" + std::to_string(fds[1])));
+  auto available = [&] {
+    std::string got(4096, '\0');
+    ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    const ssize_t n = ::read(fds[0], got.data(), got.size());
+    return n > 0 ? got.substr(0, std::size_t(n)) : std::string();
+  };
+  mux.begin({.preset = "quick", .cases = 2});
+  case_result c;
+  c.name = "fam/a/1";
+  mux.case_finished({c, 1, 1, 2});
+  EXPECT_EQ(available(), "begin quick\nfam/a/1\n") << "the stream has each event as it comes";
+  EXPECT_FALSE(fs::exists(s / "events.txt")) << "a file is written whole at the end";
+  c.name = "fam/b/2";
+  mux.case_finished({c, 1, 2, 2});
+  mux.end({});
+  EXPECT_EQ(available(), "fam/b/2\nend\n");
+  EXPECT_EQ(read_file(s / "events.txt"), "begin quick\nfam/a/1\nfam/b/2\nend\n");
+}
+
+TEST(WriterMultiplex, WritesByOrderSaysEachOrderOnceWrittenAndAStoppedRunItsOwnOutputs) {
+  scratch s;
+  reports::writer_multiplex mux;
+  std::vector<std::string> said;
+  auto text = [](std::string t) { return reports::make_writer("text", {.text = [t] { return t; }}); };
+  auto written = [&](const std::string& name) {
+    return [&, name] { said.push_back(name + (fs::exists(s / name) ? " there" : " missing")); };
+  };
+  mux.add(text("late"), output_sink(s / "late"), {.order = 2, .at_interrupt = true, .after = written("late")});
+  mux.add(text("early"), output_sink(s / "early"), {.order = 1, .after = written("early")});
+  mux.add(text("early too"), output_sink(s / "early2"), {.order = 1, .after = written("early2")});
+  mux.end({});
+  EXPECT_EQ(said, (std::vector<std::string>{"early there", "early2 there", "late there"}))
+      << "each order said once all of its outputs are written, the lower first";
+  for (const char* f : {"late", "early", "early2"}) fs::remove(s / f);
+  said.clear();
+  mux.end({}, true);
+  EXPECT_TRUE(fs::exists(s / "late")) << "written for a stopped run";
+  EXPECT_FALSE(fs::exists(s / "early")) << "not written for a stopped run";
+  EXPECT_TRUE(said.empty()) << "nothing said of a stopped run's outputs";
+}
+
+TEST(JsonLinesWriter, OneObjectALineBeginEachCaseAndEnd) {
+  auto w = reports::json_lines_writer();
+  std::string text = w->begin({.preset = "quick", .cases = 2, .rounds = 1});
+  run_result run = load_run(fixtures + "/synthetic_base.json");
+  ASSERT_GE(run.cases.size(), 2u);
+  run.cases[1].status = case_status::failed;
+  run.cases[1].message = "a \"quoted\" fault";
+  for (std::size_t i = 0; i < 2; ++i) text += w->case_finished({run.cases[i], 1, i + 1, 2});
+  text += *w->end({.run = &run});
+  std::vector<nlohmann::json> lines;
+  for (std::size_t from = 0, nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1)
+    lines.push_back(nlohmann::json::parse(text.substr(from, nl - from)));
+  ASSERT_EQ(lines.size(), 4u) << text;
+  EXPECT_EQ(lines[0]["event"], "begin");
+  EXPECT_EQ(lines[0]["cases"], 2);
+  EXPECT_EQ(lines[1]["event"], "case");
+  EXPECT_EQ(lines[1]["name"], run.cases[0].name);
+  EXPECT_EQ(lines[1]["status"], "ok");
+  EXPECT_EQ(lines[1]["done"], 1);
+  EXPECT_DOUBLE_EQ(lines[1]["median_s"].get<double>(), median_repetition(run.cases[0]).real_time_s);
+  EXPECT_EQ(lines[2]["status"], "failed");
+  EXPECT_EQ(lines[2]["message"], "a \"quoted\" fault");
+  EXPECT_EQ(lines[3]["event"], "end");
+  EXPECT_EQ(lines[3]["failed"], 1);
+  EXPECT_EQ(lines[3]["cases"], run.cases.size());
+  EXPECT_FALSE(w->end({}).has_value()) << "a run's writer: nothing to say without a run";
 }
 
 TEST(UniqueFd, ClosesOnceWhenItsLastOwnerGoes) {
@@ -338,5 +426,5 @@ TEST(ReportFormats, EachIsAnOutputOptionOfTheTableAndWritten) {
   }
   app::output_list out;
   app::add_report_files(out, o);
-  EXPECT_EQ(out.writers().size(), given) << "every report format given a file is written";
+  EXPECT_EQ(out.size(), given) << "every report format given a file is written";
 }

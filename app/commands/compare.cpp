@@ -33,7 +33,7 @@ int compare_handler(const command_line& cl) {
   return all_or_nothing([&] {
     const comparison c = compare_with_gates(*base, *cur, compare_settings_from(cl.options));
     base.reset();  // the reports are of the comparison and the current run: the baseline is freed before them
-    outputs.writers().write_comparison(c, *cur);
+    outputs.end({.run = &*cur, .compared = &c});
     say_not_judged(c);
     return c.exit_status();
   });

@@ -27,7 +27,7 @@ int fleet_handler(const command_line& cl) {
   std::optional<standard_output_aside> aside;
   if (outputs.uses_standard_output()) aside.emplace();
   output_batch batch;
-  outputs.writers().write_fleet(f);
+  outputs.end({.fleet_of = &f});
   batch.commit();
   return f.failing() ? 1 : 0;
 }

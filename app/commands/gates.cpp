@@ -59,16 +59,19 @@ int gates_handler(const command_line& cl) {
   const file_command_guard guard(cl, "gates");
   const gates_options& o = cl.options;
   if (!o.gates_out) throw usage_error("gates needs --out FILE: where the gates file is written");
-  const output_sink sink(*o.gates_out);
-  sink.check();
+  gate_table t;
+  output_list outputs;
+  outputs.add_text(
+      "--out", o.gates_out, "gates JSON", [&t] { return gates_json(t); }, output_list::document_order);
+  outputs.check_writable();
   gate_settings gs;
   if (o.gate_floor_pct) gs.floor = *o.gate_floor_pct / 100;
   if (o.gate_k) gs.k = *o.gate_k;
   if (o.gate_min_runs) gs.min_runs = std::size_t(*o.gate_min_runs);
-  const gate_table t = learn_gates(gates_runs(cl.inputs, *o.gates_out), gs);
+  t = learn_gates(gates_runs(cl.inputs, *o.gates_out), gs);
   std::optional<standard_output_aside> aside;
-  if (sink.is_standard_output()) aside.emplace();
-  sink.write(gates_json(t));
+  if (outputs.uses_standard_output()) aside.emplace();
+  outputs.end({});
   std::size_t own_drift = 0, host = 0;  // cases with enough pairs of one board for a drift of their own; host gates
   for (const auto& [name, g] : t.cases) {
     own_drift += g.same_board_gate > 0;

@@ -17,7 +17,7 @@ int report_handler(const command_line& cl) {
   if (outputs.uses_standard_output()) aside.emplace();
   const run_result run = load_run(cl.inputs[0]);
   output_batch batch;
-  outputs.writers().write_run(run);
+  outputs.end({.run = &run});
   batch.commit();
   return 0;
 }

@@ -45,17 +45,17 @@ int write_site(const command_line& cl, double threshold) {
     throw usage_error(fmt::format("--site {} is inside the history store {}: refused, the store keeps its runs alone",
                                   *o.site_dir, store));
   const std::vector<reports::site_page> pages = reports::history_site(store, {threshold, o.hold, o.repository});
-  std::vector<output_sink> sinks;
+  output_list outputs;
   for (const reports::site_page& page : pages) {  // every destination checked before any is written
     const fs::path to = fs::path(*o.site_dir) / page.path;
     if (fs::create_directories(to.parent_path(), ec); ec)
       throw input_error(fmt::format("--site: cannot make the directory {}: {} (no page was replaced)",
                                     to.parent_path().string(), ec.message()));
-    sinks.emplace_back(to.string()).check();
+    outputs.add_text(
+        "--site", to.string(), "HTML", [&page] { return page.html; }, output_list::report_order);
   }
-  output_batch batch;
-  for (std::size_t i = 0; i < pages.size(); ++i) sinks[i].write(pages[i].html);
-  batch.commit();
+  outputs.check_writable();
+  outputs.end_together({});
   fmt::print("dashboard: {} page(s) in {} (its index.html)\n", pages.size(), *o.site_dir);
   return 0;
 }
@@ -77,7 +77,7 @@ int trend_handler(const command_line& cl) {
   if (outputs.uses_standard_output()) aside.emplace();
   const reports::trend t = reports::build_trend(dir, threshold, o.hold, cmp.allow_device_mismatch);
   output_batch batch;
-  outputs.writers().write_trend(t);
+  outputs.end({.trend_of = &t});
   batch.commit();
   return 0;
 }
