@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "analysis/compare.hpp"
-#include "io/errors.hpp"
 #include "analysis/gates.hpp"
-#include "results/results.hpp"
+#include "io/errors.hpp"
 #include "reports/writer.hpp"
+#include "results/results.hpp"
 
 namespace {
 std::vector<std::string> parts_of(const std::string& text) {
@@ -40,17 +40,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const cudabench::run_result base = cudabench::parse_run_text(parts[0], "base.json");
     cur = parts.size() > 1 ? cudabench::parse_run_text(parts[1], "cur.json") : base;
-    if (parts.size() > 2) settings.gates = std::make_shared<const cudabench::gate_table>(cudabench::parse_gates(parts[2], "g.gates.json"));
+    if (parts.size() > 2)
+      settings.gates = std::make_shared<const cudabench::gate_table>(cudabench::parse_gates(parts[2], "g.gates.json"));
     c = cudabench::compare_runs(base, cur, settings);
-  } catch (const cudabench::input_error&) {
-    return 0;
-  }
+  } catch (const cudabench::input_error&) { return 0; }
   std::vector<std::unique_ptr<writer>> writers;
   writers.push_back(terminal_writer(true));
   writers.push_back(markdown_writer());
   writers.push_back(html_writer());
   writers.push_back(csv_writer());
   writers.push_back(verdict_json_writer());
-  for (const auto& w : writers) (void)w->comparison_report(c, cur);
+  for (const auto& w : writers) (void)w->end({.run = &cur, .compared = &c});
   return 0;
 }

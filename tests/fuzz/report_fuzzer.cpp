@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "io/errors.hpp"
-#include "results/results.hpp"
 #include "reports/speedup.hpp"
 #include "reports/writer.hpp"
+#include "results/results.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace cudabench::reports;
@@ -19,9 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   cudabench::run_result run;
   try {
     run = cudabench::parse_run_text(text, "fuzz.json");
-  } catch (const cudabench::input_error&) {
-    return 0;
-  }
+  } catch (const cudabench::input_error&) { return 0; }
   std::vector<std::unique_ptr<writer>> writers;
   writers.push_back(terminal_writer(true));
   writers.push_back(markdown_writer());
@@ -31,9 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   writers.push_back(bmf_writer());
   for (const auto& w : writers) {
     try {
-      (void)w->run_report(run);
-    } catch (const cudabench::input_error&) {
-    }
+      (void)w->end({.run = &run});
+    } catch (const cudabench::input_error&) {}
   }
   (void)declared_tables(run);
   return 0;
