@@ -11,7 +11,7 @@
 #include "analysis/baseline_age.hpp"
 #include "analysis/compare_steps.hpp"
 #include "analysis/normalize.hpp"
-#include "cudabench/limits.hpp"
+#include "cudabench/limit_names.hpp"
 #include "io/errors.hpp"
 #include "results/build_info.hpp"
 #include "results/stats.hpp"

@@ -7,7 +7,7 @@
 
 #include "analysis/compare_steps.hpp"
 #include "analysis/energy.hpp"
-#include "cudabench/limits.hpp"
+#include "cudabench/limit_names.hpp"
 
 namespace cudabench::comparing {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "cudabench/limits.hpp"
+#include "cudabench/limit_names.hpp"
 
 namespace cudabench {
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "cudabench/limits.hpp"
+#include "cudabench/limit_names.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/format.hpp"

@@ -2,8 +2,6 @@
 // and the command line's axis values checked against the families that have those axes.
 #include "cudabench/registry.hpp"
 
-#include "cudabench/limits.hpp"
-
 #include <algorithm>
 #include <stdexcept>
 

@@ -15,6 +15,7 @@
 #include <set>
 
 #include "analysis/same_code.hpp"
+#include "app/declared_cases.hpp"
 #include "app/foreign_benchmarks.hpp"
 #include "app/outputs.hpp"
 #include "app/rounds.hpp"

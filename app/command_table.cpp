@@ -10,6 +10,7 @@
 #include "app/commands.hpp"
 #include "app/results_output.hpp"
 #include "cli/program_name.hpp"
+#include "cudabench/main.hpp"
 #include "io/format.hpp"
 
 namespace cudabench::app {
@@ -226,5 +227,8 @@ int report_main(int argc, char** argv) {
   const std::string who = program_name();
   return with_checked_stdout(who.c_str(), report_command, argc, argv);
 }
+
+// The public name (cudabench/main.hpp) of what a project calls to name its program.
+void name_program(std::string_view name) { cli::name_program_as(name); }
 
 }  // namespace cudabench::app

@@ -35,6 +35,9 @@ int run_command_line(const command_spec& cmd, const std::vector<std::string>& ar
 command_line parse_command_line(std::string_view name, const std::vector<std::string>& args);
 command_options parse_run_options(const std::vector<std::string>& args);
 std::string command_help(std::string_view name, const help_examples& ex = {});
+/// The runner's --help examples and family list, from the families registered in this binary (built for the
+/// preset `preset_name`); the suite's own examples where the suite's families are there.
+help_examples program_help_examples(const std::string& preset_name);
 std::string options_reference_markdown();
 std::string options_summary_markdown();
 
@@ -51,8 +54,8 @@ class file_command_guard {
   stop_at_once at_once_;
 };
 
-/// `compare`, `report`, `trend`, `gates`, `fleet` and `bisect`: argv[1] is the command. Exit status 0, 1 (regression;
-/// bisect: nothing found) or 2 (usage/input).
+/// Every command of the table but the runner: argv[1] names it. Exit status 0, 1 (regression; bisect: nothing
+/// found), 2 (usage/input) or the command's own (command_spec::exit_status).
 int report_main(int argc, char** argv);
 
 }  // namespace cudabench::app

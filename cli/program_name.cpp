@@ -3,8 +3,6 @@
 
 #include <filesystem>
 
-#include "cudabench/main.hpp"
-
 namespace cudabench::cli {
 namespace {
 /// Empty until named: a function-local static, since the suite names itself from a static initializer.
@@ -20,6 +18,8 @@ void name_program_from(const char* argv0) {
   chosen_program_name() = file == program_name_of(suite_title) ? std::string(suite_title) : file;
 }
 
+void name_program_as(std::string_view name) { chosen_program_name() = name; }
+
 std::string program_title() { return chosen_program_name().empty() ? std::string(suite_title) : chosen_program_name(); }
 
 bool program_is_cudabench() {
@@ -34,6 +34,3 @@ std::string program_name_of(std::string_view title) {
 std::string program_name() { return program_name_of(program_title()); }
 
 }  // namespace cudabench::cli
-
-// The public name (cudabench/main.hpp) of what a project calls to name its program.
-void cudabench::app::name_program(std::string_view name) { cli::chosen_program_name() = name; }

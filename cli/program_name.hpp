@@ -13,6 +13,9 @@ namespace cudabench::cli {
 /// suite's script's name (run_bench, as it starts cudabench-report) is the suite's title.
 void name_program_from(const char* argv0);
 
+/// Names the program `name`, whatever argv[0] is (what a project's name_program, cudabench/main.hpp, calls).
+void name_program_as(std::string_view name);
+
 /// How usage names the suite (the default, also cudabench-report's).
 inline constexpr std::string_view suite_title = "./run_bench";
 
@@ -31,9 +34,5 @@ std::string program_name();
 
 /// `title` without a leading "./".
 std::string program_name_of(std::string_view title);
-
-/// The runner's --help examples and family list, from the families registered in this binary (built for the
-/// preset `preset_name`); the suite's own examples where the suite's families are there.
-help_examples program_help_examples(const std::string& preset_name);
 
 }  // namespace cudabench::cli

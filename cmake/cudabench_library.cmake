@@ -26,3 +26,29 @@ function(cudabench_folder_root var)
   file(CREATE_LINK ${CMAKE_CURRENT_SOURCE_DIR} ${root}/${folder} SYMBOLIC)
   set(${var} ${root} PARENT_SCOPE)
 endfunction()
+
+# cudabench_public_headers(TARGET HEADER... [WITH FOLDER...]): the public headers (include/cudabench/HEADER,
+# installed as they are) whose code is TARGET's, a library of the calling folder F (a header-only one: the lowest
+# library that uses it). Its units and the code that links it see them through an include root of their own,
+# CUDABENCH_LAYERS_DIR/public/F, which holds a link cudabench/HEADER to each, never through the whole of include/:
+# a unit sees the public headers of the libraries it links and no other. WITH names the folders whose public
+# headers TARGET's own include; their roots go with TARGET's to the code that links it. One call per folder;
+# tests/layering_lint.py reads these calls.
+function(cudabench_public_headers target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "WITH")
+  get_filename_component(folder ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  set(root ${CUDABENCH_LAYERS_DIR}/public/${folder})
+  file(REMOVE_RECURSE ${root})  # a header taken off the list is seen no more
+  file(MAKE_DIRECTORY ${root}/cudabench)
+  foreach(header IN LISTS arg_UNPARSED_ARGUMENTS)
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/include/cudabench/${header})
+      message(FATAL_ERROR "${folder}/CMakeLists.txt: include/cudabench/${header} does not exist")
+    endif()
+    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/include/cudabench/${header} ${root}/cudabench/${header} SYMBOLIC)
+  endforeach()
+  set(roots $<BUILD_INTERFACE:${root}>)
+  foreach(other IN LISTS arg_WITH)
+    list(APPEND roots $<BUILD_INTERFACE:${CUDABENCH_LAYERS_DIR}/public/${other}>)
+  endforeach()
+  target_include_directories(${target} PUBLIC ${roots})
+endfunction()

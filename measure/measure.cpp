@@ -11,13 +11,14 @@
 #include <string>
 #include <string_view>
 
-#include "cudabench/limits.hpp"
+#include "cudabench/limit_names.hpp"
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
 #include "measure/gpu_probes.hpp"
 #include "measure/l2_flush.hpp"
 #include "measure/nvtx_ranges.hpp"
 #include "measure/pattern.hpp"
+#include "measure/stop_rule.hpp"
 #include "measure/trace_recorder.hpp"
 #include "results/results_schema.hpp"
 #include "results/stats.hpp"

@@ -106,7 +106,7 @@ std::vector<declared_table> declared_tables(const cudabench::run_result& run) {
     const auto sizes = of_family.find(family);
     if (sizes == of_family.end()) continue;
     for (std::size_t d = 0; d < refs.tables.size() && d < max_declared_tables; ++d) {
-      const cudabench::size_table& decl = refs.tables[d];
+      const report_table& decl = refs.tables[d];
       std::vector<std::string> header{"size", (decl.base.empty() ? std::string("base") : decl.base.front()) + " (ms)"};
       std::string rule = "|---|---:|";
       for (const auto& v : decl.variants) {

@@ -8,7 +8,7 @@
 #include <tuple>
 #include <utility>
 
-#include "cudabench/limits.hpp"
+#include "cudabench/limit_names.hpp"
 #include "io/format.hpp"
 #include "reports/escape.hpp"
 #include "reports/render.hpp"

@@ -45,7 +45,7 @@ json families_json(const std::map<std::string, family_refs>& families) {
   for (const auto& [name, f] : families) {
     json& j = out[name];
     j = {{k::description, f.description}, {k::tolerance, f.tolerance}, {k::references, f.references}};
-    for (const size_table& t : f.tables)
+    for (const report_table& t : f.tables)
       j[k::tables].push_back({{k::title, t.title}, {k::base, t.base}, {k::variants, t.variants}});
   }
   return out;
@@ -258,27 +258,8 @@ void add_case_rows(json& rows, const case_result& c, std::size_t index, const st
 }
 }  // namespace
 
-case_meta meta_of(const case_def& c) {
-  case_meta m;
-  m.name = c.name();
-  split_case_name(m);
-  m.described = true;
-  m.on_gpu = c.on == where::gpu;
-  m.declared_cache = c.cache == cache_state::cold ? "cold" : "hot";
-  m.host_bound = c.on == where::cpu || c.host_bound;
-  m.gated = c.gated;
-  m.size = c.size;
-  m.bytes = c.work.bytes();
-  m.items = c.work.items;
-  m.flops = c.work.flops;
-  m.limit = c.limit;
-  m.control = c.control;
-  return m;
-}
-
 run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_description& run,
-                           const suite& s, const std::vector<const case_def*>& selected,
-                           const std::map<std::string, case_result>& results) {
+                           const declared_cases& declared, const std::map<std::string, case_result>& results) {
   run_result r;
   r.source = "this run";
   if (host.is_object()) r.host = std::move(host);  // else none: a supervisor whose workers finished nothing
@@ -300,13 +281,13 @@ run_result make_run_result(nlohmann::ordered_json host, const device_info& devic
   r.settings.injected = run.injected;
   if (run.interrupted_by) r.mark_incomplete(*run.interrupted_by);
   r.settings.build = registered_build();
-  for (const family_def& f : s.families) r.families[f.name] = {f.description, f.tolerance, f.references, f.tables};
-  for (const case_def* c : selected) {
-    r.selection.push_back(meta_of(*c));
-    const auto it = results.find(c->name());
+  r.families = declared.families;
+  r.selection = declared.selection;
+  for (const case_meta& declared_case : r.selection) {
+    const auto it = results.find(declared_case.name);
     if (it == results.end()) continue;
     case_result m = it->second;
-    static_cast<case_meta&>(m) = r.selection.back();
+    static_cast<case_meta&>(m) = declared_case;
     r.cases.push_back(std::move(m));
   }
   r.finish_cases();

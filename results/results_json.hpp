@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "cudabench/registry.hpp"
 #include "results/device_info.hpp"
 #include "results/results_model.hpp"
 #include "results/run_info.hpp"
@@ -30,14 +29,17 @@ struct run_description {
   std::string energy_off;
 };
 
-/// What a registered case declares, as the model keeps it.
-case_meta meta_of(const case_def& c);
+/// What the registry declared of a run, as the model keeps it: each family's description, references and tables
+/// by name, and the cases the run selected, in order (the runner makes it from the registry's suite).
+struct declared_cases {
+  std::map<std::string, family_refs> families;
+  std::vector<case_meta> selection;
+};
 
 /// The run the measuring side hands on: `host` is Google Benchmark's description of the host; cases appear
-/// in the order of `selected`, those with a result in `results` (by name) as cases, every one in the selection.
+/// in the order of the selection, those with a result in `results` (by name) as cases, every one in the selection.
 run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_description& run,
-                           const suite& s, const std::vector<const case_def*>& selected,
-                           const std::map<std::string, case_result>& results);
+                           const declared_cases& declared, const std::map<std::string, case_result>& results);
 
 /// The whole document. `time_unit`: ns, us, ms or s for every row (--benchmark_time_unit); unset: ns, the
 /// same for every case on every machine. `aggregates_only` (--benchmark_report_aggregates_only): a case with

@@ -4,7 +4,7 @@
 #include "io/enum_names.hpp"
 #include "io/interrupt.hpp"
 
-#include "cudabench/limits.hpp"
+#include "cudabench/limit_names.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -14,7 +14,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cudabench/fixture.hpp"
 #include "results/boxed.hpp"
 #include "results/code_identity.hpp"
 #include "results/device_info.hpp"
@@ -163,11 +162,19 @@ repetition median_repetition(const case_result& c);
 /// Splits "dev1/family/variant/params" into the meta's device, family, variant and params.
 void split_case_name(case_meta& m);
 
+/// A table of one family that a report prints, one line per size: the time of a base variant (the first of `base`
+/// present at that size), the times of `variants`, then each variant's speedup over the base.
+struct report_table {
+  std::string title;
+  std::vector<std::string> base;  ///< candidates, first present wins
+  std::vector<std::string> variants;
+};
+
 struct family_refs {
   std::string description;
   std::string tolerance;
   std::map<std::string, std::vector<std::string>> references;  ///< role -> candidate variants, first present wins
-  std::vector<size_table> tables;                              ///< per-size tables the family declares
+  std::vector<report_table> tables;                            ///< per-size tables the family declares
 };
 
 /// A limit the run's cases were shown against (context.cudabench.limits): a `limits/...` case's rate.

@@ -1,11 +1,10 @@
-// Statistics for measuring and comparing: summaries, the stopping rule, Mann-Whitney U, the throttling rule.
+// Statistics for measuring and comparing: summaries, running moments (what the sampling loop's stopping rule,
+// measure/stop_rule.hpp, reads), Mann-Whitney U, the throttling rule.
 #pragma once
 
 #include <cmath>
 #include <string>
 #include <vector>
-
-#include "cudabench/presets.hpp"
 
 namespace cudabench {
 
@@ -41,16 +40,6 @@ double median(std::vector<double> v);
 /// The lower of the middle pair for an even count (the median for an odd one): a location that one slow
 /// value of two does not move, for times whose noise only adds (interference never makes work faster).
 double lower_median(std::vector<double> v);
-
-/// Why a case stopped measuring.
-enum class stop_reason { none, noise, time_cap };
-const char* to_string(stop_reason r);
-
-/// Noise reached: at least min_samples, at least min_time_s measured, rel. std. error <= target.
-/// Time cap: max_time_s measured, or max_samples taken (at least one sample). Otherwise keep going. O(1).
-stop_reason stop_rule(const running_stats& samples, double measured_s, const sampling_policy& p);
-/// The same over a whole list of samples (for tests and one-off checks; O(n)).
-stop_reason stop_rule(const std::vector<double>& samples_s, double measured_s, const sampling_policy& p);
 
 /// Two-sided Mann-Whitney U test, normal approximation with tie and continuity corrections
 /// (exact enumeration when both sides have at most 10 samples and there are no ties).

@@ -11,7 +11,7 @@
 #include "analysis/compare.hpp"
 #include "analysis/gates.hpp"
 #include "analysis/normalize.hpp"
-#include "cudabench/limits.hpp"
+#include "cudabench/limit_names.hpp"
 #include "io/errors.hpp"
 #include "reports/render.hpp"
 #include "reports/trend.hpp"

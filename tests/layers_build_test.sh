@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The build enforces the layers (docs/architecture.md): a unit of a folder's library that includes a header of a
 # layer it may not use fails to compile, the header not found; one that includes its own folder or a layer it
-# may use compiles. Each is one planted unit of tests/vendored/, compiled with the include directories of that
-# library's own units and built alone: no library of the tree is built.
+# may use compiles. So with the public headers: a library sees those whose code it links (results/ never sees
+# app's cudabench/main.hpp, nor the registry's), and they reach every library that links them. Each is one
+# planted unit of tests/vendored/, compiled with the include directories of that library's own units and built
+# alone: no library of the tree is built.
 # WORK_DIR keeps that build between runs (configured afresh each time).
 # Usage: tests/layers_build_test.sh SOURCE_DIR [WORK_DIR]
 set -uo pipefail
@@ -13,10 +15,18 @@ build="$work/build"
 
 refused=(io:results/stats.hpp io:reports/writer.hpp results:measure/measure.hpp results:analysis/compare.hpp
          measure:analysis/compare.hpp analysis:measure/measure.hpp api:reports/writer.hpp limits:measure/measure.hpp
-         reports:measure/measure.hpp reports:cli/options.hpp cli:app/commands.hpp app:kernels/matmul.hpp)
+         reports:measure/measure.hpp reports:cli/options.hpp cli:app/commands.hpp cli:reports/writer.hpp
+         app:kernels/matmul.hpp
+         results:cudabench/main.hpp results:cudabench/registry.hpp results:cudabench/fixture.hpp
+         io:cudabench/limit_names.hpp analysis:cudabench/presets.hpp measure:cudabench/registry.hpp
+         reports:cudabench/fixture.hpp cli:cudabench/registry.hpp cli:cudabench/main.hpp limits:cudabench/main.hpp)
 allowed=(io:io/format.hpp results:io/errors.hpp measure:results/stats.hpp analysis:results/results_model.hpp
          api:measure/measure.hpp limits:support/host_data.hpp reports:analysis/compare.hpp cli:measure/pattern.hpp
-         app:cli/options.hpp)
+         app:cli/options.hpp
+         io:cudabench/errors.hpp results:cudabench/limit_names.hpp results:cudabench/build_note.hpp
+         measure:cudabench/fixture.hpp cli:cudabench/presets.hpp api:cudabench/cudabench.hpp
+         limits:cudabench/registry.hpp limits:cudabench/nvtx.hpp app:cudabench/main.hpp main:cudabench/main.hpp
+         main:cudabench/limits.hpp)
 plants=("${refused[@]}" "${allowed[@]}")
 mkdir -p "$build" && rm -f "$build/CMakeCache.txt"
 launcher=()

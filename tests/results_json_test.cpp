@@ -3,12 +3,14 @@
 
 #include <cmath>
 
+#include "app/declared_cases.hpp"
 #include "io/atomic_file.hpp"
-#include "results/results_schema.hpp"
 #include "results/results.hpp"
 #include "results/results_json.hpp"
+#include "results/results_schema.hpp"
 
 using namespace cudabench;
+using cudabench::app::make_run_result;  // over the registry's suite, as the runner makes a run
 
 namespace {
 repetition rep(double seconds) {

@@ -1,4 +1,5 @@
-// Tests of results/stats: summaries, the stopping rule, Mann-Whitney U, detectable change, clock filtering.
+// Tests of results/stats (summaries, Mann-Whitney U, detectable change, clock filtering) and of the stopping rule
+// over its running moments (measure/stop_rule).
 #include "results/stats.hpp"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,8 @@
 #include <cmath>
 #include <limits>
 #include <random>
+
+#include "measure/stop_rule.hpp"
 
 using namespace cudabench;
 

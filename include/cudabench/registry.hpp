@@ -84,6 +84,15 @@ struct suite {
 /// two cases of one name, a case stating its own params, an axis without values for the preset).
 suite build_suite(const preset& p);
 
+/// When the limits family (cudabench/limits.hpp) runs: with --limits always (whatever the filter); without it,
+/// where the filter selects it, in the nightly and full presets, and in the quick preset too in a binary that
+/// declares so once (the suite, whose every family is shown against the limits): `CB_LIMITS_IN_EVERY_PRESET();`
+struct limits_in_every_preset {
+  limits_in_every_preset();
+};
+/// The binary declared CB_LIMITS_IN_EVERY_PRESET().
+bool limits_in_every_preset_declared();
+
 }  // namespace cudabench
 
 /// Registers `fn` as the registrar of the family `family` (a bare identifier, used as the family's name).
@@ -91,3 +100,7 @@ suite build_suite(const preset& p);
 /// `CB_REGISTER_FAMILY(saxpy, register_saxpy);` or `CB_REGISTER_FAMILY(saxpy, register_saxpy, 10);`
 #define CB_REGISTER_FAMILY(family, ...) \
   static const ::cudabench::registration cb_registration_##family { #family, __VA_ARGS__ }
+
+/// Runs the limits family in every preset (limits_in_every_preset); once in a binary, beside its registrations.
+#define CB_LIMITS_IN_EVERY_PRESET() \
+  static const ::cudabench::limits_in_every_preset cb_limits_in_every_preset {}

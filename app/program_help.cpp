@@ -1,5 +1,5 @@
 // The runner's --help examples and family list, taken from the families registered in this binary.
-#include "cli/program_name.hpp"
+#include "app/commands.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,7 +10,7 @@
 #include "cudabench/presets.hpp"
 #include "cudabench/registry.hpp"
 
-namespace cudabench::cli {
+namespace cudabench::app {
 namespace {
 
 /// The first `most` distinct values of the index-th parameter of `family`'s cases, joined by commas.
@@ -96,4 +96,4 @@ help_examples program_help_examples(const std::string& preset_name) {
   }
 }
 
-}  // namespace cudabench::cli
+}  // namespace cudabench::app
