@@ -109,7 +109,7 @@ s=$(cd "$tmp" && run "$abs_bench" --benchmark_list_tests --benchmark_filter='^im
   '[ "$(cat "$tmp/out")" = "$(printf "image/sync\nimage/cpu")" ]' '[ ! -e "$tmp/lt.json" ]' '! ls "$tmp" | grep -q gbench'
 s=$(run "$bench" --benchmark_filter='^image/cpu$' --benchmark_repetitions=2 --benchmark_time_unit=ms --benchmark_out="$tmp/gb.json" --quiet); check "--benchmark_repetitions, _time_unit, _out honoured" 0 "$s" \
   'python3 -c "import json,sys; r=json.load(open(sys.argv[1]))[\"benchmarks\"]; it=[x for x in r if x[\"run_type\"]==\"iteration\"]; assert len(it)==2 and {x[\"time_unit\"] for x in r}=={\"ms\"} and any(x.get(\"aggregate_name\")==\"median\" for x in r), r" "$tmp/gb.json"' \
-  'python3 -c "import json,sys; r=json.load(open(sys.argv[1]))[\"benchmarks\"][0]; assert 0.5 < r[\"cpu_time\"] / r[\"real_time\"] < 2, r" "$tmp/gb.json"'
+  'python3 -c "import json,sys; r=json.load(open(sys.argv[1]))[\"benchmarks\"][0]; assert 0.05 < r[\"cpu_time\"] / r[\"real_time\"] < 20, r  # the same unit (a mix-up is 1000x); a loaded host makes cpu less than real" "$tmp/gb.json"'
 s=$(run "$bench" --benchmark_filter='^image/cpu$' --benchmark_format=json --quiet); check "--benchmark_format=json: the results on standard output" 0 "$s" \
   'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"'
 s=$(run "$bench" --benchmark_filter='^image/cpu$' --benchmark_format=csv --quiet); check "--benchmark_format=csv: Google Benchmark's CSV on standard output" 0 "$s" \
