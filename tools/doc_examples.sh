@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The examples of docs/examples.md that a machine without a GPU can make (comparison, speedups, CSV, trend), made
-# from real runs: --write puts them into the page; --check (the default) says whether its examples still have
+# The examples of docs/examples.md that a machine without a GPU can make (comparison, speedups, CSV, JSON lines,
+# trend), made from real runs: --write puts them into the page; --check (the default) says whether its examples still have
 # the shape of today's output (the same lines, each with the same fields; figures may differ).
 # Usage: tools/doc_examples.sh [--write|--check] [BUILD_DIR]   (BUILD_DIR: default build/, built)
 # Each example's block in docs/examples.md follows a line <!-- example: NAME -->.
@@ -25,9 +25,9 @@ cd "$root" || exit 2
 "$report" compare tests/fixtures/synthetic_base.json tests/fixtures/synthetic_slowed.json >"$out/compare" 2>&1
 "$report" report reports/baselines/NVIDIA_H100_80GB_HBM3/nightly.json 2>&1 |
   awk '/^reduce \(size 268435456\)/ { on = 1 } on && /^$/ { exit } on' >"$out/report"
-"$bench" --filter='^(image/cpu|histogram/cpu/1048576)$' --csv "$out/csv" --quiet >/dev/null 2>&1
+"$bench" --filter='^(image/cpu|histogram/cpu/1048576)$' --csv "$out/csv" --json-lines "$out/json_lines" --quiet >/dev/null 2>&1
 "$report" trend tests/fixtures/trend >"$out/trend" 2>&1
-for name in compare report csv trend; do
+for name in compare report csv json_lines trend; do
   [ -s "$out/$name" ] || { echo "doc_examples: the $name example came out empty" >&2; exit 1; }
 done
 
