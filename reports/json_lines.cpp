@@ -34,8 +34,8 @@ class json_lines_writer_impl final : public writer {
     j["incomplete"] = r.run->settings.incomplete;
     if (r.compared) {
       json verdicts = json::object();
-      for (const case_comparison& c : r.compared->cases)
-        verdicts[to_string(c.v)] = verdicts.value(to_string(c.v), 0) + 1;
+      for (verdict v : all_verdicts)
+        if (const std::size_t n = r.compared->count(v)) verdicts[to_string(v)] = n;
       j["verdicts"] = verdicts;
       j["exit_status"] = r.compared->exit_status();
     }
