@@ -12,6 +12,7 @@
 #include "cli/program_name.hpp"
 #include "cudabench/main.hpp"
 #include "io/format.hpp"
+#include "measure/energy.hpp"
 
 namespace cudabench::app {
 
@@ -48,7 +49,7 @@ const std::array<command_spec, 9> rows{
                                 "because a side was measured mostly throttled",
                  .handler = compare_handler},
     command_spec{.name = "confirm", .inputs = "BASELINE.json CURRENT.json", .input_count = 2,
-                 .about = "Compares two runs as compare does; where their machines differ, so that a flag is unconfirmed, "
+                 .about = fmt::format("Compares two runs as compare does; where their machines differ, so that a flag is unconfirmed, "
                           "builds the baseline's revision and the current one (as bisect builds revisions), measures the "
                           "flagged cases in fresh processes alternating between the two on this machine, and settles each "
                           "flag: confirmed by the same flag, reported as it is where the flag measured here is the "
@@ -56,7 +57,9 @@ const std::array<command_spec, 9> rows{
                           "measured here); a flag it could not settle stays unconfirmed. With --gate-energy, unconfirmed "
                           "energy flags are measured and settled the same way, by their energy verdict here, in 5 "
                           "processes a revision at least (what the energy's rank test needs to flag at alpha 0.01), each of "
-                          "one round where energy flags alone are held (a run measures energy in its first round only).",
+                          "one round where energy flags alone are held (a run measures energy in its first round only), "
+                          "with energy windows of {:g} s unless --energy-window is passed on.",
+                          confirm_energy_window_s),
                  .exit_status = "0 no regression, 1 a confirmed regression (or one measured here) or a lost case, 2 usage "
                                 "or input error (also when the revisions cannot be built or measured here, or a run's "
                                 "git_revision is not a full commit hash of this repository), 3 flags it could not settle "

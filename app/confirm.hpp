@@ -23,9 +23,10 @@ int confirm_handler(const command_line& cl);
 /// where they were measured.
 void settle_flags(comparison& c, const comparison& here, const std::string& how);
 
-/// The arguments confirm's processes run the binary with: `args`, and `--rounds=1` where every flag `c` holds is
+/// The arguments confirm's processes run the binary with: `args`; `--rounds=1` where every flag `c` holds is
 /// energy's alone (a run measures energy in its first round only, so more rounds a process would measure nothing
-/// the energy verdict uses) and `args` sets no rounds.
+/// the energy verdict uses) and `args` sets no rounds; and where an energy flag is held, windows of
+/// confirm_energy_window_s unless `args` sets --energy-window.
 std::vector<std::string> process_arguments(const comparison& c, std::vector<std::string> args);
 
 /// "^(a/b/(1|2)|c/d/3)$": a filter that selects exactly `names` (case names), shared prefixes written once.

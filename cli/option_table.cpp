@@ -424,12 +424,13 @@ const std::array table{
   option_spec{.name = "--energy-window", .placeholder = "SECONDS", .commands = "run",
               .apply = ACT { s.options.energy_window_s = parse_double(v, name_of(spec), 0, 3600); },
               .help = fmt::format(
-                  "the least time between the two updates of the energy counter a case's energy is measured between: a "
-                  "case whose timed samples take less repeats its sample, untimed for its time, until the window is "
-                  "reached, and a case shorter than --energy-min-run is measured over its runs back to back after its "
-                  "timed samples; 0: the timed samples alone (default {:g} in the nightly and full presets, in the first "
-                  "round of a run with rounds; 0 in quick)",
-                  default_energy_window_s(preset_by_name("nightly")))},
+                  "the least time (within its ends' uncertainty) between the two updates of the energy counter a case's "
+                  "energy is measured between: a case whose timed samples take less repeats its sample, untimed for its "
+                  "time, until the window is reached, and a case shorter than --energy-min-run is measured over its runs "
+                  "back to back after its timed samples; 0: the timed samples alone (default {:g} in the nightly and "
+                  "full presets, in the first round of a run with rounds; 0 in quick; {:g} in confirm's processes where "
+                  "an energy flag is held)",
+                  default_energy_window_s(preset_by_name("nightly")), confirm_energy_window_s)},
   option_spec{.name = "--energy-min-run", .placeholder = "SECONDS", .commands = "run",
               .apply = ACT { s.options.energy_min_run_s = parse_double(v, name_of(spec), 0, 3600); },
               .help = fmt::format("GPU cases whose run takes at least this long get an energy window around their timed "

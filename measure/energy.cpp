@@ -102,7 +102,14 @@ class energy_meter::counter_watcher {
   static double time_uncertainty(const std::pair<update, update>& ends) {
     return (ends.first.stale_s + ends.second.stale_s) / 2 / (ends.second.at() - ends.first.at());
   }
-  /// The ends of a window: of the pairs of `in` at least `least_s` apart, the one whose ends' times are the
+  /// The relative uncertainty of a window's energy: each end is off by the energy of half the time within which its
+  /// update happened (taken at the middle of it), and by the counter's resolution.
+  static double uncertainty(const std::pair<update, update>& ends) {
+    const double joules = double(ends.second.mj - ends.first.mj) * 1e-3;
+    return joules > 0 ? time_uncertainty(ends) + 2 * counter_resolution_j / joules : 0;
+  }
+  /// The ends of a window: of the pairs of `in` at least `least_s` apart (within their times' uncertainty, so that
+  /// two updates one period of the counter apart make a window of that period), the one whose ends' times are the
   /// least uncertain for its length (a reading that took long, as one now and then does, leaves its update's time
   /// uncertain: a window avoids it where it can); none where no pair is that far apart.
   static std::optional<std::pair<update, update>> best_pair(const std::vector<update>& in, double least_s) {
@@ -111,7 +118,7 @@ class energy_meter::counter_watcher {
     for (std::size_t i = 0; i < in.size(); ++i)
       for (std::size_t j = i + 1; j < in.size(); ++j) {
         const double length = in[j].at() - in[i].at();
-        if (length <= 0 || length < least_s) continue;
+        if (length <= 0 || length + (in[i].stale_s + in[j].stale_s) / 2 < least_s) continue;
         const double u = time_uncertainty({in[i], in[j]});
         if (!best || u < best_u) {
           best = std::pair(in[i], in[j]);
@@ -208,10 +215,7 @@ void energy_meter::counter_energy(energy_record& e, double& joules, double& runs
   const auto [runs_to_last, gpu_to_last] = done_by(ends_, last.at());
   runs = runs_to_last - runs_to_first;
   busy_s = gpu_to_last - gpu_to_first;
-  // Each end is uncertain by the energy of half the time within which its update happened (taken at the middle of
-  // it), and by the counter's resolution.
-  const double watts = e.window_s > 0 ? joules / e.window_s : 0;
-  e.uncertainty = joules > 0 ? (watts * (first.stale_s + last.stale_s) / 2 + 2 * counter_resolution_j) / joules : 0;
+  e.uncertainty = counter_watcher::uncertainty(ends);
 }
 
 bool energy_meter::after_sample(double seconds, double runs) {
@@ -245,9 +249,10 @@ bool energy_meter::window_reached() const {
   if (!ends_.empty()) {
     const std::vector<counter_watcher::update> in =
         counter_watcher::within(watcher_->updates(), ends_.front().t, ends_.back().t);
-    // A pair of the window's length whose ends' times are certain to half the uncertainty refused.
+    // A pair of the window's length whose energy is certain enough to be given (else a later update, making the
+    // window longer and its ends' times less uncertain for its length).
     const auto ends = counter_watcher::best_pair(in, settings_.window_s);
-    if (ends && counter_watcher::time_uncertainty(*ends) <= settings_.max_uncertainty / 2) return true;
+    if (ends && counter_watcher::uncertainty(*ends) <= settings_.max_uncertainty) return true;
   }
   return now_s() - t0_ >= settings_.window_s + 1.0;  // the counter stopped updating: finish() says so
 }

@@ -33,11 +33,16 @@ struct energy_settings {
   double back_to_back_s = 1e-3;
 };
 
-/// The energy window a preset's cases get unless --energy-window says: 0.15 s, two updates of a counter updated
-/// every 0.1 s (H100, H200), in the first round of a run with rounds, so that every GPU case's window adds at most
-/// 15% to the nightly's time (docs/validation.md, "What a verdict costs"); in the quick preset (level 0) the timed
-/// samples alone, so that energy adds little to its time.
-inline double default_energy_window_s(const preset& p) { return p.level == 0 ? 0.0 : 0.15; }
+/// The energy window a preset's cases get unless --energy-window says: 0.1 s, one period of a counter updated every
+/// 0.1 s (H100, H200), so two updates in a row, in the first round of a run with rounds, so that every GPU case's
+/// window adds well under 15% to the nightly's time (docs/validation.md, "What a verdict costs"); in the quick preset
+/// (level 0) the timed samples alone, so that energy adds little to its time.
+inline double default_energy_window_s(const preset& p) { return p.level == 0 ? 0.0 : 0.1; }
+
+/// The energy window `confirm` measures a held energy flag with, in each of its processes: three periods of the
+/// counter, so that where a flag is settled the times of a window's ends are a third as uncertain for its length as
+/// in one period's window.
+inline constexpr double confirm_energy_window_s = 0.3;
 
 /// What a finished window gives a repetition: its record and its counters (energy_counters, the unit's).
 struct energy_result {
@@ -77,7 +82,8 @@ class energy_meter {
   /// After an untimed sample, or a batch of runs back to back, of `seconds` of GPU time (`runs` runs), just ended.
   void untimed_sample(double seconds, double runs = 1);
   /// Two updates of the counter seen within the samples at least settings().window_s apart (a window_s of 0: the
-  /// timed samples alone), or the counter stopped updating; of wall time where power is sampled.
+  /// timed samples alone) whose energy is within max_uncertainty, or the counter stopped updating; of wall time where
+  /// power is sampled.
   bool window_reached() const;
   /// Ends the window: `throttled` of the kept samples were flagged; `unit` is what the energy is given per.
   energy_result finish(std::size_t throttled, const energy_unit& unit);

@@ -4,7 +4,8 @@
 # Usage: validation/device_energy.sh STEP...   (in the order given; KEPT=FILE for `other`)
 #   A         the nightly share with energy alone (A of `cost`, the baseline of `aa` and `busy`) (about 1.5 minutes)
 #   nightly   the whole nightly preset with energy: its wall time, its GPU cases with energy per operation and the
-#             windows' own time (about 8 minutes)
+#             windows' own time (about 4.5 minutes)
+#   none      the whole nightly preset with --no-energy (about 4 minutes)
 #   cost      the nightly share (--preset=nightly over ^(limits|reduce|dot)/, 39 cases, five rounds) with energy (A)
 #             and with --no-energy: their wall times and the cases with energy per operation (about 2.5 minutes)
 #   aa        ci/nightly.sh over the share with A stored as its baseline and --gate-energy (B: the same code, the same
@@ -13,13 +14,13 @@
 #   other     B compared with KEPT, another board's run of the share, with --gate-energy
 #   change    commit C's 2% more work in reduce and matmul (device_machine.sh change, --gate-energy) over
 #             ^(limits/(read|fma)|reduce/), against a baseline measured first here (up to 5 minutes)
-#   windows   the A/A spread of energy per operation over 5 processes of 2 cases with windows of 0.15 s, 1 s and 5 s
-#             (about 1.5 minutes)
+#   windows   the A/A spread of energy per operation over 5 processes of 2 cases with windows of 0.1 s (the
+#             presets'), 0.3 s (confirm's) and 1 s (about 1.5 minutes)
 #   coverage  the nightly's cases with energy per operation (--rounds=1 --repetitions=1: energy is measured in a
 #             run's first round only) (about 1.5 minutes)
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh"
-[ $# -gt 0 ] || { echo "usage: validation/device_energy.sh STEP... (A, nightly, cost, aa, busy, other, change, windows, coverage)" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: validation/device_energy.sh STEP... (A, nightly, none, cost, aa, busy, other, change, windows, coverage)" >&2; exit 2; }
 share='^(limits|reduce|dot)/'
 summary="$out/energy-summary.txt"
 uuid=$(nvidia-smi --query-gpu=uuid --format=csv,noheader | head -n 1)
@@ -84,6 +85,7 @@ for step in "$@"; do
   case "$step" in
     A) timed share-energy-A --preset=nightly --filter="$share" ;;
     nightly) timed nightly-energy --preset=nightly ;;
+    none) timed nightly-none --preset=nightly --no-energy ;;
     cost)
       timed share-energy-A --preset=nightly --filter="$share"
       timed share-none --preset=nightly --filter="$share" --no-energy
@@ -118,7 +120,7 @@ for step in "$@"; do
       ;;
     windows)
       two='^(limits/read|reduce/fast/268435456)$'
-      for w in 0.15 1 5; do
+      for w in 0.1 0.3 1; do
         for k in 1 2 3 4 5; do
           "$bench" --quiet --preset=nightly --rounds=1 --repetitions=1 --energy-window="$w" --filter="$two" \
             --json "$out/window-$w-$k.json" >"$out/window-$w-$k.txt" 2>&1
@@ -127,7 +129,7 @@ for step in "$@"; do
       python3 - "$out" <<'PY' | tee -a "$summary"
 import glob, json, os, statistics, sys
 out = sys.argv[1]
-for w in ("0.15", "1", "5"):
+for w in ("0.1", "0.3", "1"):
     per = {}
     for f in sorted(glob.glob(os.path.join(out, f"window-{w}-*.json"))):
         d = json.load(open(f))
@@ -144,7 +146,7 @@ PY
     coverage)
       timed nightly-round-1 --preset=nightly --rounds=1 --repetitions=1
       ;;
-    *) echo "validation/device_energy.sh: no step '$step' (A, nightly, cost, aa, busy, other, change, windows, coverage)" >&2; exit 2 ;;
+    *) echo "validation/device_energy.sh: no step '$step' (A, nightly, none, cost, aa, busy, other, change, windows, coverage)" >&2; exit 2 ;;
   esac
 done
 cat "$summary"

@@ -17,6 +17,7 @@
 #include "io/atomic_file.hpp"
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
+#include "measure/energy.hpp"
 #include "results/results.hpp"
 #include "results/run_info.hpp"
 
@@ -214,9 +215,12 @@ std::vector<std::string> process_arguments(const comparison& c, std::vector<std:
       std::any_of(c.cases.begin(), c.cases.end(), [](const case_comparison& r) { return r.v == verdict::unconfirmed; });
   const bool energy_held =
       std::any_of(c.cases.begin(), c.cases.end(), [&](const case_comparison& r) { return held_energy(r, c.settings); });
-  const bool rounds_set =
-      std::any_of(args.begin(), args.end(), [](const std::string& a) { return a.rfind("--rounds", 0) == 0; });
+  const auto given = [&](const std::string& option) {
+    return std::any_of(args.begin(), args.end(), [&](const std::string& a) { return a.rfind(option, 0) == 0; });
+  };
+  const bool rounds_set = given("--rounds"), window_set = given("--energy-window");
   if (energy_held && !time_held && !rounds_set) args.push_back("--rounds=1");
+  if (energy_held && !window_set) args.push_back(fmt::format("--energy-window={:g}", confirm_energy_window_s));
   return args;
 }
 
