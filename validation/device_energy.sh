@@ -13,7 +13,8 @@
 #   busy      the same with a host-memory load beside it (BUSY=1 of device_machine.sh) (up to 5 minutes)
 #   other     B compared with KEPT, another board's run of the share, with --gate-energy
 #   change    commit C's 2% more work in reduce and matmul (device_machine.sh change, --gate-energy) over
-#             ^(limits/(read|fma)|reduce/), against a baseline measured first here (up to 5 minutes)
+#             ^(limits/(read|fma)|reduce/) (CHANGED=REGEX: another filter), against a baseline measured first here
+#             (up to 5 minutes)
 #   windows   the A/A spread of energy per operation over 5 processes of 2 cases with windows of 0.1 s (the
 #             presets'), 0.3 s (confirm's) and 1 s (about 1.5 minutes)
 #   coverage  the nightly's cases with energy per operation (--rounds=1 --repetitions=1: energy is measured in a
@@ -109,7 +110,7 @@ for step in "$@"; do
       energy_verdicts "other board" "$out/verdict-other-board.json"
       ;;
     change)
-      changed='^(limits/(read|fma)|reduce/)'
+      changed=${CHANGED:-'^(limits/(read|fma)|reduce/)'}
       timed change-base --preset=nightly --filter="$changed"
       start=$SECONDS
       CUDABENCH_COMPARE_ARGS=--gate-energy CUDABENCH_BISECT_BUDGET=0 timeout "${FLOW_TIMEOUT:-300}" \
