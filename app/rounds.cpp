@@ -17,7 +17,7 @@ std::vector<std::string> round_order(std::vector<std::string> names, std::uint64
   return names;
 }
 
-bool spread_over_rounds(const case_def& c, const run_options& opt) {
+bool spread_over_rounds(const case_def& c, const cli::run_options& opt) {
   return opt.rounds_for == "all" || opt.trace_path || (c.on == where::gpu && !c.host_bound && c.gated);
 }
 

@@ -14,8 +14,6 @@
 
 namespace cudabench::app {
 
-using namespace cudabench::cli;  // the command line (cli/) is the commands' own
-
 /// How a run's rounds go: how many, the seed of their case orders, and the cases that take all their
 /// repetitions in the first round instead (see spread_over_rounds).
 struct round_plan {
@@ -29,7 +27,7 @@ struct round_plan {
 /// `--trace` (the trace is the last round's). The others (host-bound and not-gated cases) take all their
 /// repetitions in the first round: no default verdict judges them by the spread between processes, and
 /// building their host data again in every round is most of what rounds cost.
-bool spread_over_rounds(const case_def& c, const run_options& opt);
+bool spread_over_rounds(const case_def& c, const cli::run_options& opt);
 
 /// A fresh seed for the rounds' orders (from the operating system's entropy), small enough to type back.
 std::uint64_t fresh_shuffle_seed();
