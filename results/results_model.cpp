@@ -283,8 +283,12 @@ void apply_limits(run_result& run, const std::map<std::string, limit_rate>& limi
     for (repetition& r : c.repetitions)
       if (auto k = r.counters.find(counter); k != r.counters.end())
         r.counters["limit_fraction"] = k->second / it->second.rate;
+    // The summary's counters are its first repetition's (summarize_case): the fraction joins them, the case
+    // is not summarized again.
+    if (c.repetitions.empty()) continue;
+    const counter_map& first = c.repetitions.front().counters;
+    if (auto k = first.find("limit_fraction"); k != first.end()) c.counters["limit_fraction"] = k->second;
   }
-  run.finish_cases();
 }
 
 run_result merge_device_runs(std::vector<device_run> runs) {

@@ -98,3 +98,28 @@ TEST(RunBuilder, ANewNameIsAppendedInOrder) {
   EXPECT_EQ(r.cases[1].median_s, 2.0);
   EXPECT_EQ(r.find("image/async"), &r.cases[1]);
 }
+
+TEST(RunBuilder, LimitsAddTheirFractionWithoutSummarizingAgain) {
+  case_result c = measured_by("aaaa", 1e-3);
+  c.limit = "limits/read";
+  c.repetitions[0].counters["bytes_per_second"] = 1e12;
+  run_result run = run_of(c);
+  run.cases[0].median_s = 42;  // a marker: a second summary would put the repetitions' median back
+  apply_limits(run, {{"limits/read", {.rate = 2e12, .unit = "B/s"}}}, "this run");
+  EXPECT_EQ(run.cases[0].median_s, 42);
+  EXPECT_NEAR(run.cases[0].counters.at("limit_fraction"), 0.5, 1e-12);  // the summary's counters follow
+  EXPECT_NEAR(run.cases[0].repetitions[0].counters.at("limit_fraction"), 0.5, 1e-12);
+}
+
+TEST(RunBuilder, FinishSummarizesWhatTheLimitsAdded) {
+  case_result c = measured_by("aaaa", 1e-3);
+  c.limit = "limits/read";
+  c.repetitions[0].counters["bytes_per_second"] = 1e12;
+  run_builder b(run_result{});
+  b.add(c, origin::round);
+  b.set_limits({{"limits/read", {.rate = 2e12, .unit = "B/s"}}}, "this run");
+  const run_result run = b.finish();
+  EXPECT_NEAR(run.cases[0].counters.at("limit_fraction"), 0.5, 1e-12);
+  EXPECT_EQ(run.cases[0].median_s, 1e-3);
+  EXPECT_EQ(run.limits.at("limits/read").from, "this run");
+}
