@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "results/run_builder.hpp"
+
 namespace cudabench {
 
 std::vector<bisected_case> regressed_cases(const comparison& ends) {
@@ -70,25 +72,10 @@ run_result pool_runs(std::vector<run_result> runs) {
   if (runs.empty()) return {};
   int rounds = 0;
   for (run_result& r : runs) rounds = renumber_rounds(r, rounds);
-  run_result pooled = std::move(runs.front());
-  for (std::size_t i = 1; i < runs.size(); ++i) {
-    for (case_result& c : runs[i].cases) {
-      case_result* into = nullptr;
-      for (case_result& p : pooled.cases)
-        if (p.name == c.name) into = &p;
-      if (!into) {
-        pooled.cases.push_back(std::move(c));
-        continue;
-      }
-      if (c.status == case_status::failed && into->status != case_status::failed) {
-        into->status = c.status;  // a failure in any process fails the pooled case
-        into->message = c.message;
-      }
-      into->repetitions.insert(into->repetitions.end(), c.repetitions.begin(), c.repetitions.end());
-    }
-  }
-  pooled.finish_cases();
-  return pooled;
+  run_builder pooled(std::move(runs.front()));
+  for (std::size_t i = 1; i < runs.size(); ++i)
+    for (case_result& c : runs[i].cases) pooled.add(std::move(c), origin::process);
+  return pooled.finish();
 }
 
 bisection::bisection(std::size_t candidates) : bad_(candidates - 1), skipped_(candidates, false) {}

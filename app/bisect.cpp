@@ -75,12 +75,12 @@ struct tested_revision {
 
 class bisect_session {
  public:
-  bisect_session(const command_options& o, std::vector<std::string> binary_args)
+  explicit bisect_session(const cli::bisect_request& o)
       : o_(o),
-        binary_args_(std::move(binary_args)),
+        binary_args_(o.binary_args),
         repo_(fs::current_path().string()),
         build_(o.build_command.value_or(suite_build)),
-        binary_(o.binary.value_or(bisect_options::suite_binary)) {}
+        binary_(o.binary.value_or(cli::bisect_options::suite_binary)) {}
   int run();
 
  private:
@@ -117,7 +117,7 @@ class bisect_session {
     if (const int sig = interrupt_signal().load()) throw stopped{sig};
   }
 
-  const command_options& o_;
+  const cli::bisect_request& o_;
   bisect_documents docs_;  ///< what outputs_ writes, once made
   const output_list outputs_ = bisect_outputs(o_, docs_);
   std::vector<std::string> binary_args_;
@@ -200,7 +200,7 @@ std::optional<std::string> bisect_session::build(const std::string& commit, std:
 /// The binary run once in the scratch directory, with the suite's preset, `args`, then the arguments after --;
 /// its output to `base`.log. Its wait status.
 int bisect_session::run_binary(const std::string& binary, std::vector<std::string> args, const std::string& base) {
-  args.insert(args.begin(), {binary, fmt::format("--preset={}", bisect_options::suite_preset)});
+  args.insert(args.begin(), {binary, fmt::format("--preset={}", cli::bisect_options::suite_preset)});
   args.insert(args.end(), binary_args_.begin(), binary_args_.end());
   child_spec spec{.argv = args, .environment = inherited_environment("")};
   spec.output_path = base + ".log";
@@ -330,7 +330,7 @@ comparison bisect_session::compare_ends(const std::vector<measured_revision>& en
 void bisect_session::decide_undecided(std::vector<measured_revision>& ends, comparison& compared) {
   const auto start = std::chrono::steady_clock::now();
   double pair_s = 0;  // the last extra pair's time: the next one is not started where it would overrun
-  for (int pair = 0; pair < bisect_options::max_extra_pairs; ++pair) {
+  for (int pair = 0; pair < cli::bisect_options::max_extra_pairs; ++pair) {
     std::vector<std::string> undecided;
     for (const case_comparison& c : compared.cases)
       if (worth_more_processes(c)) undecided.push_back(c.name);
@@ -566,11 +566,11 @@ int bisect_session::run() {
 
 }  // namespace
 
-int bisect_command(const command_options& o, const std::vector<std::string>& binary_args) {
+int bisect_command(const cli::bisect_request& o) {
   if (!o.good || !o.bad) throw usage_error("bisect needs --good=REV and --bad=REV");
   if (!o.filter_given) throw usage_error("bisect needs --filter=REGEX (the cases to measure)");
   // The defaults build this suite; another project's binary says how its revisions are built.
-  if (!program_is_cudabench() && (!o.build_command || !o.binary))
+  if (!cli::program_is_cudabench() && (!o.build_command || !o.binary))
     throw usage_error(
         "bisect needs --build=CMD and --binary=PATH: how a revision of this project is built in its "
         "worktree, and the binary that makes (the defaults build cudabench's own suite)");
@@ -588,10 +588,10 @@ int bisect_command(const command_options& o, const std::vector<std::string>& bin
   std::optional<standard_output_aside> aside;  // --json -: the document alone on standard output
   if (is_stdout(o.json_path)) aside.emplace();
   try {
-    bisect_session session(o, binary_args);
+    bisect_session session(o);
     return session.run();
   } catch (const stopped& s) {
-    fmt::print(stderr, "{} bisect: interrupted\n", program_name());
+    fmt::print(stderr, "{} bisect: interrupted\n", cli::program_name());
     return 128 + s.signal;
   }
 }

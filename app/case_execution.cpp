@@ -83,7 +83,7 @@ const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev) 
 }
 
 namespace {
-measure_settings measure_settings_from(const run_options& opt, const preset& p, case_execution& out,
+measure_settings measure_settings_from(const cli::run_options& opt, const preset& p, case_execution& out,
                                        const worker_link* worker, bool gpu_cases) {
   measure_settings ms;
   if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
@@ -106,7 +106,7 @@ measure_settings measure_settings_from(const run_options& opt, const preset& p, 
 
 /// The repetitions this process runs of `c`: its round's share, or every round's for a case the rounds do
 /// not spread (see spread_over_rounds), which runs in the first round only.
-int repetitions_here(const case_def& c, const preset& p, const run_options& opt, const worker_link* worker) {
+int repetitions_here(const case_def& c, const preset& p, const cli::run_options& opt, const worker_link* worker) {
   const bool rounds = worker && worker->rounds() > 1;
   return rounds && !spread_over_rounds(c, opt) ? p.repetitions * worker->rounds() : p.repetitions;
 }
@@ -114,7 +114,7 @@ int repetitions_here(const case_def& c, const preset& p, const run_options& opt,
 /// The body Google Benchmark runs for each repetition of one case, and what is done once the case finished.
 class case_body {
  public:
-  case_body(case_driver& driver, progress_meter& progress, const preset& p, const run_options& opt,
+  case_body(case_driver& driver, progress_meter& progress, const preset& p, const cli::run_options& opt,
             const device_info& dev, const worker_link* worker, std::function<void(const case_def&)> finished)
       : driver_(driver),
         progress_(progress),
@@ -156,7 +156,7 @@ class case_body {
   case_driver& driver_;
   progress_meter& progress_;
   const preset& preset_;
-  const run_options& opt_;
+  const cli::run_options& opt_;
   const device_info& dev_;
   const worker_link* worker_;
   std::function<void(const case_def&)> finished_case_;  ///< recorded (a worker) or told (on_case)
@@ -173,7 +173,7 @@ std::map<std::string, case_result> finished_only(const case_driver& driver, cons
 }
 }  // namespace
 
-void execute_cases(case_execution& out, const run_options& opt, const preset& p, const suite& s,
+void execute_cases(case_execution& out, const cli::run_options& opt, const preset& p, const suite& s,
                    const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
                    const worker_link* worker, char** argv, std::size_t cases_after, const case_listener& on_case) {
   const bool gpu_cases = dev.available && std::any_of(selected.begin(), selected.end(),
@@ -227,11 +227,11 @@ run_result assemble_run(const supervised_run& sr, const device_info& dev, const 
 }
 
 /// A worker: runs the cases its supervisor listed, recording each one's results as it finishes, and exits.
-int run_as_worker(const worker_link& worker, const run_options& opt, const preset& p, const suite& s,
+int run_as_worker(const worker_link& worker, const cli::run_options& opt, const preset& p, const suite& s,
                   const std::vector<const case_def*>& selected, const run_description& run, char** argv) {
   const device_info dev = query_device(opt.device);
   case_execution ex;
-  run_options here = opt;
+  cli::run_options here = opt;
   if (worker.trace_path().empty()) here.trace_path.reset();          // a round before the last traces nothing
   execute_cases(ex, here, p, s, selected, dev, run, &worker, argv);  // each finished case recorded as it finished
   say_startup("its end");  // with the SASS hashing of the modules its cases loaded
@@ -253,7 +253,7 @@ int run_as_worker(const worker_link& worker, const run_options& opt, const prese
 
 namespace cudabench::app {
 
-int identify_cases(const run_options& opt, const preset& p, const std::vector<const case_def*>& selected,
+int identify_cases(const cli::run_options& opt, const preset& p, const std::vector<const case_def*>& selected,
                    const std::vector<std::string>& google) {
   case_identities ids;
   output_list outputs;
@@ -283,8 +283,8 @@ int identify_cases(const run_options& opt, const preset& p, const std::vector<co
   }
   for (const std::string& name : google) ids.cases.push_back({name, "", "", "a Google Benchmark registration"});
   outputs.end({});
-  fmt::print(stderr, "{}: {} case(s) identified, {} with a known code identity: {}\n", program_name(), ids.cases.size(),
-             known, printable(*opt.identify_path));
+  fmt::print(stderr, "{}: {} case(s) identified, {} with a known code identity: {}\n", cli::program_name(),
+             ids.cases.size(), known, printable(*opt.identify_path));
   return 0;
 }
 

@@ -16,18 +16,26 @@
 
 namespace cudabench::app {
 
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
+
 // The handlers: the runner's in app/runner.cpp, the others' in app/commands/NAME.cpp.
-int run_handler(const command_line& cl);
-int compare_handler(const command_line& cl);
-int report_handler(const command_line& cl);
-int trend_handler(const command_line& cl);
-int gates_handler(const command_line& cl);
-int bisect_handler(const command_line& cl);
-int fleet_handler(const command_line& cl);
-int confirm_handler(const command_line& cl);
-int store_handler(const command_line& cl);
+int run_handler(const run_request& r);
+int compare_handler(const compare_request& r);
+int report_handler(const report_request& r);
+int trend_handler(const trend_request& r);
+int gates_handler(const gates_request& r);
+int bisect_handler(const bisect_request& r);
+int fleet_handler(const fleet_request& r);
+int confirm_handler(const confirm_request& r);
+int store_handler(const store_request& r);
 
 namespace {
+/// The row's handler of a command: its request built from the command line (cli/requests.hpp), then its handler.
+template <typename Request, Request (*of)(const command_line&), int (*handler)(const Request&)>
+int with_request(const command_line& cl) {
+  return handler(of(cl));
+}
+
 // The commands, a row each, in the order help and the docs list them. Laid out by hand.
 // clang-format off
 const std::array<command_spec, 9> rows{
@@ -38,7 +46,7 @@ const std::array<command_spec, 9> rows{
                                 "baseline is of another machine: `confirm` measures them on this one) or it could not "
                                 "judge cases measured throttled; 130/143 "
                                 "interrupted (the finished cases are written, marked incomplete)",
-                 .handler = run_handler, .named = false},
+                 .handler = with_request<run_request, run_request_of, run_handler>, .named = false},
     command_spec{.name = "compare", .inputs = "BASELINE.json CURRENT.json", .input_count = 2,
                  .about = "Compares two runs case by case (median change, noise, the Mann-Whitney U test or a learned "
                           "gate's drift) and gives each a verdict.",
@@ -47,7 +55,7 @@ const std::array<command_spec, 9> rows{
                                 "measures both revisions on one; with --gate-energy, energy flags too, and energy "
                                 "changes beyond the gate with too few windows to test) or cases it could not judge "
                                 "because a side was measured mostly throttled",
-                 .handler = compare_handler},
+                 .handler = with_request<compare_request, compare_request_of, compare_handler>},
     command_spec{.name = "confirm", .inputs = "BASELINE.json CURRENT.json", .input_count = 2,
                  .about = fmt::format("Compares two runs as compare does; where their machines differ, so that a flag is unconfirmed, "
                           "builds the baseline's revision and the current one (as bisect builds revisions), measures the "
@@ -64,10 +72,10 @@ const std::array<command_spec, 9> rows{
                                 "or input error (also when the revisions cannot be built or measured here, or a run's "
                                 "git_revision is not a full commit hash of this repository), 3 flags it could not settle "
                                 "(measured inconclusive or throttled here, or a run of a dirty tree)",
-                 .handler = confirm_handler, .passes_rest = true},
+                 .handler = with_request<confirm_request, confirm_request_of, confirm_handler>, .passes_rest = true},
     command_spec{.name = "report", .inputs = "RESULT.json", .input_count = 1,
                  .about = "Speedup tables of one run: each variant against its family's reference variants.",
-                 .handler = report_handler},
+                 .handler = with_request<report_request, report_request_of, report_handler>},
     command_spec{.name = "trend", .inputs = "RESULT_DIR", .input_count = 1,
                  .about = "One line per case over the runs in RESULT_DIR (oldest first), flagging steps that hold to "
                           "the latest runs (a step whose latest runs are back is shown as returned) and each family's "
@@ -75,12 +83,12 @@ const std::array<command_spec, 9> rows{
                           "compare gates them only with --host-threshold or, for two runs of one host, a host gate; "
                           "files that cannot be read are named and left out.",
                  .exit_status = "0 the trend is written (a step is shown, never failing), 2 usage or input error",
-                 .handler = trend_handler},
+                 .handler = with_request<trend_request, trend_request_of, trend_handler>},
     command_spec{.name = "gates", .inputs = "RUNS...", .input_count = 1,
                  .about = "Learns each gated device case's gate, the larger of --floor and --k times its drift between "
                           "runs, from runs of one GPU model and preset (files, or directories of them as trend reads); "
                           "compare uses the gates file through --gates, or beside the baseline.",
-                 .handler = gates_handler, .more_inputs = true},
+                 .handler = with_request<gates_request, gates_request_of, gates_handler>, .more_inputs = true},
     command_spec{.name = "bisect", .inputs = "--good=REV --bad=REV --filter=REGEX", .input_count = 0,
                  .about = fmt::format("Finds the commit that made the --filter cases slower: builds revisions of the "
                                       "repository it is started in, each in a worktree apart, runs the binary on them "
@@ -89,14 +97,14 @@ const std::array<command_spec, 9> rows{
                                       bisect_options::suite_preset),
                  .exit_status = "0 the first bad commit found, 1 nothing to bisect (no regression between the ends) or "
                                 "no single commit named (skipped revisions, --time-limit), 2 usage or input error",
-                 .handler = bisect_handler, .passes_rest = true},
+                 .handler = with_request<bisect_request, bisect_request_of, bisect_handler>, .passes_rest = true},
     command_spec{.name = "fleet", .inputs = "PATH...", .input_count = 1,
                  .about = "Puts runs of different GPU models side by side (result files, or directories of nightly "
                           "results: their latest run and its verdict file): per case each model's median, noise and % "
                           "of its own limit, its ratio to the reference model, its verdict against its own baseline, or"
                           " missing.",
                  .exit_status = "0 written, 1 a model's verdict file says its comparison failed, 2 usage or input error",
-                 .handler = fleet_handler, .more_inputs = true},
+                 .handler = with_request<fleet_request, fleet_request_of, fleet_handler>, .more_inputs = true},
     command_spec{.name = "store", .inputs = "baseline|gates|slot|history|runs|latest|learned|place FILE",
                  .input_count = 2,
                  .about = fmt::format("Prints where the run store keeps a file, as the commands and the CI scripts find "
@@ -115,7 +123,7 @@ const std::array<command_spec, 9> rows{
                                       run_store::history_layout()),
                  .exit_status = "0 printed, 2 usage or input error (a file that is no result, a name that is no "
                                 "directory, a result of another preset than --of-preset)",
-                 .handler = store_handler},
+                 .handler = with_request<store_request, store_request_of, store_handler>},
 };
 // clang-format on
 
@@ -149,18 +157,16 @@ const command_spec& command_named(std::string_view name) {
 command_line parse_command_line(std::string_view name, const std::vector<std::string>& args) {
   return parse_command_line(commands, command_named(name), args);
 }
-command_options parse_run_options(const std::vector<std::string>& args) {
-  return parse_command_line("run", args).options;
-}
+run_options parse_run_options(const std::vector<std::string>& args) { return parse_command_line("run", args).options; }
 std::string command_help(std::string_view name, const help_examples& ex) {
   return command_help(commands, command_named(name), ex);
 }
 std::string options_reference_markdown() { return options_reference_markdown(commands); }
 std::string options_summary_markdown() { return options_summary_markdown(commands); }
 
-file_command_guard::file_command_guard(const command_line& cl, std::string_view name)
+file_command_guard::file_command_guard(const std::vector<std::string>& inputs, std::string_view name)
     : at_once_(fmt::format("{} {}", program_name(), name)) {
-  refuse_standard_input_twice(cl.inputs);
+  refuse_standard_input_twice(inputs);
 }
 
 void refuse_standard_input_twice(const std::vector<std::string>& inputs) {

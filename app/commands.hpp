@@ -13,31 +13,30 @@
 #include "app/outputs.hpp"
 #include "cli/option_table.hpp"
 #include "cli/options.hpp"
+#include "cli/requests.hpp"
 #include "io/child_process.hpp"
 #include "results/device_info.hpp"
 
 namespace cudabench::app {
 
-using namespace cudabench::cli;  // the command line (cli/) is the commands' own
-
 /// Every command, the runner first, in the order help and the docs list them.
-command_list command_table();
+cli::command_list command_table();
 /// The command called `name` by its name (compare, report, ...; not the runner), or nullptr.
-const command_spec* command_by_name(std::string_view name);
+const cli::command_spec* command_by_name(std::string_view name);
 /// The row of `name` ("run" for the runner); std::logic_error for a name that is no command.
-const command_spec& command_named(std::string_view name);
+const cli::command_spec& command_named(std::string_view name);
 
 /// Parses, answers --help, runs the handler of `cmd` and reports a usage or input error in one line (exit status 2).
 /// `args`: the command's arguments (without argv[0] and the command's name); `argv`: the process's.
-int run_command_line(const command_spec& cmd, const std::vector<std::string>& args, char** argv);
+int run_command_line(const cli::command_spec& cmd, const std::vector<std::string>& args, char** argv);
 
 /// parse_command_line, help and the docs' reference over this program's command table.
-command_line parse_command_line(std::string_view name, const std::vector<std::string>& args);
-command_options parse_run_options(const std::vector<std::string>& args);
-std::string command_help(std::string_view name, const help_examples& ex = {});
+cli::command_line parse_command_line(std::string_view name, const std::vector<std::string>& args);
+cli::run_options parse_run_options(const std::vector<std::string>& args);
+std::string command_help(std::string_view name, const cli::help_examples& ex = {});
 /// The runner's --help examples and family list, from the families registered in this binary (built for the
 /// preset `preset_name`); the suite's own examples where the suite's families are there.
-help_examples program_help_examples(const std::string& preset_name);
+cli::help_examples program_help_examples(const std::string& preset_name);
 std::string options_reference_markdown();
 std::string options_summary_markdown();
 
@@ -48,7 +47,7 @@ void refuse_standard_input_twice(const std::vector<std::string>& inputs);
 /// input at most once: set up at the start of its handler.
 class file_command_guard {
  public:
-  file_command_guard(const command_line& cl, std::string_view name);
+  file_command_guard(const std::vector<std::string>& inputs, std::string_view name);
 
  private:
   stop_at_once at_once_;

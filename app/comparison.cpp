@@ -11,11 +11,11 @@
 
 namespace cudabench::app {
 
-compare_settings compare_settings_from(const compare_options& o) {
+compare_settings compare_settings_from(const cli::compare_options& o) {
   compare_settings s;
-  if (o.no_gates())
+  if (o.gates.from == cli::gates_choice::source::none)
     s.gates_beside_baseline = false;
-  else if (const auto file = o.gates_file())
+  else if (const auto file = o.gates.named_file())
     s.gates = std::make_shared<const gate_table>(load_gates(*file));
   if (o.threshold_pct) s.threshold = *o.threshold_pct / 100;
   if (o.alpha) s.alpha = *o.alpha;
@@ -38,7 +38,7 @@ comparison compare_with_gates(const run_result& base, const run_result& cur, con
 void say_not_judged(const comparison& c) {
   if (const std::size_t n = c.throttled(); n && !c.failing())
     fmt::print(stderr, "{}: {} case(s) could not be judged: most samples of a side were taken throttled (exit {})\n",
-               program_name(), n, exit_unconfirmed);
+               cli::program_name(), n, exit_unconfirmed);
 }
 
 int compare_and_report(const run_result& base, const run_result& cur, const compare_settings& s,

@@ -10,10 +10,8 @@
 
 namespace cudabench::app {
 
-using namespace cudabench::cli;  // the command line (cli/) is the commands' own
-
 /// The comparison settings the options ask for (defaults from compare_settings).
-compare_settings compare_settings_from(const compare_options& o);
+compare_settings compare_settings_from(const cli::compare_options& o);
 
 /// Compares with the gates of `s`, else those run_store::gates_for finds.
 comparison compare_with_gates(const run_result& base, const run_result& cur, const compare_settings& s);

@@ -13,7 +13,7 @@ namespace cudabench::app {
 /// alternating between the two on this machine (--processes each), and settles each flag by that comparison: a
 /// regression or improvement it confirms, else `machine differs` with the change measured here. The outputs are
 /// compare's, of the settled comparison; the exit status too (1 a confirmed regression).
-int confirm_handler(const command_line& cl);
+int confirm_handler(const cli::confirm_request& r);
 
 /// Settles each unconfirmed flag of `c`, time's and energy's, by `here`, the comparison of both revisions measured
 /// on one machine: the same flag confirms it, the opposite flag is reported as it is, unchanged there makes it the

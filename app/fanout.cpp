@@ -24,6 +24,8 @@
 #include "results/results_json.hpp"
 
 namespace cudabench::app {
+
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
 namespace {
 /// The per-device processes, started in order; each one's output goes to its log in `dir`.
 struct device_processes {
@@ -97,7 +99,7 @@ std::vector<device_run> wait_for_devices(device_processes& p, const std::string&
 /// What a fan-out cannot do, refused before any device starts: each device writes its own report files (with
 /// a .devN suffix), so none of them can be standard output; a stored baseline is one device's run; the merged
 /// --json must not overwrite the baseline the devices compare with. Returns the merged run's outputs, checked.
-output_list check_fanout_outputs(const command_options& opt) {
+output_list check_fanout_outputs(const run_options& opt) {
   if (opt.save_baseline)
     throw usage_error("--save-baseline stores the run of one device: give --device=N instead of --devices");
   if (opt.benchmark_csv_path)
@@ -123,7 +125,7 @@ output_list check_fanout_outputs(const command_options& opt) {
   return merged;
 }
 
-int run_on_devices(const command_options& opt, const std::vector<std::string>& args, int visible) {
+int run_on_devices(const run_options& opt, const std::vector<std::string>& args, int visible) {
   const std::vector<int> devices = parse_device_list(*opt.devices, visible);
   output_list merged_out = check_fanout_outputs(opt);
   std::optional<standard_output_aside> aside;  // --json -: the merged document alone on standard output
@@ -159,7 +161,7 @@ int run_on_devices(const command_options& opt, const std::vector<std::string>& a
   return worst;
 }
 
-int run_on_devices(const command_options& opt, const std::vector<std::string>& args) {
+int run_on_devices(const run_options& opt, const std::vector<std::string>& args) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
   return run_on_devices(opt, args, count);

@@ -8,14 +8,12 @@
 
 namespace cudabench::app {
 
-using namespace cudabench::cli;  // the command line (cli/) is the commands' own
-
 /// Runs `args` (the runner's own arguments) once per device of opt.devices, chosen among `visible` devices
 /// (ordinals 0 to visible-1), and merges the results into opt.json_path. Returns the worst child exit status
 /// (a device that fails keeps the others' results).
-int run_on_devices(const command_options& opt, const std::vector<std::string>& args, int visible);
+int run_on_devices(const cli::run_options& opt, const std::vector<std::string>& args, int visible);
 
 /// The same among the devices CUDA sees here.
-int run_on_devices(const command_options& opt, const std::vector<std::string>& args);
+int run_on_devices(const cli::run_options& opt, const std::vector<std::string>& args);
 
 }  // namespace cudabench::app

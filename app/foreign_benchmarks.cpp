@@ -129,12 +129,10 @@ std::vector<std::string> google_benchmark_names() {
   return names;
 }
 
-std::vector<std::string> select_google_benchmarks(const std::vector<std::string>& names, const run_options& opt) {
-  const bool negate = !opt.filter.empty() && opt.filter[0] == '-';
-  const name_pattern re = user_regex(negate ? opt.filter.substr(1) : opt.filter, "--filter");
+std::vector<std::string> select_google_benchmarks(const std::vector<std::string>& names, const cli::run_options& opt) {
   std::vector<std::string> out;
   for (const std::string& n : names)
-    if (re.found_in(n) != negate) out.push_back(n);
+    if (opt.filter.selects(n)) out.push_back(n);
   return out;
 }
 

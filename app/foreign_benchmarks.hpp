@@ -16,14 +16,12 @@
 
 namespace cudabench::app {
 
-using namespace cudabench::cli;  // the command line (cli/) is the commands' own
-
 /// The names of the benchmarks registered with Google Benchmark in this process, as its --benchmark_list_tests
 /// gives them (`BM_x`, `BM_x/8`). Call it before the runner registers its own cases.
 std::vector<std::string> google_benchmark_names();
 
 /// Those of `names` that --filter selects (Google Benchmark's convention: a leading '-' negates it).
-std::vector<std::string> select_google_benchmarks(const std::vector<std::string>& names, const run_options& opt);
+std::vector<std::string> select_google_benchmarks(const std::vector<std::string>& names, const cli::run_options& opt);
 
 /// A Google Benchmark filter that matches none of `names` ("" when there are none): what the runner gives Google
 /// Benchmark while it runs its own cases.

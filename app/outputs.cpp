@@ -18,6 +18,8 @@
 
 namespace cudabench::app {
 
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
+
 void output_list::add_terminal(std::unique_ptr<reports::writer> w) {
   writers_.add(std::move(w), output_sink::console(), {.order = terminal_order});
 }
@@ -72,19 +74,13 @@ bool output_list::uses_standard_output() const {
   return false;
 }
 
-void add_report_files(output_list& out, const command_options& o) {
+void add_report_files(output_list& out, const report_files& o) {
   for (const reports::report_format& f : reports::report_formats())
     if (const std::optional<std::string>& path = report_path(o, f.option))
       out.add(std::string(f.option), path, f.make());
 }
 
-const std::optional<std::string>& report_path(const command_options& o, std::string_view option) {
-  const option_spec* spec = find_option(option);
-  if (!spec || !spec->output) throw std::logic_error(std::string(option) + " is no output option of the table");
-  return o.*spec->output;
-}
-
-output_list report_outputs(const command_options& o, const std::string& verdict_option,
+output_list report_outputs(const report_files& o, const std::string& verdict_option,
                            std::unique_ptr<reports::writer> terminal) {
   output_list out;
   out.add_terminal(terminal ? std::move(terminal) : reports::terminal_writer(::isatty(STDOUT_FILENO) != 0));
@@ -133,7 +129,7 @@ void add_run_texts(output_list& out, const run_options& o, std::shared_ptr<const
       [path = o.console_out_path.value_or("")] { fmt::print("table: {}\n", printable(path)); });
 }
 
-output_list bisect_outputs(const command_options& o, const bisect_documents& docs) {
+output_list bisect_outputs(const bisect_request& o, const bisect_documents& docs) {
   output_list out;
   out.add_text(
       "--json", o.json_path, "bisection JSON", [&docs] { return docs.outcome.dump(2) + "\n"; },
@@ -186,10 +182,11 @@ int finish_interrupted(int sig, const cudabench::run_result& partial, output_lis
   return 128 + sig;
 }
 
-std::vector<std::string> files_read(const run_options& o, std::vector<std::string> runs, const std::string& baseline) {
-  if (const auto file = o.gates_file())
+std::vector<std::string> files_read(const compare_options& o, std::vector<std::string> runs,
+                                    const std::string& baseline) {
+  if (const auto file = o.gates.named_file())
     runs.push_back(*file);
-  else if (!o.gates_path && !baseline.empty())
+  else if (!o.gates.given() && !baseline.empty())
     if (std::string beside = run_store::gates_file_beside(baseline); !beside.empty()) runs.push_back(std::move(beside));
   return runs;
 }

@@ -11,12 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/options.hpp"
+#include "cli/requests.hpp"
 #include "reports/writer.hpp"
 
 namespace cudabench::app {
-
-using namespace cudabench::cli;  // the command line (cli/) is the commands' own
 
 /// The requested outputs of one command, every one a row of one writer_multiplex: the terminal, the report
 /// files, the run's own documents (its results JSON, --save-baseline, Google Benchmark's CSV, --json-lines) and
@@ -79,24 +77,22 @@ class output_list {
 /// The report outputs a comparison, a run's own report or a trend can have: the terminal (`terminal`, else
 /// the tables), --md, --html, --csv, and the verdict JSON under `verdict_option` (--verdict), each where
 /// asked for.
-output_list report_outputs(const command_options& o, const std::string& verdict_option,
+output_list report_outputs(const cli::report_files& o, const std::string& verdict_option,
                            std::unique_ptr<reports::writer> terminal = nullptr);
 
 /// The report files alone (reports::report_formats: --md, --html, --csv), each where asked for.
-void add_report_files(output_list& out, const command_options& o);
-/// The path the output option `option` ("--md") was given, filled by its row in the option table.
-const std::optional<std::string>& report_path(const command_options& o, std::string_view option);
+void add_report_files(output_list& out, const cli::report_files& o);
 
 /// The run's results document: --json, and standard output as well with --benchmark_format=json; `said`
 /// names the file on the terminal once written ("" says nothing).
-void add_results_json(output_list& out, const run_options& o, const std::string& said);
+void add_results_json(output_list& out, const cli::run_options& o, const std::string& said);
 /// Every document of a finished run: the results JSON, the baseline to store at `baseline_path` (with every
 /// repetition: compare's rank test needs them), Google Benchmark's CSV, the cases as they finish (--json-lines).
-void add_run_documents(output_list& out, const run_options& o, const std::optional<std::string>& baseline_path);
+void add_run_documents(output_list& out, const cli::run_options& o, const std::optional<std::string>& baseline_path);
 
 /// The texts a run makes itself, rendered once its cases are done: the trace (--trace), said with what it
 /// holds, and the table of --benchmark_out_format=console.
-void add_run_texts(output_list& out, const run_options& o, std::shared_ptr<const nlohmann::ordered_json> trace,
+void add_run_texts(output_list& out, const cli::run_options& o, std::shared_ptr<const nlohmann::ordered_json> trace,
                    std::shared_ptr<const std::string> table);
 
 /// What bisect writes, filled as the bisection goes: its outcome (--json), or the two ends' pooled runs and what
@@ -106,7 +102,7 @@ struct bisect_documents {
 };
 /// bisect's outputs: the outcome as JSON, or under --ends the ends' results files (and same_code.json with
 /// --skip-same-code), each text taken from `docs` when the outputs are written.
-output_list bisect_outputs(const command_options& o, const bisect_documents& docs);
+output_list bisect_outputs(const cli::bisect_request& o, const bisect_documents& docs);
 
 /// A run stopped by signal `sig` before its end: the finished cases of `partial` (marked incomplete) go to
 /// the outputs of `outputs` a stopped run writes (--json, the report files, --json-lines) as the run's own report,
@@ -121,7 +117,7 @@ int finish_interrupted(int sig, const cudabench::run_result& partial, output_lis
 /// Every file a command reads, which no output may be: `runs` (its result files, the baseline among them),
 /// the gates file given with --gates, else (unless --gates=none) the one kept beside `baseline`, read when
 /// it is there and refused as an output even when not yet (the next comparison would read it as gates).
-std::vector<std::string> files_read(const run_options& o, std::vector<std::string> runs,
+std::vector<std::string> files_read(const cli::compare_options& o, std::vector<std::string> runs,
                                     const std::string& baseline = "");
 
 }  // namespace cudabench::app

@@ -34,8 +34,8 @@ bool registers(const suite& s, std::string_view family) {
 
 /// Examples from `s`'s own families (the suite's own examples where its families are all there). They come from
 /// the last families in the order: the library's own (limits, which measures the device) run first.
-help_examples examples_of(const suite& s) {
-  help_examples ex;
+cli::help_examples examples_of(const suite& s) {
+  cli::help_examples ex;
   if (registers(s, "conv2d") && registers(s, "image") && registers(s, "dot")) return ex;
   ex = {"FAMILY, FAMILY/VARIANT", "--sizes=FAMILY=N,N", "--axis=FAMILY.AXIS=V,V"};
   if (s.cases.empty()) return ex;
@@ -67,7 +67,7 @@ help_examples examples_of(const suite& s) {
 }
 
 /// The --help list of `s`'s families: each one's name and case count, and its description.
-void list_families(const suite& s, const std::string& preset_name, help_examples& ex) {
+void list_families(const suite& s, const std::string& preset_name, cli::help_examples& ex) {
   if (s.families.empty()) {
     ex.families_title = "families: none registered in this binary";
     return;
@@ -83,14 +83,14 @@ void list_families(const suite& s, const std::string& preset_name, help_examples
 
 }  // namespace
 
-help_examples program_help_examples(const std::string& preset_name) {
+cli::help_examples program_help_examples(const std::string& preset_name) {
   try {
     const suite s = build_suite(preset_by_name(preset_name));
-    help_examples ex = examples_of(s);
+    cli::help_examples ex = examples_of(s);
     list_families(s, preset_name, ex);
     return ex;
   } catch (const std::exception& e) {  // a registration mistake: the help still helps, and says what is wrong
-    help_examples ex;
+    cli::help_examples ex;
     ex.families_title = fmt::format("families: cannot be listed: {}", e.what());
     return ex;
   }

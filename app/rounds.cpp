@@ -6,6 +6,7 @@
 #include <set>
 
 #include "io/atomic_file.hpp"
+#include "results/run_builder.hpp"
 
 namespace cudabench::app {
 
@@ -17,13 +18,10 @@ std::vector<std::string> round_order(std::vector<std::string> names, std::uint64
   return names;
 }
 
-bool spread_over_rounds(const case_def& c, const run_options& opt) {
+bool spread_over_rounds(const case_def& c, const cli::run_options& opt) {
   return opt.rounds_for == "all" || opt.trace_path || (c.on == where::gpu && !c.host_bound && c.gated);
 }
 
-namespace {
-/// Adds one round's results to the run's: repetitions appended (marked with the round when there are
-/// several rounds), a failure or skip replacing what earlier rounds measured.
 void merge_round(supervised_run& all, supervised_run&& one, int round, int rounds) {
   if (all.host.empty()) all.host = std::move(one.host);
   if (!all.device) all.device = std::move(one.device);
@@ -33,26 +31,15 @@ void merge_round(supervised_run& all, supervised_run&& one, int round, int round
       for (repetition& r : c.repetitions)
         if (r.record) r.record->round = round;
     auto it = all.cases.find(name);
-    if (it == all.cases.end() || c.status != case_status::ok) {
-      all.cases[name] = std::move(c);
-      continue;
-    }
-    case_result& kept = it->second;
-    for (repetition& r : c.repetitions) kept.repetitions.push_back(std::move(r));
-    if (c.timeline) kept.timeline = std::move(c.timeline);
-    if (!kept.code && c.code)
-      kept.code = std::move(c.code);
-    else if (kept.code && c.code && kept.code->digest != c.code->digest && !kept.code->digest.empty()) {
-      // Not one identity: neither "same code" nor "code changed" can be said of it.
-      kept.code->digest.clear();
-      kept.code->problem = "its code identity differed between rounds";
-    }
+    if (it == all.cases.end())
+      all.cases.emplace(name, std::move(c));
+    else
+      pool_case(it->second, std::move(c), origin::round);
   }
   for (auto& [name, why] : one.faulted)
     all.faulted[name] = rounds > 1 ? why + " (round " + std::to_string(round) + ")" : why;
   all.interrupted_by = one.interrupted_by;
 }
-}  // namespace
 
 supervised_run run_rounds(const std::vector<std::string>& args, const std::vector<std::string>& names,
                           double watchdog_s, bool want_trace, const round_plan& plan, const case_listener& on_case) {

@@ -52,22 +52,21 @@
 #include "results/run_info.hpp"
 
 namespace cudabench::app {
+
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
 namespace {
 
 /// The cases a run selects: those the filter matches; of the limits family, every case with --limits, else those
 /// the filter matches where limits run by default (the nightly and full presets, every preset in a binary that
 /// declares CB_LIMITS_IN_EVERY_PRESET).
 std::vector<const case_def*> select_cases(const suite& s, const run_options& opt, const preset& p) {
-  // Google Benchmark's convention: a leading '-' negates the filter.
-  const bool negate = !opt.filter.empty() && opt.filter[0] == '-';
-  const name_pattern re = user_regex(negate ? opt.filter.substr(1) : opt.filter, "--filter");
   const bool limits_by_default = p.level >= 1 || limits_in_every_preset_declared();
   std::vector<const case_def*> out;
   for (const auto& c : s.cases) {
     const bool limit = c.family == limits_family;
     if (limit && opt.limits)
       out.push_back(&c);
-    else if ((!limit || limits_by_default) && re.found_in(c.name()) != negate)
+    else if ((!limit || limits_by_default) && opt.filter.selects(c.name()))
       out.push_back(&c);
   }
   return out;
@@ -173,7 +172,7 @@ struct planned_outputs {
 /// The run's outputs, each refused before the first case runs when it would overwrite an input or another
 /// output or cannot be written; the baseline to compare against, read once here (of its cases, those `keep`
 /// names only), refused when it cannot be read or is of another GPU model.
-planned_outputs plan_outputs(const command_options& opt, const device_info& dev, const std::string& preset_name,
+planned_outputs plan_outputs(const run_options& opt, const device_info& dev, const std::string& preset_name,
                              const case_filter& keep) {
   planned_outputs out{output_list(), opt.json_path, std::nullopt,
                       std::nullopt,  std::nullopt,  compare_settings_from(opt)};
@@ -335,13 +334,13 @@ std::string plain_table(const run_result& current, const device_info& dev, const
 /// The device as this process describes it before the cases run. A supervisor's workers create the contexts and
 /// describe the device: it asks CUDA and NVML itself only where the device is needed before they run (a baseline to
 /// find or to check) or where there are no cases; otherwise nothing (the run takes its first worker's description).
-std::optional<device_info> device_before_cases(const command_options& opt, bool supervised, bool no_cases) {
+std::optional<device_info> device_before_cases(const run_options& opt, bool supervised, bool no_cases) {
   if (!supervised || no_cases || opt.compare_to || opt.save_baseline) return query_device(opt.device, !supervised);
   return std::nullopt;
 }
 
 /// A run stopped by a signal: the finished cases' outputs, with --compare-to their verdict too, all new together.
-int finish_stopped_run(int sig, run_result& partial, const command_options& opt, planned_outputs& out,
+int finish_stopped_run(int sig, run_result& partial, const run_options& opt, planned_outputs& out,
                        std::size_t selected) {
   add_user_context(partial, opt);
   std::function<void(const output_list&)> compare;  // with --compare-to, the verdict is new with the rest
@@ -357,7 +356,7 @@ int finish_stopped_run(int sig, run_result& partial, const command_options& opt,
 
 /// The rounds of a supervised run: its cases' names (into `names`), the seed of their order, and the cases kept to
 /// the first round.
-round_plan plan_rounds(const command_options& opt, const preset& p, const run_description& run,
+round_plan plan_rounds(const run_options& opt, const preset& p, const run_description& run,
                        const std::vector<const case_def*>& selected, std::size_t cases_after,
                        std::vector<std::string>& names) {
   round_plan plan{.rounds = p.rounds, .seed = run.shuffle_seed.value_or(0), .cases_after = cases_after};
@@ -391,7 +390,7 @@ nlohmann::ordered_json run_trace(const supervised_run* sr, case_execution& here,
 /// What running a run's cases takes: its options and command line, its preset, suite and selected cases, the
 /// binary's Google Benchmark registrations run after them (`google` of them), and who hears of each finished case.
 struct case_run {
-  const command_options& opt;
+  const run_options& opt;
   const std::vector<std::string>& args;
   const preset& p;
   const suite& s;
@@ -431,7 +430,7 @@ std::function<run_result(const run_description&)> run_cases(const case_run& r, s
 
 /// The selected cases of a run (not a worker): in worker processes under a watchdog, or here; then the
 /// limits, the trace and every output.
-int run_selected(const command_options& opt, const std::vector<std::string>& args, const preset& p, const suite& s,
+int run_selected(const run_options& opt, const std::vector<std::string>& args, const preset& p, const suite& s,
                  const std::vector<const case_def*>& selected, const std::vector<std::string>& google,
                  run_description run, char** argv) {
   const bool supervised = opt.watchdog_s > 0;
@@ -496,7 +495,7 @@ void share_revision_with_workers(const run_info& info) {
 }
 
 /// The runner: a --devices fan-out, a listing, a worker's share of the cases, or a whole run.
-int run_command(const command_options& opt, const std::vector<std::string>& args, char** argv) {
+int run_command(const run_options& opt, const std::vector<std::string>& args, char** argv) {
   // A stop asked for while the run is being set up is kept and honoured before the first case starts.
   if (!opt.list) install_stop_signals();
   const std::optional<worker_link> worker = worker_link::from_environment();
@@ -511,7 +510,7 @@ int run_command(const command_options& opt, const std::vector<std::string>& args
   const std::vector<std::string> google =
       worker ? std::vector<std::string>{} : select_google_benchmarks(google_benchmark_names(), opt);
   if (selected.empty() && google.empty()) {
-    fmt::print(stderr, "{}: no case matches --filter={} (see --list)\n", program_name(), printable(opt.filter));
+    fmt::print(stderr, "{}: no case matches --filter={} (see --list)\n", program_name(), printable(opt.filter.text()));
     return 2;
   }
   if (opt.list) return list_cases(opt, selected, google);
@@ -538,14 +537,14 @@ int run_command(const command_options& opt, const std::vector<std::string>& args
 }  // namespace
 
 /// The runner's handler: the cudabench-run wrapper's --profile-plan (before anything else), or the run.
-int run_handler(const command_line& cl) {
-  if (cl.options.profile_plan) {  // the wrapper execs the binary after it
-    const std::string plan = profile_plan(cl.options, cl.args);
+int run_handler(const run_request& r) {
+  if (r.profile_plan) {  // the wrapper execs the binary after it
+    const std::string plan = profile_plan(r, r.args);
     std::fwrite(plan.data(), 1, plan.size(), stdout);
     return 0;
   }
   try {
-    return run_command(cl.options, cl.args, cl.argv);
+    return run_command(r, r.args, r.argv);
   } catch (const worker_failed& e) { return e.status(); }
 }
 

@@ -18,7 +18,7 @@
 
 namespace cudabench::app {
 
-table_style table_style_of(const run_options& opt) {
+table_style table_style_of(const cli::run_options& opt) {
   return {.progress = !opt.quiet,
           .time_unit = opt.time_unit,
           .counters_tabular = opt.counters_tabular,

@@ -19,8 +19,6 @@
 
 namespace cudabench::app {
 
-using namespace cudabench::cli;  // the command line (cli/) is the commands' own
-
 /// What the command line asks of the table.
 struct table_style {
   bool progress = true;                  ///< "[i/N]" after each row (none under --quiet)
@@ -32,7 +30,7 @@ struct table_style {
 };
 
 /// The table's style from the run's options.
-table_style table_style_of(const run_options& opt);
+table_style table_style_of(const cli::run_options& opt);
 /// Whether the table is coloured: as the style says, else where standard output is a terminal.
 bool colored(const table_style& style);
 

@@ -163,7 +163,7 @@ command_line parse_command_line(command_list all, const command_spec& cmd, const
   if (cmd.named && (cmd.more_inputs ? cl.inputs.size() < cmd.input_count : cl.inputs.size() != cmd.input_count))
     throw usage_error(fmt::format("{} expects {}{} file argument(s) ({}), got {}", cmd.name,
                                   cmd.more_inputs ? "at least " : "", cmd.input_count, cmd.inputs, cl.inputs.size()));
-  if (takes(*find_option("--compare-to"), cmd.name) && o.gates_path && !o.compare_to)
+  if (takes(*find_option("--compare-to"), cmd.name) && o.gates.given() && !o.compare_to)
     throw usage_error("--gates is the gates of a comparison: it needs --compare-to");
   return cl;
 }

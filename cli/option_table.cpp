@@ -45,14 +45,8 @@ void store_output(parse_state& s, const option_spec& spec, const std::string& v)
   s.options.*spec.output = v;
 }
 
-void filter_regex(const std::string& v, const std::string& option) {
-  if (v.empty()) throw usage_error(option + " needs a regular expression");
-  user_regex(v[0] == '-' ? v.substr(1) : v, option);  // Google Benchmark's convention: a leading '-' negates
-}
-
 void store_filter(parse_state& s, const option_spec& spec, const std::string& v) {
-  filter_regex(v, name_of(spec));
-  s.options.filter = v;
+  s.options.filter = name_filter(v, name_of(spec));
   s.options.filter_given = true;
 }
 
@@ -311,8 +305,7 @@ const std::array table{
                                   "against its drift (default {:g})", compare_settings{}.alpha)},
   option_spec{.name = "--gates", .placeholder = "FILE|none", .commands = "run compare bisect confirm",
               .apply = ACT {
-                if (v.empty()) throw usage_error("--gates needs a gates file (the gates command writes one) or 'none'");
-                s.options.gates_path = v;
+                s.options.gates = gates_choice::parse(v);
               },
               .whole_run = true,
               .help = fmt::format("learned gates (from the gates command): a case's learned gate replaces --threshold, the noise "

@@ -117,6 +117,12 @@ void parse_axis(const std::string& spec, std::map<std::string, std::vector<std::
   into[key] = positive_list(spec.substr(eq + 1), "--axis", spec);
 }
 
+gates_choice gates_choice::parse(const std::string& value) {
+  if (value.empty()) throw usage_error("--gates needs a gates file (the gates command writes one) or 'none'");
+  if (value == "none") return {source::none, {}};
+  return {source::file, value};
+}
+
 name_pattern user_regex(const std::string& pattern, const std::string& option) { return name_pattern(pattern, option); }
 
 }  // namespace cudabench::cli

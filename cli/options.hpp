@@ -13,6 +13,26 @@
 
 namespace cudabench::cli {
 
+/// Which learned gates a comparison uses (--gates=FILE|none).
+struct gates_choice {
+  enum class source {
+    beside_baseline,  ///< no --gates: the gates file kept beside the baseline, when there is one
+    none,             ///< --gates=none: no learned gates, not even those beside the baseline
+    file,             ///< --gates=FILE: the gates of that file
+  };
+  source from = source::beside_baseline;
+  std::string file;  ///< the gates file of source::file
+
+  /// The choice a --gates value makes: "none", else a file; throws usage_error for an empty value.
+  static gates_choice parse(const std::string& value);
+  /// Whether --gates was given (anything but the default).
+  bool given() const { return from != source::beside_baseline; }
+  /// The gates file --gates names (none for --gates=none or no --gates).
+  std::optional<std::string> named_file() const {
+    return from == source::file ? std::optional<std::string>(file) : std::nullopt;
+  }
+};
+
 /// What a comparison reads (a run with --compare-to, compare, bisect; trend reads the threshold and the device rule).
 struct compare_options {
   std::optional<double> threshold_pct;
@@ -22,13 +42,9 @@ struct compare_options {
   bool allow_device_mismatch = false;
   bool allow_build_mismatch = false;           ///< compare runs whose cases were built differently
   bool allow_preset_mismatch = false;          ///< compare runs of different presets
-  std::optional<std::string> gates_path;       ///< --gates=FILE|none: the learned gates a comparison uses
+  gates_choice gates;                          ///< --gates=FILE|none: the learned gates a comparison uses
   std::optional<double> energy_threshold_pct;  ///< --energy-threshold: the gate of a change of energy per operation
   bool gate_energy = false;                    ///< --gate-energy: an energy regression fails the comparison
-  /// --gates=none: no learned gates, not even those beside the baseline.
-  bool no_gates() const { return gates_path && *gates_path == "none"; }
-  /// The gates file --gates names (none for --gates=none or no --gates).
-  std::optional<std::string> gates_file() const { return no_gates() ? std::nullopt : gates_path; }
 };
 
 /// The report files a run, compare, report, trend and fleet write, and the results document (run, bisect, fleet).
@@ -39,7 +55,7 @@ struct report_files {
 
 /// What a run reads (the suite binary, and a user's binary linked with cudabench::main).
 struct run_options : compare_options, report_files {
-  std::string filter = ".";
+  name_filter filter;                          ///< --filter: the cases selected
   bool filter_given = false;                   ///< --filter was given (bisect requires it)
   std::optional<std::string> trace_path;       ///< --trace=FILE: Chrome trace-event JSON of traced samples
   std::optional<std::string> json_lines_path;  ///< --json-lines=FILE: a JSON object a line, each case's as it finishes

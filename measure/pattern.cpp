@@ -23,4 +23,17 @@ name_pattern::name_pattern(const std::string& pattern, const std::string& option
 
 bool name_pattern::found_in(const std::string& text) const { return RE2::PartialMatch(text, *re_); }
 
+namespace {
+/// The pattern of a filter: its text without the leading '-' of a negation; refuses an empty one.
+std::string filter_pattern(const std::string& text, const std::string& option) {
+  if (text.empty()) throw usage_error(option + " needs a regular expression");
+  return text[0] == '-' ? text.substr(1) : text;
+}
+}  // namespace
+
+name_filter::name_filter() : name_filter(".") {}
+
+name_filter::name_filter(const std::string& text, const std::string& option)
+    : text_(text), negated_(!text.empty() && text[0] == '-'), pattern_(filter_pattern(text, option), option) {}
+
 }  // namespace cudabench

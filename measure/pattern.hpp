@@ -28,4 +28,26 @@ class name_pattern {
   std::shared_ptr<const re2::RE2> re_;  // shared: a compiled RE2 is immutable and thread-safe
 };
 
+/// A --filter over case names: an RE2 pattern matched anywhere in a name, whose leading '-' negates it (Google
+/// Benchmark's convention). The one place that reads the '-'.
+class name_filter {
+ public:
+  /// Every case (".").
+  name_filter();
+  /// Compiles `text`; throws usage_error naming `option` when it is empty, invalid or too long.
+  explicit name_filter(const std::string& text, const std::string& option = "--filter");
+
+  /// Whether the filter selects the case named `name`.
+  bool selects(const std::string& name) const { return pattern_.found_in(name) != negated_; }
+  /// The filter as written (passed on to another process as --filter=TEXT).
+  const std::string& text() const { return text_; }
+  /// Whether it selects every case as written (".").
+  bool is_everything() const { return text_ == "."; }
+
+ private:
+  std::string text_;
+  bool negated_ = false;
+  name_pattern pattern_;
+};
+
 }  // namespace cudabench

@@ -15,6 +15,7 @@
 
 #include "io/errors.hpp"
 #include "results/results_schema.hpp"
+#include "results/run_builder.hpp"
 #include "results/stats.hpp"
 
 namespace cudabench {
@@ -282,12 +283,16 @@ void apply_limits(run_result& run, const std::map<std::string, limit_rate>& limi
     for (repetition& r : c.repetitions)
       if (auto k = r.counters.find(counter); k != r.counters.end())
         r.counters["limit_fraction"] = k->second / it->second.rate;
+    // The summary's counters are its first repetition's (summarize_case): the fraction joins them, the case
+    // is not summarized again.
+    if (c.repetitions.empty()) continue;
+    const counter_map& first = c.repetitions.front().counters;
+    if (auto k = first.find("limit_fraction"); k != first.end()) c.counters["limit_fraction"] = k->second;
   }
-  run.finish_cases();
 }
 
 run_result merge_device_runs(std::vector<device_run> runs) {
-  std::optional<run_result> merged;
+  std::optional<run_builder> merged;
   nlohmann::ordered_json devices = nlohmann::ordered_json::array();
   for (device_run& run : runs) {
     if (!run.result) {
@@ -306,18 +311,17 @@ run_result merge_device_runs(std::vector<device_run> runs) {
     for (case_meta& m : r.selection) rename(m);
     for (case_result& c : r.cases) rename(c);
     if (!merged) {
-      merged = std::move(r);
+      merged.emplace(std::move(r));
       continue;
     }
-    merged->selection.insert(merged->selection.end(), r.selection.begin(), r.selection.end());
-    merged->cases.insert(merged->cases.end(), std::make_move_iterator(r.cases.begin()),
-                         std::make_move_iterator(r.cases.end()));
-    if (r.settings.incomplete) merged->mark_incomplete(r.settings.interrupted_by.value_or(signal_name(SIGINT)));
+    for (case_result& c : r.cases) merged->add(std::move(c), origin::device);
+    run_result& head = merged->description();
+    head.selection.insert(head.selection.end(), r.selection.begin(), r.selection.end());
+    if (r.settings.incomplete) head.mark_incomplete(r.settings.interrupted_by.value_or(signal_name(SIGINT)));
   }
   if (!merged) throw input_error("--devices: no device produced a result");
-  merged->devices = std::move(devices);
-  merged->index_cases();
-  return std::move(*merged);
+  merged->description().devices = std::move(devices);
+  return merged->finish();
 }
 
 }  // namespace cudabench

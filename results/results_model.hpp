@@ -246,8 +246,9 @@ struct run_result {
   /// Rebuilds by_name, selected and lists_selection after cases or selection changed.
   void index_cases();
   /// Summarizes each case from cases[from] on from its repetitions (summarize_case), then index_cases: what
-  /// builds a run (the reader, the runner, a pooling of runs) calls once its cases are in, and again after their
-  /// repetitions change.
+  /// builds a run calls once its cases are in, once per case (make_run_result for a run's own cases, the Google
+  /// Benchmark cases it adds, run_builder::finish for a pooled run). A reader of a results file summarizes what
+  /// it reads: that is another run object.
   void finish_cases(std::size_t from = 0);
   /// Marks the run stopped early by `signal` ("SIGINT", "SIGTERM"): it holds the finished cases only.
   void mark_incomplete(const std::string& signal);
@@ -266,7 +267,9 @@ std::map<std::string, limit_rate> measured_limits(const run_result& run);
 /// Records `limits` in the run (each with `source`: "this run" or the stored baseline it came from) and
 /// gives every repetition of a case that names one of them (case_meta::limit) its fraction of it, the
 /// counter "limit_fraction": its bytes_per_second (flops_per_second for a FLOP/s limit, items_per_second
-/// for a 1/s one) over the limit's rate. Nothing happens without limits.
+/// for a 1/s one) over the limit's rate, and to the case's summary counters the first repetition's fraction: a
+/// summarized run is not summarized again (run_builder::set_limits: the builder's finish summarizes). Nothing
+/// happens without limits.
 void apply_limits(run_result& run, const std::map<std::string, limit_rate>& limits, const std::string& source);
 
 /// Whether a top-level context key is one the results write themselves (Google Benchmark's host keys:

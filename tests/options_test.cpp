@@ -1,7 +1,8 @@
 // Tests of app/options and app/option_table (the command lines of every command) and of the presets.
 #include "cli/options.hpp"
-#include "cli/option_table.hpp"
 #include "app/commands.hpp"
+#include "cli/option_table.hpp"
+#include "cli/requests.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,10 +16,11 @@
 
 using namespace cudabench;
 using namespace cudabench::app;
+using namespace cudabench::cli;
 
 TEST(Options, Defaults) {
   run_options o = parse_run_options({});
-  EXPECT_EQ(o.filter, ".");
+  EXPECT_EQ(o.filter.text(), ".");
   EXPECT_EQ(o.preset, "quick");
   EXPECT_FALSE(o.json_path);
   EXPECT_FALSE(o.list);
@@ -26,7 +28,7 @@ TEST(Options, Defaults) {
 
 TEST(Options, BothSpellingsOfValues) {
   run_options o = parse_run_options({"--filter=conv", "--json", "out.json", "--preset", "nightly", "--repetitions=3", "--list"});
-  EXPECT_EQ(o.filter, "conv");
+  EXPECT_EQ(o.filter.text(), "conv");
   EXPECT_EQ(*o.json_path, "out.json");
   EXPECT_EQ(o.preset, "nightly");
   EXPECT_EQ(*o.repetitions, 3);
@@ -36,7 +38,7 @@ TEST(Options, BothSpellingsOfValues) {
 TEST(Options, GoogleBenchmarkFlagsKeepTheirMeaningOrAreRefused) {
   run_options o = parse_run_options({"--benchmark_filter=conv", "--benchmark_repetitions=4", "--benchmark_min_time=0.5s",
                                      "--benchmark_min_warmup_time=0.1", "--benchmark_time_unit=ms", "--benchmark_out=r.json"});
-  EXPECT_EQ(o.filter, "conv");
+  EXPECT_EQ(o.filter.text(), "conv");
   EXPECT_EQ(*o.repetitions, 4);
   EXPECT_DOUBLE_EQ(*o.min_time_s, 0.5);
   EXPECT_DOUBLE_EQ(*o.warmup_s, 0.1);
@@ -108,6 +110,38 @@ TEST(Options, CompareSettings) {
   EXPECT_DOUBLE_EQ(*o.alpha, 0.05);
   EXPECT_TRUE(o.allow_device_mismatch);
   EXPECT_TRUE(o.save_baseline);
+}
+
+TEST(Options, TheFilterIsCompiledWithItsNegation) {
+  const name_filter all = parse_run_options({}).filter;
+  EXPECT_TRUE(all.is_everything());
+  EXPECT_TRUE(all.selects("conv2d/tiled/1024"));
+  const name_filter conv = parse_run_options({"--filter=conv2d/"}).filter;
+  EXPECT_TRUE(conv.selects("conv2d/tiled/1024"));
+  EXPECT_FALSE(conv.selects("reduce/warp/1024"));
+  const name_filter negated = parse_run_options({"--benchmark_filter=-conv2d/"}).filter;
+  EXPECT_EQ(negated.text(), "-conv2d/");  // passed on as written
+  EXPECT_FALSE(negated.selects("conv2d/tiled/1024"));
+  EXPECT_TRUE(negated.selects("reduce/warp/1024"));
+  EXPECT_FALSE(negated.is_everything());
+  EXPECT_FALSE(name_filter("-").selects("conv2d/tiled/1024"));  // the negation of the empty pattern selects nothing
+  EXPECT_THROW(name_filter(""), usage_error);
+}
+
+TEST(Options, TheGatesAreAChoiceOfNoneAFileOrThoseBesideTheBaseline) {
+  const gates_choice beside = parse_run_options({"--compare-to=auto"}).gates;
+  EXPECT_EQ(beside.from, gates_choice::source::beside_baseline);
+  EXPECT_FALSE(beside.given());
+  EXPECT_FALSE(beside.named_file());
+  const gates_choice none = parse_run_options({"--compare-to=auto", "--gates=none"}).gates;
+  EXPECT_EQ(none.from, gates_choice::source::none);
+  EXPECT_TRUE(none.given());
+  EXPECT_FALSE(none.named_file());
+  const gates_choice file = parse_run_options({"--compare-to=auto", "--gates=g.gates.json"}).gates;
+  EXPECT_EQ(file.from, gates_choice::source::file);
+  EXPECT_EQ(*file.named_file(), "g.gates.json");
+  EXPECT_THROW(parse_run_options({"--compare-to=auto", "--gates="}), usage_error);
+  EXPECT_THROW(parse_run_options({"--gates=none"}), usage_error);  // the gates of a comparison
 }
 
 TEST(Options, BadInputIsAUsageError) {
@@ -272,7 +306,7 @@ TEST(OptionTable, BisectTakesItsEndsTheCompareSettingsAndADuration) {
   EXPECT_EQ(*o.good, "v1");
   EXPECT_EQ(*o.bad, "HEAD");
   EXPECT_TRUE(o.filter_given);
-  EXPECT_EQ(o.filter, "^reduce/");
+  EXPECT_EQ(o.filter.text(), "^reduce/");
   EXPECT_EQ(*o.host_threshold_pct, 10);
   EXPECT_EQ(*o.time_limit_s, 1200);
   EXPECT_EQ(o.processes, 3);
@@ -466,4 +500,34 @@ TEST(Presets, QuickIsSmallerThanNightly) {
   EXPECT_LE(q.sampling.max_time_s * q.repetitions, n.sampling.max_time_s * n.repetitions * n.rounds);
   EXPECT_EQ(f.name, "full");  // the key of an axis's values for this preset
   EXPECT_THROW(preset_by_name("slow"), usage_error);
+}
+
+TEST(Requests, EachCommandGetsItsOwnPartsOfTheCommandLine) {
+  const compare_request c = compare_request_of(
+      parse_command_line("compare", {"a.json", "b.json", "--threshold=4", "--gates=none", "--md=r.md"}));
+  EXPECT_EQ(c.inputs, (std::vector<std::string>{"a.json", "b.json"}));
+  EXPECT_DOUBLE_EQ(*c.threshold_pct, 4);
+  EXPECT_EQ(c.gates.from, gates_choice::source::none);
+  EXPECT_EQ(*report_path(c, "--md"), "r.md");  // output paths travel in the request
+  EXPECT_FALSE(report_path(c, "--html"));
+  EXPECT_THROW(report_path(c, "--trace"), std::logic_error);  // no report file
+  command_line bl =
+      parse_command_line("bisect", {"--good=v1", "--bad=v2", "--filter=-conv2d/", "--processes=3", "--json=o.json"});
+  bl.passed = {"--sizes=conv2d=64"};
+  const bisect_request b = bisect_request_of(bl);
+  EXPECT_EQ(b.filter, "-conv2d/");  // as written: each revision's binary reads it
+  EXPECT_TRUE(b.filter_given);
+  EXPECT_EQ(b.processes, 3);
+  EXPECT_EQ(*b.good, "v1");
+  EXPECT_EQ(*b.json_path, "o.json");
+  EXPECT_EQ(b.binary_args, bl.passed);
+  const store_request s = store_request_of(parse_command_line("store", {"baseline", "r.json", "--baseline-dir=bd"}));
+  EXPECT_EQ(s.baseline_dir, "bd");
+  const gates_request g =
+      gates_request_of(parse_command_line("gates", {"r1.json", "r2.json", "--out=g.json", "--k=2"}));
+  EXPECT_EQ(*g.gates_out, "g.json");
+  EXPECT_EQ(g.inputs.size(), 2u);
+  const run_request r = run_request_of(parse_command_line("run", {"--filter=conv", "--json=r.json"}));
+  EXPECT_TRUE(r.filter.selects("conv2d/tiled/64"));
+  EXPECT_EQ(*r.json_path, "r.json");
 }

@@ -417,12 +417,12 @@ TEST(UniqueFd, ClosesOnceWhenItsLastOwnerGoes) {
 }
 
 TEST(ReportFormats, EachIsAnOutputOptionOfTheTableAndWritten) {
-  app::command_options o;
+  cli::command_options o;
   std::size_t given = 0;
   for (const reports::report_format& f : reports::report_formats()) {
-    ASSERT_NE(app::find_option(f.option), nullptr) << f.option << " has no row in the option table";
-    EXPECT_NE(app::find_option(f.option)->output, nullptr) << f.option << " fills no path";
-    o.*app::find_option(f.option)->output = "r" + std::to_string(given++);
+    ASSERT_NE(cli::find_option(f.option), nullptr) << f.option << " has no row in the option table";
+    EXPECT_NE(cli::find_option(f.option)->output, nullptr) << f.option << " fills no path";
+    o.*cli::find_option(f.option)->output = "r" + std::to_string(given++);
   }
   app::output_list out;
   app::add_report_files(out, o);

@@ -9,6 +9,7 @@
 #include "cudabench/main.hpp"
 
 namespace cudabench::app {
+using namespace cudabench::cli;
 namespace {
 
 /// Names the program for one test, and gives the default back after it (other tests read usage texts).

@@ -183,23 +183,19 @@ int processes_for(const comparison& c, int processes) {
 }
 
 /// Builds and measures `names` at both revisions on this machine (bisect --ends), and compares the two.
-comparison measure_here(const command_options& o, const std::vector<std::string>& binary_args, const std::string& good,
-                        const std::string& bad, const std::vector<std::string>& names, const compare_settings& s,
-                        int processes) {
+comparison measure_here(const cli::confirm_request& o, const std::vector<std::string>& binary_args,
+                        const std::string& good, const std::string& bad, const std::vector<std::string>& names,
+                        const compare_settings& s, int processes) {
   const temp_directory ends("cudabench-confirm");
-  command_options b = o;
-  b.processes = processes;
-  b.good = good;
-  b.bad = bad;
-  b.filter = exact_filter(names);
-  b.filter_given = true;
-  b.ends_dir = ends.path();
-  b.json_path.reset();
-  b.md_path.reset();
-  b.html_path.reset();
-  b.csv_path.reset();
-  b.verdict_path.reset();
-  if (const int status = bisect_command(b, binary_args); status != 0) {
+  const ends_request pair{.how = o,
+                          .compare = o,
+                          .good = good,
+                          .bad = bad,
+                          .cases = names,
+                          .processes = processes,
+                          .dir = ends.path(),
+                          .binary_args = binary_args};
+  if (const int status = bisect_ends(pair); status != 0) {
     if (const int sig = interrupt_signal().load()) throw measuring_stopped{sig};
     throw input_error(fmt::format("the two revisions could not be measured here (bisect exit {})", status));
   }
@@ -242,14 +238,14 @@ std::string exact_filter(const std::vector<std::string>& names) {
 }
 
 namespace {
-int confirm_command(const command_line& cl);
+int confirm_command(const cli::confirm_request& r);
 }  // namespace
 
-int confirm_handler(const command_line& cl) {
+int confirm_handler(const cli::confirm_request& r) {
   try {
-    return confirm_command(cl);
+    return confirm_command(r);
   } catch (const measuring_stopped& s) {  // the outputs are written after the measuring, so none was replaced
-    fmt::print(stderr, "{} confirm: interrupted by {}; no output was replaced\n", program_name(),
+    fmt::print(stderr, "{} confirm: interrupted by {}; no output was replaced\n", cli::program_name(),
                signal_name(s.signal));
     return 128 + s.signal;
   }
@@ -257,17 +253,16 @@ int confirm_handler(const command_line& cl) {
 
 namespace {
 /// confirm_handler's work, which a stop signal while measuring ends by measuring_stopped.
-int confirm_command(const command_line& cl) {
-  refuse_standard_input_twice(cl.inputs);
-  const command_options& o = cl.options;
+int confirm_command(const cli::confirm_request& o) {
+  refuse_standard_input_twice(o.inputs);
   const output_list outputs = report_outputs(o, "--verdict");
-  outputs.check(files_read(o, cl.inputs, cl.inputs[0]));
-  const run_result base = load_run(cl.inputs[0]);
-  const run_result cur = load_run(cl.inputs[1]);
+  outputs.check(files_read(o, o.inputs, o.inputs[0]));
+  const run_result base = load_run(o.inputs[0]);
+  const run_result cur = load_run(o.inputs[1]);
   compare_settings s = compare_settings_from(o);
   s.gates = run_store::gates_for(s, base, cur);
   // The measurements here run the baseline's preset on the flagged cases only.
-  std::vector<std::string> binary_args = cl.passed;
+  std::vector<std::string> binary_args = o.binary_args;
   if (!base.settings.preset.empty()) binary_args.insert(binary_args.begin(), "--preset=" + base.settings.preset);
   return compare_and_report(base, cur, s, outputs, nullptr, [&](comparison& c) {
     const std::vector<std::string> names = held_flags(c);

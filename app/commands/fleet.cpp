@@ -8,21 +8,21 @@
 namespace cudabench::app {
 /// `fleet PATH...`: the runs side by side, to the terminal and every requested file; 1 when a model's verdict
 /// file says its comparison failed.
-int fleet_handler(const command_line& cl) {
-  const file_command_guard guard(cl, "fleet");
-  const report_files& files = cl.options;
-  output_list outputs = report_outputs(cl.options, "--verdict");
+int fleet_handler(const cli::fleet_request& r) {
+  const file_command_guard guard(r.inputs, "fleet");
+  const cli::report_files& files = r;
+  output_list outputs = report_outputs(r, "--verdict");
   outputs.add("--json", files.json_path, reports::fleet_json_writer());
-  outputs.check(cl.inputs);
-  std::vector<reports::fleet_member> members = reports::fleet_members(cl.inputs);
+  outputs.check(r.inputs);
+  std::vector<reports::fleet_member> members = reports::fleet_members(r.inputs);
   // A directory stands for the run and verdict files in it, which an output must not overwrite either.
-  std::vector<std::string> read = cl.inputs;
+  std::vector<std::string> read = r.inputs;
   for (const reports::fleet_member& m : members) {
     read.push_back(m.source);
     if (!m.verdict_source.empty()) read.push_back(m.verdict_source);
   }
   outputs.check_distinct(read);
-  const fleet_options& o = cl.options;
+  const cli::fleet_options& o = r;
   const reports::fleet f = reports::build_fleet(std::move(members), o.reference);
   std::optional<standard_output_aside> aside;
   if (outputs.uses_standard_output()) aside.emplace();

@@ -43,7 +43,7 @@ std::vector<run_result> gates_runs(const std::vector<std::string>& inputs, const
       try {
         runs.push_back(load_run(f));
       } catch (const input_error& e) {
-        fmt::print(stderr, "{} gates: left out: {}\n", program_name(), printable(e.what()));
+        fmt::print(stderr, "{} gates: left out: {}\n", cli::program_name(), printable(e.what()));
       }
     }
     if (found.empty()) throw input_error(in + ": holds no .json results");
@@ -55,9 +55,9 @@ std::vector<run_result> gates_runs(const std::vector<std::string>& inputs, const
 }  // namespace
 
 /// `gates RUNS... --out FILE`: learns the gates and writes the file, then says what it learned.
-int gates_handler(const command_line& cl) {
-  const file_command_guard guard(cl, "gates");
-  const gates_options& o = cl.options;
+int gates_handler(const cli::gates_request& r) {
+  const file_command_guard guard(r.inputs, "gates");
+  const cli::gates_options& o = r;
   if (!o.gates_out) throw usage_error("gates needs --out FILE: where the gates file is written");
   gate_table t;
   output_list outputs;
@@ -68,7 +68,7 @@ int gates_handler(const command_line& cl) {
   if (o.gate_floor_pct) gs.floor = *o.gate_floor_pct / 100;
   if (o.gate_k) gs.k = *o.gate_k;
   if (o.gate_min_runs) gs.min_runs = std::size_t(*o.gate_min_runs);
-  t = learn_gates(gates_runs(cl.inputs, *o.gates_out), gs);
+  t = learn_gates(gates_runs(r.inputs, *o.gates_out), gs);
   std::optional<standard_output_aside> aside;
   if (outputs.uses_standard_output()) aside.emplace();
   outputs.end({});

@@ -70,7 +70,7 @@ std::string folder_path(const std::string& what, const std::string& dir) {
 }
 
 /// The path `what` names for `file`.
-std::string store_path(const std::string& what, const std::string& file, const command_options& o) {
+std::string store_path(const std::string& what, const std::string& file, const cli::store_request& o) {
   if (what == "latest" || what == "learned" || (what == "runs" && !o.history_dir)) {
     std::error_code ec;
     if (what == "runs" && !std::filesystem::is_directory(file, ec))
@@ -96,14 +96,14 @@ std::string store_path(const std::string& what, const std::string& file, const c
 }  // namespace
 
 /// `store WHAT FILE`: the path, on a line of its own.
-int store_handler(const command_line& cl) {
-  const file_command_guard guard(cl, "store");
-  if (cl.inputs[0] == "place") {
-    if (cl.inputs[1] != "-") throw usage_error("store place reads its paths from standard input: give -");
+int store_handler(const cli::store_request& r) {
+  const file_command_guard guard(r.inputs, "store");
+  if (r.inputs[0] == "place") {
+    if (r.inputs[1] != "-") throw usage_error("store place reads its paths from standard input: give -");
     print_places();
     return 0;
   }
-  fmt::print("{}\n", store_path(cl.inputs[0], cl.inputs[1], cl.options));
+  fmt::print("{}\n", store_path(r.inputs[0], r.inputs[1], r));
   return 0;
 }
 

@@ -12,6 +12,8 @@
 #include "reports/trend.hpp"
 
 namespace cudabench::app {
+
+using namespace cudabench::cli;  // the command line (cli/) is the commands' own
 namespace {
 
 /// A trend reads every .json file of its directory: one of its outputs there would be read by the next trend.
@@ -30,18 +32,18 @@ void refuse_outputs_among_trend_inputs(const report_files& o, const std::string&
 }
 
 /// `trend STORE --site=DIR`: the dashboard of the history store STORE written into DIR, every page or none.
-int write_site(const command_line& cl, double threshold) {
+int write_site(const trend_request& r, double threshold) {
   namespace fs = std::filesystem;
-  const trend_options& o = cl.options;
-  const report_files& files = cl.options;
+  const trend_options& o = r;
+  const report_files& files = r;
   if (files.html_path)
     throw usage_error(
         "--site writes the dashboard of a history store, --html the page of one directory of runs: give one");
-  const std::string& store = cl.inputs[0];
+  const std::string& store = r.inputs[0];
   std::error_code ec;
   const fs::path site = fs::weakly_canonical(fs::absolute(*o.site_dir, ec), ec),
                  read = fs::weakly_canonical(fs::absolute(store, ec), ec);
-  if (const auto r = std::mismatch(read.begin(), read.end(), site.begin(), site.end()); r.first == read.end())
+  if (const auto m = std::mismatch(read.begin(), read.end(), site.begin(), site.end()); m.first == read.end())
     throw usage_error(fmt::format("--site {} is inside the history store {}: refused, the store keeps its runs alone",
                                   *o.site_dir, store));
   const std::vector<reports::site_page> pages = reports::history_site(store, {threshold, o.hold, o.repository});
@@ -62,17 +64,17 @@ int write_site(const command_line& cl, double threshold) {
 
 }  // namespace
 
-int trend_handler(const command_line& cl) {
-  const file_command_guard guard(cl, "trend");
-  const compare_options& cmp = cl.options;
+int trend_handler(const trend_request& r) {
+  const file_command_guard guard(r.inputs, "trend");
+  const compare_options& cmp = r;
   const double threshold = cmp.threshold_pct ? *cmp.threshold_pct / 100 : compare_settings{}.threshold;
-  const trend_options& o = cl.options;
-  if (o.site_dir) return write_site(cl, threshold);
+  const trend_options& o = r;
+  if (o.site_dir) return write_site(r, threshold);
   if (!o.repository.empty()) throw usage_error("--repository links the commits of a dashboard: it goes with --site");
-  const std::string& dir = cl.inputs[0];
-  const output_list outputs = report_outputs(cl.options, "--verdict");
+  const std::string& dir = r.inputs[0];
+  const output_list outputs = report_outputs(r, "--verdict");
   outputs.check(reports::trend_inputs(dir));
-  refuse_outputs_among_trend_inputs(cl.options, dir);
+  refuse_outputs_among_trend_inputs(r, dir);
   std::optional<standard_output_aside> aside;
   if (outputs.uses_standard_output()) aside.emplace();
   const reports::trend t = reports::build_trend(dir, threshold, o.hold, cmp.allow_device_mismatch);
