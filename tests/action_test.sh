@@ -74,7 +74,7 @@ cat >"$repo/bench/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.25)
 project(spin LANGUAGES CXX)
 set(CMAKE_CXX_STANDARD 20)
-find_package(cudabench 0.6 REQUIRED)
+find_package(cudabench 0.7 REQUIRED)
 add_executable(mybench spin_bench.cpp)
 target_link_libraries(mybench PRIVATE cudabench::main)
 CMAKE

@@ -17,7 +17,7 @@ cat >"$repo/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.25)
 project(sweep LANGUAGES CXX)
 set(CMAKE_CXX_STANDARD 20)
-find_package(cudabench 0.6 REQUIRED)
+find_package(cudabench 0.7 REQUIRED)
 add_executable(sweep_bench sweep_bench.cpp extra.cpp)
 target_link_libraries(sweep_bench PRIVATE cudabench::main)
 CMAKE

@@ -40,7 +40,7 @@ echo "ok   every installed header compiles on its own (what it names is installe
 cmake -S "$src/examples/external" -B "$ext" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1 || fail "configuring examples/external against the package"
 cmake --build "$ext" -j 2 >"$tmp/log" 2>&1 || fail "building examples/external"
-echo "ok   examples/external configures and builds with find_package(cudabench 0.6)"
+echo "ok   examples/external configures and builds with find_package(cudabench 0.7)"
 link=$(find "$ext" -name link.txt -path '*saxpy_bench*' | head -n 1)
 [ -n "$link" ] || fail "no link line found for saxpy_bench"
 if grep -qi cudnn "$link" || ldd "$ext/saxpy_bench" | grep -qi cudnn; then fail "cuDNN is on the external project's link line"; fi
@@ -146,7 +146,7 @@ project(kernbench LANGUAGES CXX)
 set(CMAKE_CXX_STANDARD 20)
 add_library(kern STATIC kern.cpp)
 target_compile_options(kern PRIVATE ${KERN_OPTIONS})
-find_package(cudabench 0.6 REQUIRED)
+find_package(cudabench 0.7 REQUIRED)
 add_executable(kern_bench kern_bench.cpp)
 target_link_libraries(kern_bench PRIVATE kern cudabench::main)
 CMAKE

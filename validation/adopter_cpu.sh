@@ -16,7 +16,7 @@ mkdir bench
 cat >bench/CMakeLists.txt <<'CMAKE'
 cmake_minimum_required(VERSION 3.25)
 project(spin_gb LANGUAGES CXX)
-find_package(cudabench 0.6 REQUIRED)
+find_package(cudabench 0.7 REQUIRED)
 add_executable(mybench spin_bench.cpp)
 target_compile_features(mybench PRIVATE cxx_std_20)
 target_link_libraries(mybench PRIVATE cudabench::main)

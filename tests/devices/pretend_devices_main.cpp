@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "app/fanout.hpp"
 #include "app/commands.hpp"
+#include "app/fanout.hpp"
 #include "app/results_output.hpp"
 #include "cudabench/limits.hpp"
 #include "cudabench/main.hpp"
@@ -24,7 +24,7 @@ int fan_out(int argc, char** argv) {
   const int visible = std::atoi(argv[1] + std::string(pretend_flag).size());
   const std::vector<std::string> args(argv + 2, argv + argc);
   try {
-    const cudabench::app::command_options opt = cudabench::app::parse_run_options(args);
+    const cudabench::cli::run_options opt = cudabench::app::parse_run_options(args);
     if (!opt.devices) throw cudabench::usage_error("--pretend-devices is for a run with --devices");
     return cudabench::app::run_on_devices(opt, args, visible);
   } catch (const cudabench::usage_error& e) {

@@ -10,10 +10,13 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace cudabench::app;
+  using namespace cudabench::cli;
   std::vector<std::string> args(1);
   for (std::size_t i = 0; i < size; ++i) {
-    if (data[i] == 0) args.emplace_back();
-    else args.back() += char(data[i]);
+    if (data[i] == 0)
+      args.emplace_back();
+    else
+      args.back() += char(data[i]);
   }
   for (const char* c : {"run", "compare", "report", "trend"}) {
     try {
@@ -26,8 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         profile_plan(parse_run_options(plan), plan);
       }
     } catch (const cudabench::usage_error&) {
-    } catch (const cudabench::input_error&) {
-    }
+    } catch (const cudabench::input_error&) {}
   }
   return 0;
 }
