@@ -24,6 +24,7 @@
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
 #include "measure/device_query.hpp"
+#include "measure/host_info.hpp"
 #include "measure/startup_times.hpp"
 #include "results/results_json.hpp"
 
@@ -186,6 +187,7 @@ void execute_cases(case_execution& out, const cli::run_options& opt, const prese
                           rounds ? fmt::format("round {}/{}", worker->round(), worker->rounds()) : "");
   // With several rounds the run prints the table once they are all in; a round prints progress lines only.
   table_reporter display(dev, run.info, total, before, !rounds, table_style_of(opt));
+  std::optional<host_info>& host = out.host;  // collected after benchmark::Initialize, which names the executable
   auto finished = [&](const case_def& c) {  // a worker's recorded, which its supervisor keeps if the worker dies later
     const case_result& m = driver.results().at(c.name());
     if (!worker) {
@@ -193,7 +195,7 @@ void execute_cases(case_execution& out, const cli::run_options& opt, const prese
       return;
     }
     const std::map<std::string, case_result> one{{c.name(), m}};
-    worker->record(to_json(make_run_result(display.host_context(), dev, run, s, {&c}, one)).dump() + "\n");
+    worker->record(to_json(make_run_result(to_json(*host), dev, run, s, {&c}, one)).dump() + "\n");
   };
   case_body body(driver, progress, p, opt, dev, worker, finished);
   // The binary's own Google Benchmark registrations run apart from these (foreign_benchmarks.hpp).
@@ -205,9 +207,9 @@ void execute_cases(case_execution& out, const cli::run_options& opt, const prese
   // Google Benchmark drives the repetitions; its flags were read by our parser, so it gets none.
   int gb_argc = 1;
   benchmark::Initialize(&gb_argc, argv);
+  host = collect_host_info();
   benchmark::RunSpecifiedBenchmarks(&display, others);
   benchmark::Shutdown();
-  out.host_context = display.host_context();
   out.results = finished_only(driver, body.finished());
 }
 

@@ -2,8 +2,6 @@
 // worker that a supervisor started; and the run a supervisor assembles from its workers.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <map>
 #include <optional>
 #include <string>
@@ -12,15 +10,16 @@
 #include "app/supervisor.hpp"
 #include "cli/options.hpp"
 #include "cudabench/registry.hpp"
+#include "measure/host_info.hpp"
 #include "measure/measure.hpp"
 #include "measure/trace_recorder.hpp"
 #include "results/results_json.hpp"
 
 namespace cudabench::app {
 
-/// What one process measured: Google Benchmark's description of the host, the finished cases, the trace.
+/// What one process measured: the host, the finished cases, the trace.
 struct case_execution {
-  nlohmann::ordered_json host_context;
+  std::optional<host_info> host;               ///< collected once Google Benchmark is initialized
   std::map<std::string, case_result> results;  ///< finished cases only
   std::optional<trace_recorder> tracer;
 };

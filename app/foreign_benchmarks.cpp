@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "measure/host_info.hpp"
 #include "measure/measure.hpp"
 #include "measure/pattern.hpp"
 #include "results/stats.hpp"
@@ -159,9 +160,9 @@ google_benchmark_run run_google_benchmarks(const std::vector<std::string>& names
   if (names.empty()) return out;
   collecting_reporter collect(display, out);
   set_google_benchmark_flags(google_benchmark_arguments(flags));
+  out.host = collect_host_info();
   benchmark::RunSpecifiedBenchmarks(&collect, alternation(names));
   set_google_benchmark_flags(google_benchmark_arguments({.min_time_s = 0.5, .min_warmup_time_s = 0}));  // its defaults
-  out.host_context = display.host_context();
   return out;
 }
 

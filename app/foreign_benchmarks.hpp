@@ -3,8 +3,6 @@
 // Benchmark gives them), so that a project can move its benchmarks to cudabench one at a time.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <map>
 #include <optional>
 #include <string>
@@ -12,6 +10,7 @@
 
 #include "app/table_reporter.hpp"
 #include "cli/options.hpp"
+#include "measure/host_info.hpp"
 #include "results/results_model.hpp"
 
 namespace cudabench::app {
@@ -27,10 +26,10 @@ std::vector<std::string> select_google_benchmarks(const std::vector<std::string>
 /// Benchmark while it runs its own cases.
 std::string google_benchmark_filter_excluding(const std::vector<std::string>& names);
 
-/// What running Google Benchmark's benchmarks gave: each one's result, and the host as Google Benchmark describes it.
+/// What running Google Benchmark's benchmarks gave: each one's result, and the host they ran on.
 struct google_benchmark_run {
   std::map<std::string, case_result> results;
-  nlohmann::ordered_json host_context;
+  std::optional<host_info> host;
 };
 
 /// The --benchmark_* flags that shape a run, handed to Google Benchmark as its own command line would set them

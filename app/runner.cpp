@@ -310,7 +310,7 @@ void run_google_cases(run_result& current, const std::vector<std::string>& googl
                                      .min_warmup_time_s = opt.warmup_s,
                                      .random_interleaving = opt.random_interleaving.value_or(false)};
   google_benchmark_run ran = run_google_benchmarks(google, flags, display);
-  if (current.host.empty()) current.host = std::move(ran.host_context);
+  if (current.host.empty() && ran.host) current.host = to_json(*ran.host);
   add_google_benchmark_cases(current, google, ran.results);
   for (const std::string& name : google)
     if (const case_result* c = current.find(name)) on_case(*c, 1, 0);
@@ -424,7 +424,8 @@ std::function<run_result(const run_description&)> run_cases(const case_run& r, s
   install_stop_signals();
   execute_cases(here, r.opt, r.p, r.s, r.selected, *described, r.run, nullptr, r.argv, r.google, r.on_case);
   return [&, s = &r.s, selected = &r.selected](const run_description& d) {
-    return make_run_result(here.host_context, *described, d, *s, *selected, here.results);
+    return make_run_result(here.host ? to_json(*here.host) : nlohmann::ordered_json::object(), *described, d, *s,
+                           *selected, here.results);
   };
 }
 

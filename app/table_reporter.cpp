@@ -7,14 +7,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <map>
 #include <vector>
 
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
 #include "measure/measure.hpp"
-#include "results/build_info.hpp"
 
 namespace cudabench::app {
 
@@ -41,26 +39,6 @@ table_reporter::table_reporter(const device_info& device, const run_info& info, 
       color_(colored(style_)) {}
 
 bool table_reporter::ReportContext(const Context& ctx) {
-  const std::time_t now = std::time(nullptr);
-  char date[40] = {};
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", std::localtime(&now));
-  std::string iso = date;
-  if (iso.size() > 5)
-    iso = iso.substr(0, iso.size() - 2) + ":" +
-          iso.substr(iso.size() - 2);  // +0000 -> +00:00, as Google Benchmark writes it
-  host_["date"] = iso;
-  host_["host_name"] = ctx.sys_info.name;
-  host_["executable"] = Context::executable_name ? Context::executable_name : "";
-  host_["num_cpus"] = ctx.cpu_info.num_cpus;
-  host_["mhz_per_cpu"] = int(ctx.cpu_info.cycles_per_second / 1e6);
-  host_["cpu_scaling_enabled"] = ctx.cpu_info.scaling == benchmark::CPUInfo::ENABLED;
-  nlohmann::ordered_json caches = nlohmann::ordered_json::array();
-  for (const auto& c : ctx.cpu_info.caches)
-    caches.push_back({{"type", c.type}, {"level", c.level}, {"size", c.size}, {"num_sharing", c.num_sharing}});
-  host_["caches"] = caches;
-  host_["load_avg"] = ctx.cpu_info.load_avg;
-  host_["library_build_type"] = library_build_type();  // as Google Benchmark writes it (cudabench's library here)
-
   if (continues_ || !rows_) return true;  // the table goes on under the header an earlier process printed
   print_header(ctx.cpu_info.num_cpus);
   return true;

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <benchmark/benchmark.h>
-#include <nlohmann/json.hpp>
 
 #include <optional>
 #include <string>
@@ -45,9 +44,6 @@ class table_reporter : public benchmark::BenchmarkReporter {
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
 
-  /// The host as Google Benchmark describes it (date, host_name, executable, CPUs, caches, load).
-  const nlohmann::ordered_json& host_context() const { return host_; }
-
  private:
   void print_header(int num_cpus) const;
   void show(const Run& shown, const std::string& label);
@@ -61,7 +57,6 @@ class table_reporter : public benchmark::BenchmarkReporter {
   table_style style_;
   std::optional<std::string> counter_header_;  ///< the counter columns last printed (--benchmark_counters_tabular)
   bool color_;
-  nlohmann::ordered_json host_ = nlohmann::ordered_json::object();
 };
 
 /// The whole table of a finished run (its header, then a line per case from the median over its repetitions,
