@@ -187,7 +187,6 @@ void execute_cases(case_execution& out, const cli::run_options& opt, const prese
                           rounds ? fmt::format("round {}/{}", worker->round(), worker->rounds()) : "");
   // With several rounds the run prints the table once they are all in; a round prints progress lines only.
   table_reporter display(dev, run.info, total, before, !rounds, table_style_of(opt));
-  std::optional<host_info>& host = out.host;  // collected after benchmark::Initialize, which names the executable
   auto finished = [&](const case_def& c) {  // a worker's recorded, which its supervisor keeps if the worker dies later
     const case_result& m = driver.results().at(c.name());
     if (!worker) {
@@ -195,7 +194,7 @@ void execute_cases(case_execution& out, const cli::run_options& opt, const prese
       return;
     }
     const std::map<std::string, case_result> one{{c.name(), m}};
-    worker->record(to_json(make_run_result(to_json(*host), dev, run, s, {&c}, one)).dump() + "\n");
+    worker->record(to_json(make_run_result(to_json(*out.host), dev, run, s, {&c}, one)).dump() + "\n");
   };
   case_body body(driver, progress, p, opt, dev, worker, finished);
   // The binary's own Google Benchmark registrations run apart from these (foreign_benchmarks.hpp).
@@ -207,7 +206,7 @@ void execute_cases(case_execution& out, const cli::run_options& opt, const prese
   // Google Benchmark drives the repetitions; its flags were read by our parser, so it gets none.
   int gb_argc = 1;
   benchmark::Initialize(&gb_argc, argv);
-  host = collect_host_info();
+  out.host = collect_host_info();  // after benchmark::Initialize, which names the executable
   benchmark::RunSpecifiedBenchmarks(&display, others);
   benchmark::Shutdown();
   out.results = finished_only(driver, body.finished());

@@ -98,9 +98,11 @@ class energy_meter::counter_watcher {
       if (u.t - u.stale_s >= from && u.t <= to) out.push_back(u);
     return out;
   }
+  /// How far off the times of a window's ends can be, together: half the time within which each update happened.
+  static double ends_off_s(const update& a, const update& b) { return (a.stale_s + b.stale_s) / 2; }
   /// The relative uncertainty of the times of a window's `ends` for its length.
   static double time_uncertainty(const std::pair<update, update>& ends) {
-    return (ends.first.stale_s + ends.second.stale_s) / 2 / (ends.second.at() - ends.first.at());
+    return ends_off_s(ends.first, ends.second) / (ends.second.at() - ends.first.at());
   }
   /// The relative uncertainty of a window's energy: each end is off by the energy of half the time within which its
   /// update happened (taken at the middle of it), and by the counter's resolution.
@@ -118,7 +120,7 @@ class energy_meter::counter_watcher {
     for (std::size_t i = 0; i < in.size(); ++i)
       for (std::size_t j = i + 1; j < in.size(); ++j) {
         const double length = in[j].at() - in[i].at();
-        if (length <= 0 || length + (in[i].stale_s + in[j].stale_s) / 2 < least_s) continue;
+        if (length <= 0 || length + ends_off_s(in[i], in[j]) < least_s) continue;
         const double u = time_uncertainty({in[i], in[j]});
         if (!best || u < best_u) {
           best = std::pair(in[i], in[j]);

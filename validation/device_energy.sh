@@ -121,16 +121,17 @@ for step in "$@"; do
       ;;
     windows)
       two='^(limits/read|reduce/fast/268435456)$'
-      for w in 0.1 0.3 1; do
+      windows=(0.1 0.3 1)   # the presets' window, confirm's, and a long one
+      for w in "${windows[@]}"; do
         for k in 1 2 3 4 5; do
           "$bench" --quiet --preset=nightly --rounds=1 --repetitions=1 --energy-window="$w" --filter="$two" \
             --json "$out/window-$w-$k.json" >"$out/window-$w-$k.txt" 2>&1
         done
       done
-      python3 - "$out" <<'PY' | tee -a "$summary"
+      python3 - "$out" "${windows[@]}" <<'PY' | tee -a "$summary"
 import glob, json, os, statistics, sys
 out = sys.argv[1]
-for w in ("0.1", "0.3", "1"):
+for w in sys.argv[2:]:
     per = {}
     for f in sorted(glob.glob(os.path.join(out, f"window-{w}-*.json"))):
         d = json.load(open(f))
