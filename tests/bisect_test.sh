@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_bench bisect on a project of its own: the package installed into a prefix, a git repository of a small
 # project built against it whose CPU case sweeps its chain of multiply-adds 30% more often from a known commit
-# among 16 (one later commit does not build), and bisect, measuring each revision in ten processes, must name
+# among 16 (one later commit does not build), and bisect, measuring each revision in six processes, must name
 # that commit.
 # Usage: tests/bisect_test.sh BUILD_DIR
 set -uo pipefail
@@ -70,7 +70,7 @@ culprit=$(git -C "$repo" rev-parse HEAD~5)
 [ "$(git -C "$repo" log -1 --format=%s "$culprit")" = "Sweep 13 times" ] || { echo "FAIL: the repository is not as planned"; exit 1; }
 
 build_cmd="[ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$prefix; cmake --build build -j 2"
-# A quick measurement: the quick preset, 4 repetitions of at least 10 ms, ten processes per revision. On a
+# A quick measurement: the quick preset, 4 repetitions of at least 10 ms, six processes per revision. On a
 # shared test machine a whole repetition moves by half when another process takes the core, so the spread
 # is no gate here (--noise-floor=0): the rank test and the medians decide.
 quick=(--preset=quick --repetitions=4 --benchmark_min_time=0.01s --benchmark_min_warmup_time=0.01 --watchdog=off)
@@ -79,7 +79,7 @@ quick=(--preset=quick --repetitions=4 --benchmark_min_time=0.01s --benchmark_min
 start=$(date +%s)
 for attempt in 1 2; do
   s=$(cd "$repo" && run "$report" bisect --good=HEAD~16 --bad=HEAD --filter=sweep/cpu --build="$build_cmd" --binary=build/sweep_bench \
-    --host-threshold=10 --noise-floor=0 --alpha=0.05 --processes=10 --json="$tmp/bisect.json" -- "${quick[@]}")
+    --host-threshold=10 --noise-floor=0 --alpha=0.05 --processes=6 --json="$tmp/bisect.json" -- "${quick[@]}")
   [ "$s" = 0 ] && grep -q "^first bad commit: $culprit" "$tmp/out" && break
   echo "attempt $attempt: $(grep -m 1 "first bad\|one of these\|nothing to bisect" "$tmp/out")"
   python3 -c 'import json, sys

@@ -16,13 +16,14 @@ chromium() {
     --disable-component-update --disable-sync --user-data-dir="$out.profile" --enable-logging=stderr --v=0 "$@" 2>>"$out.log"
 }
 
-# render PAGE OUT [--no-chart]: the HTML file PAGE opened: OUT.png its screenshot, OUT.dom its DOM once loaded, with
+# render PAGE OUT [--no-chart]: the HTML file PAGE opened: OUT.png its screenshot (the 1200x1600 window drawn at half
+# scale: the same layout in a quarter of the pixels to decode), OUT.dom its DOM once loaded, with
 # the layout check of tests/html_overlaps.js run in it (OUT.layout.html: the page with the check; `layout` reads its
 # result from OUT.dom, so a page rendered first is opened twice, not three times).
 # Status 1, and the reason printed, on a script error, no SVG in the DOM (but with --no-chart, for a page of text and
 # tables) or a blank screenshot.
 render() {
-  chromium "$2" --window-size=1200,1600 --screenshot="$2.png" "file://$1" >>"$2.log"
+  chromium "$2" --window-size=1200,1600 --force-device-scale-factor=0.5 --screenshot="$2.png" "file://$1" >>"$2.log"
   with_layout_check "$1" "$2.layout.html" || return 1
   chromium "$2" --window-size=1200,1600 --dump-dom "file://$2.layout.html" >"$2.dom"
   if grep -E "Uncaught|CONSOLE\(.*(error|Error)" "$2.log"; then echo "  script errors (above)"; return 1; fi

@@ -210,14 +210,17 @@ grep -q '^       mybench compare BASELINE.json CURRENT.json' "$tmp/help" || fail
   || { grep 'e\.g\.' "$tmp/help"; fail "mybench bisect --help: examples not from its own family, or --build/--binary not said to be required"; }
 echo "ok   the user's binary's --help (bisect's too) names it, lists its own family and its subcommands, and shows none of the suite's"
 
-sed 's/find_package(cudabench [0-9.]* REQUIRED)/find_package(cudabench 1.0 REQUIRED)/' "$src/examples/external/CMakeLists.txt" >"$tmp/CMakeLists.txt"
-mkdir -p "$tmp/v1" && cp "$src"/examples/external/saxpy* "$tmp/v1/" && cp "$tmp/CMakeLists.txt" "$tmp/v1/"
-if cmake -S "$tmp/v1" -B "$tmp/v1b" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1; then
+# The version file, asked by a project of C++ alone (no CUDA to detect first): 1.0 refused, and a project written
+# against 0.3's API refused with both versions named and the migration's place.
+mkdir -p "$tmp/v1"
+asks() { printf 'cmake_minimum_required(VERSION 3.25)\nproject(asks LANGUAGES CXX)\nfind_package(cudabench %s REQUIRED)\n' "$1" >"$tmp/v1/CMakeLists.txt"; }
+asks 1.0
+if cmake -S "$tmp/v1" -B "$tmp/v1b" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/log" 2>&1; then
   fail "find_package(cudabench 1.0) accepted the installed version"
 fi
-# A project written against 0.3's API: refused by the version file, with both versions named and the migration's place
-sed 's/find_package(cudabench [0-9.]* REQUIRED)/find_package(cudabench 0.3 REQUIRED)/' "$src/examples/external/CMakeLists.txt" >"$tmp/v1/CMakeLists.txt"
-if cmake -S "$tmp/v1" -B "$tmp/v03" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$cuda_root/bin/nvcc" >"$tmp/log" 2>&1; then
+tr -s ' \n' '  ' <"$tmp/log" | grep -q 'requested version "1\.0"' || { cat "$tmp/log"; fail "find_package(cudabench 1.0) failed for another reason than its version"; }
+asks 0.3
+if cmake -S "$tmp/v1" -B "$tmp/v03" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/log" 2>&1; then
   fail "find_package(cudabench 0.3) accepted the installed version, whose API is not 0.3's"
 fi
 version=$(sed -n 's/^project(cudabench VERSION \([0-9.]*\) .*/\1/p' "$src/CMakeLists.txt")

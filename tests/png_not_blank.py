@@ -18,20 +18,26 @@ while pos < len(data):
     pos += 12 + length
 raw = zlib.decompress(idat)
 stride = width * bpp
-rows, prev = [], bytearray(stride)
+rows, prev = [], bytes(stride)
+low, high = int.from_bytes(b"\x7f" * stride, "big"), int.from_bytes(b"\x80" * stride, "big")
 for y in range(height):  # undo the PNG row filters
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-        if f == 1: line[i] = (line[i] + a) & 255
-        elif f == 2: line[i] = (line[i] + b) & 255
-        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    rows.append(bytes(line))
+    f, line = raw[y * (stride + 1)], raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)]
+    if f == 2:  # up: each byte plus the one above, mod 256, added a whole row at a time with no carry between bytes
+        a, b = int.from_bytes(line, "big"), int.from_bytes(prev, "big")
+        line = (((a & low) + (b & low)) ^ ((a ^ b) & high)).to_bytes(stride, "big")
+    elif f != 0:
+        line = bytearray(line)
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        line = bytes(line)
+    rows.append(line)
     prev = line
 counts = {}
 for line in rows[::4]:
