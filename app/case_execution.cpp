@@ -175,7 +175,7 @@ std::map<std::string, case_result> finished_only(const case_driver& driver, cons
 }  // namespace
 
 void execute_cases(case_execution& out, const cli::run_options& opt, const preset& p, const suite& s,
-                   const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
+                   const std::vector<const case_def*>& selected, const device_info& dev, const run_settings& run,
                    const worker_link* worker, char** argv, std::size_t cases_after, const case_listener& on_case) {
   const bool gpu_cases = dev.available && std::any_of(selected.begin(), selected.end(),
                                                       [](const case_def* c) { return c->on == where::gpu; });
@@ -186,7 +186,7 @@ void execute_cases(case_execution& out, const cli::run_options& opt, const prese
   progress_meter progress(total, opt.quiet, before,
                           rounds ? fmt::format("round {}/{}", worker->round(), worker->rounds()) : "");
   // With several rounds the run prints the table once they are all in; a round prints progress lines only.
-  table_reporter display(dev, run.info, total, before, !rounds, table_style_of(opt));
+  table_reporter display(dev, run, total, before, !rounds, table_style_of(opt));
   auto finished = [&](const case_def& c) {  // a worker's recorded, which its supervisor keeps if the worker dies later
     const case_result& m = driver.results().at(c.name());
     if (!worker) {
@@ -214,7 +214,7 @@ void execute_cases(case_execution& out, const cli::run_options& opt, const prese
 
 /// The run a supervisor assembles from its workers: their cases in the order of the selection, and a failed
 /// case for each one a worker could not finish (hung, or its process died).
-run_result assemble_run(const supervised_run& sr, const device_info& dev, const run_description& run, const suite& s,
+run_result assemble_run(const supervised_run& sr, const device_info& dev, const run_settings& run, const suite& s,
                         const std::vector<const case_def*>& selected) {
   std::map<std::string, case_result> cases = sr.cases;
   for (const auto& [name, why] : sr.faulted) {
@@ -229,7 +229,7 @@ run_result assemble_run(const supervised_run& sr, const device_info& dev, const 
 
 /// A worker: runs the cases its supervisor listed, recording each one's results as it finishes, and exits.
 int run_as_worker(const worker_link& worker, const cli::run_options& opt, const preset& p, const suite& s,
-                  const std::vector<const case_def*>& selected, const run_description& run, char** argv) {
+                  const std::vector<const case_def*>& selected, const run_settings& run, char** argv) {
   const device_info dev = query_device(opt.device);
   case_execution ex;
   cli::run_options here = opt;

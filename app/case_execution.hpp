@@ -29,18 +29,18 @@ struct case_execution {
 /// Without, the progress counts `cases_after` more (the binary's Google Benchmark registrations, run next), and
 /// `on_case` hears of each case as it finishes.
 void execute_cases(case_execution& out, const cli::run_options& opt, const preset& p, const suite& s,
-                   const std::vector<const case_def*>& selected, const device_info& dev, const run_description& run,
+                   const std::vector<const case_def*>& selected, const device_info& dev, const run_settings& run,
                    const worker_link* worker, char** argv, std::size_t cases_after = 0,
                    const case_listener& on_case = {});
 
 /// The run a supervisor assembles from its workers: their cases in the order of the selection, and a failed
 /// case for each one a worker could not finish (hung, or its process died).
-run_result assemble_run(const supervised_run& sr, const device_info& dev, const run_description& run, const suite& s,
+run_result assemble_run(const supervised_run& sr, const device_info& dev, const run_settings& run, const suite& s,
                         const std::vector<const case_def*>& selected);
 
 /// A worker: runs the cases its supervisor listed, recording each one's results as it finishes; its exit status.
 int run_as_worker(const worker_link& worker, const cli::run_options& opt, const preset& p, const suite& s,
-                  const std::vector<const case_def*>& selected, const run_description& run, char** argv);
+                  const std::vector<const case_def*>& selected, const run_settings& run, char** argv);
 
 /// --identify=FILE: each selected case's code identity from one untimed, unchecked run of it traced with CUPTI
 /// (case_driver::identify_case), and the binary's Google Benchmark registrations with none, written to FILE as an

@@ -36,7 +36,7 @@ declared_cases declared_of(const suite& s, const std::vector<const case_def*>& s
   return d;
 }
 
-run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_description& run,
+run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_settings& run,
                            const suite& s, const std::vector<const case_def*>& selected,
                            const std::map<std::string, case_result>& results) {
   return cudabench::make_run_result(std::move(host), device, run, declared_of(s, selected), results);

@@ -22,7 +22,7 @@ case_meta meta_of(const case_def& c);
 declared_cases declared_of(const suite& s, const std::vector<const case_def*>& selected);
 
 /// The run of `selected` (make_run_result of results_json.hpp over declared_of(s, selected)).
-run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_description& run,
+run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_settings& run,
                            const suite& s, const std::vector<const case_def*>& selected,
                            const std::map<std::string, case_result>& results);
 

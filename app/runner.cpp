@@ -49,7 +49,7 @@
 #include "results/build_info.hpp"
 #include "results/results.hpp"
 #include "results/results_json.hpp"
-#include "results/run_info.hpp"
+#include "results/run_settings.hpp"
 
 namespace cudabench::app {
 
@@ -302,7 +302,7 @@ int list_cases(const run_options& opt, const std::vector<const case_def*>& selec
 /// The --benchmark_* flags that shape a run reach them as Google Benchmark applies them. Each is told to `on_case`
 /// once they have all run.
 void run_google_cases(run_result& current, const std::vector<std::string>& google, const run_options& opt,
-                      const preset& p, const device_info& dev, const run_info& info, std::size_t before,
+                      const preset& p, const device_info& dev, const run_settings& info, std::size_t before,
                       const table_style& style, const case_listener& on_case) {
   table_reporter display(dev, info, before + google.size(), before, p.rounds <= 1, style);
   const google_benchmark_flags flags{.repetitions = p.repetitions * p.rounds,
@@ -323,11 +323,10 @@ void add_user_context(run_result& run, const run_options& opt) {
 }
 
 /// The run's table and its skipped cases as the console shows them, without colour or progress.
-std::string plain_table(const run_result& current, const device_info& dev, const run_description& run,
-                        table_style style) {
+std::string plain_table(const run_result& current, const device_info& dev, const run_settings& run, table_style style) {
   style.color = false;
   style.progress = false;
-  return run_table_text(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), style) +
+  return run_table_text(current, current.device.value_or(dev), run, current.host.value("num_cpus", 0), style) +
          skipped_text(current, style);
 }
 
@@ -356,7 +355,7 @@ int finish_stopped_run(int sig, run_result& partial, const run_options& opt, pla
 
 /// The rounds of a supervised run: its cases' names (into `names`), the seed of their order, and the cases kept to
 /// the first round.
-round_plan plan_rounds(const run_options& opt, const preset& p, const run_description& run,
+round_plan plan_rounds(const run_options& opt, const preset& p, const run_settings& run,
                        const std::vector<const case_def*>& selected, std::size_t cases_after,
                        std::vector<std::string>& names) {
   round_plan plan{.rounds = p.rounds, .seed = run.shuffle_seed.value_or(0), .cases_after = cases_after};
@@ -369,10 +368,9 @@ round_plan plan_rounds(const run_options& opt, const preset& p, const run_descri
 
 /// The table of a run of more than one round (the preset's `rounds`), its skipped cases and its totals line (of
 /// `cases` cases), printed; the totals line returned.
-std::string print_run_summary(const run_result& current, const device_info& dev, const run_description& run,
+std::string print_run_summary(const run_result& current, const device_info& dev, const run_settings& run,
                               const table_style& style, int rounds, const outcome_counts& n, std::size_t cases) {
-  if (rounds > 1)
-    print_run_table(current, current.device.value_or(dev), run.info, current.host.value("num_cpus", 0), style);
+  if (rounds > 1) print_run_table(current, current.device.value_or(dev), run, current.host.value("num_cpus", 0), style);
   print_skipped(current, style);
   const std::string totals =
       fmt::format("\n{} case(s): {} measured, {} skipped, {} failed\n", cases, n.measured, n.skipped, n.failed);
@@ -396,18 +394,18 @@ struct case_run {
   const suite& s;
   const std::vector<const case_def*>& selected;
   std::size_t google;
-  const run_description& run;
+  const run_settings& run;
   char** argv;
   const case_listener& on_case;
 };
 
 /// Runs the selected cases: in worker processes under a watchdog (their results into `sr`), or here (into
 /// `here`); `described` the device, once known. Returns what makes the run of them.
-std::function<run_result(const run_description&)> run_cases(const case_run& r, std::optional<device_info>& described,
-                                                            case_execution& here, supervised_run& sr) {
+std::function<run_result(const run_settings&)> run_cases(const case_run& r, std::optional<device_info>& described,
+                                                         case_execution& here, supervised_run& sr) {
   if (r.selected.empty()) {  // Google Benchmark's registrations only
     install_stop_signals();
-    return [&, s = &r.s, selected = &r.selected](const run_description& d) {
+    return [&, s = &r.s, selected = &r.selected](const run_settings& d) {
       return make_run_result(nlohmann::ordered_json(), *described, d, *s, *selected, {});
     };
   }
@@ -417,13 +415,13 @@ std::function<run_result(const run_description&)> run_cases(const case_run& r, s
     say_startup("its first worker");
     sr = run_rounds(r.args, names, r.opt.watchdog_s, r.opt.trace_path.has_value(), plan, r.on_case);
     if (!described) described = sr.device ? *sr.device : query_device(r.opt.device, false);
-    return [&, s = &r.s, selected = &r.selected](const run_description& d) {
+    return [&, s = &r.s, selected = &r.selected](const run_settings& d) {
       return assemble_run(sr, *described, d, *s, *selected);
     };
   }
   install_stop_signals();
   execute_cases(here, r.opt, r.p, r.s, r.selected, *described, r.run, nullptr, r.argv, r.google, r.on_case);
-  return [&, s = &r.s, selected = &r.selected](const run_description& d) {
+  return [&, s = &r.s, selected = &r.selected](const run_settings& d) {
     return make_run_result(here.host ? to_json(*here.host) : nlohmann::ordered_json::object(), *described, d, *s,
                            *selected, here.results);
   };
@@ -432,8 +430,8 @@ std::function<run_result(const run_description&)> run_cases(const case_run& r, s
 /// The selected cases of a run (not a worker): in worker processes under a watchdog, or here; then the
 /// limits, the trace and every output.
 int run_selected(const run_options& opt, const std::vector<std::string>& args, const preset& p, const suite& s,
-                 const std::vector<const case_def*>& selected, const std::vector<std::string>& google,
-                 run_description run, char** argv) {
+                 const std::vector<const case_def*>& selected, const std::vector<std::string>& google, run_settings run,
+                 char** argv) {
   const bool supervised = opt.watchdog_s > 0;
   std::optional<device_info> described = device_before_cases(opt, supervised, selected.empty());
   planned_outputs out = [&] {  // refused before the first case runs; reading the baseline ends at a signal
@@ -454,7 +452,7 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
   out.list.begin({.preset = p.name, .cases = selected.size() + google.size(), .rounds = p.rounds});
   case_execution here;
   supervised_run sr;
-  const std::function<run_result(const run_description&)> results =
+  const std::function<run_result(const run_settings&)> results =
       run_cases({opt, args, p, s, selected, google.size(), run, argv, on_case}, described, here, sr);
   const device_info& dev = *described;
   if (const int sig = interrupt_signal().load()) {
@@ -465,7 +463,7 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
   const stop_at_once writing(program_name());  // the cases are done: a signal now ends the process at once
   run_result current = results(run);
   const table_style style = table_style_of(opt);
-  if (!google.empty()) run_google_cases(current, google, opt, p, dev, run.info, selected.size(), style, on_case);
+  if (!google.empty()) run_google_cases(current, google, opt, p, dev, run, selected.size(), style, on_case);
   add_user_context(current, opt);
   attach_limits(current, dev, p.name, opt.baseline_dir, out.base);
   const outcome_counts n = count_outcomes(current);
@@ -487,9 +485,9 @@ void note_rounds_clamped(const run_options& opt, const preset& p) {
              program_name(), *opt.rounds, p.rounds * p.repetitions, p.rounds);
 }
 
-/// Hands the revision this process asked git for to the workers it starts (collect_run_info reads these
+/// Hands the revision this process asked git for to the workers it starts (collect_run_settings reads these
 /// variables before it would ask git), so that a run asks git once, not once more in every worker.
-void share_revision_with_workers(const run_info& info) {
+void share_revision_with_workers(const run_settings& info) {
   if (!is_commit_hash(info.git_revision) && info.git_revision != unknown_revision) return;  // they ask git themselves
   ::setenv("CUDABENCH_GIT_REVISION", info.git_revision.c_str(), 1);
   ::setenv("CUDABENCH_GIT_DIRTY", info.git_dirty ? "1" : "0", 1);
@@ -517,18 +515,17 @@ int run_command(const run_options& opt, const std::vector<std::string>& args, ch
   if (opt.list) return list_cases(opt, selected, google);
   if (opt.identify_path && !worker) return identify_cases(opt, p, selected, google);
   if (!worker) note_rounds_clamped(opt, p);
-  run_description run;
-  run.info = collect_run_info(p.name, p.repetitions * p.rounds);
+  run_settings run = collect_run_settings(p.name, p.repetitions * p.rounds);
   startup_phase_done("run info");
-  if (!worker && opt.watchdog_s > 0) share_revision_with_workers(run.info);
-  run.info.rounds = p.rounds;
+  if (!worker && opt.watchdog_s > 0) share_revision_with_workers(run);
+  run.rounds = p.rounds;
   // The supervisor draws the seed; a worker is handed its round's order and needs none.
   if (p.rounds > 1 && !worker) run.shuffle_seed = opt.shuffle_seed ? *opt.shuffle_seed : fresh_shuffle_seed();
   run.cache = opt.cache;
   if (!opt.energy)
-    run.energy_off = "--no-energy";
+    run.energy_absent = "--no-energy";
   else if (opt.profile)
-    run.energy_off = "--profile: energy is not read while profiling";
+    run.energy_absent = "--profile: energy is not read while profiling";
   if (opt.inject_regex) run.injected = fmt::format("{}:{:g}", *opt.inject_regex, opt.inject_pct);
   if (!worker) return run_selected(opt, args, p, s, selected, google, run, argv);
   install_stop_signals();

@@ -27,7 +27,7 @@ table_style table_style_of(const cli::run_options& opt) {
 
 bool colored(const table_style& style) { return style.color.value_or(::isatty(STDOUT_FILENO) != 0); }
 
-table_reporter::table_reporter(const device_info& device, const run_info& info, std::size_t case_count,
+table_reporter::table_reporter(const device_info& device, const run_settings& info, std::size_t case_count,
                                std::size_t before, bool rows, table_style style)
     : device_(device),
       info_(info),
@@ -87,7 +87,7 @@ std::string column_header(const std::vector<std::string>& counters) {
 
 /// The device and host lines, the --benchmark_context line, then the column header (unless the counters'
 /// columns give it with the first row).
-std::string table_header(const device_info& device, const run_info& info, int num_cpus, const table_style& style) {
+std::string table_header(const device_info& device, const run_settings& info, int num_cpus, const table_style& style) {
   std::string out;
   if (device.available)
     out += fmt::format("device: {} (sm_{}{}, {} SMs, {:.0f} GB/s peak), driver {}, runtime {}\n", device.name,
@@ -196,7 +196,7 @@ void table_reporter::show(const Run& shown, const std::string& label) {
   std::fflush(stdout);
 }
 
-std::string run_table_text(const run_result& run, const device_info& device, const run_info& info, int num_cpus,
+std::string run_table_text(const run_result& run, const device_info& device, const run_settings& info, int num_cpus,
                            const table_style& style) {
   std::string out = table_header(device, info, num_cpus, style);
   const bool color = colored(style);
@@ -214,7 +214,7 @@ std::string run_table_text(const run_result& run, const device_info& device, con
   return out;
 }
 
-void print_run_table(const run_result& run, const device_info& device, const run_info& info, int num_cpus,
+void print_run_table(const run_result& run, const device_info& device, const run_settings& info, int num_cpus,
                      const table_style& style) {
   fmt::print("{}", run_table_text(run, device, info, num_cpus, style));
   std::fflush(stdout);

@@ -258,28 +258,19 @@ void add_case_rows(json& rows, const case_result& c, std::size_t index, const st
 }
 }  // namespace
 
-run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_description& run,
+run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_settings& settings,
                            const declared_cases& declared, const std::map<std::string, case_result>& results) {
   run_result r;
   r.source = "this run";
   if (host.is_object()) r.host = std::move(host);  // else none: a supervisor whose workers finished nothing
   r.date = r.host.value(k::date, std::string());
   r.device = device;
-  r.settings.preset = run.info.preset;
-  r.settings.repetitions = run.info.repetitions;
-  r.settings.rounds = run.info.rounds;
-  r.settings.shuffle_seed = run.shuffle_seed;
-  r.settings.git_revision = run.info.git_revision;
-  r.settings.git_dirty = run.info.git_dirty;
-  r.settings.host_name = run.info.host_name;
-  r.settings.started_utc = run.info.started_utc;
-  r.settings.energy_absent =
-      device.available ? run.energy_off
-                       : fmt::format("no GPU ({}): GPU cases are skipped, and CPU cases are never metered",
-                                     device.unavailable_reason.empty() ? "none found" : device.unavailable_reason);
-  r.settings.cache = run.cache;
-  r.settings.injected = run.injected;
-  if (run.interrupted_by) r.mark_incomplete(*run.interrupted_by);
+  r.settings = settings;
+  if (!device.available)
+    r.settings.energy_absent =
+        fmt::format("no GPU ({}): GPU cases are skipped, and CPU cases are never metered",
+                    device.unavailable_reason.empty() ? "none found" : device.unavailable_reason);
+  if (settings.interrupted_by) r.mark_incomplete(*settings.interrupted_by);
   r.settings.build = registered_build();
   r.families = declared.families;
   r.selection = declared.selection;

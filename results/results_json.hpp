@@ -13,21 +13,8 @@
 
 #include "results/device_info.hpp"
 #include "results/results_model.hpp"
-#include "results/run_info.hpp"
 
 namespace cudabench {
-
-/// How the run was made, beyond the preset and revision run_info holds.
-struct run_description {
-  run_info info;
-  std::string cache = "declared";             ///< --cache: declared, hot or cold
-  std::optional<std::string> injected;        ///< --inject-slowdown as "REGEX:PCT"
-  std::optional<std::uint64_t> shuffle_seed;  ///< the seed of the rounds' shuffled case orders
-  /// The signal that stopped the run early ("SIGINT", "SIGTERM"): the run holds the finished cases only.
-  std::optional<std::string> interrupted_by;
-  /// Why no case's energy is read though there is a GPU ("--no-energy", "--profile ..."); "" where it is read.
-  std::string energy_off;
-};
 
 /// What the registry declared of a run, as the model keeps it: each family's description, references and tables
 /// by name, and the cases the run selected, in order (the runner makes it from the registry's suite).
@@ -36,9 +23,11 @@ struct declared_cases {
   std::vector<case_meta> selection;
 };
 
-/// The run the measuring side hands on: `host` is Google Benchmark's description of the host; cases appear
-/// in the order of the selection, those with a result in `results` (by name) as cases, every one in the selection.
-run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_description& run,
+/// The run the measuring side hands on: `host` is Google Benchmark's description of the host; `settings` how the run
+/// was made, as the runner settled it (without a GPU, `energy_absent` says so; `interrupted_by` marks it incomplete;
+/// `build` is the registering code's); cases appear in the order of the selection, those with a result in `results`
+/// (by name) as cases, every one in the selection.
+run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_settings& settings,
                            const declared_cases& declared, const std::map<std::string, case_result>& results);
 
 /// The whole document. `time_unit`: ns, us, ms or s for every row (--benchmark_time_unit); unset: ns, the

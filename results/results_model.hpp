@@ -18,6 +18,7 @@
 #include "results/code_identity.hpp"
 #include "results/device_info.hpp"
 #include "results/energy.hpp"
+#include "results/run_settings.hpp"
 #include "results/timeline.hpp"
 
 namespace cudabench {
@@ -184,43 +185,6 @@ struct run_limit {
   std::string from;  ///< "this run", or the stored baseline it was taken from
   /// The device's energy limit: the case's energy per unit of its rate (J/byte, J/FLOP, J/item; 0 not measured).
   double joules_per_unit = 0;
-};
-
-/// How the code that registered a run's cases was built (context.cudabench.build).
-/// A library of the project's own linked into the benchmark, as its compiler saw it.
-struct library_build {
-  std::string target;
-  bool optimized = false;
-  bool assertions = false;
-};
-
-struct code_build {
-  std::string build_type;  ///< the CMake build type ("Release", "Debug", ...; "" unknown)
-  bool optimized = false;  ///< the registering units and every library below optimized
-  bool assertions = false;
-  std::string flags;                     ///< the C++ flags of its build type ("" unknown)
-  std::vector<library_build> libraries;  ///< the project's own libraries it links, where the package saw them
-};
-
-/// How the run was made (context.cudabench).
-struct run_settings {
-  int schema_version = 1;  ///< of the file it was read from (1: written before energy was recorded)
-  std::string preset;
-  int repetitions = 0;                        ///< per case, over all rounds
-  int rounds = 1;                             ///< fresh worker processes the repetitions were spread over
-  std::optional<std::uint64_t> shuffle_seed;  ///< the seed of the rounds' case orders (absent: suite order)
-  std::string git_revision;
-  bool git_dirty = false;
-  std::string host_name;
-  std::string started_utc;
-  /// Why the run measured no energy at all (no GPU, --no-energy, --profile); "" where it read NVML, or did not say.
-  std::string energy_absent;
-  std::string cache = "declared";       ///< --cache: declared, hot or cold
-  std::optional<std::string> injected;  ///< --inject-slowdown as "REGEX:PCT"
-  /// The signal that stopped the run early ("SIGINT", "SIGTERM"): the run holds the finished cases only.
-  std::optional<std::string> interrupted_by;
-  bool incomplete = false;
-  std::optional<code_build> build;  ///< absent: not recorded (earlier versions, foreign output)
 };
 
 struct run_result {

@@ -787,11 +787,11 @@ TEST(EnergyResults, ARunWithoutAGpuSaysWhyItHasNoEnergy) {
   // The run's description of a machine without a GPU says so.
   device_info none;
   none.unavailable_reason = "no CUDA device";
-  const run_result made = make_run_result({}, none, run_description{}, declared_cases{}, {});
+  const run_result made = make_run_result({}, none, run_settings{}, declared_cases{}, {});
   EXPECT_NE(made.settings.energy_absent.find("no GPU (no CUDA device)"), std::string::npos);
   device_info gpu;
   gpu.available = true;
-  run_description off;
-  off.energy_off = "--no-energy";
+  run_settings off;
+  off.energy_absent = "--no-energy";
   EXPECT_EQ(make_run_result({}, gpu, off, declared_cases{}, {}).settings.energy_absent, "--no-energy");
 }

@@ -42,15 +42,16 @@ struct fixture_run {
   nlohmann::ordered_json doc;
   explicit fixture_run(std::optional<std::string> unit = std::nullopt) {
     s.families.push_back({"fam", "a family", "exact", {{"cpu", {"cpu"}}}});
-    for (const char* v : {"fast", "cpu", "gone", "broken"}) s.cases.push_back({.family = "fam", .variant = v, .params = "64", .size = 64});
+    for (const char* v : {"fast", "cpu", "gone", "broken"})
+      s.cases.push_back({.family = "fam", .variant = v, .params = "64", .size = 64});
     for (const auto& c : s.cases) selected.push_back(&c);
     results["fam/fast/64"].repetitions = {rep(2e-6), rep(3e-6), rep(4e-6)};
     results["fam/cpu/64"].repetitions = {rep(1e-3)};
     results["fam/gone/64"] = ended(case_status::skipped, "needs 2 GiB");
     results["fam/broken/64"] = ended(case_status::failed, "wrong result: element 3");
-    run_description run;
-    run.info.preset = "quick";
-    run.info.repetitions = 3;
+    run_settings run;
+    run.preset = "quick";
+    run.repetitions = 3;
     doc = to_json(make_run_result({{"host_name", "test"}}, device_info{}, run, s, selected, results), unit);
   }
 };
@@ -104,9 +105,10 @@ TEST(ResultsJson, AggregatesOnlyLeaveOutTheRepetitionsWhereThereAreAggregates) {
   const auto rows = to_json(parse_run(nlohmann::json(f.doc), "memory"), std::nullopt, true)["benchmarks"];
   std::vector<std::string> names;
   for (const auto& row : rows) names.push_back(row["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"fam/fast/64_mean", "fam/fast/64_median", "fam/fast/64_stddev", "fam/fast/64_cv",
-                                             "fam/cpu/64", "fam/gone/64_skipped", "fam/broken/64"}));
-  const run_result back = parse_run(nlohmann::json(to_json(parse_run(nlohmann::json(f.doc), "memory"), std::nullopt, true)), "again");
+  EXPECT_EQ(names, (std::vector<std::string>{"fam/fast/64_mean", "fam/fast/64_median", "fam/fast/64_stddev",
+                                             "fam/fast/64_cv", "fam/cpu/64", "fam/gone/64_skipped", "fam/broken/64"}));
+  const run_result back =
+      parse_run(nlohmann::json(to_json(parse_run(nlohmann::json(f.doc), "memory"), std::nullopt, true)), "again");
   EXPECT_TRUE(back.find("fam/fast/64")->aggregates_only);
   EXPECT_NEAR(back.find("fam/fast/64")->median_s, 3e-6, 1e-15);
 }
@@ -132,8 +134,9 @@ TEST(ResultsJson, GoogleBenchmarkRowsKeepTheIterationsTheyRan) {
   timed.real_time_s = 2e-8;
   timed.iterations = 100000;
   f.results["fam/cpu/64"].repetitions = {timed};
-  run_description run;
-  const auto doc = to_json(make_run_result({{"host_name", "test"}}, device_info{}, run, f.s, f.selected, f.results), std::nullopt);
+  run_settings run;
+  const auto doc =
+      to_json(make_run_result({{"host_name", "test"}}, device_info{}, run, f.s, f.selected, f.results), std::nullopt);
   const auto& row = doc["benchmarks"][7];
   ASSERT_EQ(row["name"], "fam/cpu/64");
   EXPECT_EQ(row["iterations"], 100000);
@@ -157,8 +160,18 @@ TEST(ResultsJson, LimitsMeasuredInTheRunBoundTheCasesThatNameThem) {
   s.cases.push_back({.family = "limits", .variant = "read", .work = {.bytes_read = 4e9}, .size = 1});
   s.cases.push_back({.family = "limits", .variant = "fma", .work = {.flops = 2e12}, .size = 1});
   s.cases.push_back({.family = "limits", .variant = "launch", .work = {.items = 1000}, .size = 1});
-  s.cases.push_back({.family = "hist", .variant = "fast", .params = "64", .work = {.bytes_read = 1e9}, .size = 64, .limit = "limits/read"});
-  s.cases.push_back({.family = "hist", .variant = "gone", .params = "64", .work = {.bytes_read = 1e9}, .size = 64, .limit = "limits/fma"});
+  s.cases.push_back({.family = "hist",
+                     .variant = "fast",
+                     .params = "64",
+                     .work = {.bytes_read = 1e9},
+                     .size = 64,
+                     .limit = "limits/read"});
+  s.cases.push_back({.family = "hist",
+                     .variant = "gone",
+                     .params = "64",
+                     .work = {.bytes_read = 1e9},
+                     .size = 64,
+                     .limit = "limits/fma"});
   std::vector<const case_def*> selected;
   for (const auto& c : s.cases) selected.push_back(&c);
   auto measured = [](double seconds, double bytes, double flops, double items) {
@@ -171,12 +184,14 @@ TEST(ResultsJson, LimitsMeasuredInTheRunBoundTheCasesThatNameThem) {
     m.repetitions = {r, r, r};
     return m;
   };
-  std::map<std::string, case_result> results{{"limits/read", measured(2e-3, 4e9, 0, 0)},    // 2 TB/s
-                                               {"limits/fma", measured(0.1, 0, 2e12, 0)},     // 20 TFLOP/s
-                                               {"limits/launch", measured(2e-3, 0, 0, 1000)}, // 2 us a launch
-                                               {"hist/fast/64", measured(1e-3, 1e9, 0, 0)}};  // 1 TB/s: half the read limit
+  std::map<std::string, case_result> results{
+      {"limits/read", measured(2e-3, 4e9, 0, 0)},     // 2 TB/s
+      {"limits/fma", measured(0.1, 0, 2e12, 0)},      // 20 TFLOP/s
+      {"limits/launch", measured(2e-3, 0, 0, 1000)},  // 2 us a launch
+      {"hist/fast/64", measured(1e-3, 1e9, 0, 0)}};   // 1 TB/s: half the read limit
   results["hist/gone/64"] = ended(case_status::failed, "broken");
-  run_result run = make_run_result(nlohmann::ordered_json::object(), device_info{}, run_description{}, s, selected, results);
+  run_result run =
+      make_run_result(nlohmann::ordered_json::object(), device_info{}, run_settings{}, s, selected, results);
   const auto limits = measured_limits(run);
   ASSERT_EQ(limits.size(), 3u);
   EXPECT_DOUBLE_EQ(limits.at("limits/read").rate, 2e12);
@@ -206,11 +221,13 @@ TEST(ResultsJson, LimitsMeasuredInTheRunBoundTheCasesThatNameThem) {
 TEST(ResultsJson, NoLimitsLeaveTheDocumentAsItWas) {
   suite s;
   s.families.push_back({"hist", "", "", {}});
-  s.cases.push_back({.family = "hist", .variant = "fast", .work = {.bytes_read = 1e9}, .size = 64, .limit = "limits/read"});
+  s.cases.push_back(
+      {.family = "hist", .variant = "fast", .work = {.bytes_read = 1e9}, .size = 64, .limit = "limits/read"});
   std::vector<const case_def*> selected{&s.cases[0]};
   case_result m;
   m.repetitions.push_back(rep(1e-3));
-  run_result run = make_run_result(nlohmann::ordered_json::object(), device_info{}, run_description{}, s, selected, {{"hist/fast", m}});
+  run_result run =
+      make_run_result(nlohmann::ordered_json::object(), device_info{}, run_settings{}, s, selected, {{"hist/fast", m}});
   const std::string before = to_json(run).dump();
   EXPECT_TRUE(measured_limits(run).empty());
   apply_limits(run, {}, "this run");
@@ -226,13 +243,18 @@ namespace {
 std::string first_difference(const nlohmann::json& a, const nlohmann::json& b, const std::string& at = "") {
   if (a.is_number() && b.is_number()) {
     const double x = a.get<double>(), y = b.get<double>();
-    return std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y)) + 1e-9 ? "" : at + ": " + a.dump() + " vs " + b.dump();
+    return std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y)) + 1e-9
+               ? ""
+               : at + ": " + a.dump() + " vs " + b.dump();
   }
-  if (a.type() != b.type() || a.size() != b.size()) return at + ": " + a.dump().substr(0, 200) + " vs " + b.dump().substr(0, 200);
+  if (a.type() != b.type() || a.size() != b.size())
+    return at + ": " + a.dump().substr(0, 200) + " vs " + b.dump().substr(0, 200);
   if (a.is_object()) {
     for (auto& [key, v] : a.items())
-      if (!b.contains(key)) return at + "." + key + ": missing";
-      else if (auto d = first_difference(v, b[key], at + "." + key); !d.empty()) return d;
+      if (!b.contains(key))
+        return at + "." + key + ": missing";
+      else if (auto d = first_difference(v, b[key], at + "." + key); !d.empty())
+        return d;
     return "";
   }
   if (a.is_array()) {
@@ -260,7 +282,8 @@ TEST(ResultsJson, TheReaderAndTheWriterRoundTripRealRuns) {
       nlohmann::ordered_json want = original["benchmarks"][i], got = written["benchmarks"][i];
       for (const char* key : {"real_time", "cpu_time"}) {
         if (!want.contains(key)) continue;
-        EXPECT_NEAR(seconds_of(got, key), seconds_of(want, key), 1e-12 * std::max(1.0, seconds_of(want, key)) + 1e-18) << name << " row " << i;
+        EXPECT_NEAR(seconds_of(got, key), seconds_of(want, key), 1e-12 * std::max(1.0, seconds_of(want, key)) + 1e-18)
+            << name << " row " << i;
         want.erase(key);
         got.erase(key);
       }
@@ -270,14 +293,16 @@ TEST(ResultsJson, TheReaderAndTheWriterRoundTripRealRuns) {
       if (got.value("aggregate_name", "") == "cv" && !want.contains("limit_fraction")) got.erase("limit_fraction");
       // A repetition's iterations count the runs it covers now (earlier files say 1).
       if (got.value("run_type", "") == "iteration" && want.value("iterations", 0) == 1) {
-        EXPECT_EQ(got["iterations"], got["cudabench"]["samples"].get<std::size_t>() * got["cudabench"]["batch"].get<std::size_t>());
+        EXPECT_EQ(got["iterations"],
+                  got["cudabench"]["samples"].get<std::size_t>() * got["cudabench"]["batch"].get<std::size_t>());
         got.erase("iterations");
         want.erase("iterations");
       }
       EXPECT_EQ(first_difference(got, want), "") << name << " row " << i;
     }
     // A file of an earlier schema version is written as the current one.
-    if (original["context"]["cudabench"].contains("schema_version")) original["context"]["cudabench"]["schema_version"] = schema::version;
+    if (original["context"]["cudabench"].contains("schema_version"))
+      original["context"]["cudabench"]["schema_version"] = schema::version;
     EXPECT_EQ(first_difference(written["context"], original["context"]), "") << name;
     EXPECT_EQ(first_difference(to_json(parse_run(written, "again")), written), "") << name;
   }
@@ -294,7 +319,8 @@ TEST(ResultsJson, TimelinesRoundTrip) {
     const auto& want = original["benchmarks"][i];
     if (!want.contains("cudabench") || !want["cudabench"].contains("timeline")) continue;
     ++traced;
-    EXPECT_EQ(first_difference(written["benchmarks"][i]["cudabench"]["timeline"], want["cudabench"]["timeline"]), "") << "row " << i;
+    EXPECT_EQ(first_difference(written["benchmarks"][i]["cudabench"]["timeline"], want["cudabench"]["timeline"]), "")
+        << "row " << i;
   }
   EXPECT_GT(traced, 5);
 }
@@ -302,7 +328,7 @@ TEST(ResultsJson, TimelinesRoundTrip) {
 // A supervisor whose workers finished nothing has no host description: the run is still whole.
 TEST(ResultsJson, ARunWithoutAHostDescription) {
   suite s;
-  const run_result r = make_run_result(nullptr, device_info{}, run_description{}, s, {}, {});
+  const run_result r = make_run_result(nullptr, device_info{}, run_settings{}, s, {}, {});
   EXPECT_TRUE(r.host.is_object());
   EXPECT_TRUE(to_json(r)["context"].is_object());
 }

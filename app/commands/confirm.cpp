@@ -19,7 +19,7 @@
 #include "io/interrupt.hpp"
 #include "measure/energy.hpp"
 #include "results/results.hpp"
-#include "results/run_info.hpp"
+#include "results/run_settings.hpp"
 
 namespace cudabench::app {
 

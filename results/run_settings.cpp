@@ -1,5 +1,5 @@
-// Git revision, dirty flag and host name for the JSON context.
-#include "results/run_info.hpp"
+// A run's settings before it measures: git revision, dirty flag, host name and start time.
+#include "results/run_settings.hpp"
 
 #include <unistd.h>
 
@@ -45,8 +45,8 @@ bool is_commit_hash(const std::string& text) {
   return text.size() == 40 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
-run_info collect_run_info(const std::string& preset, int repetitions) {
-  run_info r;
+run_settings collect_run_settings(const std::string& preset, int repetitions) {
+  run_settings r;
   r.preset = preset;
   r.repetitions = repetitions;
   if (const char* rev = std::getenv("CUDABENCH_GIT_REVISION"); rev && *rev) {  // a copy without .git (GPU machine)
