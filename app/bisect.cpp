@@ -222,7 +222,7 @@ std::optional<run_result> bisect_session::measure_once(const std::string& binary
     return std::nullopt;
   }
   try {
-    return load_run(base + ".json");
+    return load_run(base + ".json", summaries::left_to_assembly);  // pool_runs summarizes
   } catch (const input_error& e) {
     why_not = e.what();
     return std::nullopt;

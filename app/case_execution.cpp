@@ -194,7 +194,7 @@ void execute_cases(case_execution& out, const cli::run_options& opt, const prese
       return;
     }
     const std::map<std::string, case_result> one{{c.name(), m}};
-    worker->record(to_json(make_run_result(to_json(*out.host), dev, run, s, {&c}, one)).dump() + "\n");
+    worker->record(to_json(recorded_run(to_json(*out.host), dev, run, s, {&c}, one)).dump() + "\n");
   };
   case_body body(driver, progress, p, opt, dev, worker, finished);
   // The binary's own Google Benchmark registrations run apart from these (foreign_benchmarks.hpp).

@@ -36,6 +36,12 @@ declared_cases declared_of(const suite& s, const std::vector<const case_def*>& s
   return d;
 }
 
+run_result recorded_run(nlohmann::ordered_json host, const device_info& device, const run_settings& run, const suite& s,
+                        const std::vector<const case_def*>& selected,
+                        const std::map<std::string, case_result>& results) {
+  return cudabench::recorded_run(std::move(host), device, run, declared_of(s, selected), results);
+}
+
 run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_settings& run,
                            const suite& s, const std::vector<const case_def*>& selected,
                            const std::map<std::string, case_result>& results) {

@@ -21,7 +21,13 @@ case_meta meta_of(const case_def& c);
 /// The families of `s` and the cases of `selected`, in that order, as the model keeps them.
 declared_cases declared_of(const suite& s, const std::vector<const case_def*>& selected);
 
-/// The run of `selected` (make_run_result of results_json.hpp over declared_of(s, selected)).
+/// The run of `selected` as recorded, its cases not summarized (recorded_run of results_json.hpp over
+/// declared_of(s, selected)): what a worker records.
+run_result recorded_run(nlohmann::ordered_json host, const device_info& device, const run_settings& run, const suite& s,
+                        const std::vector<const case_def*>& selected,
+                        const std::map<std::string, case_result>& results);
+/// The run of `selected`, each case summarized once (make_run_result of results_json.hpp over declared_of(s,
+/// selected)).
 run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_settings& run,
                            const suite& s, const std::vector<const case_def*>& selected,
                            const std::map<std::string, case_result>& results);

@@ -68,7 +68,7 @@ device_run result_of(const std::string& dir, int d, int status) {
   std::error_code ec;
   if (std::filesystem::exists(json, ec)) {
     try {
-      run.result = load_run(json);
+      run.result = load_run(json, summaries::left_to_assembly);  // merge_device_runs summarizes
     } catch (const input_error& e) { run.problem = fmt::format("its results cannot be read: {}", e.what()); }
   } else {
     run.problem =

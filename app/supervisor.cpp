@@ -154,7 +154,7 @@ std::vector<case_result> results_tail::new_cases() {
   for (std::size_t from = 0, nl; from <= whole; from = nl + 1) {
     nl = text.find('\n', from);
     try {
-      run_result one = parse_run_text(text.substr(from, nl - from), path_);
+      run_result one = parse_run_text(text.substr(from, nl - from), path_, summaries::left_to_assembly);
       std::move(one.cases.begin(), one.cases.end(), std::back_inserter(out));
     } catch (const input_error&) {}
   }
@@ -178,7 +178,7 @@ std::optional<run_result> read_worker_results(const std::string& path) {
   for (std::string line; std::getline(in, line);) {
     const bool cut_off = in.eof();  // no newline after it
     try {
-      run_result one = parse_run_text(line, path);
+      run_result one = parse_run_text(line, path, summaries::left_to_assembly);
       if (!run)
         run = std::move(one);
       else

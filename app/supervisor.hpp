@@ -89,7 +89,7 @@ struct supervised_run {
 /// The cases a worker recorded in its results file (worker_link::record: a results document of one case a line,
 /// each read by the one reader of the schema), or nothing when it finished none. A last line cut off (the worker
 /// killed while writing it) is a case it did not finish; any other line that cannot be read is said on standard
-/// error and left out.
+/// error and left out. The cases are as recorded, not summarized: the run's assembly summarizes each case once.
 std::optional<run_result> read_worker_results(const std::string& path);
 
 /// Runs `cases` (names, in order) by starting this program again with `args` as a worker, as many times as

@@ -175,7 +175,7 @@ void check_document(const json& j, std::size_t rows, const std::string& source) 
   if (rows == 0) throw input_error(source + ": holds no results (empty 'benchmarks')");
 }
 
-void finish_run(run_result& r, const row_reader& rows) {
+void finish_run(run_result& r, const row_reader& rows, summaries made) {
   for (const case_result& c : r.cases)  // a round past the run's rounds would be counted as a round of its own
     for (const repetition& rep : c.repetitions)
       if (rep.record && rep.record->round > r.settings.rounds)
@@ -204,7 +204,10 @@ void finish_run(run_result& r, const row_reader& rows) {
     } else
       throw input_error(fmt::format("{}: case '{}' has neither per-repetition rows nor a median", r.source, c.name));
   }
-  r.finish_cases();
+  if (made == summaries::made)
+    r.finish_cases();
+  else
+    r.index_cases();
 }
 
 }  // namespace cudabench::reading

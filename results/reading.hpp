@@ -243,7 +243,8 @@ class row_reader {
 /// Throws unless `j` is a document with a non-empty "benchmarks" array (`rows` rows, read or still there).
 void check_document(const json& j, std::size_t rows, const std::string& source);
 
-/// After the context and every row are read: each case's declared metadata, its summary, the index.
-void finish_run(run_result& r, const row_reader& rows);
+/// After the context and every row are read: each case's declared metadata, its summary (unless `made` leaves it to
+/// the run's assembly), the index.
+void finish_run(run_result& r, const row_reader& rows, summaries made);
 
 }  // namespace cudabench::reading

@@ -296,7 +296,7 @@ run_result parse_run(const json& j, const std::string& source) {
   read_context(r, j, true);
   row_reader rows(r);
   for (const auto& row : j[k::benchmarks]) rows.read(row);
-  finish_run(r, rows);
+  finish_run(r, rows, summaries::made);
   return r;
 }
 
@@ -373,7 +373,7 @@ void refuse_deep(std::size_t depth, const std::string& path) {
 /// The model of the text that `sax_parse(builder)` hands to the builder (parse_run_text's steps after the checks
 /// of the text as a whole).
 template <typename SaxParse>
-run_result parse_run_input(SaxParse sax_parse, const std::string& path, const case_filter* keep = nullptr) {
+run_result parse_run_input(SaxParse sax_parse, const std::string& path, const case_filter* keep, summaries made) {
   run_result r;
   r.source = path;
   std::optional<row_reader> rows(std::in_place, r, keep);
@@ -411,7 +411,7 @@ run_result parse_run_input(SaxParse sax_parse, const std::string& path, const ca
     if (row_error) std::rethrow_exception(row_error);
     selected = {};
     rows->forget_rows();
-    finish_run(r, *rows);
+    finish_run(r, *rows, made);
     return r;
   } catch (const input_error&) {
     throw;
@@ -423,24 +423,26 @@ run_result parse_run_input(SaxParse sax_parse, const std::string& path, const ca
 }
 
 /// parse_run_text, keeping the cases `keep` accepts (null: all).
-run_result parse_text(const std::string& raw, const std::string& path, const case_filter* keep) {
+run_result parse_text(const std::string& raw, const std::string& path, const case_filter* keep, summaries made) {
   if (blank(raw)) throw input_error(empty_input(path, "results"));
   json_text_scan scan;  // one pass for the depth, and for whether a copy without bare words is needed at all
   scan.feed(raw);
   refuse_deep(scan.deepest(), path);
   const std::optional<std::string> sanitized = scan.bare_words() ? sanitized_copy(raw) : std::nullopt;
   const std::string& text = sanitized ? *sanitized : raw;
-  return parse_run_input([&](auto* builder) { json::sax_parse(text, builder); }, path, keep);
+  return parse_run_input([&](auto* builder) { json::sax_parse(text, builder); }, path, keep, made);
 }
 }  // namespace
 
-run_result parse_run_text(const std::string& raw, const std::string& path) { return parse_text(raw, path, nullptr); }
+run_result parse_run_text(const std::string& raw, const std::string& path, summaries made) {
+  return parse_text(raw, path, nullptr, made);
+}
 
 namespace {
 /// A regular file within the size limit, read in pieces: the checks in one pass, then the parse in another, so
 /// its text is never held whole. Nothing where read_file has something to say of the file first (not a regular
 /// file, over the limit, a NUL byte) or its text holds bare NaN/inf words to rewrite: it is read whole then.
-std::optional<run_result> load_run_in_pieces(const std::string& path, const case_filter* keep) {
+std::optional<run_result> load_run_in_pieces(const std::string& path, const case_filter* keep, summaries made) {
   struct stat st {};
   if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
       std::uint64_t(st.st_size) > max_input_size())
@@ -463,7 +465,7 @@ std::optional<run_result> load_run_in_pieces(const std::string& path, const case
         [&](auto* builder) {
           if (!plain_json_parser(in, *builder, max_json_depth).parse()) throw not_plain{};
         },
-        path, keep);
+        path, keep, made);
   } catch (const not_plain&) {
   } catch (const input_error&) { problem = std::current_exception(); }
   in.rewind();
@@ -477,16 +479,18 @@ std::optional<run_result> load_run_in_pieces(const std::string& path, const case
   if (scan.nul() || scan.bare_words()) return std::nullopt;
   refuse_deep(scan.deepest(), path);
   if (problem) std::rethrow_exception(problem);
-  return parse_run_input([&](auto* builder) { json::sax_parse(in.begin(), in.end(), builder); }, path, keep);
+  return parse_run_input([&](auto* builder) { json::sax_parse(in.begin(), in.end(), builder); }, path, keep, made);
 }
 
-run_result load_filtered(const std::string& path, const case_filter* keep) {
-  if (std::optional<run_result> r = load_run_in_pieces(path, keep)) return std::move(*r);
-  return parse_text(read_file(path), path, keep);
+run_result load_filtered(const std::string& path, const case_filter* keep, summaries made = summaries::made) {
+  if (std::optional<run_result> r = load_run_in_pieces(path, keep, made)) return std::move(*r);
+  return parse_text(read_file(path), path, keep, made);
 }
 }  // namespace
 
 run_result load_run(const std::string& path) { return load_filtered(path, nullptr); }
+
+run_result load_run(const std::string& path, summaries made) { return load_filtered(path, nullptr, made); }
 
 run_result load_run(const std::string& path, const case_filter& keep) {
   const case_filter none = [](const std::string&) { return false; };

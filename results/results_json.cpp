@@ -8,6 +8,7 @@
 #include "io/format.hpp"
 #include "results/build_info.hpp"
 #include "results/results_schema.hpp"
+#include "results/run_builder.hpp"
 #include "results/stats.hpp"
 
 namespace cudabench {
@@ -258,8 +259,8 @@ void add_case_rows(json& rows, const case_result& c, std::size_t index, const st
 }
 }  // namespace
 
-run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_settings& settings,
-                           const declared_cases& declared, const std::map<std::string, case_result>& results) {
+run_result recorded_run(nlohmann::ordered_json host, const device_info& device, const run_settings& settings,
+                        const declared_cases& declared, const std::map<std::string, case_result>& results) {
   run_result r;
   r.source = "this run";
   if (host.is_object()) r.host = std::move(host);  // else none: a supervisor whose workers finished nothing
@@ -281,8 +282,13 @@ run_result make_run_result(nlohmann::ordered_json host, const device_info& devic
     static_cast<case_meta&>(m) = declared_case;
     r.cases.push_back(std::move(m));
   }
-  r.finish_cases();
+  r.index_cases();
   return r;
+}
+
+run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_settings& settings,
+                           const declared_cases& declared, const std::map<std::string, case_result>& results) {
+  return run_builder(recorded_run(std::move(host), device, settings, declared, results)).finish();
 }
 
 nlohmann::ordered_json to_json(const run_result& run, const std::optional<std::string>& time_unit,

@@ -23,10 +23,14 @@ struct declared_cases {
   std::vector<case_meta> selection;
 };
 
-/// The run the measuring side hands on: `host` is Google Benchmark's description of the host; `settings` how the run
-/// was made, as the runner settled it (without a GPU, `energy_absent` says so; `interrupted_by` marks it incomplete;
-/// `build` is the registering code's); cases appear in the order of the selection, those with a result in `results`
-/// (by name) as cases, every one in the selection.
+/// The run the measuring side hands on, as recorded: `host` is Google Benchmark's description of the host;
+/// `settings` how the run was made, as the runner settled it (without a GPU, `energy_absent` says so;
+/// `interrupted_by` marks it incomplete; `build` is the registering code's); cases appear in the order of the
+/// selection, those with a result in `results` (by name) as cases, every one in the selection. Its cases are not
+/// summarized: what a worker records for its supervisor, whose assembly summarizes them.
+run_result recorded_run(nlohmann::ordered_json host, const device_info& device, const run_settings& settings,
+                        const declared_cases& declared, const std::map<std::string, case_result>& results);
+/// The run assembled: recorded_run with each case summarized once (run_builder::finish).
 run_result make_run_result(nlohmann::ordered_json host, const device_info& device, const run_settings& settings,
                            const declared_cases& declared, const std::map<std::string, case_result>& results);
 

@@ -29,7 +29,7 @@ struct code_build {
 struct run_settings {
   int schema_version = 1;  ///< of the file it was read from (1: written before energy was recorded)
   std::string preset;
-  int repetitions = 0;                        ///< per case, over all rounds
+  int repetitions = 1;                        ///< per case, over all rounds
   int rounds = 1;                             ///< fresh worker processes the repetitions were spread over
   std::optional<std::uint64_t> shuffle_seed;  ///< the seed of the rounds' case orders (absent: suite order)
   std::string git_revision;

@@ -57,6 +57,26 @@ struct fixture_run {
 };
 }  // namespace
 
+TEST(ResultsJson, ARecordedRunIsSummarizedOnceByItsAssembly) {
+  fixture_run f;
+  const nlohmann::ordered_json host{{"host_name", "test"}};
+  const run_result recorded = app::recorded_run(host, device_info{}, run_settings{}, f.s, f.selected, f.results);
+  const case_result* fast = recorded.find("fam/fast/64");
+  ASSERT_TRUE(fast);
+  EXPECT_TRUE(fast->samples_s.empty());  // as recorded: no summary yet
+  EXPECT_EQ(fast->median_s, 0);
+  const run_result made = make_run_result(host, device_info{}, run_settings{}, f.s, f.selected, f.results);
+  ASSERT_TRUE(made.find("fam/fast/64"));
+  EXPECT_DOUBLE_EQ(made.find("fam/fast/64")->median_s, 3e-6);
+  EXPECT_EQ(made.find("fam/fast/64")->samples_s.size(), 3u);
+  // The writer reads the repetitions, not the summary: a worker's record is the assembled run's document.
+  EXPECT_EQ(to_json(recorded), to_json(made));
+  // Read for an assembly the cases stay as recorded; read whole, each is summarized.
+  const std::string text = to_json(recorded).dump();
+  EXPECT_EQ(parse_run_text(text, "memory", summaries::left_to_assembly).find("fam/fast/64")->median_s, 0);
+  EXPECT_DOUBLE_EQ(parse_run_text(text, "memory").find("fam/fast/64")->median_s, 3e-6);
+}
+
 TEST(ResultsJson, RowsAndAggregatesAsGoogleBenchmarkWritesThem) {
   fixture_run f;
   const auto& rows = f.doc["benchmarks"];

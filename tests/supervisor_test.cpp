@@ -9,6 +9,7 @@
 
 #include "results/results.hpp"
 #include "results/results_json.hpp"
+#include "results/run_builder.hpp"
 
 using namespace cudabench;
 
@@ -38,8 +39,15 @@ TEST(Supervisor, AWorkersCasesAreReadLineByLineACutOffLastLineIsACaseNotFinished
   ASSERT_EQ(read->cases.size(), 2u);
   EXPECT_EQ(read->cases[0].name, run.cases[0].name);
   EXPECT_EQ(read->cases[1].name, run.cases[1].name);
-  EXPECT_NEAR(read->cases[1].median_s, run.cases[1].median_s, 1e-12);
   EXPECT_EQ(read->cases[1].repetitions.size(), run.cases[1].repetitions.size());
+  // As recorded: the summary is the run's assembly's to make, once (run_builder::finish).
+  EXPECT_TRUE(read->cases[1].samples_s.empty());
+  EXPECT_EQ(read->cases[1].median_s, 0);
+  const run_result assembled = run_builder(*read).finish();
+  EXPECT_NEAR(assembled.cases[1].median_s, run.cases[1].median_s, 1e-12);
+  ASSERT_EQ(assembled.cases[1].samples_s.size(), run.cases[1].samples_s.size());
+  for (std::size_t i = 0; i < run.cases[1].samples_s.size(); ++i)
+    EXPECT_NEAR(assembled.cases[1].samples_s[i], run.cases[1].samples_s[i], 1e-12);
   std::filesystem::remove(path);
   EXPECT_FALSE(app::read_worker_results(path));  // a worker that finished no case left no file
 }
