@@ -302,9 +302,9 @@ int list_cases(const run_options& opt, const std::vector<const case_def*>& selec
 /// The --benchmark_* flags that shape a run reach them as Google Benchmark applies them. Each is told to `on_case`
 /// once they have all run.
 void run_google_cases(run_result& current, const std::vector<std::string>& google, const run_options& opt,
-                      const preset& p, const device_info& dev, const run_settings& info, std::size_t before,
+                      const preset& p, const device_info& dev, const run_settings& settings, std::size_t before,
                       const table_style& style, const case_listener& on_case) {
-  table_reporter display(dev, info, before + google.size(), before, p.rounds <= 1, style);
+  table_reporter display(dev, settings, before + google.size(), before, p.rounds <= 1, style);
   const google_benchmark_flags flags{.repetitions = p.repetitions * p.rounds,
                                      .min_time_s = opt.min_time_s,
                                      .min_warmup_time_s = opt.warmup_s,
@@ -487,10 +487,10 @@ void note_rounds_clamped(const run_options& opt, const preset& p) {
 
 /// Hands the revision this process asked git for to the workers it starts (collect_run_settings reads these
 /// variables before it would ask git), so that a run asks git once, not once more in every worker.
-void share_revision_with_workers(const run_settings& info) {
-  if (!is_commit_hash(info.git_revision) && info.git_revision != unknown_revision) return;  // they ask git themselves
-  ::setenv("CUDABENCH_GIT_REVISION", info.git_revision.c_str(), 1);
-  ::setenv("CUDABENCH_GIT_DIRTY", info.git_dirty ? "1" : "0", 1);
+void share_revision_with_workers(const run_settings& run) {
+  if (!is_commit_hash(run.git_revision) && run.git_revision != unknown_revision) return;  // they ask git themselves
+  ::setenv("CUDABENCH_GIT_REVISION", run.git_revision.c_str(), 1);
+  ::setenv("CUDABENCH_GIT_DIRTY", run.git_dirty ? "1" : "0", 1);
 }
 
 /// The runner: a --devices fan-out, a listing, a worker's share of the cases, or a whole run.

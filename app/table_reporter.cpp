@@ -27,10 +27,10 @@ table_style table_style_of(const cli::run_options& opt) {
 
 bool colored(const table_style& style) { return style.color.value_or(::isatty(STDOUT_FILENO) != 0); }
 
-table_reporter::table_reporter(const device_info& device, const run_settings& info, std::size_t case_count,
+table_reporter::table_reporter(const device_info& device, const run_settings& settings, std::size_t case_count,
                                std::size_t before, bool rows, table_style style)
     : device_(device),
-      info_(info),
+      settings_(settings),
       total_(case_count),
       done_(before),
       continues_(before > 0),
@@ -87,7 +87,8 @@ std::string column_header(const std::vector<std::string>& counters) {
 
 /// The device and host lines, the --benchmark_context line, then the column header (unless the counters'
 /// columns give it with the first row).
-std::string table_header(const device_info& device, const run_settings& info, int num_cpus, const table_style& style) {
+std::string table_header(const device_info& device, const run_settings& settings, int num_cpus,
+                         const table_style& style) {
   std::string out;
   if (device.available)
     out += fmt::format("device: {} (sm_{}{}, {} SMs, {:.0f} GB/s peak), driver {}, runtime {}\n", device.name,
@@ -95,9 +96,10 @@ std::string table_header(const device_info& device, const run_settings& info, in
                        cuda_version_string(device.driver_version), cuda_version_string(device.runtime_version));
   else
     out += fmt::format("device: none ({}); GPU cases are skipped\n", device.unavailable_reason);
-  out += fmt::format("host: {} ({} CPUs), preset {}, {} repetition(s){}, revision {}{}\n", info.host_name, num_cpus,
-                     info.preset, info.repetitions, info.rounds > 1 ? fmt::format(" in {} rounds", info.rounds) : "",
-                     info.git_revision.substr(0, 12), info.git_dirty ? " (dirty)" : "");
+  out += fmt::format("host: {} ({} CPUs), preset {}, {} repetition(s){}, revision {}{}\n", settings.host_name, num_cpus,
+                     settings.preset, settings.repetitions,
+                     settings.rounds > 1 ? fmt::format(" in {} rounds", settings.rounds) : "",
+                     settings.git_revision.substr(0, 12), settings.git_dirty ? " (dirty)" : "");
   std::string context;
   for (const auto& [key, value] : style.context) context += (context.empty() ? "" : ", ") + key + "=" + value;
   if (!context.empty()) out += "context: " + printable(context) + "\n";
@@ -159,7 +161,7 @@ std::string row_text(const table_row& row, bool color, const table_style& style,
 }  // namespace
 
 void table_reporter::print_header(int num_cpus) const {
-  fmt::print("{}", table_header(device_, info_, num_cpus, style_));
+  fmt::print("{}", table_header(device_, settings_, num_cpus, style_));
   std::fflush(stdout);
 }
 
@@ -196,9 +198,9 @@ void table_reporter::show(const Run& shown, const std::string& label) {
   std::fflush(stdout);
 }
 
-std::string run_table_text(const run_result& run, const device_info& device, const run_settings& info, int num_cpus,
+std::string run_table_text(const run_result& run, const device_info& device, const run_settings& settings, int num_cpus,
                            const table_style& style) {
-  std::string out = table_header(device, info, num_cpus, style);
+  std::string out = table_header(device, settings, num_cpus, style);
   const bool color = colored(style);
   std::optional<std::string> counter_header;
   for (const case_result& c : run.cases) {
@@ -214,9 +216,9 @@ std::string run_table_text(const run_result& run, const device_info& device, con
   return out;
 }
 
-void print_run_table(const run_result& run, const device_info& device, const run_settings& info, int num_cpus,
+void print_run_table(const run_result& run, const device_info& device, const run_settings& settings, int num_cpus,
                      const table_style& style) {
-  fmt::print("{}", run_table_text(run, device, info, num_cpus, style));
+  fmt::print("{}", run_table_text(run, device, settings, num_cpus, style));
   std::fflush(stdout);
 }
 

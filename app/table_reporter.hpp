@@ -1,7 +1,6 @@
 // The terminal table of a run: one line per measured or failed case as Google Benchmark reports it (its run
 // data: the median aggregate of the repetitions, or the one repetition), the skipped cases one line per reason
-// at the end, colour only on a terminal. It also keeps the host description Google Benchmark hands its
-// reporters, for the results' context.
+// at the end, colour only on a terminal. The host a run's results describe is measure/host_info's, not this table's.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -37,9 +36,9 @@ class table_reporter : public benchmark::BenchmarkReporter {
  public:
   /// `before`: cases of the run that an earlier process finished (the table continues theirs: no header,
   /// rows numbered on). `rows` false: nothing printed (a round of several, whose run prints the table at the
-  /// end with print_run_table); the host description is still kept.
-  table_reporter(const device_info& device, const run_settings& info, std::size_t case_count, std::size_t before = 0,
-                 bool rows = true, table_style style = {});
+  /// end with print_run_table).
+  table_reporter(const device_info& device, const run_settings& settings, std::size_t case_count,
+                 std::size_t before = 0, bool rows = true, table_style style = {});
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
@@ -48,7 +47,7 @@ class table_reporter : public benchmark::BenchmarkReporter {
   void print_header(int num_cpus) const;
   void show(const Run& shown, const std::string& label);
   const device_info& device_;
-  const run_settings& info_;
+  const run_settings& settings_;
   std::size_t total_;
   std::size_t done_ = 0;
   std::string label_;  ///< the label of the case whose aggregates are awaited
@@ -62,10 +61,10 @@ class table_reporter : public benchmark::BenchmarkReporter {
 /// The whole table of a finished run (its header, then a line per case from the median over its repetitions,
 /// in the run's order; skipped cases left to print_skipped): what a run of several rounds prints once they
 /// are all in.
-void print_run_table(const run_result& run, const device_info& device, const run_settings& info, int num_cpus,
+void print_run_table(const run_result& run, const device_info& device, const run_settings& settings, int num_cpus,
                      const table_style& style = {});
 /// The text print_run_table prints.
-std::string run_table_text(const run_result& run, const device_info& device, const run_settings& info, int num_cpus,
+std::string run_table_text(const run_result& run, const device_info& device, const run_settings& settings, int num_cpus,
                            const table_style& style = {});
 
 /// The skipped cases of a run, one line per reason with their count (the names below it when verbose): a

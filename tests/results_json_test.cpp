@@ -180,18 +180,13 @@ TEST(ResultsJson, LimitsMeasuredInTheRunBoundTheCasesThatNameThem) {
   s.cases.push_back({.family = "limits", .variant = "read", .work = {.bytes_read = 4e9}, .size = 1});
   s.cases.push_back({.family = "limits", .variant = "fma", .work = {.flops = 2e12}, .size = 1});
   s.cases.push_back({.family = "limits", .variant = "launch", .work = {.items = 1000}, .size = 1});
-  s.cases.push_back({.family = "hist",
-                     .variant = "fast",
-                     .params = "64",
-                     .work = {.bytes_read = 1e9},
-                     .size = 64,
-                     .limit = "limits/read"});
-  s.cases.push_back({.family = "hist",
-                     .variant = "gone",
-                     .params = "64",
-                     .work = {.bytes_read = 1e9},
-                     .size = 64,
-                     .limit = "limits/fma"});
+  for (const auto& [variant, limit] : {std::pair("fast", "limits/read"), std::pair("gone", "limits/fma")})
+    s.cases.push_back({.family = "hist",
+                       .variant = variant,
+                       .params = "64",
+                       .work = {.bytes_read = 1e9},
+                       .size = 64,
+                       .limit = limit});
   std::vector<const case_def*> selected;
   for (const auto& c : s.cases) selected.push_back(&c);
   auto measured = [](double seconds, double bytes, double flops, double items) {
