@@ -84,43 +84,37 @@ const trace_log& finished_trace(trace_recorder& tracer, const device_info& dev) 
 }
 
 namespace {
-measure_settings measure_settings_from(const cli::run_options& opt, const preset& p, case_execution& out,
-                                       const worker_link* worker, bool gpu_cases) {
-  measure_settings ms;
-  if (opt.cache != "declared") ms.cache_override = opt.cache == "hot" ? cache_state::hot : cache_state::cold;
-  ms.inject_regex = opt.inject_regex;
-  ms.inject_pct = opt.inject_pct;
-  ms.hold_stream = !opt.profile && !opt.no_blocking_kernel;
-  if (opt.trace_path) ms.tracer = &out.tracer.emplace();
+/// The plan's measurement with this process's part: its tracers, whether it checks, its round's energy.
+measure_settings measure_settings_for(const execution_settings& ex, case_execution& out, const worker_link* worker,
+                                      bool gpu_cases) {
+  measure_settings ms = ex.measure;
+  if (ex.trace) ms.tracer = &out.tracer.emplace();
   // Under a profiler CUPTI is the profiler's; elsewhere every GPU case records the code it ran (a process without
   // one to run does not load CUPTI).
-  if (!opt.profile && gpu_cases && watch_module_loads().empty())
+  if (ex.identify && gpu_cases && watch_module_loads().empty())
     ms.identifier = out.tracer ? &*out.tracer : &out.tracer.emplace();
   startup_phase_done("cupti");
   ms.check = !worker || worker->round() == 1;
-  ms.energy.on = opt.energy && !opt.profile;
-  ms.energy.window_s = opt.energy_window_s.value_or(default_energy_window_s(p));
   ms.energy.later_round = worker && worker->round() > 1;  // with rounds, the first round measures energy
-  ms.energy.min_run_s = opt.energy_min_run_s;
   return ms;
 }
 
 /// The repetitions this process runs of `c`: its round's share, or every round's for a case the rounds do
 /// not spread (see spread_over_rounds), which runs in the first round only.
-int repetitions_here(const case_def& c, const preset& p, const cli::run_options& opt, const worker_link* worker) {
+int repetitions_here(const case_def& c, const preset& p, const execution_settings& ex, const worker_link* worker) {
   const bool rounds = worker && worker->rounds() > 1;
-  return rounds && !spread_over_rounds(c, opt) ? p.repetitions * worker->rounds() : p.repetitions;
+  return rounds && !spread_over_rounds(c, ex.spread_every_case) ? p.repetitions * worker->rounds() : p.repetitions;
 }
 
 /// The body Google Benchmark runs for each repetition of one case, and what is done once the case finished.
 class case_body {
  public:
-  case_body(case_driver& driver, progress_meter& progress, const preset& p, const cli::run_options& opt,
+  case_body(case_driver& driver, progress_meter& progress, const preset& p, const execution_settings& ex,
             const device_info& dev, const worker_link* worker, std::function<void(const case_def&)> finished)
       : driver_(driver),
         progress_(progress),
         preset_(p),
-        opt_(opt),
+        ex_(ex),
         dev_(dev),
         worker_(worker),
         finished_case_(std::move(finished)) {}
@@ -138,7 +132,7 @@ class case_body {
     const auto it = driver_.results().find(name);
     if (it == driver_.results().end() || finished_.count(name)) return;
     const case_result& m = it->second;
-    if (m.status == case_status::ok && m.repetitions.size() < std::size_t(repetitions_here(c, preset_, opt_, worker_)))
+    if (m.status == case_status::ok && m.repetitions.size() < std::size_t(repetitions_here(c, preset_, ex_, worker_)))
       return;
     finished_.insert(name);
     finished_case_(c);
@@ -157,7 +151,7 @@ class case_body {
   case_driver& driver_;
   progress_meter& progress_;
   const preset& preset_;
-  const cli::run_options& opt_;
+  const execution_settings& ex_;
   const device_info& dev_;
   const worker_link* worker_;
   std::function<void(const case_def&)> finished_case_;  ///< recorded (a worker) or told (on_case)
@@ -174,19 +168,19 @@ std::map<std::string, case_result> finished_only(const case_driver& driver, cons
 }
 }  // namespace
 
-void execute_cases(case_execution& out, const cli::run_options& opt, const preset& p, const suite& s,
+void execute_cases(case_execution& out, const execution_settings& ex, const preset& p, const suite& s,
                    const std::vector<const case_def*>& selected, const device_info& dev, const run_settings& run,
                    const worker_link* worker, char** argv, std::size_t cases_after, const case_listener& on_case) {
   const bool gpu_cases = dev.available && std::any_of(selected.begin(), selected.end(),
                                                       [](const case_def* c) { return c->on == where::gpu; });
-  case_driver driver(dev, p, measure_settings_from(opt, p, out, worker, gpu_cases));
+  case_driver driver(dev, p, measure_settings_for(ex, out, worker, gpu_cases));
   const std::size_t total = worker ? worker->cases_total() : selected.size() + cases_after,
                     before = worker ? worker->cases_before() : 0;
   const bool rounds = worker && worker->rounds() > 1;
-  progress_meter progress(total, opt.quiet, before,
+  progress_meter progress(total, ex.quiet, before,
                           rounds ? fmt::format("round {}/{}", worker->round(), worker->rounds()) : "");
   // With several rounds the run prints the table once they are all in; a round prints progress lines only.
-  table_reporter display(dev, run, total, before, !rounds, table_style_of(opt));
+  table_reporter display(dev, run, total, before, !rounds, ex.table);
   auto finished = [&](const case_def& c) {  // a worker's recorded, which its supervisor keeps if the worker dies later
     const case_result& m = driver.results().at(c.name());
     if (!worker) {
@@ -196,12 +190,12 @@ void execute_cases(case_execution& out, const cli::run_options& opt, const prese
     const std::map<std::string, case_result> one{{c.name(), m}};
     worker->record(to_json(recorded_run(to_json(*out.host), dev, run, s, {&c}, one)).dump() + "\n");
   };
-  case_body body(driver, progress, p, opt, dev, worker, finished);
+  case_body body(driver, progress, p, ex, dev, worker, finished);
   // The binary's own Google Benchmark registrations run apart from these (foreign_benchmarks.hpp).
   const std::string others = google_benchmark_filter_excluding(google_benchmark_names());
   for (const case_def* c : selected) {
     auto* b = benchmark::RegisterBenchmark(c->name().c_str(), [&body, c](benchmark::State& st) { body.run(st, *c); });
-    b->Iterations(1)->Repetitions(repetitions_here(*c, p, opt, worker))->UseManualTime()->Unit(benchmark::kMicrosecond);
+    b->Iterations(1)->Repetitions(repetitions_here(*c, p, ex, worker))->UseManualTime()->Unit(benchmark::kMicrosecond);
   }
   // Google Benchmark drives the repetitions; its flags were read by our parser, so it gets none.
   int gb_argc = 1;
@@ -228,12 +222,12 @@ run_result assemble_run(const supervised_run& sr, const device_info& dev, const 
 }
 
 /// A worker: runs the cases its supervisor listed, recording each one's results as it finishes, and exits.
-int run_as_worker(const worker_link& worker, const cli::run_options& opt, const preset& p, const suite& s,
+int run_as_worker(const worker_link& worker, const execution_settings& settings, const preset& p, const suite& s,
                   const std::vector<const case_def*>& selected, const run_settings& run, char** argv) {
-  const device_info dev = query_device(opt.device);
+  const device_info dev = query_device(settings.device);
   case_execution ex;
-  cli::run_options here = opt;
-  if (worker.trace_path().empty()) here.trace_path.reset();          // a round before the last traces nothing
+  execution_settings here = settings;
+  if (worker.trace_path().empty()) here.trace = false;               // a round before the last traces nothing
   execute_cases(ex, here, p, s, selected, dev, run, &worker, argv);  // each finished case recorded as it finished
   say_startup("its end");  // with the SASS hashing of the modules its cases loaded
   const int sig = interrupt_signal().load();
@@ -254,15 +248,15 @@ int run_as_worker(const worker_link& worker, const cli::run_options& opt, const 
 
 namespace cudabench::app {
 
-int identify_cases(const cli::run_options& opt, const preset& p, const std::vector<const case_def*>& selected,
-                   const std::vector<std::string>& google) {
+int identify_cases(const std::string& path, const execution_settings& ex, const preset& p,
+                   const std::vector<const case_def*>& selected, const std::vector<std::string>& google) {
   case_identities ids;
   output_list outputs;
   outputs.add_text(
-      "--identify", opt.identify_path, "identities JSON", [&ids] { return to_json(ids).dump(1) + "\n"; },
+      "--identify", path, "identities JSON", [&ids] { return to_json(ids).dump(1) + "\n"; },
       output_list::document_order);
   outputs.check_writable();
-  const device_info dev = query_device(opt.device);
+  const device_info dev = query_device(ex.device);
   measure_settings ms;  // no check, no energy, no hold: one plain run, then one traced
   ms.check = false;
   ms.energy.on = false;
@@ -276,7 +270,7 @@ int identify_cases(const cli::run_options& opt, const preset& p, const std::vect
   for (std::size_t i = 0; i < selected.size(); ++i) {
     if (const int sig = interrupt_signal().load()) return 128 + sig;
     const case_def& c = *selected[i];
-    if (!opt.quiet) fmt::print(stderr, "[{}/{}] {} (identifying)\n", i + 1, selected.size(), printable(c.name()));
+    if (!ex.quiet) fmt::print(stderr, "[{}/{}] {} (identifying)\n", i + 1, selected.size(), printable(c.name()));
     const code_identity id = driver.identify_case(c);
     known += !id.digest.empty();
     ids.cases.push_back({c.name(), c.family, id.digest,
@@ -285,7 +279,7 @@ int identify_cases(const cli::run_options& opt, const preset& p, const std::vect
   for (const std::string& name : google) ids.cases.push_back({name, "", "", "a Google Benchmark registration"});
   outputs.end({});
   fmt::print(stderr, "{}: {} case(s) identified, {} with a known code identity: {}\n", cli::program_name(),
-             ids.cases.size(), known, printable(*opt.identify_path));
+             ids.cases.size(), known, printable(path));
   return 0;
 }
 

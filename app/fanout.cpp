@@ -99,43 +99,47 @@ std::vector<device_run> wait_for_devices(device_processes& p, const std::string&
 /// What a fan-out cannot do, refused before any device starts: each device writes its own report files (with
 /// a .devN suffix), so none of them can be standard output; a stored baseline is one device's run; the merged
 /// --json must not overwrite the baseline the devices compare with. Returns the merged run's outputs, checked.
-output_list check_fanout_outputs(const run_options& opt) {
-  if (opt.save_baseline)
+output_list check_fanout_outputs(const device_fanout& fanout) {
+  const run_outputs& files = fanout.files;
+  if (fanout.baseline.save)
     throw usage_error("--save-baseline stores the run of one device: give --device=N instead of --devices");
-  if (opt.benchmark_csv_path)
+  if (files.benchmark_csv_path)
     throw usage_error(
         "Google Benchmark's CSV (--benchmark_out_format=csv, --benchmark_format=csv) holds one device's run: "
         "give --json for the merged results, or --device=N");
-  if (opt.console_out_path)
+  if (files.console_out_path)
     throw usage_error(
         "--benchmark_out_format=console: the table is one device's run: give --json for the merged results, "
         "or --device=N");
-  std::vector<std::pair<std::string_view, const std::optional<std::string>*>> files{
-      {"--verdict", &opt.verdict_path}, {"--trace", &opt.trace_path}, {"--json-lines", &opt.json_lines_path}};
+  std::vector<std::pair<std::string_view, const std::optional<std::string>*>> named{
+      {"--verdict", &files.verdict_path}, {"--trace", &files.trace_path}, {"--json-lines", &files.json_lines_path}};
   for (const reports::report_format& f : reports::report_formats())
-    files.emplace_back(f.option, &report_path(opt, f.option));
-  for (const auto& [option, path] : files)
+    named.emplace_back(f.option, &report_path(files, f.option));
+  for (const auto& [option, path] : named)
     if (is_stdout(*path))
       throw usage_error(fmt::format(
           "{} - with --devices: each device writes its own {} file (NAME.devN); give a file name", option, option));
   output_list merged;
-  add_results_json(merged, opt, "merged results");
-  const bool named_baseline = opt.compare_to && *opt.compare_to != "auto";
-  merged.check(named_baseline ? files_read(opt, {*opt.compare_to}, *opt.compare_to) : files_read(opt, {}));
+  add_results_json(merged, files, "merged results");
+  const std::optional<std::string>& compare_to = fanout.baseline.compare_to;
+  const bool named_baseline = compare_to && *compare_to != "auto";
+  merged.check(named_baseline ? files_read(fanout.comparison, {*compare_to}, *compare_to)
+                              : files_read(fanout.comparison, {}));
   return merged;
 }
 
-int run_on_devices(const run_options& opt, const std::vector<std::string>& args, int visible) {
-  const std::vector<int> devices = parse_device_list(*opt.devices, visible);
-  output_list merged_out = check_fanout_outputs(opt);
+int run_on_devices(const device_fanout& fanout, int visible) {
+  const std::vector<int> devices = parse_device_list(fanout.devices, visible);
+  output_list merged_out = check_fanout_outputs(fanout);
+  const run_outputs& files = fanout.files;
   std::optional<standard_output_aside> aside;  // --json -: the merged document alone on standard output
-  if (is_stdout(opt.json_path) || is_stdout(opt.json_copy_path)) aside.emplace();
+  if (is_stdout(files.json_path) || is_stdout(files.json_copy_path)) aside.emplace();
   const std::string dir = make_temp_directory("cudabench-devices");
 
   install_stop_signals();  // ^C: each device's run stops after its current sample and writes what it finished
   // Every device runs its rounds in the same orders: one seed for all (recorded in each device's results).
-  std::vector<std::string> device_args = args;
-  if (!opt.shuffle_seed) device_args.push_back(fmt::format("--shuffle-seed={}", fresh_shuffle_seed()));
+  std::vector<std::string> device_args = fanout.args;
+  if (!fanout.seeded) device_args.push_back(fmt::format("--shuffle-seed={}", fresh_shuffle_seed()));
   device_processes processes = start_devices(devices, device_args, dir);
   int worst = 0;
   std::vector<device_run> runs = wait_for_devices(processes, dir, worst);
@@ -143,13 +147,13 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args,
   std::size_t finished = 0;  // with a signal, each device wrote the cases it finished (marked incomplete)
   for (const device_run& r : runs)
     if (r.result) finished += r.result->cases.size();
-  const bool wanted = opt.json_path.has_value();
+  const bool wanted = files.json_path.has_value();
   run_result merged = wanted && (finished > 0 || !sig) ? merge_device_runs(std::move(runs)) : run_result();
   if (sig) {
     merged.mark_incomplete(signal_name(sig));
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
-    return finish_interrupted(sig, merged, merged_out, opt.json_path, "", "the finished cases of each device are");
+    return finish_interrupted(sig, merged, merged_out, files.json_path, "", "the finished cases of each device are");
   }
   merged_out.end_together({.run = &merged});
   if (worst == 0) {  // every device's log and results are in the merge; a failing device's stay to be read
@@ -161,10 +165,10 @@ int run_on_devices(const run_options& opt, const std::vector<std::string>& args,
   return worst;
 }
 
-int run_on_devices(const run_options& opt, const std::vector<std::string>& args) {
+int run_on_devices(const device_fanout& fanout) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
-  return run_on_devices(opt, args, count);
+  return run_on_devices(fanout, count);
 }
 
 }  // namespace cudabench::app

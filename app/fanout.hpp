@@ -4,16 +4,16 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
+#include "app/run_plan.hpp"
 
 namespace cudabench::app {
 
-/// Runs `args` (the runner's own arguments) once per device of opt.devices, chosen among `visible` devices
-/// (ordinals 0 to visible-1), and merges the results into opt.json_path. Returns the worst child exit status
+/// Runs the fan-out's arguments (the runner's own) once per device of its --devices, chosen among `visible`
+/// devices (ordinals 0 to visible-1), and merges the results into its --json. Returns the worst child exit status
 /// (a device that fails keeps the others' results).
-int run_on_devices(const cli::run_options& opt, const std::vector<std::string>& args, int visible);
+int run_on_devices(const device_fanout& fanout, int visible);
 
 /// The same among the devices CUDA sees here.
-int run_on_devices(const cli::run_options& opt, const std::vector<std::string>& args);
+int run_on_devices(const device_fanout& fanout);
 
 }  // namespace cudabench::app

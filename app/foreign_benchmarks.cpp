@@ -130,10 +130,10 @@ std::vector<std::string> google_benchmark_names() {
   return names;
 }
 
-std::vector<std::string> select_google_benchmarks(const std::vector<std::string>& names, const cli::run_options& opt) {
+std::vector<std::string> select_google_benchmarks(const std::vector<std::string>& names, const name_filter& filter) {
   std::vector<std::string> out;
   for (const std::string& n : names)
-    if (opt.filter.selects(n)) out.push_back(n);
+    if (filter.selects(n)) out.push_back(n);
   return out;
 }
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "app/table_reporter.hpp"
-#include "cli/options.hpp"
 #include "measure/host_info.hpp"
+#include "measure/pattern.hpp"
 #include "results/results_model.hpp"
 
 namespace cudabench::app {
@@ -20,7 +20,7 @@ namespace cudabench::app {
 std::vector<std::string> google_benchmark_names();
 
 /// Those of `names` that --filter selects (Google Benchmark's convention: a leading '-' negates it).
-std::vector<std::string> select_google_benchmarks(const std::vector<std::string>& names, const cli::run_options& opt);
+std::vector<std::string> select_google_benchmarks(const std::vector<std::string>& names, const name_filter& filter);
 
 /// A Google Benchmark filter that matches none of `names` ("" when there are none): what the runner gives Google
 /// Benchmark while it runs its own cases.

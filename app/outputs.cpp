@@ -89,7 +89,7 @@ output_list report_outputs(const report_files& o, const std::string& verdict_opt
   return out;
 }
 
-void add_results_json(output_list& out, const run_options& o, const std::string& said) {
+void add_results_json(output_list& out, const run_outputs& o, const std::string& said) {
   out.add_document("--json", o.json_path, reports::results_json_writer(o.time_unit, o.report_aggregates_only), said,
                    true);
   // A stopped run writes the copy (--benchmark_out beside --json or --benchmark_format=json) with --json only.
@@ -119,7 +119,7 @@ void say_trace(const nlohmann::ordered_json& trace, const std::string& path) {
 }
 }  // namespace
 
-void add_run_texts(output_list& out, const run_options& o, std::shared_ptr<const nlohmann::ordered_json> trace,
+void add_run_texts(output_list& out, const run_outputs& o, std::shared_ptr<const nlohmann::ordered_json> trace,
                    std::shared_ptr<const std::string> table) {
   out.add_text(
       "--trace", o.trace_path, "Chrome trace", [trace] { return trace->dump(1) + "\n"; }, output_list::trace_order,
@@ -149,7 +149,7 @@ output_list bisect_outputs(const bisect_request& o, const bisect_documents& docs
   return out;
 }
 
-void add_run_documents(output_list& out, const run_options& o, const std::optional<std::string>& baseline_path) {
+void add_run_documents(output_list& out, const run_outputs& o, const std::optional<std::string>& baseline_path) {
   out.add_document("--benchmark_out", o.benchmark_csv_path,
                    reports::benchmark_csv_writer(o.time_unit, o.report_aggregates_only), "results");
   add_results_json(out, o, "results");

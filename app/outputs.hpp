@@ -85,14 +85,14 @@ void add_report_files(output_list& out, const cli::report_files& o);
 
 /// The run's results document: --json, and standard output as well with --benchmark_format=json; `said`
 /// names the file on the terminal once written ("" says nothing).
-void add_results_json(output_list& out, const cli::run_options& o, const std::string& said);
+void add_results_json(output_list& out, const cli::run_outputs& o, const std::string& said);
 /// Every document of a finished run: the results JSON, the baseline to store at `baseline_path` (with every
 /// repetition: compare's rank test needs them), Google Benchmark's CSV, the cases as they finish (--json-lines).
-void add_run_documents(output_list& out, const cli::run_options& o, const std::optional<std::string>& baseline_path);
+void add_run_documents(output_list& out, const cli::run_outputs& o, const std::optional<std::string>& baseline_path);
 
 /// The texts a run makes itself, rendered once its cases are done: the trace (--trace), said with what it
 /// holds, and the table of --benchmark_out_format=console.
-void add_run_texts(output_list& out, const cli::run_options& o, std::shared_ptr<const nlohmann::ordered_json> trace,
+void add_run_texts(output_list& out, const cli::run_outputs& o, std::shared_ptr<const nlohmann::ordered_json> trace,
                    std::shared_ptr<const std::string> table);
 
 /// What bisect writes, filled as the bisection goes: its outcome (--json), or the two ends' pooled runs and what

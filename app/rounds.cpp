@@ -18,8 +18,8 @@ std::vector<std::string> round_order(std::vector<std::string> names, std::uint64
   return names;
 }
 
-bool spread_over_rounds(const case_def& c, const cli::run_options& opt) {
-  return opt.rounds_for == "all" || opt.trace_path || (c.on == where::gpu && !c.host_bound && c.gated);
+bool spread_over_rounds(const case_def& c, bool every_case) {
+  return every_case || (c.on == where::gpu && !c.host_bound && c.gated);
 }
 
 void merge_round(supervised_run& all, supervised_run&& one, int round, int rounds) {

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "app/supervisor.hpp"
-#include "cli/options.hpp"
 #include "cudabench/fixture.hpp"
 
 namespace cudabench::app {
@@ -27,7 +26,7 @@ struct round_plan {
 /// `--trace` (the trace is the last round's). The others (host-bound and not-gated cases) take all their
 /// repetitions in the first round: no default verdict judges them by the spread between processes, and
 /// building their host data again in every round is most of what rounds cost.
-bool spread_over_rounds(const case_def& c, const cli::run_options& opt);
+bool spread_over_rounds(const case_def& c, bool every_case);
 
 /// A fresh seed for the rounds' orders (from the operating system's entropy), small enough to type back.
 std::uint64_t fresh_shuffle_seed();

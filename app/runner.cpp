@@ -30,6 +30,7 @@
 #include "app/outputs.hpp"
 #include "app/results_output.hpp"
 #include "app/rounds.hpp"
+#include "app/run_plan.hpp"
 #include "app/supervisor.hpp"
 #include "app/table_reporter.hpp"
 #include "cli/option_table.hpp"
@@ -59,14 +60,14 @@ namespace {
 /// The cases a run selects: those the filter matches; of the limits family, every case with --limits, else those
 /// the filter matches where limits run by default (the nightly and full presets, every preset in a binary that
 /// declares CB_LIMITS_IN_EVERY_PRESET).
-std::vector<const case_def*> select_cases(const suite& s, const run_options& opt, const preset& p) {
+std::vector<const case_def*> select_cases(const suite& s, const case_choice& choice, const preset& p) {
   const bool limits_by_default = p.level >= 1 || limits_in_every_preset_declared();
   std::vector<const case_def*> out;
   for (const auto& c : s.cases) {
     const bool limit = c.family == limits_family;
-    if (limit && opt.limits)
+    if (limit && choice.limits)
       out.push_back(&c);
-    else if ((!limit || limits_by_default) && opt.filter.selects(c.name()))
+    else if ((!limit || limits_by_default) && choice.filter.selects(c.name()))
       out.push_back(&c);
   }
   return out;
@@ -172,24 +173,26 @@ struct planned_outputs {
 /// The run's outputs, each refused before the first case runs when it would overwrite an input or another
 /// output or cannot be written; the baseline to compare against, read once here (of its cases, those `keep`
 /// names only), refused when it cannot be read or is of another GPU model.
-planned_outputs plan_outputs(const run_options& opt, const device_info& dev, const std::string& preset_name,
-                             const case_filter& keep) {
-  planned_outputs out{output_list(), opt.json_path, std::nullopt,
-                      std::nullopt,  std::nullopt,  compare_settings_from(opt)};
-  add_report_files(out.list, opt);
-  out.list.add("--verdict", opt.verdict_path, reports::verdict_json_writer());
+planned_outputs plan_outputs(const run_plan& plan, const device_info& dev, const case_filter& keep) {
+  const cli::run_outputs& files = plan.files;
+  const baseline_choice& baseline = plan.baseline;
+  const std::string& preset_name = plan.p.name;
+  planned_outputs out{output_list(), files.json_path, std::nullopt,
+                      std::nullopt,  std::nullopt,    compare_settings_from(plan.comparison)};
+  add_report_files(out.list, files);
+  out.list.add("--verdict", files.verdict_path, reports::verdict_json_writer());
   // The terminal had the cases as they ran: it ends with the run's report beside report files, or the comparison.
-  if (opt.compare_to || out.list.has_report_files())
+  if (baseline.compare_to || out.list.has_report_files())
     out.list.add_terminal(reports::terminal_writer(::isatty(STDOUT_FILENO) != 0));
-  if (opt.save_baseline) out.baseline_path = run_store::baseline_file(opt.baseline_dir, dev, preset_name);
-  if (opt.verdict_path && !opt.compare_to)
+  if (baseline.save) out.baseline_path = run_store::baseline_file(baseline.dir, dev, preset_name);
+  if (files.verdict_path && !baseline.compare_to)
     throw usage_error("--verdict is the verdict of a comparison: it needs --compare-to");
-  if (opt.compare_to)
-    out.compare_path = run_store::resolve_baseline(*opt.compare_to, dev, preset_name, opt.baseline_dir);
-  add_run_documents(out.list, opt, out.baseline_path);
-  add_run_texts(out.list, opt, out.trace, out.console_table);
-  out.list.check_distinct(out.compare_path ? files_read(opt, {*out.compare_path}, *out.compare_path)
-                                           : files_read(opt, {}));
+  if (baseline.compare_to)
+    out.compare_path = run_store::resolve_baseline(*baseline.compare_to, dev, preset_name, baseline.dir);
+  add_run_documents(out.list, files, out.baseline_path);
+  add_run_texts(out.list, files, out.trace, out.console_table);
+  out.list.check_distinct(out.compare_path ? files_read(plan.comparison, {*out.compare_path}, *out.compare_path)
+                                           : files_read(plan.comparison, {}));
   if (out.compare_path) {
     out.base = load_run(*out.compare_path, keep);
     check_baseline(*out.base, *out.compare_path, dev, preset_name, out.cmp);
@@ -239,35 +242,10 @@ int write_outputs(planned_outputs& out, run_result& current, int status) {
   return status == 1 || compared == 1 ? 1 : std::max(status, compared);
 }
 
-/// The preset named on the command line, with the repetitions, sampling, sizes and axes the options change.
-preset preset_for(const run_options& opt) {
-  preset p = preset_by_name(opt.preset);
-  // Repetitions count over all rounds; each round (a worker process) takes its share, rounded up.
-  const int total = opt.repetitions.value_or(p.repetitions * p.rounds);
-  int rounds = opt.rounds.value_or(p.rounds);
-  if (opt.random_interleaving) rounds = *opt.random_interleaving ? total : 1;
-  if (opt.watchdog_s <= 0) rounds = 1;  // no worker processes: every repetition in this one
-  p.rounds = std::min(rounds, total);
-  p.repetitions = (total + p.rounds - 1) / p.rounds;
-  if (opt.profile) {  // a profile wants a few clean runs, not thousands
-    p.repetitions = 1;
-    p.rounds = 1;
-    p.sampling = {.min_samples = 3, .min_time_s = 0, .max_time_s = 2.0, .target_noise = 1, .warmup_s = 0};
-  }
-  if (opt.min_time_s) {
-    p.sampling.min_time_s = *opt.min_time_s;
-    p.sampling.max_time_s = std::max(p.sampling.max_time_s, *opt.min_time_s);
-  }
-  if (opt.warmup_s) p.sampling.warmup_s = *opt.warmup_s;
-  p.sizes = opt.sizes;
-  p.axes = opt.axes;
-  return p;
-}
-
 /// The cases the options select; in a worker, exactly those its supervisor listed.
-std::vector<const case_def*> selection_for(const suite& s, const run_options& opt, const preset& p,
+std::vector<const case_def*> selection_for(const suite& s, const case_choice& choice, const preset& p,
                                            const std::optional<worker_link>& worker) {
-  if (!worker) return select_cases(s, opt, p);
+  if (!worker) return select_cases(s, choice, p);
   std::map<std::string, const case_def*> by_name;
   for (const case_def& c : s.cases) by_name.emplace(c.name(), &c);
   std::vector<const case_def*> listed;  // in the order the supervisor gave (its round's shuffle)
@@ -278,10 +256,10 @@ std::vector<const case_def*> selection_for(const suite& s, const run_options& op
 
 /// --list: names only (as Google Benchmark's --benchmark_list_tests), or each with where it runs and how; the
 /// binary's Google Benchmark registrations after its families' cases.
-int list_cases(const run_options& opt, const std::vector<const case_def*>& selected,
+int list_cases(const case_choice& choice, const std::vector<const case_def*>& selected,
                const std::vector<std::string>& google) {
   for (const case_def* c : selected) {
-    if (opt.list_names_only)
+    if (choice.list_names_only)
       fmt::print("{}\n", c->name());
     else
       fmt::print("{:<44} {}{}{}{}\n", c->name(), c->on == where::gpu ? "gpu" : "cpu",
@@ -289,7 +267,7 @@ int list_cases(const run_options& opt, const std::vector<const case_def*>& selec
                  c->on == where::cpu || c->host_bound ? " host-bound" : "", c->gated ? "" : " not-gated");
   }
   for (const std::string& name : google) {
-    if (opt.list_names_only)
+    if (choice.list_names_only)
       fmt::print("{}\n", name);
     else
       fmt::print("{:<44} cpu host-bound google-benchmark\n", name);
@@ -301,15 +279,11 @@ int list_cases(const run_options& opt, const std::vector<const case_def*>& selec
 /// host code, as in a Google Benchmark binary) and added to the run as host-bound cases.
 /// The --benchmark_* flags that shape a run reach them as Google Benchmark applies them. Each is told to `on_case`
 /// once they have all run.
-void run_google_cases(run_result& current, const std::vector<std::string>& google, const run_options& opt,
-                      const preset& p, const device_info& dev, const run_settings& settings, std::size_t before,
-                      const table_style& style, const case_listener& on_case) {
-  table_reporter display(dev, settings, before + google.size(), before, p.rounds <= 1, style);
-  const google_benchmark_flags flags{.repetitions = p.repetitions * p.rounds,
-                                     .min_time_s = opt.min_time_s,
-                                     .min_warmup_time_s = opt.warmup_s,
-                                     .random_interleaving = opt.random_interleaving.value_or(false)};
-  google_benchmark_run ran = run_google_benchmarks(google, flags, display);
+void run_google_cases(run_result& current, const std::vector<std::string>& google, const run_plan& plan,
+                      const device_info& dev, const run_settings& settings, std::size_t before,
+                      const case_listener& on_case) {
+  table_reporter display(dev, settings, before + google.size(), before, plan.p.rounds <= 1, plan.execution.table);
+  google_benchmark_run ran = run_google_benchmarks(google, plan.google, display);
   if (current.host.empty() && ran.host) current.host = to_json(*ran.host);
   add_google_benchmark_cases(current, google, ran.results);
   for (const std::string& name : google)
@@ -317,9 +291,9 @@ void run_google_cases(run_result& current, const std::vector<std::string>& googl
 }
 
 /// The --benchmark_context keys, added to the results' context as Google Benchmark adds them.
-void add_user_context(run_result& run, const run_options& opt) {
+void add_user_context(run_result& run, const std::vector<std::pair<std::string, std::string>>& context) {
   if (!run.host.is_object()) run.host = nlohmann::ordered_json::object();
-  for (const auto& [key, value] : opt.context) run.host[key] = value;
+  for (const auto& [key, value] : context) run.host[key] = value;
 }
 
 /// The run's table and its skipped cases as the console shows them, without colour or progress.
@@ -333,35 +307,35 @@ std::string plain_table(const run_result& current, const device_info& dev, const
 /// The device as this process describes it before the cases run. A supervisor's workers create the contexts and
 /// describe the device: it asks CUDA and NVML itself only where the device is needed before they run (a baseline to
 /// find or to check) or where there are no cases; otherwise nothing (the run takes its first worker's description).
-std::optional<device_info> device_before_cases(const run_options& opt, bool supervised, bool no_cases) {
-  if (!supervised || no_cases || opt.compare_to || opt.save_baseline) return query_device(opt.device, !supervised);
+std::optional<device_info> device_before_cases(const run_plan& plan, bool supervised, bool no_cases) {
+  if (!supervised || no_cases || plan.baseline.compare_to || plan.baseline.save)
+    return query_device(plan.execution.device, !supervised);
   return std::nullopt;
 }
 
 /// A run stopped by a signal: the finished cases' outputs, with --compare-to their verdict too, all new together.
-int finish_stopped_run(int sig, run_result& partial, const run_options& opt, planned_outputs& out,
-                       std::size_t selected) {
-  add_user_context(partial, opt);
+int finish_stopped_run(int sig, run_result& partial, const run_plan& plan, planned_outputs& out, std::size_t selected) {
+  add_user_context(partial, plan.context);
   std::function<void(const output_list&)> compare;  // with --compare-to, the verdict is new with the rest
   if (out.compare_path)
     compare = [&](const output_list& files) {
       keep_cases_of(*out.base, partial);
       compare_and_report(*out.base, partial, out.cmp, files);
     };
-  return finish_interrupted(sig, partial, out.list, opt.json_path,
+  return finish_interrupted(sig, partial, out.list, plan.files.json_path,
                             fmt::format(" after {} of {} case(s)", partial.cases.size(), selected),
                             "the finished ones are", compare);
 }
 
 /// The rounds of a supervised run: its cases' names (into `names`), the seed of their order, and the cases kept to
 /// the first round.
-round_plan plan_rounds(const run_options& opt, const preset& p, const run_settings& run,
+round_plan plan_rounds(const execution_settings& ex, const preset& p, const run_settings& run,
                        const std::vector<const case_def*>& selected, std::size_t cases_after,
                        std::vector<std::string>& names) {
   round_plan plan{.rounds = p.rounds, .seed = run.shuffle_seed.value_or(0), .cases_after = cases_after};
   for (const case_def* c : selected) {
     names.push_back(c->name());
-    if (!spread_over_rounds(*c, opt)) plan.first_round_only.insert(c->name());
+    if (!spread_over_rounds(*c, ex.spread_every_case)) plan.first_round_only.insert(c->name());
   }
   return plan;
 }
@@ -385,17 +359,14 @@ nlohmann::ordered_json run_trace(const supervised_run* sr, case_execution& here,
   return !sr ? chrome_trace(finished_trace(*here.tracer, dev)) : sr->trace.is_null() ? chrome_trace(none) : sr->trace;
 }
 
-/// What running a run's cases takes: its options and command line, its preset, suite and selected cases, the
-/// binary's Google Benchmark registrations run after them (`google` of them), and who hears of each finished case.
+/// What running a run's cases takes: its plan, suite and selected cases, the binary's Google Benchmark
+/// registrations run after them (`google` of them), and who hears of each finished case.
 struct case_run {
-  const run_options& opt;
-  const std::vector<std::string>& args;
-  const preset& p;
+  const run_plan& plan;
   const suite& s;
   const std::vector<const case_def*>& selected;
   std::size_t google;
   const run_settings& run;
-  char** argv;
   const case_listener& on_case;
 };
 
@@ -409,18 +380,20 @@ std::function<run_result(const run_settings&)> run_cases(const case_run& r, std:
       return make_run_result(nlohmann::ordered_json(), *described, d, *s, *selected, {});
     };
   }
-  if (r.opt.watchdog_s > 0) {
+  const run_plan& plan = r.plan;
+  if (plan.watchdog_s > 0) {
     std::vector<std::string> names;
-    const round_plan plan = plan_rounds(r.opt, r.p, r.run, r.selected, r.google, names);
+    const round_plan rounds = plan_rounds(plan.execution, plan.p, r.run, r.selected, r.google, names);
     say_startup("its first worker");
-    sr = run_rounds(r.args, names, r.opt.watchdog_s, r.opt.trace_path.has_value(), plan, r.on_case);
-    if (!described) described = sr.device ? *sr.device : query_device(r.opt.device, false);
+    sr = run_rounds(plan.args, names, plan.watchdog_s, plan.execution.trace, rounds, r.on_case);
+    if (!described) described = sr.device ? *sr.device : query_device(plan.execution.device, false);
     return [&, s = &r.s, selected = &r.selected](const run_settings& d) {
       return assemble_run(sr, *described, d, *s, *selected);
     };
   }
   install_stop_signals();
-  execute_cases(here, r.opt, r.p, r.s, r.selected, *described, r.run, nullptr, r.argv, r.google, r.on_case);
+  execute_cases(here, plan.execution, plan.p, r.s, r.selected, *described, r.run, nullptr, plan.argv, r.google,
+                r.on_case);
   return [&, s = &r.s, selected = &r.selected](const run_settings& d) {
     return make_run_result(here.host ? to_json(*here.host) : nlohmann::ordered_json::object(), *described, d, *s,
                            *selected, here.results);
@@ -429,14 +402,14 @@ std::function<run_result(const run_settings&)> run_cases(const case_run& r, std:
 
 /// The selected cases of a run (not a worker): in worker processes under a watchdog, or here; then the
 /// limits, the trace and every output.
-int run_selected(const run_options& opt, const std::vector<std::string>& args, const preset& p, const suite& s,
-                 const std::vector<const case_def*>& selected, const std::vector<std::string>& google, run_settings run,
-                 char** argv) {
-  const bool supervised = opt.watchdog_s > 0;
-  std::optional<device_info> described = device_before_cases(opt, supervised, selected.empty());
+int run_selected(const run_plan& plan, const suite& s, const std::vector<const case_def*>& selected,
+                 const std::vector<std::string>& google, run_settings run) {
+  const preset& p = plan.p;
+  const bool supervised = plan.watchdog_s > 0;
+  std::optional<device_info> described = device_before_cases(plan, supervised, selected.empty());
   planned_outputs out = [&] {  // refused before the first case runs; reading the baseline ends at a signal
     const stop_at_once reading(program_name());
-    return plan_outputs(opt, described.value_or(device_info{}), p.name, cases_of_this_run(selected, google));
+    return plan_outputs(plan, described.value_or(device_info{}), cases_of_this_run(selected, google));
   }();
   startup_phase_done("outputs");
   if (const std::string warning = unoptimized_warning(registered_build(), library_build_type()); !warning.empty())
@@ -453,36 +426,28 @@ int run_selected(const run_options& opt, const std::vector<std::string>& args, c
   case_execution here;
   supervised_run sr;
   const std::function<run_result(const run_settings&)> results =
-      run_cases({opt, args, p, s, selected, google.size(), run, argv, on_case}, described, here, sr);
+      run_cases({plan, s, selected, google.size(), run, on_case}, described, here, sr);
   const device_info& dev = *described;
   if (const int sig = interrupt_signal().load()) {
     run.interrupted_by = signal_name(sig);
     run_result partial = results(run);
-    return finish_stopped_run(sig, partial, opt, out, selected.size());
+    return finish_stopped_run(sig, partial, plan, out, selected.size());
   }
   const stop_at_once writing(program_name());  // the cases are done: a signal now ends the process at once
   run_result current = results(run);
-  const table_style style = table_style_of(opt);
-  if (!google.empty()) run_google_cases(current, google, opt, p, dev, run, selected.size(), style, on_case);
-  add_user_context(current, opt);
-  attach_limits(current, dev, p.name, opt.baseline_dir, out.base);
+  const table_style& style = plan.execution.table;
+  if (!google.empty()) run_google_cases(current, google, plan, dev, run, selected.size(), on_case);
+  add_user_context(current, plan.context);
+  attach_limits(current, dev, p.name, plan.baseline.dir, out.base);
   const outcome_counts n = count_outcomes(current);
   const std::string totals = print_run_summary(current, dev, run, style, p.rounds, n, selected.size() + google.size());
   // --benchmark_out_format=console: the whole table, without colour
-  if (opt.console_out_path) *out.console_table = plain_table(current, dev, run, style) + totals;
-  if (opt.trace_path) *out.trace = run_trace(supervised ? &sr : nullptr, here, dev);
+  if (plan.files.console_out_path) *out.console_table = plain_table(current, dev, run, style) + totals;
+  if (plan.execution.trace) *out.trace = run_trace(supervised ? &sr : nullptr, here, dev);
   output_batch batch;  // the trace, the documents, the report files and the verdict: all or nothing
   const int status = write_outputs(out, current, n.failed ? 1 : 0);
   batch.commit();
   return status;
-}
-
-/// Says so when --rounds asked for more rounds than there are repetitions (each round takes one at least).
-void note_rounds_clamped(const run_options& opt, const preset& p) {
-  if (!opt.rounds || opt.random_interleaving || opt.profile || opt.watchdog_s <= 0 || p.rounds >= *opt.rounds) return;
-  fmt::print(stderr,
-             "{}: note: --rounds={} with {} repetition(s): {} round(s) run, each round takes one repetition at least\n",
-             program_name(), *opt.rounds, p.rounds * p.repetitions, p.rounds);
 }
 
 /// Hands the revision this process asked git for to the workers it starts (collect_run_settings reads these
@@ -493,48 +458,55 @@ void share_revision_with_workers(const run_settings& run) {
   ::setenv("CUDABENCH_GIT_DIRTY", run.git_dirty ? "1" : "0", 1);
 }
 
+/// The settings a run records: the collected ones, and how the plan asked for it.
+run_settings settings_of(const run_plan& plan, bool worker) {
+  const preset& p = plan.p;
+  run_settings run = collect_run_settings(p.name, p.repetitions * p.rounds);
+  startup_phase_done("run info");
+  if (!worker && plan.watchdog_s > 0) share_revision_with_workers(run);
+  run.rounds = p.rounds;
+  // The supervisor draws the seed; a worker is handed its round's order and needs none.
+  if (p.rounds > 1 && !worker) run.shuffle_seed = plan.shuffle_seed ? *plan.shuffle_seed : fresh_shuffle_seed();
+  run.cache = plan.marks.cache;
+  run.energy_absent = plan.marks.energy_absent;
+  run.injected = plan.marks.injected;
+  return run;
+}
+
 /// The runner: a --devices fan-out, a listing, a worker's share of the cases, or a whole run.
-int run_command(const run_options& opt, const std::vector<std::string>& args, char** argv) {
+int run_command(const run_plan& plan) {
+  const case_choice& choice = plan.cases;
   // A stop asked for while the run is being set up is kept and honoured before the first case starts.
-  if (!opt.list) install_stop_signals();
+  if (!choice.list) install_stop_signals();
   const std::optional<worker_link> worker = worker_link::from_environment();
-  if (opt.identify_path && opt.devices)
+  if (choice.identify_path && plan.fanout)
     throw usage_error("--identify identifies the cases on one device (--device=N), not with --devices");
-  if (opt.devices && !opt.list && !worker) return run_on_devices(opt, args);
-  const preset p = preset_for(opt);
+  if (plan.fanout && !choice.list && !worker) return run_on_devices(*plan.fanout);
+  const preset& p = plan.p;
   const suite s = build_suite(p);
-  const std::vector<const case_def*> selected = selection_for(s, opt, p, worker);
+  const std::vector<const case_def*> selected = selection_for(s, choice, p, worker);
   startup_phase_done("suite");
   // The binary's own BENCHMARK() registrations (a worker runs the families' cases only).
   const std::vector<std::string> google =
-      worker ? std::vector<std::string>{} : select_google_benchmarks(google_benchmark_names(), opt);
+      worker ? std::vector<std::string>{} : select_google_benchmarks(google_benchmark_names(), choice.filter);
   if (selected.empty() && google.empty()) {
-    fmt::print(stderr, "{}: no case matches --filter={} (see --list)\n", program_name(), printable(opt.filter.text()));
+    fmt::print(stderr, "{}: no case matches --filter={} (see --list)\n", program_name(),
+               printable(choice.filter.text()));
     return 2;
   }
-  if (opt.list) return list_cases(opt, selected, google);
-  if (opt.identify_path && !worker) return identify_cases(opt, p, selected, google);
-  if (!worker) note_rounds_clamped(opt, p);
-  run_settings run = collect_run_settings(p.name, p.repetitions * p.rounds);
-  startup_phase_done("run info");
-  if (!worker && opt.watchdog_s > 0) share_revision_with_workers(run);
-  run.rounds = p.rounds;
-  // The supervisor draws the seed; a worker is handed its round's order and needs none.
-  if (p.rounds > 1 && !worker) run.shuffle_seed = opt.shuffle_seed ? *opt.shuffle_seed : fresh_shuffle_seed();
-  run.cache = opt.cache;
-  if (!opt.energy)
-    run.energy_absent = "--no-energy";
-  else if (opt.profile)
-    run.energy_absent = "--profile: energy is not read while profiling";
-  if (opt.inject_regex) run.injected = fmt::format("{}:{:g}", *opt.inject_regex, opt.inject_pct);
-  if (!worker) return run_selected(opt, args, p, s, selected, google, run, argv);
+  if (choice.list) return list_cases(choice, selected, google);
+  if (choice.identify_path && !worker)
+    return identify_cases(*choice.identify_path, plan.execution, p, selected, google);
+  if (!worker) fmt::print(stderr, "{}", plan.rounds_note);
+  const run_settings run = settings_of(plan, worker.has_value());
+  if (!worker) return run_selected(plan, s, selected, google, run);
   install_stop_signals();
-  return run_as_worker(*worker, opt, p, s, selected, run, argv);
+  return run_as_worker(*worker, plan.execution, p, s, selected, run, plan.argv);
 }
 
 }  // namespace
 
-/// The runner's handler: the cudabench-run wrapper's --profile-plan (before anything else), or the run.
+/// The runner's handler: the cudabench-run wrapper's --profile-plan (before anything else), or the run of its plan.
 int run_handler(const run_request& r) {
   if (r.profile_plan) {  // the wrapper execs the binary after it
     const std::string plan = profile_plan(r, r.args);
@@ -542,7 +514,8 @@ int run_handler(const run_request& r) {
     return 0;
   }
   try {
-    return run_command(r, r.args, r.argv);
+    const run_plan plan(r);
+    return run_command(plan);
   } catch (const worker_failed& e) { return e.status(); }
 }
 

@@ -16,15 +16,6 @@
 
 namespace cudabench::app {
 
-table_style table_style_of(const cli::run_options& opt) {
-  return {.progress = !opt.quiet,
-          .time_unit = opt.time_unit,
-          .counters_tabular = opt.counters_tabular,
-          .verbose = opt.verbose,
-          .color = opt.color,
-          .context = opt.context};
-}
-
 bool colored(const table_style& style) { return style.color.value_or(::isatty(STDOUT_FILENO) != 0); }
 
 table_reporter::table_reporter(const device_info& device, const run_settings& settings, std::size_t case_count,

@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "cli/options.hpp"
 #include "results/device_info.hpp"
 #include "results/results_model.hpp"
 #include "results/run_settings.hpp"
@@ -27,8 +26,6 @@ struct table_style {
   std::vector<std::pair<std::string, std::string>> context;  ///< --benchmark_context: a line under the header
 };
 
-/// The table's style from the run's options.
-table_style table_style_of(const cli::run_options& opt);
 /// Whether the table is coloured: as the style says, else where standard output is a terminal.
 bool colored(const table_style& style);
 

@@ -53,12 +53,25 @@ struct report_files {
   std::optional<std::string> md_path, html_path, verdict_path, csv_path;
 };
 
-/// What a run reads (the suite binary, and a user's binary linked with cudabench::main).
-struct run_options : compare_options, report_files {
-  name_filter filter;                          ///< --filter: the cases selected
-  bool filter_given = false;                   ///< --filter was given (bisect requires it)
+/// What a run writes besides its report files: its own documents, texts and live outputs, and the form of its
+/// rows.
+struct run_outputs : report_files {
   std::optional<std::string> trace_path;       ///< --trace=FILE: Chrome trace-event JSON of traced samples
   std::optional<std::string> json_lines_path;  ///< --json-lines=FILE: a JSON object a line, each case's as it finishes
+  std::optional<std::string> time_unit;        ///< --benchmark_time_unit: ns, us, ms or s for every row and the table
+  bool report_aggregates_only = false;  ///< --benchmark_report_aggregates_only: no repetition rows where aggregates are
+  std::optional<std::string>
+      benchmark_csv_path;  ///< --benchmark_out_format=csv / --benchmark_format=csv: Google Benchmark's CSV
+  /// A second place for the results JSON, as Google Benchmark writes its file and its standard output: the JSON
+  /// --benchmark_out=FILE beside --json FILE2 (this is FILE), or beside --benchmark_format=json (this is "-").
+  std::optional<std::string> json_copy_path;
+  std::optional<std::string> console_out_path;  ///< --benchmark_out_format=console: the table written to this file
+};
+
+/// What a run reads (the suite binary, and a user's binary linked with cudabench::main).
+struct run_options : compare_options, run_outputs {
+  name_filter filter;         ///< --filter: the cases selected
+  bool filter_given = false;  ///< --filter was given (bisect requires it)
   bool list = false;
   std::optional<std::string> identify_path;  ///< --identify=FILE: each case's code identity, untimed, to FILE
   bool limits = false;                       ///< --limits: the limits family runs alongside the selected cases
@@ -72,19 +85,11 @@ struct run_options : compare_options, report_files {
   bool list_names_only = false;               ///< --benchmark_list_tests: names only, as Google Benchmark lists
   std::optional<double> min_time_s;           ///< --benchmark_min_time: least measured time per repetition
   std::optional<double> warmup_s;             ///< --benchmark_min_warmup_time
-  std::optional<std::string> time_unit;       ///< --benchmark_time_unit: ns, us, ms or s for every row and the table
-  bool report_aggregates_only = false;  ///< --benchmark_report_aggregates_only: no repetition rows where aggregates are
   bool display_aggregates_only = false;  ///< --benchmark_display_aggregates_only (the table shows medians either way)
   bool counters_tabular = false;         ///< --benchmark_counters_tabular: every counter a column in the table
-  std::optional<std::string>
-      benchmark_csv_path;  ///< --benchmark_out_format=csv / --benchmark_format=csv: Google Benchmark's CSV
   std::vector<std::pair<std::string, std::string>> context;  ///< --benchmark_context=KEY=VALUE: top-level context keys
-  /// A second place for the results JSON, as Google Benchmark writes its file and its standard output: the JSON
-  /// --benchmark_out=FILE beside --json FILE2 (this is FILE), or beside --benchmark_format=json (this is "-").
-  std::optional<std::string> json_copy_path;
-  std::optional<std::string> console_out_path;  ///< --benchmark_out_format=console: the table written to this file
-  std::optional<bool> color;                    ///< --benchmark_color: the table's colour (unset: auto, on a terminal)
-  std::optional<std::string> compare_to;        ///< a baseline file, or "auto"
+  std::optional<bool> color;              ///< --benchmark_color: the table's colour (unset: auto, on a terminal)
+  std::optional<std::string> compare_to;  ///< a baseline file, or "auto"
   bool save_baseline = false;
   int device = 0;
   bool quiet = false;                       ///< no "[i/N] case" progress lines on standard error, no [i/N] in the table

@@ -24,9 +24,12 @@ int fan_out(int argc, char** argv) {
   const int visible = std::atoi(argv[1] + std::string(pretend_flag).size());
   const std::vector<std::string> args(argv + 2, argv + argc);
   try {
-    const cudabench::cli::run_options opt = cudabench::app::parse_run_options(args);
-    if (!opt.devices) throw cudabench::usage_error("--pretend-devices is for a run with --devices");
-    return cudabench::app::run_on_devices(opt, args, visible);
+    cudabench::cli::run_request request;
+    static_cast<cudabench::cli::run_options&>(request) = cudabench::app::parse_run_options(args);
+    request.args = args;
+    const cudabench::app::run_plan plan(request);
+    if (!plan.fanout) throw cudabench::usage_error("--pretend-devices is for a run with --devices");
+    return cudabench::app::run_on_devices(*plan.fanout, visible);
   } catch (const cudabench::usage_error& e) {
     fmt::print(stderr, "run_bench: {}\n", e.what());
     return 2;
