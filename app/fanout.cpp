@@ -110,12 +110,15 @@ output_list check_fanout_outputs(const run_options& opt) {
     throw usage_error(
         "--benchmark_out_format=console: the table is one device's run: give --json for the merged results, "
         "or --device=N");
-  std::vector<std::pair<std::string_view, const std::optional<std::string>*>> files{
-      {"--verdict", &opt.verdict_path}, {"--trace", &opt.trace_path}, {"--json-lines", &opt.json_lines_path}};
+  std::vector<std::pair<std::string_view, std::optional<std::string>>> files{{"--verdict", opt.verdict_path},
+                                                                             {"--trace", opt.trace_path}};
   for (const reports::report_format& f : reports::report_formats())
-    files.emplace_back(f.option, &report_path(opt, f.option));
+    files.emplace_back(f.option, report_path(opt, f.option));
+  for (const reports::live_format& f : reports::live_formats())
+    if (const auto path = opt.live_paths.find(f.option); path != opt.live_paths.end())
+      files.emplace_back(f.option, path->second);
   for (const auto& [option, path] : files)
-    if (is_stdout(*path))
+    if (is_stdout(path))
       throw usage_error(fmt::format(
           "{} - with --devices: each device writes its own {} file (NAME.devN); give a file name", option, option));
   output_list merged;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -55,10 +56,11 @@ struct report_files {
 
 /// What a run reads (the suite binary, and a user's binary linked with cudabench::main).
 struct run_options : compare_options, report_files {
-  name_filter filter;                          ///< --filter: the cases selected
-  bool filter_given = false;                   ///< --filter was given (bisect requires it)
-  std::optional<std::string> trace_path;       ///< --trace=FILE: Chrome trace-event JSON of traced samples
-  std::optional<std::string> json_lines_path;  ///< --json-lines=FILE: a JSON object a line, each case's as it finishes
+  name_filter filter;                     ///< --filter: the cases selected
+  bool filter_given = false;              ///< --filter was given (bisect requires it)
+  std::optional<std::string> trace_path;  ///< --trace=FILE: Chrome trace-event JSON of traced samples
+  /// Each live output's FILE, by its option (reports::live_formats): the cases as they finish.
+  std::map<std::string, std::string, std::less<>> live_paths;
   bool list = false;
   std::optional<std::string> identify_path;  ///< --identify=FILE: each case's code identity, untimed, to FILE
   bool limits = false;                       ///< --limits: the limits family runs alongside the selected cases
