@@ -111,12 +111,15 @@ output_list check_fanout_outputs(const device_fanout& fanout) {
     throw usage_error(
         "--benchmark_out_format=console: the table is one device's run: give --json for the merged results, "
         "or --device=N");
-  std::vector<std::pair<std::string_view, const std::optional<std::string>*>> named{
-      {"--verdict", &files.verdict_path}, {"--trace", &files.trace_path}, {"--json-lines", &files.json_lines_path}};
+  std::vector<std::pair<std::string_view, std::optional<std::string>>> named{{"--verdict", files.verdict_path},
+                                                                             {"--trace", files.trace_path}};
   for (const reports::report_format& f : reports::report_formats())
-    named.emplace_back(f.option, &report_path(files, f.option));
+    named.emplace_back(f.option, report_path(files, f.option));
+  for (const reports::live_format& f : reports::live_formats())
+    if (const auto path = files.live_paths.find(f.option); path != files.live_paths.end())
+      named.emplace_back(f.option, path->second);
   for (const auto& [option, path] : named)
-    if (is_stdout(*path))
+    if (is_stdout(path))
       throw usage_error(fmt::format(
           "{} - with --devices: each device writes its own {} file (NAME.devN); give a file name", option, option));
   output_list merged;

@@ -155,7 +155,9 @@ void add_run_documents(output_list& out, const run_outputs& o, const std::option
   add_results_json(out, o, "results");
   out.add_document("--save-baseline", baseline_path, reports::results_json_writer(o.time_unit, false),
                    "baseline saved");
-  out.add_document("--json-lines", o.json_lines_path, reports::json_lines_writer(), "", true);
+  for (const reports::live_format& f : reports::live_formats())
+    if (const auto path = o.live_paths.find(f.option); path != o.live_paths.end())
+      out.add_document(std::string(f.option), path->second, f.make(), "", true);
 }
 
 int finish_interrupted(int sig, const cudabench::run_result& partial, output_list& outputs,

@@ -118,8 +118,8 @@ void finish(parse_state& s) {
   if (o.benchmark_csv_path && descriptor_named(*o.benchmark_csv_path) == 1) on_stdout = "--benchmark_format=csv";
   if (o.json_copy_path == "-") on_stdout = s.benchmark_out == "-" ? "--benchmark_out=-" : "--benchmark_format=json";
   for (const option_spec& spec : option_table()) {
-    if (!spec.output || !takes(spec, s.cmd.name)) continue;
-    const std::optional<std::string>& path = o.*spec.output;
+    if (!takes(spec, s.cmd.name)) continue;
+    const std::string* path = output_path(o, spec);
     if (!path || descriptor_named(*path) != 1) continue;
     if (!on_stdout.empty())
       throw usage_error(fmt::format("{} and {} {} cannot both use standard output", on_stdout, spec.name, *path));

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <filesystem>
 #include <string_view>
+#include <vector>
 
 #include "analysis/compare.hpp"
 #include "analysis/gates.hpp"
@@ -15,6 +16,7 @@
 #include "cudabench/presets.hpp"
 #include "io/format.hpp"
 #include "measure/energy.hpp"
+#include "reports/writer.hpp"
 #include "results/results_model.hpp"
 
 namespace cudabench::cli {
@@ -42,7 +44,10 @@ void set_flag(parse_state& s, const option_spec&, const std::string&) {
 
 void store_output(parse_state& s, const option_spec& spec, const std::string& v) {
   if (v.empty()) throw usage_error(name_of(spec) + " needs a file name");
-  s.options.*spec.output = v;
+  if (spec.live)
+    s.options.live_paths.insert_or_assign(name_of(spec), v);
+  else
+    s.options.*spec.output = v;
 }
 
 void store_filter(parse_state& s, const option_spec& spec, const std::string& v) {
@@ -165,7 +170,7 @@ void store_context(parse_state& s, const option_spec&, const std::string& v) {
 #define ACT [](parse_state & s, [[maybe_unused]] const option_spec& spec, [[maybe_unused]] const std::string& v)
 
 // clang-format off
-const std::array table{
+const std::array before_live{
   option_spec{.name = "--filter", .placeholder = "REGEX", .commands = "run bisect", .apply = store_filter, .whole_run = true,
               .help = "run the cases whose name matches this RE2 pattern anywhere (e.g. {filter}); a leading - negates"},
   option_spec{.name = "--list", .kind = arity::flag, .commands = "run", .apply = set_flag<&o_::list>,
@@ -241,12 +246,9 @@ const std::array table{
               .help = "after each case's timed repetitions, trace one more sample with CUPTI (kernels, copies, memsets "
                       "per stream) and write the run's timeline to FILE as Chrome trace JSON (Perfetto, chrome://tracing); "
                       "each case's timeline and its metrics go into --json"},
-  option_spec{.name = "--json-lines", .placeholder = "FILE", .commands = "run", .apply = store_output,
-              .output = &o_::json_lines_path, .child = in_child::suffix, .whole_run = true,
-              .help = "the run as it goes, one JSON object a line (for a dashboard or a progress bar): \"begin\", "
-                      "\"case\" as each case finishes (its status, round, median, how many of the run's cases are "
-                      "done), \"end\" with the counts; - (standard output) or /dev/fd/N gets each line as it comes, "
-                      "a file the whole when the run ends"},
+};
+// --help lists the live outputs' options here, after --trace: their rows are made from reports::live_formats().
+const std::array after_live{
   option_spec{.name = "--md", .placeholder = "FILE", .commands = "run compare report fleet confirm", .apply = store_output,
               .output = &o_::md_path, .child = in_child::suffix, .whole_run = true,
               .help = "Markdown report (a CI job summary, a pull-request comment): of the comparison (compare; a run "
@@ -529,14 +531,45 @@ const std::array table{
 // clang-format on
 #undef ACT
 
+/// The option that names a live output's file: the run's, each device's own under --devices.
+option_spec live_output_row(const reports::live_format& f) {
+  return {.name = f.option,
+          .placeholder = "FILE",
+          .commands = "run",
+          .apply = store_output,
+          .live = true,
+          .child = in_child::suffix,
+          .whole_run = true,
+          .help = std::string(f.help)};
+}
+
+/// Every option, in the order --help lists them.
+std::vector<option_spec> all_rows() {
+  std::vector<option_spec> rows(before_live.begin(), before_live.end());
+  for (const reports::live_format& f : reports::live_formats()) rows.push_back(live_output_row(f));
+  rows.insert(rows.end(), after_live.begin(), after_live.end());
+  return rows;
+}
+
 }  // namespace
 
-std::span<const option_spec> option_table() { return table; }
+std::span<const option_spec> option_table() {
+  static const std::vector<option_spec> table = all_rows();
+  return table;
+}
 
 const option_spec* find_option(std::string_view name) {
-  for (const option_spec& o : table)
+  for (const option_spec& o : option_table())
     if (o.name == name || (!o.alias.empty() && o.alias == name)) return &o;
   return nullptr;
+}
+
+const std::string* output_path(const command_options& o, const option_spec& spec) {
+  if (spec.live) {
+    const auto path = o.live_paths.find(spec.name);
+    return path == o.live_paths.end() ? nullptr : &path->second;
+  }
+  return spec.output && o.*spec.output ? &*(o.*spec.output) : nullptr;
 }
 
 bool takes(const option_spec& o, std::string_view command_name) {

@@ -49,8 +49,9 @@ struct option_spec {
   std::string_view commands;     ///< the names of the commands that take it ("run compare"; run is the runner; * all)
   option_action apply = nullptr;
   /// An output file: `-` is standard output (at most one output of a command may be `-`), and the field of
-  /// command_options it fills.
+  /// command_options it fills (none for a live output).
   std::optional<std::string> command_options::*output = nullptr;
+  bool live = false;  ///< a live output (reports::live_formats): its file goes in command_options::live_paths
   in_child child = in_child::keep;
   bool whole_run = false;      ///< left out of each per-case run the cudabench-run wrapper starts under --ncu
   std::string_view elsewhere;  ///< said to a command that does not take it: what to use instead
@@ -67,6 +68,10 @@ const option_spec* find_option(std::string_view name);
 
 /// True when the command `command_name` takes `o` (o.commands names it).
 bool takes(const option_spec& o, std::string_view command_name);
+
+/// The file the output option `spec` names in `o` (its field, or a live output's entry of live_paths); nullptr
+/// where the option was not given or is no output.
+const std::string* output_path(const command_options& o, const option_spec& spec);
 
 /// One argument of a command line as the table reads it: an option (spec set, with its value), or a
 /// positional argument (spec null, positional true), or an unknown option (spec null, positional false).

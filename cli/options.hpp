@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -56,9 +57,10 @@ struct report_files {
 /// What a run writes besides its report files: its own documents, texts and live outputs, and the form of its
 /// rows.
 struct run_outputs : report_files {
-  std::optional<std::string> trace_path;       ///< --trace=FILE: Chrome trace-event JSON of traced samples
-  std::optional<std::string> json_lines_path;  ///< --json-lines=FILE: a JSON object a line, each case's as it finishes
-  std::optional<std::string> time_unit;        ///< --benchmark_time_unit: ns, us, ms or s for every row and the table
+  std::optional<std::string> trace_path;  ///< --trace=FILE: Chrome trace-event JSON of traced samples
+  /// Each live output's FILE, by its option (reports::live_formats): the cases as they finish.
+  std::map<std::string, std::string, std::less<>> live_paths;
+  std::optional<std::string> time_unit;  ///< --benchmark_time_unit: ns, us, ms or s for every row and the table
   bool report_aggregates_only = false;  ///< --benchmark_report_aggregates_only: no repetition rows where aggregates are
   std::optional<std::string>
       benchmark_csv_path;  ///< --benchmark_out_format=csv / --benchmark_format=csv: Google Benchmark's CSV

@@ -92,10 +92,6 @@ std::unique_ptr<writer> fleet_json_writer();
 std::unique_ptr<writer> gab_writer();
 /// Bencher Metric Format JSON of a run (see bmf_export).
 std::unique_ptr<writer> bmf_writer();
-/// A run as it goes, one JSON object a line: "begin" (preset, cases, rounds), "case" as each case finishes (name,
-/// status, round, done of total, repetitions, median_s, message), "end" (the count of each status; with a
-/// comparison, each verdict's and the exit status).
-std::unique_ptr<writer> json_lines_writer();
 /// A report file format: the option that names its file (its row in the option table says which commands
 /// take it and fills the path), and its writer.
 struct report_format {
@@ -105,6 +101,15 @@ struct report_format {
 /// The report files a run, a comparison, a trend or a fleet writes where asked for (--md, --html, --csv), in
 /// the order they are written. A new report format is a row here.
 std::span<const report_format> report_formats();
+
+/// A live output of a run: a writer that hears each case as it finishes, named by its own option (FILE).
+struct live_format {
+  std::string_view option;  ///< "--json-lines"
+  std::string_view help;    ///< the option's help, as --help and the docs show it
+  std::unique_ptr<writer> (*make)();
+};
+/// The live outputs a run can write, in the order --help lists their options. A new live output is a row here.
+std::span<const live_format> live_formats();
 
 /// A run's rows as Google Benchmark writes them, `time_unit` and `aggregates_only` as to_json: its JSON (the
 /// results document with cudabench's additions: --json, a stored baseline, an interrupted run's partial, the

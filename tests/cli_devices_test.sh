@@ -9,8 +9,10 @@ bench="$build/bench/cudabench" pretend="$build/tests/pretend_devices"
 . "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 
-s=$(run "$pretend" --pretend-devices=2 --devices=all --filter=image/cpu --json "$tmp/merged.json"); check "--devices=all: one process per device, merged" 0 "$s" \
+s=$(run "$pretend" --pretend-devices=2 --devices=all --filter=image/cpu --json "$tmp/merged.json" --json-lines "$tmp/live.txt")
+check "--devices=all: one process per device, merged; each device's own --json-lines file" 0 "$s" \
   'grep -q "device 0: started" "$tmp/out"' 'grep -q "device 1: exit 0" "$tmp/out"' \
+  '[ -s "$tmp/live.dev0.txt" ] && [ -s "$tmp/live.dev1.txt" ] && [ ! -e "$tmp/live.txt" ]' \
   'python3 -c "import json,sys; j=json.load(open(sys.argv[1])); n={r[\"name\"] for r in j[\"benchmarks\"]}; assert {\"dev0/image/cpu\",\"dev1/image/cpu\"} <= n, n; assert len(j[\"context\"][\"devices\"]) == 2" "$tmp/merged.json"'
 s=$(run "$pretend" --pretend-devices=3 --devices=0,2 --filter='^image/cpu$' --json -); check "--devices=0,2 --json -: the merged document alone on standard output" 0 "$s" \
   'python3 -c "import json,sys; j=json.load(open(sys.argv[1])); n=sorted(r[\"name\"] for r in j[\"benchmarks\"]); assert n == [\"dev0/image/cpu\", \"dev2/image/cpu\"], n" "$tmp/out"' \
@@ -39,6 +41,8 @@ check "SIGINT with --devices: exit 130, each device's finished cases merged and 
 # What a fan-out cannot do is refused before any device starts.
 s=$(run "$pretend" --pretend-devices=2 --devices=all '--filter=^image/cpu$' --md -); check "--devices with --md -: refused" 2 "$s" \
   'grep -q "each device writes its own --md file" "$tmp/err"'
+s=$(run "$pretend" --pretend-devices=2 --devices=all '--filter=^image/cpu$' --json-lines -); check "--devices with --json-lines -: refused" 2 "$s" \
+  'grep -q "each device writes its own --json-lines file" "$tmp/err"'
 cp "$src/tests/fixtures/h100_quick.json" "$tmp/base.json"
 s=$(run "$pretend" --pretend-devices=2 --devices=all '--filter=^image/cpu$' --json "$tmp/base.json" --compare-to "$tmp/base.json" --allow-device-mismatch)
 check "--devices: --json onto the baseline it compares with: refused, the baseline kept" 2 "$s" \

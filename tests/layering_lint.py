@@ -11,7 +11,7 @@ Layers, bottom up; each may include its own folder and what its row names:
   api       support, io, results, measure
   limits    support, api (the public API and the support layer's device helpers)
   reports   support, io, results, analysis
-  cli       support, io, results, measure, analysis
+  cli       support, io, results, measure, analysis, reports
   app       support, io, results, measure, analysis, api, reports, cli, limits (cudabench::main carries the
             limits family)
 A public header (include/cudabench/X) is of the layer of the library whose code it is: the folder whose
@@ -44,7 +44,7 @@ BELOW = {
     "api": {"support", "io", "results", "measure"},
     "limits": {"support", "api"},
     "reports": {"support", "io", "results", "analysis"},
-    "cli": {"support", "io", "results", "measure", "analysis"},
+    "cli": {"support", "io", "results", "measure", "analysis", "reports"},
     "app": {"support", "io", "results", "measure", "analysis", "api", "reports", "cli", "limits"},
 }
 FOLDERS = ("include", "support", "kernels", "io", "results", "measure", "analysis", "api", "limits", "reports",

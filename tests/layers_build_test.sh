@@ -15,14 +15,13 @@ build="$work/build"
 
 refused=(io:results/stats.hpp io:reports/writer.hpp results:measure/measure.hpp results:analysis/compare.hpp
          measure:analysis/compare.hpp analysis:measure/measure.hpp api:reports/writer.hpp limits:measure/measure.hpp
-         reports:measure/measure.hpp reports:cli/options.hpp cli:app/commands.hpp cli:reports/writer.hpp
-         app:kernels/matmul.hpp
+         reports:measure/measure.hpp reports:cli/options.hpp cli:app/commands.hpp app:kernels/matmul.hpp
          results:cudabench/main.hpp results:cudabench/registry.hpp results:cudabench/fixture.hpp
          io:cudabench/limit_names.hpp analysis:cudabench/presets.hpp measure:cudabench/registry.hpp
          reports:cudabench/fixture.hpp cli:cudabench/registry.hpp cli:cudabench/main.hpp limits:cudabench/main.hpp)
 allowed=(io:io/format.hpp results:io/errors.hpp measure:results/stats.hpp analysis:results/results_model.hpp
          api:measure/measure.hpp limits:support/host_data.hpp reports:analysis/compare.hpp cli:measure/pattern.hpp
-         app:cli/options.hpp
+         cli:reports/writer.hpp app:cli/options.hpp
          io:cudabench/errors.hpp results:cudabench/limit_names.hpp results:cudabench/build_note.hpp
          measure:cudabench/fixture.hpp cli:cudabench/presets.hpp api:cudabench/cudabench.hpp
          limits:cudabench/registry.hpp limits:cudabench/nvtx.hpp app:cudabench/main.hpp main:cudabench/main.hpp

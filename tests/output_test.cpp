@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "app/commands.hpp"
 #include "app/outputs.hpp"
 #include "cli/option_table.hpp"
 #include "io/atomic_file.hpp"
@@ -70,6 +71,13 @@ std::size_t cell_bars(const std::string& row) {
   std::size_t n = 0;
   for (std::size_t i = 0; i < row.size(); ++i) n += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
   return n;
+}
+
+/// The live output whose option is `option` (its row in reports::live_formats), or nullptr.
+const reports::live_format* live_format_named(std::string_view option) {
+  for (const reports::live_format& f : reports::live_formats())
+    if (f.option == option) return &f;
+  return nullptr;
 }
 }  // namespace
 
@@ -195,7 +203,8 @@ TEST(DistinctOutputs, AnOutputOntoAnInputOrAnotherOutputIsRefused) {
   EXPECT_THROW(check_distinct_outputs({{"--md", s / "new.md"}, {"--html", s / "to-new.md"}}, {}), usage_error);
   EXPECT_THROW(check_distinct_outputs({{"--md", "-"}, {"--csv", "-"}}, {}), usage_error);
   EXPECT_NO_THROW(check_distinct_outputs({{"--md", "/dev/null"}, {"--html", "/dev/null"}}, {"/dev/null"}));
-  EXPECT_NO_THROW(check_distinct_outputs({{"--md", s / "a.md"}, {"--html", s / "a.html"}, {"--csv", "-"}}, {s / "in.json"}));
+  EXPECT_NO_THROW(
+      check_distinct_outputs({{"--md", s / "a.md"}, {"--html", s / "a.html"}, {"--csv", "-"}}, {s / "in.json"}));
 }
 
 TEST(Escape, MarkdownCodeSpansAndCellsHoldAnyName) {
@@ -209,10 +218,14 @@ TEST(Escape, MarkdownCodeSpansAndCellsHoldAnyName) {
 
 TEST(Escape, PrintableShowsControlCharactersEscaped) {
   EXPECT_EQ(printable("a\x1b]0;pwned\x07z"), "a\\x1b]0;pwned\\x07z");
-  EXPECT_EQ(printable("csi\xc2\x9b" "2J"), "csi\\xc2\\x9b2J");
+  EXPECT_EQ(printable("csi\xc2\x9b"
+                      "2J"),
+            "csi\\xc2\\x9b2J");
   EXPECT_EQ(printable("size — 1024 µs"), "size — 1024 µs");
   // A byte of no well-formed UTF-8 character (a lone C1 byte such as 0x9b is a CSI on an 8-bit terminal).
-  EXPECT_EQ(printable("raw\x9b" "2J \xff \xe2\x80"), "raw\\x9b2J \\xff \\xe2\\x80");
+  EXPECT_EQ(printable("raw\x9b"
+                      "2J \xff \xe2\x80"),
+            "raw\\x9b2J \\xff \\xe2\\x80");
   EXPECT_EQ(printable("overlong \xc0\xaf, surrogate \xed\xa0\x80"), "overlong \\xc0\\xaf, surrogate \\xed\\xa0\\x80");
   EXPECT_EQ(printable("emoji \xf0\x9f\x9a\x80"), "emoji \xf0\x9f\x9a\x80");
   EXPECT_EQ(printable("abcdef", 3), "abc...");
@@ -230,7 +243,10 @@ TEST(Escape, PrintableShowsControlCharactersEscaped) {
                       "d\xe2\x80\x8f"),
             "a\\xe2\\x81\\xa6b\\xe2\\x81\\xa9c\\xd8\\x9cd\\xe2\\x80\\x8f");
   EXPECT_EQ(reports::markdown_text("x\xe2\x80\xaey"), "x\\xe2\\x80\\xaey");
-  EXPECT_EQ(printable("en\xe2\x80\x93" "dash"), "en\xe2\x80\x93" "dash");  // a neighbour of the controls, kept
+  EXPECT_EQ(printable("en\xe2\x80\x93"
+                      "dash"),
+            "en\xe2\x80\x93"
+            "dash");  // a neighbour of the controls, kept
 }
 
 TEST(Escape, MarkdownTextHasNoLiveMention) {
@@ -287,8 +303,13 @@ TEST(Speedups, NamesAndTitlesAreEscapedInMarkdown) {
   r.families["fam"].tables = {{"a *title*", {"base"}, {"x|y"}}};
   for (const std::string variant : {"base", "x|y"}) {
     case_result c;
-    c.name = "fam/" + variant + "/8"; c.family = "fam"; c.variant = variant; c.params = "8"; c.size = 8;
-    c.median_s = 1e-3; c.samples_s = {1e-3};
+    c.name = "fam/" + variant + "/8";
+    c.family = "fam";
+    c.variant = variant;
+    c.params = "8";
+    c.size = 8;
+    c.median_s = 1e-3;
+    c.samples_s = {1e-3};
     r.cases.push_back(c);
   }
   const std::string md = reports::run_markdown(r);
@@ -375,7 +396,9 @@ TEST(WriterMultiplex, WritesByOrderSaysEachOrderOnceWrittenAndAStoppedRunItsOwnO
 }
 
 TEST(JsonLinesWriter, OneObjectALineBeginEachCaseAndEnd) {
-  auto w = reports::json_lines_writer();
+  const reports::live_format* row = live_format_named("--json-lines");
+  ASSERT_NE(row, nullptr) << "--json-lines is a live output";
+  auto w = row->make();
   std::string text = w->begin({.preset = "quick", .cases = 2, .rounds = 1});
   run_result run = load_run(fixtures + "/synthetic_base.json");
   ASSERT_GE(run.cases.size(), 2u);
@@ -427,4 +450,28 @@ TEST(ReportFormats, EachIsAnOutputOptionOfTheTableAndWritten) {
   app::output_list out;
   app::add_report_files(out, o);
   EXPECT_EQ(out.size(), given) << "every report format given a file is written";
+}
+
+TEST(LiveFormats, EachIsAnOptionOfTheRun) {
+  ASSERT_FALSE(reports::live_formats().empty());
+  std::vector<std::string> args;
+  for (const reports::live_format& f : reports::live_formats()) {
+    const cli::option_spec* spec = cli::find_option(f.option);
+    ASSERT_NE(spec, nullptr) << f.option << " has no row in the option table";
+    EXPECT_TRUE(cli::takes(*spec, "run")) << f.option << " is no option of the run";
+    EXPECT_TRUE(spec->live) << f.option << " is no output";
+    EXPECT_EQ(spec->placeholder, "FILE") << f.option;
+    EXPECT_EQ(spec->child, cli::in_child::suffix) << f.option << ": no file of its own for each device";
+    EXPECT_EQ(spec->help, f.help) << f.option << "'s help is not its row's";
+    args.push_back(std::string(f.option) + "=live" + std::to_string(args.size()));
+  }
+  cli::command_options o;
+  static_cast<cli::run_options&>(o) = app::parse_run_options(args);
+  for (const reports::live_format& f : reports::live_formats())
+    EXPECT_NE(cli::output_path(o, *cli::find_option(f.option)), nullptr) << f.option << "'s file is not kept";
+  app::output_list out;
+  app::add_run_documents(out, o, std::nullopt);
+  EXPECT_EQ(out.size(), args.size()) << "every live output given a file is written";
+  const std::string on_stdout = std::string(reports::live_formats()[0].option) + "=-";
+  EXPECT_THROW(app::parse_run_options({on_stdout, "--json=-"}), usage_error) << "one output on standard output";
 }

@@ -1,4 +1,5 @@
-// The live writer of a run: one JSON object a line, each case's as it finishes (for a dashboard or a progress bar).
+// The live outputs of a run, each a writer that hears the cases as they finish and its row in live_formats(): the
+// option that names its file, that option's help, the writer.
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -11,7 +12,10 @@ using json = nlohmann::ordered_json;
 
 std::string line(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"; }
 
-class json_lines_writer_impl final : public writer {
+/// A run as it goes, one JSON object a line: "begin" (preset, cases, rounds), "case" as each case finishes (name,
+/// status, round, done of total, repetitions, median_s, message), "end" (the count of each status; with a
+/// comparison, each verdict's and the exit status).
+class json_lines_writer final : public writer {
  public:
   const char* format() const override { return "JSON lines"; }
   std::string begin(const run_header& h) override {
@@ -42,8 +46,23 @@ class json_lines_writer_impl final : public writer {
     return line(j);
   }
 };
+
+template <typename Writer>
+std::unique_ptr<writer> make() {
+  return std::make_unique<Writer>();
+}
 }  // namespace
 
-std::unique_ptr<writer> json_lines_writer() { return std::make_unique<json_lines_writer_impl>(); }
+std::span<const live_format> live_formats() {
+  static constexpr live_format formats[] = {
+      {.option = "--json-lines",
+       .help = "the run as it goes, one JSON object a line (for a dashboard or a progress bar): \"begin\", \"case\" "
+               "as each case finishes (its status, round, median, how many of the run's cases are done), \"end\" "
+               "with the counts; - (standard output) or /dev/fd/N gets each line as it comes, a file the whole when "
+               "the run ends",
+       .make = make<json_lines_writer>},
+  };
+  return formats;
+}
 
 }  // namespace cudabench::reports
