@@ -308,27 +308,17 @@ class rgb_cpu final : public cudabench::fixture {
   std::vector<std::uint8_t> mid_;
 };
 
-void register_image(cudabench::family_builder& f) {
+/// The 8-bit inversion's cases. One image, so no size axis: the size is the image's bytes (distinct sizes:
+/// separate speedup tables).
+void add_gray_cases(cudabench::family_builder& f) {
   using cudabench::cache_state;
   using cudabench::where;
-  f.describe("4K (3840x2160) image: 8-bit inversion 255-p, and the RGB exercise (inversion then saturation x1.5)")
-      .tolerance("inversion exact; saturation within 1 level")
-      .reference("cpu", "cpu")
-      .reference("cpu", "rgb_cpu")
-      .reference("sync", "sync")
-      .reference("sync", "rgb_sync");
   const cudabench::work_counts gray{
       .bytes_read = double(gray_bytes), .bytes_written = double(gray_bytes), .items = double(gray_bytes)};
-  // Two kernels: each reads and writes the whole image once.
-  const cudabench::work_counts rgb{
-      .bytes_read = 2.0 * rgb_bytes, .bytes_written = 2.0 * rgb_bytes, .items = double(rgb_pixels)};
-  // One image, so no size axis: the size is the image's bytes (distinct sizes: separate speedup tables).
-  const double size = double(gray_bytes), rgb_size = double(rgb_bytes);
+  const double size = double(gray_bytes);
   const auto streams = cudabench::int_axis("streams", cudabench::every_preset({1, 2, 4, 8, 16}), bench::max_split);
   const auto chunks = cudabench::int_axis(
       "chunks", {{"quick", {6}}, {"nightly", {4, 6, 8}}, {"full", {4, 6, 8, 12, 16}}}, bench::max_split);
-  const auto rgb_streams = cudabench::int_axis(
-      "streams", {{"quick", {4}}, {"nightly", {1, 2, 4, 8, 16}}, {"full", {1, 2, 4, 8, 16}}}, bench::max_split);
   f.add({.variant = "sync", .on = where::gpu, .work = gray, .size = size, .host_bound = true, .make = [] {
            return std::make_unique<invert_sync>();
          }});
@@ -372,7 +362,16 @@ void register_image(cudabench::family_builder& f) {
   f.add({.variant = "cpu", .on = where::cpu, .work = gray, .size = size, .make = [] {
            return std::make_unique<invert_cpu_case>();
          }});
+}
 
+/// The RGB exercise's cases: inversion then saturation, two kernels that each read and write the whole image.
+void add_rgb_cases(cudabench::family_builder& f) {
+  using cudabench::where;
+  const cudabench::work_counts rgb{
+      .bytes_read = 2.0 * rgb_bytes, .bytes_written = 2.0 * rgb_bytes, .items = double(rgb_pixels)};
+  const double rgb_size = double(rgb_bytes);
+  const auto rgb_streams = cudabench::int_axis(
+      "streams", {{"quick", {4}}, {"nightly", {1, 2, 4, 8, 16}}, {"full", {1, 2, 4, 8, 16}}}, bench::max_split);
   f.add({.variant = "rgb_sync", .on = where::gpu, .work = rgb, .size = rgb_size, .host_bound = true, .make = [] {
            return std::make_unique<rgb_sync>();
          }});
@@ -386,6 +385,17 @@ void register_image(cudabench::family_builder& f) {
   f.add({.variant = "rgb_cpu", .on = where::cpu, .work = rgb, .size = rgb_size, .make = [] {
            return std::make_unique<rgb_cpu>();
          }});
+}
+
+void register_image(cudabench::family_builder& f) {
+  f.describe("4K (3840x2160) image: 8-bit inversion 255-p, and the RGB exercise (inversion then saturation x1.5)")
+      .tolerance("inversion exact; saturation within 1 level")
+      .reference("cpu", "cpu")
+      .reference("cpu", "rgb_cpu")
+      .reference("sync", "sync")
+      .reference("sync", "rgb_sync");
+  add_gray_cases(f);
+  add_rgb_cases(f);
 }
 
 }  // namespace

@@ -245,23 +245,10 @@ class sample_overhead final : public cudabench::fixture {
 }  // namespace
 
 namespace cudabench {
+namespace {
 
-void register_limits(family_builder& f) {
-  f.describe(
-       "what this device does at best, measured in the run: copies, a read-only stream, host copies, FP32 "
-       "FMA throughput, launches and an empty sample; other families' cases are shown against these (% of limit)")
-      .tolerance("copies byte for byte; the read's sum within 1e-4; FMA chains bit for bit on 64 threads");
-  using cudabench::where;
-  f.add({.variant = "copy_d2d",
-         .on = where::gpu,
-         .work = {.bytes_read = double(device_bytes), .bytes_written = double(device_bytes)},
-         .size = double(device_bytes),
-         .make = [] { return std::make_unique<copy_d2d>(device_bytes); }});
-  f.add({.variant = "read",
-         .on = where::gpu,
-         .work = {.bytes_read = double(device_bytes)},
-         .size = double(device_bytes),
-         .make = [] { return std::make_unique<read_stream>(device_bytes / sizeof(float)); }});
+/// The host copies: pinned each way and both ways at once, pageable each way.
+void add_host_copies(family_builder& f) {
   struct host_case {
     const char* name;
     direction d;
@@ -283,6 +270,27 @@ void register_limits(family_builder& f) {
            .gated = h.d != direction::both,
            .make = [h] { return std::make_unique<host_copy>(host_copy_bytes, h.d, h.pinned); }});
   }
+}
+
+}  // namespace
+
+void register_limits(family_builder& f) {
+  f.describe(
+       "what this device does at best, measured in the run: copies, a read-only stream, host copies, FP32 "
+       "FMA throughput, launches and an empty sample; other families' cases are shown against these (% of limit)")
+      .tolerance("copies byte for byte; the read's sum within 1e-4; FMA chains bit for bit on 64 threads");
+  using cudabench::where;
+  f.add({.variant = "copy_d2d",
+         .on = where::gpu,
+         .work = {.bytes_read = double(device_bytes), .bytes_written = double(device_bytes)},
+         .size = double(device_bytes),
+         .make = [] { return std::make_unique<copy_d2d>(device_bytes); }});
+  f.add({.variant = "read",
+         .on = where::gpu,
+         .work = {.bytes_read = double(device_bytes)},
+         .size = double(device_bytes),
+         .make = [] { return std::make_unique<read_stream>(device_bytes / sizeof(float)); }});
+  add_host_copies(f);
   f.add({.variant = "fma",
          .on = where::gpu,
          .work = {.bytes_read = 4.0 * fma_threads,

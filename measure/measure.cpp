@@ -14,8 +14,7 @@
 #include "cudabench/limit_names.hpp"
 #include "io/format.hpp"
 #include "io/interrupt.hpp"
-#include "measure/gpu_probes.hpp"
-#include "measure/l2_flush.hpp"
+#include "measure/gpu_state.hpp"
 #include "measure/nvtx_ranges.hpp"
 #include "measure/pattern.hpp"
 #include "measure/stop_rule.hpp"
@@ -24,17 +23,6 @@
 #include "results/stats.hpp"
 
 namespace cudabench {
-
-/// The stream every GPU case is timed on, its events and the L2 flusher. The stream is a blocking one,
-/// so cases that use the legacy default stream (cudaMemcpy) are ordered with its events.
-struct case_driver::gpu_state {
-  explicit gpu_state(std::size_t l2_bytes) : main(cudaStreamDefault), flusher(l2_bytes) {}
-  stream main;
-  event start, stop;
-  l2_flusher flusher;
-  clock_probe probe;
-  stream_blocker blocker;
-};
 
 namespace {
 class verification_failed : public std::runtime_error {
@@ -357,6 +345,21 @@ bool case_driver::injected(const case_def& c) const { return inject_pattern_ && 
 
 namespace {
 /// How a GPU repetition's kept samples were taken: runs a sample, the stream held or not, their mean SM clock.
+/// The warm-up runs of a case (`timed_run` times one): until the preset's warm-up time (`warmup_s`) has passed,
+/// counting `fresh_run_s` (the check run of a fresh fixture), and `min_runs` ran; at most 10,000.
+template <class TimedRun>
+std::vector<double> warm_up(const TimedRun& timed_run, double fresh_run_s, double warmup_s, std::size_t min_runs) {
+  phase_range p(phase::warmup);
+  std::vector<double> times;
+  double warm = fresh_run_s, clock = 0;
+  do {
+    times.push_back(timed_run(clock));
+    warm += times.back();
+    if (interrupt_signal().load()) throw case_interrupted();
+  } while ((warm < warmup_s || times.size() < min_runs) && times.size() < 10000);
+  return times;
+}
+
 void record_sampling(run_record& rec, const std::vector<sample>& kept, int batch, bool hold, bool injected) {
   double clock_sum = 0;
   for (const sample& s : kept) clock_sum += s.clock_mhz;
@@ -367,60 +370,50 @@ void record_sampling(run_record& rec, const std::vector<sample>& kept, int batch
 }
 }  // namespace
 
+double case_driver::timed_gpu_run(fixture& fx, const case_def& c, gpu_timing& how, double& clock_mhz) {
+  gpu_state& g = *gpu_;
+  for (;;) {
+    fx.prepare(g.main);
+    if (how.cold) {
+      phase_range p(phase::flush);
+      g.flusher.flush(g.main);
+    }
+    {
+      scoped_hold held(how.hold ? &g.blocker : nullptr, g.main);
+      g.start.record(g.main);
+      for (int k = 0; k < how.batch; ++k) fx.run(g.main);
+      if (how.inject_ns > 0) spin_for(g.main, how.inject_ns * how.batch);
+      g.stop.record(g.main);
+    }
+    g.probe.enqueue(g.main);
+    g.main.synchronize();
+    CB_CHECK(cudaGetLastError());
+    if (how.hold && g.blocker.timed_out()) {
+      // The work waited on the host after all: time it unheld from now on, and say so.
+      how.hold = false;
+      unheld_.insert(c.name());
+      continue;
+    }
+    clock_mhz = g.probe.mhz();
+    return double(g.stop.elapsed_ms_since(g.start)) * 1e-3 / how.batch;
+  }
+}
+
 std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, repetition& rep) {
   run_record& rec = *rep.record;
-  gpu_state& g = *gpu_;
-  const bool cold = cache_of(c) == cache_state::cold;
-  double inject_ns = 0;
-  int batch = 1;
   // Hold the stream until the sample's work is queued (see stream_blocker), unless the case waits on the
   // host inside its work, which a held stream would deadlock.
-  bool hold = settings_.hold_stream && !c.host_bound && !c.syncs && !unheld_.count(c.name());
-  // One sample: `batch` runs between two events, then (untimed) a probe of the SM clock.
-  auto timed_run = [&](double& clock_mhz) {
-    for (;;) {
-      fx.prepare(g.main);
-      if (cold) {
-        phase_range p(phase::flush);
-        g.flusher.flush(g.main);
-      }
-      {
-        scoped_hold held(hold ? &g.blocker : nullptr, g.main);
-        g.start.record(g.main);
-        for (int k = 0; k < batch; ++k) fx.run(g.main);
-        if (inject_ns > 0) spin_for(g.main, inject_ns * batch);
-        g.stop.record(g.main);
-      }
-      g.probe.enqueue(g.main);
-      g.main.synchronize();
-      CB_CHECK(cudaGetLastError());
-      if (hold && g.blocker.timed_out()) {
-        // The work waited on the host after all: time it unheld from now on, and say so.
-        hold = false;
-        unheld_.insert(c.name());
-        continue;
-      }
-      clock_mhz = g.probe.mhz();
-      return double(g.stop.elapsed_ms_since(g.start)) * 1e-3 / batch;
-    }
-  };
-  std::vector<double> warm_times;
+  gpu_timing how{.cold = cache_of(c) == cache_state::cold,
+                 .hold = settings_.hold_stream && !c.host_bound && !c.syncs && !unheld_.count(c.name())};
+  const auto timed_run = [&](double& clock_mhz) { return timed_gpu_run(fx, c, how, clock_mhz); };
   const std::size_t min_warm_runs = fresh_run_s_ > 0 ? 3 : 1;  // later repetitions find the case warm
-  {
-    phase_range p(phase::warmup);
-    double warm = fresh_run_s_, clock = 0;
-    do {
-      warm_times.push_back(timed_run(clock));
-      warm += warm_times.back();
-      if (interrupt_signal().load()) throw case_interrupted();
-    } while ((warm < preset_.sampling.warmup_s || warm_times.size() < min_warm_runs) && warm_times.size() < 10000);
-  }
-  const double warm_median = median(warm_times);
+  const double warm_median = median(warm_up(timed_run, fresh_run_s_, preset_.sampling.warmup_s, min_warm_runs));
   // Launch overhead dominates tiny kernels: time a batch of back-to-back launches (hot cases only;
   // a cold case needs its flush before every run). At most 256 launches: more could fill the launch
   // queue behind a held stream and block the host.
-  if (!cold) batch = batch_for(warm_median, 256);
-  if (injected(c)) inject_ns = settings_.inject_pct / 100 * warm_median * 1e9;
+  if (!how.cold) how.batch = batch_for(warm_median, 256);
+  if (injected(c)) how.inject_ns = settings_.inject_pct / 100 * warm_median * 1e9;
+  const int batch = how.batch;
 
   phase_range p(phase::measure);
   const double peak_mhz = device_.sm_clock_khz / 1e3;
@@ -442,7 +435,7 @@ std::vector<double> case_driver::measure_gpu(fixture& fx, const case_def& c, rep
   double clock = 0;
   energy.finish([&] { return timed_run(clock); }, batch, kept, c, rec, energy_counters_);
   if (energy_how == energy_way::back_to_back) measure_energy_back_to_back(fx, warm_median, rec, c);
-  record_sampling(rec, kept, batch, hold, inject_ns > 0);
+  record_sampling(rec, kept, batch, how.hold, how.inject_ns > 0);
   return seconds_of(kept);
 }
 
@@ -453,137 +446,6 @@ std::vector<double> case_driver::measure_cpu(fixture& fx, const case_def& c, rep
   rep.record->injected = got.injected;
   rep.cpu_time_s = got.cpu_per_run_s;
   return std::move(got.seconds);
-}
-
-namespace {
-bool is_hold_kernel(const device_op& o) { return o.name.find("stream_blocker_kernel") != std::string::npos; }
-
-/// The hold's kernel ends when the host releases it (at host time `released`), and is delivered with the
-/// sample: where CUPTI's converted end differs, all of the sample's operations move by the difference.
-void align_on_release(case_timeline& t, std::uint64_t released) {
-  const auto hold = std::find_if(t.ops.begin(), t.ops.end(), is_hold_kernel);
-  if (hold == t.ops.end()) return;
-  t.gpu_shift_ns = std::int64_t(released - hold->end_ns);
-  t.aligned = true;
-  for (device_op& o : t.ops) {
-    o.start_ns += std::uint64_t(t.gpu_shift_ns);
-    o.end_ns += std::uint64_t(t.gpu_shift_ns);
-  }
-}
-}  // namespace
-
-code_identity case_driver::identify_sample(fixture& fx) {
-  trace_recorder& tr = *settings_.identifier;
-  phase_range p(phase::trace);
-  gpu_state& g = *gpu_;
-  fx.prepare(g.main);
-  CB_CHECK(cudaDeviceSynchronize());
-  tr.begin_sample(true);
-  const std::uint64_t t0 = trace_recorder::now();
-  fx.run(g.main);
-  CB_CHECK(cudaGetLastError());
-  CB_CHECK(cudaDeviceSynchronize());
-  const case_timeline t = tr.end_sample(t0, trace_recorder::now());
-  tr.stop();
-  if (!tr.device_problem().empty()) {
-    code_identity none;
-    none.problem = tr.device_problem();
-    return none;
-  }
-  return identify(t.ops);
-}
-
-code_identity case_driver::identify_case(const case_def& c) {
-  code_identity none;
-  if (c.on != where::gpu)
-    none.problem = "a CPU case";
-  else if (!device_.available)
-    none.problem = "no GPU: " + device_.unavailable_reason;
-  else if (!settings_.identifier)
-    none.problem = "no CUPTI to trace its launches";
-  if (!none.problem.empty()) return none;
-  case_range range(nvtx_case_name(c.name()));
-  try {
-    code_identity id = identify_sample(fixture_for(c));
-    cached_.reset();  // the next case's memory, not this one's
-    cached_name_.clear();
-    return id;
-  } catch (const std::exception& e) {
-    cached_.reset();
-    cached_name_.clear();
-    none.problem = std::string(dynamic_cast<const skip_case*>(&e) ? "skipped: " : "failed: ") + e.what();
-    return none;
-  }
-}
-
-case_timeline case_driver::trace_sample(fixture& fx, const case_def& c) {
-  trace_recorder& tr = *settings_.tracer;
-  phase_range p(phase::trace);
-  if (c.on == where::cpu) {
-    fx.prepare(nullptr);
-    tr.begin_sample(false);
-    const std::uint64_t t0 = trace_recorder::now();
-    fx.run(nullptr);
-    case_timeline t = tr.end_sample(t0, trace_recorder::now());
-    t.note = "a CPU case: no device activity";
-    tr.keep(t);
-    return t;
-  }
-  gpu_state& g = *gpu_;
-  // Held like a timed sample, so the timeline shows the GPU running the work as the timed samples do (not
-  // the host queueing it). One recording session for all of a case's traced samples: the first is a
-  // warm-up (CUPTI's first calls after recording starts cost the host hundreds of microseconds); of up to
-  // five more (within half a second) the one of median GPU span is kept, so one slow run does not stand
-  // for the case.
-  constexpr int most_samples = 5;
-  constexpr double budget_s = 0.5;
-  const bool hold = settings_.hold_stream && !c.host_bound && !c.syncs && !unheld_.count(c.name());
-  std::vector<case_timeline> samples;
-  std::vector<double> clock_mhz;
-  double spent_s = 0;
-  for (int k = 0; k <= most_samples && (k < 2 || spent_s < budget_s); ++k) {
-    fx.prepare(g.main);
-    if (cache_of(c) == cache_state::cold) {
-      phase_range f(phase::flush);
-      g.flusher.flush(g.main);
-    }
-    CB_CHECK(cudaDeviceSynchronize());
-    std::uint64_t t0 = 0, released = 0;
-    tr.begin_sample(true);  // before the hold: its kernel is recorded with the sample (the clock anchor)
-    {
-      scoped_hold held(hold ? &g.blocker : nullptr, g.main);
-      t0 = trace_recorder::now();
-      fx.run(g.main);
-      released = trace_recorder::now();  // the hold is released on leaving this scope
-    }
-    CB_CHECK(cudaGetLastError());
-    CB_CHECK(cudaDeviceSynchronize());
-    case_timeline t = tr.end_sample(t0, trace_recorder::now());
-    align_on_release(t, released);
-    g.probe.enqueue(g.main);  // after the window: the SM clock the sample ran at, as timed samples record it
-    g.main.synchronize();
-    if (k == 0) continue;
-    spent_s += double(t.end_ns - t.begin_ns) * 1e-9;
-    samples.push_back(std::move(t));
-    clock_mhz.push_back(g.probe.mhz());
-  }
-  tr.stop();
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    std::erase_if(samples[i].ops, is_hold_kernel);  // the harness's, not the case's
-    samples[i].metrics = metrics_of(samples[i].ops);
-    if (clock_mhz[i] > 0) samples[i].metrics["sm_clock_mhz"] = clock_mhz[i];
-  }
-  auto span = [](const case_timeline& t) { return t.metrics.count("gpu_span_us") ? t.metrics.at("gpu_span_us") : 0.0; };
-  std::sort(samples.begin(), samples.end(),
-            [&](const case_timeline& a, const case_timeline& b) { return span(a) < span(b); });
-  case_timeline t = std::move(samples[(samples.size() - 1) / 2]);
-  t.of_samples = int(samples.size());
-  if (!tr.device_problem().empty())
-    t.note = "no device activity recorded: " + tr.device_problem();
-  else if (t.ops.empty())
-    t.note = "CUPTI recorded no GPU operation";
-  tr.keep(t);
-  return t;
 }
 
 namespace {
@@ -602,6 +464,36 @@ void rate_counters(std::map<std::string, double>& k, const case_def& c, const su
   }
 }
 }  // namespace
+
+void case_driver::record_repetition(benchmark::State& st, const case_def& c, fixture& fx, const summary& s,
+                                    repetition& rep) {
+  run_record& rec = *rep.record;
+  rep.real_time_s = s.median;
+  std::map<std::string, double> k;  // as the fixture adds to it; the model keeps it compact
+  rate_counters(k, c, s, device_);
+  fx.add_counters(k);
+  refuse_row_field_counters(k);
+  if (c.on == where::gpu) {
+    k["sm_clock_mhz"] = rec.sm_clock_mhz;
+    k["throttle_discards"] = double(rec.clock_discards);
+    k.insert(energy_counters_.begin(), energy_counters_.end());
+  }
+  if (rec.batch > 1) k["batch"] = rec.batch;
+  rec.samples = s.n;
+  rec.noise = s.rel_stderr();
+  rec.note = fx.note();
+  if (unheld_.count(c.name()))
+    rec.note +=
+        (rec.note.empty() ? "" : "; ") + std::string("its work waited on the host: timed without holding the stream");
+  rec.correct = fx.correct();
+  rep.label = rec.cache;
+  if (rec.batch > 1) rep.label += fmt::format(", batch of {}", rec.batch);
+  if (rec.injected) rep.label += fmt::format(", injected +{:g}%", settings_.inject_pct);
+  if (!rec.note.empty()) rep.label += ", " + rec.note;
+  st.SetLabel(rep.label);
+  for (const auto& [counter, value] : k) st.counters[counter] = value;  // Google Benchmark's run data carries them
+  rep.counters = counter_map(k);
+}
 
 void case_driver::run(benchmark::State& st, const case_def& c) {
   const std::string name = c.name();
@@ -641,32 +533,7 @@ void case_driver::run(benchmark::State& st, const case_def& c) {
       results_.erase(name);
       return;
     }
-    const double t = s.median;
-    rep.real_time_s = t;
-    std::map<std::string, double> k;  // as the fixture adds to it; the model keeps it compact
-    rate_counters(k, c, s, device_);
-    fx.add_counters(k);
-    refuse_row_field_counters(k);
-    if (c.on == where::gpu) {
-      k["sm_clock_mhz"] = rec.sm_clock_mhz;
-      k["throttle_discards"] = double(rec.clock_discards);
-      k.insert(energy_counters_.begin(), energy_counters_.end());
-    }
-    if (rec.batch > 1) k["batch"] = rec.batch;
-    rec.samples = s.n;
-    rec.noise = s.rel_stderr();
-    rec.note = fx.note();
-    if (unheld_.count(name))
-      rec.note +=
-          (rec.note.empty() ? "" : "; ") + std::string("its work waited on the host: timed without holding the stream");
-    rec.correct = fx.correct();
-    rep.label = rec.cache;
-    if (rec.batch > 1) rep.label += fmt::format(", batch of {}", rec.batch);
-    if (rec.injected) rep.label += fmt::format(", injected +{:g}%", settings_.inject_pct);
-    if (!rec.note.empty()) rep.label += ", " + rec.note;
-    st.SetLabel(rep.label);
-    for (const auto& [counter, value] : k) st.counters[counter] = value;  // Google Benchmark's run data carries them
-    rep.counters = counter_map(k);
+    record_repetition(st, c, fx, s, rep);
     case_result& m = results_[name];
     m.repetitions.push_back(std::move(rep));
     if (settings_.identifier && c.on == where::gpu && !m.code) m.code = identify_sample(fx);

@@ -84,6 +84,19 @@ class case_driver {
   struct gpu_state;
   fixture& fixture_for(const case_def& c);
   std::vector<double> measure_gpu(fixture& fx, const case_def& c, repetition& rep);
+  /// How a GPU case's samples are timed: after an L2 flush (cold), with the stream held until the sample's work
+  /// is queued (hold), `batch` runs between the two events, and `inject_ns` of added GPU time a run.
+  struct gpu_timing {
+    bool cold = false;
+    bool hold = false;
+    int batch = 1;
+    double inject_ns = 0;
+  };
+  /// One timed sample of `c`: its seconds a run, and (untimed, after it) the SM clock into `clock_mhz`. A held
+  /// sample whose work waited on the host is timed again unheld, and the case is unheld from then on.
+  double timed_gpu_run(fixture& fx, const case_def& c, gpu_timing& how, double& clock_mhz);
+  /// A finished repetition's counters, note and label, told to Google Benchmark's `st` too.
+  void record_repetition(benchmark::State& st, const case_def& c, fixture& fx, const summary& s, repetition& rep);
   /// The board's meter, made at the first GPU case; null with energy off.
   energy_meter* meter();
   /// How this repetition gets its energy: a window around its timed samples, a window of its runs back to back
