@@ -19,6 +19,8 @@
 
 namespace cudabench {
 
+struct summary;  // results/stats.hpp
+
 class trace_recorder;
 
 /// How cases are measured beyond the preset: forced cache state, injected slowdown.
