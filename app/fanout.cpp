@@ -99,9 +99,9 @@ std::vector<device_run> wait_for_devices(device_processes& p, const std::string&
 /// What a fan-out cannot do, refused before any device starts: each device writes its own report files (with
 /// a .devN suffix), so none of them can be standard output; a stored baseline is one device's run; the merged
 /// --json must not overwrite the baseline the devices compare with. Returns the merged run's outputs, checked.
-output_list check_fanout_outputs(const device_fanout& fanout) {
-  const run_outputs& files = fanout.files;
-  if (fanout.baseline.save)
+output_list check_fanout_outputs(const run_plan& plan) {
+  const run_outputs& files = plan.files;
+  if (plan.baseline.save)
     throw usage_error("--save-baseline stores the run of one device: give --device=N instead of --devices");
   if (files.benchmark_csv_path)
     throw usage_error(
@@ -115,34 +115,32 @@ output_list check_fanout_outputs(const device_fanout& fanout) {
                                                                              {"--trace", files.trace_path}};
   for (const reports::report_format& f : reports::report_formats())
     named.emplace_back(f.option, report_path(files, f.option));
-  for (const reports::live_format& f : reports::live_formats())
-    if (const auto path = files.live_paths.find(f.option); path != files.live_paths.end())
-      named.emplace_back(f.option, path->second);
+  for (const reports::live_format& f : reports::live_formats()) named.emplace_back(f.option, files.live_path(f.option));
   for (const auto& [option, path] : named)
     if (is_stdout(path))
       throw usage_error(fmt::format(
           "{} - with --devices: each device writes its own {} file (NAME.devN); give a file name", option, option));
   output_list merged;
   add_results_json(merged, files, "merged results");
-  const std::optional<std::string>& compare_to = fanout.baseline.compare_to;
+  const std::optional<std::string>& compare_to = plan.baseline.compare_to;
   const bool named_baseline = compare_to && *compare_to != "auto";
-  merged.check(named_baseline ? files_read(fanout.comparison, {*compare_to}, *compare_to)
-                              : files_read(fanout.comparison, {}));
+  merged.check(named_baseline ? files_read(plan.comparison, {*compare_to}, *compare_to)
+                              : files_read(plan.comparison, {}));
   return merged;
 }
 
-int run_on_devices(const device_fanout& fanout, int visible) {
-  const std::vector<int> devices = parse_device_list(fanout.devices, visible);
-  output_list merged_out = check_fanout_outputs(fanout);
-  const run_outputs& files = fanout.files;
+int run_on_devices(const run_plan& plan, int visible) {
+  const std::vector<int> devices = parse_device_list(*plan.devices, visible);
+  output_list merged_out = check_fanout_outputs(plan);
+  const run_outputs& files = plan.files;
   std::optional<standard_output_aside> aside;  // --json -: the merged document alone on standard output
   if (is_stdout(files.json_path) || is_stdout(files.json_copy_path)) aside.emplace();
   const std::string dir = make_temp_directory("cudabench-devices");
 
   install_stop_signals();  // ^C: each device's run stops after its current sample and writes what it finished
   // Every device runs its rounds in the same orders: one seed for all (recorded in each device's results).
-  std::vector<std::string> device_args = fanout.args;
-  if (!fanout.seeded) device_args.push_back(fmt::format("--shuffle-seed={}", fresh_shuffle_seed()));
+  std::vector<std::string> device_args = plan.args;
+  if (!plan.shuffle_seed) device_args.push_back(fmt::format("--shuffle-seed={}", fresh_shuffle_seed()));
   device_processes processes = start_devices(devices, device_args, dir);
   int worst = 0;
   std::vector<device_run> runs = wait_for_devices(processes, dir, worst);
@@ -168,10 +166,10 @@ int run_on_devices(const device_fanout& fanout, int visible) {
   return worst;
 }
 
-int run_on_devices(const device_fanout& fanout) {
+int run_on_devices(const run_plan& plan) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
-  return run_on_devices(fanout, count);
+  return run_on_devices(plan, count);
 }
 
 }  // namespace cudabench::app

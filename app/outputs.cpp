@@ -156,8 +156,8 @@ void add_run_documents(output_list& out, const run_outputs& o, const std::option
   out.add_document("--save-baseline", baseline_path, reports::results_json_writer(o.time_unit, false),
                    "baseline saved");
   for (const reports::live_format& f : reports::live_formats())
-    if (const auto path = o.live_paths.find(f.option); path != o.live_paths.end())
-      out.add_document(std::string(f.option), path->second, f.make(), "", true);
+    if (const std::optional<std::string> path = o.live_path(f.option))
+      out.add_document(std::string(f.option), path, f.make(), "", true);
 }
 
 int finish_interrupted(int sig, const cudabench::run_result& partial, output_list& outputs,

@@ -88,26 +88,18 @@ run_plan::run_plan(const cli::run_request& r)
       files(r),
       comparison(r),
       baseline{.compare_to = r.compare_to, .save = r.save_baseline, .dir = r.baseline_dir},
+      devices(r.devices),
       watchdog_s(r.watchdog_s),
       shuffle_seed(r.shuffle_seed),
       google{.repetitions = p.repetitions * p.rounds,
              .min_time_s = r.min_time_s,
              .min_warmup_time_s = r.warmup_s,
              .random_interleaving = r.random_interleaving.value_or(false)},
-      context(r.context),
       marks{.cache = r.cache,
             .energy_absent = energy_absent(r),
             .injected = r.inject_regex ? fmt::format("{}:{:g}", *r.inject_regex, r.inject_pct) : ""},
       rounds_note(rounds_note_of(r, p)),
       args(r.args),
-      argv(r.argv) {
-  if (r.devices)
-    fanout = device_fanout{.devices = *r.devices,
-                           .seeded = r.shuffle_seed.has_value(),
-                           .files = files,
-                           .comparison = comparison,
-                           .baseline = baseline,
-                           .args = args};
-}
+      argv(r.argv) {}
 
 }  // namespace cudabench::app

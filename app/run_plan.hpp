@@ -45,16 +45,6 @@ struct baseline_choice {
   std::string dir;                        ///< --baseline-dir
 };
 
-/// A --devices run: one process per device, their results merged.
-struct device_fanout {
-  std::string devices;              ///< --devices: "all" or a list of ordinals
-  bool seeded = false;              ///< --shuffle-seed given: the devices' processes have it already
-  cli::run_outputs files;           ///< the merged run's outputs (each device writes its own report files)
-  cli::compare_options comparison;  ///< what the comparison reads besides the baseline (its gates file)
-  baseline_choice baseline;
-  std::vector<std::string> args;  ///< the command line, for each device's process
-};
-
 /// What a run records of how it was asked for (run_settings).
 struct run_marks {
   std::string cache;          ///< --cache
@@ -73,14 +63,13 @@ struct run_plan {
   cli::run_outputs files;
   cli::compare_options comparison;
   baseline_choice baseline;
-  std::optional<device_fanout> fanout;  ///< --devices
-  double watchdog_s = 0;                ///< --watchdog: 0 runs the cases in this process
+  std::optional<std::string> devices;  ///< --devices: one process per device ("all" or ordinals), results merged
+  double watchdog_s = 0;               ///< --watchdog: 0 runs the cases in this process
   std::optional<std::uint64_t> shuffle_seed;
   google_benchmark_flags google;  ///< the flags the binary's own Google Benchmark registrations run with
-  std::vector<std::pair<std::string, std::string>> context;  ///< --benchmark_context
   run_marks marks;
   std::string rounds_note;        ///< said before the run where --rounds asked for more rounds than it can run
-  std::vector<std::string> args;  ///< the command line, for the workers
+  std::vector<std::string> args;  ///< the command line, for the workers and the devices' processes
   char** argv = nullptr;
 };
 

@@ -315,7 +315,7 @@ std::optional<device_info> device_before_cases(const run_plan& plan, bool superv
 
 /// A run stopped by a signal: the finished cases' outputs, with --compare-to their verdict too, all new together.
 int finish_stopped_run(int sig, run_result& partial, const run_plan& plan, planned_outputs& out, std::size_t selected) {
-  add_user_context(partial, plan.context);
+  add_user_context(partial, plan.execution.table.context);
   std::function<void(const output_list&)> compare;  // with --compare-to, the verdict is new with the rest
   if (out.compare_path)
     compare = [&](const output_list& files) {
@@ -437,7 +437,7 @@ int run_selected(const run_plan& plan, const suite& s, const std::vector<const c
   run_result current = results(run);
   const table_style& style = plan.execution.table;
   if (!google.empty()) run_google_cases(current, google, plan, dev, run, selected.size(), on_case);
-  add_user_context(current, plan.context);
+  add_user_context(current, plan.execution.table.context);
   attach_limits(current, dev, p.name, plan.baseline.dir, out.base);
   const outcome_counts n = count_outcomes(current);
   const std::string totals = print_run_summary(current, dev, run, style, p.rounds, n, selected.size() + google.size());
@@ -479,9 +479,9 @@ int run_command(const run_plan& plan) {
   // A stop asked for while the run is being set up is kept and honoured before the first case starts.
   if (!choice.list) install_stop_signals();
   const std::optional<worker_link> worker = worker_link::from_environment();
-  if (choice.identify_path && plan.fanout)
+  if (choice.identify_path && plan.devices)
     throw usage_error("--identify identifies the cases on one device (--device=N), not with --devices");
-  if (plan.fanout && !choice.list && !worker) return run_on_devices(*plan.fanout);
+  if (plan.devices && !choice.list && !worker) return run_on_devices(plan);
   const preset& p = plan.p;
   const suite s = build_suite(p);
   const std::vector<const case_def*> selected = selection_for(s, choice, p, worker);

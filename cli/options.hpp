@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/run_store.hpp"
@@ -60,6 +61,11 @@ struct run_outputs : report_files {
   std::optional<std::string> trace_path;  ///< --trace=FILE: Chrome trace-event JSON of traced samples
   /// Each live output's FILE, by its option (reports::live_formats): the cases as they finish.
   std::map<std::string, std::string, std::less<>> live_paths;
+  /// The file the live output `option` names, where it was given.
+  std::optional<std::string> live_path(std::string_view option) const {
+    const auto path = live_paths.find(option);
+    return path == live_paths.end() ? std::nullopt : std::optional<std::string>(path->second);
+  }
   std::optional<std::string> time_unit;  ///< --benchmark_time_unit: ns, us, ms or s for every row and the table
   bool report_aggregates_only = false;  ///< --benchmark_report_aggregates_only: no repetition rows where aggregates are
   std::optional<std::string>

@@ -28,8 +28,8 @@ int fan_out(int argc, char** argv) {
     static_cast<cudabench::cli::run_options&>(request) = cudabench::app::parse_run_options(args);
     request.args = args;
     const cudabench::app::run_plan plan(request);
-    if (!plan.fanout) throw cudabench::usage_error("--pretend-devices is for a run with --devices");
-    return cudabench::app::run_on_devices(*plan.fanout, visible);
+    if (!plan.devices) throw cudabench::usage_error("--pretend-devices is for a run with --devices");
+    return cudabench::app::run_on_devices(plan, visible);
   } catch (const cudabench::usage_error& e) {
     fmt::print(stderr, "run_bench: {}\n", e.what());
     return 2;
